@@ -1,0 +1,579 @@
+#include "column/column.h"
+
+#include <algorithm>
+#include <cstring>
+
+#include "common/error.h"
+
+namespace ember {
+
+int64_t count_set_bits(const uint8_t* bits, int64_t n) {
+  int64_t count = 0;
+  int64_t full = n / 64;
+  for (int64_t w = 0; w < full; ++w) {
+    uint64_t word;
+    std::memcpy(&word, bits + w * 8, 8);
+    count += __builtin_popcountll(word);
+  }
+  for (int64_t i = full * 64; i < n; ++i) count += get_bit(bits, i);
+  return count;
+}
+
+Column::Column(TypePtr type, int64_t length, BufferPtr validity, BufferPtr data, BufferPtr offsets,
+               std::vector<ColumnPtr> children, int64_t null_count)
+    : type_(std::move(type)),
+      length_(length),
+      null_count_(validity ? null_count : 0),
+      validity_(std::move(validity)),
+      data_(std::move(data)),
+      offsets_(std::move(offsets)),
+      children_(std::move(children)) {
+  if (type_->id() == TypeId::kNull) null_count_ = length_;
+}
+
+int64_t Column::null_count() const {
+  if (null_count_ < 0) null_count_ = length_ - count_set_bits(validity_->data(), length_);
+  return null_count_;
+}
+
+ColumnPtr Column::make(TypePtr type, int64_t length, BufferPtr validity, BufferPtr data,
+                       BufferPtr offsets, std::vector<ColumnPtr> children, int64_t null_count) {
+  return std::make_shared<Column>(std::move(type), length, std::move(validity), std::move(data),
+                                  std::move(offsets), std::move(children), null_count);
+}
+
+ColumnPtr Column::with_validity(BufferPtr validity) const {
+  return make(type_, length_, std::move(validity), data_, offsets_, children_, -1);
+}
+
+int64_t Column::memory_size() const {
+  int64_t s = 0;
+  if (validity_) s += static_cast<int64_t>(validity_->size());
+  if (data_) s += static_cast<int64_t>(data_->size());
+  if (offsets_) s += static_cast<int64_t>(offsets_->size());
+  for (auto& c : children_) s += c->memory_size();
+  return s;
+}
+
+Value Column::value_at(int64_t i) const {
+  if (is_null(i) || type_->id() == TypeId::kNull) return Value();
+  switch (type_->id()) {
+    case TypeId::kBoolean: return Value::boolean(bool_at(i));
+    case TypeId::kByte: return Value::integer(values<int8_t>()[i]);
+    case TypeId::kShort: return Value::integer(values<int16_t>()[i]);
+    case TypeId::kInt:
+    case TypeId::kDate:
+    case TypeId::kYearMonthInterval: return Value::integer(values<int32_t>()[i]);
+    case TypeId::kLong:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampNtz:
+    case TypeId::kDayTimeInterval: return Value::integer(values<int64_t>()[i]);
+    case TypeId::kFloat: return Value::floating(values<float>()[i]);
+    case TypeId::kDouble: return Value::floating(values<double>()[i]);
+    case TypeId::kDecimal: return Value::decimal(values<int128_t>()[i]);
+    case TypeId::kString:
+    case TypeId::kBinary: return Value::bytes(std::string(string_at(i)));
+    case TypeId::kArray:
+    case TypeId::kMap: {
+      Value::List items;
+      const int32_t* o = offsets();
+      const Column& c = *children_[0];
+      for (int32_t k = o[i]; k < o[i + 1]; ++k) items.push_back(c.value_at(k));
+      return Value::list(std::move(items));
+    }
+    case TypeId::kStruct: {
+      Value::List items;
+      for (auto& c : children_) items.push_back(c->value_at(i));
+      return Value::list(std::move(items));
+    }
+    default: EMBER_UNREACHABLE("value_at: unexpected type");
+  }
+}
+
+ColumnPtr Column::all_null(const TypePtr& type, int64_t length) {
+  ColumnBuilder b(type, length);
+  for (int64_t i = 0; i < length; ++i) b.append_null();
+  return b.finish();
+}
+
+ColumnPtr Column::constant(const TypePtr& type, const Value& v, int64_t length) {
+  ColumnBuilder b(type, length);
+  if (v.is_null()) {
+    for (int64_t i = 0; i < length; ++i) b.append_null();
+    return b.finish();
+  }
+  // Append once, then replicate the bytes for fixed-width types.
+  int w = type->byte_width();
+  if (w > 0 && length > 1) {
+    b.append_value(v);
+    auto one = b.finish();
+    auto data = Buffer::allocate(static_cast<size_t>(w * length));
+    for (int64_t i = 0; i < length; ++i)
+      std::memcpy(data->mutable_data() + i * w, one->data_buffer()->data(), static_cast<size_t>(w));
+    return make(type, length, nullptr, data, nullptr, {}, 0);
+  }
+  for (int64_t i = 0; i < length; ++i) b.append_value(v);
+  return b.finish();
+}
+
+// ---------------------------------------------------------------------------------------------
+// Gather, slice, concat.
+
+namespace {
+
+BufferPtr gather_validity(const Column& in, const int32_t* idx, int64_t n, int64_t* nulls) {
+  bool any_neg = false;
+  for (int64_t k = 0; k < n && !any_neg; ++k) any_neg = idx[k] < 0;
+  if (!in.may_have_nulls() && !any_neg && in.type()->id() != TypeId::kNull) {
+    *nulls = 0;
+    return nullptr;
+  }
+  auto bits = Buffer::zeroed(static_cast<size_t>(bitmap_bytes(n)));
+  uint8_t* out = bits->mutable_data();
+  int64_t count = 0;
+  for (int64_t k = 0; k < n; ++k) {
+    bool valid = idx[k] >= 0 && in.is_valid(idx[k]) && in.type()->id() != TypeId::kNull;
+    if (valid) set_bit(out, k);
+    else ++count;
+  }
+  *nulls = count;
+  if (count == 0) return nullptr;
+  return bits;
+}
+
+}  // namespace
+
+ColumnPtr gather(const Column& in, const int32_t* idx, int64_t n) {
+  int64_t nulls = 0;
+  BufferPtr validity = gather_validity(in, idx, n, &nulls);
+  const TypePtr& t = in.type();
+  switch (t->id()) {
+    case TypeId::kNull: return Column::make(t, n, nullptr, nullptr);
+    case TypeId::kBoolean: {
+      auto data = Buffer::zeroed(static_cast<size_t>(bitmap_bytes(n)));
+      for (int64_t k = 0; k < n; ++k)
+        if (idx[k] >= 0 && in.bool_at(idx[k])) set_bit(data->mutable_data(), k);
+      return Column::make(t, n, validity, data, nullptr, {}, nulls);
+    }
+    case TypeId::kString:
+    case TypeId::kBinary: {
+      auto offsets = Buffer::allocate(static_cast<size_t>((n + 1) * 4));
+      int32_t* o = offsets->mutable_as<int32_t>();
+      const int32_t* io = in.offsets();
+      int64_t total = 0;
+      o[0] = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        if (idx[k] >= 0) total += io[idx[k] + 1] - io[idx[k]];
+        if (total > INT32_MAX)
+          throw SparkError(ErrorKind::kRuntime, "INTERNAL_ERROR",
+                           "string column exceeds 2 GiB in one batch");
+        o[k + 1] = static_cast<int32_t>(total);
+      }
+      auto data = Buffer::allocate(static_cast<size_t>(total));
+      const uint8_t* src = in.data_buffer()->data();
+      uint8_t* dst = data->mutable_data();
+      for (int64_t k = 0; k < n; ++k) {
+        if (idx[k] < 0) continue;
+        std::memcpy(dst + o[k], src + io[idx[k]], static_cast<size_t>(o[k + 1] - o[k]));
+      }
+      return Column::make(t, n, validity, data, offsets, {}, nulls);
+    }
+    case TypeId::kArray:
+    case TypeId::kMap: {
+      auto offsets = Buffer::allocate(static_cast<size_t>((n + 1) * 4));
+      int32_t* o = offsets->mutable_as<int32_t>();
+      const int32_t* io = in.offsets();
+      std::vector<int32_t> child_idx;
+      o[0] = 0;
+      for (int64_t k = 0; k < n; ++k) {
+        if (idx[k] >= 0)
+          for (int32_t j = io[idx[k]]; j < io[idx[k] + 1]; ++j) child_idx.push_back(j);
+        o[k + 1] = static_cast<int32_t>(child_idx.size());
+      }
+      auto child = gather(*in.child(0), child_idx.data(), static_cast<int64_t>(child_idx.size()));
+      return Column::make(t, n, validity, nullptr, offsets, {child}, nulls);
+    }
+    case TypeId::kStruct: {
+      std::vector<ColumnPtr> children;
+      for (auto& c : in.children()) children.push_back(gather(*c, idx, n));
+      return Column::make(t, n, validity, nullptr, nullptr, std::move(children), nulls);
+    }
+    default: {
+      int w = t->byte_width();
+      EMBER_CHECK(w > 0, "gather: unexpected type " + t->simple_string());
+      auto data = Buffer::allocate(static_cast<size_t>(w * n));
+      const uint8_t* src = in.data_buffer()->data();
+      uint8_t* dst = data->mutable_data();
+      switch (w) {
+        case 1:
+          for (int64_t k = 0; k < n; ++k) dst[k] = idx[k] >= 0 ? src[idx[k]] : 0;
+          break;
+        case 2:
+          for (int64_t k = 0; k < n; ++k)
+            reinterpret_cast<int16_t*>(dst)[k] = idx[k] >= 0 ? reinterpret_cast<const int16_t*>(src)[idx[k]] : 0;
+          break;
+        case 4:
+          for (int64_t k = 0; k < n; ++k)
+            reinterpret_cast<int32_t*>(dst)[k] = idx[k] >= 0 ? reinterpret_cast<const int32_t*>(src)[idx[k]] : 0;
+          break;
+        case 8:
+          for (int64_t k = 0; k < n; ++k)
+            reinterpret_cast<int64_t*>(dst)[k] = idx[k] >= 0 ? reinterpret_cast<const int64_t*>(src)[idx[k]] : 0;
+          break;
+        default:
+          for (int64_t k = 0; k < n; ++k) {
+            if (idx[k] >= 0) std::memcpy(dst + k * w, src + static_cast<int64_t>(idx[k]) * w, static_cast<size_t>(w));
+            else std::memset(dst + k * w, 0, static_cast<size_t>(w));
+          }
+      }
+      return Column::make(t, n, validity, data, nullptr, {}, nulls);
+    }
+  }
+}
+
+ColumnPtr slice(const ColumnPtr& in, int64_t offset, int64_t length) {
+  if (offset == 0 && length == in->length()) return in;
+  std::vector<int32_t> idx(static_cast<size_t>(length));
+  for (int64_t k = 0; k < length; ++k) idx[k] = static_cast<int32_t>(offset + k);
+  return gather(*in, idx.data(), length);
+}
+
+ColumnPtr concat(const std::vector<ColumnPtr>& parts) {
+  EMBER_CHECK(!parts.empty(), "concat of no columns");
+  if (parts.size() == 1) return parts[0];
+  const TypePtr& t = parts[0]->type();
+  int64_t n = 0;
+  bool any_nulls = false;
+  for (auto& p : parts) {
+    n += p->length();
+    any_nulls |= p->may_have_nulls();
+  }
+  BufferPtr validity;
+  if (any_nulls) {
+    validity = Buffer::zeroed(static_cast<size_t>(bitmap_bytes(n)));
+    int64_t pos = 0;
+    for (auto& p : parts) {
+      for (int64_t i = 0; i < p->length(); ++i)
+        if (p->is_valid(i)) set_bit(validity->mutable_data(), pos + i);
+      pos += p->length();
+    }
+  }
+  switch (t->id()) {
+    case TypeId::kNull: return Column::make(t, n, nullptr, nullptr);
+    case TypeId::kBoolean: {
+      auto data = Buffer::zeroed(static_cast<size_t>(bitmap_bytes(n)));
+      int64_t pos = 0;
+      for (auto& p : parts) {
+        for (int64_t i = 0; i < p->length(); ++i)
+          if (p->bool_at(i)) set_bit(data->mutable_data(), pos + i);
+        pos += p->length();
+      }
+      return Column::make(t, n, validity, data);
+    }
+    case TypeId::kString:
+    case TypeId::kBinary:
+    case TypeId::kArray:
+    case TypeId::kMap: {
+      bool is_list = t->id() == TypeId::kArray || t->id() == TypeId::kMap;
+      auto offsets = Buffer::allocate(static_cast<size_t>((n + 1) * 4));
+      int32_t* o = offsets->mutable_as<int32_t>();
+      int64_t total = 0, pos = 0;
+      o[0] = 0;
+      std::vector<ColumnPtr> children;
+      for (auto& p : parts) {
+        const int32_t* po = p->offsets();
+        for (int64_t i = 0; i < p->length(); ++i) o[pos + i + 1] = static_cast<int32_t>(total + po[i + 1]);
+        total += po[p->length()];
+        pos += p->length();
+        if (is_list) children.push_back(slice(p->child(0), 0, po[p->length()]));
+      }
+      if (is_list) return Column::make(t, n, validity, nullptr, offsets, {concat(children)});
+      auto data = Buffer::allocate(static_cast<size_t>(total));
+      int64_t at = 0;
+      for (auto& p : parts) {
+        int64_t bytes = p->offsets()[p->length()];
+        if (bytes) std::memcpy(data->mutable_data() + at, p->data_buffer()->data(), static_cast<size_t>(bytes));
+        at += bytes;
+      }
+      return Column::make(t, n, validity, data, offsets);
+    }
+    case TypeId::kStruct: {
+      std::vector<ColumnPtr> children;
+      for (size_t f = 0; f < t->fields().size(); ++f) {
+        std::vector<ColumnPtr> cs;
+        for (auto& p : parts) cs.push_back(p->child(f));
+        children.push_back(concat(cs));
+      }
+      return Column::make(t, n, validity, nullptr, nullptr, std::move(children));
+    }
+    default: {
+      int w = t->byte_width();
+      auto data = Buffer::allocate(static_cast<size_t>(w * n));
+      int64_t at = 0;
+      for (auto& p : parts) {
+        size_t bytes = static_cast<size_t>(p->length() * w);
+        if (bytes) std::memcpy(data->mutable_data() + at, p->data_buffer()->data(), bytes);
+        at += static_cast<int64_t>(bytes);
+      }
+      return Column::make(t, n, validity, data);
+    }
+  }
+}
+
+int64_t Batch::memory_size() const {
+  int64_t s = 0;
+  for (auto& c : columns) s += c->memory_size();
+  return s;
+}
+
+Batch gather_batch(const Batch& in, const int32_t* indices, int64_t n) {
+  Batch out;
+  out.num_rows = n;
+  out.index = in.index;
+  for (auto& c : in.columns) out.columns.push_back(gather(*c, indices, n));
+  return out;
+}
+
+Batch slice_batch(const Batch& in, int64_t offset, int64_t length) {
+  Batch out;
+  out.num_rows = length;
+  out.index = in.index;
+  for (auto& c : in.columns) out.columns.push_back(slice(c, offset, length));
+  return out;
+}
+
+Batch concat_batches(const std::vector<Batch>& parts, size_t num_columns) {
+  Batch out;
+  if (parts.empty()) return out;
+  if (parts.size() == 1) return parts[0];
+  out.index = parts[0].index;
+  for (auto& p : parts) out.num_rows += p.num_rows;
+  for (size_t c = 0; c < num_columns; ++c) {
+    std::vector<ColumnPtr> cs;
+    for (auto& p : parts) cs.push_back(p.columns[c]);
+    out.columns.push_back(concat(cs));
+  }
+  return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// ColumnBuilder.
+
+ColumnBuilder::ColumnBuilder(TypePtr type, int64_t capacity) : type_(std::move(type)) {
+  init(capacity);
+}
+
+void ColumnBuilder::init(int64_t capacity) {
+  length_ = 0;
+  null_count_ = 0;
+  data_bytes_ = 0;
+  validity_.reset();
+  data_.reset();
+  offsets_.reset();
+  children_.clear();
+  switch (type_->id()) {
+    case TypeId::kString:
+    case TypeId::kBinary:
+      offsets_ = Buffer::allocate(static_cast<size_t>((std::max<int64_t>(capacity, 16) + 1) * 4));
+      offsets_->mutable_as<int32_t>()[0] = 0;
+      data_ = Buffer::allocate(static_cast<size_t>(std::max<int64_t>(capacity * 8, 64)));
+      break;
+    case TypeId::kArray:
+      offsets_ = Buffer::allocate(static_cast<size_t>((std::max<int64_t>(capacity, 16) + 1) * 4));
+      offsets_->mutable_as<int32_t>()[0] = 0;
+      children_.push_back(std::make_unique<ColumnBuilder>(type_->element_type()));
+      break;
+    case TypeId::kMap:
+      offsets_ = Buffer::allocate(static_cast<size_t>((std::max<int64_t>(capacity, 16) + 1) * 4));
+      offsets_->mutable_as<int32_t>()[0] = 0;
+      children_.push_back(std::make_unique<ColumnBuilder>(DataType::struct_(
+          {{"key", type_->key_type(), false, "{}"},
+           {"value", type_->value_type(), type_->value_contains_null(), "{}"}})));
+      break;
+    case TypeId::kStruct:
+      for (auto& f : type_->fields()) children_.push_back(std::make_unique<ColumnBuilder>(f.type, capacity));
+      break;
+    case TypeId::kNull: break;
+    case TypeId::kBoolean:
+      data_ = Buffer::zeroed(static_cast<size_t>(bitmap_bytes(std::max<int64_t>(capacity, 64))));
+      break;
+    default:
+      data_ = Buffer::allocate(static_cast<size_t>(std::max<int64_t>(capacity, 16) * type_->byte_width()));
+  }
+}
+
+ColumnBuilder::~ColumnBuilder() = default;
+
+void ColumnBuilder::ensure_data(int64_t bytes) {
+  if (static_cast<int64_t>(data_->size()) < bytes)
+    data_->resize(static_cast<size_t>(std::max<int64_t>(bytes, static_cast<int64_t>(data_->size()) * 2)));
+}
+
+void ColumnBuilder::push_validity(bool valid) {
+  if (!valid && !validity_) {
+    int64_t cap = std::max<int64_t>(length_ + 1, 64);
+    validity_ = Buffer::zeroed(static_cast<size_t>(bitmap_bytes(cap * 2)));
+    for (int64_t i = 0; i < length_; ++i) set_bit(validity_->mutable_data(), i);
+  }
+  if (validity_) {
+    if (bitmap_bytes(length_ + 1) > static_cast<int64_t>(validity_->size()))
+      validity_->resize(validity_->size() * 2);
+    put_bit(validity_->mutable_data(), length_, valid);
+  }
+  if (!valid) ++null_count_;
+}
+
+void ColumnBuilder::mark_valid() {
+  push_validity(true);
+  ++length_;
+}
+
+namespace {
+void push_offset(BufferPtr& offsets, int64_t row, int64_t value) {
+  if (static_cast<int64_t>(offsets->size()) < (row + 2) * 4)
+    offsets->resize(std::max<size_t>(static_cast<size_t>((row + 2) * 4), offsets->size() * 2));
+  if (value > INT32_MAX)
+    throw SparkError(ErrorKind::kRuntime, "INTERNAL_ERROR", "column exceeds 2 GiB in one batch");
+  offsets->mutable_as<int32_t>()[row + 1] = static_cast<int32_t>(value);
+}
+}  // namespace
+
+void ColumnBuilder::append_null() {
+  switch (type_->id()) {
+    case TypeId::kNull: break;
+    case TypeId::kBoolean:
+      ensure_data(bitmap_bytes(length_ + 1));
+      clear_bit(data_->mutable_data(), length_);
+      break;
+    case TypeId::kString:
+    case TypeId::kBinary: push_offset(offsets_, length_, data_bytes_); break;
+    case TypeId::kArray:
+    case TypeId::kMap: push_offset(offsets_, length_, children_[0]->length()); break;
+    case TypeId::kStruct:
+      for (auto& c : children_) c->append_null();
+      break;
+    default: {
+      int w = type_->byte_width();
+      ensure_data((length_ + 1) * w);
+      std::memset(data_->mutable_data() + length_ * w, 0, static_cast<size_t>(w));
+    }
+  }
+  push_validity(false);
+  ++length_;
+}
+
+void ColumnBuilder::append_bool(bool v) {
+  ensure_data(bitmap_bytes(length_ + 1));
+  put_bit(data_->mutable_data(), length_, v);
+  mark_valid();
+}
+
+void ColumnBuilder::append_bytes(std::string_view v) {
+  ensure_data(data_bytes_ + static_cast<int64_t>(v.size()));
+  if (!v.empty()) std::memcpy(data_->mutable_data() + data_bytes_, v.data(), v.size());
+  data_bytes_ += static_cast<int64_t>(v.size());
+  push_offset(offsets_, length_, data_bytes_);
+  mark_valid();
+}
+
+void ColumnBuilder::close_list() {
+  push_offset(offsets_, length_, children_[0]->length());
+  mark_valid();
+}
+
+void ColumnBuilder::close_struct(bool valid) {
+  push_validity(valid);
+  ++length_;
+}
+
+void ColumnBuilder::append_value(const Value& v) {
+  if (v.is_null()) {
+    append_null();
+    return;
+  }
+  switch (type_->id()) {
+    case TypeId::kNull: append_null(); break;
+    case TypeId::kBoolean: append_bool(v.as_bool()); break;
+    case TypeId::kByte: append<int8_t>(static_cast<int8_t>(v.as_int())); break;
+    case TypeId::kShort: append<int16_t>(static_cast<int16_t>(v.as_int())); break;
+    case TypeId::kInt:
+    case TypeId::kDate:
+    case TypeId::kYearMonthInterval: append<int32_t>(static_cast<int32_t>(v.as_int())); break;
+    case TypeId::kLong:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampNtz:
+    case TypeId::kDayTimeInterval: append<int64_t>(v.as_int()); break;
+    case TypeId::kFloat: append<float>(static_cast<float>(v.as_double())); break;
+    case TypeId::kDouble: append<double>(v.as_double()); break;
+    case TypeId::kDecimal: append<int128_t>(v.as_decimal()); break;
+    case TypeId::kString:
+    case TypeId::kBinary: append_bytes(v.as_bytes()); break;
+    case TypeId::kArray:
+    case TypeId::kMap:
+      for (auto& item : v.as_list()) children_[0]->append_value(item);
+      close_list();
+      break;
+    case TypeId::kStruct: {
+      auto& items = v.as_list();
+      EMBER_CHECK(items.size() == children_.size(), "struct value arity mismatch");
+      for (size_t i = 0; i < items.size(); ++i) children_[i]->append_value(items[i]);
+      close_struct(true);
+      break;
+    }
+  }
+}
+
+void ColumnBuilder::append_from(const Column& c, int64_t row) {
+  if (c.is_null(row)) {
+    append_null();
+    return;
+  }
+  switch (type_->id()) {
+    case TypeId::kBoolean: append_bool(c.bool_at(row)); break;
+    case TypeId::kString:
+    case TypeId::kBinary: append_bytes(c.string_at(row)); break;
+    case TypeId::kArray:
+    case TypeId::kMap: {
+      const int32_t* o = c.offsets();
+      for (int32_t k = o[row]; k < o[row + 1]; ++k) children_[0]->append_from(*c.child(0), k);
+      close_list();
+      break;
+    }
+    case TypeId::kStruct:
+      for (size_t i = 0; i < children_.size(); ++i) children_[i]->append_from(*c.child(i), row);
+      close_struct(true);
+      break;
+    case TypeId::kNull: append_null(); break;
+    default: {
+      int w = type_->byte_width();
+      ensure_data((length_ + 1) * w);
+      std::memcpy(data_->mutable_data() + length_ * w, c.data_buffer()->data() + row * w, static_cast<size_t>(w));
+      mark_valid();
+    }
+  }
+}
+
+ColumnPtr ColumnBuilder::finish() {
+  BufferPtr validity = null_count_ > 0 ? validity_ : nullptr;
+  if (validity) validity->resize(static_cast<size_t>(bitmap_bytes(length_)));
+  std::vector<ColumnPtr> children;
+  for (auto& c : children_) children.push_back(c->finish());
+  switch (type_->id()) {
+    case TypeId::kString:
+    case TypeId::kBinary:
+      data_->resize(static_cast<size_t>(data_bytes_));
+      offsets_->resize(static_cast<size_t>((length_ + 1) * 4));
+      break;
+    case TypeId::kArray:
+    case TypeId::kMap: offsets_->resize(static_cast<size_t>((length_ + 1) * 4)); break;
+    case TypeId::kBoolean: data_->resize(static_cast<size_t>(bitmap_bytes(length_))); break;
+    case TypeId::kStruct:
+    case TypeId::kNull: break;
+    default: data_->resize(static_cast<size_t>(length_ * type_->byte_width())); break;
+  }
+  auto col = Column::make(type_, length_, validity, data_, offsets_, std::move(children), null_count_);
+  init(0);  // the builder can be reused for the next column
+  return col;
+}
+
+}  // namespace ember

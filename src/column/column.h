@@ -1,0 +1,161 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "column/value.h"
+#include "common/memory.h"
+#include "types/data_type.h"
+
+namespace ember {
+
+class Column;
+using ColumnPtr = std::shared_ptr<const Column>;
+
+/// Bit helpers for Arrow validity bitmaps and boolean data (LSB-first).
+inline bool get_bit(const uint8_t* bits, int64_t i) { return (bits[i >> 3] >> (i & 7)) & 1; }
+inline void set_bit(uint8_t* bits, int64_t i) { bits[i >> 3] |= static_cast<uint8_t>(1u << (i & 7)); }
+inline void clear_bit(uint8_t* bits, int64_t i) {
+  bits[i >> 3] &= static_cast<uint8_t>(~(1u << (i & 7)));
+}
+inline void put_bit(uint8_t* bits, int64_t i, bool v) { v ? set_bit(bits, i) : clear_bit(bits, i); }
+inline int64_t bitmap_bytes(int64_t bits) { return (bits + 7) / 8; }
+int64_t count_set_bits(const uint8_t* bits, int64_t n);
+
+/// An immutable column of values in Arrow layout, always starting at offset 0:
+///  - `validity`: bitmap, one bit per row, 1 = valid; null pointer when no row is null;
+///  - `data`: fixed-width values, boolean bitmap, or the bytes of strings/binary;
+///  - `offsets`: n+1 int32 offsets into `data` (string, binary) or into the child (array, map);
+///  - `children`: array → [elements]; map → [struct<key, value> entries]; struct → fields.
+/// Struct columns have no data buffer; their children have the struct's length.
+class Column {
+ public:
+  Column(TypePtr type, int64_t length, BufferPtr validity, BufferPtr data, BufferPtr offsets,
+         std::vector<ColumnPtr> children, int64_t null_count = -1);
+
+  const TypePtr& type() const { return type_; }
+  int64_t length() const { return length_; }
+  int64_t null_count() const;
+  bool may_have_nulls() const { return validity_ != nullptr; }
+
+  bool is_valid(int64_t i) const { return !validity_ || get_bit(validity_->data(), i); }
+  bool is_null(int64_t i) const { return !is_valid(i); }
+  const uint8_t* validity_bits() const { return validity_ ? validity_->data() : nullptr; }
+
+  template <typename T>
+  const T* values() const { return reinterpret_cast<const T*>(data_->data()); }
+  bool bool_at(int64_t i) const { return get_bit(data_->data(), i); }
+  const int32_t* offsets() const { return offsets_->as<int32_t>(); }
+  std::string_view string_at(int64_t i) const {
+    const int32_t* o = offsets();
+    return {reinterpret_cast<const char*>(data_->data()) + o[i], static_cast<size_t>(o[i + 1] - o[i])};
+  }
+  const ColumnPtr& child(size_t i) const { return children_[i]; }
+  const std::vector<ColumnPtr>& children() const { return children_; }
+
+  const BufferPtr& validity_buffer() const { return validity_; }
+  const BufferPtr& data_buffer() const { return data_; }
+  const BufferPtr& offsets_buffer() const { return offsets_; }
+
+  /// The value at row i (slow path).
+  Value value_at(int64_t i) const;
+  /// Bytes held by this column's buffers (children included).
+  int64_t memory_size() const;
+
+  // Construction helpers.
+  static ColumnPtr make(TypePtr type, int64_t length, BufferPtr validity, BufferPtr data,
+                        BufferPtr offsets = nullptr, std::vector<ColumnPtr> children = {},
+                        int64_t null_count = -1);
+  static ColumnPtr all_null(const TypePtr& type, int64_t length);
+  static ColumnPtr constant(const TypePtr& type, const Value& v, int64_t length);
+  /// Same data, replaced validity (used by kernels that only change nullness).
+  ColumnPtr with_validity(BufferPtr validity) const;
+
+ private:
+  TypePtr type_;
+  int64_t length_;
+  mutable int64_t null_count_;
+  BufferPtr validity_;
+  BufferPtr data_;
+  BufferPtr offsets_;
+  std::vector<ColumnPtr> children_;
+};
+
+/// Rows gathered by index: out[k] = in[indices[k]]; an index of -1 produces a null.
+ColumnPtr gather(const Column& in, const int32_t* indices, int64_t n);
+/// Rows [offset, offset + length) as a new column.
+ColumnPtr slice(const ColumnPtr& in, int64_t offset, int64_t length);
+/// Concatenation of columns of the same type.
+ColumnPtr concat(const std::vector<ColumnPtr>& parts);
+
+/// A horizontal slice of a relation: columns of equal length. `index` orders batches of one
+/// pipeline (a morsel's sequence number) so that order-preserving sinks can restore the order
+/// in which the source produced them, whatever thread processed them.
+struct Batch {
+  std::vector<ColumnPtr> columns;
+  int64_t num_rows = 0;
+  int64_t index = 0;
+
+  Batch() = default;
+  Batch(std::vector<ColumnPtr> cols, int64_t rows, int64_t idx = 0)
+      : columns(std::move(cols)), num_rows(rows), index(idx) {}
+  const ColumnPtr& column(size_t i) const { return columns[i]; }
+  size_t num_columns() const { return columns.size(); }
+  int64_t memory_size() const;
+};
+
+Batch gather_batch(const Batch& in, const int32_t* indices, int64_t n);
+Batch slice_batch(const Batch& in, int64_t offset, int64_t length);
+Batch concat_batches(const std::vector<Batch>& parts, size_t num_columns);
+
+/// Appends values of one type to build a column. Typed appends are the fast path; appending a
+/// `Value` or another column's row works for every type, nested ones included.
+class ColumnBuilder {
+ public:
+  explicit ColumnBuilder(TypePtr type, int64_t capacity = 0);
+  ~ColumnBuilder();
+  ColumnBuilder(const ColumnBuilder&) = delete;
+  ColumnBuilder& operator=(const ColumnBuilder&) = delete;
+
+  const TypePtr& type() const { return type_; }
+  int64_t length() const { return length_; }
+
+  void append_null();
+  void append_bool(bool v);
+  template <typename T>
+  void append(T v) {
+    ensure_data((length_ + 1) * static_cast<int64_t>(sizeof(T)));
+    reinterpret_cast<T*>(data_->mutable_data())[length_] = v;
+    mark_valid();
+  }
+  void append_bytes(std::string_view v);
+  void append_value(const Value& v);
+  void append_from(const Column& c, int64_t row);
+  /// For array/map builders: the child builder, then `close_list()` once the elements of one
+  /// row are appended.
+  ColumnBuilder& child(size_t i) { return *children_[i]; }
+  void close_list();
+  /// For struct builders: after appending one row to every child.
+  void close_struct(bool valid);
+
+  ColumnPtr finish();
+
+ private:
+  void init(int64_t capacity);
+  void ensure_data(int64_t bytes);
+  void mark_valid();
+  void push_validity(bool valid);
+
+  TypePtr type_;
+  int64_t length_ = 0;
+  int64_t null_count_ = 0;
+  BufferPtr validity_;  // allocated at the first null
+  BufferPtr data_;
+  BufferPtr offsets_;
+  int64_t data_bytes_ = 0;  // used bytes of data_ for strings
+  std::vector<std::unique_ptr<ColumnBuilder>> children_;
+};
+
+}  // namespace ember

@@ -1,0 +1,131 @@
+#include "common/config.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdlib>
+#include <ctime>
+
+namespace ember {
+
+Config::Config() = default;
+
+Config::Config(const Config& other) {
+  std::lock_guard<std::mutex> lock(other.mu_);
+  values_ = other.values_;
+}
+
+const std::map<std::string, std::string>& Config::defaults() {
+  static const std::map<std::string, std::string> kDefaults = {
+      {"spark.sql.ansi.enabled", "true"},
+      {"spark.sql.caseSensitive", "false"},
+      {"spark.sql.shuffle.partitions", "200"},
+      {"spark.sql.session.timeZone", ""},  // resolved to the process time zone on read
+      {"spark.sql.repl.eagerEval.enabled", "false"},
+      {"spark.sql.repl.eagerEval.maxNumRows", "20"},
+      {"spark.sql.repl.eagerEval.truncate", "20"},
+      {"spark.sql.execution.arrow.maxRecordsPerBatch", "10000"},
+      {"spark.sql.pyspark.inferNestedDictAsStruct.enabled", "false"},
+      {"spark.sql.pyspark.legacy.inferArrayTypeFromFirstElement.enabled", "false"},
+      {"spark.sql.timestampType", "TIMESTAMP_LTZ"},
+      {"spark.sql.execution.pandas.convertToArrowArraySafely", "false"},
+      {"spark.sql.legacy.timeParserPolicy", "CORRECTED"},
+      {"spark.rapids.sql.enabled", "true"},
+      {"spark.rapids.sql.explain", "NOT_ON_GPU"},
+      {"spark.rapids.sql.concurrentGpuTasks", "2"},
+      {"spark.rapids.memory.gpu.allocFraction", "0.9"},
+      {"spark.rapids.memory.pinnedPool.size", "0"},
+      {"spark.rapids.sql.batchSizeBytes", "1073741824"},
+      {"spark.app.name", "ember"},
+      {"spark.master", "local[*]"},
+  };
+  return kDefaults;
+}
+
+std::optional<bool> Config::parse_bool(const std::string& v) {
+  std::string s = v;
+  s.erase(0, s.find_first_not_of(" \t"));
+  s.erase(s.find_last_not_of(" \t") + 1);
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  if (s == "true") return true;
+  if (s == "false") return false;
+  return std::nullopt;
+}
+
+void Config::set(const std::string& key, const std::string& value) {
+  std::lock_guard<std::mutex> lock(mu_);
+  values_[key] = value;
+}
+
+void Config::unset(const std::string& key) {
+  std::lock_guard<std::mutex> lock(mu_);
+  values_.erase(key);
+}
+
+std::optional<std::string> Config::get(const std::string& key) const {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = values_.find(key);
+    if (it != values_.end()) return it->second;
+  }
+  if (key == "spark.sql.session.timeZone") return session_time_zone();
+  auto d = defaults().find(key);
+  if (d != defaults().end()) return d->second;
+  return std::nullopt;
+}
+
+std::string Config::get_or(const std::string& key, const std::string& fallback) const {
+  auto v = get(key);
+  return v ? *v : fallback;
+}
+
+bool Config::get_bool(const std::string& key, bool fallback) const {
+  auto v = get(key);
+  if (!v) return fallback;
+  auto b = parse_bool(*v);
+  return b ? *b : fallback;
+}
+
+int64_t Config::get_int(const std::string& key, int64_t fallback) const {
+  auto v = get(key);
+  if (!v || v->empty()) return fallback;
+  char* end = nullptr;
+  long long r = std::strtoll(v->c_str(), &end, 10);
+  return (end && *end == '\0') ? r : fallback;
+}
+
+std::string Config::session_time_zone() const {
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = values_.find("spark.sql.session.timeZone");
+    if (it != values_.end() && !it->second.empty()) return it->second;
+  }
+  if (const char* tz = std::getenv("TZ")) {
+    std::string s = tz;
+    if (!s.empty() && s[0] == ':') s = s.substr(1);
+    if (!s.empty()) return s;
+  }
+  return "Etc/UTC";
+}
+
+std::vector<std::pair<std::string, std::string>> Config::all() const {
+  std::map<std::string, std::string> merged;
+  for (auto& [k, v] : defaults()) merged[k] = v;
+  merged["spark.sql.session.timeZone"] = session_time_zone();
+  {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& [k, v] : values_) merged[k] = v;
+  }
+  return {merged.begin(), merged.end()};
+}
+
+bool Config::is_modifiable(const std::string& key) const {
+  // Static (startup-only) settings in Spark; everything under spark.sql. is runtime-modifiable.
+  static const char* kStatic[] = {"spark.master", "spark.app.name", "spark.driver.memory",
+                                  "spark.executor.memory", "spark.sql.warehouse.dir"};
+  for (auto* s : kStatic)
+    if (key == s) return false;
+  return key.rfind("spark.sql.", 0) == 0 || key.rfind("spark.rapids.", 0) == 0 ||
+         key.rfind("spark.ember.", 0) == 0;
+}
+
+}  // namespace ember

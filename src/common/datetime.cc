@@ -1,0 +1,338 @@
+#include "common/datetime.h"
+
+#include <ctime>
+
+#include "common/timezone.h"
+
+namespace ember {
+
+CivilDate civil_from_days(int64_t days) {
+  const int64_t z = days + 719468;
+  const int64_t era = floor_div(z, 146097);
+  const int64_t doe = z - era * 146097;                                      // [0, 146096]
+  const int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;  // [0, 399]
+  const int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);               // [0, 365]
+  const int64_t mp = (5 * doy + 2) / 153;                                    // [0, 11]
+  const int d = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
+  const int m = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
+  return {yoe + era * 400 + (m <= 2), m, d};
+}
+
+namespace {
+
+inline bool is_space(char c) { return static_cast<unsigned char>(c) <= ' '; }
+
+std::string_view trim(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && is_space(s[b])) ++b;
+  while (e > b && is_space(s[e - 1])) --e;
+  return s.substr(b, e - b);
+}
+
+// Digit-count rules of the default timestamp parser, per segment: year 4..6 digits, the
+// fraction any number (truncated), the zone segment none, the others 1..2.
+bool valid_timestamp_digits(int segment, int digits) {
+  return segment == 6 || (segment == 0 && digits >= 4 && digits <= 6) ||
+         (segment == 7 && digits <= 2) ||
+         (segment != 0 && segment != 6 && segment != 7 && digits > 0 && digits <= 2);
+}
+
+}  // namespace
+
+bool parse_timestamp_parts(std::string_view input, TimestampParts* out) {
+  std::string_view s = trim(input);
+  if (s.empty()) return false;
+  int64_t seg[9] = {1, 1, 1, 0, 0, 0, 0, 0, 0};
+  int i = 0;
+  int64_t value = 0;
+  int digits = 0;
+  int fraction_digits = 0;
+  bool just_time = false;
+  int year_sign = 0;
+  std::string_view zone;
+  size_t j = 0;
+  const size_t n = s.size();
+  if (s[0] == '-' || s[0] == '+') {
+    year_sign = s[0] == '-' ? -1 : 1;
+    j = 1;
+  }
+  while (j < n) {
+    const char b = s[j];
+    const unsigned d = static_cast<unsigned>(b - '0');
+    if (d > 9) {
+      if (j == 0 && b == 'T') {
+        just_time = true;
+        i += 3;
+      } else if (i < 2) {
+        if (b == '-') {
+          if (!valid_timestamp_digits(i, digits)) return false;
+          seg[i++] = value;
+          value = 0;
+          digits = 0;
+        } else if (i == 0 && b == ':' && year_sign == 0) {
+          just_time = true;
+          if (!valid_timestamp_digits(3, digits)) return false;
+          seg[3] = value;
+          value = 0;
+          digits = 0;
+          i = 4;
+        } else {
+          return false;
+        }
+      } else if (i == 2) {
+        if (b != ' ' && b != 'T') return false;
+        if (!valid_timestamp_digits(i, digits)) return false;
+        seg[i++] = value;
+        value = 0;
+        digits = 0;
+      } else if (i == 3 || i == 4) {
+        if (b != ':') return false;
+        if (!valid_timestamp_digits(i, digits)) return false;
+        seg[i++] = value;
+        value = 0;
+        digits = 0;
+      } else if (i == 5 || i == 6) {
+        if (b == '.' && i == 5) {
+          if (!valid_timestamp_digits(i, digits)) return false;
+          seg[i++] = value;
+          value = 0;
+          digits = 0;
+        } else {
+          if (!valid_timestamp_digits(i, digits)) return false;
+          seg[i++] = value;
+          value = 0;
+          digits = 0;
+          zone = trim(s.substr(j));
+          j = n - 1;
+        }
+        if (i == 6 && b != '.') ++i;
+      } else {
+        return false;
+      }
+    } else {
+      if (i == 6) ++fraction_digits;
+      if (i != 6 || digits < 6) value = value * 10 + d;
+      ++digits;
+      if (digits > 18 && i != 6) return false;  // keeps `value` from overflowing
+    }
+    ++j;
+  }
+  if (!valid_timestamp_digits(i, digits)) return false;
+  seg[i] = value;
+  int64_t frac = seg[6];
+  for (int k = fraction_digits; k < 6; ++k) frac *= 10;
+  if (year_sign != 0) seg[0] *= year_sign;
+  out->year = seg[0];
+  out->month = static_cast<int>(seg[1]);
+  out->day = static_cast<int>(seg[2]);
+  out->hour = static_cast<int>(seg[3]);
+  out->minute = static_cast<int>(seg[4]);
+  out->second = static_cast<int>(seg[5]);
+  out->micros = static_cast<int>(frac);
+  out->just_time = just_time;
+  out->zone = zone;
+  if (out->hour > 23 || out->minute > 59 || out->second > 59) return false;
+  if (!just_time && !is_valid_date(out->year, out->month, out->day)) return false;
+  return true;
+}
+
+bool local_micros_of(const TimestampParts& p, int64_t* micros) {
+  const int64_t days = days_from_civil(p.year, p.month, p.day);
+  const int64_t secs = days * kSecondsPerDay + p.hour * 3600 + p.minute * 60 + p.second;
+  int64_t r;
+  if (__builtin_mul_overflow(secs, kMicrosPerSecond, &r)) return false;
+  if (__builtin_add_overflow(r, static_cast<int64_t>(p.micros), &r)) return false;
+  *micros = r;
+  return true;
+}
+
+bool parse_date(std::string_view input, int32_t* days) {
+  std::string_view s = trim(input);
+  if (s.empty()) return false;
+  int64_t seg[3] = {1, 1, 1};
+  int sign = 1;
+  int i = 0;
+  int64_t value = 0;
+  int digits = 0;
+  size_t j = 0;
+  const size_t n = s.size();
+  auto valid = [](int segment, int d) {
+    return (segment == 0 && d >= 4 && d <= 7) || (segment != 0 && d > 0 && d <= 2);
+  };
+  if (s[0] == '-' || s[0] == '+') {
+    sign = s[0] == '-' ? -1 : 1;
+    j = 1;
+  }
+  while (j < n && i < 3 && !(s[j] == ' ' || s[j] == 'T')) {
+    const char b = s[j];
+    if (i < 2 && b == '-') {
+      if (!valid(i, digits)) return false;
+      seg[i++] = value;
+      value = 0;
+      digits = 0;
+    } else {
+      const unsigned d = static_cast<unsigned>(b - '0');
+      if (d > 9) return false;
+      value = value * 10 + d;
+      if (++digits > 7) return false;
+    }
+    ++j;
+  }
+  if (!valid(i, digits)) return false;
+  if (i < 2 && j < n) return false;  // `yyyy` and `yyyy-[m]m` must consume the whole input
+  seg[i] = value;
+  const int64_t y = sign * seg[0];
+  if (!is_valid_date(y, static_cast<int>(seg[1]), static_cast<int>(seg[2]))) return false;
+  const int64_t d = days_from_civil(y, static_cast<int>(seg[1]), static_cast<int>(seg[2]));
+  if (d < INT32_MIN || d > INT32_MAX) return false;
+  *days = static_cast<int32_t>(d);
+  return true;
+}
+
+namespace {
+
+inline unsigned digit(char c) { return static_cast<unsigned>(c - '0'); }
+
+// The common shape `yyyy-MM-dd HH:mm:ss` (or with `T`), parsed without the general state
+// machine; false when `s` has another shape (the general parser then decides).
+inline bool parse_canonical_timestamp(std::string_view s, TimestampParts* p) {
+  if (s.size() != 19 || s[4] != '-' || s[7] != '-' || (s[10] != ' ' && s[10] != 'T') ||
+      s[13] != ':' || s[16] != ':') {
+    return false;
+  }
+  static constexpr int kDigits[] = {0, 1, 2, 3, 5, 6, 8, 9, 11, 12, 14, 15, 17, 18};
+  for (int i : kDigits)
+    if (digit(s[static_cast<size_t>(i)]) > 9) return false;
+  p->year = digit(s[0]) * 1000 + digit(s[1]) * 100 + digit(s[2]) * 10 + digit(s[3]);
+  p->month = static_cast<int>(digit(s[5]) * 10 + digit(s[6]));
+  p->day = static_cast<int>(digit(s[8]) * 10 + digit(s[9]));
+  p->hour = static_cast<int>(digit(s[11]) * 10 + digit(s[12]));
+  p->minute = static_cast<int>(digit(s[14]) * 10 + digit(s[15]));
+  p->second = static_cast<int>(digit(s[17]) * 10 + digit(s[18]));
+  p->micros = 0;
+  p->just_time = false;
+  p->zone = {};
+  return p->hour <= 23 && p->minute <= 59 && p->second <= 59 &&
+         is_valid_date(p->year, p->month, p->day);
+}
+
+}  // namespace
+
+bool parse_timestamp(std::string_view s, const TimeZone& session, int64_t* micros) {
+  TimestampParts p;
+  if (parse_canonical_timestamp(s, &p)) {
+    const int64_t local = (days_from_civil(p.year, p.month, p.day) * kSecondsPerDay +
+                           p.hour * 3600 + p.minute * 60 + p.second);
+    *micros = (local - session.offset_seconds_at_local(local)) * kMicrosPerSecond;
+    return true;
+  }
+  if (!parse_timestamp_parts(s, &p)) return false;
+  const TimeZone* zone = &session;
+  if (!p.zone.empty()) {
+    zone = TimeZone::find(std::string(p.zone));
+    if (!zone) return false;
+  }
+  if (p.just_time) {
+    // A time alone means today, in the zone of the value.
+    const int64_t now = static_cast<int64_t>(std::time(nullptr));
+    const int64_t local_now = now + zone->offset_seconds_at_utc(now);
+    const CivilDate today = civil_from_days(floor_div(local_now, kSecondsPerDay));
+    p.year = today.year;
+    p.month = today.month;
+    p.day = today.day;
+  }
+  int64_t local;
+  if (!local_micros_of(p, &local)) return false;
+  const int64_t offset = zone->offset_seconds_at_local(floor_div(local, kMicrosPerSecond));
+  return !__builtin_sub_overflow(local, offset * kMicrosPerSecond, micros);
+}
+
+bool parse_timestamp_ntz(std::string_view s, int64_t* micros) {
+  TimestampParts p;
+  if (parse_canonical_timestamp(s, &p)) return local_micros_of(p, micros);
+  if (!parse_timestamp_parts(s, &p) || p.just_time || !p.zone.empty()) return false;
+  return local_micros_of(p, micros);
+}
+
+namespace {
+
+char* put2(char* o, int v) {
+  o[0] = static_cast<char>('0' + v / 10);
+  o[1] = static_cast<char>('0' + v % 10);
+  return o + 2;
+}
+
+char* put_year(char* o, int64_t y) {
+  if (y > 9999) *o++ = '+';
+  if (y < 0) {
+    *o++ = '-';
+    y = -y;
+  }
+  char tmp[24];
+  int n = 0;
+  do {
+    tmp[n++] = static_cast<char>('0' + y % 10);
+    y /= 10;
+  } while (y > 0);
+  while (n < 4) tmp[n++] = '0';
+  while (n > 0) *o++ = tmp[--n];
+  return o;
+}
+
+char* put_date(char* o, int64_t days) {
+  const CivilDate c = civil_from_days(days);
+  o = put_year(o, c.year);
+  *o++ = '-';
+  o = put2(o, c.month);
+  *o++ = '-';
+  return put2(o, c.day);
+}
+
+}  // namespace
+
+size_t format_date(int32_t days, char* out) { return static_cast<size_t>(put_date(out, days) - out); }
+
+size_t format_local_timestamp(int64_t local_micros, char* out) {
+  const int64_t days = floor_div(local_micros, kMicrosPerDay);
+  int64_t rem = local_micros - days * kMicrosPerDay;
+  char* o = put_date(out, days);
+  const int64_t secs = rem / kMicrosPerSecond;
+  int64_t frac = rem % kMicrosPerSecond;
+  *o++ = ' ';
+  o = put2(o, static_cast<int>(secs / 3600));
+  *o++ = ':';
+  o = put2(o, static_cast<int>(secs / 60 % 60));
+  *o++ = ':';
+  o = put2(o, static_cast<int>(secs % 60));
+  if (frac != 0) {
+    *o++ = '.';
+    int width = 6;
+    while (frac % 10 == 0) {
+      frac /= 10;
+      --width;
+    }
+    for (int k = width - 1; k >= 0; --k) {
+      o[k] = static_cast<char>('0' + frac % 10);
+      frac /= 10;
+    }
+    o += width;
+  }
+  return static_cast<size_t>(o - out);
+}
+
+std::string format_date(int32_t days) {
+  char buf[48];
+  return std::string(buf, format_date(days, buf));
+}
+
+std::string format_timestamp(int64_t utc_micros, const TimeZone& zone) {
+  char buf[48];
+  return std::string(buf, format_local_timestamp(zone.utc_to_local_micros(utc_micros), buf));
+}
+
+std::string format_timestamp_ntz(int64_t micros) {
+  char buf[48];
+  return std::string(buf, format_local_timestamp(micros, buf));
+}
+
+}  // namespace ember

@@ -1,0 +1,63 @@
+#include "common/error.h"
+
+#include <unordered_map>
+
+namespace ember {
+
+SparkError::SparkError(ErrorKind kind, std::string error_class, std::string message,
+                       std::map<std::string, std::string> params, std::string sql_state)
+    : std::runtime_error(format_error(error_class, message)),
+      kind_(kind),
+      error_class_(std::move(error_class)),
+      message_(std::move(message)),
+      params_(std::move(params)),
+      sql_state_(sql_state.empty() ? sql_state_for(error_class_) : std::move(sql_state)) {}
+
+std::string format_error(const std::string& error_class, const std::string& message) {
+  if (error_class.empty()) return message;
+  return "[" + error_class + "] " + message;
+}
+
+std::string sql_state_for(const std::string& error_class) {
+  static const std::unordered_map<std::string, std::string> kStates = {
+      {"UNRESOLVED_COLUMN", "42703"},
+      {"UNRESOLVED_ROUTINE", "42883"},
+      {"PARSE_SYNTAX_ERROR", "42601"},
+      {"DIVIDE_BY_ZERO", "22012"},
+      {"ARITHMETIC_OVERFLOW", "22003"},
+      {"CAST_INVALID_INPUT", "22018"},
+      {"CAST_OVERFLOW", "22003"},
+      {"NUMERIC_VALUE_OUT_OF_RANGE", "22003"},
+      {"DATATYPE_MISMATCH", "42K09"},
+      {"MISSING_AGGREGATION", "42803"},
+      {"PATH_NOT_FOUND", "42K03"},
+      {"TABLE_OR_VIEW_NOT_FOUND", "42P01"},
+      {"UNSUPPORTED_FEATURE", "0A000"},
+      {"INTERNAL_ERROR", "XX000"},
+      {"AMBIGUOUS_REFERENCE", "42704"},
+      {"COLUMN_ALREADY_EXISTS", "42711"},
+      {"MALFORMED_RECORD_IN_PARSING", "22023"},
+      {"INVALID_ARRAY_INDEX", "22003"},
+      {"WRONG_NUM_ARGS", "42605"},
+      {"OPERATION_CANCELED", "HY008"},
+  };
+  auto dot = error_class.find('.');
+  auto it = kStates.find(error_class.substr(0, dot));
+  return it == kStates.end() ? "" : it->second;
+}
+
+void throw_internal(const std::string& what, const char* file, int line) {
+  throw SparkError(ErrorKind::kInternal, "INTERNAL_ERROR",
+                   what + " (at " + file + ":" + std::to_string(line) + ")");
+}
+
+std::string quote_id(const std::string& name) {
+  std::string out = "`";
+  for (char c : name) {
+    if (c == '`') out += "``";
+    else out += c;
+  }
+  return out + "`";
+}
+
+}  // namespace ember
