@@ -1,0 +1,54 @@
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "common/config.h"
+#include "io/data_source.h"
+
+namespace ember::io {
+
+/// How a record that does not fit the schema is handled (Spark's `mode` option).
+enum class ParseMode { kPermissive, kDropMalformed, kFailFast };
+
+/// The CSV options Spark's reader understands, with Spark's names and defaults, validated
+/// once per scan.
+struct CsvOptions {
+  std::string delimiter = ",";  // `sep` / `delimiter`, escapes such as `\t` resolved
+  char quote = '"';             // '\0' when quoting is off (`quote` set to "")
+  char escape = '\\';
+  char comment = '\0';  // '\0' when unset
+  bool header = false;
+  bool infer_schema = false;
+  bool prefer_date = true;
+  bool ignore_leading_ws = false;
+  bool ignore_trailing_ws = false;
+  bool multi_line = false;
+  std::string null_value;        // "" by default: empty fields are null
+  std::string empty_value;       // what a quoted empty field ("") reads as
+  std::string nan_value = "NaN";
+  std::string positive_inf = "Inf";
+  std::string negative_inf = "-Inf";
+  std::optional<std::string> date_format;
+  std::optional<std::string> timestamp_format;
+  std::optional<std::string> timestamp_ntz_format;
+  std::optional<std::string> line_sep;  // unset: \n, \r\n and \r all end a line
+  ParseMode mode = ParseMode::kPermissive;
+  std::string corrupt_column = "_corrupt_record";
+  double sampling_ratio = 1.0;
+  int64_t max_columns = 20480;
+  std::string time_zone;             // `timeZone` option, else the session's
+  bool case_sensitive = false;       // spark.sql.caseSensitive (header de-duplication)
+  bool infer_ntz = false;            // spark.sql.timestampType = TIMESTAMP_NTZ
+  int64_t split_bytes = 32 << 20;    // target size of a file split
+  std::string encoding = "UTF-8";
+
+  bool quoting() const { return quote != '\0'; }
+};
+
+/// Reads and validates the options. Throws Spark's errors for invalid values (a delimiter of
+/// more than one character per escape, a non-boolean flag, an unsupported encoding...).
+CsvOptions parse_csv_options(const Options& options, const Config* config);
+
+}  // namespace ember::io

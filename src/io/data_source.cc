@@ -1,0 +1,69 @@
+#include "io/data_source.h"
+
+#include <algorithm>
+#include <cctype>
+#include <mutex>
+#include <unordered_map>
+
+#include "common/error.h"
+#include "io/csv_reader.h"
+
+namespace ember::io {
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+struct Registry {
+  std::mutex mu;
+  std::unordered_map<std::string, ReaderFactory> factories;
+};
+
+// Built-in formats are registered here, by reference, so that linking the io library always
+// brings them in (a static registrar in their own file could be dropped by the linker).
+Registry& registry() {
+  static Registry* r = [] {
+    auto* reg = new Registry();
+    reg->factories["csv"] = open_csv_reader;
+    return reg;
+  }();
+  return *r;
+}
+
+}  // namespace
+
+void register_format(const std::string& name, ReaderFactory factory) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  r.factories[lower(name)] = std::move(factory);
+}
+
+std::unique_ptr<DataSourceReader> open_reader(const ReadRequest& request) {
+  ReaderFactory factory;
+  {
+    Registry& r = registry();
+    std::lock_guard<std::mutex> lock(r.mu);
+    std::string name = lower(request.format);
+    // Spark accepts the fully qualified provider names of its built-in sources too.
+    const std::string prefix = "org.apache.spark.sql.execution.datasources.";
+    if (name.rfind(prefix, 0) == 0) {
+      name = name.substr(prefix.size());
+      name = name.substr(0, name.find('.'));
+    }
+    auto it = r.factories.find(name);
+    if (it != r.factories.end()) factory = it->second;
+  }
+  if (!factory) {
+    throw SparkError(ErrorKind::kAnalysis, "DATA_SOURCE_NOT_FOUND",
+                     "Failed to find the data source: " + request.format +
+                         ". Make sure the provider name is correct and the package is properly "
+                         "registered and compatible with your Spark version.",
+                     {{"provider", request.format}}, "42K02");
+  }
+  return factory(request);
+}
+
+}  // namespace ember::io

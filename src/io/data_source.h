@@ -1,0 +1,68 @@
+#pragma once
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "column/column.h"
+#include "common/config.h"
+#include "types/data_type.h"
+
+namespace ember::io {
+
+/// Options of `spark.read.format(...).option(k, v)`: keys are case-insensitive, as in Spark.
+class Options {
+ public:
+  Options() = default;
+  explicit Options(const std::map<std::string, std::string>& raw);
+  void set(const std::string& key, const std::string& value);
+  bool has(const std::string& key) const;
+  std::string get(const std::string& key, const std::string& fallback = "") const;
+  bool get_bool(const std::string& key, bool fallback) const;
+  int64_t get_int(const std::string& key, int64_t fallback) const;
+  double get_double(const std::string& key, double fallback) const;
+  const std::map<std::string, std::string>& all() const { return values_; }  // lower-case keys
+
+ private:
+  std::map<std::string, std::string> values_;
+};
+
+/// What a scan asks of a source: the file list and options given by the user, the session
+/// configuration (time zone, ANSI), and optionally a user-specified schema.
+struct ReadRequest {
+  std::string format;               // "csv", "parquet", "json", "text" ...
+  std::vector<std::string> paths;
+  Options options;
+  TypePtr user_schema;              // struct type, or null when the source infers it
+  const Config* config = nullptr;
+};
+
+/// A readable relation split into independent pieces (file ranges, row groups) that scan
+/// threads read in parallel. Batches of split i are emitted in order; the engine orders
+/// splits by index, so a scan yields rows in file order as Spark does.
+class DataSourceReader {
+ public:
+  virtual ~DataSourceReader() = default;
+  /// The relation's output schema (after inference, or the user's schema).
+  virtual const Schema& schema() const = 0;
+  virtual size_t num_splits() const = 0;
+  /// Reads split `i`, producing only the columns in `projection` (indices into schema(), in
+  /// that order), calling `emit` for each batch. Must be safe to call concurrently for
+  /// different splits.
+  virtual void read_split(size_t i, const std::vector<int>& projection,
+                          const std::function<void(Batch)>& emit) const = 0;
+  /// Files this relation reads (for `inputFiles`).
+  virtual std::vector<std::string> input_files() const = 0;
+};
+
+/// Opens a data source: resolves paths (globs, directories), infers the schema when needed.
+/// Throws Spark errors: PATH_NOT_FOUND, UNABLE_TO_INFER_SCHEMA, ...
+std::unique_ptr<DataSourceReader> open_reader(const ReadRequest& request);
+
+/// Registered formats.
+using ReaderFactory = std::function<std::unique_ptr<DataSourceReader>(const ReadRequest&)>;
+void register_format(const std::string& name, ReaderFactory factory);
+
+}  // namespace ember::io

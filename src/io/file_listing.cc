@@ -1,0 +1,92 @@
+#include "io/file_listing.h"
+
+#include <glob.h>
+#include <sys/stat.h>
+
+#include <algorithm>
+#include <filesystem>
+
+#include "common/error.h"
+
+namespace ember::io {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+bool is_glob(const std::string& p) { return p.find_first_of("*?[{") != std::string::npos; }
+
+bool hidden_name(const std::string& name) {
+  return name.empty() || name[0] == '.' || (name[0] == '_' && name.find('=') == std::string::npos);
+}
+
+[[noreturn]] void path_not_found(const std::string& abs) {
+  const std::string shown = "file:" + abs;
+  throw SparkError(ErrorKind::kAnalysis, "PATH_NOT_FOUND", "Path does not exist: " + shown + ".",
+                   {{"path", shown}});
+}
+
+void add_path(const std::string& abs, std::vector<InputFile>& out, bool must_exist) {
+  struct stat st;
+  if (::stat(abs.c_str(), &st) != 0) {
+    if (must_exist) path_not_found(abs);
+    return;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    std::vector<InputFile> files;
+    std::error_code ec;
+    for (const auto& entry : fs::directory_iterator(abs, ec)) {
+      const std::string name = entry.path().filename().string();
+      if (hidden_name(name)) continue;
+      struct stat est;
+      if (::stat(entry.path().c_str(), &est) != 0 || !S_ISREG(est.st_mode)) continue;
+      files.push_back({entry.path().string(), static_cast<int64_t>(est.st_size)});
+    }
+    std::sort(files.begin(), files.end(),
+              [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
+    out.insert(out.end(), files.begin(), files.end());
+  } else {
+    out.push_back({abs, static_cast<int64_t>(st.st_size)});
+  }
+}
+
+}  // namespace
+
+std::string local_path(const std::string& path) {
+  std::string p = path;
+  if (p.rfind("file://", 0) == 0) {
+    p = p.substr(7);  // file:///abs → /abs (an authority other than empty is not supported)
+  } else if (p.rfind("file:", 0) == 0) {
+    p = p.substr(5);
+  }
+  fs::path abs = fs::absolute(fs::path(p)).lexically_normal();
+  std::string s = abs.string();
+  while (s.size() > 1 && s.back() == '/') s.pop_back();
+  return s;
+}
+
+std::string file_uri(const std::string& abs_path) { return "file://" + abs_path; }
+
+std::vector<InputFile> list_input_files(const std::vector<std::string>& paths) {
+  std::vector<InputFile> out;
+  for (const auto& user_path : paths) {
+    const std::string abs = local_path(user_path);
+    if (!is_glob(abs)) {
+      add_path(abs, out, true);
+      continue;
+    }
+    glob_t g{};
+    const int rc = ::glob(abs.c_str(), GLOB_BRACE | GLOB_NOSORT, nullptr, &g);
+    std::vector<std::string> matches;
+    if (rc == 0) {
+      for (size_t i = 0; i < g.gl_pathc; ++i) matches.emplace_back(g.gl_pathv[i]);
+    }
+    ::globfree(&g);
+    if (matches.empty()) path_not_found(abs);
+    std::sort(matches.begin(), matches.end());
+    for (const auto& m : matches) add_path(m, out, false);
+  }
+  return out;
+}
+
+}  // namespace ember::io
