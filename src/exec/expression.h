@@ -1,0 +1,41 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "column/column.h"
+#include "functions/function.h"
+
+namespace ember::exec {
+
+/// A bound, typed expression evaluated over whole batches. Built by the physical planner from
+/// a resolved logical expression: attributes become column ordinals of the input batch.
+struct PhysExpr {
+  enum class Kind { kColumn, kLiteral, kCall, kCast, kCaseWhen, kIf, kCoalesce, kGetField };
+  Kind kind;
+  TypePtr type;
+  bool nullable = true;
+  int column = -1;                              // kColumn
+  Value value;                                  // kLiteral
+  const functions::FunctionDef* function = nullptr;  // kCall
+  functions::Signature signature;               // kCall
+  bool try_cast = false;                        // kCast
+  bool has_else = false;                        // kCaseWhen
+  int ordinal = -1;                             // kGetField
+  std::vector<std::shared_ptr<const PhysExpr>> children;
+
+  /// True when evaluation may raise a runtime error (ANSI arithmetic, casts), which decides
+  /// whether conditional expressions must evaluate their branches lazily.
+  bool may_throw() const;
+  std::string to_string() const;
+};
+using PhysExprPtr = std::shared_ptr<const PhysExpr>;
+
+/// Evaluates `e` over `batch`; the result has batch.num_rows values.
+ColumnPtr evaluate(const PhysExpr& e, const Batch& batch, const functions::EvalContext& ctx);
+
+/// Rows where a boolean column is true (non-null and set), as int32 indices.
+std::vector<int32_t> true_rows(const Column& predicate);
+
+}  // namespace ember::exec

@@ -1,0 +1,160 @@
+#include "exec/group_keys.h"
+
+#include <cmath>
+#include <cstring>
+
+#include "common/error.h"
+
+namespace ember::exec {
+
+uint64_t hash_bytes(const void* data, size_t len) {
+  const auto* p = static_cast<const uint8_t*>(data);
+  uint64_t h = 0x9E3779B97F4A7C15ull ^ (len * 0xff51afd7ed558ccdull);
+  while (len >= 8) {
+    uint64_t w;
+    std::memcpy(&w, p, 8);
+    w *= 0x87c37b91114253d5ull;
+    w = (w << 31) | (w >> 33);
+    h ^= w * 0x4cf5ad432745937full;
+    h = ((h << 27) | (h >> 37)) * 5 + 0x52dce729;
+    p += 8;
+    len -= 8;
+  }
+  uint64_t tail = 0;
+  std::memcpy(&tail, p, len);
+  h ^= tail * 0x87c37b91114253d5ull;
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  h ^= h >> 33;
+  return h;
+}
+
+namespace {
+
+void put_value(std::string& out, const Column& c, int64_t i);
+
+void put_fixed(std::string& out, const Column& c, int64_t i) {
+  int w = c.type()->byte_width();
+  const uint8_t* src = c.data_buffer()->data() + i * w;
+  if (c.type()->id() == TypeId::kDouble) {
+    double v;
+    std::memcpy(&v, src, 8);
+    if (v == 0) v = 0.0;
+    if (std::isnan(v)) v = NAN;
+    out.append(reinterpret_cast<const char*>(&v), 8);
+  } else if (c.type()->id() == TypeId::kFloat) {
+    float v;
+    std::memcpy(&v, src, 4);
+    if (v == 0) v = 0.0f;
+    if (std::isnan(v)) v = NAN;
+    out.append(reinterpret_cast<const char*>(&v), 4);
+  } else {
+    out.append(reinterpret_cast<const char*>(src), static_cast<size_t>(w));
+  }
+}
+
+void put_value(std::string& out, const Column& c, int64_t i) {
+  if (c.is_null(i) || c.type()->id() == TypeId::kNull) {
+    out.push_back(0);
+    return;
+  }
+  out.push_back(1);
+  switch (c.type()->id()) {
+    case TypeId::kBoolean: out.push_back(c.bool_at(i) ? 1 : 0); break;
+    case TypeId::kString:
+    case TypeId::kBinary: {
+      std::string_view s = c.string_at(i);
+      uint32_t len = static_cast<uint32_t>(s.size());
+      out.append(reinterpret_cast<const char*>(&len), 4);
+      out.append(s.data(), s.size());
+      break;
+    }
+    case TypeId::kArray:
+    case TypeId::kMap: {
+      const int32_t* o = c.offsets();
+      uint32_t len = static_cast<uint32_t>(o[i + 1] - o[i]);
+      out.append(reinterpret_cast<const char*>(&len), 4);
+      for (int32_t k = o[i]; k < o[i + 1]; ++k) put_value(out, *c.child(0), k);
+      break;
+    }
+    case TypeId::kStruct:
+      for (auto& f : c.children()) put_value(out, *f, i);
+      break;
+    default: put_fixed(out, c, i);
+  }
+}
+
+const char* get_value(const char* p, ColumnBuilder& b) {
+  if (*p++ == 0) {
+    b.append_null();
+    return p;
+  }
+  const TypePtr& t = b.type();
+  switch (t->id()) {
+    case TypeId::kBoolean: b.append_bool(*p++ != 0); break;
+    case TypeId::kString:
+    case TypeId::kBinary: {
+      uint32_t len;
+      std::memcpy(&len, p, 4);
+      p += 4;
+      b.append_bytes(std::string_view(p, len));
+      p += len;
+      break;
+    }
+    case TypeId::kArray:
+    case TypeId::kMap: {
+      uint32_t len;
+      std::memcpy(&len, p, 4);
+      p += 4;
+      for (uint32_t k = 0; k < len; ++k) p = get_value(p, b.child(0));
+      b.close_list();
+      break;
+    }
+    case TypeId::kStruct:
+      for (size_t f = 0; f < t->fields().size(); ++f) p = get_value(p, b.child(f));
+      b.close_struct(true);
+      break;
+    default: {
+      int w = t->byte_width();
+      switch (w) {
+        case 1: { int8_t v; std::memcpy(&v, p, 1); b.append<int8_t>(v); break; }
+        case 2: { int16_t v; std::memcpy(&v, p, 2); b.append<int16_t>(v); break; }
+        case 4: { int32_t v; std::memcpy(&v, p, 4); b.append<int32_t>(v); break; }
+        case 8: { int64_t v; std::memcpy(&v, p, 8); b.append<int64_t>(v); break; }
+        default: { int128_t v; std::memcpy(&v, p, 16); b.append<int128_t>(v); break; }
+      }
+      p += w;
+    }
+  }
+  return p;
+}
+
+}  // namespace
+
+void KeyEncoder::encode(const std::vector<ColumnPtr>& keys, int64_t n, std::string& arena,
+                        std::vector<uint32_t>& offsets, std::vector<uint32_t>& lengths) const {
+  offsets.resize(static_cast<size_t>(n));
+  lengths.resize(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    size_t start = arena.size();
+    for (auto& k : keys) put_value(arena, *k, i);
+    offsets[i] = static_cast<uint32_t>(start);
+    lengths[i] = static_cast<uint32_t>(arena.size() - start);
+  }
+}
+
+std::vector<ColumnPtr> KeyEncoder::decode(const std::vector<std::string_view>& keys) const {
+  std::vector<std::unique_ptr<ColumnBuilder>> builders;
+  for (auto& t : types_) builders.push_back(std::make_unique<ColumnBuilder>(t, static_cast<int64_t>(keys.size())));
+  for (auto& k : keys) {
+    const char* p = k.data();
+    for (auto& b : builders) p = get_value(p, *b);
+  }
+  std::vector<ColumnPtr> out;
+  for (auto& b : builders) out.push_back(b->finish());
+  return out;
+}
+
+}  // namespace ember::exec

@@ -1,0 +1,207 @@
+// Hash aggregation: per-thread tables of encoded group keys and fixed-size aggregate states,
+// merged at combine.
+
+#include <cstring>
+#include <deque>
+
+#include "exec/group_keys.h"
+#include "exec/operators.h"
+
+namespace ember::exec {
+
+/// A hash table from encoded group key to a group number, with each group's key bytes and
+/// aggregate states. Open addressing with linear probing over a power-of-two slot array.
+struct HashAggregate::Table {
+  explicit Table(size_t state_size) : state_size(state_size) { slots.assign(1024, -1); }
+
+  size_t state_size;
+  std::vector<int32_t> slots;
+  std::vector<uint64_t> hashes;               // per group
+  std::deque<std::string> key_chunks;         // stable storage of key bytes
+  std::vector<std::string_view> keys;         // per group
+  std::vector<uint8_t> states;                // group-major, state_size bytes each
+
+  size_t groups() const { return keys.size(); }
+  uint8_t* state(size_t g) { return states.data() + g * state_size; }
+
+  /// Returns the group of `key`, inserting it (with `init` run on its state) when new.
+  template <typename Init>
+  int32_t find_or_insert(std::string_view key, uint64_t h, Init&& init) {
+    size_t mask = slots.size() - 1;
+    size_t pos = h & mask;
+    for (;;) {
+      int32_t g = slots[pos];
+      if (g < 0) break;
+      if (hashes[static_cast<size_t>(g)] == h && keys[static_cast<size_t>(g)] == key) return g;
+      pos = (pos + 1) & mask;
+    }
+    int32_t g = static_cast<int32_t>(keys.size());
+    slots[pos] = g;
+    hashes.push_back(h);
+    if (key_chunks.empty() || key_chunks.back().capacity() - key_chunks.back().size() < key.size()) {
+      key_chunks.emplace_back();
+      key_chunks.back().reserve(std::max<size_t>(1 << 16, key.size()));
+    }
+    std::string& chunk = key_chunks.back();
+    size_t at = chunk.size();
+    chunk.append(key.data(), key.size());
+    keys.emplace_back(chunk.data() + at, key.size());
+    states.resize(states.size() + state_size);
+    init(state(static_cast<size_t>(g)));
+    if (keys.size() * 2 > slots.size()) grow();
+    return g;
+  }
+
+  void grow() {
+    std::vector<int32_t> bigger(slots.size() * 2, -1);
+    size_t mask = bigger.size() - 1;
+    for (size_t g = 0; g < keys.size(); ++g) {
+      size_t pos = hashes[g] & mask;
+      while (bigger[pos] >= 0) pos = (pos + 1) & mask;
+      bigger[pos] = static_cast<int32_t>(g);
+    }
+    slots.swap(bigger);
+  }
+};
+
+namespace {
+struct LocalTable : LocalSinkState {
+  std::unique_ptr<HashAggregate::Table> table;
+};
+}  // namespace
+
+HashAggregate::HashAggregate(std::vector<PhysExprPtr> keys, std::vector<AggregateCall> calls)
+    : keys_(std::move(keys)), calls_(std::move(calls)) {}
+
+HashAggregate::~HashAggregate() {
+  if (!global_) return;
+  for (size_t f = 0; f < functions_.size(); ++f) {
+    if (!functions_[f]->needs_destroy()) continue;
+    for (size_t g = 0; g < global_->groups(); ++g) functions_[f]->destroy(global_->state(g) + state_offsets_[f]);
+  }
+}
+
+std::string HashAggregate::details() const {
+  std::string s = "(keys=[";
+  for (size_t i = 0; i < keys_.size(); ++i) s += (i ? ", " : "") + keys_[i]->to_string();
+  s += "], functions=[";
+  for (size_t i = 0; i < calls_.size(); ++i) s += (i ? ", " : "") + calls_[i].function->name;
+  return s + "])";
+}
+
+void HashAggregate::init(ExecContext& ctx) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (initialized_) return;
+  state_size_ = 0;
+  for (auto& c : calls_) {
+    functions_.push_back(c.function->aggregate(c.signature, ctx.eval));
+    state_offsets_.push_back(state_size_);
+    state_size_ += (functions_.back()->state_size() + 15) / 16 * 16;
+  }
+  if (state_size_ == 0) state_size_ = 16;
+  global_ = std::make_unique<Table>(state_size_);
+  initialized_ = true;
+}
+
+std::unique_ptr<LocalSinkState> HashAggregate::open_local(ExecContext& ctx) {
+  init(ctx);
+  auto l = std::make_unique<LocalTable>();
+  l->table = std::make_unique<Table>(state_size_);
+  return l;
+}
+
+void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
+  Table& t = *static_cast<LocalTable&>(local).table;
+  int64_t n = batch.num_rows;
+  if (n == 0) return;
+  std::vector<ColumnPtr> key_cols;
+  std::vector<TypePtr> key_types;
+  for (auto& k : keys_) {
+    key_cols.push_back(evaluate(*k, batch, ctx.eval));
+    key_types.push_back(k->type);
+  }
+  KeyEncoder enc(key_types);
+  std::string arena;
+  std::vector<uint32_t> offs, lens;
+  enc.encode(key_cols, n, arena, offs, lens);
+  auto init_state = [this](uint8_t* s) {
+    for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
+  };
+  std::vector<int32_t> group(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    std::string_view key(arena.data() + offs[i], lens[i]);
+    group[i] = t.find_or_insert(key, hash_bytes(key.data(), key.size()), init_state);
+  }
+  std::vector<uint8_t*> ptrs(static_cast<size_t>(n));
+  for (size_t f = 0; f < functions_.size(); ++f) {
+    const AggregateCall& call = calls_[f];
+    std::vector<ColumnPtr> args;
+    for (auto& a : call.args) args.push_back(evaluate(*a, batch, ctx.eval));
+    for (int64_t i = 0; i < n; ++i) ptrs[i] = t.state(static_cast<size_t>(group[i])) + state_offsets_[f];
+    if (call.filter) {
+      ColumnPtr keep = evaluate(*call.filter, batch, ctx.eval);
+      for (int64_t i = 0; i < n; ++i)
+        if (!(keep->is_valid(i) && keep->bool_at(i))) ptrs[i] = nullptr;
+    }
+    functions_[f]->update(ptrs.data(), args, n);
+  }
+}
+
+void HashAggregate::combine(LocalSinkState& local, ExecContext&) {
+  Table& t = *static_cast<LocalTable&>(local).table;
+  std::lock_guard<std::mutex> lock(mu_);
+  auto init_state = [this](uint8_t* s) {
+    for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
+  };
+  for (size_t g = 0; g < t.groups(); ++g) {
+    int32_t dst = global_->find_or_insert(t.keys[g], t.hashes[g], init_state);
+    for (size_t f = 0; f < functions_.size(); ++f) {
+      functions_[f]->merge(global_->state(static_cast<size_t>(dst)) + state_offsets_[f],
+                           t.state(g) + state_offsets_[f]);
+      if (functions_[f]->needs_destroy()) functions_[f]->destroy(t.state(g) + state_offsets_[f]);
+    }
+  }
+}
+
+void HashAggregate::finalize(ExecContext& ctx) {
+  init(ctx);
+  Table& t = *global_;
+  // A global aggregate (no keys) produces one row even for empty input.
+  if (keys_.empty() && t.groups() == 0) {
+    t.find_or_insert(std::string_view(), hash_bytes("", 0), [this](uint8_t* s) {
+      for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
+    });
+  }
+  std::vector<TypePtr> key_types;
+  for (auto& k : keys_) key_types.push_back(k->type);
+  KeyEncoder enc(key_types);
+  size_t total = t.groups();
+  for (size_t off = 0; off < total; off += static_cast<size_t>(kBatchRows)) {
+    size_t len = std::min(total - off, static_cast<size_t>(kBatchRows));
+    std::vector<std::string_view> keys(t.keys.begin() + static_cast<std::ptrdiff_t>(off),
+                                       t.keys.begin() + static_cast<std::ptrdiff_t>(off + len));
+    Batch b;
+    b.num_rows = static_cast<int64_t>(len);
+    b.columns = enc.decode(keys);
+    std::vector<uint8_t*> ptrs(len);
+    for (size_t f = 0; f < functions_.size(); ++f) {
+      for (size_t i = 0; i < len; ++i) ptrs[i] = t.state(off + i) + state_offsets_[f];
+      ColumnBuilder out(calls_[f].signature.result_type, static_cast<int64_t>(len));
+      functions_[f]->finalize(ptrs.data(), static_cast<int64_t>(len), out);
+      b.columns.push_back(out.finish());
+    }
+    output_.push_back(std::move(b));
+  }
+}
+
+std::unique_ptr<SourceState> HashAggregate::open_source(ExecContext&) const {
+  return std::make_unique<BatchListSource>();
+}
+
+bool HashAggregate::next_morsel(SourceState& state, ExecContext&, const Emit& emit) const {
+  return emit_from_list(output_, state, emit);
+}
+
+size_t HashAggregate::max_parallelism(const SourceState&) const { return std::max<size_t>(1, output_.size()); }
+
+}  // namespace ember::exec

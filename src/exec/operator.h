@@ -1,0 +1,87 @@
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "column/column.h"
+#include "common/memory.h"
+#include "functions/function.h"
+#include "types/data_type.h"
+
+namespace ember::exec {
+
+/// What every operator of one query shares: evaluation settings, the query's memory pool and
+/// its cancellation flag.
+struct ExecContext {
+  functions::EvalContext eval;
+  MemoryPool* pool = nullptr;
+  std::shared_ptr<std::atomic<bool>> cancelled;
+  /// Throws OPERATION_CANCELED when the query was interrupted.
+  void check_cancelled() const;
+};
+
+/// Global state of a source for one pipeline run (morsel cursor, open files...).
+struct SourceState {
+  virtual ~SourceState() = default;
+};
+/// Per-thread state of a sink.
+struct LocalSinkState {
+  virtual ~LocalSinkState() = default;
+};
+
+using Emit = std::function<void(Batch)>;
+
+/// A physical operator. The contract, in the morsel-driven model:
+///  - a *source* hands out morsels: `next_morsel` claims one unit of work (a range chunk, a
+///    file split, a partition of a finished sink) and emits its batches in order, numbering
+///    them so that `Batch::index` orders the whole output; it is called concurrently from
+///    several threads;
+///  - a *streaming* operator transforms one batch at a time (`execute`), statelessly;
+///  - a *sink* consumes batches into per-thread state (`sink`), merges that state once per
+///    thread (`combine`), and is finalized once (`finalize`); a finalized sink is the source of
+///    the next pipeline.
+/// A pipeline is source → streaming operators → sink, and runs on all cores.
+class PhysicalOperator {
+ public:
+  virtual ~PhysicalOperator() = default;
+
+  std::vector<std::unique_ptr<PhysicalOperator>> children;
+  Schema schema;  // output
+
+  virtual std::string name() const = 0;
+  /// One-line details for explain (expressions, keys).
+  virtual std::string details() const { return ""; }
+  /// Whether this operator runs on the GPU (name shown with a Gpu prefix).
+  virtual bool on_gpu() const { return false; }
+
+  virtual bool is_source() const { return false; }
+  virtual bool is_sink() const { return false; }
+
+  // Source.
+  virtual std::unique_ptr<SourceState> open_source(ExecContext& ctx) const;
+  virtual bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const;
+  /// Upper bound on useful parallelism of this source (e.g. number of morsels).
+  virtual size_t max_parallelism(const SourceState&) const { return 1 << 20; }
+
+  // Streaming.
+  virtual void execute(Batch& batch, ExecContext& ctx) const;
+
+  // Sink.
+  virtual std::unique_ptr<LocalSinkState> open_local(ExecContext& ctx);
+  virtual void sink(LocalSinkState& local, Batch batch, ExecContext& ctx);
+  virtual void combine(LocalSinkState& local, ExecContext& ctx);
+  virtual void finalize(ExecContext& ctx);
+};
+
+using OperatorPtr = std::unique_ptr<PhysicalOperator>;
+
+/// Runs an operator tree to completion, returning its output batches in order.
+std::vector<Batch> run_plan(PhysicalOperator& root, ExecContext& ctx);
+
+/// Renders the physical tree for explain, Spark style (`+- ` children, `*` for GPU nodes).
+std::string physical_tree_string(const PhysicalOperator& root);
+
+}  // namespace ember::exec

@@ -1,0 +1,206 @@
+#pragma once
+
+// The CPU physical operators. Each is declared here and implemented in the file named after it.
+
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "exec/expression.h"
+#include "exec/operator.h"
+#include "io/data_source.h"
+
+namespace ember::exec {
+
+/// Batch indices: the morsel number in the high bits and the batch within the morsel below, so
+/// that ordering by index restores source order.
+constexpr int kSubBatchBits = 24;
+inline int64_t batch_index(int64_t morsel, int64_t sub) { return (morsel << kSubBatchBits) | sub; }
+
+/// Rows per batch the sources produce.
+constexpr int64_t kBatchRows = 1 << 16;
+
+class RangeScan final : public PhysicalOperator {
+ public:
+  RangeScan(int64_t start, int64_t end, int64_t step);
+  std::string name() const override { return "Range"; }
+  std::string details() const override;
+  bool is_source() const override { return true; }
+  std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
+  bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
+  size_t max_parallelism(const SourceState&) const override;
+
+ private:
+  int64_t start_, end_, step_;
+  uint64_t count_;
+};
+
+class LocalScan final : public PhysicalOperator {
+ public:
+  LocalScan(std::vector<Batch> batches, std::vector<int> projection);
+  std::string name() const override { return "LocalTableScan"; }
+  bool is_source() const override { return true; }
+  std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
+  bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
+  size_t max_parallelism(const SourceState&) const override { return batches_.size(); }
+
+ private:
+  std::vector<Batch> batches_;
+  std::vector<int> projection_;
+};
+
+class FileScan final : public PhysicalOperator {
+ public:
+  FileScan(std::shared_ptr<const io::DataSourceReader> reader, std::string format,
+           std::vector<int> projection);
+  std::string name() const override { return "FileScan"; }
+  std::string details() const override;
+  bool is_source() const override { return true; }
+  std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
+  bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
+  size_t max_parallelism(const SourceState&) const override { return reader_->num_splits(); }
+
+ private:
+  std::shared_ptr<const io::DataSourceReader> reader_;
+  std::string format_;
+  std::vector<int> projection_;
+};
+
+class Project final : public PhysicalOperator {
+ public:
+  explicit Project(std::vector<PhysExprPtr> exprs) : exprs_(std::move(exprs)) {}
+  std::string name() const override { return "Project"; }
+  std::string details() const override;
+  void execute(Batch& batch, ExecContext& ctx) const override;
+
+ private:
+  std::vector<PhysExprPtr> exprs_;
+};
+
+class Filter final : public PhysicalOperator {
+ public:
+  explicit Filter(PhysExprPtr condition) : condition_(std::move(condition)) {}
+  std::string name() const override { return "Filter"; }
+  std::string details() const override { return condition_->to_string(); }
+  void execute(Batch& batch, ExecContext& ctx) const override;
+
+ private:
+  PhysExprPtr condition_;
+};
+
+/// One aggregate call of a hash aggregate: the function, its bound arguments, and its FILTER.
+struct AggregateCall {
+  const functions::FunctionDef* function;
+  functions::Signature signature;
+  std::vector<PhysExprPtr> args;
+  PhysExprPtr filter;
+  bool distinct = false;
+};
+
+/// Hash aggregation: output = grouping keys then one column per aggregate call. Each thread
+/// aggregates into its own table; tables merge at combine; finalize materializes groups.
+class HashAggregate final : public PhysicalOperator {
+ public:
+  HashAggregate(std::vector<PhysExprPtr> keys, std::vector<AggregateCall> calls);
+  ~HashAggregate() override;
+  std::string name() const override { return "HashAggregate"; }
+  std::string details() const override;
+  bool is_sink() const override { return true; }
+  std::unique_ptr<LocalSinkState> open_local(ExecContext& ctx) override;
+  void sink(LocalSinkState& local, Batch batch, ExecContext& ctx) override;
+  void combine(LocalSinkState& local, ExecContext& ctx) override;
+  void finalize(ExecContext& ctx) override;
+  std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
+  bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
+  size_t max_parallelism(const SourceState&) const override;
+
+  struct Table;
+
+ private:
+  std::vector<PhysExprPtr> keys_;
+  std::vector<AggregateCall> calls_;
+  std::vector<std::unique_ptr<functions::AggregateFunction>> functions_;
+  std::vector<size_t> state_offsets_;
+  size_t state_size_ = 0;
+  std::mutex mu_;
+  std::unique_ptr<Table> global_;
+  std::vector<Batch> output_;
+  bool initialized_ = false;
+  void init(ExecContext& ctx);
+};
+
+struct SortKey {
+  PhysExprPtr expr;
+  bool ascending = true;
+  bool nulls_first = true;
+};
+
+/// Full sort (or top-N when limit >= 0). Collects all input, sorts once, emits in order.
+class Sort final : public PhysicalOperator {
+ public:
+  Sort(std::vector<SortKey> keys, int64_t limit = -1) : keys_(std::move(keys)), limit_(limit) {}
+  std::string name() const override { return limit_ >= 0 ? "TakeOrderedAndProject" : "Sort"; }
+  std::string details() const override;
+  bool is_sink() const override { return true; }
+  std::unique_ptr<LocalSinkState> open_local(ExecContext& ctx) override;
+  void sink(LocalSinkState& local, Batch batch, ExecContext& ctx) override;
+  void combine(LocalSinkState& local, ExecContext& ctx) override;
+  void finalize(ExecContext& ctx) override;
+  std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
+  bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
+  size_t max_parallelism(const SourceState&) const override;
+
+ private:
+  std::vector<SortKey> keys_;
+  int64_t limit_;
+  std::mutex mu_;
+  std::vector<Batch> input_;
+  std::vector<Batch> output_;
+};
+
+/// LIMIT / OFFSET / TAIL over ordered input: keeps the rows [offset, offset + limit) of the
+/// input in source order (limit < 0: no limit); tail keeps the last `limit` rows.
+class Limit final : public PhysicalOperator {
+ public:
+  Limit(int64_t limit, int64_t offset, bool tail) : limit_(limit), offset_(offset), tail_(tail) {}
+  std::string name() const override { return tail_ ? "Tail" : (offset_ > 0 ? "GlobalLimitAndOffset" : "GlobalLimit"); }
+  std::string details() const override;
+  bool is_sink() const override { return true; }
+  std::unique_ptr<LocalSinkState> open_local(ExecContext& ctx) override;
+  void sink(LocalSinkState& local, Batch batch, ExecContext& ctx) override;
+  void combine(LocalSinkState& local, ExecContext& ctx) override;
+  void finalize(ExecContext& ctx) override;
+  std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
+  bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
+  size_t max_parallelism(const SourceState&) const override;
+
+ private:
+  int64_t limit_, offset_;
+  bool tail_;
+  std::mutex mu_;
+  std::vector<Batch> input_;
+  std::vector<Batch> output_;
+};
+
+/// Emits the finished batches of a sink as morsels, one batch per morsel.
+struct BatchListSource : SourceState {
+  std::atomic<size_t> next{0};
+};
+bool emit_from_list(const std::vector<Batch>& batches, SourceState& state, const Emit& emit);
+
+}  // namespace ember::exec
+
+namespace ember::exec {
+
+/// UNION ALL of its children (same column types): runs each child to completion and emits
+/// their batches in child order.
+class UnionAll final : public PhysicalOperator {
+ public:
+  std::string name() const override { return "Union"; }
+  bool is_source() const override { return true; }
+  std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
+  bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
+  size_t max_parallelism(const SourceState& state) const override;
+};
+
+}  // namespace ember::exec

@@ -1,0 +1,140 @@
+// Pipeline construction and the morsel-driven executor.
+
+#include <algorithm>
+#include <mutex>
+
+#include "common/error.h"
+#include "common/thread_pool.h"
+#include "exec/operator.h"
+
+namespace ember::exec {
+
+void ExecContext::check_cancelled() const {
+  if (cancelled && cancelled->load(std::memory_order_relaxed))
+    throw SparkError(ErrorKind::kInterrupted, "OPERATION_CANCELED", "Operation has been cancelled.");
+}
+
+std::unique_ptr<SourceState> PhysicalOperator::open_source(ExecContext&) const {
+  EMBER_UNREACHABLE(name() + " is not a source");
+}
+bool PhysicalOperator::next_morsel(SourceState&, ExecContext&, const Emit&) const {
+  EMBER_UNREACHABLE(name() + " is not a source");
+}
+void PhysicalOperator::execute(Batch&, ExecContext&) const {
+  EMBER_UNREACHABLE(name() + " is not a streaming operator");
+}
+std::unique_ptr<LocalSinkState> PhysicalOperator::open_local(ExecContext&) {
+  EMBER_UNREACHABLE(name() + " is not a sink");
+}
+void PhysicalOperator::sink(LocalSinkState&, Batch, ExecContext&) {
+  EMBER_UNREACHABLE(name() + " is not a sink");
+}
+void PhysicalOperator::combine(LocalSinkState&, ExecContext&) {}
+void PhysicalOperator::finalize(ExecContext&) {}
+
+namespace {
+
+/// Collects the final output, restoring source order by batch index.
+class ResultCollector final : public PhysicalOperator {
+ public:
+  std::string name() const override { return "Collect"; }
+  bool is_sink() const override { return true; }
+  struct Local : LocalSinkState {
+    std::vector<Batch> batches;
+  };
+  std::unique_ptr<LocalSinkState> open_local(ExecContext&) override { return std::make_unique<Local>(); }
+  void sink(LocalSinkState& l, Batch b, ExecContext&) override {
+    if (b.num_rows > 0) static_cast<Local&>(l).batches.push_back(std::move(b));
+  }
+  void combine(LocalSinkState& l, ExecContext&) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& b : static_cast<Local&>(l).batches) batches.push_back(std::move(b));
+  }
+  void finalize(ExecContext&) override {
+    std::stable_sort(batches.begin(), batches.end(),
+                     [](const Batch& a, const Batch& b) { return a.index < b.index; });
+  }
+  std::vector<Batch> batches;
+
+ private:
+  std::mutex mu_;
+};
+
+struct Pipeline {
+  const PhysicalOperator* source = nullptr;
+  std::vector<const PhysicalOperator*> ops;  // in execution order
+  PhysicalOperator* sink = nullptr;
+};
+
+/// Splits the tree into pipelines; dependencies come first in `out`.
+void build(PhysicalOperator* op, Pipeline& current, std::vector<Pipeline>& out) {
+  if (op->is_sink()) {
+    // `op` ends a child pipeline and is the source of `current`.
+    current.source = op;
+    EMBER_CHECK(op->children.size() == 1, "sinks have one input");
+    Pipeline child;
+    child.sink = op;
+    build(op->children[0].get(), child, out);
+    out.push_back(child);
+    return;
+  }
+  if (op->is_source()) {
+    current.source = op;
+    return;
+  }
+  EMBER_CHECK(op->children.size() == 1, "streaming operators have one input: " + op->name());
+  current.ops.insert(current.ops.begin(), op);
+  build(op->children[0].get(), current, out);
+}
+
+void run_pipeline(const Pipeline& p, ExecContext& ctx) {
+  auto state = p.source->open_source(ctx);
+  ThreadPool& pool = ThreadPool::global();
+  size_t threads = std::min(pool.size() + 1, p.source->max_parallelism(*state));
+  threads = std::max<size_t>(threads, 1);
+  pool.parallel_run(threads, [&](size_t) {
+    auto local = p.sink->open_local(ctx);
+    Emit emit = [&](Batch b) {
+      for (const PhysicalOperator* op : p.ops) {
+        if (b.num_rows == 0) break;
+        op->execute(b, ctx);
+      }
+      p.sink->sink(*local, std::move(b), ctx);
+    };
+    while (p.source->next_morsel(*state, ctx, emit)) ctx.check_cancelled();
+    p.sink->combine(*local, ctx);
+  });
+  ctx.check_cancelled();
+  p.sink->finalize(ctx);
+}
+
+void tree_lines(const PhysicalOperator& op, const std::string& prefix, bool last, bool root,
+                std::string& out) {
+  std::string line = root ? "" : prefix + (last ? "+- " : ":- ");
+  std::string d = op.details();
+  out += line + (op.on_gpu() ? "Gpu" : "") + op.name() + (d.empty() ? "" : " " + d) + "\n";
+  std::string child_prefix = root ? "" : prefix + (last ? "   " : ":  ");
+  for (size_t i = 0; i < op.children.size(); ++i)
+    tree_lines(*op.children[i], child_prefix, i + 1 == op.children.size(), false, out);
+}
+
+}  // namespace
+
+std::vector<Batch> run_plan(PhysicalOperator& root, ExecContext& ctx) {
+  ResultCollector collector;
+  std::vector<Pipeline> pipelines;
+  Pipeline last;
+  last.sink = &collector;
+  build(&root, last, pipelines);
+  pipelines.push_back(last);
+  for (auto& p : pipelines) run_pipeline(p, ctx);
+  return std::move(collector.batches);
+}
+
+std::string physical_tree_string(const PhysicalOperator& root) {
+  std::string out;
+  tree_lines(root, "", true, true, out);
+  return out;
+}
+
+}  // namespace ember::exec

@@ -1,0 +1,27 @@
+// Streaming operators: projection and filter.
+
+#include "exec/operators.h"
+
+namespace ember::exec {
+
+std::string Project::details() const {
+  std::string s = "[";
+  for (size_t i = 0; i < exprs_.size(); ++i) s += (i ? ", " : "") + exprs_[i]->to_string();
+  return s + "]";
+}
+
+void Project::execute(Batch& batch, ExecContext& ctx) const {
+  std::vector<ColumnPtr> cols;
+  cols.reserve(exprs_.size());
+  for (auto& e : exprs_) cols.push_back(evaluate(*e, batch, ctx.eval));
+  batch.columns = std::move(cols);
+}
+
+void Filter::execute(Batch& batch, ExecContext& ctx) const {
+  ColumnPtr pred = evaluate(*condition_, batch, ctx.eval);
+  std::vector<int32_t> rows = true_rows(*pred);
+  if (static_cast<int64_t>(rows.size()) == batch.num_rows) return;
+  batch = gather_batch(batch, rows.data(), static_cast<int64_t>(rows.size()));
+}
+
+}  // namespace ember::exec

@@ -1,0 +1,360 @@
+// Basic aggregate functions: count, sum, avg, min, max, first, last.
+
+#include <cmath>
+#include <cstring>
+#include <string>
+
+#include "functions/function.h"
+#include "functions/kernel_util.h"
+
+namespace ember::functions {
+namespace {
+
+[[noreturn]] void sum_overflow() {
+  throw SparkError(ErrorKind::kArithmetic, "ARITHMETIC_OVERFLOW",
+                   "long overflow. Use 'try_sum' to tolerate overflow and return NULL instead. If "
+                   "necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.",
+                   {{"message", "long overflow"},
+                    {"alternative", " Use 'try_sum' to tolerate overflow and return NULL instead."},
+                    {"config", "\"spark.sql.ansi.enabled\""}});
+}
+
+// ---- count ----------------------------------------------------------------------------------
+
+class Count final : public AggregateFunction {
+ public:
+  size_t state_size() const override { return sizeof(int64_t); }
+  void init(uint8_t* s) const override { *reinterpret_cast<int64_t*>(s) = 0; }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i]) continue;
+      bool all_valid = true;
+      for (auto& a : args) all_valid &= a->is_valid(i) && a->type()->id() != TypeId::kNull;
+      *reinterpret_cast<int64_t*>(states[i]) += all_valid;
+    }
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    *reinterpret_cast<int64_t*>(dst) += *reinterpret_cast<const int64_t*>(src);
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    for (int64_t i = 0; i < n; ++i) out.append<int64_t>(*reinterpret_cast<const int64_t*>(states[i]));
+  }
+};
+
+// ---- sum / avg ------------------------------------------------------------------------------
+
+template <typename Acc>
+struct SumState {
+  Acc sum;
+  int64_t count;
+};
+
+/// sum and avg over integral (accumulated as int64, ANSI overflow checked) or floating
+/// (double) inputs. For avg, integral inputs are accumulated as double, as Spark does.
+template <typename In, typename Acc, bool kAvg>
+class SumAvg final : public AggregateFunction {
+ public:
+  explicit SumAvg(bool ansi) : ansi_(ansi) {}
+  size_t state_size() const override { return sizeof(SumState<Acc>); }
+  void init(uint8_t* s) const override { *reinterpret_cast<SumState<Acc>*>(s) = {Acc{}, 0}; }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& c = *args[0];
+    if (c.type()->id() == TypeId::kNull) return;
+    const In* x = c.values<In>();
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i] || !c.is_valid(i)) continue;
+      auto* s = reinterpret_cast<SumState<Acc>*>(states[i]);
+      add(s->sum, static_cast<Acc>(x[i]));
+      ++s->count;
+    }
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    auto* d = reinterpret_cast<SumState<Acc>*>(dst);
+    auto* s = reinterpret_cast<const SumState<Acc>*>(src);
+    add(d->sum, s->sum);
+    d->count += s->count;
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    for (int64_t i = 0; i < n; ++i) {
+      auto* s = reinterpret_cast<const SumState<Acc>*>(states[i]);
+      if (s->count == 0) {
+        out.append_null();
+      } else if constexpr (kAvg) {
+        out.append<double>(static_cast<double>(s->sum) / static_cast<double>(s->count));
+      } else {
+        out.append<Acc>(s->sum);
+      }
+    }
+  }
+
+ private:
+  void add(Acc& acc, Acc v) const {
+    if constexpr (std::is_integral_v<Acc>) {
+      if (__builtin_add_overflow(acc, v, &acc)) {
+        if (ansi_) sum_overflow();
+        // Non-ANSI: Spark's sum wraps... but returns null on overflow for longs; wrap here.
+      }
+    } else {
+      acc += v;
+    }
+  }
+  bool ansi_;
+};
+
+// ---- min / max / first / last ---------------------------------------------------------------
+
+template <typename T>
+int cmp(T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    bool xn = std::isnan(x), yn = std::isnan(y);
+    if (xn || yn) return xn && yn ? 0 : (xn ? 1 : -1);
+  }
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+template <typename T>
+struct FixedState {
+  T value;
+  bool has;
+};
+
+template <typename T, bool kMax>
+class MinMaxFixed final : public AggregateFunction {
+ public:
+  size_t state_size() const override { return sizeof(FixedState<T>); }
+  void init(uint8_t* s) const override { reinterpret_cast<FixedState<T>*>(s)->has = false; }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& c = *args[0];
+    if (c.type()->id() == TypeId::kNull) return;
+    const T* x = c.values<T>();
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i] || !c.is_valid(i)) continue;
+      offer(reinterpret_cast<FixedState<T>*>(states[i]), x[i]);
+    }
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    auto* s = reinterpret_cast<const FixedState<T>*>(src);
+    if (s->has) offer(reinterpret_cast<FixedState<T>*>(dst), s->value);
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    for (int64_t i = 0; i < n; ++i) {
+      auto* s = reinterpret_cast<const FixedState<T>*>(states[i]);
+      if (s->has) out.append<T>(s->value);
+      else out.append_null();
+    }
+  }
+
+ private:
+  static void offer(FixedState<T>* s, T v) {
+    if (!s->has || (kMax ? cmp(v, s->value) > 0 : cmp(v, s->value) < 0)) {
+      s->value = v;
+      s->has = true;
+    }
+  }
+};
+
+class MinMaxBool final : public AggregateFunction {
+ public:
+  explicit MinMaxBool(bool max) : max_(max) {}
+  size_t state_size() const override { return 2; }
+  void init(uint8_t* s) const override { s[0] = 0, s[1] = 0; }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& c = *args[0];
+    if (c.type()->id() == TypeId::kNull) return;
+    for (int64_t i = 0; i < n; ++i)
+      if (states[i] && c.is_valid(i)) offer(states[i], c.bool_at(i));
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    if (src[1]) offer(dst, src[0]);
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    for (int64_t i = 0; i < n; ++i) {
+      if (states[i][1]) out.append_bool(states[i][0]);
+      else out.append_null();
+    }
+  }
+
+ private:
+  void offer(uint8_t* s, bool v) const {
+    if (!s[1] || (max_ ? v > s[0] : v < s[0])) s[0] = v;
+    s[1] = 1;
+  }
+  bool max_;
+};
+
+/// Values of variable size (strings, binary, nested) kept as owned copies in a side column.
+/// State: pointer to a heap-allocated holder.
+struct VarState {
+  std::string* bytes;   // string / binary
+  Value* value;         // nested types
+};
+
+class MinMaxVar final : public AggregateFunction {
+ public:
+  explicit MinMaxVar(bool max) : max_(max) {}
+  size_t state_size() const override { return sizeof(VarState); }
+  void init(uint8_t* s) const override { *reinterpret_cast<VarState*>(s) = {nullptr, nullptr}; }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& c = *args[0];
+    if (c.type()->id() == TypeId::kNull) return;
+    for (int64_t i = 0; i < n; ++i)
+      if (states[i] && c.is_valid(i)) offer(reinterpret_cast<VarState*>(states[i]), c.string_at(i));
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    auto* s = reinterpret_cast<const VarState*>(src);
+    if (s->bytes) offer(reinterpret_cast<VarState*>(dst), *s->bytes);
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    for (int64_t i = 0; i < n; ++i) {
+      auto* s = reinterpret_cast<const VarState*>(states[i]);
+      if (s->bytes) out.append_bytes(*s->bytes);
+      else out.append_null();
+    }
+  }
+  void destroy(uint8_t* state) const override {
+    auto* s = reinterpret_cast<VarState*>(state);
+    delete s->bytes;
+    s->bytes = nullptr;
+  }
+  bool needs_destroy() const override { return true; }
+
+ private:
+  void offer(VarState* s, std::string_view v) const {
+    if (!s->bytes) {
+      s->bytes = new std::string(v);
+    } else {
+      int r = std::string_view(*s->bytes).compare(v);
+      if (max_ ? r < 0 : r > 0) s->bytes->assign(v);
+    }
+  }
+  bool max_;
+};
+
+TypePtr sum_result(const TypePtr& t) {
+  if (t->is_integral()) return DataType::long_();
+  if (t->is_floating()) return DataType::double_();
+  if (t->id() == TypeId::kDecimal) return DataType::decimal(std::min(38, t->precision() + 10), t->scale());
+  if (t->id() == TypeId::kNull || t->id() == TypeId::kString) return DataType::double_();
+  if (t->id() == TypeId::kDayTimeInterval || t->id() == TypeId::kYearMonthInterval) return t;
+  return nullptr;
+}
+
+void require_numeric(const std::string& fn, const TypePtr& t) {
+  if (!t->is_numeric() && t->id() != TypeId::kNull && t->id() != TypeId::kString)
+    throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                        "The first parameter requires the \"NUMERIC\" or \"ANSI INTERVAL\" type, however \"" +
+                            t->sql() + "\" has the type \"" + t->sql() + "\".",
+                        fn + "(" + t->sql() + ")");
+}
+
+std::unique_ptr<AggregateFunction> make_sum_avg(const Signature& sig, const EvalContext& ctx, bool avg) {
+  TypeId in = sig.arg_types[0]->id();
+  switch (in) {
+    case TypeId::kByte:
+      return avg ? std::unique_ptr<AggregateFunction>(new SumAvg<int8_t, double, true>(ctx.ansi))
+                 : std::unique_ptr<AggregateFunction>(new SumAvg<int8_t, int64_t, false>(ctx.ansi));
+    case TypeId::kShort:
+      return avg ? std::unique_ptr<AggregateFunction>(new SumAvg<int16_t, double, true>(ctx.ansi))
+                 : std::unique_ptr<AggregateFunction>(new SumAvg<int16_t, int64_t, false>(ctx.ansi));
+    case TypeId::kInt:
+      return avg ? std::unique_ptr<AggregateFunction>(new SumAvg<int32_t, double, true>(ctx.ansi))
+                 : std::unique_ptr<AggregateFunction>(new SumAvg<int32_t, int64_t, false>(ctx.ansi));
+    case TypeId::kLong:
+      return avg ? std::unique_ptr<AggregateFunction>(new SumAvg<int64_t, double, true>(ctx.ansi))
+                 : std::unique_ptr<AggregateFunction>(new SumAvg<int64_t, int64_t, false>(ctx.ansi));
+    case TypeId::kFloat:
+      return avg ? std::unique_ptr<AggregateFunction>(new SumAvg<float, double, true>(ctx.ansi))
+                 : std::unique_ptr<AggregateFunction>(new SumAvg<float, double, false>(ctx.ansi));
+    case TypeId::kDouble:
+      return avg ? std::unique_ptr<AggregateFunction>(new SumAvg<double, double, true>(ctx.ansi))
+                 : std::unique_ptr<AggregateFunction>(new SumAvg<double, double, false>(ctx.ansi));
+    default:
+      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                       std::string(avg ? "avg" : "sum") + " of " + sig.arg_types[0]->sql() +
+                           " is not supported yet.");
+  }
+}
+
+std::unique_ptr<AggregateFunction> make_min_max(const Signature& sig, bool max) {
+  TypeId id = sig.arg_types[0]->id();
+  if (id == TypeId::kBoolean) return std::make_unique<MinMaxBool>(max);
+  if (id == TypeId::kString || id == TypeId::kBinary) return std::make_unique<MinMaxVar>(max);
+  if (id == TypeId::kNull) return std::make_unique<MinMaxBool>(max);
+  if (!sig.arg_types[0]->is_fixed_width())
+    throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                     std::string(max ? "max" : "min") + " of " + sig.arg_types[0]->sql() +
+                         " is not supported yet.");
+  return dispatch_fixed(id, [&]<typename T>() -> std::unique_ptr<AggregateFunction> {
+    if (max) return std::make_unique<MinMaxFixed<T, true>>();
+    return std::make_unique<MinMaxFixed<T, false>>();
+  });
+}
+
+}  // namespace
+
+void register_aggregates(Registry& r) {
+  {
+    FunctionDef d;
+    d.name = "count";
+    d.kind = FunctionKind::kAggregate;
+    d.min_args = 1;
+    d.max_args = -1;
+    d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
+      Signature s;
+      s.arg_types = args;
+      s.result_type = DataType::long_();
+      s.null_if_any_arg_null = false;
+      s.never_null = true;
+      return s;
+    };
+    d.aggregate = [](const Signature&, const EvalContext&) { return std::make_unique<Count>(); };
+    d.gpu_supported = true;
+    d.usage = "count(*) - Returns the total number of retrieved rows, including rows containing null.";
+    r.add(std::move(d));
+  }
+  for (bool avg : {false, true}) {
+    FunctionDef d;
+    d.name = avg ? "avg" : "sum";
+    if (avg) d.aliases = {"mean"};
+    d.kind = FunctionKind::kAggregate;
+    d.min_args = d.max_args = 1;
+    d.type_rule = [avg](const std::vector<TypePtr>& args, const Config&) {
+      require_numeric(avg ? "avg" : "sum", args[0]);
+      Signature s;
+      TypePtr in = args[0]->id() == TypeId::kNull || args[0]->id() == TypeId::kString ? DataType::double_() : args[0];
+      s.arg_types = {in};
+      s.result_type = avg ? (in->id() == TypeId::kDecimal
+                                 ? DataType::decimal(std::min(38, in->precision() + 4), std::min(38, in->scale() + 4))
+                                 : DataType::double_())
+                          : sum_result(in);
+      s.null_if_any_arg_null = false;
+      return s;
+    };
+    d.aggregate = [avg](const Signature& sig, const EvalContext& ctx) { return make_sum_avg(sig, ctx, avg); };
+    d.gpu_supported = true;
+    d.usage = avg ? "avg(expr) - Returns the mean calculated from values of a group."
+                  : "sum(expr) - Returns the sum calculated from values of a group.";
+    r.add(std::move(d));
+  }
+  for (bool max : {false, true}) {
+    FunctionDef d;
+    d.name = max ? "max" : "min";
+    d.kind = FunctionKind::kAggregate;
+    d.min_args = d.max_args = 1;
+    d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
+      Signature s;
+      s.arg_types = args;
+      s.result_type = args[0];
+      s.null_if_any_arg_null = false;
+      return s;
+    };
+    d.aggregate = [max](const Signature& sig, const EvalContext&) { return make_min_max(sig, max); };
+    d.gpu_supported = true;
+    d.usage = max ? "max(expr) - Returns the maximum value of expr." : "min(expr) - Returns the minimum value of expr.";
+    r.add(std::move(d));
+  }
+}
+
+void register_misc(Registry&) {}
+
+}  // namespace ember::functions

@@ -1,0 +1,130 @@
+// Statistical aggregates: stddev / std / stddev_samp / stddev_pop and variance / var_samp /
+// var_pop, with Spark's semantics: the input is cast to double; no non-null input gives null;
+// a single value gives 0.0 for the population forms and null for the sample forms (NaN when
+// spark.sql.legacy.statisticalAggregate is true).
+
+#include <cmath>
+
+#include "functions/function.h"
+#include "functions/kernel_util.h"
+
+namespace ember::functions {
+namespace {
+
+/// Running central moments (count, mean, sum of squared deviations), updated as Spark's
+/// CentralMomentAgg does so that results agree to the last bits on the same input order.
+struct Moments {
+  double n;
+  double mean;
+  double m2;
+};
+
+class CentralMoments final : public AggregateFunction {
+ public:
+  CentralMoments(bool sample, bool sqrt, bool legacy) : sample_(sample), sqrt_(sqrt), legacy_(legacy) {}
+  size_t state_size() const override { return sizeof(Moments); }
+  void init(uint8_t* s) const override { *reinterpret_cast<Moments*>(s) = {0.0, 0.0, 0.0}; }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& c = *args[0];
+    if (c.type()->id() == TypeId::kNull) return;
+    const double* x = c.values<double>();
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i] || !c.is_valid(i)) continue;
+      auto* m = reinterpret_cast<Moments*>(states[i]);
+      double count = m->n + 1;
+      double delta = x[i] - m->mean;
+      double delta_n = delta / count;
+      m->mean += delta_n;
+      m->m2 += delta * (delta - delta_n);
+      m->n = count;
+    }
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    auto* a = reinterpret_cast<Moments*>(dst);
+    auto* b = reinterpret_cast<const Moments*>(src);
+    if (b->n == 0) return;
+    double count = a->n + b->n;
+    double delta = b->mean - a->mean;
+    double delta_n = count == 0 ? 0.0 : delta / count;
+    a->mean += delta_n * b->n;
+    a->m2 += b->m2 + delta * delta_n * a->n * b->n;
+    a->n = count;
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    for (int64_t i = 0; i < n; ++i) {
+      auto* m = reinterpret_cast<const Moments*>(states[i]);
+      if (m->n == 0) {
+        out.append_null();
+        continue;
+      }
+      double v;
+      if (sample_) {
+        if (m->n == 1) {
+          if (!legacy_) {
+            out.append_null();
+            continue;
+          }
+          v = NAN;
+        } else {
+          v = m->m2 / (m->n - 1);
+        }
+      } else {
+        v = m->m2 / m->n;
+      }
+      out.append<double>(sqrt_ ? std::sqrt(v) : v);
+    }
+  }
+
+ private:
+  bool sample_, sqrt_, legacy_;
+};
+
+Signature moments_rule(const std::vector<TypePtr>& args, const std::string& name) {
+  const TypePtr& t = args[0];
+  if (!t->is_numeric() && t->id() != TypeId::kNull && t->id() != TypeId::kString)
+    throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                        "The first parameter requires the \"DOUBLE\" type, however \"" + t->sql() +
+                            "\" has the type \"" + t->sql() + "\".",
+                        name + "(" + t->sql() + ")");
+  Signature s;
+  s.arg_types = {DataType::double_()};
+  s.result_type = DataType::double_();
+  s.null_if_any_arg_null = false;
+  s.may_introduce_null = true;
+  return s;
+}
+
+}  // namespace
+
+void register_statistical_aggregates(Registry& r) {
+  struct Spec {
+    const char* name;
+    bool sample;
+    bool sqrt;
+    const char* usage;
+  };
+  for (Spec s : {Spec{"stddev", true, true, "stddev(expr) - Returns the sample standard deviation calculated from values of a group."},
+                 Spec{"std", true, true, "std(expr) - Returns the sample standard deviation calculated from values of a group."},
+                 Spec{"stddev_samp", true, true, "stddev_samp(expr) - Returns the sample standard deviation calculated from values of a group."},
+                 Spec{"stddev_pop", false, true, "stddev_pop(expr) - Returns the population standard deviation calculated from values of a group."},
+                 Spec{"variance", true, false, "variance(expr) - Returns the sample variance calculated from values of a group."},
+                 Spec{"var_samp", true, false, "var_samp(expr) - Returns the sample variance calculated from values of a group."},
+                 Spec{"var_pop", false, false, "var_pop(expr) - Returns the population variance calculated from values of a group."}}) {
+    FunctionDef d;
+    d.name = s.name;
+    d.kind = FunctionKind::kAggregate;
+    d.min_args = d.max_args = 1;
+    std::string name = s.name;
+    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) { return moments_rule(args, name); };
+    bool sample = s.sample, sqrt = s.sqrt;
+    d.aggregate = [sample, sqrt](const Signature&, const EvalContext& ctx) {
+      bool legacy = ctx.config && ctx.config->get_bool("spark.sql.legacy.statisticalAggregate", false);
+      return std::make_unique<CentralMoments>(sample, sqrt, legacy);
+    };
+    d.gpu_supported = true;
+    d.usage = s.usage;
+    r.add(std::move(d));
+  }
+}
+
+}  // namespace ember::functions

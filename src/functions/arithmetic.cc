@@ -1,0 +1,313 @@
+// Arithmetic operators: + - * / % div, unary minus, with Spark's type rules and ANSI overflow
+// and division-by-zero behaviour.
+
+#include <cmath>
+#include <limits>
+
+#include "functions/function.h"
+#include "functions/kernel_util.h"
+
+namespace ember::functions {
+namespace {
+
+[[noreturn]] void overflow(const char* type_word, const char* try_fn) {
+  throw SparkError(ErrorKind::kArithmetic, "ARITHMETIC_OVERFLOW",
+                   std::string(type_word) + " overflow. Use '" + try_fn +
+                       "' to tolerate overflow and return NULL instead. If necessary set "
+                       "\"spark.sql.ansi.enabled\" to \"false\" to bypass this error.",
+                   {{"message", std::string(type_word) + " overflow"},
+                    {"alternative", std::string(" Use '") + try_fn + "' to tolerate overflow and return NULL instead."},
+                    {"config", "\"spark.sql.ansi.enabled\""}});
+}
+
+[[noreturn]] void divide_by_zero() {
+  throw SparkError(ErrorKind::kArithmetic, "DIVIDE_BY_ZERO",
+                   "Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL "
+                   "instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
+                   "this error.",
+                   {{"config", "\"spark.sql.ansi.enabled\""}});
+}
+
+template <typename T>
+const char* int_word() {
+  if constexpr (sizeof(T) == 1) return "byte";
+  else if constexpr (sizeof(T) == 2) return "short";
+  else if constexpr (sizeof(T) == 4) return "integer";
+  else return "long";
+}
+
+enum class Op { kAdd, kSub, kMul };
+
+const char* try_name(Op op) {
+  switch (op) {
+    case Op::kAdd: return "try_add";
+    case Op::kSub: return "try_subtract";
+    default: return "try_multiply";
+  }
+}
+
+template <typename T>
+ColumnPtr integral_op(Op op, const Column& a, const Column& b, int64_t n, const TypePtr& rt, bool ansi) {
+  auto apply = [op](T x, T y, T* out) -> bool {
+    switch (op) {
+      case Op::kAdd: return !__builtin_add_overflow(x, y, out);
+      case Op::kSub: return !__builtin_sub_overflow(x, y, out);
+      default: return !__builtin_mul_overflow(x, y, out);
+    }
+  };
+  if (ansi) {
+    return binary_fixed<T, T, T, true>(a, b, n, rt, [&](T x, T y) {
+      T r;
+      if (!apply(x, y, &r)) overflow(int_word<T>(), try_name(op));
+      return r;
+    });
+  }
+  return binary_fixed<T, T, T, false>(a, b, n, rt, [&](T x, T y) {
+    T r;
+    apply(x, y, &r);  // wraps around, as Java does
+    return r;
+  });
+}
+
+template <typename T>
+ColumnPtr floating_op(Op op, const Column& a, const Column& b, int64_t n, const TypePtr& rt) {
+  switch (op) {
+    case Op::kAdd: return binary_fixed<T, T, T, false>(a, b, n, rt, [](T x, T y) { return x + y; });
+    case Op::kSub: return binary_fixed<T, T, T, false>(a, b, n, rt, [](T x, T y) { return x - y; });
+    default: return binary_fixed<T, T, T, false>(a, b, n, rt, [](T x, T y) { return x * y; });
+  }
+}
+
+ColumnPtr arith_kernel(Op op, const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                       const EvalContext& ctx) {
+  const Column& a = *args[0];
+  const Column& b = *args[1];
+  const TypePtr& rt = sig.result_type;
+  switch (rt->id()) {
+    case TypeId::kByte: return integral_op<int8_t>(op, a, b, n, rt, ctx.ansi);
+    case TypeId::kShort: return integral_op<int16_t>(op, a, b, n, rt, ctx.ansi);
+    case TypeId::kInt: return integral_op<int32_t>(op, a, b, n, rt, ctx.ansi);
+    case TypeId::kLong: return integral_op<int64_t>(op, a, b, n, rt, ctx.ansi);
+    case TypeId::kFloat: return floating_op<float>(op, a, b, n, rt);
+    case TypeId::kDouble: return floating_op<double>(op, a, b, n, rt);
+    default:
+      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                       "Arithmetic on " + rt->sql() + " is not supported yet.");
+  }
+}
+
+std::string sql_of(const std::vector<TypePtr>& args, const char* op) {
+  return args[0]->sql() + " " + op + " " + args[1]->sql();
+}
+
+/// Type rule for + - * %: both sides widened to a common numeric type.
+TypeRule numeric_binary(const char* op) {
+  return [op](const std::vector<TypePtr>& args, const Config& conf) {
+    TypePtr a = args[0], b = args[1];
+    // Strings in arithmetic are implicitly cast to double, as Spark's type coercion does.
+    if (a->id() == TypeId::kString) a = b->is_numeric() ? (b->id() == TypeId::kDecimal ? DataType::double_() : DataType::double_()) : DataType::double_();
+    if (b->id() == TypeId::kString) b = DataType::double_();
+    if (a->id() == TypeId::kNull && b->id() == TypeId::kNull) a = b = DataType::double_();
+    TypePtr w = wider_type(a, b, conf.ansi_enabled());
+    if (!w || !w->is_numeric()) {
+      if (args[0]->equals(*args[1]) || !w) {
+        throw_type_mismatch(
+            args[0]->equals(*args[1]) ? "BINARY_OP_WRONG_TYPE" : "BINARY_OP_DIFF_TYPES",
+            "the left and right operands of the binary operator have incompatible types (\"" +
+                args[0]->sql() + "\" and \"" + args[1]->sql() + "\").",
+            sql_of(args, op));
+      }
+      throw_type_mismatch("BINARY_OP_WRONG_TYPE",
+                          "the binary operator requires the input type \"NUMERIC\", not \"" +
+                              w->sql() + "\".",
+                          sql_of(args, op));
+    }
+    Signature s;
+    s.arg_types = {w, w};
+    s.result_type = w;
+    // Spark's remainder is always nullable (division by zero in non-ANSI mode, try_ variants).
+    s.may_introduce_null = std::string(op) == "%" || std::string(op) == "pmod";
+    (void)conf;
+    return s;
+  };
+}
+
+Signature divide_rule(const std::vector<TypePtr>& args, const Config& conf) {
+  for (auto& t : args) {
+    if (!(t->is_numeric() || t->id() == TypeId::kNull || t->id() == TypeId::kString))
+      throw_type_mismatch("BINARY_OP_WRONG_TYPE",
+                          "the binary operator requires the input type (\"DOUBLE\" or \"DECIMAL\"), not \"" +
+                              t->sql() + "\".",
+                          sql_of(args, "/"));
+  }
+  Signature s;
+  s.arg_types = {DataType::double_(), DataType::double_()};
+  s.result_type = DataType::double_();
+  s.may_introduce_null = true;
+  return s;
+}
+
+ColumnPtr divide_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                        const EvalContext& ctx) {
+  if (ctx.ansi) {
+    return binary_fixed<double, double, double, true>(*args[0], *args[1], n, sig.result_type,
+                                                      [](double x, double y) {
+                                                        if (y == 0) divide_by_zero();
+                                                        return x / y;
+                                                      });
+  }
+  return binary_fixed_nullable<double, double, double>(*args[0], *args[1], n, sig.result_type,
+                                                       [](double x, double y, double* out) {
+                                                         if (y == 0) return false;
+                                                         *out = x / y;
+                                                         return true;
+                                                       });
+}
+
+template <typename T>
+ColumnPtr remainder_typed(const Column& a, const Column& b, int64_t n, const TypePtr& rt, bool ansi, bool pmod) {
+  auto rem = [pmod](T x, T y) -> T {
+    T r;
+    if constexpr (std::is_floating_point_v<T>) {
+      r = std::fmod(x, y);
+      if (pmod && r < 0) r = std::fmod(r + y, y);
+    } else {
+      if (y == -1) return 0;  // avoids the INT_MIN % -1 trap; the result is 0 in Java too
+      r = static_cast<T>(x % y);
+      if (pmod && r < 0) r = static_cast<T>((r + y) % y);
+    }
+    return r;
+  };
+  if (ansi) {
+    return binary_fixed<T, T, T, true>(a, b, n, rt, [&](T x, T y) {
+      if (y == 0) divide_by_zero();
+      return rem(x, y);
+    });
+  }
+  return binary_fixed_nullable<T, T, T>(a, b, n, rt, [&](T x, T y, T* out) {
+    if (y == 0) return false;
+    *out = rem(x, y);
+    return true;
+  });
+}
+
+ScalarKernel remainder_kernel(bool pmod) {
+  return [pmod](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                const EvalContext& ctx) -> ColumnPtr {
+    const TypePtr& rt = sig.result_type;
+    switch (rt->id()) {
+      case TypeId::kByte: return remainder_typed<int8_t>(*args[0], *args[1], n, rt, ctx.ansi, pmod);
+      case TypeId::kShort: return remainder_typed<int16_t>(*args[0], *args[1], n, rt, ctx.ansi, pmod);
+      case TypeId::kInt: return remainder_typed<int32_t>(*args[0], *args[1], n, rt, ctx.ansi, pmod);
+      case TypeId::kLong: return remainder_typed<int64_t>(*args[0], *args[1], n, rt, ctx.ansi, pmod);
+      case TypeId::kFloat: return remainder_typed<float>(*args[0], *args[1], n, rt, ctx.ansi, pmod);
+      case TypeId::kDouble: return remainder_typed<double>(*args[0], *args[1], n, rt, ctx.ansi, pmod);
+      default:
+        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                         "Remainder on " + rt->sql() + " is not supported yet.");
+    }
+  };
+}
+
+Signature unary_numeric_rule(const std::vector<TypePtr>& args, const Config&) {
+  TypePtr t = args[0]->id() == TypeId::kString || args[0]->id() == TypeId::kNull ? DataType::double_() : args[0];
+  if (!t->is_numeric() && t->id() != TypeId::kDayTimeInterval && t->id() != TypeId::kYearMonthInterval)
+    throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                        "The first parameter requires the \"NUMERIC\" type, however \"" + args[0]->sql() +
+                            "\" has the type \"" + args[0]->sql() + "\".",
+                        "-" + args[0]->sql());
+  Signature s;
+  s.arg_types = {t};
+  s.result_type = t;
+  return s;
+}
+
+ColumnPtr negate_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                        const EvalContext& ctx) {
+  const Column& a = *args[0];
+  const TypePtr& rt = sig.result_type;
+  return dispatch_fixed(rt->id(), [&]<typename T>() -> ColumnPtr {
+    if constexpr (std::is_integral_v<T> && !std::is_same_v<T, int128_t>) {
+      if (ctx.ansi)
+        return unary_fixed<T, T, true>(a, n, rt, [](T x) {
+          if (x == std::numeric_limits<T>::min()) overflow(int_word<T>(), "try_subtract");
+          return static_cast<T>(-x);
+        });
+      return unary_fixed<T, T, false>(a, n, rt, [](T x) {
+        return static_cast<T>(static_cast<std::make_unsigned_t<T>>(0) - static_cast<std::make_unsigned_t<T>>(x));
+      });
+    } else {
+      return unary_fixed<T, T, false>(a, n, rt, [](T x) { return static_cast<T>(-x); });
+    }
+  });
+}
+
+}  // namespace
+
+void register_arithmetic(Registry& r) {
+  struct Spec {
+    const char* name;
+    Op op;
+    const char* sym;
+  };
+  for (Spec s : {Spec{"+", Op::kAdd, "+"}, Spec{"-", Op::kSub, "-"}, Spec{"*", Op::kMul, "*"}}) {
+    FunctionDef d;
+    d.name = s.name;
+    d.min_args = d.max_args = 2;
+    d.type_rule = numeric_binary(s.sym);
+    Op op = s.op;
+    d.kernel = [op](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                    const EvalContext& ctx) { return arith_kernel(op, args, n, sig, ctx); };
+    d.display = Display::kInfix;
+    d.display_name = s.sym;
+    d.gpu_supported = true;
+    d.usage = std::string("expr1 ") + s.sym + " expr2 - Arithmetic on two numeric values.";
+    r.add(std::move(d));
+  }
+  {
+    FunctionDef d;
+    d.name = "/";
+    d.min_args = d.max_args = 2;
+    d.type_rule = divide_rule;
+    d.kernel = divide_kernel;
+    d.display = Display::kInfix;
+    d.gpu_supported = true;
+    d.usage = "expr1 / expr2 - Returns expr1/expr2. It always performs floating point division.";
+    r.add(std::move(d));
+  }
+  {
+    FunctionDef d;
+    d.name = "%";
+    d.aliases = {"mod"};
+    d.min_args = d.max_args = 2;
+    d.type_rule = numeric_binary("%");
+    d.kernel = remainder_kernel(false);
+    d.display = Display::kInfix;
+    d.gpu_supported = true;
+    d.usage = "expr1 % expr2 - Returns the remainder after expr1/expr2.";
+    r.add(std::move(d));
+  }
+  {
+    FunctionDef d;
+    d.name = "pmod";
+    d.min_args = d.max_args = 2;
+    d.type_rule = numeric_binary("pmod");
+    d.kernel = remainder_kernel(true);
+    d.usage = "pmod(expr1, expr2) - Returns the positive value of expr1 mod expr2.";
+    r.add(std::move(d));
+  }
+  {
+    FunctionDef d;
+    d.name = "negative";
+    d.min_args = d.max_args = 1;
+    d.type_rule = unary_numeric_rule;
+    d.kernel = negate_kernel;
+    // Spark names negative(x) by its function name (an aliased UnaryMinus).
+    d.display = Display::kCall;
+    d.gpu_supported = true;
+    d.usage = "negative(expr) - Returns the negated value of expr.";
+    r.add(std::move(d));
+  }
+}
+
+}  // namespace ember::functions

@@ -1,0 +1,362 @@
+// CAST between Spark types.
+
+#include "functions/cast.h"
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "functions/kernel_util.h"
+
+namespace ember::functions {
+namespace {
+
+std::string java_notation(const char* digits_in, int exp10, bool neg) {
+  // digits: shortest significant digits without dot; value = 0.d1d2... * 10^exp10
+  std::string digits = digits_in;
+  std::string out = neg ? "-" : "";
+  int point = exp10;  // position of the decimal point after `point` digits
+  double mag_exp = point - 1;  // scientific exponent
+  if (mag_exp >= -3 && mag_exp < 7) {
+    if (point <= 0) {
+      out += "0.";
+      out.append(static_cast<size_t>(-point), '0');
+      out += digits;
+    } else if (point >= static_cast<int>(digits.size())) {
+      out += digits;
+      out.append(static_cast<size_t>(point - static_cast<int>(digits.size())), '0');
+      out += ".0";
+    } else {
+      out += digits.substr(0, static_cast<size_t>(point)) + "." + digits.substr(static_cast<size_t>(point));
+    }
+    return out;
+  }
+  out += digits.substr(0, 1) + ".";
+  out += digits.size() > 1 ? digits.substr(1) : "0";
+  out += "E" + std::to_string(static_cast<int>(mag_exp));
+  return out;
+}
+
+template <typename F>
+std::string format_floating(F v) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+  if (v == 0) return std::signbit(v) ? "-0.0" : "0.0";
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof buf, std::fabs(v), std::chars_format::scientific);
+  *res.ptr = '\0';
+  // buf: d.dddde±XX
+  char* e = std::strchr(buf, 'e');
+  int exp = std::atoi(e + 1);
+  *e = '\0';
+  std::string digits;
+  for (char* p = buf; *p; ++p)
+    if (*p != '.') digits += *p;
+  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
+  return java_notation(digits.c_str(), exp + 1, std::signbit(v));
+}
+
+[[noreturn]] void invalid_input(const std::string& value, const TypePtr& from, const TypePtr& to) {
+  throw SparkError(ErrorKind::kNumberFormat, "CAST_INVALID_INPUT",
+                   "The value '" + value + "' of the type \"" + from->sql() +
+                       "\" cannot be cast to \"" + to->sql() +
+                       "\" because it is malformed. Correct the value as per the syntax, or change its "
+                       "target type. Use `try_cast` to tolerate malformed input and return NULL "
+                       "instead. SQLSTATE: 22018",
+                   {{"expression", "'" + value + "'"},
+                    {"sourceType", "\"" + from->sql() + "\""},
+                    {"targetType", "\"" + to->sql() + "\""},
+                    {"ansiConfig", "\"spark.sql.ansi.enabled\""}});
+}
+
+[[noreturn]] void cast_overflow(const std::string& value, const TypePtr& from, const TypePtr& to) {
+  throw SparkError(ErrorKind::kArithmetic, "CAST_OVERFLOW",
+                   "The value " + value + " of the type \"" + from->sql() +
+                       "\" cannot be cast to \"" + to->sql() +
+                       "\" due to an overflow. Use `try_cast` to tolerate overflow and return NULL "
+                       "instead.",
+                   {{"value", value},
+                    {"sourceType", "\"" + from->sql() + "\""},
+                    {"targetType", "\"" + to->sql() + "\""},
+                    {"ansiConfig", "\"spark.sql.ansi.enabled\""}});
+}
+
+std::string_view trim_ws(std::string_view s) {
+  size_t b = 0, e = s.size();
+  while (b < e && static_cast<unsigned char>(s[b]) <= ' ') ++b;
+  while (e > b && static_cast<unsigned char>(s[e - 1]) <= ' ') --e;
+  return s.substr(b, e - b);
+}
+
+bool parse_long(std::string_view s, int64_t* out) {
+  s = trim_ws(s);
+  if (s.empty()) return false;
+  bool neg = false;
+  size_t i = 0;
+  if (s[0] == '+' || s[0] == '-') {
+    neg = s[0] == '-';
+    ++i;
+  }
+  if (i >= s.size()) return false;
+  uint64_t v = 0;
+  bool any = false;
+  for (; i < s.size() && s[i] != '.'; ++i) {
+    if (s[i] < '0' || s[i] > '9') return false;
+    any = true;
+    if (v > (uint64_t{1} << 63) / 10) return false;
+    v = v * 10 + static_cast<uint64_t>(s[i] - '0');
+    if (v > (uint64_t{1} << 63)) return false;
+  }
+  // Spark accepts a fractional part and truncates it ("1.9" -> 1).
+  if (i < s.size()) {
+    ++i;
+    for (; i < s.size(); ++i)
+      if (s[i] < '0' || s[i] > '9') return false;
+  }
+  if (!any && i == s.size() && s.find('.') == std::string_view::npos) return false;
+  if (!neg && v > static_cast<uint64_t>(INT64_MAX)) return false;
+  *out = neg ? static_cast<int64_t>(0 - v) : static_cast<int64_t>(v);
+  return true;
+}
+
+bool parse_double(std::string_view s, double* out) {
+  s = trim_ws(s);
+  if (s.empty()) return false;
+  std::string t(s);
+  if (!t.empty() && (t.back() == 'd' || t.back() == 'D' || t.back() == 'f' || t.back() == 'F')) t.pop_back();
+  std::string low;
+  for (char c : t) low += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (low == "nan") { *out = NAN; return true; }
+  if (low == "inf" || low == "+inf" || low == "infinity" || low == "+infinity") { *out = INFINITY; return true; }
+  if (low == "-inf" || low == "-infinity") { *out = -INFINITY; return true; }
+  const char* b = t.c_str();
+  if (*b == '+') ++b;
+  auto res = std::from_chars(b, t.c_str() + t.size(), *out);
+  return res.ec == std::errc() && res.ptr == t.c_str() + t.size();
+}
+
+template <typename T>
+constexpr bool in_range(double v) {
+  return v >= static_cast<double>(std::numeric_limits<T>::min()) &&
+         v < -static_cast<double>(std::numeric_limits<T>::min());
+}
+
+struct Caster {
+  const ColumnPtr& in;
+  const TypePtr& to;
+  const EvalContext& ctx;
+  bool try_;
+  int64_t n;
+
+  bool strict() const { return ctx.ansi && !try_; }
+
+  ColumnPtr run() {
+    const TypePtr& from = in->type();
+    if (from->equals(*to)) return in;
+    if (from->id() == TypeId::kNull) return Column::all_null(to, n);
+    if (to->id() == TypeId::kString) return to_string();
+    if (from->id() == TypeId::kString) return from_string();
+    if (to->is_numeric() && (from->is_numeric() || from->id() == TypeId::kBoolean)) return numeric();
+    if (to->id() == TypeId::kBoolean && from->is_numeric()) return numeric_to_bool();
+    if (from->is_nested() && to->is_nested() && from->same_type(*to)) {
+      // Only nullability differs.
+      return Column::make(to, n, in->validity_buffer(), in->data_buffer(), in->offsets_buffer(), in->children());
+    }
+    throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                     "Cast from " + from->sql() + " to " + to->sql() + " is not supported yet.");
+  }
+
+  ColumnPtr to_string() {
+    ColumnBuilder b(DataType::string(), n);
+    const TypePtr& from = in->type();
+    for (int64_t i = 0; i < n; ++i) {
+      if (in->is_null(i)) {
+        b.append_null();
+        continue;
+      }
+      switch (from->id()) {
+        case TypeId::kBoolean: b.append_bytes(in->bool_at(i) ? "true" : "false"); break;
+        case TypeId::kByte: b.append_bytes(std::to_string(in->values<int8_t>()[i])); break;
+        case TypeId::kShort: b.append_bytes(std::to_string(in->values<int16_t>()[i])); break;
+        case TypeId::kInt: b.append_bytes(std::to_string(in->values<int32_t>()[i])); break;
+        case TypeId::kLong: b.append_bytes(std::to_string(in->values<int64_t>()[i])); break;
+        case TypeId::kFloat: b.append_bytes(format_float(in->values<float>()[i])); break;
+        case TypeId::kDouble: b.append_bytes(format_double(in->values<double>()[i])); break;
+        case TypeId::kDecimal: b.append_bytes(decimal_to_string(in->values<int128_t>()[i], from->scale())); break;
+        case TypeId::kBinary: b.append_bytes(in->string_at(i)); break;
+        default:
+          throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                           "Cast from " + from->sql() + " to STRING is not supported yet.");
+      }
+    }
+    return b.finish();
+  }
+
+  ColumnPtr from_string() {
+    ColumnBuilder b(to, n);
+    for (int64_t i = 0; i < n; ++i) {
+      if (in->is_null(i)) {
+        b.append_null();
+        continue;
+      }
+      std::string_view s = in->string_at(i);
+      bool ok = true;
+      switch (to->id()) {
+        case TypeId::kBoolean: {
+          std::string low;
+          for (char c : trim_ws(s)) low += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+          if (low == "true" || low == "t" || low == "yes" || low == "y" || low == "1") b.append_bool(true);
+          else if (low == "false" || low == "f" || low == "no" || low == "n" || low == "0") b.append_bool(false);
+          else ok = false;
+          break;
+        }
+        case TypeId::kByte:
+        case TypeId::kShort:
+        case TypeId::kInt:
+        case TypeId::kLong: {
+          int64_t v;
+          ok = parse_long(s, &v);
+          if (ok) {
+            switch (to->id()) {
+              case TypeId::kByte: ok = v >= INT8_MIN && v <= INT8_MAX; if (ok) b.append<int8_t>(static_cast<int8_t>(v)); break;
+              case TypeId::kShort: ok = v >= INT16_MIN && v <= INT16_MAX; if (ok) b.append<int16_t>(static_cast<int16_t>(v)); break;
+              case TypeId::kInt: ok = v >= INT32_MIN && v <= INT32_MAX; if (ok) b.append<int32_t>(static_cast<int32_t>(v)); break;
+              default: b.append<int64_t>(v);
+            }
+          }
+          break;
+        }
+        case TypeId::kFloat:
+        case TypeId::kDouble: {
+          double v;
+          ok = parse_double(s, &v);
+          if (ok) {
+            if (to->id() == TypeId::kFloat) b.append<float>(static_cast<float>(v));
+            else b.append<double>(v);
+          }
+          break;
+        }
+        case TypeId::kBinary: b.append_bytes(s); break;
+        default:
+          throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                           "Cast from STRING to " + to->sql() + " is not supported yet.");
+      }
+      if (!ok) {
+        if (strict()) invalid_input(std::string(s), in->type(), to);
+        b.append_null();
+      }
+    }
+    return b.finish();
+  }
+
+  ColumnPtr numeric_to_bool() {
+    return dispatch_fixed(in->type()->id(), [&]<typename F>() -> ColumnPtr {
+      std::vector<uint8_t> out(static_cast<size_t>(n));
+      const F* x = in->values<F>();
+      for (int64_t i = 0; i < n; ++i) out[i] = x[i] != F{};
+      return make_bool_column(out, in->validity_buffer(), n);
+    });
+  }
+
+  ColumnPtr numeric() {
+    const TypePtr& from = in->type();
+    if (from->id() == TypeId::kDecimal || to->id() == TypeId::kDecimal)
+      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                       "Cast from " + from->sql() + " to " + to->sql() + " is not supported yet.");
+    if (from->id() == TypeId::kBoolean) {
+      return dispatch_fixed(to->id(), [&]<typename T>() -> ColumnPtr {
+        auto data = Buffer::allocate(static_cast<size_t>(n) * sizeof(T));
+        for (int64_t i = 0; i < n; ++i) data->mutable_as<T>()[i] = in->bool_at(i) ? T(1) : T(0);
+        return Column::make(to, n, in->validity_buffer(), data);
+      });
+    }
+    return dispatch_fixed(from->id(), [&]<typename F>() -> ColumnPtr {
+      return dispatch_fixed(to->id(), [&]<typename T>() -> ColumnPtr { return convert<F, T>(); });
+    });
+  }
+
+  template <typename F, typename T>
+  ColumnPtr convert() {
+    const F* x = in->values<F>();
+    if constexpr (std::is_floating_point_v<T>) {
+      return unary_fixed<F, T, false>(*in, n, to, [](F v) { return static_cast<T>(v); });
+    } else if constexpr (std::is_floating_point_v<F>) {
+      // Floating to integral: truncation; NaN/overflow → error (ANSI) or Java's saturation
+      // for int/long and wrap for byte/short (non-ANSI).
+      ColumnBuilder b(to, n);
+      for (int64_t i = 0; i < n; ++i) {
+        if (in->is_null(i)) {
+          b.append_null();
+          continue;
+        }
+        double v = static_cast<double>(x[i]);
+        bool fits = !std::isnan(v) && in_range<T>(std::trunc(v)) ;
+        if (!fits) {
+          if (strict()) cast_overflow(format_double(v) + (std::is_same_v<F, float> ? "" : "D"), in->type(), to);
+          if (try_) {
+            b.append_null();
+            continue;
+          }
+          int64_t sat = std::isnan(v) ? 0 : (v > 0 ? INT64_MAX : INT64_MIN);
+          if constexpr (sizeof(T) == 4) sat = std::isnan(v) ? 0 : (v > 0 ? INT32_MAX : INT32_MIN);
+          b.append<T>(static_cast<T>(sat));
+          continue;
+        }
+        b.append<T>(static_cast<T>(v));
+      }
+      return b.finish();
+    } else {
+      if constexpr (sizeof(T) >= sizeof(F)) {
+        return unary_fixed<F, T, false>(*in, n, to, [](F v) { return static_cast<T>(v); });
+      } else {
+        ColumnBuilder b(to, n);
+        for (int64_t i = 0; i < n; ++i) {
+          if (in->is_null(i)) {
+            b.append_null();
+            continue;
+          }
+          F v = x[i];
+          if (v < std::numeric_limits<T>::min() || v > std::numeric_limits<T>::max()) {
+            if (strict()) {
+              std::string suffix = sizeof(F) == 8 ? "L" : (sizeof(F) == 2 ? "S" : (sizeof(F) == 1 ? "Y" : ""));
+              cast_overflow(int128_to_string(static_cast<int128_t>(v)) + suffix, in->type(), to);
+            }
+            if (try_) {
+              b.append_null();
+              continue;
+            }
+          }
+          b.append<T>(static_cast<T>(v));
+        }
+        return b.finish();
+      }
+    }
+  }
+};
+
+}  // namespace
+
+std::string format_double(double v) { return format_floating(v); }
+std::string format_float(float v) { return format_floating(v); }
+
+bool can_cast(const DataType& from, const DataType& to, bool ansi) {
+  (void)ansi;
+  if (from.equals(to) || from.id() == TypeId::kNull) return true;
+  if (to.id() == TypeId::kString) return true;
+  if (from.id() == TypeId::kString) return !to.is_nested();
+  auto scalar = [](const DataType& t) { return t.is_numeric() || t.id() == TypeId::kBoolean; };
+  if (scalar(from) && scalar(to)) return true;
+  if (from.is_datetime() && to.is_datetime()) return true;
+  if (from.is_numeric() && to.id() == TypeId::kTimestamp) return true;
+  if (from.id() == TypeId::kTimestamp && to.is_numeric()) return true;
+  if (from.id() == TypeId::kBinary) return false;
+  if (from.is_nested() && to.is_nested()) return from.id() == to.id();
+  return false;
+}
+
+ColumnPtr cast_column(const ColumnPtr& in, const TypePtr& to, const EvalContext& ctx, bool try_cast) {
+  return Caster{in, to, ctx, try_cast, in->length()}.run();
+}
+
+}  // namespace ember::functions

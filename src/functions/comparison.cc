@@ -1,0 +1,165 @@
+// Comparison operators (= <=> < <= > >=), with Spark's ordering of NaN (NaN equals NaN and is
+// larger than any other value) and of strings (bytewise UTF-8, i.e. code point order).
+
+#include <cmath>
+#include <string_view>
+
+#include "functions/function.h"
+#include "functions/kernel_util.h"
+
+namespace ember::functions {
+namespace {
+
+enum class Cmp { kEq, kLt, kLe, kGt, kGe };
+
+template <typename T>
+int compare_values(T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    bool xn = std::isnan(x), yn = std::isnan(y);
+    if (xn || yn) return xn && yn ? 0 : (xn ? 1 : -1);
+  }
+  return x < y ? -1 : (x > y ? 1 : 0);
+}
+
+inline bool test(Cmp c, int r) {
+  switch (c) {
+    case Cmp::kEq: return r == 0;
+    case Cmp::kLt: return r < 0;
+    case Cmp::kLe: return r <= 0;
+    case Cmp::kGt: return r > 0;
+    default: return r >= 0;
+  }
+}
+
+/// Compares row i of a with row i of b for every row; writes 1/0 bytes.
+void compare_rows(const Column& a, const Column& b, int64_t n, Cmp c, std::vector<uint8_t>& out) {
+  out.assign(static_cast<size_t>(n), 0);
+  TypeId id = a.type()->id();
+  if (id == TypeId::kString || id == TypeId::kBinary) {
+    for (int64_t i = 0; i < n; ++i) {
+      int r = a.string_at(i).compare(b.string_at(i));
+      out[i] = test(c, r);
+    }
+    return;
+  }
+  if (id == TypeId::kBoolean) {
+    for (int64_t i = 0; i < n; ++i) out[i] = test(c, compare_values<int>(a.bool_at(i), b.bool_at(i)));
+    return;
+  }
+  if (id == TypeId::kNull) return;
+  dispatch_fixed(id, [&]<typename T>() {
+    const T* x = a.values<T>();
+    const T* y = b.values<T>();
+    switch (c) {
+      case Cmp::kEq:
+        if constexpr (std::is_floating_point_v<T>) {
+          for (int64_t i = 0; i < n; ++i) out[i] = x[i] == y[i] || (std::isnan(x[i]) && std::isnan(y[i]));
+        } else {
+          for (int64_t i = 0; i < n; ++i) out[i] = x[i] == y[i];
+        }
+        break;
+      default:
+        for (int64_t i = 0; i < n; ++i) out[i] = test(c, compare_values(x[i], y[i]));
+    }
+  });
+}
+
+ScalarKernel compare_kernel(Cmp c) {
+  return [c](const std::vector<ColumnPtr>& args, int64_t n, const Signature&, const EvalContext&) {
+    std::vector<uint8_t> out;
+    compare_rows(*args[0], *args[1], n, c, out);
+    return make_bool_column(out, and_validity({args[0].get(), args[1].get()}, n), n);
+  };
+}
+
+ColumnPtr null_safe_equal(const std::vector<ColumnPtr>& args, int64_t n, const Signature&,
+                          const EvalContext&) {
+  std::vector<uint8_t> out;
+  compare_rows(*args[0], *args[1], n, Cmp::kEq, out);
+  for (int64_t i = 0; i < n; ++i) {
+    bool an = args[0]->is_null(i) || args[0]->type()->id() == TypeId::kNull;
+    bool bn = args[1]->is_null(i) || args[1]->type()->id() == TypeId::kNull;
+    if (an || bn) out[i] = an && bn;
+  }
+  return make_bool_column(out, nullptr, n);
+}
+
+bool orderable(const TypePtr& t) {
+  return t->id() != TypeId::kMap;
+}
+
+/// Implicit casts for comparisons: numeric widening; a string against a non-string atomic
+/// value is cast to that value's type.
+TypeRule compare_rule(const char* sym) {
+  return [sym](const std::vector<TypePtr>& args, const Config& conf) {
+    TypePtr a = args[0], b = args[1];
+    TypePtr common;
+    if (a->id() == TypeId::kString && !b->is_nested() && b->id() != TypeId::kNull && b->id() != TypeId::kString) {
+      common = b->id() == TypeId::kBinary ? b : b;
+    } else if (b->id() == TypeId::kString && !a->is_nested() && a->id() != TypeId::kNull && a->id() != TypeId::kString) {
+      common = a;
+    } else {
+      common = wider_type(a, b, conf.ansi_enabled());
+    }
+    std::string sql = args[0]->sql() + " " + sym + " " + args[1]->sql();
+    if (!common) {
+      throw_type_mismatch("BINARY_OP_DIFF_TYPES",
+                          "the left and right operands of the binary operator have incompatible types (\"" +
+                              args[0]->sql() + "\" and \"" + args[1]->sql() + "\").",
+                          sql);
+    }
+    if (!orderable(common))
+      throw_type_mismatch("INVALID_ORDERING_TYPE",
+                          "the " + std::string(sym) + " does not support ordering on type \"" + common->sql() + "\".",
+                          sql);
+    Signature s;
+    s.arg_types = {common, common};
+    s.result_type = DataType::boolean();
+    return s;
+  };
+}
+
+}  // namespace
+
+void register_comparison(Registry& r) {
+  struct Spec {
+    const char* name;
+    const char* sym;
+    Cmp c;
+    std::vector<std::string> aliases;
+  };
+  for (auto& s : {Spec{"==", "=", Cmp::kEq, {"="}}, Spec{"<", "<", Cmp::kLt, {}},
+                  Spec{"<=", "<=", Cmp::kLe, {}}, Spec{">", ">", Cmp::kGt, {}},
+                  Spec{">=", ">=", Cmp::kGe, {}}}) {
+    FunctionDef d;
+    d.name = s.name;
+    d.aliases = s.aliases;
+    d.min_args = d.max_args = 2;
+    d.type_rule = compare_rule(s.sym);
+    d.kernel = compare_kernel(s.c);
+    d.display = Display::kInfix;
+    d.display_name = s.sym;
+    d.gpu_supported = true;
+    d.usage = std::string("expr1 ") + s.sym + " expr2 - Compares two values.";
+    r.add(std::move(d));
+  }
+  FunctionDef d;
+  d.name = "<=>";
+  d.aliases = {"equal_null"};
+  d.min_args = d.max_args = 2;
+  auto rule = compare_rule("<=>");
+  d.type_rule = [rule](const std::vector<TypePtr>& args, const Config& conf) {
+    Signature s = rule(args, conf);
+    s.null_if_any_arg_null = false;
+    s.never_null = true;
+    return s;
+  };
+  d.kernel = null_safe_equal;
+  d.display = Display::kInfix;
+  d.gpu_supported = true;
+  d.usage = "expr1 <=> expr2 - Returns same result as the EQUAL(=) operator for non-null operands, "
+            "but returns true if both are null, false if one of them is null.";
+  r.add(std::move(d));
+}
+
+}  // namespace ember::functions

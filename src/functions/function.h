@@ -1,0 +1,126 @@
+#pragma once
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "column/column.h"
+#include "common/config.h"
+#include "types/data_type.h"
+
+namespace ember::functions {
+
+/// What a kernel may read while it runs: ANSI mode, the session time zone.
+struct EvalContext {
+  bool ansi = true;
+  std::string time_zone = "UTC";
+  const Config* config = nullptr;
+};
+
+/// The outcome of a function's type rule for concrete argument types: the types the analyzer
+/// must cast each argument to, and the result type.
+struct Signature {
+  std::vector<TypePtr> arg_types;
+  TypePtr result_type;
+  /// Result is null only when some argument is null (true for most functions).
+  bool null_if_any_arg_null = true;
+  /// Result may be null even for non-null arguments (e.g. division by zero in non-ANSI mode).
+  bool may_introduce_null = false;
+  /// Result is never null (count, <=>, isnull ...).
+  bool never_null = false;
+};
+
+/// A scalar kernel: evaluates the function over whole columns (already cast to the signature's
+/// argument types) and returns a column of `num_rows` values of the result type.
+using ScalarKernel = std::function<ColumnPtr(const std::vector<ColumnPtr>& args, int64_t num_rows,
+                                             const Signature& sig, const EvalContext& ctx)>;
+
+/// An aggregate function over one group's values. States live in fixed-size slots that the
+/// hash aggregate allocates per group; `update` and `merge` receive one state pointer per input
+/// row, so a batch is processed in one call without per-row virtual dispatch.
+class AggregateFunction {
+ public:
+  virtual ~AggregateFunction() = default;
+  virtual size_t state_size() const = 0;
+  virtual void init(uint8_t* state) const = 0;
+  /// Adds row i of `args` to `states[i]` for i in [0, n); rows whose state pointer is null are
+  /// skipped (used for FILTER clauses).
+  virtual void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const = 0;
+  /// Merges partial state `src` into `dst`.
+  virtual void merge(uint8_t* dst, const uint8_t* src) const = 0;
+  /// Appends the final value of each state to `out` (of the signature's result type).
+  virtual void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const = 0;
+  /// Releases what a state owns (only for states holding heap memory).
+  virtual void destroy(uint8_t* /*state*/) const {}
+  virtual bool needs_destroy() const { return false; }
+};
+
+using AggregateFactory =
+    std::function<std::unique_ptr<AggregateFunction>(const Signature& sig, const EvalContext& ctx)>;
+
+enum class FunctionKind { kScalar, kAggregate };
+
+/// How `Expr::to_string` renders a call, which is how Spark names result columns.
+enum class Display {
+  kCall,     // name(a, b)
+  kInfix,    // (a op b)
+  kPrefix,   // (op a) e.g. (- a), (NOT a)
+  kPostfix,  // (a IS NULL)
+};
+
+/// Type rule: returns the signature for the given argument types, or throws a
+/// `DATATYPE_MISMATCH.*` SparkError naming the function (`sql_name`) and the bad argument.
+using TypeRule = std::function<Signature(const std::vector<TypePtr>& args, const Config& conf)>;
+
+/// One Spark function: everything the engine needs to know about it, in one place.
+struct FunctionDef {
+  std::string name;                  // canonical lower-case name (or operator symbol)
+  std::vector<std::string> aliases;  // other names it is called by
+  FunctionKind kind = FunctionKind::kScalar;
+  int min_args = 0;
+  int max_args = 0;  // -1 = variadic
+  TypeRule type_rule;
+  ScalarKernel kernel;           // scalar functions
+  AggregateFactory aggregate;    // aggregate functions
+  bool deterministic = true;
+  bool gpu_supported = false;    // a GPU kernel exists (the planner reads this)
+  Display display = Display::kCall;
+  std::string display_name;      // name shown in column names: "+", "=", "AND", "sum"
+  std::string usage;             // one-line description, for SHOW FUNCTIONS / docs
+};
+
+/// Every function Ember knows, by name and alias (case-insensitive).
+class Registry {
+ public:
+  static Registry& instance();
+  void add(FunctionDef def);
+  const FunctionDef* find(const std::string& name) const;
+  std::vector<const FunctionDef*> all() const;
+  /// Names close to `name`, for UNRESOLVED_ROUTINE suggestions.
+  std::vector<std::string> similar(const std::string& name, size_t max = 5) const;
+
+ private:
+  Registry();
+  std::vector<std::unique_ptr<FunctionDef>> defs_;
+  std::vector<std::pair<std::string, const FunctionDef*>> index_;  // sorted by lower-case name
+};
+
+// Registration entry points, one per family (each in its own file).
+void register_arithmetic(Registry& r);
+void register_comparison(Registry& r);
+void register_logical(Registry& r);
+void register_aggregates(Registry& r);
+void register_misc(Registry& r);
+void register_rand(Registry& r);
+void register_statistical_aggregates(Registry& r);
+
+/// Spark's implicit type widening for arithmetic and comparison (`findWiderTypeForTwo` in ANSI
+/// mode); nullptr when there is no common type.
+TypePtr wider_type(const TypePtr& a, const TypePtr& b, bool ansi);
+/// A `DATATYPE_MISMATCH` error for a function call.
+[[noreturn]] void throw_type_mismatch(const std::string& sub_class, const std::string& message,
+                                      const std::string& sql_expr);
+
+}  // namespace ember::functions

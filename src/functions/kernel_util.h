@@ -1,0 +1,93 @@
+#pragma once
+
+// Building blocks shared by the vectorized kernels: null propagation, typed dispatch and the
+// loops that every unary and binary kernel needs, so each function states only its operation.
+
+#include <cstring>
+#include <type_traits>
+
+#include "column/column.h"
+#include "common/error.h"
+#include "functions/function.h"
+
+namespace ember::functions {
+
+/// AND of the validity bitmaps of `cols` over n rows; null when every row is valid.
+BufferPtr and_validity(const std::vector<const Column*>& cols, int64_t n);
+
+/// Dispatches `f.template operator()<T>()` on the C++ storage type of a fixed-width type id.
+template <typename F>
+decltype(auto) dispatch_fixed(TypeId id, F&& f) {
+  switch (id) {
+    case TypeId::kByte: return f.template operator()<int8_t>();
+    case TypeId::kShort: return f.template operator()<int16_t>();
+    case TypeId::kInt:
+    case TypeId::kDate:
+    case TypeId::kYearMonthInterval: return f.template operator()<int32_t>();
+    case TypeId::kLong:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampNtz:
+    case TypeId::kDayTimeInterval: return f.template operator()<int64_t>();
+    case TypeId::kFloat: return f.template operator()<float>();
+    case TypeId::kDouble: return f.template operator()<double>();
+    case TypeId::kDecimal: return f.template operator()<int128_t>();
+    default: EMBER_UNREACHABLE("dispatch_fixed: not a fixed-width type");
+  }
+}
+
+/// out[i] = op(a[i], b[i]) over fixed-width inputs. `Op` returns the value; it is applied to
+/// every row when `kMayThrow` is false (cheap, branch-free), and only to valid rows otherwise,
+/// so that ANSI errors are raised only for real values.
+template <typename A, typename B, typename R, bool kMayThrow, typename Op>
+ColumnPtr binary_fixed(const Column& a, const Column& b, int64_t n, const TypePtr& rtype, Op op) {
+  BufferPtr validity = and_validity({&a, &b}, n);
+  auto data = Buffer::allocate(static_cast<size_t>(n) * sizeof(R));
+  const A* x = a.values<A>();
+  const B* y = b.values<B>();
+  R* out = data->mutable_as<R>();
+  if constexpr (kMayThrow) {
+    const uint8_t* v = validity ? validity->data() : nullptr;
+    for (int64_t i = 0; i < n; ++i) out[i] = (!v || get_bit(v, i)) ? op(x[i], y[i]) : R{};
+  } else {
+    for (int64_t i = 0; i < n; ++i) out[i] = op(x[i], y[i]);
+  }
+  return Column::make(rtype, n, validity, data);
+}
+
+/// Like binary_fixed, but `op(x, y, &out)` returns false to make the row null.
+template <typename A, typename B, typename R, typename Op>
+ColumnPtr binary_fixed_nullable(const Column& a, const Column& b, int64_t n, const TypePtr& rtype,
+                                Op op) {
+  BufferPtr in_valid = and_validity({&a, &b}, n);
+  auto validity = Buffer::zeroed(static_cast<size_t>(bitmap_bytes(n)));
+  auto data = Buffer::allocate(static_cast<size_t>(n) * sizeof(R));
+  const A* x = a.values<A>();
+  const B* y = b.values<B>();
+  R* out = data->mutable_as<R>();
+  const uint8_t* v = in_valid ? in_valid->data() : nullptr;
+  for (int64_t i = 0; i < n; ++i) {
+    out[i] = R{};
+    if ((!v || get_bit(v, i)) && op(x[i], y[i], &out[i])) set_bit(validity->mutable_data(), i);
+  }
+  return Column::make(rtype, n, validity, data);
+}
+
+/// out[i] = op(a[i]) over a fixed-width input.
+template <typename A, typename R, bool kMayThrow, typename Op>
+ColumnPtr unary_fixed(const Column& a, int64_t n, const TypePtr& rtype, Op op) {
+  BufferPtr validity = a.validity_buffer();
+  auto data = Buffer::allocate(static_cast<size_t>(n) * sizeof(R));
+  const A* x = a.values<A>();
+  R* out = data->mutable_as<R>();
+  if constexpr (kMayThrow) {
+    for (int64_t i = 0; i < n; ++i) out[i] = a.is_valid(i) ? op(x[i]) : R{};
+  } else {
+    for (int64_t i = 0; i < n; ++i) out[i] = op(x[i]);
+  }
+  return Column::make(rtype, n, validity, data);
+}
+
+/// Packs a byte-per-row predicate result into a boolean column.
+ColumnPtr make_bool_column(const std::vector<uint8_t>& values, BufferPtr validity, int64_t n);
+
+}  // namespace ember::functions

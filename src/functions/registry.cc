@@ -1,0 +1,161 @@
+#include <algorithm>
+#include <cctype>
+
+#include "common/error.h"
+#include "functions/function.h"
+#include "functions/kernel_util.h"
+
+namespace ember::functions {
+namespace {
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+}  // namespace
+
+Registry& Registry::instance() {
+  static Registry* r = new Registry();
+  return *r;
+}
+
+Registry::Registry() {
+  register_arithmetic(*this);
+  register_comparison(*this);
+  register_logical(*this);
+  register_aggregates(*this);
+  register_misc(*this);
+  register_rand(*this);
+  register_statistical_aggregates(*this);
+}
+
+void Registry::add(FunctionDef def) {
+  if (def.display_name.empty()) def.display_name = def.name;
+  defs_.push_back(std::make_unique<FunctionDef>(std::move(def)));
+  const FunctionDef* d = defs_.back().get();
+  index_.emplace_back(lower(d->name), d);
+  for (auto& a : d->aliases) index_.emplace_back(lower(a), d);
+  std::sort(index_.begin(), index_.end(),
+            [](const auto& x, const auto& y) { return x.first < y.first; });
+}
+
+const FunctionDef* Registry::find(const std::string& name) const {
+  std::string key = lower(name);
+  auto it = std::lower_bound(index_.begin(), index_.end(), key,
+                             [](const auto& e, const std::string& k) { return e.first < k; });
+  return it != index_.end() && it->first == key ? it->second : nullptr;
+}
+
+std::vector<const FunctionDef*> Registry::all() const {
+  std::vector<const FunctionDef*> out;
+  for (auto& d : defs_) out.push_back(d.get());
+  return out;
+}
+
+std::vector<std::string> Registry::similar(const std::string& name, size_t max) const {
+  std::string key = lower(name);
+  std::vector<std::pair<size_t, std::string>> scored;
+  for (auto& [n, d] : index_) {
+    if (!std::isalpha(static_cast<unsigned char>(n[0]))) continue;
+    scored.emplace_back(edit_distance(key, n), n);
+  }
+  std::sort(scored.begin(), scored.end());
+  std::vector<std::string> out;
+  for (auto& [d, n] : scored) {
+    if (out.size() >= max || d > std::max<size_t>(2, key.size() / 2)) break;
+    out.push_back(n);
+  }
+  return out;
+}
+
+BufferPtr and_validity(const std::vector<const Column*>& cols, int64_t n) {
+  BufferPtr out;
+  for (const Column* c : cols) {
+    if (c->type()->id() == TypeId::kNull) {
+      return Buffer::zeroed(static_cast<size_t>(bitmap_bytes(n)));
+    }
+    if (!c->may_have_nulls()) continue;
+    if (!out) {
+      if (cols.size() == 1) return c->validity_buffer();
+      out = Buffer::allocate(static_cast<size_t>(bitmap_bytes(n)));
+      std::memcpy(out->mutable_data(), c->validity_bits(), static_cast<size_t>(bitmap_bytes(n)));
+    } else {
+      uint8_t* o = out->mutable_data();
+      const uint8_t* v = c->validity_bits();
+      for (int64_t i = 0; i < bitmap_bytes(n); ++i) o[i] &= v[i];
+    }
+  }
+  return out;
+}
+
+ColumnPtr make_bool_column(const std::vector<uint8_t>& values, BufferPtr validity, int64_t n) {
+  auto data = Buffer::zeroed(static_cast<size_t>(bitmap_bytes(n)));
+  uint8_t* d = data->mutable_data();
+  for (int64_t i = 0; i < n; ++i)
+    if (values[i]) set_bit(d, i);
+  return Column::make(DataType::boolean(), n, std::move(validity), data);
+}
+
+void throw_type_mismatch(const std::string& sub_class, const std::string& message,
+                         const std::string& sql_expr) {
+  throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH." + sub_class,
+                   "Cannot resolve \"" + sql_expr + "\" due to data type mismatch: " + message,
+                   {{"sqlExpr", "\"" + sql_expr + "\""}});
+}
+
+TypePtr wider_type(const TypePtr& a, const TypePtr& b, bool ansi) {
+  (void)ansi;
+  if (a->equals(*b)) return a;
+  if (a->id() == TypeId::kNull) return b;
+  if (b->id() == TypeId::kNull) return a;
+  auto rank = [](TypeId id) {
+    switch (id) {
+      case TypeId::kByte: return 1;
+      case TypeId::kShort: return 2;
+      case TypeId::kInt: return 3;
+      case TypeId::kLong: return 4;
+      case TypeId::kFloat: return 6;
+      case TypeId::kDouble: return 7;
+      default: return 0;
+    }
+  };
+  int ra = rank(a->id()), rb = rank(b->id());
+  if (ra && rb) return ra >= rb ? a : b;
+  // Decimal with integral: the integral becomes a decimal wide enough for it.
+  auto int_as_decimal = [](const TypePtr& t) -> TypePtr {
+    switch (t->id()) {
+      case TypeId::kByte: return DataType::decimal(3, 0);
+      case TypeId::kShort: return DataType::decimal(5, 0);
+      case TypeId::kInt: return DataType::decimal(10, 0);
+      case TypeId::kLong: return DataType::decimal(20, 0);
+      default: return t;
+    }
+  };
+  if (a->id() == TypeId::kDecimal || b->id() == TypeId::kDecimal) {
+    if (a->is_floating() || b->is_floating()) return DataType::double_();
+    TypePtr da = int_as_decimal(a), db = int_as_decimal(b);
+    if (da->id() != TypeId::kDecimal || db->id() != TypeId::kDecimal) return nullptr;
+    int scale = std::max(da->scale(), db->scale());
+    int range = std::max(da->precision() - da->scale(), db->precision() - db->scale());
+    return DataType::decimal(std::min(range + scale, 38), std::min(scale, 38));
+  }
+  if (a->id() == TypeId::kDate && b->id() == TypeId::kTimestamp) return b;
+  if (a->id() == TypeId::kTimestamp && b->id() == TypeId::kDate) return a;
+  if ((a->id() == TypeId::kDate || a->id() == TypeId::kTimestampNtz) && b->id() == TypeId::kTimestampNtz) return b;
+  if (a->id() == TypeId::kTimestampNtz && b->id() == TypeId::kDate) return a;
+  if (a->is_nested() && a->same_type(*b)) return a;
+  return nullptr;
+}
+
+}  // namespace ember::functions

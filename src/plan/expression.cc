@@ -1,0 +1,262 @@
+#include "plan/expression.h"
+
+#include <atomic>
+
+#include "column/column.h"
+#include "common/error.h"
+#include "functions/cast.h"
+#include "functions/function.h"
+
+namespace ember::plan {
+
+int64_t new_expr_id() {
+  static std::atomic<int64_t> next{1};
+  return next.fetch_add(1);
+}
+
+namespace {
+std::shared_ptr<Expr> node(ExprKind k) {
+  auto e = std::make_shared<Expr>();
+  e->kind = k;
+  return e;
+}
+
+/// Spark's rendering of a literal inside an expression name: strings unquoted (as in column
+/// names), numbers as their SQL text.
+std::string literal_string(const Value& v, const TypePtr& t) {
+  if (v.is_null()) return "NULL";
+  switch (t->id()) {
+    case TypeId::kBoolean: return v.as_bool() ? "true" : "false";
+    case TypeId::kByte:
+    case TypeId::kShort:
+    case TypeId::kInt: return std::to_string(v.as_int());
+    case TypeId::kLong: return std::to_string(v.as_int());
+    case TypeId::kFloat: return functions::format_float(static_cast<float>(v.as_double()));
+    case TypeId::kDouble: return functions::format_double(v.as_double());
+    case TypeId::kDecimal: return decimal_to_string(v.as_decimal(), t->scale());
+    case TypeId::kString: return v.as_bytes();
+    default: {
+      // Render through a one-row column and the cast to string where supported.
+      return "literal";
+    }
+  }
+}
+}  // namespace
+
+ExprPtr lit(Value v, TypePtr type) {
+  auto e = node(ExprKind::kLiteral);
+  e->value = std::move(v);
+  e->nullable = e->value.is_null();
+  e->type = std::move(type);
+  return e;
+}
+
+ExprPtr col(std::vector<std::string> name_parts, int64_t plan_id) {
+  auto e = node(ExprKind::kUnresolvedAttribute);
+  e->name_parts = std::move(name_parts);
+  e->plan_id = plan_id;
+  return e;
+}
+
+ExprPtr star(std::vector<std::string> target, int64_t plan_id) {
+  auto e = node(ExprKind::kUnresolvedStar);
+  e->name_parts = std::move(target);
+  e->plan_id = plan_id;
+  return e;
+}
+
+ExprPtr call(std::string name, std::vector<ExprPtr> args, bool distinct) {
+  auto e = node(ExprKind::kUnresolvedFunction);
+  e->name = std::move(name);
+  e->children = std::move(args);
+  e->distinct = distinct;
+  return e;
+}
+
+ExprPtr alias(ExprPtr child, std::string name, int64_t expr_id) {
+  auto e = node(ExprKind::kAlias);
+  e->name = std::move(name);
+  e->expr_id = expr_id >= 0 ? expr_id : new_expr_id();
+  if (child->type) {
+    e->type = child->type;
+    e->nullable = child->nullable;
+  }
+  e->children = {std::move(child)};
+  return e;
+}
+
+ExprPtr cast(ExprPtr child, TypePtr type, bool try_cast) {
+  auto e = node(ExprKind::kCast);
+  e->type = std::move(type);
+  e->try_ = try_cast;
+  e->nullable = child->nullable;
+  e->children = {std::move(child)};
+  return e;
+}
+
+ExprPtr sort_order(ExprPtr child, bool ascending, bool nulls_first) {
+  auto e = node(ExprKind::kSortOrder);
+  e->ascending = ascending;
+  e->nulls_first = nulls_first;
+  e->type = child->type;
+  e->nullable = child->nullable;
+  e->children = {std::move(child)};
+  return e;
+}
+
+ExprPtr attribute(std::string name, TypePtr type, bool nullable, int64_t expr_id,
+                  std::vector<std::string> qualifier) {
+  auto e = node(ExprKind::kAttribute);
+  e->name = std::move(name);
+  e->type = std::move(type);
+  e->nullable = nullable;
+  e->expr_id = expr_id;
+  e->qualifier = std::move(qualifier);
+  return e;
+}
+
+ExprPtr with_children(const ExprPtr& e, std::vector<ExprPtr> children) {
+  auto copy = std::make_shared<Expr>(*e);
+  copy->children = std::move(children);
+  return copy;
+}
+
+ExprPtr to_attribute(const ExprPtr& named) {
+  if (named->kind == ExprKind::kAttribute) return named;
+  EMBER_CHECK(named->kind == ExprKind::kAlias, "to_attribute of an unnamed expression");
+  return attribute(named->name, named->type, named->nullable, named->expr_id);
+}
+
+std::string Expr::to_string() const {
+  auto args = [this](size_t from = 0) {
+    std::string s;
+    for (size_t i = from; i < children.size(); ++i) {
+      if (i > from) s += ", ";
+      s += children[i]->to_string();
+    }
+    return s;
+  };
+  switch (kind) {
+    case ExprKind::kUnresolvedAttribute: {
+      std::string s;
+      for (size_t i = 0; i < name_parts.size(); ++i) s += (i ? "." : "") + name_parts[i];
+      return s;
+    }
+    case ExprKind::kUnresolvedStar: {
+      std::string s;
+      for (auto& p : name_parts) s += p + ".";
+      return s + "*";
+    }
+    case ExprKind::kUnresolvedFunction: return name + "(" + (distinct ? "DISTINCT " : "") + args() + ")";
+    case ExprKind::kLiteral: return literal_string(value, type);
+    case ExprKind::kAlias: return name;
+    case ExprKind::kUnresolvedAlias: return children[0]->to_string();
+    case ExprKind::kCast:
+      if (implicit) return children[0]->to_string();
+      return std::string(try_ ? "TRY_CAST(" : "CAST(") + children[0]->to_string() + " AS " + type->sql() + ")";
+    case ExprKind::kSortOrder:
+      return children[0]->to_string() + (ascending ? " ASC" : " DESC") + (nulls_first ? " NULLS FIRST" : " NULLS LAST");
+    case ExprKind::kAttribute: return name;
+    case ExprKind::kCall:
+    case ExprKind::kAggregate: {
+      const std::string& shown = function->display_name;
+      // A function called by its name (negative(x)) is shown by that name, as Spark does.
+      if (!name.empty() && name != function->name) return name + "(" + args() + ")";
+      switch (function->display) {
+        case functions::Display::kInfix:
+          return "(" + children[0]->to_string() + " " + shown + " " + children[1]->to_string() + ")";
+        case functions::Display::kPrefix: return "(" + shown + " " + children[0]->to_string() + ")";
+        case functions::Display::kPostfix: return "(" + children[0]->to_string() + " " + shown + ")";
+        default: return (name.empty() ? shown : name) + "(" + (distinct ? "DISTINCT " : "") + args() + ")";
+      }
+    }
+    case ExprKind::kCaseWhen: {
+      std::string s = "CASE";
+      size_t pairs = (children.size() - (has_else ? 1 : 0)) / 2;
+      for (size_t i = 0; i < pairs; ++i)
+        s += " WHEN " + children[2 * i]->to_string() + " THEN " + children[2 * i + 1]->to_string();
+      if (has_else) s += " ELSE " + children.back()->to_string();
+      return s + " END";
+    }
+    case ExprKind::kIf: return "(IF(" + args() + "))";
+    case ExprKind::kCoalesce: return "coalesce(" + args() + ")";
+    case ExprKind::kGetField: return children[0]->to_string() + "." + name;
+    case ExprKind::kUnresolvedExtract: return children[0]->to_string() + "[" + children[1]->to_string() + "]";
+    case ExprKind::kLambdaVariable: return name;
+    case ExprKind::kLambda: return "lambdafunction(" + args() + ")";
+    case ExprKind::kWindow: return children[0]->to_string() + " OVER (...)";
+  }
+  return "?";
+}
+
+bool Expr::resolved() const {
+  switch (kind) {
+    case ExprKind::kUnresolvedAttribute:
+    case ExprKind::kUnresolvedStar:
+    case ExprKind::kUnresolvedFunction:
+    case ExprKind::kUnresolvedExtract:
+    case ExprKind::kUnresolvedAlias:
+    case ExprKind::kLambdaVariable: return false;
+    default: break;
+  }
+  for (auto& c : children)
+    if (!c->resolved()) return false;
+  return type != nullptr;
+}
+
+bool Expr::deterministic() const {
+  if (function && !function->deterministic) return false;
+  for (auto& c : children)
+    if (!c->deterministic()) return false;
+  return true;
+}
+
+bool Expr::contains_aggregate() const {
+  if (kind == ExprKind::kAggregate) return true;
+  if (kind == ExprKind::kWindow) return false;
+  for (auto& c : children)
+    if (c->contains_aggregate()) return true;
+  return false;
+}
+
+std::vector<std::string> parse_attribute_name(const std::string& name) {
+  std::vector<std::string> parts;
+  std::string cur;
+  bool in_quote = false;
+  bool quoted_part = false;
+  for (size_t i = 0; i < name.size(); ++i) {
+    char c = name[i];
+    if (in_quote) {
+      if (c == '`') {
+        if (i + 1 < name.size() && name[i + 1] == '`') {
+          cur += '`';
+          ++i;
+        } else {
+          in_quote = false;
+        }
+      } else {
+        cur += c;
+      }
+    } else if (c == '`') {
+      in_quote = true;
+      quoted_part = true;
+    } else if (c == '.') {
+      parts.push_back(cur);
+      cur.clear();
+      quoted_part = false;
+    } else {
+      cur += c;
+    }
+  }
+  if (in_quote)
+    throw SparkError(ErrorKind::kAnalysis, "INVALID_ATTRIBUTE_NAME_SYNTAX",
+                     "Syntax error in the attribute name: " + name +
+                         ". Check that backticks appear in pairs, a quoted string is a complete name "
+                         "part and use a backtick only inside quoted name parts.",
+                     {{"name", name}});
+  (void)quoted_part;
+  parts.push_back(cur);
+  return parts;
+}
+
+}  // namespace ember::plan

@@ -1,0 +1,115 @@
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "column/value.h"
+#include "types/data_type.h"
+
+namespace ember {
+namespace functions {
+struct FunctionDef;
+}
+
+namespace plan {
+
+/// Kinds of expression nodes. Unresolved kinds come from the client (DataFrame API or SQL);
+/// the analyzer replaces every one of them with resolved kinds, whose `type` and `nullable` are
+/// set. Attributes are identified by `expr_id`, never by name, once resolved.
+enum class ExprKind {
+  // Unresolved.
+  kUnresolvedAttribute,  // name_parts; plan_id when it came from df["col"]
+  kUnresolvedStar,       // name_parts = qualifier (empty for *); plan_id for df["*"]
+  kUnresolvedFunction,   // name, children, distinct
+  kUnresolvedExtract,    // children[0] = value, children[1] = key/field/index
+  kUnresolvedAlias,      // children[0], name chosen by the analyzer (Spark's auto-naming)
+  kLambdaVariable,       // name (unresolved lambda variable)
+  kLambda,               // children[0] = body, children[1..] = variables
+  // Both.
+  kLiteral,    // value, type
+  kAlias,      // children[0], name (a new attribute with expr_id)
+  kCast,       // children[0], type; try_cast when `try_`
+  kSortOrder,  // children[0], ascending, nulls_first
+  // Resolved.
+  kAttribute,     // name, qualifier, expr_id, type, nullable
+  kCall,          // function (scalar), children
+  kAggregate,     // function (aggregate), children, distinct; filter in `filter`
+  kCaseWhen,      // children = [cond1, val1, cond2, val2, ..., (else)]; has_else
+  kIf,            // children = [cond, then, else]
+  kCoalesce,      // children
+  kGetField,      // children[0] = struct, ordinal
+  kWindow,        // children[0] = window function; partition_by, order_by, frame
+};
+
+struct Expr;
+using ExprPtr = std::shared_ptr<const Expr>;
+
+/// Window frame of a window expression.
+struct WindowFrame {
+  enum class Type { kRows, kRange } type = Type::kRange;
+  // Bounds: INT64_MIN = unbounded preceding, INT64_MAX = unbounded following, 0 = current row.
+  int64_t lower = INT64_MIN;
+  int64_t upper = 0;
+  bool specified = false;
+};
+
+/// One node of an expression tree. Nodes are immutable once shared; rewrites build new nodes.
+struct Expr {
+  ExprKind kind;
+  std::vector<ExprPtr> children;
+
+  std::string name;                     // attribute / alias / function name
+  std::vector<std::string> name_parts;  // unresolved attribute parts, star target
+  std::vector<std::string> qualifier;   // resolved attribute's relation qualifier
+  Value value;                          // literal value
+  TypePtr type;                         // resolved type; cast target
+  bool nullable = true;
+  int64_t expr_id = -1;                 // attribute / alias identity
+  int64_t plan_id = -1;                 // client plan id for df["col"] references
+  bool distinct = false;                // aggregate DISTINCT
+  bool try_ = false;                    // try_cast
+  bool implicit = false;                // cast inserted by type coercion (not in names)
+  bool ascending = true;                // sort order
+  bool nulls_first = true;              // sort order
+  bool has_else = false;                // CASE WHEN
+  int ordinal = -1;                     // struct field ordinal
+  const functions::FunctionDef* function = nullptr;  // resolved function
+  ExprPtr filter;                       // aggregate FILTER (WHERE ...)
+  std::vector<ExprPtr> partition_by;    // window
+  std::vector<ExprPtr> order_by;        // window (kSortOrder nodes)
+  WindowFrame frame;                    // window
+  std::string metadata_json;            // alias metadata
+
+  /// Spark's rendering of the expression in plans and auto-generated column names
+  /// (`(a + 1)`, `sum(x)`, `CAST(a AS INT)`).
+  std::string to_string() const;
+  bool resolved() const;
+  bool deterministic() const;
+  bool contains_aggregate() const;
+};
+
+/// A fresh expression id (process-wide, monotonic).
+int64_t new_expr_id();
+
+// Factories.
+ExprPtr lit(Value v, TypePtr type);
+ExprPtr col(std::vector<std::string> name_parts, int64_t plan_id = -1);
+ExprPtr star(std::vector<std::string> target = {}, int64_t plan_id = -1);
+ExprPtr call(std::string name, std::vector<ExprPtr> args, bool distinct = false);
+ExprPtr alias(ExprPtr child, std::string name, int64_t expr_id = -1);
+ExprPtr cast(ExprPtr child, TypePtr type, bool try_cast = false);
+ExprPtr sort_order(ExprPtr child, bool ascending, bool nulls_first);
+ExprPtr attribute(std::string name, TypePtr type, bool nullable, int64_t expr_id,
+                  std::vector<std::string> qualifier = {});
+/// A copy of `e` with new children.
+ExprPtr with_children(const ExprPtr& e, std::vector<ExprPtr> children);
+/// The output attribute of a named expression (an alias or an attribute).
+ExprPtr to_attribute(const ExprPtr& named);
+/// Splits a dotted column name as Spark does, honouring backquotes: "a.`b.c`" → [a, b.c].
+/// Throws PARSE_SYNTAX_ERROR-style errors on malformed quoting.
+std::vector<std::string> parse_attribute_name(const std::string& name);
+
+}  // namespace plan
+}  // namespace ember

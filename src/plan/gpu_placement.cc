@@ -1,0 +1,199 @@
+#include "plan/gpu_placement.h"
+
+#include <functional>
+
+#include "gpu/operators.h"
+#include "gpu/program.h"
+#include "gpu/runtime.h"
+
+namespace ember::plan {
+
+GpuPlacement::GpuPlacement(const Config& conf) : conf_(conf), settings_(gpu::read_settings(conf)) {}
+
+void GpuPlacement::note_range(const exec::PhysicalOperator* op, int64_t start, int64_t end, int64_t step) {
+  Note n;
+  n.kind = Note::kRange;
+  n.start = start;
+  n.end = end;
+  n.step = step;
+  notes_[op] = std::move(n);
+}
+
+void GpuPlacement::note_project(const exec::PhysicalOperator* op, std::vector<exec::PhysExprPtr> exprs) {
+  Note n;
+  n.kind = Note::kProject;
+  n.exprs = std::move(exprs);
+  notes_[op] = std::move(n);
+}
+
+void GpuPlacement::note_filter(const exec::PhysicalOperator* op, exec::PhysExprPtr condition) {
+  Note n;
+  n.kind = Note::kFilter;
+  n.exprs = {std::move(condition)};
+  notes_[op] = std::move(n);
+}
+
+void GpuPlacement::note_aggregate(const exec::PhysicalOperator* op, std::vector<exec::PhysExprPtr> keys,
+                                  std::vector<exec::AggregateCall> calls) {
+  Note n;
+  n.kind = Note::kAggregate;
+  n.exprs = std::move(keys);
+  n.calls = std::move(calls);
+  notes_[op] = std::move(n);
+}
+
+const GpuPlacement::Note* GpuPlacement::note(const exec::PhysicalOperator* op) const {
+  auto it = notes_.find(op);
+  return it == notes_.end() ? nullptr : &it->second;
+}
+
+std::vector<std::string> GpuPlacement::apply(exec::OperatorPtr& root) {
+  lines_.clear();
+  std::string blocked;
+  if (!settings_.enabled) {
+    blocked = settings_.disabled_by;
+  } else {
+    blocked = gpu::Runtime::unavailable_reason();
+  }
+  // Turned off on purpose: nothing to explain unless everything was asked for.
+  if (!settings_.enabled && settings_.explain != gpu::ExplainGpu::kAll) return {};
+  place(root, blocked);
+  if (settings_.explain == gpu::ExplainGpu::kNone) return {};
+  return lines_;
+}
+
+void GpuPlacement::report(const exec::PhysicalOperator& op, bool gpu, const std::string& reason) {
+  if (gpu) {
+    if (settings_.explain == gpu::ExplainGpu::kAll)
+      lines_.push_back("*Exec <" + op.name() + "> will run on GPU" + (reason.empty() ? "" : " (" + reason + ")"));
+  } else {
+    lines_.push_back("!Exec <" + op.name() + "> cannot run on GPU because " + reason);
+  }
+}
+
+void GpuPlacement::place(exec::OperatorPtr& op, const std::string& blocked) {
+  if (!blocked.empty()) {
+    report(*op, false, blocked);
+  } else {
+    const Note* n = note(op.get());
+    if (n != nullptr && n->kind == Note::kAggregate) {
+      std::string reason = try_aggregate(op);
+      if (reason.empty()) {
+        report(*op, true, "");
+        for (const exec::PhysicalOperator* s = op->children.empty() ? nullptr : op->children[0].get(); s != nullptr;
+             s = s->children.empty() ? nullptr : s->children[0].get()) {
+          if (auto* ref = dynamic_cast<const gpu::GpuSourceRef*>(s)) report(*ref, false, cpu_reason(*ref->source()));
+          else report(*s, true, "fused into the HashAggregate above");
+        }
+        return;
+      }
+      report(*op, false, reason);
+    } else {
+      report(*op, false, cpu_reason(*op));
+    }
+  }
+  for (auto& c : op->children) place(c, blocked);
+}
+
+std::string GpuPlacement::cpu_reason(const exec::PhysicalOperator& op) const {
+  const Note* n = note(&op);
+  bool ansi = conf_.ansi_enabled();
+  if (n != nullptr && (n->kind == Note::kProject || n->kind == Note::kFilter)) {
+    for (auto& e : n->exprs) {
+      std::string r = gpu::unsupported_reason(*e, ansi);
+      if (!r.empty()) return r;
+    }
+    return "the GPU " + op.name() + " runs only fused into a GPU aggregation, which is not above it";
+  }
+  if (n != nullptr && n->kind == Note::kRange) return "the GPU Range runs only fused into a GPU aggregation, which is not above it";
+  return "the GPU version of " + op.name() + " is not implemented yet";
+}
+
+std::string GpuPlacement::try_aggregate(exec::OperatorPtr& op) {
+  const Note* agg = note(op.get());
+  gpu::FusedAggregatePlan plan;
+  plan.keys = agg->exprs;
+  plan.calls = agg->calls;
+  bool ansi = conf_.ansi_enabled();
+  // The chain below the aggregate, top-down, down to its source.
+  const exec::PhysicalOperator* cur = op->children.empty() ? nullptr : op->children[0].get();
+  std::vector<gpu::FusedAggregatePlan::Step> top_down;
+  while (cur != nullptr) {
+    const Note* n = note(cur);
+    if (n == nullptr) break;
+    if (n->kind == Note::kRange) break;
+    if (n->kind == Note::kAggregate) break;
+    gpu::FusedAggregatePlan::Step s;
+    s.filter = n->kind == Note::kFilter;
+    s.exprs = n->exprs;
+    top_down.push_back(std::move(s));
+    cur = cur->children.empty() ? nullptr : cur->children[0].get();
+  }
+  const Note* source = cur ? note(cur) : nullptr;
+  bool over_range = source != nullptr && source->kind == Note::kRange;
+  if (cur == nullptr || (!over_range && !cur->is_source())) {
+    // Name what is unsupported first, then the missing input path.
+    for (auto& s : top_down)
+      for (auto& e : s.exprs) {
+        std::string r = gpu::unsupported_reason(*e, ansi);
+        if (!r.empty()) return r;
+      }
+    return "GPU aggregation over the output of " + (cur ? cur->name() : std::string("this input")) +
+           " is not implemented yet";
+  }
+  plan.steps.assign(top_down.rbegin(), top_down.rend());
+  if (over_range) {
+    plan.start = source->start;
+    plan.end = source->end;
+    plan.step = source->step;
+    if (plan.rows() < static_cast<uint64_t>(std::max<int64_t>(settings_.min_rows, 0)))
+      return "the input has " + std::to_string(plan.rows()) + " rows, fewer than spark.ember.gpu.minRows (" +
+             std::to_string(settings_.min_rows) + ")";
+  } else {
+    // Batches from a CPU source: the types of its columns, as the lowest expressions see them.
+    plan.range = false;
+    std::function<void(const exec::PhysExpr&)> collect = [&](const exec::PhysExpr& e) {
+      if (e.kind == exec::PhysExpr::Kind::kColumn) {
+        auto i = static_cast<size_t>(e.column);
+        if (plan.source_types.size() <= i) plan.source_types.resize(i + 1, DataType::long_());
+        plan.source_types[i] = e.type;
+      }
+      for (auto& c : e.children) collect(*c);
+    };
+    if (!plan.steps.empty()) {
+      for (auto& e : plan.steps.front().exprs) collect(*e);
+    } else {
+      for (auto& e : plan.keys) collect(*e);
+      for (auto& c : plan.calls) {
+        for (auto& e : c.args) collect(*e);
+        if (c.filter) collect(*c.filter);
+      }
+    }
+  }
+  bool legacy = conf_.get_bool("spark.sql.legacy.statisticalAggregate", false);
+  try {
+    gpu::CompiledAggregate check(plan, ansi, legacy);
+  } catch (const gpu::Unsupported& u) {
+    return u.what();
+  }
+  // Explain shows the fused stages under the GPU aggregate, mirroring the CPU operators, which
+  // the GPU aggregate keeps as its fallback.
+  std::vector<const exec::PhysicalOperator*> chain;
+  for (const exec::PhysicalOperator* s = op->children[0].get(); s != nullptr;
+       s = s->children.empty() || s == cur ? nullptr : s->children[0].get())
+    chain.push_back(s);
+  exec::OperatorPtr stages;
+  for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
+    exec::OperatorPtr stage;
+    if (*it == cur && !over_range) stage = std::make_unique<gpu::GpuSourceRef>(cur);
+    else stage = std::make_unique<gpu::GpuFusedStage>((*it)->name(), (*it)->details());
+    if (stages) stage->children.push_back(std::move(stages));
+    stages = std::move(stage);
+  }
+  auto g = std::make_unique<gpu::GpuHashAggregate>(std::move(plan), std::move(op), settings_, ansi, legacy);
+  g->children.push_back(std::move(stages));
+  op = std::move(g);
+  return "";
+}
+
+}  // namespace ember::plan

@@ -1,0 +1,58 @@
+#pragma once
+
+#include <map>
+#include <string>
+#include <vector>
+
+#include "common/config.h"
+#include "exec/operators.h"
+#include "gpu/settings.h"
+
+namespace ember::plan {
+
+/// Decides, per physical operator, whether it runs on the GPU, and records why not.
+///
+/// The physical planner notes the bound expressions of the operators it creates (the operators
+/// keep them private); `apply` then walks the finished tree and replaces each subtree the GPU
+/// can run by its GPU operator. Today that is a hash aggregate over filters and projections
+/// over a range, fused into one GpuHashAggregate. An operator runs on the GPU when every
+/// expression and type in it is supported, spark.rapids.sql.enabled and spark.ember.gpu.enabled
+/// are true, a usable device is present, and its input has at least spark.ember.gpu.minRows
+/// rows; the GPU operator falls back to the CPU operators at run time when the device cannot
+/// finish.
+class GpuPlacement {
+ public:
+  explicit GpuPlacement(const Config& conf);
+
+  void note_range(const exec::PhysicalOperator* op, int64_t start, int64_t end, int64_t step);
+  void note_project(const exec::PhysicalOperator* op, std::vector<exec::PhysExprPtr> exprs);
+  void note_filter(const exec::PhysicalOperator* op, exec::PhysExprPtr condition);
+  void note_aggregate(const exec::PhysicalOperator* op, std::vector<exec::PhysExprPtr> keys,
+                      std::vector<exec::AggregateCall> calls);
+
+  /// Moves what can run on the GPU there; returns the placement report for explain, as
+  /// spark.rapids.sql.explain asks (RAPIDS' format: `*Exec <HashAggregate> will run on GPU`,
+  /// `!Exec <Filter> cannot run on GPU because expression rlike is not supported`).
+  std::vector<std::string> apply(exec::OperatorPtr& root);
+
+ private:
+  struct Note {
+    enum Kind { kRange, kProject, kFilter, kAggregate } kind = kRange;
+    int64_t start = 0, end = 0, step = 1;
+    std::vector<exec::PhysExprPtr> exprs;  // project: outputs; filter: [condition]; aggregate: keys
+    std::vector<exec::AggregateCall> calls;
+  };
+  const Note* note(const exec::PhysicalOperator* op) const;
+  void place(exec::OperatorPtr& op, const std::string& blocked);
+  /// Builds the GPU aggregate for `op`, or returns the reason it cannot run on the GPU.
+  std::string try_aggregate(exec::OperatorPtr& op);
+  std::string cpu_reason(const exec::PhysicalOperator& op) const;
+  void report(const exec::PhysicalOperator& op, bool gpu, const std::string& reason);
+
+  const Config& conf_;
+  gpu::GpuSettings settings_;
+  std::map<const exec::PhysicalOperator*, Note> notes_;
+  std::vector<std::string> lines_;
+};
+
+}  // namespace ember::plan

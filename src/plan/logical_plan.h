@@ -1,0 +1,111 @@
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "column/column.h"
+#include "io/data_source.h"
+#include "plan/expression.h"
+
+namespace ember::plan {
+
+enum class PlanKind {
+  // Leaves.
+  kRange,          // range_start, range_end, range_step
+  kLocalRelation,  // schema + batches
+  kRead,           // read (data source request)
+  kUnresolvedRelation,  // table/view name parts
+  kEmpty,          // no rows, given schema (output)
+  // Unary.
+  kProject,        // exprs = named expressions
+  kFilter,         // condition
+  kAggregate,      // grouping = exprs, aggregates = named outputs
+  kSort,           // exprs = sort orders; is_global
+  kLimit,          // limit
+  kOffset,         // limit = offset
+  kTail,           // limit
+  kDistinct,       // all columns; or dedup_columns for dropDuplicates(subset)
+  kSubqueryAlias,  // alias
+  kSample,         // lower, upper, with_replacement, seed
+  kToDF,           // names
+  kWithColumns,    // exprs = aliases to add/replace (unresolved helper)
+  kWithColumnsRenamed,  // renames
+  kDrop,           // exprs = columns to drop (or names)
+  kRepartition,    // no-op for the result
+  kHint,
+  // Binary and n-ary.
+  kJoin,           // join_type, condition, using_columns
+  kSetOp,          // set_op, is_all, by_name, allow_missing
+};
+
+enum class JoinType { kInner, kLeftOuter, kRightOuter, kFullOuter, kLeftSemi, kLeftAnti, kCross };
+enum class SetOpType { kUnion, kIntersect, kExcept };
+
+struct PlanNode;
+using PlanPtr = std::shared_ptr<const PlanNode>;
+
+/// A logical plan node. Built unresolved by the client front ends (connect/, sql/), then
+/// resolved by the analyzer (which fills `output`), then rewritten by the optimizer. Nodes are
+/// immutable once shared.
+struct PlanNode {
+  PlanKind kind;
+  std::vector<PlanPtr> children;
+  int64_t plan_id = -1;  // the client's id, for df["col"] resolution
+
+  std::vector<ExprPtr> exprs;
+  std::vector<ExprPtr> aggregates;
+  ExprPtr condition;
+  /// Aggregate: the output is exactly `aggregates` (SQL's select list), instead of the
+  /// DataFrame API's grouping expressions followed by `aggregates`.
+  bool aggregate_output_is_select_list = false;
+
+  // Range.
+  int64_t range_start = 0, range_end = 0, range_step = 1;
+  int num_partitions = 0;
+  // Local relation.
+  Schema schema;
+  std::vector<Batch> batches;
+  // Read / unresolved relation.
+  io::ReadRequest read;
+  std::shared_ptr<const io::DataSourceReader> reader;  // opened by the analyzer
+  std::vector<std::string> table_name;
+  // Limit / offset / tail.
+  int64_t limit = 0;
+  // Sort.
+  bool is_global = true;
+  // Distinct (dropDuplicates subset).
+  std::vector<std::string> dedup_columns;
+  bool dedup_all = true;
+  // Alias, rename.
+  std::string alias;
+  std::vector<std::string> names;
+  std::vector<std::pair<std::string, std::string>> renames;
+  // Sample.
+  double lower = 0, upper = 1;
+  bool with_replacement = false;
+  int64_t seed = 0;
+  // Join.
+  JoinType join_type = JoinType::kInner;
+  std::vector<std::string> using_columns;
+  // Set operations.
+  SetOpType set_op = SetOpType::kUnion;
+  bool is_all = false, by_name = false, allow_missing = false;
+
+  /// Output attributes (kAttribute expressions), set once resolved.
+  std::vector<ExprPtr> output;
+  bool resolved = false;
+
+  Schema output_schema() const;
+};
+
+// Factories used by the front ends; each returns an unresolved node.
+PlanPtr make_node(PlanKind kind, std::vector<PlanPtr> children = {});
+std::string join_type_name(JoinType t);
+
+/// Renders a plan tree the way Spark's `treeString` does (`+- ` and `:- ` prefixes).
+std::string plan_tree_string(const PlanPtr& plan);
+
+}  // namespace ember::plan

@@ -1,0 +1,50 @@
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "common/config.h"
+#include "plan/logical_plan.h"
+
+namespace ember::plan {
+
+/// One named rewrite of a resolved logical plan. Rules must keep the plan's output (names,
+/// types, nullability widening only) — the optimizer checks that after each rule.
+class Rule {
+ public:
+  virtual ~Rule() = default;
+  virtual const char* name() const = 0;
+  virtual PlanPtr apply(const PlanPtr& plan, const Config& conf) const = 0;
+};
+
+/// Timing and effect of one rule in one optimization, for `explain(mode="cost")`-style output
+/// and tests.
+struct RuleRun {
+  std::string rule;
+  bool changed = false;
+  double millis = 0;
+};
+
+/// Runs the rules in order (to a fixed point, at most a few passes). A rule is skipped when its
+/// name is listed in `spark.sql.optimizer.excludedRules` (comma-separated; Spark's key) or
+/// `spark.ember.optimizer.<name>.enabled` is false.
+PlanPtr optimize_plan(const PlanPtr& plan, const Config& conf, std::vector<RuleRun>* runs = nullptr);
+
+/// The rules, in the order they run.
+const std::vector<std::unique_ptr<Rule>>& optimizer_rules();
+
+// Rule factories, one per file, plan/rule_<name>.cc.
+std::unique_ptr<Rule> make_constant_folding();
+std::unique_ptr<Rule> make_boolean_simplification();
+std::unique_ptr<Rule> make_push_down_filters();
+std::unique_ptr<Rule> make_collapse_projects();
+
+/// Helper for rules: rebuilds `plan` bottom-up, replacing each node by `f(node)`.
+PlanPtr transform_up(const PlanPtr& plan, const std::function<PlanPtr(const PlanPtr&)>& f);
+/// Rewrites every expression of a node (exprs, aggregates, condition) with `f`.
+PlanPtr map_expressions(const PlanPtr& node, const std::function<ExprPtr(const ExprPtr&)>& f);
+/// Rebuilds an expression bottom-up with `f`.
+ExprPtr transform_expr_up(const ExprPtr& e, const std::function<ExprPtr(const ExprPtr&)>& f);
+
+}  // namespace ember::plan

@@ -1,0 +1,298 @@
+#include "plan/physical_planner.h"
+
+#include <functional>
+#include <map>
+#include <set>
+
+#include "common/error.h"
+#include "exec/operators.h"
+#include "plan/analyzer.h"
+#include "plan/gpu_placement.h"
+
+namespace ember::plan {
+namespace {
+
+using exec::PhysExpr;
+using exec::PhysExprPtr;
+
+void collect_refs(const ExprPtr& e, std::set<int64_t>& out) {
+  if (e->kind == ExprKind::kAttribute) out.insert(e->expr_id);
+  for (auto& c : e->children) collect_refs(c, out);
+  if (e->filter) collect_refs(e->filter, out);
+}
+
+PhysExprPtr bind_expr(const ExprPtr& e, const std::vector<ExprPtr>& input, const Config& conf) {
+  auto p = std::make_shared<PhysExpr>();
+  p->type = e->type;
+  p->nullable = e->nullable;
+  switch (e->kind) {
+    case ExprKind::kAttribute: {
+      for (size_t i = 0; i < input.size(); ++i) {
+        if (input[i]->expr_id == e->expr_id) {
+          p->kind = PhysExpr::Kind::kColumn;
+          p->column = static_cast<int>(i);
+          return p;
+        }
+      }
+      EMBER_UNREACHABLE("binding: attribute " + e->name + "#" + std::to_string(e->expr_id) + " not in input");
+    }
+    case ExprKind::kAlias: return bind_expr(e->children[0], input, conf);
+    case ExprKind::kLiteral:
+      p->kind = PhysExpr::Kind::kLiteral;
+      p->value = e->value;
+      return p;
+    case ExprKind::kCast:
+      p->kind = PhysExpr::Kind::kCast;
+      p->try_cast = e->try_;
+      break;
+    case ExprKind::kCall: {
+      p->kind = PhysExpr::Kind::kCall;
+      p->function = e->function;
+      std::vector<TypePtr> types;
+      for (auto& c : e->children) types.push_back(c->type);
+      p->signature = e->function->type_rule(types, conf);
+      break;
+    }
+    case ExprKind::kCaseWhen:
+      p->kind = PhysExpr::Kind::kCaseWhen;
+      p->has_else = e->has_else;
+      break;
+    case ExprKind::kIf: p->kind = PhysExpr::Kind::kIf; break;
+    case ExprKind::kCoalesce: p->kind = PhysExpr::Kind::kCoalesce; break;
+    case ExprKind::kGetField:
+      p->kind = PhysExpr::Kind::kGetField;
+      p->ordinal = e->ordinal;
+      break;
+    default: EMBER_UNREACHABLE("binding: unexpected expression " + e->to_string());
+  }
+  for (auto& c : e->children) p->children.push_back(bind_expr(c, input, conf));
+  return p;
+}
+
+/// Rewrites an aggregate output expression over the hash aggregate's output: grouping
+/// expressions and aggregate calls become references to its columns.
+ExprPtr rewrite_over_aggregate(const ExprPtr& e, const std::map<std::string, ExprPtr>& replacements) {
+  auto it = replacements.find(semantic_key(e));
+  if (it != replacements.end() && e->kind != ExprKind::kAlias) return it->second;
+  if (e->children.empty()) return e;
+  std::vector<ExprPtr> kids;
+  for (auto& c : e->children) kids.push_back(rewrite_over_aggregate(c, replacements));
+  return with_children(e, std::move(kids));
+}
+
+void collect_aggregates(const ExprPtr& e, std::vector<ExprPtr>& out, std::set<std::string>& seen) {
+  if (e->kind == ExprKind::kAggregate) {
+    if (seen.insert(semantic_key(e)).second) out.push_back(e);
+    return;
+  }
+  for (auto& c : e->children) collect_aggregates(c, out, seen);
+}
+
+class Planner {
+ public:
+  explicit Planner(Session& s) : session_(s), gpu_(s.config()) {}
+  GpuPlacement& gpu() { return gpu_; }
+
+  /// `required`: expr ids the parent needs (nullptr = all output).
+  PhysicalPlan plan(const PlanPtr& n, const std::set<int64_t>* required) {
+    const Config& conf = session_.config();
+    auto needed = [&](const ExprPtr& a) { return !required || required->count(a->expr_id) > 0; };
+    switch (n->kind) {
+      case PlanKind::kRange: {
+        PhysicalPlan p;
+        p.root = std::make_unique<exec::RangeScan>(n->range_start, n->range_end, n->range_step);
+        gpu_.note_range(p.root.get(), n->range_start, n->range_end, n->range_step);  // GPU placement
+        p.output = n->output;
+        return p;
+      }
+      case PlanKind::kLocalRelation:
+      case PlanKind::kEmpty: {
+        std::vector<int> proj;
+        PhysicalPlan p;
+        for (size_t i = 0; i < n->output.size(); ++i)
+          if (needed(n->output[i])) {
+            proj.push_back(static_cast<int>(i));
+            p.output.push_back(n->output[i]);
+          }
+        p.root = std::make_unique<exec::LocalScan>(n->batches, proj);
+        for (int i : proj) p.root->schema.push_back(n->schema[static_cast<size_t>(i)]);
+        return p;
+      }
+      case PlanKind::kRead: {
+        std::vector<int> proj;
+        PhysicalPlan p;
+        for (size_t i = 0; i < n->output.size(); ++i)
+          if (needed(n->output[i])) {
+            proj.push_back(static_cast<int>(i));
+            p.output.push_back(n->output[i]);
+          }
+        p.root = std::make_unique<exec::FileScan>(n->reader, n->read.format, proj);
+        return p;
+      }
+      case PlanKind::kProject: {
+        std::vector<ExprPtr> exprs;
+        for (auto& e : n->exprs)
+          if (needed(to_attribute(e))) exprs.push_back(e);
+        std::set<int64_t> req;
+        for (auto& e : exprs) collect_refs(e, req);
+        PhysicalPlan c = plan(n->children[0], &req);
+        std::vector<PhysExprPtr> bound;
+        PhysicalPlan p;
+        for (auto& e : exprs) {
+          bound.push_back(bind_expr(e, c.output, conf));
+          p.output.push_back(to_attribute(e));
+        }
+        p.root = std::make_unique<exec::Project>(bound);
+        gpu_.note_project(p.root.get(), std::move(bound));  // GPU placement
+        p.root->children.push_back(std::move(c.root));
+        return p;
+      }
+      case PlanKind::kFilter: {
+        std::set<int64_t> req = required ? *required : ids(n->output);
+        collect_refs(n->condition, req);
+        PhysicalPlan c = plan(n->children[0], &req);
+        PhysicalPlan p;
+        PhysExprPtr condition = bind_expr(n->condition, c.output, conf);
+        p.root = std::make_unique<exec::Filter>(condition);
+        gpu_.note_filter(p.root.get(), std::move(condition));  // GPU placement
+        p.root->children.push_back(std::move(c.root));
+        p.output = c.output;
+        return p;
+      }
+      case PlanKind::kAggregate: return plan_aggregate(n, conf);
+      case PlanKind::kSort: return plan_sort(n, required, -1);
+      case PlanKind::kLimit:
+      case PlanKind::kOffset:
+      case PlanKind::kTail: {
+        // Sort followed by limit is a top-N.
+        if (n->kind == PlanKind::kLimit && n->children[0]->kind == PlanKind::kSort)
+          return plan_sort(n->children[0], required, n->limit);
+        PhysicalPlan c = plan(n->children[0], required);
+        PhysicalPlan p;
+        if (n->kind == PlanKind::kLimit) p.root = std::make_unique<exec::Limit>(n->limit, 0, false);
+        else if (n->kind == PlanKind::kOffset) p.root = std::make_unique<exec::Limit>(-1, n->limit, false);
+        else p.root = std::make_unique<exec::Limit>(n->limit, 0, true);
+        p.root->children.push_back(std::move(c.root));
+        p.output = c.output;
+        return p;
+      }
+      case PlanKind::kSubqueryAlias:
+      case PlanKind::kRepartition:
+      case PlanKind::kHint: {
+        PhysicalPlan c = plan(n->children[0], required);
+        // Subquery aliases re-qualify attributes but keep their ids.
+        return c;
+      }
+      case PlanKind::kSetOp: {
+        // Union by position: the children's columns map onto this node's attributes.
+        auto u = std::make_unique<exec::UnionAll>();
+        for (auto& child : n->children) {
+          PhysicalPlan c = plan(child, nullptr);
+          std::vector<PhysExprPtr> cols;
+          for (auto& a : child->output) cols.push_back(bind_expr(a, c.output, conf));
+          auto proj = std::make_unique<exec::Project>(std::move(cols));
+          proj->children.push_back(std::move(c.root));
+          u->children.push_back(std::move(proj));
+        }
+        PhysicalPlan p;
+        p.root = std::move(u);
+        p.output = n->output;
+        if (required) {
+          // Keep every column; a projection above prunes what the parent does not need.
+        }
+        return p;
+      }
+      default:
+        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                         "Physical planning of " + plan_tree_string(n) + " is not supported yet.");
+    }
+  }
+
+ private:
+  static std::set<int64_t> ids(const std::vector<ExprPtr>& attrs) {
+    std::set<int64_t> s;
+    for (auto& a : attrs) s.insert(a->expr_id);
+    return s;
+  }
+
+  PhysicalPlan plan_sort(const PlanPtr& n, const std::set<int64_t>* required, int64_t limit) {
+    const Config& conf = session_.config();
+    std::set<int64_t> req = required ? *required : ids(n->output);
+    for (auto& e : n->exprs) collect_refs(e, req);
+    PhysicalPlan c = plan(n->children[0], &req);
+    std::vector<exec::SortKey> keys;
+    for (auto& o : n->exprs) keys.push_back({bind_expr(o->children[0], c.output, conf), o->ascending, o->nulls_first});
+    PhysicalPlan p;
+    p.root = std::make_unique<exec::Sort>(std::move(keys), limit);
+    p.root->children.push_back(std::move(c.root));
+    p.output = c.output;
+    return p;
+  }
+
+  PhysicalPlan plan_aggregate(const PlanPtr& n, const Config& conf) {
+    std::set<int64_t> req;
+    for (auto& g : n->exprs) collect_refs(g, req);
+    for (auto& a : n->aggregates) collect_refs(a, req);
+    PhysicalPlan c = plan(n->children[0], &req);
+    std::vector<PhysExprPtr> keys;
+    std::vector<ExprPtr> agg_output;  // attributes of the HashAggregate's columns
+    std::map<std::string, ExprPtr> replacements;
+    for (auto& g : n->exprs) {
+      keys.push_back(bind_expr(g, c.output, conf));
+      ExprPtr attr = g->kind == ExprKind::kAttribute ? g : attribute(g->kind == ExprKind::kAlias ? g->name : g->to_string(), g->type, g->nullable, new_expr_id());
+      agg_output.push_back(attr);
+      replacements[semantic_key(g)] = attr;
+    }
+    std::vector<ExprPtr> calls_found;
+    std::set<std::string> seen;
+    for (auto& a : n->aggregates) collect_aggregates(a, calls_found, seen);
+    std::vector<exec::AggregateCall> calls;
+    for (auto& call : calls_found) {
+      if (call->distinct)
+        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                         "DISTINCT aggregates are not supported yet: " + call->to_string() + ".");
+      exec::AggregateCall ac;
+      ac.function = call->function;
+      std::vector<TypePtr> types;
+      for (auto& arg : call->children) {
+        ac.args.push_back(bind_expr(arg, c.output, conf));
+        types.push_back(arg->type);
+      }
+      ac.signature = call->function->type_rule(types, conf);
+      if (call->filter) ac.filter = bind_expr(call->filter, c.output, conf);
+      calls.push_back(std::move(ac));
+      ExprPtr attr = attribute(call->to_string(), call->type, call->nullable, new_expr_id());
+      agg_output.push_back(attr);
+      replacements[semantic_key(call)] = attr;
+    }
+    auto agg = std::make_unique<exec::HashAggregate>(keys, calls);
+    gpu_.note_aggregate(agg.get(), std::move(keys), std::move(calls));  // GPU placement
+    agg->children.push_back(std::move(c.root));
+    // Final projection of the aggregate's output expressions.
+    std::vector<PhysExprPtr> proj;
+    PhysicalPlan p;
+    for (auto& out : n->aggregates) {
+      ExprPtr inner = out->kind == ExprKind::kAlias ? out->children[0] : out;
+      ExprPtr rewritten = rewrite_over_aggregate(inner, replacements);
+      proj.push_back(bind_expr(rewritten, agg_output, conf));
+      p.output.push_back(to_attribute(out));
+    }
+    p.root = std::make_unique<exec::Project>(std::move(proj));
+    p.root->children.push_back(std::move(agg));
+    return p;
+  }
+
+  Session& session_;
+  GpuPlacement gpu_;  // notes bound expressions for GPU placement (plan/gpu_placement.h)
+};
+
+}  // namespace
+
+PhysicalPlan create_physical_plan(const PlanPtr& plan, Session& session) {
+  Planner planner(session);
+  PhysicalPlan p = planner.plan(plan, nullptr);
+  p.gpu_explain = planner.gpu().apply(p.root);  // GPU placement
+  return p;
+}
+
+}  // namespace ember::plan

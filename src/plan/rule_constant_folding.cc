@@ -1,0 +1,90 @@
+// ConstantFolding: replaces deterministic expressions whose inputs are all literals by their
+// value. An expression that fails to evaluate (e.g. 1/0 under ANSI) is left for execution, so
+// the error surfaces only if the row is actually computed, as in Spark.
+
+#include "common/error.h"
+#include "exec/expression.h"
+#include "plan/optimizer.h"
+
+namespace ember::plan {
+namespace {
+
+bool foldable(const ExprPtr& e) {
+  switch (e->kind) {
+    case ExprKind::kLiteral: return true;
+    case ExprKind::kCall:
+    case ExprKind::kCast:
+    case ExprKind::kCaseWhen:
+    case ExprKind::kIf:
+    case ExprKind::kCoalesce:
+      if (!e->deterministic()) return false;
+      for (auto& c : e->children)
+        if (c->kind != ExprKind::kLiteral) return false;
+      return true;
+    default: return false;
+  }
+}
+
+exec::PhysExprPtr to_physical(const ExprPtr& e, const Config& conf) {
+  auto p = std::make_shared<exec::PhysExpr>();
+  p->type = e->type;
+  p->nullable = e->nullable;
+  switch (e->kind) {
+    case ExprKind::kLiteral:
+      p->kind = exec::PhysExpr::Kind::kLiteral;
+      p->value = e->value;
+      return p;
+    case ExprKind::kCall: {
+      p->kind = exec::PhysExpr::Kind::kCall;
+      p->function = e->function;
+      std::vector<TypePtr> types;
+      for (auto& c : e->children) types.push_back(c->type);
+      p->signature = e->function->type_rule(types, conf);
+      break;
+    }
+    case ExprKind::kCast:
+      p->kind = exec::PhysExpr::Kind::kCast;
+      p->try_cast = e->try_;
+      break;
+    case ExprKind::kCaseWhen:
+      p->kind = exec::PhysExpr::Kind::kCaseWhen;
+      p->has_else = e->has_else;
+      break;
+    case ExprKind::kIf: p->kind = exec::PhysExpr::Kind::kIf; break;
+    default: p->kind = exec::PhysExpr::Kind::kCoalesce; break;
+  }
+  for (auto& c : e->children) p->children.push_back(to_physical(c, conf));
+  return p;
+}
+
+class ConstantFolding final : public Rule {
+ public:
+  const char* name() const override { return "ConstantFolding"; }
+  PlanPtr apply(const PlanPtr& plan, const Config& conf) const override {
+    functions::EvalContext ctx;
+    ctx.ansi = conf.ansi_enabled();
+    ctx.time_zone = conf.session_time_zone();
+    ctx.config = &conf;
+    return transform_up(plan, [&](const PlanPtr& node) {
+      return map_expressions(node, [&](const ExprPtr& top) {
+        return transform_expr_up(top, [&](const ExprPtr& e) -> ExprPtr {
+          if (e->kind == ExprKind::kLiteral || !foldable(e)) return e;
+          try {
+            Batch one({}, 1);
+            ColumnPtr v = exec::evaluate(*to_physical(e, conf), one, ctx);
+            ExprPtr l = lit(v->value_at(0), e->type);
+            return l;
+          } catch (const SparkError&) {
+            return e;
+          }
+        });
+      });
+    });
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> make_constant_folding() { return std::make_unique<ConstantFolding>(); }
+
+}  // namespace ember::plan

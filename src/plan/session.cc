@@ -1,0 +1,104 @@
+#include "plan/session.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "common/error.h"
+#include "exec/operator.h"
+#include "plan/analyzer.h"
+#include "plan/optimizer.h"
+#include "plan/physical_planner.h"
+
+namespace ember::plan {
+
+namespace {
+std::string key_of(const std::string& name) {
+  std::string s = name;
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+}  // namespace
+
+void Catalog::create_temp_view(const std::string& name, PlanPtr plan, bool replace) {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::string k = key_of(name);
+  if (!replace && views_.count(k))
+    throw SparkError(ErrorKind::kAnalysis, "TEMP_TABLE_OR_VIEW_ALREADY_EXISTS",
+                     "Cannot create the temporary view " + quote_id(name) + " because it already exists.\n"
+                     "Choose a different name, drop or replace the existing view, or add the IF NOT EXISTS clause "
+                     "to tolerate pre-existing views.",
+                     {{"relationName", quote_id(name)}});
+  views_[k] = std::move(plan);
+}
+
+bool Catalog::drop_temp_view(const std::string& name) {
+  std::lock_guard<std::mutex> lock(mu_);
+  return views_.erase(key_of(name)) > 0;
+}
+
+PlanPtr Catalog::lookup_temp_view(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = views_.find(key_of(name));
+  return it == views_.end() ? nullptr : it->second;
+}
+
+std::vector<std::string> Catalog::temp_view_names() const {
+  std::lock_guard<std::mutex> lock(mu_);
+  std::vector<std::string> out;
+  for (auto& [k, v] : views_) out.push_back(k);
+  return out;
+}
+
+int64_t QueryResult::num_rows() const {
+  int64_t n = 0;
+  for (auto& b : batches) n += b.num_rows;
+  return n;
+}
+
+Session::Session(std::string session_id) : id_(std::move(session_id)) {}
+
+PlanPtr Session::analyze(const PlanPtr& unresolved) { return analyze_plan(unresolved, *this); }
+
+PlanPtr Session::optimize(const PlanPtr& analyzed) { return optimize_plan(analyzed, config_); }
+
+QueryResult Session::execute(const PlanPtr& unresolved, const ExecuteOptions& options) {
+  return execute_analyzed(analyze(unresolved), options);
+}
+
+QueryResult Session::execute_analyzed(const PlanPtr& analyzed, const ExecuteOptions& options) {
+  PlanPtr optimized = optimize(analyzed);
+  PhysicalPlan physical = create_physical_plan(optimized, *this);
+  MemoryPool pool("query", MemoryPool::root());
+  exec::ExecContext ctx;
+  ctx.eval.ansi = config_.ansi_enabled();
+  ctx.eval.time_zone = config_.session_time_zone();
+  ctx.eval.config = &config_;
+  ctx.pool = &pool;
+  ctx.cancelled = options.cancelled;
+  QueryResult result;
+  result.schema = analyzed->output_schema();
+  result.batches = exec::run_plan(*physical.root, ctx);
+  // Output columns are in the analyzed order; the physical plan keeps them, but a plan with
+  // no columns needs its row count preserved as batches without columns.
+  return result;
+}
+
+std::string Session::explain(const PlanPtr& unresolved, ExplainMode mode) {
+  PlanPtr analyzed = analyze(unresolved);
+  PlanPtr optimized = optimize(analyzed);
+  PhysicalPlan physical = create_physical_plan(optimized, *this);
+  std::string phys = exec::physical_tree_string(*physical.root);
+  // GPU placement report (spark.rapids.sql.explain), after the tree.
+  if (!physical.gpu_explain.empty()) {
+    phys += "\n";
+    for (auto& line : physical.gpu_explain) phys += line + "\n";
+  }
+  if (mode == ExplainMode::kSimple) return "== Physical Plan ==\n" + phys + "\n";
+  std::string schema;
+  for (auto& f : analyzed->output_schema()) schema += (schema.empty() ? "" : ", ") + f.name + ": " + f.type->simple_string();
+  return "== Parsed Logical Plan ==\n" + plan_tree_string(unresolved) + "\n== Analyzed Logical Plan ==\n" + schema + "\n" +
+         plan_tree_string(analyzed) + "\n== Optimized Logical Plan ==\n" + plan_tree_string(optimized) +
+         "\n== Physical Plan ==\n" + phys + "\n";
+}
+
+}  // namespace ember::plan

@@ -1,0 +1,75 @@
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "column/column.h"
+#include "common/config.h"
+#include "plan/logical_plan.h"
+
+namespace ember::plan {
+
+/// Temporary views and (later) tables of a session. Names are matched case-insensitively
+/// unless spark.sql.caseSensitive is set.
+class Catalog {
+ public:
+  void create_temp_view(const std::string& name, PlanPtr plan, bool replace);
+  bool drop_temp_view(const std::string& name);
+  /// The analyzed plan of a view, or null.
+  PlanPtr lookup_temp_view(const std::string& name) const;
+  std::vector<std::string> temp_view_names() const;
+
+ private:
+  mutable std::mutex mu_;
+  std::map<std::string, PlanPtr> views_;  // key: lower-case name
+};
+
+enum class ExplainMode { kSimple, kExtended, kCodegen, kCost, kFormatted };
+
+/// Options of one execution.
+struct ExecuteOptions {
+  /// Set by Interrupt: checked between batches; the query then fails with OPERATION_CANCELED.
+  std::shared_ptr<std::atomic<bool>> cancelled;
+};
+
+/// The result of a query: its schema and batches in result order.
+struct QueryResult {
+  Schema schema;
+  std::vector<Batch> batches;
+  int64_t num_rows() const;
+};
+
+/// One Spark session: configuration, catalog and the entry points that take a plan from the
+/// client through analysis, optimization, physical planning and execution. Thread-safe: a
+/// client may run several operations on one session at once.
+class Session {
+ public:
+  explicit Session(std::string session_id);
+  const std::string& id() const { return id_; }
+  Config& config() { return config_; }
+  const Config& config() const { return config_; }
+  Catalog& catalog() { return catalog_; }
+
+  /// Resolves names and types; throws AnalysisException-style SparkErrors.
+  PlanPtr analyze(const PlanPtr& unresolved);
+  /// Applies the enabled optimizer rules to an analyzed plan.
+  PlanPtr optimize(const PlanPtr& analyzed);
+  /// Analyzes, optimizes, plans and runs; returns all result batches in order.
+  QueryResult execute(const PlanPtr& unresolved, const ExecuteOptions& options = {});
+  /// Runs an already analyzed plan.
+  QueryResult execute_analyzed(const PlanPtr& analyzed, const ExecuteOptions& options = {});
+  /// Spark's `explain` text for the given mode.
+  std::string explain(const PlanPtr& unresolved, ExplainMode mode);
+
+ private:
+  std::string id_;
+  Config config_;
+  Catalog catalog_;
+};
+
+}  // namespace ember::plan

@@ -1,0 +1,261 @@
+// GPU placement through the session: explain shows GPU operators and fallback reasons as
+// spark.rapids.sql.explain asks; spark.rapids.sql.enabled moves a query between the CPU and the
+// GPU with equal results. Also the GPU benchmark (GpuBench, run only with EMBER_GPU_BENCH=1).
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <thread>
+
+#include "gpu/device.h"
+#include "gpu/fused_aggregate.h"
+#include "gpu/operators.h"
+#include "gpu/runtime.h"
+#include "plan/physical_planner.h"
+#include "plan/session.h"
+
+namespace ember::plan {
+namespace {
+
+bool have_gpu() {
+  if (gpu::device_info().available) return true;
+  const char* expect = std::getenv("EMBER_EXPECT_GPU");
+  EXPECT_FALSE(expect != nullptr && std::string(expect) == "1") << gpu::device_info().reason;
+  return false;
+}
+
+PlanPtr node(PlanKind kind, std::vector<PlanPtr> children = {}) { return make_node(kind, std::move(children)); }
+
+PlanPtr range(int64_t start, int64_t end) {
+  auto n = std::make_shared<PlanNode>();
+  n->kind = PlanKind::kRange;
+  n->range_start = start;
+  n->range_end = end;
+  n->range_step = 1;
+  return n;
+}
+
+PlanPtr project(PlanPtr child, std::vector<ExprPtr> exprs) {
+  auto n = node(PlanKind::kProject, {std::move(child)});
+  const_cast<PlanNode*>(n.get())->exprs = std::move(exprs);
+  return n;
+}
+
+ExprPtr i64(int64_t v) { return lit(Value::integer(v), DataType::long_()); }
+ExprPtr i32(int64_t v) { return lit(Value::integer(v), DataType::int_()); }
+
+/// spark.range(n).withColumn("v", rand(42)).withColumn("c", (col("id") % 100).cast("int"))
+///   .groupBy("c").agg(avg("v"), stddev("v"), count("*"))
+PlanPtr headline(int64_t n) {
+  auto p1 = project(range(0, n), {col({"id"}), alias(call("rand", {i32(42)}), "v")});
+  auto p2 = project(p1, {col({"id"}), col({"v"}), alias(cast(call("%", {col({"id"}), i64(100)}), DataType::int_()), "c")});
+  auto agg = node(PlanKind::kAggregate, {p2});
+  const_cast<PlanNode*>(agg.get())->exprs = {col({"c"})};
+  const_cast<PlanNode*>(agg.get())->aggregates = {call("avg", {col({"v"})}), call("stddev", {col({"v"})}),
+                                                  call("count", {star()})};
+  return agg;
+}
+
+/// A deterministic aggregation over a range, with a filter and nulls.
+PlanPtr deterministic(int64_t n) {
+  auto x = call("-", {call("%", {call("*", {col({"id"}), i64(7)}), i64(1000)}), i64(500)});
+  auto p = project(range(0, n), {col({"id"}), alias(x, "x"), alias(cast(call("%", {col({"id"}), i64(13)}), DataType::int_()), "c")});
+  auto f = node(PlanKind::kFilter, {p});
+  const_cast<PlanNode*>(f.get())->condition = call(">", {col({"x"}), i64(-400)});
+  auto agg = node(PlanKind::kAggregate, {f});
+  const_cast<PlanNode*>(agg.get())->exprs = {col({"c"})};
+  const_cast<PlanNode*>(agg.get())->aggregates = {call("sum", {col({"x"})}), call("avg", {col({"x"})}),
+                                                  call("min", {col({"x"})}), call("max", {col({"id"})}),
+                                                  call("count", {star()}), call("stddev", {col({"x"})})};
+  return agg;
+}
+
+std::vector<std::vector<Value>> rows(const QueryResult& r) {
+  std::vector<std::vector<Value>> out;
+  for (auto& b : r.batches)
+    for (int64_t i = 0; i < b.num_rows; ++i) {
+      std::vector<Value> row;
+      for (auto& c : b.columns) row.push_back(c->value_at(i));
+      out.push_back(std::move(row));
+    }
+  std::sort(out.begin(), out.end(), [](auto& a, auto& b) { return a[0].as_int() < b[0].as_int(); });
+  return out;
+}
+
+TEST(GpuPlacement, ExplainReportsPlacement) {
+  Session s("t");
+  s.config().set("spark.ember.gpu.minRows", "0");
+  std::string text = s.explain(headline(1000), ExplainMode::kSimple);
+  if (!gpu::device_info().available) {
+    EXPECT_EQ(text.find("GpuHashAggregate"), std::string::npos) << text;
+    EXPECT_NE(text.find("!Exec <HashAggregate> cannot run on GPU because " + gpu::Runtime::unavailable_reason()),
+              std::string::npos)
+        << text;
+  } else {
+    EXPECT_NE(text.find("GpuHashAggregate"), std::string::npos) << text;
+    EXPECT_NE(text.find("GpuProject"), std::string::npos) << text;
+    EXPECT_NE(text.find("GpuRange"), std::string::npos) << text;
+    EXPECT_EQ(text.find("*Exec"), std::string::npos) << text;  // NOT_ON_GPU lists only the CPU ones
+    s.config().set("spark.rapids.sql.explain", "ALL");
+    text = s.explain(headline(1000), ExplainMode::kSimple);
+    EXPECT_NE(text.find("*Exec <HashAggregate> will run on GPU"), std::string::npos) << text;
+    EXPECT_NE(text.find("*Exec <Range> will run on GPU (fused into the HashAggregate above)"), std::string::npos) << text;
+  }
+  s.config().set("spark.rapids.sql.explain", "NONE");
+  text = s.explain(headline(1000), ExplainMode::kSimple);
+  EXPECT_EQ(text.find("Exec <"), std::string::npos) << text;
+  s.config().set("spark.rapids.sql.explain", "NOT_ON_GPU");
+  s.config().set("spark.rapids.sql.enabled", "false");
+  text = s.explain(headline(1000), ExplainMode::kSimple);
+  EXPECT_EQ(text.find("Gpu"), std::string::npos) << text;
+  EXPECT_EQ(text.find("Exec <"), std::string::npos) << text;
+}
+
+TEST(GpuPlacement, ExplainsWhyAnOperatorStaysOnTheCpu) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  Session s("t");
+  // Too small by default.
+  std::string text = s.explain(headline(1000), ExplainMode::kSimple);
+  EXPECT_NE(text.find("!Exec <HashAggregate> cannot run on GPU because the input has 1000 rows, fewer than "
+                      "spark.ember.gpu.minRows (100000)"),
+            std::string::npos)
+      << text;
+  s.config().set("spark.ember.gpu.minRows", "0");
+  // A type the GPU does not handle.
+  auto p = project(range(0, 10), {alias(cast(col({"id"}), DataType::string()), "s")});
+  auto agg = node(PlanKind::kAggregate, {p});
+  const_cast<PlanNode*>(agg.get())->aggregates = {call("count", {col({"s"})})};
+  text = s.explain(agg, ExplainMode::kSimple);
+  EXPECT_NE(text.find("!Exec <HashAggregate> cannot run on GPU because type string is not supported"), std::string::npos)
+      << text;
+  // The final projection over the aggregate stays on the CPU, and says why.
+  text = s.explain(headline(1000), ExplainMode::kSimple);
+  EXPECT_NE(text.find("!Exec <Project> cannot run on GPU because"), std::string::npos) << text;
+}
+
+TEST(GpuPlacement, TogglingRapidsMovesThePlanWithEqualResults) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  Session s("t");
+  s.config().set("spark.ember.gpu.minRows", "0");
+  for (int round = 0; round < 2; ++round) {
+    s.config().set("spark.rapids.sql.enabled", "true");
+    EXPECT_NE(s.explain(deterministic(300000), ExplainMode::kSimple).find("GpuHashAggregate"), std::string::npos);
+    auto gpu_rows = rows(s.execute(deterministic(300000)));
+    s.config().set("spark.rapids.sql.enabled", "false");
+    EXPECT_EQ(s.explain(deterministic(300000), ExplainMode::kSimple).find("Gpu"), std::string::npos);
+    auto cpu_rows = rows(s.execute(deterministic(300000)));
+    ASSERT_EQ(gpu_rows.size(), 13u);
+    ASSERT_EQ(gpu_rows.size(), cpu_rows.size());
+    for (size_t r = 0; r < gpu_rows.size(); ++r) {
+      for (size_t c = 0; c < gpu_rows[r].size(); ++c) {
+        const Value &g = gpu_rows[r][c], &x = cpu_rows[r][c];
+        if (c == 2 || c == 6) EXPECT_NEAR(g.as_double(), x.as_double(), 1e-9 * std::fabs(x.as_double()) + 1e-12);
+        else EXPECT_TRUE(g == x) << r << "," << c;
+      }
+    }
+  }
+}
+
+TEST(GpuPlacement, HeadlineQueryRunsOnTheGpu) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  Session s("t");
+  auto r = s.execute(headline(1000000));
+  ASSERT_EQ(r.schema.size(), 4u);
+  EXPECT_EQ(r.schema[1].name, "avg(v)");
+  EXPECT_EQ(r.schema[2].name, "stddev(v)");
+  EXPECT_EQ(r.schema[3].name, "count(1)");
+  auto out = rows(r);
+  ASSERT_EQ(out.size(), 100u);
+  for (auto& row : out) {
+    EXPECT_EQ(row[3].as_int(), 10000);
+    EXPECT_NEAR(row[1].as_double(), 0.5, 0.02);
+    EXPECT_NEAR(row[2].as_double(), std::sqrt(1.0 / 12), 0.01);
+  }
+}
+
+// ---- Benchmark ---------------------------------------------------------------------------------
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+template <typename F>
+double time_ms(F&& f) {
+  auto t0 = std::chrono::steady_clock::now();
+  f();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+}
+
+// EMBER_GPU_BENCH=1 [EMBER_GPU_BENCH_ROWS=100000000] [EMBER_GPU_BENCH_OUT=file.json]
+TEST(GpuBench, RangeRandAggregate) {
+  const char* on = std::getenv("EMBER_GPU_BENCH");
+  if (on == nullptr || std::string(on) != "1") GTEST_SKIP() << "set EMBER_GPU_BENCH=1 to run the GPU benchmark";
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  int64_t n = 100000000;
+  if (const char* r = std::getenv("EMBER_GPU_BENCH_ROWS")) n = std::atoll(r);
+  Session s("bench");
+  PlanPtr q = headline(n);
+  // GPU: end to end through the session (analysis, planning, kernel, results).
+  std::vector<double> gpu_ms;
+  for (int i = 0; i < 12; ++i) {
+    double t = time_ms([&] { s.execute(q); });
+    if (i >= 2) gpu_ms.push_back(t);
+  }
+  // The kernel alone, from the GPU operator's own timing.
+  PhysicalPlan physical = create_physical_plan(s.optimize(s.analyze(q)), s);
+  auto* agg = dynamic_cast<gpu::GpuHashAggregate*>(physical.root->children[0].get());
+  ASSERT_NE(agg, nullptr) << exec::physical_tree_string(*physical.root);
+  std::vector<double> kernel_ms, operator_ms;
+  MemoryPool pool("bench", MemoryPool::root());
+  exec::ExecContext ctx;
+  ctx.eval.config = &s.config();
+  ctx.pool = &pool;
+  for (int i = 0; i < 12; ++i) {
+    exec::run_plan(*physical.root, ctx);
+    ASSERT_TRUE(agg->last_run().on_gpu) << agg->last_run().fallback_reason;
+    if (i >= 2) {
+      kernel_ms.push_back(agg->last_run().kernel_ms);
+      operator_ms.push_back(agg->last_run().total_ms);
+    }
+  }
+  // The same kernel without the per-block tables: every row updates the global table.
+  setenv("EMBER_GPU_BLOCK_TABLE", "0", 1);
+  std::vector<double> global_ms;
+  for (int i = 0; i < 6; ++i) {
+    exec::run_plan(*physical.root, ctx);
+    if (i >= 1) global_ms.push_back(agg->last_run().kernel_ms);
+  }
+  unsetenv("EMBER_GPU_BLOCK_TABLE");
+  // CPU: the same session and binary with the GPU off.
+  s.config().set("spark.rapids.sql.enabled", "false");
+  std::vector<double> cpu_ms;
+  for (int i = 0; i < 4; ++i) {
+    double t = time_ms([&] { s.execute(q); });
+    if (i >= 1) cpu_ms.push_back(t);
+  }
+  gpu::Runtime* rt = gpu::Runtime::get(gpu::read_settings(s.config()));
+  double copy = gpu::measure_copy_bandwidth(size_t{2} << 30, 20, *rt);
+  // A kernel that materialized id (8 bytes), v (8) and c (4) per row would move this much; the
+  // fused kernel reads and writes none of it, so this is an equivalent rate, not traffic.
+  double equivalent = 20.0 * static_cast<double>(n) / (median(kernel_ms) * 1e-3);
+  const gpu::DeviceInfo& info = gpu::device_info();
+  char json[1024];
+  std::snprintf(json, sizeof json,
+                "{\"device\": \"%s\", \"rows\": %lld, \"gpu_query_ms\": %.3f, \"gpu_operator_ms\": %.3f, "
+                "\"gpu_kernel_ms\": %.3f, \"gpu_kernel_global_table_ms\": %.3f, \"cpu_query_ms\": %.3f, \"speedup\": %.1f, \"copy_bandwidth_gbs\": %.1f, "
+                "\"equivalent_bandwidth_gbs\": %.1f, \"cpu_threads\": %u}",
+                info.name.c_str(), static_cast<long long>(n), median(gpu_ms), median(operator_ms), median(kernel_ms),
+                median(global_ms), median(cpu_ms), median(cpu_ms) / median(gpu_ms), copy / 1e9, equivalent / 1e9,
+                std::thread::hardware_concurrency());
+  std::printf("GPU_BENCH %s\n", json);
+  if (const char* path = std::getenv("EMBER_GPU_BENCH_OUT")) std::ofstream(path) << json << "\n";
+}
+
+}  // namespace
+}  // namespace ember::plan
