@@ -1,0 +1,162 @@
+#include "connect/execute.h"
+
+#include <algorithm>
+
+#include "connect/arrow_results.h"
+#include "connect/errors.h"
+#include "connect/plan_input.h"
+#include "connect/translate.h"
+#include "connect/translate_types.h"
+
+namespace ember::connect {
+
+namespace pb = spark::connect;
+
+namespace {
+
+/// Spark caps each Arrow batch of a result at this many bytes, besides the row cap of
+/// spark.sql.execution.arrow.maxRecordsPerBatch.
+constexpr int64_t kMaxArrowBatchBytes = 4 << 20;
+
+void run_relation(ConnectSession& session, Operation& op, const pb::Relation& root) {
+  PlanTranslator translator(translate_context(session, op.cancelled()));
+  plan::PlanPtr plan = translator.relation(root);
+  plan::ExecuteOptions options;
+  options.cancelled = op.cancelled();
+  plan::QueryResult result = session.engine().execute(plan, options);
+
+  Operation::Response schema = response_for(session, op);
+  *schema.mutable_schema() = schema_to_proto(result.schema);
+  op.push(std::move(schema));
+
+  const Config& config = session.engine().config();
+  int64_t max_rows = config.get_int("spark.sql.execution.arrow.maxRecordsPerBatch", 10000);
+  if (max_rows <= 0) max_rows = INT64_MAX;
+  ArrowResultEncoder encoder(result.schema, config.session_time_zone(), max_rows,
+                             kMaxArrowBatchBytes);
+  std::vector<ArrowChunk> chunks;
+  int64_t offset = 0;
+  auto send = [&](ArrowChunk& chunk) {
+    Operation::Response r = response_for(session, op);
+    auto* batch = r.mutable_arrow_batch();
+    batch->set_row_count(chunk.row_count);
+    batch->set_start_offset(offset);
+    batch->set_data(std::move(chunk.data));
+    offset += chunk.row_count;
+    op.push(std::move(r));
+  };
+  for (Batch& b : result.batches) {
+    if (op.cancelled()->load()) break;
+    chunks.clear();
+    encoder.add(b, &chunks);
+    b = Batch();  // its rows now live in the encoded chunks
+    for (auto& c : chunks) send(c);
+  }
+  if (offset == 0) {
+    ArrowChunk empty = encoder.empty();
+    send(empty);
+  }
+}
+
+void create_view(ConnectSession& session, Operation& op, const pb::CreateDataFrameViewCommand& cmd) {
+  if (cmd.is_global()) throw_not_supported("Global temporary views");
+  PlanTranslator translator(translate_context(session, op.cancelled()));
+  plan::PlanPtr analyzed = session.engine().analyze(translator.relation(cmd.input()));
+  session.engine().catalog().create_temp_view(cmd.name(), analyzed, cmd.replace());
+}
+
+/// spark.sql(...): a query comes back as a relation the client builds its DataFrame on (and
+/// sends back when it runs it); a command runs now and comes back as its local result.
+void run_sql_command(ConnectSession& session, Operation& op, const pb::SqlCommand& cmd) {
+  // PySpark 4.3 sends the statement as a SQL relation in `input`; older clients used the
+  // command's own (now deprecated) fields.
+  pb::Relation input;
+  if (cmd.has_input()) {
+    input = cmd.input();
+  } else {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wdeprecated-declarations"
+    pb::SQL* sql = input.mutable_sql();
+    sql->set_query(cmd.sql());
+    *sql->mutable_args() = cmd.args();
+    *sql->mutable_pos_args() = cmd.pos_args();
+    *sql->mutable_named_arguments() = cmd.named_arguments();
+    *sql->mutable_pos_arguments() = cmd.pos_arguments();
+#pragma GCC diagnostic pop
+  }
+  if (input.has_with_relations()) throw_not_supported("spark.sql with DataFrame arguments");
+  if (!input.has_sql()) {
+    throw_invalid_plan("SQL_COMMAND_EXPECTS_SQL_OR_WITH_RELATIONS",
+                       "SQL command expects either a SQL or a WithRelations, but got " +
+                           relation_type_name(input),
+                       {{"other", relation_type_name(input)}});
+  }
+  PlanTranslator translator(translate_context(session, op.cancelled()));
+  PlanTranslator::SqlStatement statement =
+      translator.sql_statement(input.sql().query(), PlanTranslator::sql_arguments(input.sql()));
+  Operation::Response r = response_for(session, op);
+  pb::Relation* relation = r.mutable_sql_command_result()->mutable_relation();
+  if (!statement.ran_command) {
+    *relation = input;
+  } else {
+    const plan::PlanPtr& result = statement.plan;
+    const Config& config = session.engine().config();
+    ArrowResultEncoder encoder(result->schema, config.session_time_zone(), INT64_MAX, INT64_MAX);
+    Batch all = concat_batches(result->batches, result->schema.size());
+    std::vector<ArrowChunk> chunks;
+    if (all.num_rows > 0) encoder.add(all, &chunks);
+    relation->mutable_local_relation()->set_data(chunks.empty() ? encoder.empty().data
+                                                                : std::move(chunks[0].data));
+  }
+  op.push(std::move(r));
+}
+
+std::string command_type_name(const pb::Command& cmd) {
+  const auto* oneof = pb::Command::descriptor()->FindOneofByName("command_type");
+  const auto* field = cmd.GetReflection()->GetOneofFieldDescriptor(cmd, oneof);
+  return field == nullptr ? "UNSET" : field->name();
+}
+
+void run_command(ConnectSession& session, Operation& op, const pb::Command& cmd) {
+  switch (cmd.command_type_case()) {
+    case pb::Command::kCreateDataframeView: create_view(session, op, cmd.create_dataframe_view()); break;
+    case pb::Command::kSqlCommand: run_sql_command(session, op, cmd.sql_command()); break;
+    case pb::Command::kWriteOperation:
+    case pb::Command::kWriteOperationV2: throw_not_supported("Writing DataFrames (DataFrame.write)");
+    case pb::Command::kRegisterFunction:
+    case pb::Command::kRegisterTableFunction: throw_not_supported("Registering user-defined functions");
+    case pb::Command::COMMAND_TYPE_NOT_SET:
+      throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",
+                         "This oneOf field in spark.connect.Command is not set: command_type",
+                         {{"fullName", "spark.connect.Command"}, {"name", "command_type"}});
+    default: throw_not_supported("Command " + command_type_name(cmd));
+  }
+}
+
+}  // namespace
+
+Operation::Response response_for(const ConnectSession& session, const Operation& op) {
+  Operation::Response r;
+  r.set_session_id(session.session_id());
+  r.set_server_side_session_id(session.server_side_session_id());
+  r.set_operation_id(op.id());
+  return r;
+}
+
+void run_execute_plan(ConnectSession& session, Operation& op, const pb::ExecutePlanRequest& request) {
+  const pb::Plan& plan = request.plan();
+  switch (plan.op_type_case()) {
+    case pb::Plan::kRoot: run_relation(session, op, plan.root()); break;
+    case pb::Plan::kCommand: run_command(session, op, plan.command()); break;
+    case pb::Plan::kCompressedOperation: reject_compressed_plan();
+    case pb::Plan::OP_TYPE_NOT_SET:
+      throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",
+                         "This oneOf field in spark.connect.Plan is not set: op_type",
+                         {{"fullName", "spark.connect.Plan"}, {"name", "op_type"}});
+  }
+  Operation::Response complete = response_for(session, op);
+  complete.mutable_result_complete();
+  op.push(std::move(complete));
+}
+
+}  // namespace ember::connect

@@ -1,0 +1,62 @@
+#pragma once
+
+#include <string>
+
+#include "connect/session_manager.h"
+#include "spark/connect/base.grpc.pb.h"
+
+namespace ember::connect {
+
+/// The Spark Connect service. Every handler catches everything: failures reach the client as
+/// Spark-style errors (see errors.h), never as a crash. Executions run on their own threads so
+/// that a client can reattach to them (ReattachExecute) after its stream broke.
+class SparkConnectService final : public spark::connect::SparkConnectService::Service {
+ public:
+  /// With a non-empty `auth_token`, requests must carry "authorization: Bearer <token>".
+  explicit SparkConnectService(SessionManager& sessions, std::string auth_token = "");
+
+  grpc::Status ExecutePlan(grpc::ServerContext* context,
+                           const spark::connect::ExecutePlanRequest* request,
+                           grpc::ServerWriter<spark::connect::ExecutePlanResponse>* writer) override;
+  grpc::Status AnalyzePlan(grpc::ServerContext* context,
+                           const spark::connect::AnalyzePlanRequest* request,
+                           spark::connect::AnalyzePlanResponse* response) override;
+  grpc::Status Config(grpc::ServerContext* context, const spark::connect::ConfigRequest* request,
+                      spark::connect::ConfigResponse* response) override;
+  grpc::Status AddArtifacts(grpc::ServerContext* context,
+                            grpc::ServerReader<spark::connect::AddArtifactsRequest>* reader,
+                            spark::connect::AddArtifactsResponse* response) override;
+  grpc::Status ArtifactStatus(grpc::ServerContext* context,
+                              const spark::connect::ArtifactStatusesRequest* request,
+                              spark::connect::ArtifactStatusesResponse* response) override;
+  grpc::Status Interrupt(grpc::ServerContext* context,
+                         const spark::connect::InterruptRequest* request,
+                         spark::connect::InterruptResponse* response) override;
+  grpc::Status ReattachExecute(
+      grpc::ServerContext* context, const spark::connect::ReattachExecuteRequest* request,
+      grpc::ServerWriter<spark::connect::ExecutePlanResponse>* writer) override;
+  grpc::Status ReleaseExecute(grpc::ServerContext* context,
+                              const spark::connect::ReleaseExecuteRequest* request,
+                              spark::connect::ReleaseExecuteResponse* response) override;
+  grpc::Status ReleaseSession(grpc::ServerContext* context,
+                              const spark::connect::ReleaseSessionRequest* request,
+                              spark::connect::ReleaseSessionResponse* response) override;
+  grpc::Status FetchErrorDetails(grpc::ServerContext* context,
+                                 const spark::connect::FetchErrorDetailsRequest* request,
+                                 spark::connect::FetchErrorDetailsResponse* response) override;
+  grpc::Status CloneSession(grpc::ServerContext* context,
+                            const spark::connect::CloneSessionRequest* request,
+                            spark::connect::CloneSessionResponse* response) override;
+  grpc::Status GetStatus(grpc::ServerContext* context,
+                         const spark::connect::GetStatusRequest* request,
+                         spark::connect::GetStatusResponse* response) override;
+
+ private:
+  /// UNAUTHENTICATED unless the request carries the expected bearer token.
+  grpc::Status authenticate(const grpc::ServerContext* context) const;
+
+  SessionManager& sessions_;
+  const std::string auth_token_;
+};
+
+}  // namespace ember::connect

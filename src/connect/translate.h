@@ -1,0 +1,126 @@
+#pragma once
+
+#include <atomic>
+#include <functional>
+#include <memory>
+#include <string>
+
+#include "plan/expression.h"
+#include "plan/logical_plan.h"
+#include "spark/connect/expressions.pb.h"
+#include "spark/connect/relations.pb.h"
+
+namespace ember::plan {
+class Session;
+}
+
+namespace ember::connect {
+
+/// What translation may need beyond the message itself.
+struct TranslateContext {
+  /// The session, for relations Spark evaluates eagerly while planning (ShowString) and for
+  /// configuration. May be null when translating for tests; such relations then fail.
+  plan::Session* session = nullptr;
+  /// Looks up a cached artifact (`cache/<hash>`) uploaded with AddArtifacts; returns false when
+  /// unknown. Used by CachedLocalRelation and ChunkedCachedLocalRelation.
+  std::function<bool(const std::string& name, std::string* bytes)> cached_artifact;
+  /// The cancellation flag of the operation being translated, for eager evaluation.
+  std::shared_ptr<std::atomic<bool>> cancelled;
+};
+
+/// Translates Spark Connect protocol relations and expressions into Ember's unresolved logical
+/// plan. Names, functions and types are not checked here (the analyzer does that); this layer
+/// only maps message shapes, keeps each relation's `plan_id`, and rejects malformed or
+/// unsupported messages with Spark-style errors that name what is missing.
+///
+/// The methods are split over one source file per relation family (translate_<family>.cc).
+class PlanTranslator {
+ public:
+  /// Nodes under construction; they become immutable `PlanPtr`s once returned.
+  using NodePtr = std::shared_ptr<plan::PlanNode>;
+
+  explicit PlanTranslator(TranslateContext ctx = {}) : ctx_(std::move(ctx)) {}
+
+  plan::PlanPtr relation(const spark::connect::Relation& rel);
+  plan::ExprPtr expression(const spark::connect::Expression& expr);
+
+ private:
+  /// The relation's child, which must be present.
+  plan::PlanPtr input(const spark::connect::Relation& child, const char* what);
+  NodePtr dispatch(const spark::connect::Relation& rel);
+
+  // translate_read.cc
+  NodePtr read(const spark::connect::Read& r);
+  NodePtr range(const spark::connect::Range& r);
+  // translate_basic.cc
+  NodePtr project(const spark::connect::Project& r);
+  NodePtr filter(const spark::connect::Filter& r);
+  NodePtr sort(const spark::connect::Sort& r);
+  NodePtr limit(const spark::connect::Limit& r);
+  NodePtr offset(const spark::connect::Offset& r);
+  NodePtr tail(const spark::connect::Tail& r);
+  NodePtr subquery_alias(const spark::connect::SubqueryAlias& r);
+  NodePtr sample(const spark::connect::Sample& r);
+  NodePtr deduplicate(const spark::connect::Deduplicate& r);
+  NodePtr to_df(const spark::connect::ToDF& r);
+  NodePtr with_columns(const spark::connect::WithColumns& r);
+  NodePtr with_columns_renamed(const spark::connect::WithColumnsRenamed& r);
+  NodePtr drop(const spark::connect::Drop& r);
+  NodePtr repartition(const spark::connect::Repartition& r);
+  NodePtr repartition_by_expression(const spark::connect::RepartitionByExpression& r);
+  NodePtr hint(const spark::connect::Hint& r);
+  // translate_aggregate.cc
+  NodePtr aggregate(const spark::connect::Aggregate& r);
+  // translate_join_setop.cc
+  NodePtr join(const spark::connect::Join& r);
+  NodePtr set_operation(const spark::connect::SetOperation& r);
+  // translate_local.cc
+  NodePtr local_relation(const spark::connect::LocalRelation& r);
+  NodePtr cached_local_relation(const spark::connect::CachedLocalRelation& r);
+  NodePtr chunked_cached_local_relation(const spark::connect::ChunkedCachedLocalRelation& r);
+  NodePtr show_string(const spark::connect::ShowString& r);
+  // translate_sql.cc
+  NodePtr sql(const spark::connect::SQL& r);
+  // translate_expression.cc
+  plan::ExprPtr sort_order(const spark::connect::Expression::SortOrder& s);
+  plan::ExprPtr alias(const spark::connect::Expression::Alias& a);
+  plan::ExprPtr window(const spark::connect::Expression::Window& w);
+  plan::ExprPtr lambda(const spark::connect::Expression::LambdaFunction& l);
+  std::vector<plan::ExprPtr> expressions(
+      const google::protobuf::RepeatedPtrField<spark::connect::Expression>& list);
+  /// An `expr("...")` / `selectExpr` / `filter("...")` string, parsed as Spark SQL.
+  plan::ExprPtr expression_string(const std::string& text);
+
+ public:
+  /// The SQL parameters of a `spark.sql(query, args)` request: literal arguments by name and
+  /// by position, or expression arguments.
+  struct SqlArguments {
+    const google::protobuf::Map<std::string, spark::connect::Expression::Literal>* args = nullptr;
+    const google::protobuf::RepeatedPtrField<spark::connect::Expression::Literal>* pos_args = nullptr;
+    const google::protobuf::Map<std::string, spark::connect::Expression>* named_arguments = nullptr;
+    const google::protobuf::RepeatedPtrField<spark::connect::Expression>* pos_arguments = nullptr;
+  };
+  /// A SQL statement as a relation: a query becomes its plan; a command (SET, CREATE VIEW,
+  /// SHOW ...) runs now, as Spark runs it, and becomes a local relation of its result.
+  struct SqlStatement {
+    plan::PlanPtr plan;
+    bool ran_command = false;
+  };
+  SqlStatement sql_statement(const std::string& text, const SqlArguments& arguments);
+  /// The arguments of a SQL relation.
+  static SqlArguments sql_arguments(const spark::connect::SQL& sql);
+
+  TranslateContext ctx_;
+};
+
+/// A fresh, mutable plan node (for the translate_*.cc files).
+PlanTranslator::NodePtr new_node(plan::PlanKind kind, std::vector<plan::PlanPtr> children = {});
+
+/// A literal message as an Ember value and type (translate_literal.cc). Decimal strings are
+/// parsed exactly; arrays, maps and structs become `Value::list`s.
+TypedValue literal_from_proto(const spark::connect::Expression::Literal& lit);
+
+/// The name of the relation type set in `rel`, as Spark names it in messages ("SQL", "NA_FILL").
+std::string relation_type_name(const spark::connect::Relation& rel);
+
+}  // namespace ember::connect
