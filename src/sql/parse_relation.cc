@@ -1,0 +1,326 @@
+// Relations of the FROM clause: tables and views, common table expressions, subqueries,
+// inline tables (VALUES), the range() table function, and joins.
+
+#include <cctype>
+
+#include "sql/parse_error.h"
+#include "sql/parser_impl.h"
+
+namespace ember::sql {
+
+using plan::ExprKind;
+using plan::JoinType;
+using plan::PlanKind;
+
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+PlanPtr subquery_alias(PlanPtr child, const std::string& alias) {
+  auto n = new_node(PlanKind::kSubqueryAlias, {std::move(child)});
+  n->alias = alias;
+  return n;
+}
+
+}  // namespace
+
+PlanPtr one_row_relation() {
+  auto n = new_node(PlanKind::kRange);
+  n->range_start = 0;
+  n->range_end = 1;
+  n->range_step = 1;
+  return n;
+}
+
+PlanPtr Parser::from_clause() {
+  PlanPtr rel = relation();
+  while (accept_op(",")) {
+    auto join = new_node(PlanKind::kJoin, {rel, relation()});
+    join->join_type = JoinType::kInner;
+    rel = join;
+  }
+  if (at_word("LATERAL") && at_word("VIEW", 1))
+    fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+               "The feature is not supported: LATERAL VIEW.", {}, peek().begin, peek(1).stop);
+  if ((at_word("PIVOT") || at_word("UNPIVOT")) && at_op("(", 1))
+    fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+               "The feature is not supported: " + peek().upper + ".", {}, peek().begin,
+               peek().stop);
+  return rel;
+}
+
+PlanPtr Parser::relation() {
+  PlanPtr left = relation_primary();
+  while (true) {
+    size_t k = 0;
+    bool natural = false;
+    const Token& first = peek();
+    if (at_word("NATURAL")) {
+      natural = true;
+      k = 1;
+    }
+    JoinType type = JoinType::kInner;
+    const Token& t = peek(k);
+    if (t.is_word("JOIN")) {
+      k += 1;
+    } else if (t.is_word("INNER") && peek(k + 1).is_word("JOIN")) {
+      k += 2;
+    } else if (t.is_word("CROSS") && peek(k + 1).is_word("JOIN")) {
+      type = JoinType::kCross;
+      k += 2;
+    } else if (t.is_word("LEFT") || t.is_word("RIGHT") || t.is_word("FULL")) {
+      const Token& m = peek(k + 1);
+      type = t.upper == "LEFT"
+                 ? JoinType::kLeftOuter
+                 : (t.upper == "RIGHT" ? JoinType::kRightOuter : JoinType::kFullOuter);
+      if (m.is_word("OUTER")) {
+        k += 2;
+      } else if (t.upper == "LEFT" && (m.is_word("SEMI") || m.is_word("ANTI"))) {
+        type = m.upper == "SEMI" ? JoinType::kLeftSemi : JoinType::kLeftAnti;
+        k += 2;
+      } else {
+        k += 1;
+      }
+      if (!peek(k).is_word("JOIN")) {
+        pos_ += k;
+        fail_here();
+      }
+      k += 1;
+    } else if ((t.is_word("SEMI") || t.is_word("ANTI")) && peek(k + 1).is_word("JOIN")) {
+      type = t.upper == "SEMI" ? JoinType::kLeftSemi : JoinType::kLeftAnti;
+      k += 2;
+    } else {
+      if (natural) fail(peek(1));
+      return left;
+    }
+    pos_ += k;
+    if (natural)
+      fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                 "The feature is not supported: NATURAL JOIN.", {}, first.begin, last_stop());
+    if (at_word("LATERAL"))
+      fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                 "The feature is not supported: LATERAL subqueries.", {}, peek().begin,
+                 peek().stop);
+    auto join = new_node(PlanKind::kJoin, {left, relation_primary()});
+    join->join_type = type;
+    if (accept_word("ON")) {
+      join->condition = expression();
+    } else if (at_word("USING")) {
+      next();
+      join->using_columns = identifier_list();
+    }
+    left = join;
+  }
+}
+
+PlanPtr Parser::relation_primary() {
+  const Token& t = peek();
+  if (t.is_op("(")) {
+    if (at_query_start(1)) {
+      next();
+      PlanPtr q = query();
+      expect_op(")");
+      PlanPtr aliased = table_alias(q, true);
+      // A subquery without an alias gets Spark's generated name.
+      if (aliased == q) return subquery_alias(q, "__auto_generated_subquery_name");
+      return aliased;
+    }
+    next();
+    PlanPtr inner = relation();
+    while (accept_op(",")) {
+      auto join = new_node(PlanKind::kJoin, {inner, relation()});
+      inner = join;
+    }
+    expect_op(")");
+    return table_alias(inner, true);
+  }
+  if (t.is_word("VALUES")) return table_alias(inline_table(), true);
+  if (t.is_word("LATERAL"))
+    fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+               "The feature is not supported: LATERAL subqueries.", {}, t.begin, t.stop);
+  if (!at_identifier()) fail_here();
+  int begin = t.begin;
+  std::vector<std::string> name = multipart_identifier();
+  if (at_op("(")) {
+    // A table-valued function.
+    std::string fname = lower(name.back());
+    std::vector<int> arg_begin, arg_stop;
+    expect_op("(");
+    std::vector<ExprPtr> args;
+    if (!at_op(")")) {
+      do {
+        arg_begin.push_back(peek().begin);
+        args.push_back(expression());
+        arg_stop.push_back(last_stop());
+      } while (accept_op(","));
+    }
+    expect_op(")");
+    if (name.size() == 1 && fname == "range" && !args.empty() && args.size() <= 4) {
+      auto r = new_node(PlanKind::kRange);
+      std::vector<int64_t> v;
+      for (size_t i = 0; i < args.size(); ++i)
+        v.push_back(constant_integer(args[i], "range", arg_begin[i], arg_stop[i]));
+      if (v.size() == 1) {
+        r->range_end = v[0];
+      } else {
+        r->range_start = v[0];
+        r->range_end = v[1];
+        if (v.size() > 2) r->range_step = v[2];
+        if (v.size() > 3) r->num_partitions = static_cast<int>(v[3]);
+      }
+      if (r->range_step == 0)
+        fail_range(ErrorKind::kAnalysis, "FAILED_FUNCTION_CALL",
+                   "Failed preparing of the function `range` for call. Please, double check "
+                   "function's arguments.",
+                   {{"funcName", "`range`"}}, begin, last_stop());
+      return table_alias(r, true);
+    }
+    std::string shown;
+    for (size_t i = 0; i < name.size(); ++i) shown += (i ? "." : "") + quote_id(name[i]);
+    static const char* const kKnown[] = {
+        "explode",      "explode_outer", "inline",           "inline_outer",
+        "json_tuple",   "posexplode",    "posexplode_outer", "stack",
+        "sql_keywords", "collations",    "variant_explode",  "variant_explode_outer"};
+    for (const char* k : kKnown)
+      if (fname == k)
+        fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                   "The feature is not supported: the table-valued function " + shown + ".", {},
+                   begin, last_stop());
+    fail_range(
+        ErrorKind::kAnalysis, "UNRESOLVABLE_TABLE_VALUED_FUNCTION",
+        "Could not resolve " + shown + " to a table-valued function. Please make sure that " +
+            shown +
+            " is defined as a table-valued function and that all required parameters are provided "
+            "correctly. If " +
+            shown +
+            " is not defined, please create the table-valued function before "
+            "using it. For more information about defining table-valued functions, please refer to "
+            "the "
+            "Apache Spark documentation.",
+        {{"name", shown}}, begin, last_stop());
+  }
+  if (at_word("TABLESAMPLE") ||
+      ((at_word("FOR") || at_word("VERSION") || at_word("TIMESTAMP")) && at_word("AS", 1)))
+    fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+               "The feature is not supported: " + peek().upper + " on a table.", {}, peek().begin,
+               peek().stop);
+  PlanPtr rel;
+  if (name.size() == 1) {
+    for (auto s = cte_scopes.rbegin(); s != cte_scopes.rend() && !rel; ++s) {
+      auto it = s->find(lower(name[0]));
+      if (it != s->end()) rel = subquery_alias(it->second, name[0]);
+    }
+  }
+  if (!rel) {
+    auto n = new_node(PlanKind::kUnresolvedRelation);
+    n->table_name = name;
+    rel = n;
+  }
+  return table_alias(rel, true);
+}
+
+PlanPtr Parser::table_alias(PlanPtr rel, bool allow_column_list) {
+  std::string alias;
+  if (accept_word("AS")) {
+    alias = identifier();
+  } else if (word_is_alias(0, true)) {
+    alias = identifier();
+  } else {
+    return rel;
+  }
+  if (allow_column_list && at_op("(")) {
+    auto todf = new_node(PlanKind::kToDF, {rel});
+    todf->names = identifier_list();
+    rel = todf;
+  }
+  return subquery_alias(rel, alias);
+}
+
+PlanPtr Parser::inline_table() {
+  const Token& values = next();  // VALUES
+  std::vector<std::vector<ExprPtr>> rows;
+  std::vector<int> row_begin;
+  do {
+    row_begin.push_back(peek().begin);
+    if (at_op("(") && !at_query_start(1)) {
+      rows.push_back(expression_list_in_parens());
+    } else {
+      rows.push_back({expression()});
+    }
+  } while (accept_op(","));
+  size_t width = rows[0].size();
+  for (size_t r = 0; r < rows.size(); ++r) {
+    if (rows[r].size() != width)
+      fail_range(ErrorKind::kAnalysis, "INVALID_INLINE_TABLE.NUM_COLUMNS_MISMATCH",
+                 "Invalid inline table. Inline table expected " + std::to_string(width) +
+                     " columns but found " + std::to_string(rows[r].size()) + " columns in row " +
+                     std::to_string(r) + ".",
+                 {{"expectedNumCols", std::to_string(width)},
+                  {"actualNumCols", std::to_string(rows[r].size())},
+                  {"rowIndex", std::to_string(r)}},
+                 values.begin, last_stop());
+  }
+  std::vector<std::string> names;
+  for (size_t c = 0; c < width; ++c) names.push_back("col" + std::to_string(c + 1));
+
+  // Literal rows whose columns each hold one type become a local relation directly.
+  bool literal_only = true;
+  std::vector<TypePtr> types(width);
+  std::vector<bool> nullable(width, false);
+  for (auto& row : rows) {
+    for (size_t c = 0; c < width && literal_only; ++c) {
+      const ExprPtr& e = row[c];
+      if (e->kind != ExprKind::kLiteral) {
+        literal_only = false;
+        break;
+      }
+      if (e->value.is_null()) {
+        nullable[c] = true;
+        continue;
+      }
+      if (!types[c])
+        types[c] = e->type;
+      else if (!types[c]->equals(*e->type))
+        literal_only = false;
+    }
+  }
+  if (literal_only) {
+    auto n = new_node(PlanKind::kLocalRelation);
+    std::vector<ColumnPtr> columns;
+    for (size_t c = 0; c < width; ++c) {
+      TypePtr type = types[c] ? types[c] : DataType::null();
+      n->schema.push_back({names[c], type, nullable[c], "{}"});
+      ColumnBuilder b(type, static_cast<int64_t>(rows.size()));
+      for (auto& row : rows) {
+        if (row[c]->value.is_null())
+          b.append_null();
+        else
+          b.append_value(row[c]->value);
+      }
+      columns.push_back(b.finish());
+    }
+    n->batches.push_back(Batch(std::move(columns), static_cast<int64_t>(rows.size())));
+    return n;
+  }
+  // Otherwise each row is a projection of one row, and the rows a UNION ALL, whose type
+  // coercion gives the columns their common types.
+  PlanPtr out;
+  for (auto& row : rows) {
+    auto project = new_node(PlanKind::kProject, {one_row_relation()});
+    for (size_t c = 0; c < width; ++c) project->exprs.push_back(plan::alias(row[c], names[c]));
+    if (!out) {
+      out = project;
+      continue;
+    }
+    auto u = new_node(PlanKind::kSetOp, {out, project});
+    u->set_op = plan::SetOpType::kUnion;
+    u->is_all = true;
+    out = u;
+  }
+  return out;
+}
+
+}  // namespace ember::sql

@@ -1,0 +1,213 @@
+#pragma once
+
+// The recursive-descent parser shared by the parse_*.cc files: one class, split by the part of
+// the grammar each file reads (queries, relations, expressions, literals, commands).
+
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "plan/expression.h"
+#include "plan/logical_plan.h"
+#include "sql/lexer.h"
+#include "sql/parser.h"
+#include "sql/statement.h"
+
+namespace ember::sql {
+
+using plan::ExprPtr;
+using plan::PlanPtr;
+
+/// A window specification: `(PARTITION BY ... ORDER BY ... frame)`, possibly based on a named
+/// window.
+struct WindowSpec {
+  std::string base;  // the named window this one refines, if any
+  std::vector<ExprPtr> partition_by;
+  std::vector<ExprPtr> order_by;
+  plan::WindowFrame frame;
+};
+
+/// A select item as written: the expression (without its alias), the alias if any, and where
+/// it stands in the text (for positioned errors).
+struct SelectItem {
+  ExprPtr expr;
+  std::optional<std::string> alias;
+  int begin = 0, stop = 0;
+};
+
+/// A GROUP BY / ORDER BY key as written; `ordinal` is set for a bare integer literal.
+struct ClauseKey {
+  ExprPtr expr;
+  int ordinal = 0;
+  int begin = 0, stop = 0;
+};
+
+/// The clauses of one SELECT before they become plan nodes. ORDER BY belongs to the query
+/// around it, but a lone SELECT's ORDER BY may see its aggregates and FROM columns, so the two
+/// are assembled together (`build_select`).
+struct SelectClause {
+  bool distinct = false;
+  std::vector<SelectItem> items;
+  PlanPtr from;  // null: the one-row relation
+  ExprPtr where;
+  bool has_group_by = false, group_by_all = false;
+  std::vector<ClauseKey> group_by;
+  ExprPtr having;
+  std::map<std::string, WindowSpec> windows;  // WINDOW clause, by lower-case name
+};
+
+/// ORDER BY / SORT BY / CLUSTER BY / DISTRIBUTE BY, LIMIT and OFFSET of a query.
+struct QueryOrganization {
+  std::vector<ClauseKey> order_by;  // sort orders (kSortOrder around the key)
+  bool global_sort = true;          // false for SORT BY / CLUSTER BY
+  bool distribute = false;
+  std::optional<int64_t> limit, offset;
+  int limit_begin = 0, limit_stop = 0, offset_begin = 0, offset_stop = 0;
+};
+
+class Parser {
+ public:
+  Parser(std::string_view sql, const ParseOptions& options);
+
+  PlanPtr whole_query();
+  ExprPtr whole_expression();
+  Statement whole_statement();
+
+  // --- Tokens ---------------------------------------------------------------------------------
+  const Token& peek(size_t ahead = 0) const;
+  const Token& next();
+  bool at_word(std::string_view kw, size_t ahead = 0) const { return peek(ahead).is_word(kw); }
+  bool at_op(std::string_view op, size_t ahead = 0) const { return peek(ahead).is_op(op); }
+  bool accept_word(std::string_view kw);
+  bool accept_op(std::string_view op);
+  void expect_word(std::string_view kw);
+  void expect_op(std::string_view op);
+  bool at_end_of_statement(size_t ahead = 0) const;
+  /// Fails unless the statement ends here (`;` optional).
+  void expect_end();
+  [[noreturn]] void fail(const Token& at, const std::string& hint = "") const;
+  [[noreturn]] void fail_here() const { fail(peek()); }
+  /// PARSE_EMPTY_STATEMENT for blank text.
+  void reject_empty() const;
+  /// Raises a positioned error over tokens [from, to].
+  [[noreturn]] void fail_range(ErrorKind kind, const std::string& error_class,
+                               const std::string& message,
+                               std::map<std::string, std::string> params, int begin,
+                               int stop) const;
+  int last_stop() const { return pos_ > 0 ? toks_[pos_ - 1].stop : 0; }
+  std::string_view text(int begin, int stop) const;
+
+  // --- Identifiers ----------------------------------------------------------------------------
+  bool at_identifier(size_t ahead = 0) const;
+  std::string identifier();
+  std::vector<std::string> multipart_identifier();
+  std::vector<std::string> identifier_list();  // (a, b, c)
+
+  // --- Queries (parse_query.cc) ----------------------------------------------------------------
+  PlanPtr query();
+  bool at_query_start(size_t ahead = 0) const;
+
+  // --- Relations (parse_relation.cc) -----------------------------------------------------------
+  PlanPtr from_clause();
+  PlanPtr relation();
+  PlanPtr relation_primary();
+  PlanPtr inline_table();
+  PlanPtr table_alias(PlanPtr rel, bool allow_column_list);
+
+  // --- Expressions (parse_expression.cc) -------------------------------------------------------
+  ExprPtr expression();
+  ExprPtr named_expression(std::optional<std::string>* alias_out);
+  std::vector<ExprPtr> expression_list_in_parens();
+  WindowSpec window_spec();
+  /// Whether a word at an alias position is an alias rather than the clause keyword it spells.
+  bool word_is_alias(size_t ahead, bool for_table) const;
+
+  // --- Literals and types (parse_literal.cc) ---------------------------------------------------
+  ExprPtr number_literal(bool negate, const Token* minus);
+  ExprPtr typed_literal();  // DATE '...', TIMESTAMP '...', X'..', INTERVAL ...
+  bool at_typed_literal() const;
+  ExprPtr interval_literal();
+  TypePtr data_type();
+  ExprPtr parameter_marker();
+  /// A constant integer (LIMIT, OFFSET, range() arguments, window frame offsets).
+  int64_t constant_integer(const ExprPtr& e, const char* what, int begin, int stop) const;
+
+  // --- Statements (parse_statement.cc) ---------------------------------------------------------
+  Statement statement();
+
+  const ParseOptions& options() const { return options_; }
+  std::string_view sql() const { return sql_; }
+
+  /// Common table expressions in scope, innermost last.
+  std::vector<std::map<std::string, PlanPtr>> cte_scopes;
+  /// Lambda parameters in scope (`x -> x + 1`): references become lambda variables.
+  std::vector<std::vector<std::string>> lambda_scopes;
+
+ private:
+  // Expression precedence levels.
+  ExprPtr or_expression();
+  ExprPtr and_expression();
+  ExprPtr not_expression();
+  ExprPtr predicated();
+  ExprPtr comparison();
+  ExprPtr bit_or();
+  ExprPtr bit_xor();
+  ExprPtr bit_and();
+  ExprPtr shift();
+  ExprPtr additive();
+  ExprPtr multiplicative();
+  ExprPtr unary();
+  ExprPtr postfix(ExprPtr primary_expr = nullptr);
+  ExprPtr primary();
+  ExprPtr function_call(std::vector<std::string> name, int begin);
+  ExprPtr case_expression();
+  ExprPtr cast_expression(bool try_cast);
+  ExprPtr over_clause(ExprPtr function);
+  ExprPtr lambda_or_expression();
+  ExprPtr identifier_reference(std::vector<std::string> parts);
+  void frame_bound(int64_t* bound, bool lower);
+
+  // Queries.
+  struct Term {
+    PlanPtr plan;
+    std::optional<SelectClause> select;
+    /// Output column names where the text shows them (for ORDER BY ordinals over set
+    /// operations); empty when unknown.
+    std::vector<std::string> names;
+  };
+  Term set_expression();
+  Term set_term();
+  Term set_primary();
+  SelectClause select_clause(PlanPtr from_first);
+  void with_clause();
+  QueryOrganization query_organization();
+  PlanPtr finish(Term term, QueryOrganization& org);
+  PlanPtr to_plan(Term term);
+
+  std::string_view sql_;
+  ParseOptions options_;
+  std::vector<Token> toks_;
+  size_t pos_ = 0;
+  size_t next_positional_ = 0;
+};
+
+/// Assembles a SELECT and the ORDER BY that follows it into plan nodes (parse_select.cc).
+PlanPtr build_select(const Parser& p, SelectClause select, QueryOrganization* org);
+/// Replaces `OVER w` references with the windows of the WINDOW clause (parse_select.cc).
+ExprPtr apply_named_windows(const Parser& p, const ExprPtr& e,
+                            const std::map<std::string, WindowSpec>& windows);
+/// The relation of a SELECT without FROM: one row, no columns.
+PlanPtr one_row_relation();
+
+// Plan node helpers.
+std::shared_ptr<plan::PlanNode> new_node(plan::PlanKind kind, std::vector<PlanPtr> children = {});
+ExprPtr string_literal(const std::string& s);
+ExprPtr int_literal(int32_t v);
+/// Whether `name` is an aggregate function of the registry.
+bool is_aggregate_function(const std::string& name);
+/// Whether `e` contains an aggregate function call outside any window expression.
+bool contains_aggregate_call(const ExprPtr& e);
+
+}  // namespace ember::sql

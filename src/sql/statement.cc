@@ -1,0 +1,373 @@
+// Running statements: queries through the engine, commands against the session.
+
+#include "sql/statement.h"
+
+#include <algorithm>
+#include <cctype>
+
+#include "common/error.h"
+#include "common/timezone.h"
+#include "functions/function.h"
+#include "sql/parser.h"
+
+namespace ember::sql {
+
+using plan::PlanKind;
+using plan::QueryResult;
+
+namespace {
+
+std::string lower(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string quoted_name(const std::vector<std::string>& parts) {
+  std::string s;
+  for (size_t i = 0; i < parts.size(); ++i) s += (i ? "." : "") + quote_id(parts[i]);
+  return s;
+}
+
+/// A small local result: string columns unless `types` says otherwise.
+class ResultBuilder {
+ public:
+  void column(std::string name, TypePtr type, bool nullable) {
+    schema_.push_back({std::move(name), std::move(type), nullable, "{}"});
+  }
+  void row(std::vector<Value> values) { rows_.push_back(std::move(values)); }
+
+  QueryResult finish() {
+    QueryResult r;
+    r.schema = schema_;
+    if (schema_.empty()) return r;
+    std::vector<ColumnPtr> columns;
+    for (size_t c = 0; c < schema_.size(); ++c) {
+      ColumnBuilder b(schema_[c].type, static_cast<int64_t>(rows_.size()));
+      for (auto& row : rows_) {
+        if (row[c].is_null())
+          b.append_null();
+        else
+          b.append_value(row[c]);
+      }
+      columns.push_back(b.finish());
+    }
+    r.batches.push_back(Batch(std::move(columns), static_cast<int64_t>(rows_.size())));
+    return r;
+  }
+
+ private:
+  Schema schema_;
+  std::vector<std::vector<Value>> rows_;
+};
+
+Value str(const std::string& s) { return Value::bytes(s); }
+
+/// Spark's SHOW ... LIKE patterns: `*` matches any characters, `|` separates alternatives,
+/// case-insensitive.
+bool like_pattern(const std::string& pattern, const std::string& name) {
+  std::string n = lower(name);
+  size_t start = 0;
+  while (start <= pattern.size()) {
+    size_t bar = pattern.find('|', start);
+    std::string alt =
+        lower(pattern.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
+    alt.erase(0, alt.find_first_not_of(' '));
+    alt.erase(alt.find_last_not_of(' ') + 1);
+    // Glob match with '*'.
+    size_t p = 0, s = 0, star = std::string::npos, mark = 0;
+    while (s < n.size()) {
+      if (p < alt.size() && (alt[p] == n[s] || alt[p] == '.')) {
+        ++p;
+        ++s;
+      } else if (p < alt.size() && alt[p] == '*') {
+        star = p++;
+        mark = s;
+      } else if (star != std::string::npos) {
+        p = star + 1;
+        s = ++mark;
+      } else {
+        break;
+      }
+    }
+    while (p < alt.size() && alt[p] == '*') ++p;
+    if (s == n.size() && p == alt.size()) return true;
+    if (bar == std::string::npos) break;
+    start = bar + 1;
+  }
+  return false;
+}
+
+bool is_default_namespace(const std::vector<std::string>& ns) {
+  if (ns.size() == 1) return lower(ns[0]) == "default";
+  return ns.size() == 2 && lower(ns[0]) == "spark_catalog" && lower(ns[1]) == "default";
+}
+
+[[noreturn]] void schema_not_found(const std::vector<std::string>& ns) {
+  std::vector<std::string> full = ns;
+  if (full.size() == 1) full.insert(full.begin(), "spark_catalog");
+  std::string name = quoted_name(full);
+  throw SparkError(
+      ErrorKind::kAnalysis, "SCHEMA_NOT_FOUND",
+      "The schema " + name +
+          " cannot be found. Verify the spelling and correctness of the schema and catalog.\n"
+          "If you did not qualify the name with a catalog, verify the current_schema() output, or "
+          "qualify the name with the correct catalog.\nTo tolerate the error on drop use DROP "
+          "SCHEMA "
+          "IF EXISTS.",
+      {{"schemaName", name}}, "42704");
+}
+
+[[noreturn]] void table_not_found(const std::vector<std::string>& name) {
+  std::vector<std::string> full = name;
+  if (full.size() == 1) full.insert(full.begin(), {"spark_catalog", "default"});
+  std::string shown = quoted_name(full);
+  throw SparkError(
+      ErrorKind::kAnalysis, "TABLE_OR_VIEW_NOT_FOUND",
+      "The table or view " + shown +
+          " cannot be found. Verify the spelling and correctness of the schema and catalog.\n"
+          "Search path: [`spark_catalog`.`default`].\n"
+          "If you did not qualify the name with a schema, verify the current_schema() output, or "
+          "qualify the name with the correct schema and catalog.\nTo tolerate the error on drop "
+          "use "
+          "DROP VIEW IF EXISTS or DROP TABLE IF EXISTS.",
+      {{"relationName", shown}, {"searchPath", "[`spark_catalog`.`default`]"}}, "42P01");
+}
+
+/// Resolves a relation name to its analyzed plan (a temporary view).
+plan::PlanPtr analyze_relation(plan::Session& session, const std::vector<std::string>& name) {
+  auto rel = std::make_shared<plan::PlanNode>();
+  rel->kind = PlanKind::kUnresolvedRelation;
+  rel->table_name = name;
+  return session.analyze(rel);
+}
+
+QueryResult describe_columns(const plan::PlanPtr& analyzed) {
+  ResultBuilder r;
+  r.column("col_name", DataType::string(), false);
+  r.column("data_type", DataType::string(), false);
+  r.column("comment", DataType::string(), true);
+  for (auto& f : analyzed->output_schema())
+    r.row({str(f.name), str(f.type->simple_string()), Value()});
+  return r.finish();
+}
+
+/// Settings that only take effect at startup in Spark.
+bool is_static_config(const std::string& key) {
+  static const char* const kStatic[] = {
+      "spark.sql.warehouse.dir", "spark.sql.catalogImplementation", "spark.sql.extensions",
+      "spark.sql.globalTempDatabase", "spark.sql.artifact.isolation.enabled"};
+  return std::find(std::begin(kStatic), std::end(kStatic), key) != std::end(kStatic);
+}
+
+QueryResult run_set(plan::Session& session, const Statement& s) {
+  Config& config = session.config();
+  ResultBuilder r;
+  r.column("key", DataType::string(), false);
+  r.column("value", DataType::string(), false);
+  if (s.key.empty()) {
+    if (s.verbose) {
+      r.column("meaning", DataType::string(), false);
+      r.column("Since version", DataType::string(), false);
+    }
+    auto all = config.all();
+    std::sort(all.begin(), all.end());
+    for (auto& [k, v] : all) {
+      if (s.verbose)
+        r.row({str(k), str(v), str(""), str("")});
+      else
+        r.row({str(k), str(v)});
+    }
+    return r.finish();
+  }
+  if (!s.has_value) {
+    r.row({str(s.key), str(config.get(s.key).value_or("<undefined>"))});
+    return r.finish();
+  }
+  if (is_static_config(s.key))
+    throw SparkError(ErrorKind::kAnalysis, "CANNOT_MODIFY_STATIC_CONFIG",
+                     "Cannot modify the value of the static Spark config: \"" + s.key + "\".",
+                     {{"key", "\"" + s.key + "\""}}, "46110");
+  std::string value = s.value;
+  if (s.key == "spark.sql.session.timeZone") {
+    if (value.empty()) value = TimeZone::utc().name();  // SET TIME ZONE LOCAL
+    if (TimeZone::find(value) == nullptr)
+      throw SparkError(ErrorKind::kIllegalArgument, "INVALID_CONF_VALUE.TIME_ZONE",
+                       "The value '" + value + "' in the config \"" + s.key +
+                           "\" is invalid. Cannot resolve the given timezone.",
+                       {{"confName", s.key}, {"confValue", value}}, "22022");
+  }
+  config.set(s.key, value);
+  r.row({str(s.key), str(value)});
+  return r.finish();
+}
+
+QueryResult run_show_functions(const Statement& s) {
+  std::vector<std::string> names;
+  if (s.key != "USER") {
+    for (const functions::FunctionDef* d : functions::Registry::instance().all()) {
+      names.push_back(d->name);
+      for (auto& a : d->aliases) names.push_back(a);
+    }
+  }
+  std::sort(names.begin(), names.end());
+  names.erase(std::unique(names.begin(), names.end()), names.end());
+  ResultBuilder r;
+  r.column("function", DataType::string(), false);
+  for (auto& n : names)
+    if (!s.has_pattern || like_pattern(s.pattern, n)) r.row({str(n)});
+  return r.finish();
+}
+
+QueryResult run_describe_function(const Statement& s) {
+  ResultBuilder r;
+  r.column("function_desc", DataType::string(), false);
+  const functions::FunctionDef* d = functions::Registry::instance().find(s.key);
+  if (!d) {
+    r.row({str("Function: " + s.key + " not found.")});
+    return r.finish();
+  }
+  r.row({str("Function: " + d->name)});
+  r.row({str("Usage: " + (d->usage.empty() ? d->name : d->usage))});
+  return r.finish();
+}
+
+}  // namespace
+
+QueryResult execute_statement(plan::Session& session, const Statement& s,
+                              const plan::ExecuteOptions& options) {
+  switch (s.kind) {
+    case StatementKind::kQuery:
+      return session.execute(s.query, options);
+    case StatementKind::kSet:
+      return run_set(session, s);
+    case StatementKind::kReset: {
+      Config& config = session.config();
+      if (!s.key.empty()) {
+        config.unset(s.key);
+      } else {
+        for (auto& [k, v] : config.all())
+          if (!is_static_config(k)) config.unset(k);
+      }
+      return {};
+    }
+    case StatementKind::kCreateView: {
+      if (s.name.size() != 1)
+        throw SparkError(
+            ErrorKind::kAnalysis, "TEMP_VIEW_NAME_TOO_MANY_NAME_PARTS",
+            "CREATE TEMPORARY VIEW or the corresponding Dataset APIs only accept single-part view "
+            "names, but got: " +
+                quoted_name(s.name) + ".",
+            {{"actualName", quoted_name(s.name)}}, "428EK");
+      if (s.if_not_exists && session.catalog().lookup_temp_view(s.name[0])) return {};
+      plan::PlanPtr q = s.query;
+      if (!s.column_names.empty()) {
+        plan::PlanPtr analyzed = session.analyze(q);
+        if (analyzed->output.size() != s.column_names.size()) {
+          std::string view_cols, query_cols;
+          for (auto& c : s.column_names) view_cols += (view_cols.empty() ? "" : ", ") + quote_id(c);
+          for (auto& a : analyzed->output)
+            query_cols += (query_cols.empty() ? "" : ", ") + quote_id(a->name);
+          const bool too_many = s.column_names.size() > analyzed->output.size();
+          throw SparkError(ErrorKind::kAnalysis,
+                           std::string("CREATE_VIEW_COLUMN_ARITY_MISMATCH.") +
+                               (too_many ? "NOT_ENOUGH_DATA_COLUMNS" : "TOO_MANY_DATA_COLUMNS"),
+                           "Cannot create view " + quoted_name(s.name) + ", the reason is " +
+                               (too_many ? "not enough data columns" : "too many data columns") +
+                               ":\nView columns: " + view_cols + ".\nData columns: " + query_cols +
+                               ".",
+                           {{"viewName", quoted_name(s.name)},
+                            {"viewColumns", view_cols},
+                            {"dataColumns", query_cols}},
+                           "21S01");
+        }
+        auto todf = std::make_shared<plan::PlanNode>();
+        todf->kind = PlanKind::kToDF;
+        todf->children = {analyzed};
+        todf->names = s.column_names;
+        q = todf;
+      }
+      session.catalog().create_temp_view(s.name[0], session.analyze(q), s.replace);
+      return {};
+    }
+    case StatementKind::kDropView: {
+      bool dropped = s.name.size() == 1 && session.catalog().drop_temp_view(s.name[0]);
+      if (!dropped && !s.if_exists) table_not_found(s.name);
+      return {};
+    }
+    case StatementKind::kShowTables: {
+      if (!s.name.empty() && !is_default_namespace(s.name)) schema_not_found(s.name);
+      ResultBuilder r;
+      r.column("namespace", DataType::string(), false);
+      r.column(s.is_view ? "viewName" : "tableName", DataType::string(), false);
+      r.column("isTemporary", DataType::boolean(), false);
+      auto names = session.catalog().temp_view_names();
+      std::sort(names.begin(), names.end());
+      for (auto& n : names)
+        if (!s.has_pattern || like_pattern(s.pattern, n))
+          r.row({str(""), str(n), Value::boolean(true)});
+      return r.finish();
+    }
+    case StatementKind::kShowFunctions:
+      return run_show_functions(s);
+    case StatementKind::kShowNamespaces: {
+      ResultBuilder r;
+      r.column("namespace", DataType::string(), false);
+      if (!s.has_pattern || like_pattern(s.pattern, "default")) r.row({str("default")});
+      return r.finish();
+    }
+    case StatementKind::kShowCurrentNamespace: {
+      ResultBuilder r;
+      r.column("catalog", DataType::string(), false);
+      r.column("namespace", DataType::string(), false);
+      r.row({str("spark_catalog"), str("default")});
+      return r.finish();
+    }
+    case StatementKind::kShowColumns: {
+      plan::PlanPtr rel = analyze_relation(session, s.name);
+      ResultBuilder r;
+      r.column("col_name", DataType::string(), false);
+      for (auto& a : rel->output) r.row({str(a->name)});
+      return r.finish();
+    }
+    case StatementKind::kDescribe:
+      return describe_columns(s.query ? session.analyze(s.query)
+                                      : analyze_relation(session, s.name));
+    case StatementKind::kDescribeFunction:
+      return run_describe_function(s);
+    case StatementKind::kExplain: {
+      ResultBuilder r;
+      r.column("plan", DataType::string(), true);
+      r.row({str(session.explain(s.query, s.explain_mode))});
+      return r.finish();
+    }
+    case StatementKind::kUse:
+      if (!is_default_namespace(s.name)) schema_not_found(s.name);
+      return {};
+    case StatementKind::kCacheTable:
+      if (s.query) {
+        if (s.name.size() != 1) table_not_found(s.name);
+        session.catalog().create_temp_view(s.name[0], session.analyze(s.query), false);
+      } else {
+        analyze_relation(session, s.name);  // raises TABLE_OR_VIEW_NOT_FOUND
+      }
+      return {};
+    case StatementKind::kUncacheTable:
+      if (!s.if_exists) analyze_relation(session, s.name);
+      return {};
+    case StatementKind::kRefreshTable:
+      analyze_relation(session, s.name);
+      return {};
+    case StatementKind::kClearCache:
+      return {};
+    case StatementKind::kUnsupported:
+      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                       "The feature is not supported: " + s.feature + ".", {}, "0A000");
+  }
+  EMBER_UNREACHABLE("statement kind");
+}
+
+QueryResult execute_statement(plan::Session& session, std::string_view sql) {
+  return execute_statement(session, parse_statement(sql, ParseOptions::for_session(session)));
+}
+
+}  // namespace ember::sql

@@ -1,0 +1,233 @@
+// SQL statements run end to end on a session. Expected rows were checked against Apache
+// Spark 4.3 running the same statements.
+
+#include <gtest/gtest.h>
+
+#include <sstream>
+
+#include "common/error.h"
+#include "sql/shell.h"
+#include "sql/statement.h"
+
+namespace ember::sql {
+namespace {
+
+/// Rows as text, `|`-separated, in result order.
+std::vector<std::string> rows(const plan::QueryResult& r) {
+  std::vector<std::string> out;
+  for (auto& b : r.batches) {
+    for (int64_t i = 0; i < b.num_rows; ++i) {
+      std::string row;
+      for (size_t c = 0; c < b.columns.size(); ++c) {
+        Value v = b.columns[c]->value_at(i);
+        std::string cell;
+        const TypePtr& t = r.schema[c].type;
+        if (v.is_null())
+          cell = "NULL";
+        else if (t->id() == TypeId::kString)
+          cell = v.as_bytes();
+        else if (t->id() == TypeId::kBoolean)
+          cell = v.as_bool() ? "true" : "false";
+        else if (t->is_integral())
+          cell = std::to_string(v.as_int());
+        else if (t->id() == TypeId::kDecimal)
+          cell = decimal_to_string(v.as_decimal(), t->scale());
+        else if (t->is_floating())
+          cell = std::to_string(v.as_double());
+        else
+          cell = "?";
+        row += (c ? "|" : "") + cell;
+      }
+      out.push_back(row);
+    }
+  }
+  return out;
+}
+
+std::string names(const plan::QueryResult& r) {
+  std::string s;
+  for (size_t i = 0; i < r.schema.size(); ++i)
+    s += (i ? "," : "") + r.schema[i].name + ":" + r.schema[i].type->simple_string();
+  return s;
+}
+
+using Rows = std::vector<std::string>;
+
+TEST(SqlExecute, GroupByAliasOrderBy) {
+  plan::Session s("t");
+  auto r =
+      execute_statement(s, "SELECT id % 3 AS k, count(*) FROM range(10) GROUP BY k ORDER BY k");
+  EXPECT_EQ(names(r), "k:bigint,count(1):bigint");
+  EXPECT_EQ(rows(r), (Rows{"0|4", "1|3", "2|3"}));
+}
+
+TEST(SqlExecute, GroupByOrdinalHavingOrderByOrdinal) {
+  plan::Session s("t");
+  auto r = execute_statement(
+      s, "SELECT id % 3 AS k, count(*) c FROM range(10) GROUP BY 1 HAVING c > 3 ORDER BY 2 DESC");
+  EXPECT_EQ(names(r), "k:bigint,c:bigint");
+  EXPECT_EQ(rows(r), (Rows{"0|4"}));
+}
+
+TEST(SqlExecute, HavingOnAnAggregateOutsideTheSelectList) {
+  plan::Session s("t");
+  auto r = execute_statement(s, "SELECT id % 2 AS k FROM range(10) GROUP BY k HAVING sum(id) > 20");
+  EXPECT_EQ(names(r), "k:bigint");
+  EXPECT_EQ(rows(r), (Rows{"1"}));
+  r = execute_statement(
+      s, "SELECT id % 3 AS k, count(*) AS n FROM range(10) GROUP BY k ORDER BY sum(id) DESC, k");
+  EXPECT_EQ(names(r), "k:bigint,n:bigint");
+  EXPECT_EQ(rows(r), (Rows{"0|4", "2|3", "1|3"}));  // sums 18, 15, 12
+}
+
+TEST(SqlExecute, GroupByNameThatIsBothAnAliasAndAColumn) {
+  plan::Session s("t");
+  execute_statement(s, "CREATE TEMP VIEW kv AS SELECT id AS a, id % 2 AS b FROM range(4)");
+  // `a` is a column of kv: Spark groups by the column, and then b is not grouped.
+  try {
+    execute_statement(s, "SELECT b AS a, count(*) AS n FROM kv GROUP BY a");
+    ADD_FAILURE() << "expected MISSING_AGGREGATION";
+  } catch (const SparkError& e) {
+    EXPECT_EQ(e.error_class(), "MISSING_AGGREGATION");
+  }
+  // `k` is not a column: the alias stands for b.
+  auto r = execute_statement(s, "SELECT b AS k, count(*) AS n FROM kv GROUP BY k ORDER BY k");
+  EXPECT_EQ(rows(r), (Rows{"0|2", "1|2"}));
+}
+
+TEST(SqlExecute, OrderByAColumnNotSelected) {
+  plan::Session s("t");
+  auto r = execute_statement(s, "SELECT id * 2 AS x FROM range(5) ORDER BY id DESC");
+  EXPECT_EQ(rows(r), (Rows{"8", "6", "4", "2", "0"}));
+}
+
+TEST(SqlExecute, OrderByPositionOfAStarColumn) {
+  plan::Session s("t");
+  execute_statement(s, "CREATE TEMP VIEW pairs AS SELECT id AS a, 10 - id AS b FROM range(4)");
+  auto r = execute_statement(s, "SELECT * FROM pairs ORDER BY 2");
+  EXPECT_EQ(rows(r), (Rows{"3|7", "2|8", "1|9", "0|10"}));
+  r = execute_statement(s, "SELECT p.* FROM pairs p ORDER BY 1 DESC LIMIT 1");
+  EXPECT_EQ(rows(r), (Rows{"3|7"}));
+}
+
+TEST(SqlExecute, LateralColumnAliases) {
+  plan::Session s("t");
+  auto r = execute_statement(s, "SELECT id * 2 AS d, d + 1 AS e FROM range(3) ORDER BY id");
+  EXPECT_EQ(names(r), "d:bigint,e:bigint");
+  EXPECT_EQ(rows(r), (Rows{"0|1", "2|3", "4|5"}));
+  // A FROM column of the same name wins over the alias, as in Spark.
+  r = execute_statement(s, "SELECT 5 AS id, id + 1 AS next FROM range(2)");
+  EXPECT_EQ(rows(r), (Rows{"5|1", "5|2"}));
+}
+
+TEST(SqlExecute, WhereLimitOffsetAndCte) {
+  plan::Session s("t");
+  auto r = execute_statement(s, "WITH c AS (SELECT id FROM range(5)) SELECT * FROM c WHERE id > 2");
+  EXPECT_EQ(rows(r), (Rows{"3", "4"}));
+  r = execute_statement(s,
+                        "SELECT id FROM range(10) WHERE id BETWEEN 2 AND 8 AND id NOT IN (4, 5) "
+                        "ORDER BY id DESC LIMIT 3 OFFSET 1");
+  EXPECT_EQ(rows(r), (Rows{"7", "6", "3"}));
+}
+
+TEST(SqlExecute, ValuesAndUnion) {
+  plan::Session s("t");
+  auto r = execute_statement(s, "SELECT * FROM VALUES (1, 'a'), (2, 'b') AS v(x, y)");
+  EXPECT_EQ(names(r), "x:int,y:string");
+  EXPECT_EQ(rows(r), (Rows{"1|a", "2|b"}));
+  r = execute_statement(s, "VALUES (1, 2.5), (3, NULL)");
+  EXPECT_EQ(names(r), "col1:int,col2:decimal(2,1)");
+  EXPECT_EQ(rows(r), (Rows{"1|2.5", "3|NULL"}));
+  r = execute_statement(s, "SELECT 1 AS a UNION ALL SELECT 2 UNION ALL SELECT 1");
+  EXPECT_EQ(names(r), "a:int");
+  EXPECT_EQ(rows(r), (Rows{"1", "2", "1"}));
+}
+
+TEST(SqlExecute, ExpressionsAndLiterals) {
+  plan::Session s("t");
+  auto r = execute_statement(s,
+                             "SELECT 1 + 2 * 3, 7 % 3, CASE WHEN 1 = 1 THEN 'y' ELSE 'n' END, "
+                             "CAST('5' AS INT) + 1, 2147483648, 1.5, NULL IS NULL, 'x' <> 'y'");
+  EXPECT_EQ(rows(r), (Rows{"7|1|y|6|2147483648|1.5|true|true"}));
+}
+
+TEST(SqlExecute, TempViewsAndCommands) {
+  plan::Session s("t");
+  EXPECT_TRUE(
+      execute_statement(s, "CREATE TEMP VIEW v1 AS SELECT id AS x FROM range(3)").schema.empty());
+  EXPECT_EQ(rows(execute_statement(s, "SELECT sum(x) FROM v1")), (Rows{"3"}));
+  EXPECT_EQ(rows(execute_statement(s, "SELECT v.x FROM v1 v WHERE v.x > 1")), (Rows{"2"}));
+  try {
+    execute_statement(s, "CREATE TEMPORARY VIEW v1 AS SELECT 2 AS x");
+    ADD_FAILURE() << "expected TEMP_TABLE_OR_VIEW_ALREADY_EXISTS";
+  } catch (const SparkError& e) {
+    EXPECT_EQ(e.error_class(), "TEMP_TABLE_OR_VIEW_ALREADY_EXISTS");
+  }
+  execute_statement(s, "CREATE OR REPLACE TEMP VIEW v1 (y) AS SELECT 2 AS x");
+  auto r = execute_statement(s, "SELECT * FROM v1");
+  EXPECT_EQ(names(r), "y:int");
+  EXPECT_EQ(rows(r), (Rows{"2"}));
+  r = execute_statement(s, "SHOW TABLES");
+  EXPECT_EQ(names(r), "namespace:string,tableName:string,isTemporary:boolean");
+  EXPECT_EQ(rows(r), (Rows{"|v1|true"}));
+  EXPECT_EQ(rows(execute_statement(s, "DESCRIBE v1")), (Rows{"y|int|NULL"}));
+  EXPECT_EQ(rows(execute_statement(s, "DESCRIBE QUERY SELECT 1 AS a, 'x' AS b")),
+            (Rows{"a|int|NULL", "b|string|NULL"}));
+  execute_statement(s, "DROP VIEW v1");
+  execute_statement(s, "DROP VIEW IF EXISTS v1");
+  try {
+    execute_statement(s, "DROP VIEW v1");
+    ADD_FAILURE() << "expected TABLE_OR_VIEW_NOT_FOUND";
+  } catch (const SparkError& e) {
+    EXPECT_EQ(e.error_class(), "TABLE_OR_VIEW_NOT_FOUND");
+  }
+}
+
+TEST(SqlExecute, SetResetExplain) {
+  plan::Session s("t");
+  auto r = execute_statement(s, "SET spark.sql.ansi.enabled=false");
+  EXPECT_EQ(names(r), "key:string,value:string");
+  EXPECT_EQ(rows(r), (Rows{"spark.sql.ansi.enabled|false"}));
+  EXPECT_FALSE(s.config().ansi_enabled());
+  EXPECT_EQ(rows(execute_statement(s, "SET foo.bar")), (Rows{"foo.bar|<undefined>"}));
+  execute_statement(s, "RESET");
+  EXPECT_TRUE(s.config().ansi_enabled());
+  r = execute_statement(s, "EXPLAIN SELECT id FROM range(3)");
+  EXPECT_EQ(names(r), "plan:string");
+  ASSERT_EQ(r.num_rows(), 1);
+  EXPECT_NE(rows(r)[0].find("== Physical Plan =="), std::string::npos);
+  EXPECT_EQ(rows(execute_statement(s, "SHOW FUNCTIONS LIKE 'coun*'")), (Rows{"count"}));
+  EXPECT_EQ(rows(execute_statement(s, "SHOW DATABASES")), (Rows{"default"}));
+  try {
+    execute_statement(s, "USE nope");
+    ADD_FAILURE() << "expected SCHEMA_NOT_FOUND";
+  } catch (const SparkError& e) {
+    EXPECT_EQ(e.error_class(), "SCHEMA_NOT_FOUND");
+  }
+  try {
+    execute_statement(s, "CREATE TABLE x (a INT)");
+    ADD_FAILURE() << "expected UNSUPPORTED_FEATURE";
+  } catch (const SparkError& e) {
+    EXPECT_EQ(e.error_class(), "UNSUPPORTED_FEATURE");
+  }
+}
+
+TEST(SqlShell, RunsScriptsAndReportsErrors) {
+  plan::Session s("t");
+  std::ostringstream out, err;
+  EXPECT_TRUE(run_script(s, "SELECT id FROM range(2);\n-- comment\nSELECT 'a;b' AS s;", out, err,
+                         true, true));
+  EXPECT_EQ(out.str(),
+            "+---+\n|id |\n+---+\n|0  |\n|1  |\n+---+\n+---+\n|s  |\n+---+\n|a;b|\n+---+\n");
+  EXPECT_NE(err.str().find("Fetched 2 row(s)"), std::string::npos);
+  std::ostringstream out2, err2;
+  EXPECT_FALSE(run_script(s, "SELEC 1; SELECT 2", out2, err2, false, true));
+  EXPECT_EQ(out2.str(), "");
+  EXPECT_EQ(
+      err2.str(),
+      "[PARSE_SYNTAX_ERROR] Syntax error at or near 'SELEC'. SQLSTATE: 42601 (line 1, pos 0)\n\n"
+      "== SQL ==\nSELEC 1\n^^^\n\n");
+}
+
+}  // namespace
+}  // namespace ember::sql
