@@ -1,0 +1,210 @@
+"""Fixtures of the differential test suite.
+
+  ember       a Spark Connect session on an Ember server started for the run
+              (binary: $EMBER_BIN, default build/release/ember)
+  oracle      a classic local Apache Spark session of the pinned version
+  diff        diff(program, ordered=None, approx=1e-9): run on both, compare
+  diff_error  diff_error(program, error_class): both fail with that class
+  diff_show   diff_show(program, **show_args): both print the same show()
+
+Both engines run in UTC. The sessions live for the whole run (one per xdist
+worker); tests that only need the comparison logic request none of them.
+
+PySpark chooses between its classic and Spark Connect API process-wide; the
+harness switches around each program (harness.api_mode), so a program builds
+its columns (F.col, F.lit, Window ...) inside the function it passes.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import warnings
+from pathlib import Path
+
+import pytest
+
+# Before anything imports pyspark: results hold naive datetimes converted with
+# the Python process's time zone, and the oracle's JVM inherits it too.
+os.environ["TZ"] = "UTC"
+if hasattr(time, "tzset"):
+    time.tzset()
+os.environ.setdefault("PYSPARK_PYTHON", sys.executable)
+# The oracle's JVM would otherwise look for a SPARK_HOME of a different
+# install.
+os.environ.pop("SPARK_HOME", None)
+# Spark Connect mode is chosen per session here, never by the environment.
+os.environ.pop("SPARK_REMOTE", None)
+os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
+warnings.filterwarnings("ignore", category=FutureWarning, module="pyspark")
+
+from harness import Differ, api_mode  # noqa: E402
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+SERVER_START_TIMEOUT_S = 30.0
+SESSION_CONF = {
+    "spark.sql.session.timeZone": "UTC",
+}
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _port_open(port: int) -> bool:
+    try:
+        with socket.create_connection(("127.0.0.1", port), timeout=0.5):
+            return True
+    except OSError:
+        return False
+
+
+def _tail(path: Path, limit: int = 8000) -> str:
+    try:
+        text = path.read_text(errors="replace")
+    except OSError:
+        return "(no output)"
+    return text[-limit:] if text.strip() else "(no output)"
+
+
+class EmberServer:
+    """An `ember server` process on a free loopback port."""
+
+    def __init__(self, binary: Path):
+        self.binary = binary
+        self.port = _free_port()
+        self._log_dir = tempfile.TemporaryDirectory(prefix="ember-server-")
+        self.stdout_path = Path(self._log_dir.name) / "stdout.log"
+        self.stderr_path = Path(self._log_dir.name) / "stderr.log"
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"sc://127.0.0.1:{self.port}"
+
+    def output(self) -> str:
+        return (f"--- stderr ---\n{_tail(self.stderr_path)}\n"
+                f"--- stdout ---\n{_tail(self.stdout_path)}")
+
+    def start(self) -> None:
+        if not self.binary.is_file():
+            pytest.fail(f"Ember binary not found: {self.binary} (run 'make build', or set "
+                        "EMBER_BIN)", pytrace=False)
+        env = dict(os.environ, TZ="UTC")
+        with open(self.stdout_path, "wb") as out, open(self.stderr_path, "wb") as err:
+            self.process = subprocess.Popen(
+                [str(self.binary), "server", "--host", "127.0.0.1", "--port", str(self.port)],
+                stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env, cwd=REPO_ROOT)
+        deadline = time.monotonic() + SERVER_START_TIMEOUT_S
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                output = self.output()
+                self.stop()
+                pytest.fail(f"ember server exited with status {self.process.returncode} "
+                            f"before accepting connections\n{output}", pytrace=False)
+            if _port_open(self.port):
+                return
+            time.sleep(0.05)
+        output = self.output()
+        self.stop()
+        pytest.fail(f"ember server did not accept connections on port {self.port} within "
+                    f"{SERVER_START_TIMEOUT_S:.0f} s\n{output}", pytrace=False)
+
+    def stop(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=10)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        self._log_dir.cleanup()
+
+
+@pytest.fixture(scope="session")
+def ember_server():
+    binary = Path(os.environ.get("EMBER_BIN", REPO_ROOT / "build" / "release" / "ember"))
+    server = EmberServer(binary)
+    server.start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def ember(ember_server):
+    """A Spark Connect session on the Ember server of this run."""
+    # The Spark Connect builder directly: the generic builder refuses a remote session while the
+    # classic oracle session exists in the same process.
+    from pyspark.sql.connect.session import SparkSession as RemoteSparkSession
+
+    builder = RemoteSparkSession.builder.remote(ember_server.url)
+    for key, value in SESSION_CONF.items():
+        builder = builder.config(key, value)
+    try:
+        spark = builder.getOrCreate()
+    except Exception as exc:  # noqa: BLE001 - show the server's side too
+        pytest.fail(f"cannot open a Spark Connect session on {ember_server.url}: {exc}\n"
+                    f"{ember_server.output()}", pytrace=False)
+    yield spark
+    try:
+        spark.stop()
+    except Exception:  # noqa: BLE001 - the server is going away anyway
+        pass
+
+
+@pytest.fixture(scope="session")
+def oracle():
+    """A classic local Apache Spark session: the expected results."""
+    from pyspark.sql import SparkSession
+
+    # Opening a remote session marks the process as Spark Connect mode; the oracle must
+    # stay classic whichever fixture ran first.
+    os.environ.pop("SPARK_CONNECT_MODE_ENABLED", None)
+    os.environ.pop("SPARK_REMOTE", None)
+    builder = (SparkSession.builder
+               .master("local[2]")
+               .config("spark.api.mode", "classic")
+               .appName("ember-oracle")
+               .config("spark.ui.enabled", "false")
+               .config("spark.sql.shuffle.partitions", "2")
+               .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
+               .config("spark.executor.extraJavaOptions", "-Duser.timezone=UTC"))
+    for key, value in SESSION_CONF.items():
+        builder = builder.config(key, value)
+    # A Spark Connect session created earlier in the run switches PySpark's
+    # builder to Spark Connect; the oracle must be classic.
+    with api_mode(connect=False):
+        spark = builder.getOrCreate()
+        spark.sparkContext.setLogLevel("ERROR")
+    yield spark
+    with api_mode(connect=False):
+        spark.stop()
+
+
+@pytest.fixture(scope="session")
+def differ(oracle, ember) -> Differ:
+    return Differ(ember, oracle)
+
+
+@pytest.fixture
+def diff(differ):
+    """diff(program, ordered=None, approx=1e-9): same columns, types and rows."""
+    return differ.diff
+
+
+@pytest.fixture
+def diff_error(differ):
+    """diff_error(program, error_class): both engines raise that error class."""
+    return differ.diff_error
+
+
+@pytest.fixture
+def diff_show(differ):
+    """diff_show(program, **show_args): both print the same df.show() text."""
+    return differ.diff_show

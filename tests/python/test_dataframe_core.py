@@ -1,0 +1,175 @@
+"""Differential tests of the core DataFrame slice: range, local data, select, filter,
+groupBy/agg, orderBy, limit, show, counts and errors — Ember against Apache Spark."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+import pandas as pd
+import pytest
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+from harness import api_mode
+
+SALES_ROWS = [
+    (1, 10, "P001", 12.5, "North", dt.datetime(2023, 1, 1, 0, 0, 0)),
+    (2, 11, "P002", 99.99, "South", dt.datetime(2023, 1, 1, 0, 0, 1)),
+    (3, 10, "P001", 250.0, "North", dt.datetime(2023, 1, 1, 0, 0, 2)),
+    (4, 12, "P003", None, "East", dt.datetime(2023, 1, 1, 0, 0, 3)),
+    (5, 13, "P002", 10.0, None, dt.datetime(2023, 1, 1, 0, 0, 4)),
+    (6, 11, "P005", 499.01, "West", None),
+    (7, 14, "P004", 42.42, "South", dt.datetime(2023, 1, 1, 0, 0, 6)),
+]
+SALES_SCHEMA = ("transaction_id int, customer_id int, product_id string, amount double, "
+                "region string, transaction_date timestamp")
+
+
+def sales(spark):
+    return spark.createDataFrame(SALES_ROWS, SALES_SCHEMA)
+
+
+def test_range_collect(diff):
+    diff(lambda s: s.range(10), ordered=True)
+
+
+def test_range_start_end_step(diff):
+    diff(lambda s: s.range(-5, 100, 7), ordered=True)
+    diff(lambda s: s.range(10, 0, -3), ordered=True)
+    diff(lambda s: s.range(0), ordered=True)
+
+
+def test_range_large_in_order(diff):
+    diff(lambda s: s.range(300_000).filter(F.col("id") % 1000 == 7), ordered=True)
+
+
+def test_create_dataframe_from_rows(diff):
+    diff(sales, ordered=True)
+
+
+def test_create_dataframe_from_pandas(diff):
+    pdf = pd.DataFrame({"a": [1, 2, 3], "b": ["x", None, "z"], "c": [1.5, float("nan"), -0.0]})
+    diff(lambda s: s.createDataFrame(pdf), ordered=True)
+
+
+def test_select_arithmetic(diff):
+    diff(lambda s: s.range(20).select(
+        F.col("id"), (F.col("id") + 1).alias("inc"), F.col("id") * 2, F.col("id") - 3,
+        F.col("id") / 4, F.col("id") % 3, -F.col("id")), ordered=True)
+
+
+def test_with_column_and_filter(diff):
+    diff(lambda s: sales(s).withColumn("double_amount", F.col("amount") * 2)
+         .filter((F.col("amount") > 20) & (F.col("region") != "South")), ordered=True)
+
+
+def test_filter_boolean_logic_with_nulls(diff):
+    diff(lambda s: sales(s).filter(F.col("region").isNull() | (F.col("amount") < 50)), ordered=True)
+    diff(lambda s: sales(s).where(~(F.col("amount") >= 100)), ordered=True)
+    diff(lambda s: sales(s).select(
+        (F.col("amount") > 20).alias("gt"),
+        ((F.col("amount") > 20) & F.col("region").isNotNull()).alias("both"),
+        ((F.col("amount") > 20) | F.col("region").isNull()).alias("either")), ordered=True)
+
+
+def test_group_by_agg(diff):
+    diff(lambda s: sales(s).groupBy("region", "product_id").agg(
+        F.sum("amount"), F.count("*"), F.avg("amount"), F.min("amount"), F.max("amount")))
+
+
+def test_group_by_agg_aliases_and_count_column(diff):
+    diff(lambda s: sales(s).groupBy("region").agg(
+        F.sum("amount").alias("total"), F.count("amount").alias("n"),
+        F.max("product_id").alias("maxp")))
+
+
+def test_global_agg_and_empty(diff):
+    diff(lambda s: sales(s).agg(F.sum("amount"), F.count("*"), F.min("region")))
+    diff(lambda s: sales(s).filter(F.col("amount") > 10_000).agg(F.sum("amount"), F.count("*")))
+
+
+def test_group_by_expression_over_range(diff):
+    diff(lambda s: s.range(100_000).withColumn("c", (F.col("id") % 100).cast("int"))
+         .groupBy("c").agg(F.avg("id"), F.count("*"), F.sum("id")))
+
+
+def test_order_by_directions_and_nulls(diff):
+    diff(lambda s: sales(s).orderBy(F.col("amount").desc_nulls_last(), "transaction_id"), ordered=True)
+    diff(lambda s: sales(s).orderBy(F.col("region").asc_nulls_last(), F.col("amount").desc()), ordered=True)
+    diff(lambda s: sales(s).sort("region", "transaction_id"), ordered=True)
+
+
+def test_agg_then_order(diff):
+    diff(lambda s: sales(s).groupBy("region").agg(F.sum("amount").alias("t")).orderBy(F.desc("t")),
+         ordered=True)
+
+
+def test_limit(diff):
+    diff(lambda s: s.range(1000).limit(5), ordered=True)
+    diff(lambda s: sales(s).orderBy("amount").limit(3), ordered=True)
+    diff(lambda s: s.range(10).limit(0), ordered=True)
+
+
+def test_count(ember, oracle):
+    with api_mode(connect=False):
+        expected = sales(oracle).count()
+    assert sales(ember).count() == expected
+    assert ember.range(123_456).filter(F.col("id") % 2 == 0).count() == 61_728
+
+
+def test_to_pandas(ember, oracle):
+    a = sales(ember).orderBy("transaction_id").toPandas()
+    with api_mode(connect=False):
+        b = sales(oracle).orderBy("transaction_id").toPandas()
+    pd.testing.assert_frame_equal(a, b)
+
+
+def test_show(diff_show):
+    diff_show(lambda s: sales(s).orderBy("transaction_id"))
+    diff_show(lambda s: sales(s).orderBy("transaction_id"), n=3)
+    diff_show(lambda s: sales(s).orderBy("transaction_id"), truncate=False)
+    diff_show(lambda s: s.range(30))
+
+
+def test_print_schema(ember, oracle, capsys):
+    with api_mode(connect=False):
+        sales(oracle).printSchema()
+    expected = capsys.readouterr().out
+    sales(ember).printSchema()
+    assert capsys.readouterr().out == expected
+
+
+def test_spark_version(ember, oracle):
+    assert ember.version == oracle.version
+
+
+def test_conf_roundtrip(ember):
+    ember.conf.set("spark.ember.test.key", "v1")
+    assert ember.conf.get("spark.ember.test.key") == "v1"
+    ember.conf.unset("spark.ember.test.key")
+    assert ember.conf.get("spark.ember.test.key", "dflt") == "dflt"
+
+
+def test_unresolved_column_error(diff_error, ember):
+    diff_error(lambda s: s.range(3).select("nope"), "UNRESOLVED_COLUMN.WITH_SUGGESTION")
+    # The server keeps serving after the error.
+    assert ember.range(3).count() == 3
+
+
+def test_unresolved_function_error(diff_error):
+    diff_error(lambda s: s.range(3).select(F.call_function("no_such_fn", F.col("id"))),
+               "UNRESOLVED_ROUTINE")
+
+
+def test_missing_aggregation_error(diff_error):
+    diff_error(lambda s: s.range(3).groupBy((F.col("id") % 2).alias("k")).agg(F.col("id")),
+               "MISSING_AGGREGATION")
+
+
+def test_divide_by_zero_ansi(diff_error):
+    diff_error(lambda s: s.range(3).select(F.col("id") / 0), "DIVIDE_BY_ZERO")
+
+
+def test_explain_runs(ember, capsys):
+    sales(ember).groupBy("region").agg(F.sum("amount")).explain()
+    assert "Physical Plan" in capsys.readouterr().out
