@@ -18,6 +18,7 @@ bool PhysExpr::may_throw() const {
 }
 
 std::string PhysExpr::to_string() const {
+  if (!display.empty()) return display;
   switch (kind) {
     case Kind::kColumn: return "#" + std::to_string(column);
     case Kind::kLiteral: return "lit";

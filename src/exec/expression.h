@@ -24,6 +24,8 @@ struct PhysExpr {
   bool has_else = false;                        // kCaseWhen
   int ordinal = -1;                             // kGetField
   std::vector<std::shared_ptr<const PhysExpr>> children;
+  /// How plans show this expression (the logical expression's text with attribute ids).
+  std::string display;
 
   /// True when evaluation may raise a runtime error (ANSI arithmetic, casts), which decides
   /// whether conditional expressions must evaluate their branches lazily.

@@ -85,7 +85,7 @@ std::string HashAggregate::details() const {
   std::string s = "(keys=[";
   for (size_t i = 0; i < keys_.size(); ++i) s += (i ? ", " : "") + keys_[i]->to_string();
   s += "], functions=[";
-  for (size_t i = 0; i < calls_.size(); ++i) s += (i ? ", " : "") + calls_[i].function->name;
+  for (size_t i = 0; i < calls_.size(); ++i) s += (i ? ", " : "") + (calls_[i].display.empty() ? calls_[i].function->name : calls_[i].display);
   return s + "])";
 }
 

@@ -95,6 +95,7 @@ struct AggregateCall {
   std::vector<PhysExprPtr> args;
   PhysExprPtr filter;
   bool distinct = false;
+  std::string display;  // for plans: sum(amount#3)
 };
 
 /// Hash aggregation: output = grouping keys then one column per aggregate call. Each thread

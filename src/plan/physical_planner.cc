@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "exec/hash_join.h"
 #include "exec/operators.h"
 #include "plan/analyzer.h"
 #include "plan/gpu_placement.h"
@@ -21,7 +22,27 @@ void collect_refs(const ExprPtr& e, std::set<int64_t>& out) {
   if (e->filter) collect_refs(e->filter, out);
 }
 
+/// The text plans show for an expression: Spark's rendering with attribute ids (`amount#12`).
+std::string display_of(const ExprPtr& e) {
+  if (e->kind == ExprKind::kAttribute) return e->name + "#" + std::to_string(e->expr_id);
+  if (e->kind == ExprKind::kAlias) return display_of(e->children[0]) + " AS " + e->name + "#" + std::to_string(e->expr_id);
+  if (e->children.empty()) return e->to_string();
+  std::vector<ExprPtr> kids;
+  for (auto& c : e->children) kids.push_back(attribute(display_of(c), c->type, c->nullable, -1));
+  return with_children(e, std::move(kids))->to_string();
+}
+
+PhysExprPtr bind_expr(const ExprPtr& e, const std::vector<ExprPtr>& input, const Config& conf);
+
+PhysExprPtr bind_expr_impl(const ExprPtr& e, const std::vector<ExprPtr>& input, const Config& conf);
+
 PhysExprPtr bind_expr(const ExprPtr& e, const std::vector<ExprPtr>& input, const Config& conf) {
+  PhysExprPtr p = bind_expr_impl(e, input, conf);
+  const_cast<PhysExpr*>(p.get())->display = display_of(e);
+  return p;
+}
+
+PhysExprPtr bind_expr_impl(const ExprPtr& e, const std::vector<ExprPtr>& input, const Config& conf) {
   auto p = std::make_shared<PhysExpr>();
   p->type = e->type;
   p->nullable = e->nullable;
@@ -160,6 +181,7 @@ class Planner {
         return p;
       }
       case PlanKind::kAggregate: return plan_aggregate(n, conf);
+      case PlanKind::kJoin: return plan_join(n, required, conf);
       case PlanKind::kSort: return plan_sort(n, required, -1);
       case PlanKind::kLimit:
       case PlanKind::kOffset:
@@ -215,6 +237,90 @@ class Planner {
     return s;
   }
 
+  static void split_conjuncts(const ExprPtr& e, std::vector<ExprPtr>& out) {
+    if (e->kind == ExprKind::kCall && e->function && e->function->name == "and") {
+      for (auto& c : e->children) split_conjuncts(c, out);
+      return;
+    }
+    out.push_back(e);
+  }
+
+  static bool refs_within(const ExprPtr& e, const std::set<int64_t>& side) {
+    std::set<int64_t> refs;
+    collect_refs(e, refs);
+    for (int64_t r : refs)
+      if (!side.count(r)) return false;
+    return !refs.empty();
+  }
+
+  /// Joins: equalities between one expression of each side become hash keys; the whole
+  /// condition stays as a filter on candidate pairs when any other conjunct remains.
+  PhysicalPlan plan_join(const PlanPtr& n, const std::set<int64_t>* required, const Config& conf) {
+    const PlanPtr& left = n->children[0];
+    const PlanPtr& right = n->children[1];
+    std::set<int64_t> req = required ? *required : ids(n->output);
+    if (n->join_type == JoinType::kLeftSemi || n->join_type == JoinType::kLeftAnti)
+      for (auto& a : left->output) req.insert(a->expr_id);
+    if (n->condition) collect_refs(n->condition, req);
+    PhysicalPlan l = plan(left, &req);
+    PhysicalPlan r = plan(right, &req);
+    std::set<int64_t> lids = ids(l.output), rids = ids(r.output);
+    std::vector<ExprPtr> conjuncts;
+    if (n->condition) split_conjuncts(n->condition, conjuncts);
+    std::vector<exec::PhysExprPtr> lkeys, rkeys;
+    std::vector<bool> null_safe;
+    bool residual = false;
+    for (auto& c : conjuncts) {
+      bool is_eq = c->kind == ExprKind::kCall && c->function &&
+                   (c->function->name == "==" || c->function->name == "<=>") && c->children.size() == 2;
+      if (is_eq && c->children[0]->type->equals(*c->children[1]->type)) {
+        const ExprPtr& a = c->children[0];
+        const ExprPtr& b = c->children[1];
+        const ExprPtr* lk = nullptr;
+        const ExprPtr* rk = nullptr;
+        if (refs_within(a, lids) && refs_within(b, rids)) lk = &a, rk = &b;
+        else if (refs_within(b, lids) && refs_within(a, rids)) lk = &b, rk = &a;
+        if (lk) {
+          lkeys.push_back(bind_expr(*lk, l.output, conf));
+          rkeys.push_back(bind_expr(*rk, r.output, conf));
+          null_safe.push_back(c->function->name == "<=>");
+          continue;
+        }
+      }
+      residual = true;
+    }
+    std::vector<ExprPtr> both = l.output;
+    both.insert(both.end(), r.output.begin(), r.output.end());
+    exec::PhysExprPtr condition = residual ? bind_expr(n->condition, both, conf) : nullptr;
+    exec::HashJoinKind kind = exec::HashJoinKind::kInner;
+    switch (n->join_type) {
+      case JoinType::kInner:
+      case JoinType::kCross: kind = exec::HashJoinKind::kInner; break;
+      case JoinType::kLeftOuter: kind = exec::HashJoinKind::kLeftOuter; break;
+      case JoinType::kRightOuter: kind = exec::HashJoinKind::kRightOuter; break;
+      case JoinType::kFullOuter: kind = exec::HashJoinKind::kFullOuter; break;
+      case JoinType::kLeftSemi: kind = exec::HashJoinKind::kLeftSemi; break;
+      case JoinType::kLeftAnti: kind = exec::HashJoinKind::kLeftAnti; break;
+    }
+    std::vector<TypePtr> ltypes, rtypes;
+    for (auto& a : l.output) ltypes.push_back(a->type);
+    for (auto& a : r.output) rtypes.push_back(a->type);
+    PhysicalPlan p;
+    p.root = std::make_unique<exec::HashJoin>(kind, std::move(lkeys), std::move(rkeys), std::move(null_safe),
+                                              std::move(condition), std::move(ltypes), std::move(rtypes));
+    p.root->children.push_back(std::move(l.root));
+    p.root->children.push_back(std::move(r.root));
+    bool semi = kind == exec::HashJoinKind::kLeftSemi || kind == exec::HashJoinKind::kLeftAnti;
+    // Output attributes carry the join's nullability (outer sides become nullable).
+    std::map<int64_t, ExprPtr> by_id;
+    for (auto& a : n->output) by_id[a->expr_id] = a;
+    for (auto& a : semi ? l.output : both) {
+      auto it = by_id.find(a->expr_id);
+      p.output.push_back(it != by_id.end() ? it->second : a);
+    }
+    return p;
+  }
+
   PhysicalPlan plan_sort(const PlanPtr& n, const std::set<int64_t>* required, int64_t limit) {
     const Config& conf = session_.config();
     std::set<int64_t> req = required ? *required : ids(n->output);
@@ -253,6 +359,7 @@ class Planner {
                          "DISTINCT aggregates are not supported yet: " + call->to_string() + ".");
       exec::AggregateCall ac;
       ac.function = call->function;
+      ac.display = display_of(call);
       std::vector<TypePtr> types;
       for (auto& arg : call->children) {
         ac.args.push_back(bind_expr(arg, c.output, conf));
