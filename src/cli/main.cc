@@ -6,21 +6,24 @@
 
 #include "cli/commands.h"
 #include "cli/demo.h"
+#include "sql/shell.h"
 #include "ember_build_info.h"
 
 namespace {
 
 void usage(std::FILE* out) {
-  std::fprintf(out,
-               "usage: ember <command> [arguments]\n"
-               "\n"
-               "commands:\n"
-               "  server [--host HOST] [--port PORT]  run the Spark Connect server\n"
-               "                                      (default 127.0.0.1:15002)\n"
-               "  submit APP.py [ARGS...]             run a PySpark script on an in-process server\n"
-               "  demo [SALES.csv]                    run the sales aggregation demo\n"
-               "  --version                           print the version\n"
-               "  --help                              print this help\n");
+  std::fprintf(
+      out,
+      "usage: ember <command> [arguments]\n"
+      "\n"
+      "commands:\n"
+      "  server [--host HOST] [--port PORT]  run the Spark Connect server\n"
+      "                                      (default 127.0.0.1:15002)\n"
+      "  submit APP.py [ARGS...]             run a PySpark script on an in-process server\n"
+      "  demo [SALES.csv]                    run the sales aggregation demo\n"
+      "  sql [-e SQL | -f FILE] [--conf k=v] SQL shell on the embedded engine\n"
+      "  --version                           print the version\n"
+      "  --help                              print this help\n");
 }
 
 }  // namespace
@@ -32,7 +35,8 @@ int main(int argc, char** argv) {
   }
   const std::string command = argv[1];
   if (command == "--version" || command == "version") {
-    std::printf("ember %s (Spark %s compatible)\n", EMBER_VERSION_STRING, EMBER_SPARK_VERSION_STRING);
+    std::printf("ember %s (Spark %s compatible)\n", EMBER_VERSION_STRING,
+                EMBER_SPARK_VERSION_STRING);
     return 0;
   }
   if (command == "--help" || command == "-h" || command == "help") {
@@ -42,6 +46,7 @@ int main(int argc, char** argv) {
   if (command == "server") return ember::cli::run_server(argc - 2, argv + 2);
   if (command == "submit") return ember::cli::run_submit(argc - 2, argv + 2);
   if (command == "demo") return ember::cli::run_demo(argc - 2, argv + 2);
+  if (command == "sql") return ember::sql::run_shell(argc - 2, argv + 2);
   std::fprintf(stderr, "ember: unknown command '%s'\n\n", command.c_str());
   usage(stderr);
   return 2;

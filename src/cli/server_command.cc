@@ -107,7 +107,8 @@ int run_server(int argc, char** argv) {
 #else
 
 int run_server(int, char**) {
-  std::fprintf(stderr, "ember server: this build has no Spark Connect server (built without gRPC)\n");
+  std::fprintf(stderr,
+               "ember server: this build has no Spark Connect server (built without gRPC)\n");
   return 2;
 }
 

@@ -63,8 +63,8 @@ std::string json_escape(const std::string& s) {
 /// a `local[...]` master then connects here instead of starting a JVM.
 bool write_discovery(const std::string& path, int port, const std::string& token) {
   std::string json = "{\"host\": \"localhost\", \"port\": " + std::to_string(port) +
-                     ", \"token\": \"" + json_escape(token) + "\", \"pid\": " +
-                     std::to_string(getpid()) + ", \"spark_version\": \"" +
+                     ", \"token\": \"" + json_escape(token) +
+                     "\", \"pid\": " + std::to_string(getpid()) + ", \"spark_version\": \"" +
                      EMBER_SPARK_VERSION_STRING + "\"}";
   int fd = open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0600);
   if (fd < 0) return false;
@@ -79,9 +79,13 @@ bool write_discovery(const std::string& path, int port, const std::string& token
 std::vector<std::string> script_environment(const std::string& discovery) {
   std::vector<std::string> env;
   auto overridden = [](const std::string& entry) {
-    static const char* kKeys[] = {"SPARK_REMOTE=", "SPARK_API_MODE=", "SPARK_LOCAL_CONNECT_REUSE=",
-                                  "SPARK_LOCAL_CONNECT_DISCOVERY=", "SPARK_CONNECT_MODE_ENABLED=",
-                                  "SPARK_LOCAL_REMOTE=", "SPARK_CONNECT_AUTHENTICATE_TOKEN="};
+    static const char* kKeys[] = {"SPARK_REMOTE=",
+                                  "SPARK_API_MODE=",
+                                  "SPARK_LOCAL_CONNECT_REUSE=",
+                                  "SPARK_LOCAL_CONNECT_DISCOVERY=",
+                                  "SPARK_CONNECT_MODE_ENABLED=",
+                                  "SPARK_LOCAL_REMOTE=",
+                                  "SPARK_CONNECT_AUTHENTICATE_TOKEN="};
     for (const char* k : kKeys) {
       if (entry.rfind(k, 0) == 0) return true;
     }
@@ -204,7 +208,8 @@ int run_submit(int argc, char** argv) {
 #else
 
 int run_submit(int, char**) {
-  std::fprintf(stderr, "ember submit: this build has no Spark Connect server (built without gRPC)\n");
+  std::fprintf(stderr,
+               "ember submit: this build has no Spark Connect server (built without gRPC)\n");
   return 2;
 }
 

@@ -74,6 +74,18 @@ class PhysicalOperator {
   virtual void sink(LocalSinkState& local, Batch batch, ExecContext& ctx);
   virtual void combine(LocalSinkState& local, ExecContext& ctx);
   virtual void finalize(ExecContext& ctx);
+
+  // Two-input operators (joins). `build_sink` returns a sink that consumes children[1] in its
+  // own pipeline, which runs before the pipeline this operator streams in (over children[0]).
+  virtual PhysicalOperator* build_sink() { return nullptr; }
+  /// Called once after the streaming pipeline's source is exhausted; a streaming operator may
+  /// return rows that depend on all of its input (unmatched build rows of an outer join). The
+  /// batch flows through the rest of the pipeline after every other batch.
+  virtual bool finish_output(Batch& out, ExecContext& ctx) const {
+    (void)out;
+    (void)ctx;
+    return false;
+  }
 };
 
 using OperatorPtr = std::unique_ptr<PhysicalOperator>;

@@ -1,11 +1,14 @@
 // Pipeline construction and the morsel-driven executor.
 
 #include <algorithm>
+#include <limits>
 #include <mutex>
 
 #include "common/error.h"
 #include "common/thread_pool.h"
 #include "exec/operator.h"
+#include "exec/operators.h"
+#include "functions/rand.h"
 
 namespace ember::exec {
 
@@ -82,7 +85,16 @@ void build(PhysicalOperator* op, Pipeline& current, std::vector<Pipeline>& out) 
     current.source = op;
     return;
   }
-  EMBER_CHECK(op->children.size() == 1, "streaming operators have one input: " + op->name());
+  if (PhysicalOperator* build_side = op->build_sink()) {
+    // The build input runs to completion in its own pipeline before this one streams.
+    EMBER_CHECK(op->children.size() == 2, "two-input operators have two children: " + op->name());
+    Pipeline build_pipeline;
+    build_pipeline.sink = build_side;
+    build(op->children[1].get(), build_pipeline, out);
+    out.push_back(build_pipeline);
+  } else {
+    EMBER_CHECK(op->children.size() == 1, "streaming operators have one input: " + op->name());
+  }
   current.ops.insert(current.ops.begin(), op);
   build(op->children[0].get(), current, out);
 }
@@ -94,7 +106,17 @@ void run_pipeline(const Pipeline& p, ExecContext& ctx) {
   threads = std::max<size_t>(threads, 1);
   pool.parallel_run(threads, [&](size_t) {
     auto local = p.sink->open_local(ctx);
+    // Partition-aware functions (rand, monotonically_increasing_id) see the morsel as their
+    // partition and the row offset within it.
+    int64_t morsel = -1, offset = 0;
     Emit emit = [&](Batch b) {
+      int64_t m = b.index >> kSubBatchBits;
+      if (m != morsel) {
+        morsel = m;
+        offset = 0;
+      }
+      functions::PartitionScope scope({m, offset});
+      offset += b.num_rows;
       for (const PhysicalOperator* op : p.ops) {
         if (b.num_rows == 0) break;
         op->execute(b, ctx);
@@ -105,6 +127,17 @@ void run_pipeline(const Pipeline& p, ExecContext& ctx) {
     p.sink->combine(*local, ctx);
   });
   ctx.check_cancelled();
+  // Trailing output of streaming operators (outer joins' unmatched build rows), in order, after
+  // every batch of the source; it passes through the operators that follow the producer.
+  for (size_t i = 0; i < p.ops.size(); ++i) {
+    Batch tail;
+    if (!p.ops[i]->finish_output(tail, ctx)) continue;
+    tail.index = std::numeric_limits<int64_t>::max() - static_cast<int64_t>(p.ops.size() - i);
+    auto local = p.sink->open_local(ctx);
+    for (size_t j = i + 1; j < p.ops.size() && tail.num_rows > 0; ++j) p.ops[j]->execute(tail, ctx);
+    p.sink->sink(*local, std::move(tail), ctx);
+    p.sink->combine(*local, ctx);
+  }
   p.sink->finalize(ctx);
 }
 

@@ -86,7 +86,9 @@ std::string day_time_interval(int64_t micros, int start, int end) {
       body += two_digits(rest / kMicrosPerMinute);
       rest %= kMicrosPerMinute;
       break;
-    default: body += seconds_text(rest); break;
+    default:
+      body += seconds_text(rest);
+      break;
   }
   if (start < 1 && 1 <= end) {
     body += " " + two_digits(rest / kMicrosPerHour);
@@ -119,20 +121,48 @@ void append_cell(std::string& out, const Column& c, int64_t row, const CellConte
   }
   const DataType& t = *c.type();
   switch (t.id()) {
-    case TypeId::kNull: out += "NULL"; return;
-    case TypeId::kBoolean: out += c.bool_at(row) ? "true" : "false"; return;
-    case TypeId::kByte: out += std::to_string(c.values<int8_t>()[row]); return;
-    case TypeId::kShort: out += std::to_string(c.values<int16_t>()[row]); return;
-    case TypeId::kInt: out += std::to_string(c.values<int32_t>()[row]); return;
-    case TypeId::kLong: out += std::to_string(c.values<int64_t>()[row]); return;
-    case TypeId::kFloat: out += functions::format_float(c.values<float>()[row]); return;
-    case TypeId::kDouble: out += functions::format_double(c.values<double>()[row]); return;
-    case TypeId::kDecimal: out += decimal_to_string(c.values<int128_t>()[row], t.scale()); return;
-    case TypeId::kString: out += c.string_at(row); return;
-    case TypeId::kBinary: append_binary(out, c.string_at(row)); return;
-    case TypeId::kDate: out += format_date(c.values<int32_t>()[row]); return;
-    case TypeId::kTimestamp: out += format_timestamp(c.values<int64_t>()[row], *ctx.zone); return;
-    case TypeId::kTimestampNtz: out += format_timestamp_ntz(c.values<int64_t>()[row]); return;
+    case TypeId::kNull:
+      out += "NULL";
+      return;
+    case TypeId::kBoolean:
+      out += c.bool_at(row) ? "true" : "false";
+      return;
+    case TypeId::kByte:
+      out += std::to_string(c.values<int8_t>()[row]);
+      return;
+    case TypeId::kShort:
+      out += std::to_string(c.values<int16_t>()[row]);
+      return;
+    case TypeId::kInt:
+      out += std::to_string(c.values<int32_t>()[row]);
+      return;
+    case TypeId::kLong:
+      out += std::to_string(c.values<int64_t>()[row]);
+      return;
+    case TypeId::kFloat:
+      out += functions::format_float(c.values<float>()[row]);
+      return;
+    case TypeId::kDouble:
+      out += functions::format_double(c.values<double>()[row]);
+      return;
+    case TypeId::kDecimal:
+      out += decimal_to_string(c.values<int128_t>()[row], t.scale());
+      return;
+    case TypeId::kString:
+      out += c.string_at(row);
+      return;
+    case TypeId::kBinary:
+      append_binary(out, c.string_at(row));
+      return;
+    case TypeId::kDate:
+      out += format_date(c.values<int32_t>()[row]);
+      return;
+    case TypeId::kTimestamp:
+      out += format_timestamp(c.values<int64_t>()[row], *ctx.zone);
+      return;
+    case TypeId::kTimestampNtz:
+      out += format_timestamp_ntz(c.values<int64_t>()[row]);
+      return;
     case TypeId::kYearMonthInterval:
       out += year_month_interval(c.values<int32_t>()[row], t.start_field(), t.end_field());
       return;
@@ -248,14 +278,29 @@ std::string escape_meta(std::string_view s) {
   out.reserve(s.size());
   for (char ch : s) {
     switch (ch) {
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\f': out += "\\f"; break;
-      case '\b': out += "\\b"; break;
-      case '\v': out += "\\v"; break;
-      case '\a': out += "\\a"; break;
-      default: out += ch;
+      case '\n':
+        out += "\\n";
+        break;
+      case '\r':
+        out += "\\r";
+        break;
+      case '\t':
+        out += "\\t";
+        break;
+      case '\f':
+        out += "\\f";
+        break;
+      case '\b':
+        out += "\\b";
+        break;
+      case '\v':
+        out += "\\v";
+        break;
+      case '\a':
+        out += "\\a";
+        break;
+      default:
+        out += ch;
     }
   }
   return out;

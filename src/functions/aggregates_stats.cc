@@ -21,7 +21,8 @@ struct Moments {
 
 class CentralMoments final : public AggregateFunction {
  public:
-  CentralMoments(bool sample, bool sqrt, bool legacy) : sample_(sample), sqrt_(sqrt), legacy_(legacy) {}
+  CentralMoments(bool sample, bool sqrt, bool legacy)
+      : sample_(sample), sqrt_(sqrt), legacy_(legacy) {}
   size_t state_size() const override { return sizeof(Moments); }
   void init(uint8_t* s) const override { *reinterpret_cast<Moments*>(s) = {0.0, 0.0, 0.0}; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
@@ -103,22 +104,38 @@ void register_statistical_aggregates(Registry& r) {
     bool sqrt;
     const char* usage;
   };
-  for (Spec s : {Spec{"stddev", true, true, "stddev(expr) - Returns the sample standard deviation calculated from values of a group."},
-                 Spec{"std", true, true, "std(expr) - Returns the sample standard deviation calculated from values of a group."},
-                 Spec{"stddev_samp", true, true, "stddev_samp(expr) - Returns the sample standard deviation calculated from values of a group."},
-                 Spec{"stddev_pop", false, true, "stddev_pop(expr) - Returns the population standard deviation calculated from values of a group."},
-                 Spec{"variance", true, false, "variance(expr) - Returns the sample variance calculated from values of a group."},
-                 Spec{"var_samp", true, false, "var_samp(expr) - Returns the sample variance calculated from values of a group."},
-                 Spec{"var_pop", false, false, "var_pop(expr) - Returns the population variance calculated from values of a group."}}) {
+  for (Spec s :
+       {Spec{"stddev", true, true,
+             "stddev(expr) - Returns the sample standard deviation calculated from values of a "
+             "group."},
+        Spec{
+            "std", true, true,
+            "std(expr) - Returns the sample standard deviation calculated from values of a group."},
+        Spec{"stddev_samp", true, true,
+             "stddev_samp(expr) - Returns the sample standard deviation calculated from values of "
+             "a group."},
+        Spec{"stddev_pop", false, true,
+             "stddev_pop(expr) - Returns the population standard deviation calculated from values "
+             "of a group."},
+        Spec{"variance", true, false,
+             "variance(expr) - Returns the sample variance calculated from values of a group."},
+        Spec{"var_samp", true, false,
+             "var_samp(expr) - Returns the sample variance calculated from values of a group."},
+        Spec{"var_pop", false, false,
+             "var_pop(expr) - Returns the population variance calculated from values of a "
+             "group."}}) {
     FunctionDef d;
     d.name = s.name;
     d.kind = FunctionKind::kAggregate;
     d.min_args = d.max_args = 1;
     std::string name = s.name;
-    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) { return moments_rule(args, name); };
+    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) {
+      return moments_rule(args, name);
+    };
     bool sample = s.sample, sqrt = s.sqrt;
     d.aggregate = [sample, sqrt](const Signature&, const EvalContext& ctx) {
-      bool legacy = ctx.config && ctx.config->get_bool("spark.sql.legacy.statisticalAggregate", false);
+      bool legacy =
+          ctx.config && ctx.config->get_bool("spark.sql.legacy.statisticalAggregate", false);
       return std::make_unique<CentralMoments>(sample, sqrt, legacy);
     };
     d.gpu_supported = true;

@@ -30,6 +30,9 @@ struct Signature {
   bool may_introduce_null = false;
   /// Result is never null (count, <=>, isnull ...).
   bool never_null = false;
+  /// Result is null only when every argument is null (greatest, least): nullable only when
+  /// all arguments are.
+  bool null_if_all_args_null = false;
 };
 
 /// A scalar kernel: evaluates the function over whole columns (already cast to the signature's
@@ -113,6 +116,7 @@ void register_comparison(Registry& r);
 void register_logical(Registry& r);
 void register_aggregates(Registry& r);
 void register_misc(Registry& r);
+void register_math(Registry& r);
 void register_rand(Registry& r);
 void register_statistical_aggregates(Registry& r);
 

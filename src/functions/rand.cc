@@ -17,10 +17,11 @@ Signature rand_rule(const std::vector<TypePtr>& args, const Config&) {
   if (!args.empty()) {
     TypeId id = args[0]->id();
     if (id != TypeId::kInt && id != TypeId::kLong && id != TypeId::kNull)
-      throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
-                          "The first parameter requires the (\"INT\" or \"BIGINT\") type, however \"" +
-                              args[0]->sql() + "\" has the type \"" + args[0]->sql() + "\".",
-                          "rand(" + args[0]->sql() + ")");
+      throw_type_mismatch(
+          "UNEXPECTED_INPUT_TYPE",
+          "The first parameter requires the (\"INT\" or \"BIGINT\") type, however \"" +
+              args[0]->sql() + "\" has the type \"" + args[0]->sql() + "\".",
+          "rand(" + args[0]->sql() + ")");
   }
   Signature s;
   s.arg_types = args;
@@ -34,7 +35,8 @@ Signature rand_rule(const std::vector<TypePtr>& args, const Config&) {
 /// a seed draws one per batch (Spark draws one per query; callers through Spark Connect
 /// always pass one).
 int64_t seed_of(const std::vector<ColumnPtr>& args) {
-  if (args.empty()) return static_cast<int64_t>(std::random_device{}()) << 32 | std::random_device{}();
+  if (args.empty())
+    return static_cast<int64_t>(std::random_device{}()) << 32 | std::random_device{}();
   const Column& c = *args[0];
   if (c.length() == 0 || c.type()->id() == TypeId::kNull || c.is_null(0)) return 0;
   return c.type()->id() == TypeId::kInt ? c.values<int32_t>()[0] : c.values<int64_t>()[0];
@@ -57,7 +59,9 @@ ColumnPtr rand_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Signa
 
 PartitionContext current_partition() { return t_partition; }
 
-PartitionScope::PartitionScope(PartitionContext context) : saved_(t_partition) { t_partition = context; }
+PartitionScope::PartitionScope(PartitionContext context) : saved_(t_partition) {
+  t_partition = context;
+}
 
 PartitionScope::~PartitionScope() { t_partition = saved_; }
 

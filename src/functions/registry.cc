@@ -36,6 +36,7 @@ Registry::Registry() {
   register_logical(*this);
   register_aggregates(*this);
   register_misc(*this);
+  register_math(*this);
   register_rand(*this);
   register_statistical_aggregates(*this);
 }

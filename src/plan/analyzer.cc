@@ -69,6 +69,12 @@ class Analyzer {
   PlanPtr project(const PlanPtr& child, std::vector<ExprPtr> exprs);
   const PlanNode* find_plan_id(const PlanPtr& p, int64_t id) const;
   void check_aggregate(const ExprPtr& e, const std::set<std::string>& group_keys, const ExprPtr& top);
+  PlanPtr dedup_right(const PlanPtr& left, const PlanPtr& right);
+  PlanPtr resolve_join(const PlanPtr& p, const PlanPtr& left, PlanPtr right);
+  PlanPtr resolve_set_op(const PlanPtr& p, PlanPtr left, PlanPtr right);
+  PlanPtr union_by_name(const PlanPtr& p, const PlanPtr& left, const PlanPtr& right, PlanPtr& new_left);
+  PlanPtr join_node(const PlanPtr& left, const PlanPtr& right, JoinType type, ExprPtr condition);
+  ExprPtr and_all(const std::vector<ExprPtr>& conjuncts);
 
   Session& session_;
   bool case_sensitive_;
@@ -367,9 +373,10 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
   if (def->display == functions::Display::kCall && called == def->name) n->name = def->name;
   n->distinct = e->distinct;
   n->type = sig.result_type;
-  bool any_nullable = false;
-  for (auto& a : args) any_nullable |= a->nullable;
+  bool any_nullable = false, all_nullable = !args.empty();
+  for (auto& a : args) any_nullable |= a->nullable, all_nullable &= a->nullable;
   if (sig.never_null) n->nullable = false;
+  else if (sig.null_if_all_args_null) n->nullable = all_nullable || sig.may_introduce_null;
   else if (is_agg) n->nullable = true;
   else n->nullable = any_nullable || sig.may_introduce_null;
   n->children = std::move(args);
@@ -399,7 +406,21 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
         else args.push_back(resolve_expr(a, child, allow_agg));
       }
       in_aggregate_ = saved;
-      return resolve_function(e, std::move(args), allow_agg);
+      ExprPtr resolved = resolve_function(e, std::move(args), allow_agg);
+      if (e->filter) {
+        // FILTER (WHERE ...) of an aggregate: a boolean over the aggregate's input rows.
+        if (resolved->kind != ExprKind::kAggregate)
+          throw SparkError(ErrorKind::kAnalysis, "INVALID_WHERE_CONDITION",
+                           "FILTER is only allowed on aggregate functions: " + e->to_string() + ".");
+        ExprPtr cond = resolve_expr(e->filter, child, false);
+        if (cond->type->id() != TypeId::kBoolean)
+          functions::throw_type_mismatch("FILTER_NOT_BOOLEAN", "Filter expression must be boolean.",
+                                         cond->to_string());
+        auto withf = std::make_shared<Expr>(*resolved);
+        withf->filter = cond;
+        resolved = withf;
+      }
+      return resolved;
     }
     case ExprKind::kAlias: {
       ExprPtr c = resolve_expr(e->children[0], child, allow_agg);
@@ -544,12 +565,48 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
     }
     case PlanKind::kSort: {
       n->exprs.clear();
+      // Sort keys may name columns the child projection dropped (Spark resolves them below the
+      // projection, adds them to it, and projects them away above the sort).
+      std::vector<ExprPtr> missing;
+      std::set<int64_t> have;
+      for (auto& a : child->output) have.insert(a->expr_id);
       for (auto& e : p->exprs) {
-        ExprPtr r = resolve_expr(e->kind == ExprKind::kSortOrder ? e : sort_order(e, true, true), child, false);
+        ExprPtr order = e->kind == ExprKind::kSortOrder ? e : sort_order(e, true, true);
+        ExprPtr r;
+        try {
+          r = resolve_expr(order, child, false);
+        } catch (const SparkError& original) {
+          if (child->kind != PlanKind::kProject || child->children.empty()) throw;
+          try {
+            r = resolve_expr(order, child->children[0], false);
+          } catch (const SparkError&) {
+            throw original;
+          }
+          std::set<int64_t> refs;
+          std::function<void(const ExprPtr&)> walk = [&](const ExprPtr& x) {
+            if (x->kind == ExprKind::kAttribute && !have.count(x->expr_id) && refs.insert(x->expr_id).second)
+              missing.push_back(x);
+            for (auto& c : x->children) walk(c);
+          };
+          walk(r);
+          for (int64_t id : refs) have.insert(id);
+        }
         n->exprs.push_back(r);
       }
-      n->output = child->output;
-      return n;
+      if (missing.empty()) {
+        n->output = child->output;
+        return n;
+      }
+      std::vector<ExprPtr> widened = child->exprs;
+      for (auto& m : missing) widened.push_back(m);
+      auto inner = std::const_pointer_cast<PlanNode>(project(child->children[0], widened));
+      inner->plan_id = child->plan_id;
+      n->children = {inner};
+      n->output = inner->output;
+      n->resolved = true;
+      auto top = std::const_pointer_cast<PlanNode>(project(n, child->output));
+      top->plan_id = p->plan_id;
+      return top;
     }
     case PlanKind::kLimit:
     case PlanKind::kOffset:
@@ -583,8 +640,11 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
         agg->output = child->output;
         return agg;
       }
-      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                       "dropDuplicates with a subset of columns is not supported yet.");
+      // dropDuplicates(subset): the first row of each key, kept as a Deduplicate node.
+      n->exprs.clear();
+      for (auto& name : p->dedup_columns) n->exprs.push_back(resolve_attribute(col({name}), child));
+      n->output = child->output;
+      return n;
     }
     case PlanKind::kWithColumns: {
       std::vector<ExprPtr> list = child->output;
@@ -643,11 +703,13 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
         if (!drop_ids.count(a->expr_id)) list.push_back(a);
       return project(child, list);
     }
+    case PlanKind::kJoin: return resolve_join(p, children[0], children[1]);
     case PlanKind::kSetOp: {
-      if (p->set_op != SetOpType::kUnion || p->by_name)
-        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                         "This set operation is not supported yet.");
-      const PlanPtr& right = children[1];
+      if (p->set_op != SetOpType::kUnion) return resolve_set_op(p, children[0], children[1]);
+      PlanPtr by_name_left = child;
+      const PlanPtr right = p->by_name ? union_by_name(p, children[0], children[1], by_name_left) : children[1];
+      const PlanPtr& child = by_name_left;
+      n->children = {child, right};
       if (child->output.size() != right->output.size())
         throw SparkError(ErrorKind::kAnalysis, "NUM_COLUMNS_MISMATCH",
                          "UNION can only be performed on inputs with the same number of columns, but the first input has " +
@@ -680,6 +742,253 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
   }
 }
 
+ExprPtr Analyzer::and_all(const std::vector<ExprPtr>& conjuncts) {
+  ExprPtr acc;
+  for (auto& c : conjuncts) acc = acc ? resolve_function(call("and", {}), {acc, c}, false) : c;
+  return acc;
+}
+
+/// Spark's "dedupRight": when both sides of a binary node share attribute ids (a self-join,
+/// or a frame joined with one derived from it), the right side's shared attributes get new
+/// ids through a projection that keeps their names, qualifiers and the right side's plan id.
+PlanPtr Analyzer::dedup_right(const PlanPtr& left, const PlanPtr& right) {
+  std::set<int64_t> lids;
+  for (auto& a : left->output) lids.insert(a->expr_id);
+  bool shared = false;
+  for (auto& a : right->output) shared |= lids.count(a->expr_id) > 0;
+  if (!shared) return right;
+  std::vector<ExprPtr> exprs;
+  for (auto& a : right->output) exprs.push_back(lids.count(a->expr_id) ? alias(a, a->name) : a);
+  auto n = std::make_shared<PlanNode>();
+  n->kind = PlanKind::kProject;
+  n->children = {right};
+  n->exprs = exprs;
+  for (size_t i = 0; i < exprs.size(); ++i) {
+    auto attr = std::make_shared<Expr>(*to_attribute(exprs[i]));
+    attr->qualifier = right->output[i]->qualifier;
+    n->output.push_back(attr);
+  }
+  n->resolved = true;
+  n->plan_id = right->plan_id;
+  return n;
+}
+
+PlanPtr Analyzer::join_node(const PlanPtr& left, const PlanPtr& right, JoinType type, ExprPtr condition) {
+  auto n = std::make_shared<PlanNode>();
+  n->kind = PlanKind::kJoin;
+  n->children = {left, right};
+  n->join_type = type;
+  n->condition = std::move(condition);
+  auto nullable = [](const ExprPtr& a) {
+    if (a->nullable) return a;
+    auto c = std::make_shared<Expr>(*a);
+    c->nullable = true;
+    return ExprPtr(c);
+  };
+  bool left_nullable = type == JoinType::kRightOuter || type == JoinType::kFullOuter;
+  bool right_nullable = type == JoinType::kLeftOuter || type == JoinType::kFullOuter;
+  for (auto& a : left->output) n->output.push_back(left_nullable ? nullable(a) : a);
+  if (type != JoinType::kLeftSemi && type != JoinType::kLeftAnti)
+    for (auto& a : right->output) n->output.push_back(right_nullable ? nullable(a) : a);
+  n->resolved = true;
+  return n;
+}
+
+PlanPtr Analyzer::resolve_join(const PlanPtr& p, const PlanPtr& left, PlanPtr right) {
+  right = dedup_right(left, right);
+  if (p->using_columns.empty()) {
+    ExprPtr condition;
+    if (p->condition) {
+      // The condition sees both sides; df["col"] references pick a side through plan ids.
+      PlanPtr scope = join_node(left, right, JoinType::kInner, nullptr);
+      condition = resolve_expr(p->condition, scope, false);
+      if (condition->type->id() != TypeId::kBoolean && condition->type->id() != TypeId::kNull)
+        throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                         "Cannot resolve \"" + condition->to_string() + "\" due to data type mismatch: the join "
+                         "condition must be a boolean.");
+    }
+    auto n = std::const_pointer_cast<PlanNode>(join_node(left, right, p->join_type, condition));
+    n->plan_id = p->plan_id;
+    return n;
+  }
+  // USING join: equality on same-named columns; key columns appear once, first.
+  auto find = [&](const PlanPtr& side, const std::string& name, const char* which) -> ExprPtr {
+    ExprPtr found;
+    for (auto& a : side->output)
+      if (name_eq(a->name, name)) {
+        found = a;
+        break;
+      }
+    if (!found) {
+      std::string cols;
+      for (size_t i = 0; i < side->output.size(); ++i) cols += (i ? ", " : "") + side->output[i]->name;
+      throw SparkError(ErrorKind::kAnalysis, "UNRESOLVED_USING_COLUMN_FOR_JOIN",
+                       "USING column " + quote_id(name) + " cannot be resolved on the " + which +
+                           " side of the join. The " + which + "-side columns: [" + cols + "].",
+                       {{"colName", quote_id(name)}, {"side", which}, {"suggestion", cols}});
+    }
+    return found;
+  };
+  std::vector<ExprPtr> lkeys, rkeys, eqs;
+  for (auto& name : p->using_columns) {
+    lkeys.push_back(find(left, name, "left"));
+    rkeys.push_back(find(right, name, "right"));
+    eqs.push_back(resolve_function(call("==", {}), {lkeys.back(), rkeys.back()}, false));
+  }
+  PlanPtr join = join_node(left, right, p->join_type, and_all(eqs));
+  std::set<int64_t> key_ids;
+  for (auto& k : lkeys) key_ids.insert(k->expr_id);
+  for (auto& k : rkeys) key_ids.insert(k->expr_id);
+  auto out_attr = [&](const ExprPtr& a) {
+    for (auto& o : join->output)
+      if (o->expr_id == a->expr_id) return o;
+    return a;
+  };
+  std::vector<ExprPtr> list;
+  for (size_t i = 0; i < lkeys.size(); ++i) {
+    switch (p->join_type) {
+      case JoinType::kRightOuter: list.push_back(out_attr(rkeys[i])); break;
+      case JoinType::kFullOuter: {
+        auto c = std::make_shared<Expr>();
+        c->kind = ExprKind::kCoalesce;
+        c->name = "coalesce";
+        ExprPtr l = lkeys[i], r = rkeys[i];
+        TypePtr t = l->type;
+        if (!l->type->equals(*r->type)) {
+          TypePtr w = functions::wider_type(l->type, r->type, true);
+          if (w) {
+            t = w;
+            l = implicit_cast(l, w);
+            r = implicit_cast(r, w);
+          }
+        }
+        c->type = t;
+        c->nullable = l->nullable && r->nullable;
+        c->children = {l, r};
+        list.push_back(alias(c, lkeys[i]->name));
+        break;
+      }
+      default: list.push_back(out_attr(lkeys[i]));
+    }
+  }
+  for (auto& a : join->output) {
+    if (key_ids.count(a->expr_id)) continue;
+    list.push_back(a);
+  }
+  auto proj = std::const_pointer_cast<PlanNode>(project(join, list));
+  // Qualified references (t.col) keep working above a USING join.
+  for (size_t i = 0; i < proj->output.size(); ++i)
+    if (list[i]->kind == ExprKind::kAttribute) proj->output[i] = list[i];
+  proj->plan_id = p->plan_id;
+  return proj;
+}
+
+/// unionByName: the right side reordered to the left's column names; with allowMissingColumns,
+/// columns missing on either side are null literals (the left's extra columns come last).
+PlanPtr Analyzer::union_by_name(const PlanPtr& p, const PlanPtr& left, const PlanPtr& right, PlanPtr& new_left) {
+  std::vector<ExprPtr> rlist;
+  std::vector<ExprPtr> lextra;
+  for (auto& l : left->output) {
+    ExprPtr match;
+    for (auto& r : right->output)
+      if (name_eq(r->name, l->name)) {
+        match = r;
+        break;
+      }
+    if (!match) {
+      if (!p->allow_missing) {
+        std::string cols;
+        for (size_t i = 0; i < right->output.size(); ++i) cols += (i ? ", " : "") + quote_id(right->output[i]->name);
+        throw SparkError(ErrorKind::kAnalysis, "UNRESOLVED_COLUMN.WITH_SUGGESTION",
+                         "A column, variable, or function parameter with name " + quote_id(l->name) +
+                             " cannot be resolved. Did you mean one of the following? [" + cols + "].",
+                         {{"objectName", quote_id(l->name)}, {"proposal", cols}});
+      }
+      match = alias(lit(Value(), l->type), l->name);
+    }
+    rlist.push_back(match);
+  }
+  for (auto& r : right->output) {
+    bool found = false;
+    for (auto& l : left->output) found |= name_eq(r->name, l->name);
+    if (found) continue;
+    if (!p->allow_missing)
+      throw SparkError(ErrorKind::kAnalysis, "NUM_COLUMNS_MISMATCH",
+                       "UNION can only be performed on inputs with the same number of columns, but the first input has " +
+                           std::to_string(left->output.size()) + " columns and the second input has " +
+                           std::to_string(right->output.size()) + " columns.");
+    rlist.push_back(r);
+    lextra.push_back(alias(lit(Value(), r->type), r->name));
+  }
+  new_left = left;
+  if (!lextra.empty()) {
+    std::vector<ExprPtr> llist = left->output;
+    for (auto& e : lextra) llist.push_back(e);
+    new_left = project(left, llist);
+  }
+  return project(right, rlist);
+}
+
+/// INTERSECT and EXCEPT (distinct) as a left semi / anti join on null-safe equality of every
+/// column, followed by a distinct over the left columns.
+PlanPtr Analyzer::resolve_set_op(const PlanPtr& p, PlanPtr left, PlanPtr right) {
+  const char* what = p->set_op == SetOpType::kIntersect ? "INTERSECT" : "EXCEPT";
+  if (p->is_all)
+    throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                     std::string(what) + " ALL is not supported yet.");
+  if (left->output.size() != right->output.size())
+    throw SparkError(ErrorKind::kAnalysis, "NUM_COLUMNS_MISMATCH",
+                     std::string(what) + " can only be performed on inputs with the same number of columns, but the first "
+                         "input has " + std::to_string(left->output.size()) + " columns and the second input has " +
+                         std::to_string(right->output.size()) + " columns.",
+                     {{"operator", what}, {"firstNumColumns", std::to_string(left->output.size())},
+                      {"invalidOrdinalNum", "second"}, {"invalidNumColumns", std::to_string(right->output.size())}});
+  right = dedup_right(left, right);
+  std::vector<ExprPtr> lcast, rcast;
+  bool need_cast = false;
+  for (size_t i = 0; i < left->output.size(); ++i) {
+    auto& l = left->output[i];
+    auto& r = right->output[i];
+    TypePtr w = functions::wider_type(l->type, r->type, true);
+    if (!w) {
+      if (l->type->id() == TypeId::kString || r->type->id() == TypeId::kString) w = DataType::string();
+      else
+        throw SparkError(ErrorKind::kAnalysis, "INCOMPATIBLE_COLUMN_TYPE",
+                         std::string(what) + " can only be performed on tables with compatible column types.");
+    }
+    need_cast |= !l->type->equals(*w) || !r->type->equals(*w);
+    lcast.push_back(l->type->equals(*w) ? l : alias(implicit_cast(l, w), l->name));
+    rcast.push_back(r->type->equals(*w) ? r : alias(implicit_cast(r, w), r->name));
+  }
+  if (need_cast) {
+    left = project(left, lcast);
+    right = project(right, rcast);
+  }
+  std::vector<ExprPtr> eqs;
+  for (size_t i = 0; i < left->output.size(); ++i)
+    eqs.push_back(resolve_function(call("<=>", {}), {left->output[i], right->output[i]}, false));
+  JoinType type = p->set_op == SetOpType::kIntersect ? JoinType::kLeftSemi : JoinType::kLeftAnti;
+  PlanPtr join = join_node(left, right, type, and_all(eqs));
+  std::vector<ExprPtr> out;
+  for (size_t i = 0; i < left->output.size(); ++i) {
+    ExprPtr a = left->output[i];
+    if (type == JoinType::kLeftSemi && a->nullable && !right->output[i]->nullable) {
+      auto c = std::make_shared<Expr>(*a);
+      c->nullable = false;
+      a = c;
+    }
+    out.push_back(a);
+  }
+  auto agg = std::make_shared<PlanNode>();
+  agg->kind = PlanKind::kAggregate;
+  agg->children = {join};
+  agg->exprs = out;
+  agg->aggregates = out;
+  agg->output = out;
+  agg->plan_id = p->plan_id;
+  return agg;
+}
+
 }  // namespace
 
 std::string semantic_key(const ExprPtr& e) {
@@ -691,6 +1000,7 @@ std::string semantic_key(const ExprPtr& e) {
       std::string s = std::to_string(static_cast<int>(e->kind)) + ":" + (e->function ? e->function->name : e->name) +
                       (e->type ? ":" + e->type->simple_string() : "") + (e->distinct ? ":d" : "") + "(";
       for (auto& c : e->children) s += semantic_key(c) + ",";
+      if (e->filter) s += " FILTER " + semantic_key(e->filter);
       return s + ")";
     }
   }

@@ -167,7 +167,10 @@ std::string Expr::to_string() const {
           return "(" + children[0]->to_string() + " " + shown + " " + children[1]->to_string() + ")";
         case functions::Display::kPrefix: return "(" + shown + " " + children[0]->to_string() + ")";
         case functions::Display::kPostfix: return "(" + children[0]->to_string() + " " + shown + ")";
-        default: return (name.empty() ? shown : name) + "(" + (distinct ? "DISTINCT " : "") + args() + ")";
+        // Called by its canonical name: Spark shows the pretty name (SQRT, CEIL, ...).
+        default:
+          return shown + "(" + (distinct ? "DISTINCT " : "") + args() + ")" +
+                 (filter ? " FILTER (WHERE " + filter->to_string() + ")" : "");
       }
     }
     case ExprKind::kCaseWhen: {

@@ -5,6 +5,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "exec/deduplicate.h"
 #include "exec/hash_join.h"
 #include "exec/operators.h"
 #include "plan/analyzer.h"
@@ -182,6 +183,19 @@ class Planner {
       }
       case PlanKind::kAggregate: return plan_aggregate(n, conf);
       case PlanKind::kJoin: return plan_join(n, required, conf);
+      case PlanKind::kDistinct: {
+        // Only dropDuplicates(subset) reaches here; a full distinct is an Aggregate.
+        std::set<int64_t> req = required ? *required : ids(n->output);
+        for (auto& e : n->exprs) collect_refs(e, req);
+        PhysicalPlan c = plan(n->children[0], &req);
+        std::vector<exec::PhysExprPtr> keys;
+        for (auto& e : n->exprs) keys.push_back(bind_expr(e, c.output, conf));
+        PhysicalPlan p;
+        p.root = std::make_unique<exec::Deduplicate>(std::move(keys));
+        p.root->children.push_back(std::move(c.root));
+        p.output = c.output;
+        return p;
+      }
       case PlanKind::kSort: return plan_sort(n, required, -1);
       case PlanKind::kLimit:
       case PlanKind::kOffset:

@@ -149,8 +149,7 @@ const char* const k_empty =
 +---+
 +---+
 )SHOW";
-const char* const k_empty_vert =
-    R"SHOW((0 rows))SHOW";
+const char* const k_empty_vert = R"SHOW((0 rows))SHOW";
 const char* const k_n1vert =
     R"SHOW(-RECORD 0--
  id  | 0   
@@ -285,9 +284,14 @@ Table all_types() {
   t.add("nan", DataType::double_(), {f(std::numeric_limits<double>::quiet_NaN()), kNull});
   t.add("negz", DataType::double_(), {f(0.0), kNull});
   t.add("f", DataType::float_(), {f(static_cast<double>(1.1f)), kNull});
-  t.add("dti", DataType::day_time_interval(0, 3), {i(((86400LL + 2 * 3600 + 3 * 60 + 4) * 1000000) + 500000), kNull});
+  t.add("dti", DataType::day_time_interval(0, 3),
+        {i(((86400LL + 2 * 3600 + 3 * 60 + 4) * 1000000) + 500000), kNull});
   t.add("ymi", DataType::year_month_interval(0, 1), {i(-27), kNull});
-  t.add("uni", DataType::string(), {str("h\xc3\xa9llo w\xc3\xb6rld \xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x83\x86\xe3\x82\xad\xe3\x82\xb9\xe3\x83\x88"), kNull});
+  t.add(
+      "uni", DataType::string(),
+      {str("h\xc3\xa9llo w\xc3\xb6rld "
+           "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x83\x86\xe3\x82\xad\xe3\x82\xb9\xe3\x83\x88"),
+       kNull});
   t.add("ctl", DataType::string(), {str("line1\nline2\tx"), kNull});
   return t;
 }
@@ -329,7 +333,8 @@ TEST(ShowString, NestedValues) {
   auto ints = DataType::array(DataType::int_());
   t.add("a", DataType::array(ints), {list({list({i(1), i(2)}), kNull})});
   auto inner = DataType::struct_({{"a", DataType::int_(), true, "{}"}});
-  t.add("m", DataType::map(DataType::int_(), DataType::array(inner)), {list({list({i(1), list({list({i(1)})})})})});
+  t.add("m", DataType::map(DataType::int_(), DataType::array(inner)),
+        {list({list({i(1), list({list({i(1)})})})})});
   t.add("ad", DataType::array(DataType::double_()), {list({f(1.0), kNull})});
   t.add("ab", DataType::array(DataType::binary()), {list({str("\x01")})});
   t.add("ats", DataType::array(DataType::timestamp()), {list({local_ts(2021, 1, 1, 0, 0, 0)})});
@@ -384,7 +389,8 @@ TEST(ShowString, Decimals) {
   Table t;
   t.add("a", DataType::decimal(10, 2), {Value::decimal(0)});
   t.add("b", DataType::decimal(5, 1), {Value::decimal(-15)});
-  t.add("c", DataType::decimal(23, 3), {Value::decimal(static_cast<int128_t>(12345678901234567890ULL) * 1000 + 123)});
+  t.add("c", DataType::decimal(23, 3),
+        {Value::decimal(static_cast<int128_t>(12345678901234567890ULL) * 1000 + 123)});
   t.add("d", DataType::decimal(38, 18), {Value::decimal(pow10_int128(18))});
   EXPECT_EQ(t.show(20, 0), k_decimals);
 }
@@ -394,8 +400,11 @@ TEST(ShowString, WideCharactersTakeTwoColumns) {
   t.add("a", DataType::string(), {str("\xe6\x97\xa5\xe6\x9c\xac")});
   t.add("b", DataType::string(), {str("\xef\xbd\x86\xef\xbd\x95\xef\xbd\x8c\xef\xbd\x8c")});
   t.add("c", DataType::string(), {str("\xed\x95\x9c\xea\xb5\xad\xec\x96\xb4")});
-  t.add("d", DataType::string(), {str("ab\xf0\x9f\x98\x80" "cd")});
-  t.add("\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x82\xab\xe3\x83\xa9\xe3\x83\xa0", DataType::string(), {str("x")});
+  t.add("d", DataType::string(),
+        {str("ab\xf0\x9f\x98\x80"
+             "cd")});
+  t.add("\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x82\xab\xe3\x83\xa9\xe3\x83\xa0",
+        DataType::string(), {str("x")});
   EXPECT_EQ(t.show(), k_fullwidth);
 
   Table u;
@@ -403,7 +412,9 @@ TEST(ShowString, WideCharactersTakeTwoColumns) {
         {str("\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e\xe3\x81\xae\xe3\x83\x86\xe3\x82\xad\xe3\x82\xb9"
              "\xe3\x83\x88\xe3\x81\x8c\xe3\x81\x93\xe3\x81\x93\xe3\x81\xab\xe3\x81\x82\xe3\x82\x8a"
              "\xe3\x81\xbe\xe3\x81\x99\xe9\x95\xb7\xe3\x81\x84")});
-  u.add("b", DataType::string(), {str("ab\xf0\x9f\x98\x80" "cdefghij")});
+  u.add("b", DataType::string(),
+        {str("ab\xf0\x9f\x98\x80"
+             "cdefghij")});
   EXPECT_EQ(u.show(20, 5), k_fullwidth_trunc);
 }
 

@@ -1,0 +1,182 @@
+#include "exec/hash_join.h"
+
+#include <algorithm>
+
+#include "common/error.h"
+
+namespace ember::exec {
+
+class HashJoin::Build final : public PhysicalOperator {
+ public:
+  Build(std::vector<PhysExprPtr> keys, std::vector<bool> null_safe, std::vector<TypePtr> types)
+      : keys_(std::move(keys)), null_safe_(std::move(null_safe)), types_(std::move(types)) {}
+  std::string name() const override { return "HashJoinBuild"; }
+  bool is_sink() const override { return true; }
+  struct Local : LocalSinkState {
+    std::vector<Batch> batches;
+  };
+  std::unique_ptr<LocalSinkState> open_local(ExecContext&) override { return std::make_unique<Local>(); }
+  void sink(LocalSinkState& l, Batch b, ExecContext&) override {
+    if (b.num_rows > 0) static_cast<Local&>(l).batches.push_back(std::move(b));
+  }
+  void combine(LocalSinkState& l, ExecContext&) override {
+    std::lock_guard<std::mutex> lock(mu_);
+    for (auto& b : static_cast<Local&>(l).batches) input_.push_back(std::move(b));
+  }
+  void finalize(ExecContext& ctx) override {
+    // Build order follows the source order, so results do not depend on thread timing.
+    std::stable_sort(input_.begin(), input_.end(), [](const Batch& a, const Batch& b) { return a.index < b.index; });
+    Batch all;
+    if (input_.empty()) {
+      for (auto& t : types_) all.columns.push_back(Column::all_null(t, 0));
+    } else {
+      all = input_.size() == 1 ? std::move(input_[0]) : concat_batches(input_, types_.size());
+    }
+    input_.clear();
+    std::vector<ColumnPtr> key_cols;
+    for (auto& k : keys_) key_cols.push_back(evaluate(*k, all, ctx.eval));
+    table.build(std::move(all), key_cols, null_safe_);
+    matched = std::make_unique<std::atomic<uint8_t>[]>(static_cast<size_t>(table.size()) + 1);
+    for (int64_t i = 0; i < table.size(); ++i) matched[static_cast<size_t>(i)].store(0, std::memory_order_relaxed);
+  }
+
+  JoinHashTable table;
+  std::unique_ptr<std::atomic<uint8_t>[]> matched;
+
+ private:
+  std::vector<PhysExprPtr> keys_;
+  std::vector<bool> null_safe_;
+  std::vector<TypePtr> types_;
+  std::mutex mu_;
+  std::vector<Batch> input_;
+};
+
+HashJoin::HashJoin(HashJoinKind kind, std::vector<PhysExprPtr> probe_keys, std::vector<PhysExprPtr> build_keys,
+                   std::vector<bool> null_safe, PhysExprPtr condition, std::vector<TypePtr> probe_types,
+                   std::vector<TypePtr> build_types)
+    : kind_(kind),
+      probe_keys_(std::move(probe_keys)),
+      build_keys_(std::move(build_keys)),
+      null_safe_(std::move(null_safe)),
+      condition_(std::move(condition)),
+      probe_types_(std::move(probe_types)) {
+  build_ = std::make_unique<Build>(build_keys_, null_safe_, std::move(build_types));
+}
+
+HashJoin::~HashJoin() = default;
+
+PhysicalOperator* HashJoin::build_sink() { return build_.get(); }
+
+std::string HashJoin::name() const {
+  return probe_keys_.empty() ? "BroadcastNestedLoopJoin" : "BroadcastHashJoin";
+}
+
+std::string HashJoin::details() const {
+  static const char* kNames[] = {"Inner", "LeftOuter", "RightOuter", "FullOuter", "LeftSemi", "LeftAnti"};
+  std::string s = "[";
+  for (size_t i = 0; i < probe_keys_.size(); ++i) s += (i ? ", " : "") + probe_keys_[i]->to_string();
+  s += "], [";
+  for (size_t i = 0; i < build_keys_.size(); ++i) s += (i ? ", " : "") + build_keys_[i]->to_string();
+  s += "], ";
+  s += kNames[static_cast<int>(kind_)];
+  if (condition_) s += ", " + condition_->to_string();
+  return s;
+}
+
+void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
+  const JoinHashTable& table = build_->table;
+  const int64_t n = batch.num_rows;
+  std::vector<int32_t> probe_rows, build_rows;
+  if (probe_keys_.empty()) {
+    // Nested loop: every build row is a candidate.
+    const int64_t m = table.size();
+    probe_rows.reserve(static_cast<size_t>(n * m));
+    build_rows.reserve(static_cast<size_t>(n * m));
+    for (int64_t i = 0; i < n; ++i)
+      for (int64_t j = 0; j < m; ++j) {
+        probe_rows.push_back(static_cast<int32_t>(i));
+        build_rows.push_back(static_cast<int32_t>(j));
+      }
+  } else {
+    std::vector<ColumnPtr> keys;
+    for (auto& k : probe_keys_) keys.push_back(evaluate(*k, batch, ctx.eval));
+    table.probe(keys, null_safe_, n, probe_rows, build_rows);
+  }
+  auto pair_batch = [&](const std::vector<int32_t>& pr, const std::vector<int32_t>& br) {
+    Batch out;
+    out.num_rows = static_cast<int64_t>(pr.size());
+    out.index = batch.index;
+    for (auto& c : batch.columns) out.columns.push_back(gather(*c, pr.data(), out.num_rows));
+    for (auto& c : table.rows().columns) out.columns.push_back(gather(*c, br.data(), out.num_rows));
+    return out;
+  };
+  if (condition_ && !probe_rows.empty()) {
+    Batch candidates = pair_batch(probe_rows, build_rows);
+    std::vector<int32_t> keep = true_rows(*evaluate(*condition_, candidates, ctx.eval));
+    std::vector<int32_t> pr, br;
+    pr.reserve(keep.size());
+    br.reserve(keep.size());
+    for (int32_t k : keep) {
+      pr.push_back(probe_rows[static_cast<size_t>(k)]);
+      br.push_back(build_rows[static_cast<size_t>(k)]);
+    }
+    probe_rows.swap(pr);
+    build_rows.swap(br);
+  }
+  if (kind_ == HashJoinKind::kRightOuter || kind_ == HashJoinKind::kFullOuter)
+    for (int32_t b : build_rows) build_->matched[static_cast<size_t>(b)].store(1, std::memory_order_relaxed);
+  switch (kind_) {
+    case HashJoinKind::kInner:
+    case HashJoinKind::kRightOuter: batch = pair_batch(probe_rows, build_rows); return;
+    case HashJoinKind::kLeftSemi:
+    case HashJoinKind::kLeftAnti: {
+      std::vector<uint8_t> hit(static_cast<size_t>(n), 0);
+      for (int32_t p : probe_rows) hit[static_cast<size_t>(p)] = 1;
+      std::vector<int32_t> rows;
+      const uint8_t want = kind_ == HashJoinKind::kLeftSemi ? 1 : 0;
+      for (int64_t i = 0; i < n; ++i)
+        if (hit[static_cast<size_t>(i)] == want) rows.push_back(static_cast<int32_t>(i));
+      if (static_cast<int64_t>(rows.size()) != n) batch = gather_batch(batch, rows.data(), static_cast<int64_t>(rows.size()));
+      return;
+    }
+    case HashJoinKind::kLeftOuter:
+    case HashJoinKind::kFullOuter: {
+      // Matched pairs in probe order, each unmatched probe row once with a null build side.
+      std::vector<int32_t> pr, br;
+      pr.reserve(probe_rows.size() + static_cast<size_t>(n));
+      br.reserve(probe_rows.size() + static_cast<size_t>(n));
+      size_t k = 0;
+      for (int64_t i = 0; i < n; ++i) {
+        bool any = false;
+        while (k < probe_rows.size() && probe_rows[k] == i) {
+          pr.push_back(probe_rows[k]);
+          br.push_back(build_rows[k]);
+          ++k;
+          any = true;
+        }
+        if (!any) {
+          pr.push_back(static_cast<int32_t>(i));
+          br.push_back(-1);
+        }
+      }
+      batch = pair_batch(pr, br);
+      return;
+    }
+  }
+}
+
+bool HashJoin::finish_output(Batch& out, ExecContext&) const {
+  if (kind_ != HashJoinKind::kRightOuter && kind_ != HashJoinKind::kFullOuter) return false;
+  const JoinHashTable& table = build_->table;
+  std::vector<int32_t> rows;
+  for (int64_t i = 0; i < table.size(); ++i)
+    if (!build_->matched[static_cast<size_t>(i)].load(std::memory_order_relaxed)) rows.push_back(static_cast<int32_t>(i));
+  if (rows.empty()) return false;
+  const int64_t m = static_cast<int64_t>(rows.size());
+  out.num_rows = m;
+  for (auto& t : probe_types_) out.columns.push_back(Column::all_null(t, m));
+  for (auto& c : table.rows().columns) out.columns.push_back(gather(*c, rows.data(), m));
+  return true;
+}
+
+}  // namespace ember::exec

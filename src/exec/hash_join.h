@@ -1,0 +1,47 @@
+#pragma once
+
+#include <atomic>
+#include <memory>
+#include <mutex>
+#include <vector>
+
+#include "exec/expression.h"
+#include "exec/join_hash_table.h"
+#include "exec/operator.h"
+
+namespace ember::exec {
+
+/// How a hash join combines its two inputs. The probe side is children[0] (the left input),
+/// the build side children[1] (the right input).
+enum class HashJoinKind { kInner, kLeftOuter, kRightOuter, kFullOuter, kLeftSemi, kLeftAnti };
+
+/// Hash join: children[1] runs first into a JoinHashTable (the build sink, one table built at
+/// finalize from the batches every thread collected); then children[0] streams through
+/// `execute`, which probes the table. Equal keys give candidate pairs; `condition` (bound over
+/// probe columns followed by build columns) filters them. With no keys every build row is a
+/// candidate (a nested-loop join). Output: probe columns then build columns (semi/anti: probe
+/// columns only). Right and full outer joins emit the never-matched build rows at the end.
+class HashJoin final : public PhysicalOperator {
+ public:
+  HashJoin(HashJoinKind kind, std::vector<PhysExprPtr> probe_keys, std::vector<PhysExprPtr> build_keys,
+           std::vector<bool> null_safe, PhysExprPtr condition, std::vector<TypePtr> probe_types, std::vector<TypePtr> build_types);
+  ~HashJoin() override;
+  std::string name() const override;
+  std::string details() const override;
+  void execute(Batch& batch, ExecContext& ctx) const override;
+  PhysicalOperator* build_sink() override;
+  bool finish_output(Batch& out, ExecContext& ctx) const override;
+
+  /// The build sink: collects the build side's batches and indexes them once.
+  class Build;
+
+ private:
+  HashJoinKind kind_;
+  std::vector<PhysExprPtr> probe_keys_, build_keys_;
+  std::vector<bool> null_safe_;
+  PhysExprPtr condition_;
+  std::vector<TypePtr> probe_types_;
+  std::unique_ptr<Build> build_;
+};
+
+}  // namespace ember::exec

@@ -1,0 +1,1037 @@
+// Math functions: abs, ceil/floor, round/bround, the double-valued unary and binary functions
+// (sqrt, exp, logarithms, trigonometry, pow, atan2, hypot), signum, greatest/least, bitwise
+// operators and shifts, try_add/try_subtract/try_multiply/try_divide, factorial, hex/unhex/bin,
+// with Spark's result types, column names, null results and ANSI overflow errors.
+//
+// Decimal arguments are not supported yet (they need decimal arithmetic); ceil/floor with a
+// scale (whose result is a decimal) are not registered yet.
+
+#include <charconv>
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <optional>
+#include <string>
+
+#include "functions/function.h"
+#include "functions/kernel_util.h"
+
+namespace ember::functions {
+namespace {
+
+[[noreturn]] void overflow(const std::string& type_word, const char* try_fn) {
+  std::string alt = try_fn ? std::string(" Use '") + try_fn +
+                                 "' to tolerate overflow and return NULL instead."
+                           : std::string();
+  throw SparkError(ErrorKind::kArithmetic, "ARITHMETIC_OVERFLOW",
+                   type_word + " overflow." + alt +
+                       " If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this "
+                       "error.",
+                   {{"message", type_word + " overflow"},
+                    {"alternative", alt},
+                    {"config", "\"spark.sql.ansi.enabled\""}});
+}
+
+[[noreturn]] void divide_by_zero() {
+  throw SparkError(ErrorKind::kArithmetic, "DIVIDE_BY_ZERO",
+                   "Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL "
+                   "instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
+                   "this error.",
+                   {{"config", "\"spark.sql.ansi.enabled\""}});
+}
+
+template <typename T>
+const char* int_word() {
+  if constexpr (sizeof(T) == 1) return "byte";
+  else if constexpr (sizeof(T) == 2) return "short";
+  else if constexpr (sizeof(T) == 4) return "integer";
+  else return "long";
+}
+
+std::string call_sql(const std::string& name, const std::vector<TypePtr>& args) {
+  std::string s = name + "(";
+  for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i]->sql();
+  return s + ")";
+}
+
+[[noreturn]] void wrong_type(const std::string& fn, const std::vector<TypePtr>& args, size_t i,
+                             const std::string& required) {
+  static const char* ordinals[] = {"first", "second", "third", "fourth", "fifth"};
+  throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                      std::string("The ") + ordinals[std::min<size_t>(i, 4)] +
+                          " parameter requires the " + required + " type, however \"" +
+                          args[i]->sql() + "\" has the type \"" + args[i]->sql() + "\".",
+                      call_sql(fn, args));
+}
+
+/// Strings and NULLs become doubles, as Spark's implicit casts for math functions do.
+TypePtr as_double_input(const std::string& fn, const std::vector<TypePtr>& args, size_t i) {
+  const TypePtr& t = args[i];
+  if (t->id() == TypeId::kDecimal)
+    throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                     fn + " on DECIMAL is not supported yet.");
+  if (t->is_numeric() || t->id() == TypeId::kString || t->id() == TypeId::kNull)
+    return DataType::double_();
+  wrong_type(fn, args, i, "\"DOUBLE\"");
+}
+
+/// The integral types pass through; strings and NULLs become `fallback`.
+TypePtr integral_input(const std::string& fn, const std::vector<TypePtr>& args, size_t i,
+                       const TypePtr& fallback, const std::string& required) {
+  const TypePtr& t = args[i];
+  if (t->is_integral()) return t;
+  if (t->id() == TypeId::kString || t->id() == TypeId::kNull) return fallback;
+  wrong_type(fn, args, i, required);
+}
+
+/// Java's (long) conversion of a double: saturating, NaN becomes 0.
+int64_t java_d2l(double d) {
+  if (std::isnan(d)) return 0;
+  if (d >= 9223372036854775807.0) return std::numeric_limits<int64_t>::max();
+  if (d <= -9223372036854775808.0) return std::numeric_limits<int64_t>::min();
+  return static_cast<int64_t>(d);
+}
+
+/// The value of a constant integer argument (the scale of round, for example); null → nullopt.
+std::optional<int64_t> constant_int(const Column& c) {
+  if (c.length() == 0 || c.is_null(0)) return std::nullopt;
+  return dispatch_fixed(c.type()->id(), [&]<typename T>() -> int64_t {
+    if constexpr (std::is_integral_v<T>) return static_cast<int64_t>(c.values<T>()[0]);
+    else return static_cast<int64_t>(c.values<T>()[0]);
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Double-valued unary and binary functions.
+
+struct UnaryDouble {
+  const char* name;
+  const char* display;
+  std::vector<std::string> aliases;
+  double (*fn)(double);
+  /// Inputs at or below this bound give NULL (Spark's logarithms); NaN when none.
+  double null_at_or_below;
+};
+
+// Java's Math.toDegrees / toRadians multiply by these constants.
+constexpr double kRadiansToDegrees = 57.29577951308232;
+constexpr double kDegreesToRadians = 0.017453292519943295;
+
+double java_signum(double x) {
+  if (std::isnan(x) || x == 0) return x;
+  return x > 0 ? 1.0 : -1.0;
+}
+
+const std::vector<UnaryDouble>& unary_doubles() {
+  static const double kNone = std::numeric_limits<double>::quiet_NaN();
+  static const std::vector<UnaryDouble> fns = {
+      {"sqrt", "SQRT", {}, [](double x) { return std::sqrt(x); }, kNone},
+      {"cbrt", "CBRT", {}, [](double x) { return std::cbrt(x); }, kNone},
+      {"exp", "EXP", {}, [](double x) { return std::exp(x); }, kNone},
+      {"expm1", "EXPM1", {}, [](double x) { return std::expm1(x); }, kNone},
+      {"ln", "ln", {}, [](double x) { return std::log(x); }, 0.0},
+      {"log10", "LOG10", {}, [](double x) { return std::log10(x); }, 0.0},
+      {"log2", "LOG2", {}, [](double x) { return std::log2(x); }, 0.0},
+      {"log1p", "LOG1P", {}, [](double x) { return std::log1p(x); }, -1.0},
+      {"sin", "SIN", {}, [](double x) { return std::sin(x); }, kNone},
+      {"cos", "COS", {}, [](double x) { return std::cos(x); }, kNone},
+      {"tan", "TAN", {}, [](double x) { return std::tan(x); }, kNone},
+      {"cot", "COT", {}, [](double x) { return 1.0 / std::tan(x); }, kNone},
+      {"sec", "SEC", {}, [](double x) { return 1.0 / std::cos(x); }, kNone},
+      {"csc", "CSC", {}, [](double x) { return 1.0 / std::sin(x); }, kNone},
+      {"asin", "ASIN", {}, [](double x) { return std::asin(x); }, kNone},
+      {"acos", "ACOS", {}, [](double x) { return std::acos(x); }, kNone},
+      {"atan", "ATAN", {}, [](double x) { return std::atan(x); }, kNone},
+      {"sinh", "SINH", {}, [](double x) { return std::sinh(x); }, kNone},
+      {"cosh", "COSH", {}, [](double x) { return std::cosh(x); }, kNone},
+      {"tanh", "TANH", {}, [](double x) { return std::tanh(x); }, kNone},
+      {"asinh", "ASINH", {}, [](double x) { return std::asinh(x); }, kNone},
+      {"acosh", "ACOSH", {}, [](double x) { return std::acosh(x); }, kNone},
+      {"atanh", "ATANH", {}, [](double x) { return std::atanh(x); }, kNone},
+      {"degrees", "DEGREES", {}, [](double x) { return x * kRadiansToDegrees; }, kNone},
+      {"radians", "RADIANS", {}, [](double x) { return x * kDegreesToRadians; }, kNone},
+      {"signum", "SIGNUM", {"sign"}, java_signum, kNone},
+      {"rint", "rint", {}, [](double x) { return std::nearbyint(x); }, kNone},
+  };
+  return fns;
+}
+
+void register_unary_doubles(Registry& r) {
+  for (const UnaryDouble& u : unary_doubles()) {
+    FunctionDef d;
+    d.name = u.name;
+    d.aliases = u.aliases;
+    d.display_name = u.display;
+    d.min_args = d.max_args = 1;
+    std::string name = u.name;
+    bool nulls = !std::isnan(u.null_at_or_below);
+    d.type_rule = [name, nulls](const std::vector<TypePtr>& args, const Config&) {
+      Signature s;
+      s.arg_types = {as_double_input(name, args, 0)};
+      s.result_type = DataType::double_();
+      s.may_introduce_null = nulls;
+      return s;
+    };
+    auto fn = u.fn;
+    double bound = u.null_at_or_below;
+    d.kernel = [fn, bound, nulls](const std::vector<ColumnPtr>& args, int64_t n,
+                                  const Signature& sig, const EvalContext&) -> ColumnPtr {
+      if (!nulls) return unary_fixed<double, double, false>(*args[0], n, sig.result_type, fn);
+      ColumnBuilder b(sig.result_type, n);
+      const Column& a = *args[0];
+      const double* x = a.values<double>();
+      for (int64_t i = 0; i < n; ++i) {
+        if (a.is_null(i) || x[i] <= bound) b.append_null();
+        else b.append<double>(fn(x[i]));
+      }
+      return b.finish();
+    };
+    d.gpu_supported = false;
+    d.usage = std::string(u.name) + "(expr) - Returns the " + u.name + " of expr as a double.";
+    r.add(std::move(d));
+  }
+}
+
+/// Java's Math.pow, which differs from C's pow for a NaN exponent and for |x| = 1, y = ±inf.
+double java_pow(double x, double y) {
+  if (std::isnan(y)) return y;
+  if (std::isinf(y) && std::fabs(x) == 1.0) return std::numeric_limits<double>::quiet_NaN();
+  return std::pow(x, y);
+}
+
+void register_binary_doubles(Registry& r) {
+  struct Spec {
+    const char* name;
+    const char* display;
+    std::vector<std::string> aliases;
+    double (*fn)(double, double);
+  };
+  std::vector<Spec> specs = {
+      {"power", "POWER", {"pow"}, java_pow},
+      {"atan2", "ATAN2", {}, [](double y, double x) { return std::atan2(y, x); }},
+      {"hypot", "HYPOT", {}, [](double x, double y) { return std::hypot(x, y); }},
+  };
+  for (const Spec& sp : specs) {
+    FunctionDef d;
+    d.name = sp.name;
+    d.aliases = sp.aliases;
+    d.display_name = sp.display;
+    d.min_args = d.max_args = 2;
+    std::string name = sp.name;
+    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) {
+      Signature s;
+      s.arg_types = {as_double_input(name, args, 0), as_double_input(name, args, 1)};
+      s.result_type = DataType::double_();
+      return s;
+    };
+    auto fn = sp.fn;
+    d.kernel = [fn](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                    const EvalContext&) {
+      return binary_fixed<double, double, double, false>(*args[0], *args[1], n, sig.result_type,
+                                                         fn);
+    };
+    d.usage = std::string(sp.name) + "(expr1, expr2) - Double-valued " + sp.name + ".";
+    r.add(std::move(d));
+  }
+  // log(base, x): NULL when either is not positive; log(x) is the natural logarithm.
+  FunctionDef d;
+  d.name = "log";
+  d.display_name = "LOG";
+  d.min_args = 1;
+  d.max_args = 2;
+  d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
+    Signature s;
+    for (size_t i = 0; i < args.size(); ++i) s.arg_types.push_back(as_double_input("log", args, i));
+    s.result_type = DataType::double_();
+    s.may_introduce_null = true;
+    return s;
+  };
+  d.kernel = [](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                const EvalContext&) -> ColumnPtr {
+    if (args.size() == 1) {
+      return binary_fixed_nullable<double, double, double>(
+          *args[0], *args[0], n, sig.result_type, [](double x, double, double* out) {
+            if (x <= 0) return false;
+            *out = std::log(x);
+            return true;
+          });
+    }
+    return binary_fixed_nullable<double, double, double>(
+        *args[0], *args[1], n, sig.result_type, [](double base, double x, double* out) {
+          if (base <= 0 || x <= 0) return false;
+          *out = std::log(x) / std::log(base);
+          return true;
+        });
+  };
+  d.usage = "log(base, expr) - Returns the logarithm of expr with base.";
+  r.add(std::move(d));
+}
+
+void register_constants(Registry& r) {
+  struct Spec {
+    const char* name;
+    const char* display;
+    double value;
+  };
+  for (Spec sp : {Spec{"e", "E", M_E}, Spec{"pi", "PI", M_PI}}) {
+    FunctionDef d;
+    d.name = sp.name;
+    d.display_name = sp.display;
+    d.min_args = d.max_args = 0;
+    d.type_rule = [](const std::vector<TypePtr>&, const Config&) {
+      Signature s;
+      s.result_type = DataType::double_();
+      s.never_null = true;
+      return s;
+    };
+    double v = sp.value;
+    d.kernel = [v](const std::vector<ColumnPtr>&, int64_t n, const Signature& sig,
+                   const EvalContext&) {
+      return Column::constant(sig.result_type, Value::floating(v), n);
+    };
+    d.usage = std::string(sp.name) + "() - Returns the constant " + sp.display + ".";
+    r.add(std::move(d));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// abs, positive, ceil, floor.
+
+void register_abs_positive(Registry& r) {
+  {
+    FunctionDef d;
+    d.name = "abs";
+    d.min_args = d.max_args = 1;
+    d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
+      TypePtr t = args[0];
+      if (t->id() == TypeId::kString || t->id() == TypeId::kNull) t = DataType::double_();
+      if (t->id() == TypeId::kDecimal || !t->is_numeric())
+        wrong_type("abs", args, 0, "(\"NUMERIC\" or \"INTERVAL\")");
+      Signature s;
+      s.arg_types = {t};
+      s.result_type = t;
+      return s;
+    };
+    d.kernel = [](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                  const EvalContext& ctx) {
+      const TypePtr& rt = sig.result_type;
+      return dispatch_fixed(rt->id(), [&]<typename T>() -> ColumnPtr {
+        if constexpr (std::is_floating_point_v<T>) {
+          return unary_fixed<T, T, false>(*args[0], n, rt, [](T x) { return std::fabs(x); });
+        } else if constexpr (std::is_same_v<T, int128_t>) {
+          EMBER_UNREACHABLE("abs: decimal");
+        } else {
+          if (ctx.ansi)
+            return unary_fixed<T, T, true>(*args[0], n, rt, [](T x) {
+              if (x == std::numeric_limits<T>::min()) overflow(int_word<T>(), nullptr);
+              return static_cast<T>(x < 0 ? -x : x);
+            });
+          return unary_fixed<T, T, false>(*args[0], n, rt, [](T x) {
+            return x < 0 ? static_cast<T>(static_cast<std::make_unsigned_t<T>>(0) -
+                                          static_cast<std::make_unsigned_t<T>>(x))
+                         : x;
+          });
+        }
+      });
+    };
+    d.gpu_supported = false;
+    d.usage = "abs(expr) - Returns the absolute value of the numeric value.";
+    r.add(std::move(d));
+  }
+  {
+    FunctionDef d;
+    d.name = "positive";
+    d.min_args = d.max_args = 1;
+    d.display = Display::kPrefix;
+    d.display_name = "+";
+    d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
+      TypePtr t = args[0];
+      if (t->id() == TypeId::kString || t->id() == TypeId::kNull) t = DataType::double_();
+      if (!t->is_numeric() && t->id() != TypeId::kDayTimeInterval &&
+          t->id() != TypeId::kYearMonthInterval)
+        wrong_type("positive", args, 0, "(\"NUMERIC\" or \"INTERVAL\")");
+      Signature s;
+      s.arg_types = {t};
+      s.result_type = t;
+      return s;
+    };
+    d.kernel = [](const std::vector<ColumnPtr>& args, int64_t, const Signature&,
+                  const EvalContext&) { return args[0]; };
+    d.usage = "positive(expr) - Returns the value of expr.";
+    r.add(std::move(d));
+  }
+  for (bool ceil : {true, false}) {
+    FunctionDef d;
+    d.name = ceil ? "ceil" : "floor";
+    if (ceil) d.aliases = {"ceiling"};
+    d.display_name = ceil ? "CEIL" : "FLOOR";
+    d.min_args = d.max_args = 1;
+    std::string name = d.name;
+    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) {
+      const TypePtr& t = args[0];
+      Signature s;
+      if (t->is_integral()) s.arg_types = {DataType::long_()};
+      else s.arg_types = {as_double_input(name, args, 0)};
+      s.result_type = DataType::long_();
+      return s;
+    };
+    d.kernel = [ceil](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                      const EvalContext& ctx) -> ColumnPtr {
+      if (args[0]->type()->id() == TypeId::kLong) return args[0];
+      bool ansi = ctx.ansi;
+      // ANSI mode rejects a result outside the long range (NaN and infinities included);
+      // otherwise the conversion saturates as Java's does.
+      return unary_fixed<double, int64_t, true>(*args[0], n, sig.result_type, [ceil, ansi](double x) {
+        double v = ceil ? std::ceil(x) : std::floor(x);
+        if (ansi && !(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
+          throw SparkError(ErrorKind::kArithmetic, "ARITHMETIC_OVERFLOW",
+                           "overflow. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to "
+                           "bypass this error.",
+                           {{"message", "overflow"}, {"alternative", ""},
+                            {"config", "\"spark.sql.ansi.enabled\""}});
+        return java_d2l(v);
+      });
+    };
+    d.gpu_supported = false;
+    d.usage = name + "(expr) - Returns the " + (ceil ? "smallest integer not smaller" : "largest integer not greater") + " than expr.";
+    r.add(std::move(d));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// round / bround.
+
+/// Rounds `x` to `scale` decimal places as Spark does: through the decimal text of the double
+/// (Java's `BigDecimal(Double.toString(x))`), so 2.675 rounds to 2.68 although its binary value
+/// is a little below 2.675. Zero results are positive zero, as BigDecimal has no negative zero.
+double round_double(double x, int64_t scale, bool half_even) {
+  if (std::isnan(x) || std::isinf(x)) return x;
+  char buf[64];
+  auto res = std::to_chars(buf, buf + sizeof(buf), std::fabs(x), std::chars_format::scientific);
+  std::string text(buf, res.ptr);
+  size_t e = text.find('e');
+  int exp10 = std::stoi(text.substr(e + 1));
+  std::string digits;
+  for (size_t i = 0; i < e; ++i)
+    if (text[i] != '.') digits += text[i];
+  // value = 0.digits * 10^(exp10 + 1); keep the digits left of position exp10 + 1 + scale.
+  int64_t keep = static_cast<int64_t>(exp10) + 1 + scale;
+  if (keep >= static_cast<int64_t>(digits.size())) return x;
+  if (keep < 0) return 0.0;
+  std::string kept = digits.substr(0, static_cast<size_t>(keep));
+  int next = digits[static_cast<size_t>(keep)] - '0';
+  bool rest = digits.find_first_not_of('0', static_cast<size_t>(keep) + 1) != std::string::npos;
+  bool up;
+  if (!half_even) {
+    up = next >= 5;
+  } else {
+    int last = kept.empty() ? 0 : kept.back() - '0';
+    up = next > 5 || (next == 5 && (rest || (last & 1)));
+  }
+  if (up) {
+    int i = static_cast<int>(kept.size()) - 1;
+    while (i >= 0 && kept[static_cast<size_t>(i)] == '9') kept[static_cast<size_t>(i--)] = '0';
+    if (i < 0) {
+      kept.insert(kept.begin(), '1');
+      ++exp10;
+      ++keep;
+    } else {
+      ++kept[static_cast<size_t>(i)];
+    }
+  }
+  if (kept.empty() || kept.find_first_not_of('0') == std::string::npos) return 0.0;
+  // kept * 10^(exp10 + 1 - keep)
+  std::string out = kept + "e" + std::to_string(static_cast<int64_t>(exp10) + 1 - keep);
+  double v = std::strtod(out.c_str(), nullptr);
+  return x < 0 ? -v : v;
+}
+
+template <typename T>
+T round_integral(T x, int64_t scale, bool half_even, bool ansi) {
+  if (scale >= 0) return x;
+  if (scale < -38) scale = -38;
+  int128_t p = 1;
+  for (int64_t i = 0; i < -scale && p < (static_cast<int128_t>(1) << 100); ++i) p *= 10;
+  int128_t v = x;
+  int128_t q = v / p, rem = v % p;
+  int128_t arem = rem < 0 ? -rem : rem;
+  bool up = half_even ? (2 * arem > p || (2 * arem == p && (q & 1))) : 2 * arem >= p;
+  if (up) q += v < 0 ? -1 : 1;
+  int128_t result = q * p;
+  if (result < std::numeric_limits<T>::min() || result > std::numeric_limits<T>::max()) {
+    if (ansi) overflow(int_word<T>(), nullptr);
+    return static_cast<T>(static_cast<std::make_unsigned_t<T>>(static_cast<uint64_t>(result)));
+  }
+  return static_cast<T>(result);
+}
+
+void register_round(Registry& r) {
+  for (bool half_even : {false, true}) {
+    FunctionDef d;
+    d.name = half_even ? "bround" : "round";
+    d.min_args = 1;
+    d.max_args = 2;
+    std::string name = d.name;
+    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) {
+      TypePtr t = args[0];
+      if (t->id() == TypeId::kString || t->id() == TypeId::kNull) t = DataType::double_();
+      if (t->id() == TypeId::kDecimal)
+        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                         name + " on DECIMAL is not supported yet.");
+      if (!t->is_numeric()) wrong_type(name, args, 0, "\"NUMERIC\"");
+      Signature s;
+      s.arg_types = {t};
+      if (args.size() == 2) s.arg_types.push_back(integral_input(name, args, 1, DataType::int_(), "\"INT\""));
+      s.result_type = t;
+      s.may_introduce_null = true;  // Spark's round is always nullable
+      return s;
+    };
+    d.kernel = [half_even](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                           const EvalContext& ctx) -> ColumnPtr {
+      int64_t scale = 0;
+      if (args.size() == 2) {
+        auto v = constant_int(*args[1]);
+        if (!v) return Column::all_null(sig.result_type, n);
+        scale = *v;
+      }
+      const TypePtr& rt = sig.result_type;
+      bool ansi = ctx.ansi;
+      return dispatch_fixed(rt->id(), [&]<typename T>() -> ColumnPtr {
+        if constexpr (std::is_floating_point_v<T>) {
+          return unary_fixed<T, T, false>(*args[0], n, rt, [&](T x) {
+            return static_cast<T>(round_double(static_cast<double>(x), scale, half_even));
+          });
+        } else if constexpr (std::is_same_v<T, int128_t>) {
+          EMBER_UNREACHABLE("round: decimal");
+        } else {
+          return unary_fixed<T, T, true>(*args[0], n, rt, [&](T x) {
+            return round_integral<T>(x, scale, half_even, ansi);
+          });
+        }
+      });
+    };
+    d.usage = half_even ? "bround(expr, d) - Rounds expr to d decimal places, HALF_EVEN."
+                        : "round(expr, d) - Rounds expr to d decimal places, HALF_UP.";
+    r.add(std::move(d));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// greatest / least.
+
+/// Spark's ordering of doubles: NaN is larger than everything and equal to itself; -0.0 = 0.0.
+template <typename T>
+int compare_values(T a, T b) {
+  if constexpr (std::is_floating_point_v<T>) {
+    bool na = std::isnan(a), nb = std::isnan(b);
+    if (na || nb) return na == nb ? 0 : (na ? 1 : -1);
+  }
+  return a < b ? -1 : (b < a ? 1 : 0);
+}
+
+void register_greatest_least(Registry& r) {
+  for (bool greatest : {true, false}) {
+    FunctionDef d;
+    d.name = greatest ? "greatest" : "least";
+    d.min_args = 2;
+    d.max_args = -1;
+    std::string name = d.name;
+    d.type_rule = [name](const std::vector<TypePtr>& args, const Config& conf) {
+      TypePtr common = args[0];
+      for (size_t i = 1; i < args.size() && common; ++i)
+        common = wider_type(common, args[i], conf.ansi_enabled());
+      if (!common) {
+        std::string types;
+        for (size_t i = 0; i < args.size(); ++i) types += (i ? ", " : "") + ("\"" + args[i]->sql() + "\"");
+        throw_type_mismatch("DATA_DIFF_TYPES",
+                            "Input to `" + name + "` should all be the same type, but it's [" +
+                                types + "].",
+                            call_sql(name, args));
+      }
+      if (common->id() == TypeId::kNull) common = DataType::null();
+      if (common->id() == TypeId::kDecimal || common->is_nested())
+        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                         name + " on " + common->sql() + " is not supported yet.");
+      Signature s;
+      s.arg_types.assign(args.size(), common);
+      s.result_type = common;
+      s.null_if_any_arg_null = false;
+      s.null_if_all_args_null = true;
+      return s;
+    };
+    d.kernel = [greatest](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                          const EvalContext&) -> ColumnPtr {
+      const TypePtr& rt = sig.result_type;
+      ColumnBuilder b(rt, n);
+      auto better = [greatest](int c) { return greatest ? c > 0 : c < 0; };
+      TypeId id = rt->id();
+      if (id == TypeId::kNull) return Column::all_null(rt, n);
+      if (id == TypeId::kString || id == TypeId::kBinary) {
+        for (int64_t i = 0; i < n; ++i) {
+          const Column* best = nullptr;
+          std::string_view bv;
+          for (auto& a : args) {
+            if (a->is_null(i)) continue;
+            std::string_view v = a->string_at(i);
+            if (!best || better(v.compare(bv))) best = a.get(), bv = v;
+          }
+          if (best) b.append_bytes(bv);
+          else b.append_null();
+        }
+        return b.finish();
+      }
+      if (id == TypeId::kBoolean) {
+        for (int64_t i = 0; i < n; ++i) {
+          int best = -1;
+          for (auto& a : args) {
+            if (a->is_null(i)) continue;
+            int v = a->bool_at(i) ? 1 : 0;
+            if (best < 0 || better(v - best)) best = v;
+          }
+          if (best < 0) b.append_null();
+          else b.append_bool(best == 1);
+        }
+        return b.finish();
+      }
+      return dispatch_fixed(id, [&]<typename T>() -> ColumnPtr {
+        for (int64_t i = 0; i < n; ++i) {
+          bool found = false;
+          T best{};
+          for (auto& a : args) {
+            if (a->is_null(i)) continue;
+            T v = a->values<T>()[i];
+            if (!found || better(compare_values<T>(v, best))) best = v, found = true;
+          }
+          if (found) b.append<T>(best);
+          else b.append_null();
+        }
+        return b.finish();
+      });
+    };
+    d.usage = name + "(expr, ...) - Returns the " + (greatest ? "greatest" : "least") +
+              " value of all parameters, skipping null values.";
+    r.add(std::move(d));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Bitwise operators and shifts.
+
+void register_bitwise(Registry& r) {
+  enum class B { kAnd, kOr, kXor };
+  struct Spec {
+    const char* name;
+    B op;
+  };
+  for (Spec sp : {Spec{"&", B::kAnd}, Spec{"|", B::kOr}, Spec{"^", B::kXor}}) {
+    FunctionDef d;
+    d.name = sp.name;
+    d.display = Display::kInfix;
+    d.min_args = d.max_args = 2;
+    std::string sym = sp.name;
+    d.type_rule = [sym](const std::vector<TypePtr>& args, const Config& conf) {
+      TypePtr a = args[0]->id() == TypeId::kNull ? DataType::long_() : args[0];
+      TypePtr b = args[1]->id() == TypeId::kNull ? a : args[1];
+      if (args[0]->id() == TypeId::kNull) a = b;
+      TypePtr w = wider_type(a, b, conf.ansi_enabled());
+      if (!w || !w->is_integral())
+        throw_type_mismatch(w ? "BINARY_OP_WRONG_TYPE" : "BINARY_OP_DIFF_TYPES",
+                            w ? "the binary operator requires the input type \"INTEGRAL\", not \"" +
+                                    w->sql() + "\"."
+                              : "the left and right operands of the binary operator have "
+                                "incompatible types (\"" +
+                                    args[0]->sql() + "\" and \"" + args[1]->sql() + "\").",
+                            args[0]->sql() + " " + sym + " " + args[1]->sql());
+      Signature s;
+      s.arg_types = {w, w};
+      s.result_type = w;
+      return s;
+    };
+    B op = sp.op;
+    d.kernel = [op](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                    const EvalContext&) {
+      const TypePtr& rt = sig.result_type;
+      return dispatch_fixed(rt->id(), [&]<typename T>() -> ColumnPtr {
+        if constexpr (std::is_integral_v<T>) {
+          switch (op) {
+            case B::kAnd:
+              return binary_fixed<T, T, T, false>(*args[0], *args[1], n, rt,
+                                                  [](T x, T y) { return static_cast<T>(x & y); });
+            case B::kOr:
+              return binary_fixed<T, T, T, false>(*args[0], *args[1], n, rt,
+                                                  [](T x, T y) { return static_cast<T>(x | y); });
+            default:
+              return binary_fixed<T, T, T, false>(*args[0], *args[1], n, rt,
+                                                  [](T x, T y) { return static_cast<T>(x ^ y); });
+          }
+        } else {
+          EMBER_UNREACHABLE("bitwise operator on a non-integral type");
+        }
+      });
+    };
+    d.gpu_supported = false;
+    d.usage = std::string("expr1 ") + sp.name + " expr2 - Bitwise operation on integral values.";
+    r.add(std::move(d));
+  }
+  {
+    FunctionDef d;
+    d.name = "bit_count";
+    d.min_args = d.max_args = 1;
+    d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
+      Signature s;
+      TypePtr t = args[0];
+      if (t->id() == TypeId::kNull) t = DataType::long_();
+      if (!t->is_integral() && t->id() != TypeId::kBoolean)
+        wrong_type("bit_count", args, 0, "(\"INTEGRAL\" or \"BOOLEAN\")");
+      s.arg_types = {t};
+      s.result_type = DataType::int_();
+      return s;
+    };
+    d.kernel = [](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                  const EvalContext&) -> ColumnPtr {
+      const Column& a = *args[0];
+      if (a.type()->id() == TypeId::kBoolean) {
+        ColumnBuilder b(sig.result_type, n);
+        for (int64_t i = 0; i < n; ++i) {
+          if (a.is_null(i)) b.append_null();
+          else b.append<int32_t>(a.bool_at(i) ? 1 : 0);
+        }
+        return b.finish();
+      }
+      return dispatch_fixed(a.type()->id(), [&]<typename T>() -> ColumnPtr {
+        if constexpr (std::is_integral_v<T> && !std::is_same_v<T, int128_t>) {
+          // Java's bitCount of the value widened to long: negative values count 64-bit ones.
+          return unary_fixed<T, int32_t, false>(a, n, sig.result_type, [](T x) {
+            return __builtin_popcountll(static_cast<uint64_t>(static_cast<int64_t>(x)));
+          });
+        } else {
+          EMBER_UNREACHABLE("bit_count on a non-integral type");
+        }
+      });
+    };
+    d.usage = "bit_count(expr) - Returns the number of bits set in expr.";
+    r.add(std::move(d));
+  }
+  enum class S { kLeft, kRight, kRightUnsigned };
+  struct ShiftSpec {
+    const char* name;
+    S op;
+  };
+  for (ShiftSpec sp : {ShiftSpec{"shiftleft", S::kLeft}, ShiftSpec{"shiftright", S::kRight},
+                       ShiftSpec{"shiftrightunsigned", S::kRightUnsigned}}) {
+    FunctionDef d;
+    d.name = sp.name;
+    d.min_args = d.max_args = 2;
+    std::string name = sp.name;
+    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) {
+      Signature s;
+      // A fractional or string base is implicitly cast to INT, the first accepted type.
+      TypePtr base = args[0]->is_floating() ? DataType::int_()
+                                            : integral_input(name, args, 0, DataType::int_(),
+                                                             "(\"INT\" or \"BIGINT\")");
+      if (base->id() != TypeId::kLong) base = DataType::int_();
+      s.arg_types = {base, integral_input(name, args, 1, DataType::int_(), "\"INT\"")};
+      if (s.arg_types[1]->id() == TypeId::kLong) wrong_type(name, args, 1, "\"INT\"");
+      s.arg_types[1] = DataType::int_();
+      s.result_type = base;
+      return s;
+    };
+    S op = sp.op;
+    d.kernel = [op](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                    const EvalContext&) -> ColumnPtr {
+      const TypePtr& rt = sig.result_type;
+      auto run = [&]<typename T>() -> ColumnPtr {
+        using U = std::make_unsigned_t<T>;
+        constexpr int kMask = sizeof(T) * 8 - 1;
+        return binary_fixed<T, int32_t, T, false>(*args[0], *args[1], n, rt, [op](T x, int32_t k) {
+          int sh = k & kMask;  // Java masks the shift distance
+          switch (op) {
+            case S::kLeft: return static_cast<T>(static_cast<U>(x) << sh);
+            case S::kRight: return static_cast<T>(x >> sh);
+            default: return static_cast<T>(static_cast<U>(x) >> sh);
+          }
+        });
+      };
+      if (rt->id() == TypeId::kLong) return run.template operator()<int64_t>();
+      return run.template operator()<int32_t>();
+    };
+    d.usage = name + "(base, expr) - Bitwise shift.";
+    r.add(std::move(d));
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// try_add, try_subtract, try_multiply, try_divide.
+
+void register_try_arithmetic(Registry& r) {
+  enum class T3 { kAdd, kSub, kMul };
+  struct Spec {
+    const char* name;
+    T3 op;
+  };
+  for (Spec sp : {Spec{"try_add", T3::kAdd}, Spec{"try_subtract", T3::kSub},
+                  Spec{"try_multiply", T3::kMul}}) {
+    FunctionDef d;
+    d.name = sp.name;
+    d.min_args = d.max_args = 2;
+    std::string name = sp.name;
+    d.type_rule = [name](const std::vector<TypePtr>& args, const Config& conf) {
+      TypePtr a = args[0], b = args[1];
+      if (a->id() == TypeId::kString) a = DataType::double_();
+      if (b->id() == TypeId::kString) b = DataType::double_();
+      if (a->id() == TypeId::kNull && b->id() == TypeId::kNull) a = b = DataType::double_();
+      TypePtr w = wider_type(a, b, conf.ansi_enabled());
+      if (!w || !w->is_numeric())
+        throw_type_mismatch("BINARY_OP_DIFF_TYPES",
+                            "the left and right operands of the binary operator have incompatible "
+                            "types (\"" + args[0]->sql() + "\" and \"" + args[1]->sql() + "\").",
+                            call_sql(name, args));
+      if (w->id() == TypeId::kDecimal)
+        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                         name + " on DECIMAL is not supported yet.");
+      Signature s;
+      s.arg_types = {w, w};
+      s.result_type = w;
+      s.may_introduce_null = true;
+      return s;
+    };
+    T3 op = sp.op;
+    d.kernel = [op](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                    const EvalContext&) {
+      const TypePtr& rt = sig.result_type;
+      return dispatch_fixed(rt->id(), [&]<typename T>() -> ColumnPtr {
+        if constexpr (std::is_same_v<T, int128_t>) {
+          EMBER_UNREACHABLE("try arithmetic on decimal");
+        } else {
+          return binary_fixed_nullable<T, T, T>(*args[0], *args[1], n, rt, [op](T x, T y, T* out) {
+            if constexpr (std::is_floating_point_v<T>) {
+              *out = op == T3::kAdd ? x + y : op == T3::kSub ? x - y : x * y;
+              return true;
+            } else {
+              switch (op) {
+                case T3::kAdd: return !__builtin_add_overflow(x, y, out);
+                case T3::kSub: return !__builtin_sub_overflow(x, y, out);
+                default: return !__builtin_mul_overflow(x, y, out);
+              }
+            }
+          });
+        }
+      });
+    };
+    d.usage = name + "(expr1, expr2) - Arithmetic that returns NULL on overflow.";
+    r.add(std::move(d));
+  }
+  FunctionDef d;
+  d.name = "try_divide";
+  d.min_args = d.max_args = 2;
+  d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
+    Signature s;
+    for (size_t i = 0; i < 2; ++i) {
+      if (args[i]->id() == TypeId::kDecimal)
+        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                         "try_divide on DECIMAL is not supported yet.");
+      if (!(args[i]->is_numeric() || args[i]->id() == TypeId::kNull ||
+            args[i]->id() == TypeId::kString))
+        throw_type_mismatch("BINARY_OP_WRONG_TYPE",
+                            "the binary operator requires the input type (\"DOUBLE\" or "
+                            "\"DECIMAL\"), not \"" + args[i]->sql() + "\".",
+                            call_sql("try_divide", args));
+    }
+    s.arg_types = {DataType::double_(), DataType::double_()};
+    s.result_type = DataType::double_();
+    s.may_introduce_null = true;
+    return s;
+  };
+  d.kernel = [](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                const EvalContext&) {
+    return binary_fixed_nullable<double, double, double>(*args[0], *args[1], n, sig.result_type,
+                                                         [](double x, double y, double* out) {
+                                                           if (y == 0) return false;
+                                                           *out = x / y;
+                                                           return true;
+                                                         });
+  };
+  d.usage = "try_divide(dividend, divisor) - Division that returns NULL for a zero divisor.";
+  r.add(std::move(d));
+}
+
+// ---------------------------------------------------------------------------------------------
+// factorial, hex, unhex, bin.
+
+void register_integer_functions(Registry& r) {
+  {
+    FunctionDef d;
+    d.name = "factorial";
+    d.min_args = d.max_args = 1;
+    d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
+      Signature s;
+      TypePtr t = integral_input("factorial", args, 0, DataType::int_(), "\"INT\"");
+      if (t->id() == TypeId::kLong) wrong_type("factorial", args, 0, "\"INT\"");
+      s.arg_types = {DataType::int_()};
+      s.result_type = DataType::long_();
+      s.may_introduce_null = true;
+      return s;
+    };
+    d.kernel = [](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                  const EvalContext&) {
+      return binary_fixed_nullable<int32_t, int32_t, int64_t>(
+          *args[0], *args[0], n, sig.result_type, [](int32_t x, int32_t, int64_t* out) {
+            if (x < 0 || x > 20) return false;
+            int64_t f = 1;
+            for (int32_t i = 2; i <= x; ++i) f *= i;
+            *out = f;
+            return true;
+          });
+    };
+    d.usage = "factorial(expr) - Returns the factorial of expr, NULL outside [0..20].";
+    r.add(std::move(d));
+  }
+  {
+    FunctionDef d;
+    d.name = "hex";
+    d.min_args = d.max_args = 1;
+    d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
+      Signature s;
+      const TypePtr& t = args[0];
+      if (t->is_integral() || t->id() == TypeId::kNull) s.arg_types = {DataType::long_()};
+      else if (t->id() == TypeId::kString || t->id() == TypeId::kBinary) s.arg_types = {t};
+      else wrong_type("hex", args, 0, "(\"BIGINT\" or \"BINARY\" or \"STRING\")");
+      s.result_type = DataType::string();
+      return s;
+    };
+    d.kernel = [](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                  const EvalContext&) {
+      static const char* kDigits = "0123456789ABCDEF";
+      const Column& a = *args[0];
+      ColumnBuilder b(sig.result_type, n);
+      bool is_long = a.type()->id() == TypeId::kLong;
+      std::string out;
+      for (int64_t i = 0; i < n; ++i) {
+        if (a.is_null(i)) {
+          b.append_null();
+          continue;
+        }
+        out.clear();
+        if (is_long) {
+          uint64_t v = static_cast<uint64_t>(a.values<int64_t>()[i]);
+          do {
+            out.insert(out.begin(), kDigits[v & 15]);
+            v >>= 4;
+          } while (v);
+        } else {
+          for (unsigned char c : a.string_at(i)) {
+            out += kDigits[c >> 4];
+            out += kDigits[c & 15];
+          }
+        }
+        b.append_bytes(out);
+      }
+      return b.finish();
+    };
+    d.usage = "hex(expr) - Converts expr to hexadecimal.";
+    r.add(std::move(d));
+  }
+  {
+    FunctionDef d;
+    d.name = "unhex";
+    d.min_args = d.max_args = 1;
+    d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
+      Signature s;
+      const TypePtr& t = args[0];
+      if (t->id() != TypeId::kString && t->id() != TypeId::kNull)
+        wrong_type("unhex", args, 0, "\"STRING\"");
+      s.arg_types = {DataType::string()};
+      s.result_type = DataType::binary();
+      s.may_introduce_null = true;
+      return s;
+    };
+    d.kernel = [](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                  const EvalContext&) {
+      auto nibble = [](char c) -> int {
+        if (c >= '0' && c <= '9') return c - '0';
+        if (c >= 'a' && c <= 'f') return c - 'a' + 10;
+        if (c >= 'A' && c <= 'F') return c - 'A' + 10;
+        return -1;
+      };
+      const Column& a = *args[0];
+      ColumnBuilder b(sig.result_type, n);
+      std::string out;
+      for (int64_t i = 0; i < n; ++i) {
+        if (a.is_null(i)) {
+          b.append_null();
+          continue;
+        }
+        std::string_view s = a.string_at(i);
+        out.clear();
+        bool ok = true;
+        size_t pos = 0;
+        if (s.size() % 2 == 1) {  // an odd length reads as if a leading 0 were present
+          int v = nibble(s[0]);
+          ok = v >= 0;
+          out += static_cast<char>(v);
+          pos = 1;
+        }
+        for (; ok && pos < s.size(); pos += 2) {
+          int hi = nibble(s[pos]), lo = nibble(s[pos + 1]);
+          if (hi < 0 || lo < 0) ok = false;
+          else out += static_cast<char>((hi << 4) | lo);
+        }
+        if (ok) b.append_bytes(out);
+        else b.append_null();
+      }
+      return b.finish();
+    };
+    d.usage = "unhex(expr) - Converts hexadecimal expr to binary.";
+    r.add(std::move(d));
+  }
+  {
+    FunctionDef d;
+    d.name = "bin";
+    d.min_args = d.max_args = 1;
+    d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
+      Signature s;
+      s.arg_types = {integral_input("bin", args, 0, DataType::long_(), "\"BIGINT\"")};
+      s.arg_types[0] = DataType::long_();
+      s.result_type = DataType::string();
+      return s;
+    };
+    d.kernel = [](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                  const EvalContext&) {
+      const Column& a = *args[0];
+      ColumnBuilder b(sig.result_type, n);
+      std::string out;
+      for (int64_t i = 0; i < n; ++i) {
+        if (a.is_null(i)) {
+          b.append_null();
+          continue;
+        }
+        uint64_t v = static_cast<uint64_t>(a.values<int64_t>()[i]);
+        out.clear();
+        do {
+          out.insert(out.begin(), static_cast<char>('0' + (v & 1)));
+          v >>= 1;
+        } while (v);
+        b.append_bytes(out);
+      }
+      return b.finish();
+    };
+    d.usage = "bin(expr) - Returns the binary representation of the long value expr.";
+    r.add(std::move(d));
+  }
+}
+
+}  // namespace
+
+void register_math(Registry& r) {
+  register_unary_doubles(r);
+  register_binary_doubles(r);
+  register_constants(r);
+  register_abs_positive(r);
+  register_round(r);
+  register_greatest_least(r);
+  register_bitwise(r);
+  register_try_arithmetic(r);
+  register_integer_functions(r);
+}
+
+}  // namespace ember::functions

@@ -1,0 +1,149 @@
+"""Math functions against Apache Spark: values, types, column names, NULLs and ANSI errors."""
+
+from __future__ import annotations
+
+from pyspark.sql import functions as F
+
+NAN = float("nan")
+INF = float("inf")
+
+DOUBLES = [(1, 2.5), (2, -2.5), (3, 0.0), (4, -0.0), (5, NAN), (6, INF), (7, -INF), (8, None),
+           (9, 1e308), (10, 4.9e-324), (11, 0.5), (12, -1.0), (13, 100.0), (14, 2.675),
+           (15, 1.005), (16, -0.001)]
+INTS = [(1, 7, 3), (2, -7, 2), (3, 0, None), (4, 2147483647, 1), (5, -2147483648, -1),
+        (6, None, 5), (7, 15, 0), (8, 123456, -2)]
+
+
+def doubles(s):
+    return s.createDataFrame(DOUBLES, "k int, d double")
+
+
+def ints(s):
+    return s.createDataFrame(INTS, "k int, i int, j int")
+
+
+def longs(s):
+    return s.createDataFrame([(1, 9223372036854775807), (2, -9223372036854775808), (3, 0),
+                              (4, -1), (5, None), (6, 255)], "k int, l long")
+
+
+def test_unary_double_functions(diff):
+    names = ["sqrt", "cbrt", "exp", "expm1", "ln", "log10", "log2", "log1p", "sin", "cos", "tan",
+             "cot", "sec", "csc", "asin", "acos", "atan", "sinh", "cosh", "tanh", "asinh", "acosh",
+             "atanh", "degrees", "radians", "signum", "sign", "rint"]
+    diff(lambda s: doubles(s).select("k", *[getattr(F, n)("d") for n in names]), approx=1e-12)
+
+
+def test_unary_double_functions_on_integers_and_strings(diff):
+    diff(lambda s: ints(s).select("k", F.sqrt("i"), F.log("i"), F.log2("j"), F.signum("i"),
+                                  F.exp(F.lit("1.5")), F.degrees(F.lit(None))), approx=1e-12)
+
+
+def test_log_with_base_and_binary_functions(diff):
+    diff(lambda s: doubles(s).select(
+        "k", F.log(2.0, "d"), F.log(10.0, "d"), F.log(-1.0, "d"), F.pow("d", F.lit(2)),
+        F.pow(F.lit(1.0), "d"), F.pow("d", F.lit(NAN)), F.power("d", F.lit(0.5)),
+        F.atan2("d", F.lit(1.0)), F.hypot("d", F.lit(3.0))), approx=1e-12)
+
+
+def test_constants(diff):
+    diff(lambda s: s.range(2).select(F.e(), F.pi()))
+
+
+def test_abs_and_positive(diff):
+    diff(lambda s: doubles(s).select("k", F.abs("d"), F.positive("d")))
+    diff(lambda s: ints(s).filter(F.col("k") != 5).select("k", F.abs("i"), F.positive("i")))
+    diff(lambda s: longs(s).filter(F.col("k") != 2).select("k", F.abs("l")))
+
+
+def test_abs_overflow_is_an_ansi_error(diff_error):
+    diff_error(lambda s: ints(s).select(F.abs("i")), "ARITHMETIC_OVERFLOW")
+
+
+def test_ceil_floor(diff):
+    diff(lambda s: doubles(s).filter(F.abs("d") < 1e18)
+         .select("k", F.ceil("d"), F.floor("d"), F.ceiling("d")))
+    diff(lambda s: ints(s).select("k", F.ceil("i"), F.floor("j")))
+    diff(lambda s: longs(s).select("k", F.ceil("l"), F.floor("l")))
+
+
+def test_ceil_floor_overflow_is_an_ansi_error(diff_error):
+    diff_error(lambda s: doubles(s).filter(F.col("k") == 9).select(F.ceil("d")),
+               "ARITHMETIC_OVERFLOW")
+    diff_error(lambda s: doubles(s).filter(F.col("k") == 7).select(F.floor("d")),
+               "ARITHMETIC_OVERFLOW")
+
+
+def test_round_and_bround_doubles(diff):
+    diff(lambda s: doubles(s).select("k", F.round("d", 0), F.round("d", 2), F.round("d", -1),
+                                     F.bround("d", 0), F.bround("d", 2), F.round("d", 400),
+                                     F.bround("d", -2)))
+    diff(lambda s: s.createDataFrame([(0.5,), (1.5,), (2.5,), (-0.5,), (-1.5,), (0.125,),
+                                      (0.375,), (12345.6789,), (9.999,)], "d double")
+         .select("d", F.round("d", 0), F.bround("d", 0), F.round("d", 2), F.bround("d", 2),
+                 F.round("d", -3), F.bround("d", -4)))
+
+
+def test_round_integers_and_floats(diff):
+    diff(lambda s: ints(s).filter(F.col("k") < 4).select(
+        "k", F.round("i", 0), F.round("i", -1), F.bround("i", -1), F.round("i", 2),
+        F.bround(F.lit(25), -1), F.bround(F.lit(35), -1), F.round(F.lit(-25), -1)))
+    diff(lambda s: s.createDataFrame([(1.25,), (0.1,), (None,), (-2.5,)], "f float")
+         .select(F.round("f", 1), F.bround("f", 0)))
+
+
+def test_greatest_least(diff):
+    diff(lambda s: ints(s).select("k", F.greatest("i", "j"), F.least("i", "j"),
+                                  F.greatest("i", "j", F.lit(5)), F.least("i", F.lit(None))))
+    diff(lambda s: doubles(s).select("k", F.greatest("d", F.lit(0.0)), F.least("d", F.lit(0.0)),
+                                     F.greatest("d", "k"), F.least("k", "d")))
+    diff(lambda s: s.createDataFrame([("a", "b"), ("é", "z"), (None, "x"), (None, None)],
+                                     "a string, b string")
+         .select(F.greatest("a", "b"), F.least("a", "b")))
+
+
+def test_greatest_type_mismatch(diff_error):
+    diff_error(lambda s: ints(s).select(F.greatest("i", F.lit(True))), "DATATYPE_MISMATCH")
+
+
+def test_bitwise(diff):
+    diff(lambda s: ints(s).select(
+        "k", F.col("i").bitwiseAND(F.col("j")), F.col("i").bitwiseOR(F.col("j")),
+        F.col("i").bitwiseXOR(F.col("j")), F.col("i").bitwiseAND(F.lit(255)), F.bit_count("i")))
+    diff(lambda s: longs(s).select("k", F.bit_count("l"), F.col("l").bitwiseAND(F.lit(15))))
+
+
+def test_shifts(diff):
+    diff(lambda s: ints(s).select(
+        "k", F.shiftleft("i", 2), F.shiftright("i", 1), F.shiftrightunsigned("i", 1),
+        F.shiftleft("i", 33)))
+    diff(lambda s: longs(s).select("k", F.shiftleft("l", 1), F.shiftright("l", 63),
+                                   F.shiftrightunsigned("l", 60), F.shiftleft("l", 65)))
+
+
+def test_try_arithmetic(diff):
+    diff(lambda s: ints(s).select(
+        "k", F.try_add("i", "j"), F.try_subtract("i", "j"), F.try_multiply("i", "j"),
+        F.try_divide("i", "j"), F.try_add("i", F.lit(2147483647)),
+        F.try_multiply("i", F.lit(3))))
+    diff(lambda s: longs(s).select("k", F.try_add("l", F.lit(1)), F.try_subtract("l", F.lit(1)),
+                                   F.try_multiply("l", F.lit(-1)), F.try_divide("l", F.lit(0))))
+    diff(lambda s: doubles(s).select("k", F.try_add("d", F.lit(1.0)),
+                                     F.try_divide("d", F.lit(0.0)), F.try_multiply("d", "d")))
+
+
+def test_factorial_hex_unhex_bin(diff):
+    diff(lambda s: s.createDataFrame([(0,), (1,), (5,), (20,), (21,), (-1,), (None,)], "n int")
+         .select("n", F.factorial("n"), F.hex("n"), F.bin("n")))
+    diff(lambda s: longs(s).select("k", F.hex("l"), F.bin("l")))
+    diff(lambda s: s.createDataFrame([("Spark",), ("héllo",), ("",), (None,)], "s string")
+         .select(F.hex("s")))
+    diff(lambda s: s.createDataFrame([("4A",), ("abc",), ("zz",), ("",), ("0f1E",), (None,)],
+                                     "s string")
+         .select("s", F.unhex("s")))
+
+
+def test_math_type_errors(diff_error):
+    diff_error(lambda s: s.range(1).select(F.sqrt(F.lit(True))), "DATATYPE_MISMATCH")
+    diff_error(lambda s: s.range(1).select(F.shiftleft(F.lit(True), 1)), "DATATYPE_MISMATCH")
+

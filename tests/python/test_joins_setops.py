@@ -1,0 +1,187 @@
+"""Differential tests of joins and set operations — Ember against Apache Spark: every join
+type, null and duplicate keys, empty sides, skewed keys, USING columns and column naming,
+self-joins, intersect / subtract / unionByName."""
+
+from __future__ import annotations
+
+from pyspark.sql import functions as F
+
+LEFT_ROWS = [(1, "a", 1.0), (2, "b", 2.0), (2, "b2", 2.5), (3, "c", None), (None, "n", 9.0),
+             (5, "e", 5.0)]
+RIGHT_ROWS = [(2, "x"), (2, "y"), (3, "z"), (4, "w"), (None, "rn"), (6, "v")]
+
+
+def left(s):
+    return s.createDataFrame(LEFT_ROWS, "id int, name string, score double")
+
+
+def right(s):
+    return s.createDataFrame(RIGHT_ROWS, "id int, tag string")
+
+
+def empty_right(s):
+    return s.createDataFrame([], "id int, tag string")
+
+
+JOIN_TYPES = ["inner", "left", "right", "full", "left_semi", "left_anti"]
+
+
+def test_join_on_condition_all_types(diff):
+    for how in JOIN_TYPES:
+        def program(s, how=how):
+            l, r = left(s), right(s)
+            return l.join(r, l["id"] == r["id"], how)
+        diff(program)
+
+
+def test_join_using_column_all_types(diff):
+    for how in JOIN_TYPES:
+        diff(lambda s, how=how: left(s).join(right(s), "id", how))
+        diff(lambda s, how=how: left(s).join(right(s), ["id"], how))
+
+
+def test_join_empty_sides(diff):
+    for how in JOIN_TYPES:
+        diff(lambda s, how=how: left(s).join(empty_right(s), "id", how))
+        diff(lambda s, how=how: empty_right(s).join(left(s), "id", how))
+
+
+def test_join_null_safe_keys(diff):
+    def program(s):
+        l, r = left(s), right(s)
+        return l.join(r, l["id"].eqNullSafe(r["id"]), "inner")
+    diff(program)
+
+    def full(s):
+        l, r = left(s), right(s)
+        return l.join(r, l["id"].eqNullSafe(r["id"]), "full")
+    diff(full)
+
+
+def test_join_extra_non_equi_condition(diff):
+    for how in JOIN_TYPES:
+        def program(s, how=how):
+            l, r = left(s), right(s)
+            return l.join(r, (l["id"] == r["id"]) & (r["tag"] != "x"), how)
+        diff(program)
+
+
+def test_join_only_non_equi_condition(diff):
+    for how in ["inner", "left", "full", "left_anti"]:
+        def program(s, how=how):
+            l, r = left(s), right(s)
+            return l.join(r, l["id"] < r["id"], how)
+        diff(program)
+
+
+def test_cross_join(diff):
+    diff(lambda s: left(s).crossJoin(right(s)))
+    diff(lambda s: s.range(3).crossJoin(s.range(4).withColumnRenamed("id", "j")))
+
+
+def test_join_multi_key_and_mixed_types(diff):
+    def program(s):
+        a = s.createDataFrame([(1, "x", 10), (1, "y", 11), (2, "x", 12)], "k1 int, k2 string, v int")
+        b = s.createDataFrame([(1, "x", 100), (2, "x", 200), (2, "y", 300)], "k1 long, k2 string, w int")
+        return a.join(b, ["k1", "k2"], "full")
+    diff(program)
+
+
+def test_join_skewed_keys(diff):
+    def program(s):
+        big = s.range(20000).select((F.col("id") % 3).alias("k"), F.col("id").alias("v"))
+        small = s.range(5).select(F.col("id").alias("k"), (F.col("id") * 10).alias("w"))
+        return big.join(small, "k").groupBy("k").agg(F.count("*").alias("n"), F.sum("w").alias("s"))
+    diff(program)
+
+
+def test_join_large_outer(diff):
+    def program(s):
+        a = s.range(0, 100000, 3).select(F.col("id").alias("k"))
+        b = s.range(0, 100000, 5).select(F.col("id").alias("k"), F.lit(1).alias("one"))
+        return a.join(b, "k", "full").agg(F.count("*"), F.count("one"), F.sum("k"))
+    diff(program)
+
+
+def test_self_join_with_derived_frame(diff):
+    def program(s):
+        l = left(s)
+        r = l.filter(F.col("score") > 1.5)
+        return (l.alias("l").join(r.alias("r"), F.col("l.id") == F.col("r.id"))
+                .select("l.name", "r.score"))
+    diff(program)
+
+
+def test_join_aliases_and_qualified_columns(diff):
+    def program(s):
+        a = left(s).alias("a")
+        b = right(s).alias("b")
+        return a.join(b, F.col("a.id") == F.col("b.id"), "left").select("a.name", "b.tag", F.col("a.id"))
+    diff(program)
+
+
+def test_join_then_filter_and_select(diff):
+    def program(s):
+        l, r = left(s), right(s)
+        return (l.join(r, "id", "left").filter(F.col("tag").isNull())
+                .select("id", "name"))
+    diff(program)
+
+
+def test_intersect_and_subtract(diff):
+    def a(s):
+        return s.createDataFrame([(1, "a"), (1, "a"), (2, None), (None, "c"), (4, "d")], "x int, y string")
+
+    def b(s):
+        return s.createDataFrame([(1, "a"), (2, None), (None, "c"), (5, "e")], "x int, y string")
+    diff(lambda s: a(s).intersect(b(s)))
+    diff(lambda s: a(s).subtract(b(s)))
+    diff(lambda s: b(s).subtract(a(s)))
+    diff(lambda s: a(s).intersect(a(s).filter(F.col("x") > 0)))
+
+
+def test_intersect_widening(diff):
+    diff(lambda s: s.range(10).intersect(s.createDataFrame([(3,), (4,), (11,)], "id int")))
+
+
+def test_union_by_name(diff):
+    def a(s):
+        return s.createDataFrame([(1, "a")], "x int, y string")
+
+    def b(s):
+        return s.createDataFrame([("b", 2)], "y string, x int")
+
+    def c(s):
+        return s.createDataFrame([("c", 3.5)], "y string, z double")
+    diff(lambda s: a(s).unionByName(b(s)), ordered=True)
+    diff(lambda s: a(s).unionByName(c(s), allowMissingColumns=True), ordered=True)
+
+
+def test_drop_duplicates_subset(diff):
+    def program(s):
+        df = s.createDataFrame([(1, "a", 10), (1, "a", 10), (2, None, 5), (2, None, 5), (None, "c", 1),
+                                (None, "c", 1)], "k int, s string, v int")
+        return df.dropDuplicates(["k", "s"])
+    diff(program)
+    # Rows that differ only outside the key: the count and the keys are determined.
+    diff(lambda s: s.range(1000).select((F.col("id") % 7).alias("k"), F.col("id"))
+         .dropDuplicates(["k"]).select("k"))
+
+
+def test_distinct_after_join(diff):
+    diff(lambda s: left(s).join(right(s), "id").select("id").distinct())
+
+
+def test_sort_by_column_not_in_projection(diff):
+    diff(lambda s: left(s).select("name").orderBy("score"), ordered=True)
+    diff(lambda s: left(s).select("name", "id").orderBy(F.col("score").desc_nulls_last(), "name"),
+         ordered=True)
+
+
+def test_sort_by_expression(diff):
+    diff(lambda s: left(s).orderBy(-F.col("score"), F.col("name")), ordered=True)
+    diff(lambda s: left(s).select("name").orderBy((F.col("id") % 2).desc(), "name"), ordered=True)
+
+
+def test_sort_missing_column_error(diff_error):
+    diff_error(lambda s: left(s).select("name").orderBy("nope"), "UNRESOLVED_COLUMN.WITH_SUGGESTION")
