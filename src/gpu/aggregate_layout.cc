@@ -11,9 +11,12 @@ namespace {
 
 int slots_of(AccOp op) {
   switch (op) {
-    case AccOp::kSumInt: return 2;
-    case AccOp::kMoments: return 3;
-    default: return 1;
+    case AccOp::kSumInt:
+      return 2;
+    case AccOp::kMoments:
+      return 3;
+    default:
+      return 1;
   }
 }
 
@@ -32,11 +35,21 @@ uint64_t bits_of(double d) {
 /// Appends an int64 register value as the Spark type's storage.
 void append_integral(ColumnBuilder& b, VType t, int64_t v) {
   switch (t) {
-    case VType::kBool: b.append_bool(v != 0); break;
-    case VType::kI8: b.append<int8_t>(static_cast<int8_t>(v)); break;
-    case VType::kI16: b.append<int16_t>(static_cast<int16_t>(v)); break;
-    case VType::kI32: b.append<int32_t>(static_cast<int32_t>(v)); break;
-    default: b.append<int64_t>(v); break;
+    case VType::kBool:
+      b.append_bool(v != 0);
+      break;
+    case VType::kI8:
+      b.append<int8_t>(static_cast<int8_t>(v));
+      break;
+    case VType::kI16:
+      b.append<int16_t>(static_cast<int16_t>(v));
+      break;
+    case VType::kI32:
+      b.append<int32_t>(static_cast<int32_t>(v));
+      break;
+    default:
+      b.append<int64_t>(v);
+      break;
   }
 }
 
@@ -56,7 +69,8 @@ int AggregateLayout::accumulator(AccOp op, VType type, int reg, int mask) {
   for (auto& a : accs_)
     if (a.op == op && a.type == type && a.reg == reg && a.mask == mask) return a.slot;
   if (static_cast<int>(accs_.size()) >= kMaxAccumulators || slots_ + slots_of(op) > kMaxSlots)
-    throw Unsupported("more than " + std::to_string(kMaxAccumulators) + " aggregate accumulators are not supported");
+    throw Unsupported("more than " + std::to_string(kMaxAccumulators) +
+                      " aggregate accumulators are not supported");
   AccSpec a{};
   a.op = op;
   a.type = type;
@@ -69,14 +83,18 @@ int AggregateLayout::accumulator(AccOp op, VType type, int reg, int mask) {
 }
 
 AggregateLayout::AggregateLayout(ProgramBuilder& b, const std::vector<exec::PhysExprPtr>& keys,
-                                 const std::vector<exec::AggregateCall>& calls, bool ansi, bool legacy_statistics)
+                                 const std::vector<exec::AggregateCall>& calls, bool ansi,
+                                 bool legacy_statistics)
     : ansi_(ansi), legacy_(legacy_statistics) {
   if (keys.size() > static_cast<size_t>(kMaxKeys))
-    throw Unsupported("grouping by more than " + std::to_string(kMaxKeys) + " keys is not supported");
+    throw Unsupported("grouping by more than " + std::to_string(kMaxKeys) +
+                      " keys is not supported");
   for (auto& k : keys) {
     VType t;
-    if (!device_type(*k->type, &t)) throw Unsupported("grouping by type " + k->type->simple_string() + " is not supported");
-    if (is_floating(t)) throw Unsupported("grouping by type " + k->type->simple_string() + " is not supported");
+    if (!device_type(*k->type, &t))
+      throw Unsupported("grouping by type " + k->type->simple_string() + " is not supported");
+    if (is_floating(t))
+      throw Unsupported("grouping by type " + k->type->simple_string() + " is not supported");
     key_regs_.push_back(static_cast<uint8_t>(b.expression(*k)));
     key_vtypes_.push_back(t);
     key_types_.push_back(k->type);
@@ -92,13 +110,15 @@ AggregateLayout::AggregateLayout(ProgramBuilder& b, const std::vector<exec::Phys
   for (auto& call : calls) {
     Input in;
     in.name = call.function->name;
-    if (call.distinct) throw Unsupported("aggregate function " + in.name + " with DISTINCT is not supported");
+    if (call.distinct)
+      throw Unsupported("aggregate function " + in.name + " with DISTINCT is not supported");
     if (call.filter) in.mask = b.expression(*call.filter);
     for (auto& a : call.args) {
       if (a->type->id() != TypeId::kNull) {
         VType t;
         if (!device_type(*a->type, &t))
-          throw Unsupported("aggregate function " + in.name + " over type " + a->type->simple_string() + " is not supported");
+          throw Unsupported("aggregate function " + in.name + " over type " +
+                            a->type->simple_string() + " is not supported");
       }
       in.args.push_back(b.expression(*a));
     }
@@ -106,8 +126,8 @@ AggregateLayout::AggregateLayout(ProgramBuilder& b, const std::vector<exec::Phys
     inputs.push_back(std::move(in));
   }
   auto is_moments = [](const std::string& n) {
-    return n == "stddev" || n == "std" || n == "stddev_samp" || n == "stddev_pop" || n == "variance" ||
-           n == "var_samp" || n == "var_pop";
+    return n == "stddev" || n == "std" || n == "stddev_samp" || n == "stddev_pop" ||
+           n == "variance" || n == "var_samp" || n == "var_pop";
   };
   for (size_t c = 0; c < calls.size(); ++c) {
     const Input& in = inputs[c];
@@ -124,9 +144,11 @@ AggregateLayout::AggregateLayout(ProgramBuilder& b, const std::vector<exec::Phys
     int x = in.args[0];
     r.in = b.type_of(x);
     // Rows where the input is valid (a null-typed input is a null constant: never valid).
-    r.count_slot = accumulator(AccOp::kCount, VType::kI64, b.may_be_null(x) || in.null_input ? x : kNoRegister, in.mask);
+    r.count_slot = accumulator(AccOp::kCount, VType::kI64,
+                               b.may_be_null(x) || in.null_input ? x : kNoRegister, in.mask);
     if (name == "sum" || name == "avg") {
-      if (r.in == VType::kBool) throw Unsupported("aggregate function " + name + " over type boolean is not supported");
+      if (r.in == VType::kBool)
+        throw Unsupported("aggregate function " + name + " over type boolean is not supported");
       r.integral = is_integral(r.in);
       r.kind = name == "sum" ? Recipe::kSum : Recipe::kAvg;
       bool exact = name == "sum" && r.integral;
@@ -134,8 +156,8 @@ AggregateLayout::AggregateLayout(ProgramBuilder& b, const std::vector<exec::Phys
       if (name == "avg") {
         // avg = K + S1 / n when a variance of the same input is computed anyway.
         for (size_t o = 0; o < calls.size(); ++o)
-          shared |= is_moments(inputs[o].name) && inputs[o].args.size() == 1 && inputs[o].args[0] == x &&
-                    inputs[o].mask == in.mask;
+          shared |= is_moments(inputs[o].name) && inputs[o].args.size() == 1 &&
+                    inputs[o].args[0] == x && inputs[o].mask == in.mask;
       }
       if (shared) {
         r.from_moments = true;
@@ -178,8 +200,10 @@ void AggregateLayout::remap(const std::vector<uint8_t>& registers) {
 std::vector<uint64_t> AggregateLayout::initial_slots() const {
   std::vector<uint64_t> init(static_cast<size_t>(slots_), 0);
   for (auto& a : accs_) {
-    if (a.op == AccOp::kMin) init[a.slot] = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
-    if (a.op == AccOp::kMax) init[a.slot] = static_cast<uint64_t>(std::numeric_limits<int64_t>::min());
+    if (a.op == AccOp::kMin)
+      init[a.slot] = static_cast<uint64_t>(std::numeric_limits<int64_t>::max());
+    if (a.op == AccOp::kMax)
+      init[a.slot] = static_cast<uint64_t>(std::numeric_limits<int64_t>::min());
     if (a.op == AccOp::kMoments) init[a.slot + 2u] = kMomentsUnset;
   }
   return init;
@@ -195,7 +219,9 @@ bool AggregateLayout::build_output(const TableRows& rows, std::vector<Batch>& ou
     slot_data = synthetic.data();
     n = 1;
   }
-  auto slot = [&](int s, int64_t row) { return slot_data[static_cast<size_t>(s) * static_cast<size_t>(n) + static_cast<size_t>(row)]; };
+  auto slot = [&](int s, int64_t row) {
+    return slot_data[static_cast<size_t>(s) * static_cast<size_t>(n) + static_cast<size_t>(row)];
+  };
   for (int64_t off = 0; off < n; off += exec::kBatchRows) {
     int64_t len = std::min<int64_t>(exec::kBatchRows, n - off);
     Batch b;
@@ -203,8 +229,12 @@ bool AggregateLayout::build_output(const TableRows& rows, std::vector<Batch>& ou
     for (size_t k = 0; k < key_regs_.size(); ++k) {
       ColumnBuilder col(key_types_[k], len);
       for (int64_t i = off; i < off + len; ++i) {
-        if ((rows.nulls[static_cast<size_t>(i)] >> k) & 1) col.append_null();
-        else append_integral(col, key_vtypes_[k], static_cast<int64_t>(rows.keys[k * static_cast<size_t>(n) + static_cast<size_t>(i)]));
+        if ((rows.nulls[static_cast<size_t>(i)] >> k) & 1)
+          col.append_null();
+        else
+          append_integral(
+              col, key_vtypes_[k],
+              static_cast<int64_t>(rows.keys[k * static_cast<size_t>(n) + static_cast<size_t>(i)]));
       }
       b.columns.push_back(col.finish());
     }
@@ -224,7 +254,8 @@ bool AggregateLayout::build_output(const TableRows& rows, std::vector<Batch>& ou
           case Recipe::kSum:
             if (r.integral) {
               uint64_t lo = slot(r.slot, i), hi = slot(r.slot + 1, i);
-              bool fits = (hi == 0 && static_cast<int64_t>(lo) >= 0) || (hi == ~uint64_t{0} && static_cast<int64_t>(lo) < 0);
+              bool fits = (hi == 0 && static_cast<int64_t>(lo) >= 0) ||
+                          (hi == ~uint64_t{0} && static_cast<int64_t>(lo) < 0);
               if (!fits && ansi_) return false;
               col.append<int64_t>(static_cast<int64_t>(lo));
             } else {
@@ -233,7 +264,8 @@ bool AggregateLayout::build_output(const TableRows& rows, std::vector<Batch>& ou
             break;
           case Recipe::kAvg:
             if (r.from_moments) {
-              col.append<double>(as_double(slot(r.slot + 2, i)) + as_double(slot(r.slot, i)) / static_cast<double>(count));
+              col.append<double>(as_double(slot(r.slot + 2, i)) +
+                                 as_double(slot(r.slot, i)) / static_cast<double>(count));
             } else {
               col.append<double>(as_double(slot(r.slot, i)) / static_cast<double>(count));
             }
@@ -241,9 +273,12 @@ bool AggregateLayout::build_output(const TableRows& rows, std::vector<Batch>& ou
           case Recipe::kMin:
           case Recipe::kMax: {
             int64_t v = static_cast<int64_t>(slot(r.slot, i));
-            if (r.in == VType::kF64) col.append<double>(decode_ordered(v));
-            else if (r.in == VType::kF32) col.append<float>(static_cast<float>(decode_ordered(v)));
-            else append_integral(col, r.in, v);
+            if (r.in == VType::kF64)
+              col.append<double>(decode_ordered(v));
+            else if (r.in == VType::kF32)
+              col.append<float>(static_cast<float>(decode_ordered(v)));
+            else
+              append_integral(col, r.in, v);
             break;
           }
           case Recipe::kMoments: {
@@ -268,7 +303,8 @@ bool AggregateLayout::build_output(const TableRows& rows, std::vector<Batch>& ou
             col.append<double>(r.sqrt ? std::sqrt(v) : v);
             break;
           }
-          default: EMBER_UNREACHABLE("gpu aggregate: unexpected recipe");
+          default:
+            EMBER_UNREACHABLE("gpu aggregate: unexpected recipe");
         }
       }
       b.columns.push_back(col.finish());

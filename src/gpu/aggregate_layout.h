@@ -25,7 +25,7 @@ enum class AccOp : uint8_t {
   kSumFloat,  // 1 slot: double sum
   kMin,       // 1 slot: order-preserving int64 encoding (floats: total order, NaN largest)
   kMax,
-  kMoments,   // 3 slots: S1, S2 (doubles), K (double; kMomentsUnset until set)
+  kMoments,  // 3 slots: S1, S2 (doubles), K (double; kMomentsUnset until set)
 };
 
 /// One accumulator as the kernel sees it (8 bytes).
@@ -81,8 +81,8 @@ class AggregateLayout {
  private:
   struct Recipe {
     enum Kind { kCount, kSum, kAvg, kMin, kMax, kMoments } kind;
-    int count_slot = -1;  // slot counting the valid inputs
-    int slot = -1;        // first slot of the value accumulator
+    int count_slot = -1;        // slot counting the valid inputs
+    int slot = -1;              // first slot of the value accumulator
     bool from_moments = false;  // avg read off the shifted sums of a variance of the same input
     VType in = VType::kI64;
     TypePtr out_type;

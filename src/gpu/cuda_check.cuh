@@ -12,10 +12,10 @@ namespace ember::gpu::detail {
 
 }  // namespace ember::gpu::detail
 
-#define EMBER_CUDA_CHECK(call)                                                 \
-  do {                                                                         \
-    cudaError_t ember_cuda_error_ = (call);                                    \
-    if (ember_cuda_error_ != cudaSuccess)                                      \
+#define EMBER_CUDA_CHECK(call)                                                              \
+  do {                                                                                      \
+    cudaError_t ember_cuda_error_ = (call);                                                 \
+    if (ember_cuda_error_ != cudaSuccess)                                                   \
       ::ember::gpu::detail::raise_cuda_error(ember_cuda_error_, #call, __FILE__, __LINE__); \
   } while (0)
 

@@ -36,7 +36,9 @@ Runtime* Runtime::started() { return nullptr; }
 std::string Runtime::unavailable_reason() { return device_info().reason; }
 void Runtime::disable(const std::string&) {}
 
-GroupTable::GroupTable(const AggregateLayout&, uint64_t, DeviceMemoryPool&, const Stream&) { no_cuda("GroupTable"); }
+GroupTable::GroupTable(const AggregateLayout&, uint64_t, DeviceMemoryPool&, const Stream&) {
+  no_cuda("GroupTable");
+}
 uint64_t GroupTable::size(const Stream&) const { return 0; }
 void GroupTable::reset(const Stream&) {}
 void GroupTable::merge_from(const GroupTable&, const Stream&) {}

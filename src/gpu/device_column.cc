@@ -37,11 +37,12 @@ void upload(void* dst, const void* src, size_t bytes, const Stream& stream, Pinn
 }  // namespace
 
 bool has_device_layout(const DataType& type) {
-  return type.id() != TypeId::kNull && !type.is_nested() && (type.is_fixed_width() || type.id() == TypeId::kBoolean ||
-                                                              type.is_string_like());
+  return type.id() != TypeId::kNull && !type.is_nested() &&
+         (type.is_fixed_width() || type.id() == TypeId::kBoolean || type.is_string_like());
 }
 
-DeviceColumn to_device(const Column& column, DeviceMemoryPool& pool, const Stream& stream, PinnedPool* pinned) {
+DeviceColumn to_device(const Column& column, DeviceMemoryPool& pool, const Stream& stream,
+                       PinnedPool* pinned) {
   if (!has_device_layout(*column.type()))
     throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                      "Columns of type " + column.type()->sql() + " cannot be copied to the GPU.");
@@ -51,8 +52,10 @@ DeviceColumn to_device(const Column& column, DeviceMemoryPool& pool, const Strea
   d.null_count = column.null_count();
   size_t bytes = data_bytes(column);
   d.data = DeviceBuffer(bytes, pool, stream);
-  if (column.data_buffer()) upload(d.data.data(), column.data_buffer()->data(), bytes, stream, pinned);
-  else fill_device(d.data.data(), 0, bytes, stream);
+  if (column.data_buffer())
+    upload(d.data.data(), column.data_buffer()->data(), bytes, stream, pinned);
+  else
+    fill_device(d.data.data(), 0, bytes, stream);
   if (column.may_have_nulls() && d.null_count > 0) {
     size_t vb = static_cast<size_t>(bitmap_bytes(column.length()));
     d.validity = DeviceBuffer(vb, pool, stream);
@@ -78,33 +81,39 @@ ColumnPtr to_host(const DeviceColumn& column, const Stream& stream, MemoryPool* 
   BufferPtr validity, data, offsets;
   if (column.validity) {
     validity = Buffer::allocate(static_cast<size_t>(bitmap_bytes(n)), pool);
-    copy_to_host(validity->mutable_data(), column.validity.data(), static_cast<size_t>(bitmap_bytes(n)), stream);
+    copy_to_host(validity->mutable_data(), column.validity.data(),
+                 static_cast<size_t>(bitmap_bytes(n)), stream);
   }
   if (t.is_string_like()) {
     offsets = Buffer::allocate(static_cast<size_t>(n + 1) * sizeof(int32_t), pool);
-    copy_to_host(offsets->mutable_data(), column.offsets.data(), static_cast<size_t>(n + 1) * sizeof(int32_t), stream);
+    copy_to_host(offsets->mutable_data(), column.offsets.data(),
+                 static_cast<size_t>(n + 1) * sizeof(int32_t), stream);
     stream.synchronize();
     size_t bytes = static_cast<size_t>(offsets->as<int32_t>()[n]);
     data = Buffer::allocate(bytes, pool);
     copy_to_host(data->mutable_data(), column.data.data(), bytes, stream);
   } else {
-    size_t bytes = t.id() == TypeId::kBoolean ? static_cast<size_t>(bitmap_bytes(n))
-                                              : static_cast<size_t>(n) * static_cast<size_t>(t.byte_width());
+    size_t bytes = t.id() == TypeId::kBoolean
+                       ? static_cast<size_t>(bitmap_bytes(n))
+                       : static_cast<size_t>(n) * static_cast<size_t>(t.byte_width());
     data = Buffer::allocate(bytes, pool);
     copy_to_host(data->mutable_data(), column.data.data(), bytes, stream);
   }
   stream.synchronize();
-  return Column::make(column.type, n, validity, data, offsets, {}, column.validity ? column.null_count : 0);
+  return Column::make(column.type, n, validity, data, offsets, {},
+                      column.validity ? column.null_count : 0);
 }
 
-std::vector<DeviceColumn> to_device(const Batch& batch, DeviceMemoryPool& pool, const Stream& stream, PinnedPool* pinned) {
+std::vector<DeviceColumn> to_device(const Batch& batch, DeviceMemoryPool& pool,
+                                    const Stream& stream, PinnedPool* pinned) {
   std::vector<DeviceColumn> out;
   out.reserve(batch.columns.size());
   for (auto& c : batch.columns) out.push_back(to_device(*c, pool, stream, pinned));
   return out;
 }
 
-Batch to_host(const std::vector<DeviceColumn>& columns, int64_t num_rows, const Stream& stream, MemoryPool* pool) {
+Batch to_host(const std::vector<DeviceColumn>& columns, int64_t num_rows, const Stream& stream,
+              MemoryPool* pool) {
   Batch b;
   b.num_rows = num_rows;
   for (auto& c : columns) b.columns.push_back(to_host(c, stream, pool));

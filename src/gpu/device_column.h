@@ -33,8 +33,8 @@ DeviceColumn to_device(const Column& column, DeviceMemoryPool& pool, const Strea
 ColumnPtr to_host(const DeviceColumn& column, const Stream& stream, MemoryPool* pool = nullptr);
 
 /// A batch's columns to the device and back.
-std::vector<DeviceColumn> to_device(const Batch& batch, DeviceMemoryPool& pool, const Stream& stream,
-                                    PinnedPool* pinned = nullptr);
+std::vector<DeviceColumn> to_device(const Batch& batch, DeviceMemoryPool& pool,
+                                    const Stream& stream, PinnedPool* pinned = nullptr);
 Batch to_host(const std::vector<DeviceColumn>& columns, int64_t num_rows, const Stream& stream,
               MemoryPool* pool = nullptr);
 

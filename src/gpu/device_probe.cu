@@ -50,7 +50,8 @@ std::string mib(size_t bytes) { return std::to_string(bytes >> 20) + " MiB"; }
 #define EMBER_STRINGIFY(...) EMBER_STRINGIFY2(__VA_ARGS__)
 
 std::string build_summary() {
-  std::string s = "CUDA runtime " + std::to_string(CUDART_VERSION / 1000) + "." + std::to_string(CUDART_VERSION % 1000 / 10);
+  std::string s = "CUDA runtime " + std::to_string(CUDART_VERSION / 1000) + "." +
+                  std::to_string(CUDART_VERSION % 1000 / 10);
 #if defined(__CUDA_ARCH_LIST__)
   // e.g. "800,860,890,900": SASS for each, PTX for the last.
   s += ", code for compute capabilities " EMBER_STRINGIFY(__CUDA_ARCH_LIST__);
@@ -90,8 +91,10 @@ DeviceInfo probe_device() {
   info.l2_cache_bytes = static_cast<size_t>(props.l2CacheSize);
   info.shared_memory_per_block = props.sharedMemPerBlockOptin;
   int value = 0;
-  if (cudaDeviceGetAttribute(&value, cudaDevAttrMemoryClockRate, 0) == cudaSuccess) info.memory_clock_khz = value;
-  if (cudaDeviceGetAttribute(&value, cudaDevAttrMemoryPoolsSupported, 0) == cudaSuccess) info.memory_pools = value != 0;
+  if (cudaDeviceGetAttribute(&value, cudaDevAttrMemoryClockRate, 0) == cudaSuccess)
+    info.memory_clock_khz = value;
+  if (cudaDeviceGetAttribute(&value, cudaDevAttrMemoryPoolsSupported, 0) == cudaSuccess)
+    info.memory_pools = value != 0;
   (void)cudaGetLastError();
   char bus[32] = {};
   if (cudaDeviceGetPCIBusId(bus, sizeof bus, 0) == cudaSuccess) info.pci_bus_id = bus;

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <string>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "functions/rand.h"
@@ -54,7 +54,7 @@ struct Params {
   bool range;
   int64_t range_start, range_step;
   int64_t rows;
-  int64_t partition_rows;  // range: rows per partition
+  int64_t partition_rows;         // range: rows per partition
   int64_t partition, row_offset;  // batch
   int64_t chunk_rows;
   int local_capacity;  // shared-table slots (power of two, or 0)
@@ -63,26 +63,38 @@ struct Params {
 
 // ---- Values ----------------------------------------------------------------------------------
 
-__device__ __forceinline__ double D(uint64_t b) { return __longlong_as_double(static_cast<long long>(b)); }
-__device__ __forceinline__ uint64_t B(double d) { return static_cast<uint64_t>(__double_as_longlong(d)); }
+__device__ __forceinline__ double D(uint64_t b) {
+  return __longlong_as_double(static_cast<long long>(b));
+}
+__device__ __forceinline__ uint64_t B(double d) {
+  return static_cast<uint64_t>(__double_as_longlong(d));
+}
 __device__ __forceinline__ int64_t I(uint64_t b) { return static_cast<int64_t>(b); }
 __device__ __forceinline__ uint64_t U(int64_t v) { return static_cast<uint64_t>(v); }
 
 __device__ __forceinline__ int64_t wrap(int64_t v, VType t) {
   switch (t) {
-    case VType::kI8: return static_cast<int8_t>(v);
-    case VType::kI16: return static_cast<int16_t>(v);
-    case VType::kI32: return static_cast<int32_t>(v);
-    default: return v;
+    case VType::kI8:
+      return static_cast<int8_t>(v);
+    case VType::kI16:
+      return static_cast<int16_t>(v);
+    case VType::kI32:
+      return static_cast<int32_t>(v);
+    default:
+      return v;
   }
 }
 
 __device__ __forceinline__ int64_t type_min(VType t) {
   switch (t) {
-    case VType::kI8: return -128;
-    case VType::kI16: return -32768;
-    case VType::kI32: return -2147483648LL;
-    default: return static_cast<int64_t>(0x8000000000000000ULL);
+    case VType::kI8:
+      return -128;
+    case VType::kI16:
+      return -32768;
+    case VType::kI32:
+      return -2147483648LL;
+    default:
+      return static_cast<int64_t>(0x8000000000000000ULL);
   }
 }
 
@@ -138,12 +150,16 @@ __device__ __forceinline__ uint64_t hash_keys(const uint64_t* k, int nk, uint32_
   return mix64(h);
 }
 
-__device__ __forceinline__ uint32_t load_volatile(const uint32_t* p) { return *reinterpret_cast<const volatile uint32_t*>(p); }
-__device__ __forceinline__ uint64_t load_volatile(const uint64_t* p) { return *reinterpret_cast<const volatile uint64_t*>(p); }
+__device__ __forceinline__ uint32_t load_volatile(const uint32_t* p) {
+  return *reinterpret_cast<const volatile uint32_t*>(p);
+}
+__device__ __forceinline__ uint64_t load_volatile(const uint64_t* p) {
+  return *reinterpret_cast<const volatile uint64_t*>(p);
+}
 
 /// Finds or inserts a group in the global table; -1 when no slot is free.
-__device__ int64_t global_find_or_insert(const TableArg& t, const uint64_t* k, int nk, uint32_t nulls, uint64_t h,
-                                         uint32_t& err) {
+__device__ int64_t global_find_or_insert(const TableArg& t, const uint64_t* k, int nk,
+                                         uint32_t nulls, uint64_t h, uint32_t& err) {
   uint64_t mask = t.capacity - 1;
   uint64_t pos = h & mask;
   for (uint64_t probe = 0; probe < t.capacity; ++probe, pos = (pos + 1) & mask) {
@@ -167,7 +183,8 @@ __device__ int64_t global_find_or_insert(const TableArg& t, const uint64_t* k, i
     }
     __threadfence();
     bool same = load_volatile(t.nulls + pos) == nulls;
-    for (int i = 0; i < nk && same; ++i) same = load_volatile(t.keys + static_cast<uint64_t>(i) * t.capacity + pos) == k[i];
+    for (int i = 0; i < nk && same; ++i)
+      same = load_volatile(t.keys + static_cast<uint64_t>(i) * t.capacity + pos) == k[i];
     if (same) return static_cast<int64_t>(pos);
   }
   return -1;
@@ -187,8 +204,8 @@ struct LocalTable {
 
 /// Finds or inserts a group in the block's table (inserting it in the global table too);
 /// -1 when the block's table is at its limit.
-__device__ int local_find_or_insert(const LocalTable& t, const TableArg& g, const uint64_t* k, int nk, uint32_t nulls,
-                                    uint64_t h, uint32_t& err) {
+__device__ int local_find_or_insert(const LocalTable& t, const TableArg& g, const uint64_t* k,
+                                    int nk, uint32_t nulls, uint64_t h, uint32_t& err) {
   int mask = t.capacity - 1;
   int pos = static_cast<int>(h >> 40) & mask;
   for (int probe = 0; probe < t.capacity; ++probe, pos = (pos + 1) & mask) {
@@ -214,7 +231,8 @@ __device__ int local_find_or_insert(const LocalTable& t, const TableArg& g, cons
     }
     __threadfence_block();
     bool same = load_volatile(t.nulls + pos) == nulls;
-    for (int i = 0; i < nk && same; ++i) same = load_volatile(t.keys + i * t.capacity + pos) == k[i];
+    for (int i = 0; i < nk && same; ++i)
+      same = load_volatile(t.keys + i * t.capacity + pos) == k[i];
     if (same) return pos;
   }
   return -1;
@@ -231,17 +249,22 @@ __device__ __forceinline__ int64_t value_ordered(uint64_t bits, VType t) {
 }
 
 /// K of a group for shifted sums: set once per group in the global table; `local_k` caches it.
+/// K is the first finite value the group sees (0 when that value is infinite or NaN: the
+/// group's results are then infinite or NaN whatever K is, as on the CPU).
 __device__ double moments_shift(uint64_t* global_k, uint64_t* local_k, double x) {
+  if (!isfinite(x)) x = 0.0;
   uint64_t k = local_k ? *local_k : kMomentsUnset;
   if (k != kMomentsUnset) return D(k);
   if (global_k != nullptr) {
     k = load_volatile(global_k);
     if (k == kMomentsUnset) {
-      uint64_t prev = atomicCAS(reinterpret_cast<unsigned long long*>(global_k), kMomentsUnset, canonical_bits(x));
+      uint64_t prev = atomicCAS(reinterpret_cast<unsigned long long*>(global_k), kMomentsUnset,
+                                canonical_bits(x));
       k = prev == kMomentsUnset ? canonical_bits(x) : prev;
     }
   } else {
-    uint64_t prev = atomicCAS(reinterpret_cast<unsigned long long*>(local_k), kMomentsUnset, canonical_bits(x));
+    uint64_t prev =
+        atomicCAS(reinterpret_cast<unsigned long long*>(local_k), kMomentsUnset, canonical_bits(x));
     return D(prev == kMomentsUnset ? canonical_bits(x) : prev);
   }
   if (local_k) *local_k = k;
@@ -250,17 +273,22 @@ __device__ double moments_shift(uint64_t* global_k, uint64_t* local_k, double x)
 
 /// Adds the row (registers `rg`, validity `valid`) to the group's slots at `slots[s * stride]`.
 /// For the block table, `global_slots` points at the group in the global table (K lives there).
-__device__ void accumulate(const AccSpec* accs, int num_accs, const uint64_t* rg, uint32_t valid, uint64_t* slots,
-                           uint64_t stride, uint64_t* global_slots, uint64_t global_stride) {
+__device__ void accumulate(const AccSpec* accs, int num_accs, const uint64_t* rg, uint32_t valid,
+                           uint64_t* slots, uint64_t stride, uint64_t* global_slots,
+                           uint64_t global_stride) {
   for (int a = 0; a < num_accs; ++a) {
     AccSpec acc = accs[a];
-    if (acc.mask != kNoRegister && !(((valid >> acc.mask) & 1) && rg[acc.mask * kBlockThreads] != 0)) continue;
+    if (acc.mask != kNoRegister &&
+        !(((valid >> acc.mask) & 1) && rg[acc.mask * kBlockThreads] != 0))
+      continue;
     bool has = acc.reg == kNoRegister || ((valid >> acc.reg) & 1);
     if (!has) continue;
     uint64_t v = acc.reg == kNoRegister ? 0 : rg[acc.reg * kBlockThreads];
     uint64_t* s = slots + acc.slot * stride;
     switch (acc.op) {
-      case AccOp::kCount: atomicAdd(reinterpret_cast<unsigned long long*>(s), 1ULL); break;
+      case AccOp::kCount:
+        atomicAdd(reinterpret_cast<unsigned long long*>(s), 1ULL);
+        break;
       case AccOp::kSumInt: {
         unsigned long long add = v;
         unsigned long long old = atomicAdd(reinterpret_cast<unsigned long long*>(s), add);
@@ -269,13 +297,20 @@ __device__ void accumulate(const AccSpec* accs, int num_accs, const uint64_t* rg
         if (high != 0) atomicAdd(reinterpret_cast<unsigned long long*>(s + stride), high);
         break;
       }
-      case AccOp::kSumFloat: atomicAdd(reinterpret_cast<double*>(s), value_as_double(v, acc.type)); break;
-      case AccOp::kMin: atomicMin(reinterpret_cast<long long*>(s), value_ordered(v, acc.type)); break;
-      case AccOp::kMax: atomicMax(reinterpret_cast<long long*>(s), value_ordered(v, acc.type)); break;
+      case AccOp::kSumFloat:
+        atomicAdd(reinterpret_cast<double*>(s), value_as_double(v, acc.type));
+        break;
+      case AccOp::kMin:
+        atomicMin(reinterpret_cast<long long*>(s), value_ordered(v, acc.type));
+        break;
+      case AccOp::kMax:
+        atomicMax(reinterpret_cast<long long*>(s), value_ordered(v, acc.type));
+        break;
       case AccOp::kMoments: {
         double x = value_as_double(v, acc.type);
         uint64_t* gk = global_slots ? global_slots + (acc.slot + 2) * global_stride : nullptr;
-        double k = global_slots ? moments_shift(gk, s + 2 * stride, x) : moments_shift(s + 2 * stride, nullptr, x);
+        double k = global_slots ? moments_shift(gk, s + 2 * stride, x)
+                                : moments_shift(s + 2 * stride, nullptr, x);
         double d = x - k;
         atomicAdd(reinterpret_cast<double*>(s), d);
         atomicAdd(reinterpret_cast<double*>(s + stride), d * d);
@@ -286,15 +321,18 @@ __device__ void accumulate(const AccSpec* accs, int num_accs, const uint64_t* rg
 }
 
 /// Merges one group of the block's table into the global table.
-__device__ void merge_group(const AccSpec* accs, int num_accs, const uint64_t* init, const uint64_t* local,
-                            int local_stride, uint64_t* global, uint64_t global_stride) {
+__device__ void merge_group(const AccSpec* accs, int num_accs, const uint64_t* init,
+                            const uint64_t* local, int local_stride, uint64_t* global,
+                            uint64_t global_stride) {
   for (int a = 0; a < num_accs; ++a) {
     AccSpec acc = accs[a];
     const uint64_t* s = local + acc.slot * local_stride;
     uint64_t* d = global + acc.slot * global_stride;
     switch (acc.op) {
       case AccOp::kCount:
-        if (s[0] != 0) atomicAdd(reinterpret_cast<unsigned long long*>(d), static_cast<unsigned long long>(s[0]));
+        if (s[0] != 0)
+          atomicAdd(reinterpret_cast<unsigned long long*>(d),
+                    static_cast<unsigned long long>(s[0]));
         break;
       case AccOp::kSumInt: {
         unsigned long long lo = s[0], hi = s[local_stride];
@@ -327,8 +365,8 @@ __device__ void merge_group(const AccSpec* accs, int num_accs, const uint64_t* i
 /// Runs the program for one row. Registers are `rg[r * kBlockThreads]` (the thread's column of
 /// the block's register file in shared memory); `valid` gets one bit per register. Returns false
 /// when a filter dropped the row.
-__device__ bool run_program(const Params& p, const Instr* code, uint64_t* rg, uint32_t& valid, int64_t row,
-                            uint64_t* rand_state, uint32_t& err) {
+__device__ bool run_program(const Params& p, const Instr* code, uint64_t* rg, uint32_t& valid,
+                            int64_t row, uint64_t* rand_state, uint32_t& err) {
   valid = 0;
   for (int pc = 0; pc < p.num_instrs; ++pc) {
     const Instr in = code[pc];
@@ -344,17 +382,33 @@ __device__ bool run_program(const Params& p, const Instr* code, uint64_t* rg, ui
         const ColumnArg col = p.columns[in.imm];
         ok = col.validity == nullptr || ((col.validity[row >> 3] >> (row & 7)) & 1);
         switch (in.type) {
-          case VType::kBool: r = (static_cast<const uint8_t*>(col.data)[row >> 3] >> (row & 7)) & 1; break;
-          case VType::kI8: r = U(static_cast<const int8_t*>(col.data)[row]); break;
-          case VType::kI16: r = U(static_cast<const int16_t*>(col.data)[row]); break;
-          case VType::kI32: r = U(static_cast<const int32_t*>(col.data)[row]); break;
-          case VType::kI64: r = static_cast<const uint64_t*>(col.data)[row]; break;
-          case VType::kF32: r = B(static_cast<double>(static_cast<const float*>(col.data)[row])); break;
-          case VType::kF64: r = static_cast<const uint64_t*>(col.data)[row]; break;
+          case VType::kBool:
+            r = (static_cast<const uint8_t*>(col.data)[row >> 3] >> (row & 7)) & 1;
+            break;
+          case VType::kI8:
+            r = U(static_cast<const int8_t*>(col.data)[row]);
+            break;
+          case VType::kI16:
+            r = U(static_cast<const int16_t*>(col.data)[row]);
+            break;
+          case VType::kI32:
+            r = U(static_cast<const int32_t*>(col.data)[row]);
+            break;
+          case VType::kI64:
+            r = static_cast<const uint64_t*>(col.data)[row];
+            break;
+          case VType::kF32:
+            r = B(static_cast<double>(static_cast<const float*>(col.data)[row]));
+            break;
+          case VType::kF64:
+            r = static_cast<const uint64_t*>(col.data)[row];
+            break;
         }
         break;
       }
-      case OpCode::kRangeId: r = U(p.range_start) + static_cast<uint64_t>(row) * U(p.range_step); break;
+      case OpCode::kRangeId:
+        r = U(p.range_start) + static_cast<uint64_t>(row) * U(p.range_step);
+        break;
       case OpCode::kConst:
         r = U(in.imm);
         ok = !(in.flags & kNullConst);
@@ -428,10 +482,13 @@ __device__ bool run_program(const Params& p, const Instr* code, uint64_t* rg, ui
           break;
         }
         int64_t z;
-        if (y == -1) z = 0;
-        else if (x == static_cast<int32_t>(x) && y == static_cast<int32_t>(y))  // 32-bit division is cheaper
+        if (y == -1)
+          z = 0;
+        else if (x == static_cast<int32_t>(x) &&
+                 y == static_cast<int32_t>(y))  // 32-bit division is cheaper
           z = static_cast<int32_t>(x) % static_cast<int32_t>(y);
-        else z = x % y;
+        else
+          z = x % y;
         if (pmod && z < 0) z = I(U(z) + U(y)) % y;
         r = U(wrap(z, in.type));
         break;
@@ -465,11 +522,21 @@ __device__ bool run_program(const Params& p, const Instr* code, uint64_t* rg, ui
         }
         bool t;
         switch (in.op) {
-          case OpCode::kLt: t = c < 0; break;
-          case OpCode::kLe: t = c <= 0; break;
-          case OpCode::kGt: t = c > 0; break;
-          case OpCode::kGe: t = c >= 0; break;
-          default: t = eq; break;
+          case OpCode::kLt:
+            t = c < 0;
+            break;
+          case OpCode::kLe:
+            t = c <= 0;
+            break;
+          case OpCode::kGt:
+            t = c > 0;
+            break;
+          case OpCode::kGe:
+            t = c >= 0;
+            break;
+          default:
+            t = eq;
+            break;
         }
         if (in.op == OpCode::kNullSafeEq) {
           ok = true;
@@ -497,9 +564,15 @@ __device__ bool run_program(const Params& p, const Instr* code, uint64_t* rg, ui
         ok = va;
         r = a == 0;
         break;
-      case OpCode::kIsNull: r = !va; break;
-      case OpCode::kIsNotNull: r = va; break;
-      case OpCode::kIsNan: r = va && is_floating(in.from) && isnan(D(a)); break;
+      case OpCode::kIsNull:
+        r = !va;
+        break;
+      case OpCode::kIsNotNull:
+        r = va;
+        break;
+      case OpCode::kIsNan:
+        r = va && is_floating(in.from) && isnan(D(a));
+        break;
       case OpCode::kCast: {
         ok = va;
         if (!ok) break;
@@ -510,8 +583,11 @@ __device__ bool run_program(const Params& p, const Instr* code, uint64_t* rg, ui
         } else if (f == VType::kBool) {
           r = is_floating(t) ? B(a ? 1.0 : 0.0) : a;
         } else if (is_floating(t)) {
-          if (is_floating(f)) r = B(round_to(D(a), t));
-          else r = t == VType::kF32 ? B(static_cast<double>(__ll2float_rn(I(a)))) : B(__ll2double_rn(I(a)));
+          if (is_floating(f))
+            r = B(round_to(D(a), t));
+          else
+            r = t == VType::kF32 ? B(static_cast<double>(__ll2float_rn(I(a))))
+                                 : B(__ll2double_rn(I(a)));
         } else if (is_integral(f)) {
           int64_t x = I(a), z = wrap(x, t);
           if (z != x) {
@@ -532,7 +608,9 @@ __device__ bool run_program(const Params& p, const Instr* code, uint64_t* rg, ui
               ok = false;
               break;
             }
-            int64_t sat = isnan(v) ? 0 : (v > 0 ? 0x7fffffffffffffffLL : static_cast<int64_t>(0x8000000000000000ULL));
+            int64_t sat = isnan(v) ? 0
+                                   : (v > 0 ? 0x7fffffffffffffffLL
+                                            : static_cast<int64_t>(0x8000000000000000ULL));
             if (t == VType::kI32) sat = isnan(v) ? 0 : (v > 0 ? 2147483647LL : -2147483648LL);
             r = U(wrap(sat, t));
           } else {
@@ -541,7 +619,9 @@ __device__ bool run_program(const Params& p, const Instr* code, uint64_t* rg, ui
         }
         break;
       }
-      case OpCode::kRand: r = B(functions::xorshift::next_double(rand_state[in.c])); break;
+      case OpCode::kRand:
+        r = B(functions::xorshift::next_double(rand_state[in.c]));
+        break;
       case OpCode::kIf: {
         bool cond = va && a != 0;
         int src = cond ? in.b : in.c;
@@ -577,8 +657,9 @@ struct SharedLayout {
 
 __host__ __device__ inline size_t align_up(size_t v, size_t a) { return (v + a - 1) / a * a; }
 
-__host__ __device__ inline SharedLayout shared_layout(int num_instrs, int num_accs, int num_slots, int num_regs,
-                                                      int num_keys, int local_capacity) {
+__host__ __device__ inline SharedLayout shared_layout(int num_instrs, int num_accs, int num_slots,
+                                                      int num_regs, int num_keys,
+                                                      int local_capacity) {
   SharedLayout l{};
   size_t at = 0;
   l.code = at;
@@ -608,15 +689,20 @@ __host__ __device__ inline SharedLayout shared_layout(int num_instrs, int num_ac
 
 __global__ void __launch_bounds__(kBlockThreads) fused_aggregate_kernel(const Params p) {
   extern __shared__ __align__(16) unsigned char smem[];
-  SharedLayout L = shared_layout(p.num_instrs, p.num_accs, p.num_slots, p.num_regs, p.num_keys, p.local_capacity);
+  SharedLayout L = shared_layout(p.num_instrs, p.num_accs, p.num_slots, p.num_regs, p.num_keys,
+                                 p.local_capacity);
   Instr* code = reinterpret_cast<Instr*>(smem + L.code);
   AccSpec* accs = reinterpret_cast<AccSpec*>(smem + L.accs);
   uint64_t* init = reinterpret_cast<uint64_t*>(smem + L.init);
   uint64_t* rg = reinterpret_cast<uint64_t*>(smem + L.regs) + threadIdx.x;
-  LocalTable local{reinterpret_cast<uint32_t*>(smem + L.states), reinterpret_cast<uint32_t*>(smem + L.gslots),
-                   reinterpret_cast<uint32_t*>(smem + L.nulls),  reinterpret_cast<uint64_t*>(smem + L.keys),
-                   reinterpret_cast<uint64_t*>(smem + L.slots),  reinterpret_cast<uint32_t*>(smem + L.size),
-                   p.local_capacity, p.local_limit};
+  LocalTable local{reinterpret_cast<uint32_t*>(smem + L.states),
+                   reinterpret_cast<uint32_t*>(smem + L.gslots),
+                   reinterpret_cast<uint32_t*>(smem + L.nulls),
+                   reinterpret_cast<uint64_t*>(smem + L.keys),
+                   reinterpret_cast<uint64_t*>(smem + L.slots),
+                   reinterpret_cast<uint32_t*>(smem + L.size),
+                   p.local_capacity,
+                   p.local_limit};
 
   for (int i = threadIdx.x; i < p.num_instrs; i += blockDim.x) code[i] = p.code[i];
   for (int i = threadIdx.x; i < p.num_accs; i += blockDim.x) accs[i] = p.accs[i];
@@ -645,18 +731,21 @@ __global__ void __launch_bounds__(kBlockThreads) fused_aggregate_kernel(const Pa
           int64_t partition = p.range ? row0 / p.partition_rows : p.partition;
           int64_t position = p.range ? row0 % p.partition_rows : p.row_offset + row0;
           for (int g = 0; g < p.num_rand; ++g) {
-            uint64_t s0 = functions::xorshift::initial_state(static_cast<int64_t>(U(p.seeds[g]) + U(partition)));
+            uint64_t s0 = functions::xorshift::initial_state(
+                static_cast<int64_t>(U(p.seeds[g]) + U(partition)));
             rstate[g] = jump(p.jump, s0, 2 * static_cast<uint64_t>(position));
           }
         } else {
-          for (int g = 0; g < p.num_rand; ++g) rstate[g] = apply_matrix(p.jump + kJumpPowers * 64, rstate[g]);
+          for (int g = 0; g < p.num_rand; ++g)
+            rstate[g] = apply_matrix(p.jump + kJumpPowers * 64, rstate[g]);
         }
         first = false;
       }
       for (int r = 0; r < kRowsPerThread; ++r) {
         // With rand, a thread takes consecutive rows (the generator runs in row order);
         // otherwise consecutive threads take consecutive rows (coalesced loads).
-        const int64_t row = has_rand ? row0 + r : base + static_cast<int64_t>(r) * kBlockThreads + threadIdx.x;
+        const int64_t row =
+            has_rand ? row0 + r : base + static_cast<int64_t>(r) * kBlockThreads + threadIdx.x;
         if (row >= c1) {
           if (has_rand) break;
           continue;
@@ -675,7 +764,9 @@ __global__ void __launch_bounds__(kBlockThreads) fused_aggregate_kernel(const Pa
           }
         }
         uint64_t h = hash_keys(k, p.num_keys, nulls);
-        int li = p.local_capacity > 0 ? local_find_or_insert(local, p.table, k, p.num_keys, nulls, h, err) : -1;
+        int li = p.local_capacity > 0
+                     ? local_find_or_insert(local, p.table, k, p.num_keys, nulls, h, err)
+                     : -1;
         if (li >= 0) {
           uint32_t gs = local.gslots[li];
           accumulate(accs, p.num_accs, rg, valid, local.slots + li, p.local_capacity,
@@ -696,14 +787,14 @@ done:
   __syncthreads();
   for (int i = threadIdx.x; i < p.local_capacity; i += blockDim.x) {
     if (local.states[i] != kReady || local.gslots[i] == kNoGlobalSlot) continue;
-    merge_group(accs, p.num_accs, init, local.slots + i, p.local_capacity, p.table.slots + local.gslots[i],
-                p.table.capacity);
+    merge_group(accs, p.num_accs, init, local.slots + i, p.local_capacity,
+                p.table.slots + local.gslots[i], p.table.capacity);
   }
   if (err != 0) atomicOr(p.flags, err);
 }
 
-__global__ void init_table_kernel(uint32_t* states, uint64_t* slots, uint64_t capacity, const uint64_t* init,
-                                  int num_slots) {
+__global__ void init_table_kernel(uint32_t* states, uint64_t* slots, uint64_t capacity,
+                                  const uint64_t* init, int num_slots) {
   for (uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x; i < capacity;
        i += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
     states[i] = kEmpty;
@@ -711,10 +802,10 @@ __global__ void init_table_kernel(uint32_t* states, uint64_t* slots, uint64_t ca
   }
 }
 
-__global__ void compact_table_kernel(const uint32_t* states, const uint32_t* nulls, const uint64_t* keys,
-                                     const uint64_t* slots, uint64_t capacity, int num_keys, int num_slots,
-                                     uint32_t* counter, uint64_t count, uint32_t* out_nulls, uint64_t* out_keys,
-                                     uint64_t* out_slots) {
+__global__ void compact_table_kernel(const uint32_t* states, const uint32_t* nulls,
+                                     const uint64_t* keys, const uint64_t* slots, uint64_t capacity,
+                                     int num_keys, int num_slots, uint32_t* counter, uint64_t count,
+                                     uint32_t* out_nulls, uint64_t* out_keys, uint64_t* out_slots) {
   for (uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x; i < capacity;
        i += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
     if (states[i] != kReady) continue;
@@ -726,16 +817,17 @@ __global__ void compact_table_kernel(const uint32_t* states, const uint32_t* nul
   }
 }
 
-__global__ void merge_table_kernel(TableArg to, const uint32_t* states, const uint32_t* nulls, const uint64_t* keys,
-                                   const uint64_t* slots, uint64_t capacity, int num_keys, int num_slots,
-                                   uint32_t* flags) {
+__global__ void merge_table_kernel(TableArg to, const uint32_t* states, const uint32_t* nulls,
+                                   const uint64_t* keys, const uint64_t* slots, uint64_t capacity,
+                                   int num_keys, int num_slots, uint32_t* flags) {
   for (uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x; i < capacity;
        i += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
     if (states[i] != kReady) continue;
     uint64_t k[kMaxKeys];
     for (int j = 0; j < num_keys; ++j) k[j] = keys[j * capacity + i];
     uint32_t err = 0;
-    int64_t pos = global_find_or_insert(to, k, num_keys, nulls[i], hash_keys(k, num_keys, nulls[i]), err);
+    int64_t pos =
+        global_find_or_insert(to, k, num_keys, nulls[i], hash_keys(k, num_keys, nulls[i]), err);
     if (pos < 0) {
       atomicOr(flags, kErrorRowsDropped);
       continue;
@@ -754,14 +846,15 @@ __global__ void copy_kernel(const uint4* __restrict__ in, uint4* __restrict__ ou
 int grid_for(uint64_t items) {
   const DeviceInfo& info = device_info();
   uint64_t blocks = (items + 255) / 256;
-  return static_cast<int>(std::max<uint64_t>(1, std::min<uint64_t>(blocks, static_cast<uint64_t>(info.multiprocessors) * 8)));
+  return static_cast<int>(std::max<uint64_t>(
+      1, std::min<uint64_t>(blocks, static_cast<uint64_t>(info.multiprocessors) * 8)));
 }
 
 cudaStream_t raw(const Stream& s) { return static_cast<cudaStream_t>(s.handle()); }
 
 /// Launches the fused kernel over `rows` rows described by `p` (source fields set by caller).
-uint32_t launch(const Program& program, Params p, GroupTable& table, Runtime& runtime, const Stream& stream,
-                const std::vector<ColumnArg>& columns) {
+uint32_t launch(const Program& program, Params p, GroupTable& table, Runtime& runtime,
+                const Stream& stream, const std::vector<ColumnArg>& columns) {
   const AggregateLayout& layout = table.layout();
   if (p.rows <= 0) return 0;
   DeviceMemoryPool& pool = runtime.device_pool();
@@ -773,9 +866,12 @@ uint32_t launch(const Program& program, Params p, GroupTable& table, Runtime& ru
   size_t col_bytes = align_up(columns.size() * sizeof(ColumnArg), 16);
   std::vector<uint8_t> host(code_bytes + acc_bytes + init_bytes + col_bytes + 16, 0);
   std::memcpy(host.data(), program.code.data(), program.code.size() * sizeof(Instr));
-  std::memcpy(host.data() + code_bytes, layout.accumulators().data(), layout.accumulators().size() * sizeof(AccSpec));
+  std::memcpy(host.data() + code_bytes, layout.accumulators().data(),
+              layout.accumulators().size() * sizeof(AccSpec));
   std::memcpy(host.data() + code_bytes + acc_bytes, init.data(), init.size() * 8);
-  if (!columns.empty()) std::memcpy(host.data() + code_bytes + acc_bytes + init_bytes, columns.data(), columns.size() * sizeof(ColumnArg));
+  if (!columns.empty())
+    std::memcpy(host.data() + code_bytes + acc_bytes + init_bytes, columns.data(),
+                columns.size() * sizeof(ColumnArg));
   DeviceBuffer args(host.size(), pool, stream);
   copy_to_device(args.data(), host.data(), host.size(), stream);
   auto* base = args.as<uint8_t>();
@@ -785,14 +881,15 @@ uint32_t launch(const Program& program, Params p, GroupTable& table, Runtime& ru
   p.columns = reinterpret_cast<const ColumnArg*>(base + code_bytes + acc_bytes + init_bytes);
   p.jump = static_cast<const uint64_t*>(runtime.rand_jump_tables());
   p.flags = table.counters() + 1;
-  p.table = TableArg{table.states(), table.nulls(), table.keys(), table.slots(), table.counters(), table.capacity(),
-                     table.capacity() / 2};
+  p.table = TableArg{table.states(),   table.nulls(),    table.keys(),        table.slots(),
+                     table.counters(), table.capacity(), table.capacity() / 2};
   p.num_instrs = static_cast<int>(program.code.size());
   p.num_regs = program.registers;
   p.num_accs = static_cast<int>(layout.accumulators().size());
   p.num_slots = layout.slots();
   p.num_keys = static_cast<int>(layout.key_registers().size());
-  for (int i = 0; i < p.num_keys; ++i) p.key_regs[i] = layout.key_registers()[static_cast<size_t>(i)];
+  for (int i = 0; i < p.num_keys; ++i)
+    p.key_regs[i] = layout.key_registers()[static_cast<size_t>(i)];
   p.num_rand = program.rand_generators;
   for (const Instr& in : program.code)
     if (in.op == OpCode::kRand) p.seeds[in.c] = in.imm;
@@ -804,24 +901,31 @@ uint32_t launch(const Program& program, Params p, GroupTable& table, Runtime& ru
   // (256 groups) fits beside the headline query's registers.
   size_t budget = std::min<size_t>(info.shared_memory_per_block, 48 * 1024);
   int capacity = 1024;
-  while (capacity > 0 &&
-         shared_layout(p.num_instrs, p.num_accs, p.num_slots, p.num_regs, p.num_keys, capacity).total > budget)
+  while (
+      capacity > 0 &&
+      shared_layout(p.num_instrs, p.num_accs, p.num_slots, p.num_regs, p.num_keys, capacity).total >
+          budget)
     capacity /= 2;
   if (capacity < 32) capacity = 0;
   // EMBER_GPU_BLOCK_TABLE=0 sends every row to the global table (for measurements).
-  if (const char* knob = std::getenv("EMBER_GPU_BLOCK_TABLE"); knob != nullptr && std::string(knob) == "0") capacity = 0;
+  if (const char* knob = std::getenv("EMBER_GPU_BLOCK_TABLE");
+      knob != nullptr && std::string(knob) == "0")
+    capacity = 0;
   p.local_capacity = capacity;
   p.local_limit = capacity / 2;
-  size_t smem = shared_layout(p.num_instrs, p.num_accs, p.num_slots, p.num_regs, p.num_keys, capacity).total;
+  size_t smem =
+      shared_layout(p.num_instrs, p.num_accs, p.num_slots, p.num_regs, p.num_keys, capacity).total;
   if (smem > info.shared_memory_per_block)
     throw Unsupported("the expressions need more shared memory than the device has");
-  EMBER_CUDA_CHECK(cudaFuncSetAttribute(fused_aggregate_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(smem)));
+  EMBER_CUDA_CHECK(cudaFuncSetAttribute(
+      fused_aggregate_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
   int per_sm = 0;
-  EMBER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fused_aggregate_kernel, kBlockThreads, smem));
+  EMBER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fused_aggregate_kernel,
+                                                                 kBlockThreads, smem));
   per_sm = std::max(per_sm, 1);
   int64_t chunks = (p.rows + p.chunk_rows - 1) / p.chunk_rows;
-  int grid = static_cast<int>(std::min<int64_t>(chunks, static_cast<int64_t>(info.multiprocessors) * per_sm));
+  int grid = static_cast<int>(
+      std::min<int64_t>(chunks, static_cast<int64_t>(info.multiprocessors) * per_sm));
   fused_aggregate_kernel<<<grid, kBlockThreads, smem, raw(stream)>>>(p);
   EMBER_CUDA_CHECK_LAUNCH("fused_aggregate_kernel");
   uint32_t flags = 0;
@@ -834,7 +938,8 @@ uint32_t launch(const Program& program, Params p, GroupTable& table, Runtime& ru
 
 // ---- GroupTable ------------------------------------------------------------------------------
 
-GroupTable::GroupTable(const AggregateLayout& layout, uint64_t capacity, DeviceMemoryPool& pool, const Stream& stream)
+GroupTable::GroupTable(const AggregateLayout& layout, uint64_t capacity, DeviceMemoryPool& pool,
+                       const Stream& stream)
     : layout_(&layout), pool_(&pool) {
   uint64_t c = 64;
   while (c < capacity) c *= 2;
@@ -853,13 +958,14 @@ GroupTable::GroupTable(const AggregateLayout& layout, uint64_t capacity, DeviceM
 }
 
 size_t GroupTable::bytes() const {
-  return states_.size() + nulls_.size() + keys_.size() + slots_.size() + counters_.size() + init_.size();
+  return states_.size() + nulls_.size() + keys_.size() + slots_.size() + counters_.size() +
+         init_.size();
 }
 
 void GroupTable::reset(const Stream& stream) {
   fill_device(counters_.data(), 0, counters_.size(), stream);
-  init_table_kernel<<<grid_for(capacity_), 256, 0, raw(stream)>>>(states(), slots(), capacity_, init_.as<uint64_t>(),
-                                                                   layout_->slots());
+  init_table_kernel<<<grid_for(capacity_), 256, 0, raw(stream)>>>(
+      states(), slots(), capacity_, init_.as<uint64_t>(), layout_->slots());
   EMBER_CUDA_CHECK_LAUNCH("init_table_kernel");
 }
 
@@ -879,7 +985,8 @@ void GroupTable::merge_from(const GroupTable& other, const Stream& stream) {
   uint32_t flags = 0;
   copy_to_host(&flags, counters() + 1, sizeof flags, stream);
   stream.synchronize();
-  if (flags & kErrorRowsDropped) throw GpuError("merge_table_kernel", "kErrorRowsDropped", "the larger table is full", false);
+  if (flags & kErrorRowsDropped)
+    throw GpuError("merge_table_kernel", "kErrorRowsDropped", "the larger table is full", false);
 }
 
 TableRows GroupTable::download(const Stream& stream) const {
@@ -892,12 +999,14 @@ TableRows GroupTable::download(const Stream& stream) const {
   rows.keys.resize(n * nk);
   rows.slots.resize(n * ns);
   if (n == 0) return rows;
-  DeviceBuffer out_nulls(n * 4, *pool_, stream), out_keys(std::max<size_t>(n * 8 * nk, 8), *pool_, stream),
+  DeviceBuffer out_nulls(n * 4, *pool_, stream),
+      out_keys(std::max<size_t>(n * 8 * nk, 8), *pool_, stream),
       out_slots(std::max<size_t>(n * 8 * ns, 8), *pool_, stream);
   fill_device(counters() + 2, 0, 4, stream);
   compact_table_kernel<<<grid_for(capacity_), 256, 0, raw(stream)>>>(
-      states(), nulls(), keys(), slots(), capacity_, static_cast<int>(nk), static_cast<int>(ns), counters() + 2, n,
-      out_nulls.as<uint32_t>(), out_keys.as<uint64_t>(), out_slots.as<uint64_t>());
+      states(), nulls(), keys(), slots(), capacity_, static_cast<int>(nk), static_cast<int>(ns),
+      counters() + 2, n, out_nulls.as<uint32_t>(), out_keys.as<uint64_t>(),
+      out_slots.as<uint64_t>());
   EMBER_CUDA_CHECK_LAUNCH("compact_table_kernel");
   copy_to_host(rows.nulls.data(), out_nulls.data(), n * 4, stream);
   copy_to_host(rows.keys.data(), out_keys.data(), n * 8 * nk, stream);
@@ -908,8 +1017,8 @@ TableRows GroupTable::download(const Stream& stream) const {
 
 // ---- Entry points ----------------------------------------------------------------------------
 
-uint32_t aggregate_range(const Program& program, const RangeRows& rows, GroupTable& table, Runtime& runtime,
-                         const Stream& stream) {
+uint32_t aggregate_range(const Program& program, const RangeRows& rows, GroupTable& table,
+                         Runtime& runtime, const Stream& stream) {
   Params p{};
   p.range = true;
   p.range_start = rows.start;
@@ -919,22 +1028,25 @@ uint32_t aggregate_range(const Program& program, const RangeRows& rows, GroupTab
   // One chunk per partition, so a block's rand streams never cross a partition.
   p.chunk_rows = rows.partition_rows;
   if (p.chunk_rows % (static_cast<int64_t>(kBlockThreads) * kRowsPerThread) != 0)
-    throw Unsupported("range partitions of " + std::to_string(rows.partition_rows) + " rows are not supported");
+    throw Unsupported("range partitions of " + std::to_string(rows.partition_rows) +
+                      " rows are not supported");
   return launch(program, p, table, runtime, stream, {});
 }
 
-uint32_t aggregate_batch(const Program& program, const BatchRows& rows, GroupTable& table, Runtime& runtime,
-                         const Stream& stream) {
+uint32_t aggregate_batch(const Program& program, const BatchRows& rows, GroupTable& table,
+                         Runtime& runtime, const Stream& stream) {
   Params p{};
   p.range = false;
   p.rows = rows.rows;
   p.partition = rows.partition;
   p.row_offset = rows.row_offset;
   const int64_t step = static_cast<int64_t>(kBlockThreads) * kRowsPerThread;
-  int64_t per_block = (rows.rows + 2 * device_info().multiprocessors - 1) / (2 * device_info().multiprocessors);
+  int64_t per_block =
+      (rows.rows + 2 * device_info().multiprocessors - 1) / (2 * device_info().multiprocessors);
   p.chunk_rows = std::max<int64_t>(step, (per_block + step - 1) / step * step);
   std::vector<ColumnArg> columns;
-  for (const DeviceColumn* c : rows.columns) columns.push_back({c->data.data(), c->validity.as<uint8_t>()});
+  for (const DeviceColumn* c : rows.columns)
+    columns.push_back({c->data.data(), c->validity.as<uint8_t>()});
   return launch(program, p, table, runtime, stream, columns);
 }
 

@@ -26,13 +26,15 @@ constexpr int kBlockThreads = 256;
 /// Consecutive rows a thread handles per step (rand draws them in sequence).
 constexpr int kRowsPerThread = 32;
 /// xorshift steps between a thread's runs of rows: two per row over the rest of a step.
-constexpr uint64_t kRandStrideSteps = 2 * (uint64_t{kBlockThreads} * kRowsPerThread - kRowsPerThread);
+constexpr uint64_t kRandStrideSteps =
+    2 * (uint64_t{kBlockThreads} * kRowsPerThread - kRowsPerThread);
 
 /// The global group table in device memory: open addressing with linear probing over a
 /// power-of-two number of slots; keys, null masks and accumulator slots column-major.
 class GroupTable {
  public:
-  GroupTable(const AggregateLayout& layout, uint64_t capacity, DeviceMemoryPool& pool, const Stream& stream);
+  GroupTable(const AggregateLayout& layout, uint64_t capacity, DeviceMemoryPool& pool,
+             const Stream& stream);
   uint64_t capacity() const { return capacity_; }
   /// Groups inserted so far (synchronizes the stream).
   uint64_t size(const Stream& stream) const;
@@ -50,7 +52,9 @@ class GroupTable {
   uint32_t* nulls() const { return nulls_.as<uint32_t>(); }
   uint64_t* keys() const { return keys_.as<uint64_t>(); }
   uint64_t* slots() const { return slots_.as<uint64_t>(); }
-  uint32_t* counters() const { return counters_.as<uint32_t>(); }  // [0] size, [1] flags, [2] scratch
+  uint32_t* counters() const {
+    return counters_.as<uint32_t>();
+  }  // [0] size, [1] flags, [2] scratch
   const AggregateLayout& layout() const { return *layout_; }
 
  private:
@@ -82,10 +86,10 @@ struct BatchRows {
 /// kErrorTableFull: the table is past its load limit (results are right; grow it before more
 /// rows); kErrorRowsDropped: rows found no free slot, the table must grow and the rows be run
 /// again.
-uint32_t aggregate_range(const Program& program, const RangeRows& rows, GroupTable& table, Runtime& runtime,
-                         const Stream& stream);
-uint32_t aggregate_batch(const Program& program, const BatchRows& rows, GroupTable& table, Runtime& runtime,
-                         const Stream& stream);
+uint32_t aggregate_range(const Program& program, const RangeRows& rows, GroupTable& table,
+                         Runtime& runtime, const Stream& stream);
+uint32_t aggregate_batch(const Program& program, const BatchRows& rows, GroupTable& table,
+                         Runtime& runtime, const Stream& stream);
 
 /// Measures a device-to-device copy of `bytes` (median of `repeats` timed copies); returns bytes
 /// read plus written per second. For the benchmark's bandwidth ceiling.

@@ -15,7 +15,8 @@ namespace ember::gpu {
 namespace {
 
 double elapsed_ms(std::chrono::steady_clock::time_point since) {
-  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since).count();
+  return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - since)
+      .count();
 }
 
 }  // namespace
@@ -43,24 +44,33 @@ uint64_t FusedAggregatePlan::rows() const {
   return static_cast<uint64_t>((span + (step > 0 ? step - 1 : step + 1)) / step);
 }
 
-CompiledAggregate::CompiledAggregate(const FusedAggregatePlan& plan, bool ansi, bool legacy_statistics) {
+CompiledAggregate::CompiledAggregate(const FusedAggregatePlan& plan, bool ansi,
+                                     bool legacy_statistics) {
   ProgramBuilder b(ansi);
-  if (plan.range) b.start_range();
-  else b.start_columns(plan.source_types);
+  if (plan.range)
+    b.start_range();
+  else
+    b.start_columns(plan.source_types);
   for (auto& s : plan.steps) {
-    if (s.filter) b.filter(*s.exprs[0]);
-    else b.project(s.exprs);
+    if (s.filter)
+      b.filter(*s.exprs[0]);
+    else
+      b.project(s.exprs);
   }
   layout = std::make_unique<AggregateLayout>(b, plan.keys, plan.calls, ansi, legacy_statistics);
   layout->remap(b.allocate(layout->live_values()));
   program = b.program();
   // Batches do not carry their position in the partition that rand numbers rows by.
-  if (!plan.range && program.rand_generators > 0) throw Unsupported("expression rand over host batches is not supported");
+  if (!plan.range && program.rand_generators > 0)
+    throw Unsupported("expression rand over host batches is not supported");
 }
 
-GpuHashAggregate::GpuHashAggregate(FusedAggregatePlan plan, exec::OperatorPtr cpu, const GpuSettings& settings,
-                                   bool ansi, bool legacy_statistics)
-    : plan_(std::move(plan)), cpu_(std::move(cpu)), settings_(settings), compiled_(plan_, ansi, legacy_statistics) {
+GpuHashAggregate::GpuHashAggregate(FusedAggregatePlan plan, exec::OperatorPtr cpu,
+                                   const GpuSettings& settings, bool ansi, bool legacy_statistics)
+    : plan_(std::move(plan)),
+      cpu_(std::move(cpu)),
+      settings_(settings),
+      compiled_(plan_, ansi, legacy_statistics) {
   schema = cpu_->schema;
 }
 
@@ -71,11 +81,14 @@ std::unique_ptr<exec::SourceState> GpuHashAggregate::open_source(exec::ExecConte
   return std::make_unique<exec::BatchListSource>();
 }
 
-bool GpuHashAggregate::next_morsel(exec::SourceState& state, exec::ExecContext&, const exec::Emit& emit) const {
+bool GpuHashAggregate::next_morsel(exec::SourceState& state, exec::ExecContext&,
+                                   const exec::Emit& emit) const {
   return exec::emit_from_list(output_, state, emit);
 }
 
-size_t GpuHashAggregate::max_parallelism(const exec::SourceState&) const { return std::max<size_t>(1, output_.size()); }
+size_t GpuHashAggregate::max_parallelism(const exec::SourceState&) const {
+  return std::max<size_t>(1, output_.size());
+}
 
 void GpuHashAggregate::run(exec::ExecContext& ctx) const {
   output_.clear();
@@ -123,17 +136,21 @@ void GpuHashAggregate::run_on_gpu() const {
     auto kernel_begin = std::chrono::steady_clock::now();
     uint32_t flags = aggregate_range(compiled_.program, rows, table, *runtime, stream);
     stats_.kernel_ms = elapsed_ms(kernel_begin);
-    if (flags & kErrorOverflow) throw Unsupported("a row overflowed under ANSI mode; the CPU raises the error");
-    if (flags & kErrorDivideByZero) throw Unsupported("a row divided by zero under ANSI mode; the CPU raises the error");
+    if (flags & kErrorOverflow)
+      throw Unsupported("a row overflowed under ANSI mode; the CPU raises the error");
+    if (flags & kErrorDivideByZero)
+      throw Unsupported("a row divided by zero under ANSI mode; the CPU raises the error");
     if (flags & kErrorRowsDropped) {
-      if (capacity >= limit) throw GpuError("aggregate_range", "kErrorRowsDropped", "the group table is full", false);
+      if (capacity >= limit)
+        throw GpuError("aggregate_range", "kErrorRowsDropped", "the group table is full", false);
       capacity = std::min(capacity * 16, limit);
       continue;
     }
     TableRows groups = table.download(stream);
     stats_.groups = groups.count;
     std::vector<Batch> out;
-    if (!layout.build_output(groups, out)) throw Unsupported("an integral sum overflowed under ANSI mode; the CPU raises the error");
+    if (!layout.build_output(groups, out))
+      throw Unsupported("an integral sum overflowed under ANSI mode; the CPU raises the error");
     output_ = std::move(out);
     break;
   }
@@ -168,8 +185,10 @@ std::unique_ptr<exec::LocalSinkState> GpuHashAggregate::open_local(exec::ExecCon
         batches_->runtime = Runtime::get(settings_);
         if (batches_->runtime == nullptr) throw Unsupported(Runtime::unavailable_reason());
         batches_->stream = std::make_unique<Stream>();
-        batches_->pool = std::make_unique<DeviceMemoryPool>("query", &batches_->runtime->device_pool(), settings_.max_query_bytes);
-        batches_->table = std::make_unique<GroupTable>(*compiled_.layout, uint64_t{1} << 16, *batches_->pool, *batches_->stream);
+        batches_->pool = std::make_unique<DeviceMemoryPool>(
+            "query", &batches_->runtime->device_pool(), settings_.max_query_bytes);
+        batches_->table = std::make_unique<GroupTable>(*compiled_.layout, uint64_t{1} << 16,
+                                                       *batches_->pool, *batches_->stream);
       } catch (const GpuOutOfMemory& e) {
         fail("the GPU ran out of memory (" + e.message() + ")");
       } catch (const GpuError& e) {
@@ -205,7 +224,8 @@ void GpuHashAggregate::sink(exec::LocalSinkState& local, Batch batch, exec::Exec
   }
 }
 
-void GpuHashAggregate::sink_rows(const Stream& stream, const Batch& batch, int64_t offset, int64_t length) {
+void GpuHashAggregate::sink_rows(const Stream& stream, const Batch& batch, int64_t offset,
+                                 int64_t length) {
   Batches& b = *batches_;
   const Program& program = compiled_.program;
   std::vector<DeviceColumn> columns;
@@ -244,8 +264,10 @@ void GpuHashAggregate::sink_rows(const Stream& stream, const Batch& batch, int64
   b.kernel_ms += elapsed_ms(t0);
   ++b.kernels;
   b.table_size = b.table->size(stream);
-  if (flags & kErrorOverflow) throw Unsupported("a row overflowed under ANSI mode; the CPU raises the error");
-  if (flags & kErrorDivideByZero) throw Unsupported("a row divided by zero under ANSI mode; the CPU raises the error");
+  if (flags & kErrorOverflow)
+    throw Unsupported("a row overflowed under ANSI mode; the CPU raises the error");
+  if (flags & kErrorDivideByZero)
+    throw Unsupported("a row divided by zero under ANSI mode; the CPU raises the error");
   if (flags & kErrorRowsDropped) throw Unsupported("the group table was full");
 }
 

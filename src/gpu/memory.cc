@@ -1,10 +1,11 @@
 // The CUDA-independent parts of device memory: pool accounting, buffer ownership, the pinned
 // pool's block management and the task semaphore. The CUDA calls are in runtime.cu.
 
+#include "gpu/memory.h"
+
 #include <algorithm>
 
 #include "gpu/error.h"
-#include "gpu/memory.h"
 #include "gpu/runtime.h"
 
 namespace ember::gpu {
@@ -20,8 +21,9 @@ void DeviceMemoryPool::reserve(int64_t bytes) {
   int64_t now = used_.fetch_add(bytes, std::memory_order_relaxed) + bytes;
   if (limit_ > 0 && now > limit_) {
     used_.fetch_sub(bytes, std::memory_order_relaxed);
-    throw GpuOutOfMemory(static_cast<size_t>(bytes), "device pool " + name_ + " holds " + std::to_string(now - bytes) +
-                                                         " of its limit of " + std::to_string(limit_) + " bytes");
+    throw GpuOutOfMemory(static_cast<size_t>(bytes),
+                         "device pool " + name_ + " holds " + std::to_string(now - bytes) +
+                             " of its limit of " + std::to_string(limit_) + " bytes");
   }
   int64_t peak = peak_.load(std::memory_order_relaxed);
   while (now > peak && !peak_.compare_exchange_weak(peak, now, std::memory_order_relaxed)) {
@@ -54,7 +56,8 @@ void DeviceBuffer::reset() {
   size_ = 0;
 }
 
-DeviceBuffer::DeviceBuffer(DeviceBuffer&& o) noexcept : data_(o.data_), size_(o.size_), pool_(o.pool_), stream_(o.stream_) {
+DeviceBuffer::DeviceBuffer(DeviceBuffer&& o) noexcept
+    : data_(o.data_), size_(o.size_), pool_(o.pool_), stream_(o.stream_) {
   o.data_ = nullptr;
   o.size_ = 0;
 }
@@ -98,7 +101,8 @@ void* PinnedPool::allocate(size_t bytes) {
   for (size_t i = 0; i < blocks_.size(); ++i) {
     if (blocks_[i].used || blocks_[i].size < n) continue;
     if (blocks_[i].size > n)
-      blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(i) + 1, {blocks_[i].offset + n, blocks_[i].size - n, false});
+      blocks_.insert(blocks_.begin() + static_cast<std::ptrdiff_t>(i) + 1,
+                     {blocks_[i].offset + n, blocks_[i].size - n, false});
     blocks_[i].size = n;
     blocks_[i].used = true;
     return base_ + blocks_[i].offset;

@@ -75,7 +75,9 @@ class DeviceBuffer {
   void* data() const { return data_; }
   size_t size() const { return size_; }
   template <typename T>
-  T* as() const { return static_cast<T*>(data_); }
+  T* as() const {
+    return static_cast<T*>(data_);
+  }
   explicit operator bool() const { return data_ != nullptr; }
   void reset();
 

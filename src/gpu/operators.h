@@ -20,7 +20,8 @@ namespace ember::gpu {
 /// through it is left unchanged.
 class GpuFusedStage final : public exec::PhysicalOperator {
  public:
-  GpuFusedStage(std::string name, std::string details) : name_(std::move(name)), details_(std::move(details)) {}
+  GpuFusedStage(std::string name, std::string details)
+      : name_(std::move(name)), details_(std::move(details)) {}
   std::string name() const override { return name_; }
   std::string details() const override { return details_; }
   bool on_gpu() const override { return true; }
@@ -38,11 +39,16 @@ class GpuSourceRef final : public exec::PhysicalOperator {
   std::string name() const override { return source_->name(); }
   std::string details() const override { return source_->details(); }
   bool is_source() const override { return true; }
-  std::unique_ptr<exec::SourceState> open_source(exec::ExecContext& ctx) const override { return source_->open_source(ctx); }
-  bool next_morsel(exec::SourceState& s, exec::ExecContext& ctx, const exec::Emit& emit) const override {
+  std::unique_ptr<exec::SourceState> open_source(exec::ExecContext& ctx) const override {
+    return source_->open_source(ctx);
+  }
+  bool next_morsel(exec::SourceState& s, exec::ExecContext& ctx,
+                   const exec::Emit& emit) const override {
     return source_->next_morsel(s, ctx, emit);
   }
-  size_t max_parallelism(const exec::SourceState& s) const override { return source_->max_parallelism(s); }
+  size_t max_parallelism(const exec::SourceState& s) const override {
+    return source_->max_parallelism(s);
+  }
   const exec::PhysicalOperator* source() const { return source_; }
 
  private:
@@ -99,8 +105,8 @@ class GpuHashAggregate final : public exec::PhysicalOperator {
  public:
   /// `cpu` computes the same result on the CPU (the HashAggregate and its inputs). Throws
   /// Unsupported when the plan cannot run on the GPU.
-  GpuHashAggregate(FusedAggregatePlan plan, exec::OperatorPtr cpu, const GpuSettings& settings, bool ansi,
-                   bool legacy_statistics);
+  GpuHashAggregate(FusedAggregatePlan plan, exec::OperatorPtr cpu, const GpuSettings& settings,
+                   bool ansi, bool legacy_statistics);
   ~GpuHashAggregate() override;
 
   std::string name() const override { return "HashAggregate"; }
@@ -112,7 +118,8 @@ class GpuHashAggregate final : public exec::PhysicalOperator {
   std::unique_ptr<exec::LocalSinkState> open_local(exec::ExecContext& ctx) override;
   void sink(exec::LocalSinkState& local, Batch batch, exec::ExecContext& ctx) override;
   void finalize(exec::ExecContext& ctx) override;
-  bool next_morsel(exec::SourceState& state, exec::ExecContext& ctx, const exec::Emit& emit) const override;
+  bool next_morsel(exec::SourceState& state, exec::ExecContext& ctx,
+                   const exec::Emit& emit) const override;
   size_t max_parallelism(const exec::SourceState&) const override;
 
   const GpuRunStats& last_run() const { return stats_; }

@@ -11,31 +11,40 @@ namespace {
 
 const char* vtype_name(VType t) {
   switch (t) {
-    case VType::kBool: return "bool";
-    case VType::kI8: return "i8";
-    case VType::kI16: return "i16";
-    case VType::kI32: return "i32";
-    case VType::kI64: return "i64";
-    case VType::kF32: return "f32";
-    case VType::kF64: return "f64";
+    case VType::kBool:
+      return "bool";
+    case VType::kI8:
+      return "i8";
+    case VType::kI16:
+      return "i16";
+    case VType::kI32:
+      return "i32";
+    case VType::kI64:
+      return "i64";
+    case VType::kF32:
+      return "f32";
+    case VType::kF64:
+      return "f64";
   }
   return "?";
 }
 
 const std::map<std::string, OpCode>& scalar_ops() {
   static const std::map<std::string, OpCode> ops = {
-      {"+", OpCode::kAdd},          {"-", OpCode::kSub},           {"*", OpCode::kMul},
-      {"/", OpCode::kDiv},          {"%", OpCode::kRem},           {"pmod", OpCode::kPmod},
-      {"negative", OpCode::kNeg},   {"==", OpCode::kEq},           {"<", OpCode::kLt},
-      {"<=", OpCode::kLe},          {">", OpCode::kGt},            {">=", OpCode::kGe},
-      {"<=>", OpCode::kNullSafeEq}, {"and", OpCode::kAnd},         {"or", OpCode::kOr},
-      {"not", OpCode::kNot},        {"isnull", OpCode::kIsNull},   {"isnotnull", OpCode::kIsNotNull},
+      {"+", OpCode::kAdd},          {"-", OpCode::kSub},         {"*", OpCode::kMul},
+      {"/", OpCode::kDiv},          {"%", OpCode::kRem},         {"pmod", OpCode::kPmod},
+      {"negative", OpCode::kNeg},   {"==", OpCode::kEq},         {"<", OpCode::kLt},
+      {"<=", OpCode::kLe},          {">", OpCode::kGt},          {">=", OpCode::kGe},
+      {"<=>", OpCode::kNullSafeEq}, {"and", OpCode::kAnd},       {"or", OpCode::kOr},
+      {"not", OpCode::kNot},        {"isnull", OpCode::kIsNull}, {"isnotnull", OpCode::kIsNotNull},
       {"isnan", OpCode::kIsNan},    {"rand", OpCode::kRand},
   };
   return ops;
 }
 
-std::string type_reason(const DataType& t) { return "type " + t.simple_string() + " is not supported"; }
+std::string type_reason(const DataType& t) {
+  return "type " + t.simple_string() + " is not supported";
+}
 
 VType require_type(const DataType& t) {
   VType v;
@@ -47,28 +56,48 @@ VType require_type(const DataType& t) {
 
 bool device_type(const DataType& t, VType* out) {
   switch (t.id()) {
-    case TypeId::kBoolean: *out = VType::kBool; return true;
-    case TypeId::kByte: *out = VType::kI8; return true;
-    case TypeId::kShort: *out = VType::kI16; return true;
+    case TypeId::kBoolean:
+      *out = VType::kBool;
+      return true;
+    case TypeId::kByte:
+      *out = VType::kI8;
+      return true;
+    case TypeId::kShort:
+      *out = VType::kI16;
+      return true;
     case TypeId::kInt:
-    case TypeId::kDate: *out = VType::kI32; return true;
+    case TypeId::kDate:
+      *out = VType::kI32;
+      return true;
     case TypeId::kLong:
     case TypeId::kTimestamp:
-    case TypeId::kTimestampNtz: *out = VType::kI64; return true;
-    case TypeId::kFloat: *out = VType::kF32; return true;
-    case TypeId::kDouble: *out = VType::kF64; return true;
-    default: return false;
+    case TypeId::kTimestampNtz:
+      *out = VType::kI64;
+      return true;
+    case TypeId::kFloat:
+      *out = VType::kF32;
+      return true;
+    case TypeId::kDouble:
+      *out = VType::kF64;
+      return true;
+    default:
+      return false;
   }
 }
 
 int value_bytes(VType t) {
   switch (t) {
-    case VType::kBool: return 0;
-    case VType::kI8: return 1;
-    case VType::kI16: return 2;
+    case VType::kBool:
+      return 0;
+    case VType::kI8:
+      return 1;
+    case VType::kI16:
+      return 2;
     case VType::kI32:
-    case VType::kF32: return 4;
-    default: return 8;
+    case VType::kF32:
+      return 4;
+    default:
+      return 8;
   }
 }
 
@@ -77,7 +106,8 @@ std::string Program::to_string() const {
   for (auto& in : code) {
     s += "r" + std::to_string(in.dst) + " = op" + std::to_string(static_cast<int>(in.op)) + "<" +
          vtype_name(in.type) + "," + vtype_name(in.from) + ">(" + std::to_string(in.a) + ", " +
-         std::to_string(in.b) + ", " + std::to_string(in.c) + ") imm=" + std::to_string(in.imm) + "\n";
+         std::to_string(in.b) + ", " + std::to_string(in.c) + ") imm=" + std::to_string(in.imm) +
+         "\n";
   }
   return s;
 }
@@ -86,7 +116,8 @@ int ProgramBuilder::emit(Instr in, VType type, bool nullable) {
   if (program_.registers >= kMaxValues)
     throw Unsupported("the expressions need more than " + std::to_string(kMaxValues) + " values");
   if (static_cast<int>(program_.code.size()) >= kMaxInstructions)
-    throw Unsupported("the expressions need more than " + std::to_string(kMaxInstructions) + " instructions");
+    throw Unsupported("the expressions need more than " + std::to_string(kMaxInstructions) +
+                      " instructions");
   int r = program_.registers++;
   in.dst = static_cast<uint8_t>(r);
   in.type = type;
@@ -164,26 +195,36 @@ void ProgramBuilder::filter(const exec::PhysExpr& condition) {
 }
 
 int ProgramBuilder::all_valid(const std::vector<int>& regs) {
-  int result = -1;
-  for (int r : regs) {
-    if (!may_be_null(r)) continue;
+  std::vector<int> nullable;
+  for (int r : regs)
+    if (may_be_null(r)) nullable.push_back(r);
+  if (nullable.empty()) return kNoRegister;
+  if (nullable.size() == 1) return nullable[0];
+  // Valid exactly where every input is: if(all not null, true, null).
+  int all = -1;
+  for (int r : nullable) {
     Instr in{};
     in.op = OpCode::kIsNotNull;
     in.a = static_cast<uint8_t>(r);
     in.b = in.c = kNoRegister;
     int v = emit(in, VType::kBool, false);
-    if (result < 0) {
-      result = v;
+    if (all < 0) {
+      all = v;
     } else {
       Instr both{};
       both.op = OpCode::kAnd;
-      both.a = static_cast<uint8_t>(result);
+      both.a = static_cast<uint8_t>(all);
       both.b = static_cast<uint8_t>(v);
       both.c = kNoRegister;
-      result = emit(both, VType::kBool, false);
+      all = emit(both, VType::kBool, false);
     }
   }
-  return result < 0 ? kNoRegister : result;
+  Instr pick{};
+  pick.op = OpCode::kIf;
+  pick.a = static_cast<uint8_t>(all);
+  pick.b = static_cast<uint8_t>(constant(Value::boolean(true), VType::kBool, false));
+  pick.c = static_cast<uint8_t>(constant(Value(), VType::kBool, true));
+  return emit(pick, VType::kBool, true);
 }
 
 int ProgramBuilder::cast(int reg, const DataType& from, const DataType& to, bool try_cast) {
@@ -191,7 +232,9 @@ int ProgramBuilder::cast(int reg, const DataType& from, const DataType& to, bool
   if (from.equals(to)) return reg;
   VType f = require_type(from), t = require_type(to);
   bool datetime = from.is_datetime() || to.is_datetime();
-  if (datetime) throw Unsupported("cast from " + from.simple_string() + " to " + to.simple_string() + " is not supported");
+  if (datetime)
+    throw Unsupported("cast from " + from.simple_string() + " to " + to.simple_string() +
+                      " is not supported");
   Instr in{};
   in.op = OpCode::kCast;
   in.from = f;
@@ -205,7 +248,8 @@ int ProgramBuilder::cast(int reg, const DataType& from, const DataType& to, bool
 int ProgramBuilder::expression(const exec::PhysExpr& e) {
   using K = exec::PhysExpr::Kind;
   switch (e.kind) {
-    case K::kColumn: return column(e.column);
+    case K::kColumn:
+      return column(e.column);
     case K::kLiteral: {
       if (e.type->id() == TypeId::kNull) return constant(Value(), VType::kI64, true);
       return constant(e.value, require_type(*e.type), e.value.is_null());
@@ -214,7 +258,8 @@ int ProgramBuilder::expression(const exec::PhysExpr& e) {
       int r = expression(*e.children[0]);
       return cast(r, *e.children[0]->type, *e.type, e.try_cast);
     }
-    case K::kCall: return call(e);
+    case K::kCall:
+      return call(e);
     case K::kIf:
     case K::kCaseWhen: {
       VType t = require_type(*e.type);
@@ -224,7 +269,8 @@ int ProgramBuilder::expression(const exec::PhysExpr& e) {
       // Branches are all computed; a condition selects per row. An error flagged by a branch a
       // row does not take only costs a rerun on the CPU.
       std::vector<std::pair<int, int>> arms;
-      for (size_t i = 0; i < pairs; ++i) arms.emplace_back(expression(*e.children[2 * i]), expression(*e.children[2 * i + 1]));
+      for (size_t i = 0; i < pairs; ++i)
+        arms.emplace_back(expression(*e.children[2 * i]), expression(*e.children[2 * i + 1]));
       for (size_t i = pairs; i-- > 0;) {
         Instr in{};
         in.op = OpCode::kIf;
@@ -249,7 +295,8 @@ int ProgramBuilder::expression(const exec::PhysExpr& e) {
       }
       return result;
     }
-    case K::kGetField: throw Unsupported("expression struct field access is not supported");
+    case K::kGetField:
+      throw Unsupported("expression struct field access is not supported");
   }
   EMBER_UNREACHABLE("gpu program: unknown expression kind");
 }
@@ -266,11 +313,13 @@ int ProgramBuilder::call(const exec::PhysExpr& e) {
   if (op == OpCode::kRand) {
     if (program_.has_filter) throw Unsupported("expression rand after a filter is not supported");
     if (program_.rand_generators >= kMaxRandGenerators)
-      throw Unsupported("more than " + std::to_string(kMaxRandGenerators) + " rand calls are not supported");
+      throw Unsupported("more than " + std::to_string(kMaxRandGenerators) +
+                        " rand calls are not supported");
     int64_t seed = 0;
     if (!e.children.empty()) {
       const exec::PhysExpr& s = *e.children[0];
-      if (s.kind != exec::PhysExpr::Kind::kLiteral) throw Unsupported("expression rand with a non-literal seed is not supported");
+      if (s.kind != exec::PhysExpr::Kind::kLiteral)
+        throw Unsupported("expression rand with a non-literal seed is not supported");
       if (!s.value.is_null() && s.type->id() != TypeId::kNull) seed = s.value.as_int();
     } else {
       throw Unsupported("expression rand without a seed is not supported");
@@ -282,9 +331,10 @@ int ProgramBuilder::call(const exec::PhysExpr& e) {
   VType result = require_type(*e.type);
   std::vector<int> args;
   for (auto& c : e.children) {
-    if (c->type->id() != TypeId::kNull) require_type(*c->type);
-    else if (op != OpCode::kIsNull && op != OpCode::kIsNotNull && op != OpCode::kAnd && op != OpCode::kOr &&
-             op != OpCode::kNullSafeEq && op != OpCode::kNot)
+    if (c->type->id() != TypeId::kNull)
+      require_type(*c->type);
+    else if (op != OpCode::kIsNull && op != OpCode::kIsNotNull && op != OpCode::kAnd &&
+             op != OpCode::kOr && op != OpCode::kNullSafeEq && op != OpCode::kNot)
       return constant(Value(), result, true);  // null in, null out
     args.push_back(expression(*c));
   }
@@ -300,13 +350,16 @@ int ProgramBuilder::call(const exec::PhysExpr& e) {
     case OpCode::kPmod:
     case OpCode::kNeg:
       for (auto& c : e.children)
-        if (!c->type->equals(*e.type)) throw Unsupported("expression " + name + " over mixed types is not supported");
-      if (e.type->is_datetime() || e.type->id() == TypeId::kBoolean) throw Unsupported(type_reason(*e.type));
+        if (!c->type->equals(*e.type))
+          throw Unsupported("expression " + name + " over mixed types is not supported");
+      if (e.type->is_datetime() || e.type->id() == TypeId::kBoolean)
+        throw Unsupported(type_reason(*e.type));
       in.from = result;
       in.flags = ansi_ ? kStrict : 0;
       return emit(in, result, any_null || (!ansi_ && (op == OpCode::kRem || op == OpCode::kPmod)));
     case OpCode::kDiv:
-      if (result != VType::kF64) throw Unsupported("expression / of " + e.type->simple_string() + " is not supported");
+      if (result != VType::kF64)
+        throw Unsupported("expression / of " + e.type->simple_string() + " is not supported");
       in.from = VType::kF64;
       in.flags = ansi_ ? kStrict : 0;
       return emit(in, result, any_null || !ansi_);
@@ -332,7 +385,8 @@ int ProgramBuilder::call(const exec::PhysExpr& e) {
     case OpCode::kIsNan:
       in.from = require_type(*e.children[0]->type);
       return emit(in, VType::kBool, false);
-    default: break;
+    default:
+      break;
   }
   throw Unsupported("expression " + name + " is not supported");
 }
@@ -383,7 +437,8 @@ std::vector<uint8_t> ProgramBuilder::allocate(const std::vector<int>& live_out) 
     int r = 0;
     while (r < kMaxRegisters && busy[static_cast<size_t>(r)]) ++r;
     if (r == kMaxRegisters)
-      throw Unsupported("the expressions need more than " + std::to_string(kMaxRegisters) + " live values");
+      throw Unsupported("the expressions need more than " + std::to_string(kMaxRegisters) +
+                        " live values");
     map[in.dst] = static_cast<uint8_t>(r);
     busy[static_cast<size_t>(r)] = last_use[in.dst] > i;
     in.dst = static_cast<uint8_t>(r);
@@ -399,7 +454,8 @@ std::string unsupported_reason(const exec::PhysExpr& e, bool ansi) {
   std::vector<TypePtr> types;
   std::function<void(const exec::PhysExpr&)> collect = [&](const exec::PhysExpr& x) {
     if (x.kind == exec::PhysExpr::Kind::kColumn) {
-      if (types.size() <= static_cast<size_t>(x.column)) types.resize(static_cast<size_t>(x.column) + 1, DataType::long_());
+      if (types.size() <= static_cast<size_t>(x.column))
+        types.resize(static_cast<size_t>(x.column) + 1, DataType::long_());
       types[static_cast<size_t>(x.column)] = x.type;
     }
     for (auto& c : x.children) collect(*c);

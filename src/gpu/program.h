@@ -36,11 +36,11 @@ enum class OpCode : uint8_t {
   kAdd,
   kSub,
   kMul,
-  kDiv,         // doubles
+  kDiv,  // doubles
   kRem,
   kPmod,
   kNeg,
-  kEq,          // comparisons compare registers of type `from`
+  kEq,  // comparisons compare registers of type `from`
   kLt,
   kLe,
   kGt,
@@ -52,11 +52,11 @@ enum class OpCode : uint8_t {
   kIsNull,
   kIsNotNull,
   kIsNan,
-  kCast,        // from `from` to `type`
-  kRand,        // rand(seed = imm), generator number c
-  kIf,          // a ? b : c (a null or false: c)
-  kCoalesce,    // a if valid, else b
-  kFilter,      // rows where a is null or false stop here
+  kCast,      // from `from` to `type`
+  kRand,      // rand(seed = imm), generator number c
+  kIf,        // a ? b : c (a null or false: c)
+  kCoalesce,  // a if valid, else b
+  kFilter,    // rows where a is null or false stop here
 };
 
 /// One instruction (16 bytes, copied as is to the device).
@@ -85,10 +85,10 @@ constexpr int kMaxRandGenerators = 4;
 constexpr uint8_t kNoRegister = 255;
 
 /// Error flags the kernel reports.
-constexpr uint32_t kErrorOverflow = 1;       // ANSI integral overflow (arithmetic or cast)
-constexpr uint32_t kErrorDivideByZero = 2;   // ANSI division or remainder by zero
-constexpr uint32_t kErrorTableFull = 1u << 8;     // the group table is past its load limit
-constexpr uint32_t kErrorRowsDropped = 1u << 9;   // a row found no free slot: run again, larger
+constexpr uint32_t kErrorOverflow = 1;           // ANSI integral overflow (arithmetic or cast)
+constexpr uint32_t kErrorDivideByZero = 2;       // ANSI division or remainder by zero
+constexpr uint32_t kErrorTableFull = 1u << 8;    // the group table is past its load limit
+constexpr uint32_t kErrorRowsDropped = 1u << 9;  // a row found no free slot: run again, larger
 
 struct Program {
   std::vector<Instr> code;
@@ -125,7 +125,8 @@ class ProgramBuilder {
   void filter(const exec::PhysExpr& condition);
   /// Compiles `e` over the current columns; returns its register.
   int expression(const exec::PhysExpr& e);
-  /// A boolean register: true where every register in `regs` is valid (for count).
+  /// A register valid exactly where every register in `regs` is (for count); kNoRegister when
+  /// none of them can be null.
   int all_valid(const std::vector<int>& regs);
   VType type_of(int reg) const { return types_[static_cast<size_t>(reg)]; }
   bool may_be_null(int reg) const { return nullable_[static_cast<size_t>(reg)]; }

@@ -23,9 +23,11 @@ void multiply(const uint64_t* a, const uint64_t* b, uint64_t* out) {
 
 std::vector<uint64_t> xorshift_jump_tables(uint64_t stride_steps) {
   std::vector<uint64_t> t(static_cast<size_t>(kJumpTables) * 64);
-  for (int b = 0; b < 64; ++b) t[static_cast<size_t>(b)] = functions::xorshift::step(uint64_t{1} << b);
+  for (int b = 0; b < 64; ++b)
+    t[static_cast<size_t>(b)] = functions::xorshift::step(uint64_t{1} << b);
   for (int j = 1; j < kJumpPowers; ++j)
-    multiply(&t[static_cast<size_t>(j - 1) * 64], &t[static_cast<size_t>(j - 1) * 64], &t[static_cast<size_t>(j) * 64]);
+    multiply(&t[static_cast<size_t>(j - 1) * 64], &t[static_cast<size_t>(j - 1) * 64],
+             &t[static_cast<size_t>(j) * 64]);
   // Stride: the product of the powers for the set bits of stride_steps.
   uint64_t* stride = &t[static_cast<size_t>(kJumpPowers) * 64];
   for (int b = 0; b < 64; ++b) stride[b] = xorshift_jump(t.data(), uint64_t{1} << b, stride_steps);

@@ -9,8 +9,8 @@
 
 #include "gpu/cuda_check.cuh"
 #include "gpu/error.h"
-#include "gpu/rand_jump.h"
 #include "gpu/fused_aggregate.h"
+#include "gpu/rand_jump.h"
 #include "gpu/runtime.h"
 
 namespace ember::gpu {
@@ -43,11 +43,13 @@ void raise_cuda_error(cudaError_t error, const char* call, const char* file, int
   std::string where = std::string(call) + " at " + file + ":" + std::to_string(line);
   // Clears the error unless it is sticky (then every later call fails the same way).
   (void)cudaGetLastError();
-  if (error == cudaErrorMemoryAllocation) throw GpuOutOfMemory(0, "the device is out of memory in " + where);
+  if (error == cudaErrorMemoryAllocation)
+    throw GpuOutOfMemory(0, "the device is out of memory in " + where);
   bool sticky = is_sticky(error);
   GpuError e(where, cudaGetErrorName(error), cudaGetErrorString(error), sticky);
   if (sticky)
-    Runtime::disable(std::string("an unrecoverable CUDA error occurred (") + cudaGetErrorName(error) + " in " + where + ")");
+    Runtime::disable(std::string("an unrecoverable CUDA error occurred (") +
+                     cudaGetErrorName(error) + " in " + where + ")");
   throw e;
 }
 
@@ -69,7 +71,9 @@ Stream::~Stream() {
   }
 }
 
-void Stream::synchronize() const { EMBER_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(handle_))); }
+void Stream::synchronize() const {
+  EMBER_CUDA_CHECK(cudaStreamSynchronize(static_cast<cudaStream_t>(handle_)));
+}
 
 // ---- Device pool -----------------------------------------------------------------------------
 
@@ -89,9 +93,9 @@ void* DeviceMemoryPool::allocate(size_t bytes, const Stream& stream) {
   size_t n = round_up_256(bytes);
   reserve(static_cast<int64_t>(n));
   void* p = nullptr;
-  cudaError_t e = g_use_async
-                      ? cudaMallocFromPoolAsync(&p, n, g_cuda_pool, static_cast<cudaStream_t>(stream.handle()))
-                      : cudaMalloc(&p, n);
+  cudaError_t e = g_use_async ? cudaMallocFromPoolAsync(&p, n, g_cuda_pool,
+                                                        static_cast<cudaStream_t>(stream.handle()))
+                              : cudaMalloc(&p, n);
   if (e != cudaSuccess) {
     release(static_cast<int64_t>(n));
     if (e == cudaErrorMemoryAllocation) {
@@ -105,7 +109,8 @@ void* DeviceMemoryPool::allocate(size_t bytes, const Stream& stream) {
 
 void DeviceMemoryPool::free(void* p, size_t bytes, const Stream& stream) {
   if (p == nullptr) return;
-  cudaError_t e = g_use_async ? cudaFreeAsync(p, static_cast<cudaStream_t>(stream.handle())) : cudaFree(p);
+  cudaError_t e =
+      g_use_async ? cudaFreeAsync(p, static_cast<cudaStream_t>(stream.handle())) : cudaFree(p);
   release(static_cast<int64_t>(round_up_256(bytes)));
   // A failed free leaks; it is reported only through the next checked call.
   if (e != cudaSuccess) (void)cudaGetLastError();
@@ -136,12 +141,14 @@ void free_pinned(void* p) {
 
 void copy_to_device(void* dst, const void* src, size_t bytes, const Stream& stream) {
   if (bytes == 0) return;
-  EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice, static_cast<cudaStream_t>(stream.handle())));
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyHostToDevice,
+                                   static_cast<cudaStream_t>(stream.handle())));
 }
 
 void copy_to_host(void* dst, const void* src, size_t bytes, const Stream& stream) {
   if (bytes == 0) return;
-  EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost, static_cast<cudaStream_t>(stream.handle())));
+  EMBER_CUDA_CHECK(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDeviceToHost,
+                                   static_cast<cudaStream_t>(stream.handle())));
 }
 
 void fill_device(void* dst, int byte, size_t bytes, const Stream& stream) {
@@ -170,8 +177,10 @@ Runtime::Runtime(const GpuSettings& settings) {
   EMBER_CUDA_CHECK(cudaSetDevice(0));
   size_t free_bytes = 0, total_bytes = 0;
   EMBER_CUDA_CHECK(cudaMemGetInfo(&free_bytes, &total_bytes));
-  int64_t limit = static_cast<int64_t>(settings.alloc_fraction * static_cast<double>(free_bytes)) - settings.reserve_bytes;
-  if (limit < static_cast<int64_t>(kMinimumFreeMemory)) limit = static_cast<int64_t>(kMinimumFreeMemory);
+  int64_t limit = static_cast<int64_t>(settings.alloc_fraction * static_cast<double>(free_bytes)) -
+                  settings.reserve_bytes;
+  if (limit < static_cast<int64_t>(kMinimumFreeMemory))
+    limit = static_cast<int64_t>(kMinimumFreeMemory);
   if (info.memory_pools) {
     cudaMemPoolProps props{};
     props.allocType = cudaMemAllocationTypePinned;
@@ -180,12 +189,14 @@ Runtime::Runtime(const GpuSettings& settings) {
     EMBER_CUDA_CHECK(cudaMemPoolCreate(&g_cuda_pool, &props));
     // Keep freed memory in the pool up to the limit instead of returning it at each sync.
     uint64_t threshold = static_cast<uint64_t>(limit);
-    EMBER_CUDA_CHECK(cudaMemPoolSetAttribute(g_cuda_pool, cudaMemPoolAttrReleaseThreshold, &threshold));
+    EMBER_CUDA_CHECK(
+        cudaMemPoolSetAttribute(g_cuda_pool, cudaMemPoolAttrReleaseThreshold, &threshold));
     g_use_async = true;
   }
   stream_ = std::make_unique<Stream>();
   device_pool_ = std::make_unique<DeviceMemoryPool>("gpu", nullptr, limit);
-  pinned_pool_ = std::make_unique<PinnedPool>(static_cast<size_t>(std::max<int64_t>(settings.pinned_pool_bytes, 0)));
+  pinned_pool_ = std::make_unique<PinnedPool>(
+      static_cast<size_t>(std::max<int64_t>(settings.pinned_pool_bytes, 0)));
   std::vector<uint64_t> tables = xorshift_jump_tables(kRandStrideSteps);
   jump_tables_ = DeviceBuffer(tables.size() * sizeof(uint64_t), *device_pool_, *stream_);
   copy_to_device(jump_tables_.data(), tables.data(), tables.size() * sizeof(uint64_t), *stream_);

@@ -59,7 +59,9 @@ class Runtime {
 /// Holds one permit of the task semaphore for its lifetime.
 class GpuTaskPermit {
  public:
-  GpuTaskPermit(Runtime& runtime, int limit) : runtime_(runtime) { runtime_.semaphore().acquire(limit); }
+  GpuTaskPermit(Runtime& runtime, int limit) : runtime_(runtime) {
+    runtime_.semaphore().acquire(limit);
+  }
   ~GpuTaskPermit() { runtime_.semaphore().release(); }
   GpuTaskPermit(const GpuTaskPermit&) = delete;
   GpuTaskPermit& operator=(const GpuTaskPermit&) = delete;

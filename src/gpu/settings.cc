@@ -8,10 +8,11 @@
 namespace ember::gpu {
 namespace {
 
-[[noreturn]] void bad_value(const std::string& key, const std::string& value, const std::string& expected) {
+[[noreturn]] void bad_value(const std::string& key, const std::string& value,
+                            const std::string& expected) {
   throw SparkError(ErrorKind::kIllegalArgument, "INVALID_CONF_VALUE.TYPE_MISMATCH",
-                   "The value '" + value + "' in the config \"" + key + "\" is invalid. It should be " +
-                       expected + ".",
+                   "The value '" + value + "' in the config \"" + key +
+                       "\" is invalid. It should be " + expected + ".",
                    {{"confValue", value}, {"confName", key}});
 }
 
@@ -20,7 +21,8 @@ double read_fraction(const Config& conf, const std::string& key, double fallback
   if (!v) return fallback;
   char* end = nullptr;
   double d = std::strtod(v->c_str(), &end);
-  if (end == v->c_str() || *end != '\0' || !(d > 0.0 && d <= 1.0)) bad_value(key, *v, "a fraction in (0, 1]");
+  if (end == v->c_str() || *end != '\0' || !(d > 0.0 && d <= 1.0))
+    bad_value(key, *v, "a fraction in (0, 1]");
   return d;
 }
 
@@ -29,23 +31,34 @@ double read_fraction(const Config& conf, const std::string& key, double fallback
 int64_t parse_bytes(const std::string& text, const std::string& key) {
   std::string s;
   for (char c : text)
-    if (!std::isspace(static_cast<unsigned char>(c))) s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (!s.empty() && s.back() == 'b') s.pop_back();
   int shift = 0;
   if (!s.empty() && std::isalpha(static_cast<unsigned char>(s.back()))) {
     switch (s.back()) {
-      case 'k': shift = 10; break;
-      case 'm': shift = 20; break;
-      case 'g': shift = 30; break;
-      case 't': shift = 40; break;
-      default: bad_value(key, text, "a size such as 512m or 1g");
+      case 'k':
+        shift = 10;
+        break;
+      case 'm':
+        shift = 20;
+        break;
+      case 'g':
+        shift = 30;
+        break;
+      case 't':
+        shift = 40;
+        break;
+      default:
+        bad_value(key, text, "a size such as 512m or 1g");
     }
     s.pop_back();
   }
   if (s.empty()) bad_value(key, text, "a size such as 512m or 1g");
   char* end = nullptr;
   long long v = std::strtoll(s.c_str(), &end, 10);
-  if (*end != '\0' || v < 0 || (shift > 0 && v > (INT64_MAX >> shift))) bad_value(key, text, "a size such as 512m or 1g");
+  if (*end != '\0' || v < 0 || (shift > 0 && v > (INT64_MAX >> shift)))
+    bad_value(key, text, "a size such as 512m or 1g");
   return static_cast<int64_t>(v) << shift;
 }
 
@@ -61,23 +74,31 @@ GpuSettings read_settings(const Config& conf) {
   if (conf.get("spark.ember.gpu.allocFraction"))
     s.alloc_fraction = read_fraction(conf, "spark.ember.gpu.allocFraction", s.alloc_fraction);
   else
-    s.alloc_fraction = read_fraction(conf, "spark.rapids.memory.gpu.allocFraction", s.alloc_fraction);
-  if (auto v = conf.get("spark.rapids.memory.gpu.reserve")) s.reserve_bytes = parse_bytes(*v, "spark.rapids.memory.gpu.reserve");
+    s.alloc_fraction =
+        read_fraction(conf, "spark.rapids.memory.gpu.allocFraction", s.alloc_fraction);
+  if (auto v = conf.get("spark.rapids.memory.gpu.reserve"))
+    s.reserve_bytes = parse_bytes(*v, "spark.rapids.memory.gpu.reserve");
   if (auto v = conf.get("spark.rapids.memory.pinnedPool.size"))
     s.pinned_pool_bytes = parse_bytes(*v, "spark.rapids.memory.pinnedPool.size");
   if (auto v = conf.get("spark.rapids.sql.batchSizeBytes"))
     s.batch_size_bytes = parse_bytes(*v, "spark.rapids.sql.batchSizeBytes");
   int64_t tasks = conf.get_int("spark.rapids.sql.concurrentGpuTasks", 2);
-  if (tasks < 1) bad_value("spark.rapids.sql.concurrentGpuTasks", std::to_string(tasks), "a positive integer");
+  if (tasks < 1)
+    bad_value("spark.rapids.sql.concurrentGpuTasks", std::to_string(tasks), "a positive integer");
   s.concurrent_tasks = static_cast<int>(std::min<int64_t>(tasks, 1024));
   s.min_rows = conf.get_int("spark.ember.gpu.minRows", s.min_rows);
-  if (auto v = conf.get("spark.ember.gpu.maxQueryMemory")) s.max_query_bytes = parse_bytes(*v, "spark.ember.gpu.maxQueryMemory");
+  if (auto v = conf.get("spark.ember.gpu.maxQueryMemory"))
+    s.max_query_bytes = parse_bytes(*v, "spark.ember.gpu.maxQueryMemory");
   std::string explain = conf.get_or("spark.rapids.sql.explain", "NOT_ON_GPU");
   for (auto& c : explain) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  if (explain == "NONE") s.explain = ExplainGpu::kNone;
-  else if (explain == "ALL") s.explain = ExplainGpu::kAll;
-  else if (explain == "NOT_ON_GPU") s.explain = ExplainGpu::kNotOnGpu;
-  else bad_value("spark.rapids.sql.explain", explain, "one of NONE, NOT_ON_GPU, ALL");
+  if (explain == "NONE")
+    s.explain = ExplainGpu::kNone;
+  else if (explain == "ALL")
+    s.explain = ExplainGpu::kAll;
+  else if (explain == "NOT_ON_GPU")
+    s.explain = ExplainGpu::kNotOnGpu;
+  else
+    bad_value("spark.rapids.sql.explain", explain, "one of NONE, NOT_ON_GPU, ALL");
   return s;
 }
 

@@ -29,8 +29,9 @@ enum class ExplainGpu { kNone, kNotOnGpu, kAll };
 ///   spark.ember.gpu.maxQueryMemory                       device memory one GPU operator may hold
 ///                                                        (0: up to the pool's limit)
 ///
-/// Defaults come from `Config::defaults()` where it lists the key. The pool sizes take effect when the process first uses the GPU (as in RAPIDS, where they are
-/// executor start-up settings); the others apply per query.
+/// Defaults come from `Config::defaults()` where it lists the key. The pool sizes take effect when
+/// the process first uses the GPU (as in RAPIDS, where they are executor start-up settings); the
+/// others apply per query.
 struct GpuSettings {
   bool enabled = true;
   double alloc_fraction = 0.9;

@@ -10,7 +10,8 @@ namespace ember::plan {
 
 GpuPlacement::GpuPlacement(const Config& conf) : conf_(conf), settings_(gpu::read_settings(conf)) {}
 
-void GpuPlacement::note_range(const exec::PhysicalOperator* op, int64_t start, int64_t end, int64_t step) {
+void GpuPlacement::note_range(const exec::PhysicalOperator* op, int64_t start, int64_t end,
+                              int64_t step) {
   Note n;
   n.kind = Note::kRange;
   n.start = start;
@@ -19,7 +20,8 @@ void GpuPlacement::note_range(const exec::PhysicalOperator* op, int64_t start, i
   notes_[op] = std::move(n);
 }
 
-void GpuPlacement::note_project(const exec::PhysicalOperator* op, std::vector<exec::PhysExprPtr> exprs) {
+void GpuPlacement::note_project(const exec::PhysicalOperator* op,
+                                std::vector<exec::PhysExprPtr> exprs) {
   Note n;
   n.kind = Note::kProject;
   n.exprs = std::move(exprs);
@@ -33,7 +35,8 @@ void GpuPlacement::note_filter(const exec::PhysicalOperator* op, exec::PhysExprP
   notes_[op] = std::move(n);
 }
 
-void GpuPlacement::note_aggregate(const exec::PhysicalOperator* op, std::vector<exec::PhysExprPtr> keys,
+void GpuPlacement::note_aggregate(const exec::PhysicalOperator* op,
+                                  std::vector<exec::PhysExprPtr> keys,
                                   std::vector<exec::AggregateCall> calls) {
   Note n;
   n.kind = Note::kAggregate;
@@ -65,7 +68,8 @@ std::vector<std::string> GpuPlacement::apply(exec::OperatorPtr& root) {
 void GpuPlacement::report(const exec::PhysicalOperator& op, bool gpu, const std::string& reason) {
   if (gpu) {
     if (settings_.explain == gpu::ExplainGpu::kAll)
-      lines_.push_back("*Exec <" + op.name() + "> will run on GPU" + (reason.empty() ? "" : " (" + reason + ")"));
+      lines_.push_back("*Exec <" + op.name() + "> will run on GPU" +
+                       (reason.empty() ? "" : " (" + reason + ")"));
   } else {
     lines_.push_back("!Exec <" + op.name() + "> cannot run on GPU because " + reason);
   }
@@ -80,10 +84,13 @@ void GpuPlacement::place(exec::OperatorPtr& op, const std::string& blocked) {
       std::string reason = try_aggregate(op);
       if (reason.empty()) {
         report(*op, true, "");
-        for (const exec::PhysicalOperator* s = op->children.empty() ? nullptr : op->children[0].get(); s != nullptr;
-             s = s->children.empty() ? nullptr : s->children[0].get()) {
-          if (auto* ref = dynamic_cast<const gpu::GpuSourceRef*>(s)) report(*ref, false, cpu_reason(*ref->source()));
-          else report(*s, true, "fused into the HashAggregate above");
+        for (const exec::PhysicalOperator* s = op->children.empty() ? nullptr
+                                                                    : op->children[0].get();
+             s != nullptr; s = s->children.empty() ? nullptr : s->children[0].get()) {
+          if (auto* ref = dynamic_cast<const gpu::GpuSourceRef*>(s))
+            report(*ref, false, cpu_reason(*ref->source()));
+          else
+            report(*s, true, "fused into the HashAggregate above");
         }
         return;
       }
@@ -103,9 +110,11 @@ std::string GpuPlacement::cpu_reason(const exec::PhysicalOperator& op) const {
       std::string r = gpu::unsupported_reason(*e, ansi);
       if (!r.empty()) return r;
     }
-    return "the GPU " + op.name() + " runs only fused into a GPU aggregation, which is not above it";
+    return "the GPU " + op.name() +
+           " runs only fused into a GPU aggregation, which is not above it";
   }
-  if (n != nullptr && n->kind == Note::kRange) return "the GPU Range runs only fused into a GPU aggregation, which is not above it";
+  if (n != nullptr && n->kind == Note::kRange)
+    return "the GPU Range runs only fused into a GPU aggregation, which is not above it";
   return "the GPU version of " + op.name() + " is not implemented yet";
 }
 
@@ -147,8 +156,9 @@ std::string GpuPlacement::try_aggregate(exec::OperatorPtr& op) {
     plan.end = source->end;
     plan.step = source->step;
     if (plan.rows() < static_cast<uint64_t>(std::max<int64_t>(settings_.min_rows, 0)))
-      return "the input has " + std::to_string(plan.rows()) + " rows, fewer than spark.ember.gpu.minRows (" +
-             std::to_string(settings_.min_rows) + ")";
+      return "the input has " + std::to_string(plan.rows()) +
+             " rows, fewer than spark.ember.gpu.minRows (" + std::to_string(settings_.min_rows) +
+             ")";
   } else {
     // Batches from a CPU source: the types of its columns, as the lowest expressions see them.
     plan.range = false;
@@ -185,12 +195,15 @@ std::string GpuPlacement::try_aggregate(exec::OperatorPtr& op) {
   exec::OperatorPtr stages;
   for (auto it = chain.rbegin(); it != chain.rend(); ++it) {
     exec::OperatorPtr stage;
-    if (*it == cur && !over_range) stage = std::make_unique<gpu::GpuSourceRef>(cur);
-    else stage = std::make_unique<gpu::GpuFusedStage>((*it)->name(), (*it)->details());
+    if (*it == cur && !over_range)
+      stage = std::make_unique<gpu::GpuSourceRef>(cur);
+    else
+      stage = std::make_unique<gpu::GpuFusedStage>((*it)->name(), (*it)->details());
     if (stages) stage->children.push_back(std::move(stages));
     stages = std::move(stage);
   }
-  auto g = std::make_unique<gpu::GpuHashAggregate>(std::move(plan), std::move(op), settings_, ansi, legacy);
+  auto g = std::make_unique<gpu::GpuHashAggregate>(std::move(plan), std::move(op), settings_, ansi,
+                                                   legacy);
   g->children.push_back(std::move(stages));
   op = std::move(g);
   return "";

@@ -24,14 +24,14 @@ using exec::PhysExprPtr;
 
 /// Skips the test when no usable GPU is present (CPU-only machines, builds without CUDA);
 /// with EMBER_EXPECT_GPU=1 a missing GPU fails instead.
-#define EMBER_REQUIRE_GPU()                                                                 \
-  do {                                                                                      \
-    const ::ember::gpu::DeviceInfo& info_ = ::ember::gpu::device_info();                    \
-    if (!info_.available) {                                                                 \
-      const char* expect_ = std::getenv("EMBER_EXPECT_GPU");                                \
-      if (expect_ != nullptr && std::string(expect_) == "1") FAIL() << info_.reason;       \
-      GTEST_SKIP() << "no usable GPU: " << info_.reason;                                    \
-    }                                                                                       \
+#define EMBER_REQUIRE_GPU()                                                          \
+  do {                                                                               \
+    const ::ember::gpu::DeviceInfo& info_ = ::ember::gpu::device_info();             \
+    if (!info_.available) {                                                          \
+      const char* expect_ = std::getenv("EMBER_EXPECT_GPU");                         \
+      if (expect_ != nullptr && std::string(expect_) == "1") FAIL() << info_.reason; \
+      GTEST_SKIP() << "no usable GPU: " << info_.reason;                             \
+    }                                                                                \
   } while (0)
 
 inline PhysExprPtr column(int i, TypePtr type, bool nullable = true) {
@@ -67,7 +67,8 @@ inline PhysExprPtr cast(PhysExprPtr child, TypePtr to, bool try_cast = false) {
 }
 
 /// A call with the analyzer's implicit casts to the signature's argument types.
-inline PhysExprPtr call(const std::string& name, std::vector<PhysExprPtr> args, const Config& conf = Config()) {
+inline PhysExprPtr call(const std::string& name, std::vector<PhysExprPtr> args,
+                        const Config& conf = Config()) {
   const functions::FunctionDef* f = functions::Registry::instance().find(name);
   EXPECT_NE(f, nullptr) << name;
   std::vector<TypePtr> types;
@@ -102,8 +103,8 @@ inline PhysExprPtr coalesce(std::vector<PhysExprPtr> args) {
   return e;
 }
 
-inline exec::AggregateCall aggregate(const std::string& name, std::vector<PhysExprPtr> args, PhysExprPtr filter = nullptr,
-                                     const Config& conf = Config()) {
+inline exec::AggregateCall aggregate(const std::string& name, std::vector<PhysExprPtr> args,
+                                     PhysExprPtr filter = nullptr, const Config& conf = Config()) {
   exec::AggregateCall c;
   c.function = functions::Registry::instance().find(name);
   EXPECT_NE(c.function, nullptr) << name;
@@ -160,6 +161,7 @@ inline ::testing::AssertionResult same_value(const Value& x, const Value& y, dou
     if (x.is_null() == y.is_null()) return ::testing::AssertionSuccess();
     return ::testing::AssertionFailure() << "one side is null";
   }
+  if (x == y) return ::testing::AssertionSuccess();
   try {
     double a = x.as_double(), b = y.as_double();
     if (std::isnan(a) || std::isnan(b)) {
@@ -168,20 +170,24 @@ inline ::testing::AssertionResult same_value(const Value& x, const Value& y, dou
     }
     if (a == b) return ::testing::AssertionSuccess();
     double scale = std::max({std::fabs(a), std::fabs(b), 1e-300});
-    if (std::fabs(a - b) / scale <= tolerance || std::fabs(a - b) <= tolerance * 1e-3) return ::testing::AssertionSuccess();
-    return ::testing::AssertionFailure() << a << " vs " << b << " (relative difference " << std::fabs(a - b) / scale << ")";
+    if (std::fabs(a - b) / scale <= tolerance || std::fabs(a - b) <= tolerance * 1e-3)
+      return ::testing::AssertionSuccess();
+    return ::testing::AssertionFailure()
+           << a << " vs " << b << " (relative difference " << std::fabs(a - b) / scale << ")";
   } catch (...) {
   }
   if (x == y) return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure() << "values differ";
 }
 
-inline void expect_same_rows(const std::vector<Batch>& gpu, const std::vector<Batch>& cpu, double tolerance = 1e-9) {
+inline void expect_same_rows(const std::vector<Batch>& gpu, const std::vector<Batch>& cpu,
+                             double tolerance = 1e-9) {
   auto g = sorted_rows(gpu), c = sorted_rows(cpu);
   ASSERT_EQ(g.size(), c.size());
   for (size_t r = 0; r < g.size(); ++r) {
     ASSERT_EQ(g[r].size(), c[r].size());
-    for (size_t k = 0; k < g[r].size(); ++k) EXPECT_TRUE(same_value(g[r][k], c[r][k], tolerance)) << "row " << r << " column " << k;
+    for (size_t k = 0; k < g[r].size(); ++k)
+      EXPECT_TRUE(same_value(g[r][k], c[r][k], tolerance)) << "row " << r << " column " << k;
   }
 }
 

@@ -26,8 +26,10 @@ exec::OperatorPtr cpu_tree(const FusedAggregatePlan& p) {
   exec::OperatorPtr cur = std::make_unique<exec::RangeScan>(p.start, p.end, p.step);
   for (auto& s : p.steps) {
     exec::OperatorPtr op;
-    if (s.filter) op = std::make_unique<exec::Filter>(s.exprs[0]);
-    else op = std::make_unique<exec::Project>(s.exprs);
+    if (s.filter)
+      op = std::make_unique<exec::Filter>(s.exprs[0]);
+    else
+      op = std::make_unique<exec::Project>(s.exprs);
     op->children.push_back(std::move(cur));
     cur = std::move(op);
   }
@@ -78,28 +80,44 @@ FusedAggregatePlan wide_plan(int64_t start, int64_t end, bool ansi) {
   p.end = end;
   auto id = column(0, L(), false);
   Step s1;
-  s1.exprs = {id,
-              noisy(id),                                       // 1 x: bigint with nulls
-              cast(noisy(id), DataType::int_()),               // 2 y: int
-              call("/", {cast(noisy(id), D()), f64(7.0)}),     // 3 z: double
-              cast(call("*", {cast(noisy(id), DataType::float_()), literal(Value::floating(1.5), DataType::float_())}),
-                   DataType::float_()),                        // 4 f: float
-              cast(call("%", {id, i64(300)}), DataType::byte(), ansi)};  // 5 b: tinyint (wraps / try_cast)
+  s1.exprs = {
+      id,
+      noisy(id),                                    // 1 x: bigint with nulls
+      cast(noisy(id), DataType::int_()),            // 2 y: int
+      call("/", {cast(noisy(id), D()), f64(7.0)}),  // 3 z: double
+      cast(call("*", {cast(noisy(id), DataType::float_()),
+                      literal(Value::floating(1.5), DataType::float_())}),
+           DataType::float_()),                                  // 4 f: float
+      cast(call("%", {id, i64(300)}), DataType::byte(), ansi)};  // 5 b: tinyint (wraps / try_cast)
   p.steps.push_back(s1);
   Step f;
   f.filter = true;
-  f.exprs = {call("or", {call(">", {column(1, L()), i64(-900)}), call("isnull", {column(1, L())})})};
+  f.exprs = {
+      call("or", {call(">", {column(1, L()), i64(-900)}), call("isnull", {column(1, L())})})};
   p.steps.push_back(f);
-  auto x = column(1, L()), y = column(2, DataType::int_()), z = column(3, D()), fl = column(4, DataType::float_()),
-       b = column(5, DataType::byte());
+  auto x = column(1, L()), y = column(2, DataType::int_()), z = column(3, D()),
+       fl = column(4, DataType::float_()), b = column(5, DataType::byte());
   p.keys = {cast(call("%", {column(0, L(), false), i64(37)}), DataType::int_())};
-  p.calls = {aggregate("count", {i32(1)}),   aggregate("count", {x}),     aggregate("sum", {x}),
-             aggregate("sum", {y}),          aggregate("avg", {z}),       aggregate("sum", {z}),
-             aggregate("min", {x}),          aggregate("max", {x}),       aggregate("min", {z}),
-             aggregate("max", {z}),          aggregate("min", {b}),       aggregate("max", {b}),
-             aggregate("min", {fl}),         aggregate("max", {fl}),      aggregate("sum", {fl}),
-             aggregate("stddev", {z}),       aggregate("var_pop", {x}),   aggregate("stddev_pop", {y}),
-             aggregate("variance", {x}),     aggregate("var_samp", {fl}),
+  p.calls = {aggregate("count", {i32(1)}),
+             aggregate("count", {x}),
+             aggregate("sum", {x}),
+             aggregate("sum", {y}),
+             aggregate("avg", {z}),
+             aggregate("sum", {z}),
+             aggregate("min", {x}),
+             aggregate("max", {x}),
+             aggregate("min", {z}),
+             aggregate("max", {z}),
+             aggregate("min", {b}),
+             aggregate("max", {b}),
+             aggregate("min", {fl}),
+             aggregate("max", {fl}),
+             aggregate("sum", {fl}),
+             aggregate("stddev", {z}),
+             aggregate("var_pop", {x}),
+             aggregate("stddev_pop", {y}),
+             aggregate("variance", {x}),
+             aggregate("var_samp", {fl}),
              aggregate("count", {x}, call(">", {x, i64(0)})),
              aggregate("sum", {y}, call("isnotnull", {z}))};
   return p;
@@ -110,15 +128,17 @@ TEST(GpuHashAggregate, CompilesTheTestedPlans) {
   for (bool ansi : {true, false}) {
     CompiledAggregate c(wide_plan(0, 10, ansi), ansi, false);
     EXPECT_LE(c.program.registers, kMaxRegisters);
-    std::printf("wide plan: %zu instructions, %d registers, %zu accumulators, %d slots\n", c.program.code.size(),
-                c.program.registers, c.layout->accumulators().size(), c.layout->slots());
+    std::printf("wide plan: %zu instructions, %d registers, %zu accumulators, %d slots\n",
+                c.program.code.size(), c.program.registers, c.layout->accumulators().size(),
+                c.layout->slots());
   }
 }
 
 TEST(GpuHashAggregate, MatchesCpuOverSizes) {
   EMBER_REQUIRE_GPU();
   for (bool ansi : {true, false}) {
-    for (int64_t n : {int64_t{0}, int64_t{1}, int64_t{37}, int64_t{65535}, int64_t{65536}, int64_t{200001}}) {
+    for (int64_t n :
+         {int64_t{0}, int64_t{1}, int64_t{37}, int64_t{65535}, int64_t{65536}, int64_t{200001}}) {
       SCOPED_TRACE("ansi=" + std::to_string(ansi) + " rows=" + std::to_string(n));
       compare(wide_plan(0, n, ansi), config(ansi));
     }
@@ -153,7 +173,8 @@ TEST(GpuHashAggregate, ManyGroupsGrowTheTable) {
   p.keys = {id};
   p.calls = {aggregate("count", {i32(1)}), aggregate("sum", {id}), aggregate("max", {noisy(id)})};
   GpuRunStats s = compare(p, config(true));
-  std::printf("many groups: %d attempts, last kernel %.2f ms, total %.2f ms\n", s.attempts, s.kernel_ms, s.total_ms);
+  std::printf("many groups: %d attempts, last kernel %.2f ms, total %.2f ms\n", s.attempts,
+              s.kernel_ms, s.total_ms);
   EXPECT_EQ(s.groups, 300000);
   EXPECT_GT(s.attempts, 1);
 }
@@ -170,7 +191,8 @@ TEST(GpuHashAggregate, OutOfDeviceMemoryFallsBackToTheCpu) {
   GpuHashAggregate gpu(p, cpu_tree(p), read_settings(conf), true, false);
   std::vector<Batch> g = run(gpu, conf);
   EXPECT_FALSE(gpu.last_run().on_gpu);
-  EXPECT_NE(gpu.last_run().fallback_reason.find("out of memory"), std::string::npos) << gpu.last_run().fallback_reason;
+  EXPECT_NE(gpu.last_run().fallback_reason.find("out of memory"), std::string::npos)
+      << gpu.last_run().fallback_reason;
   auto cpu = cpu_tree(p);
   expect_same_rows(g, run(*cpu, conf));
   // The GPU stays usable.
@@ -183,9 +205,11 @@ TEST(GpuHashAggregate, NullBooleanAndMultipleKeys) {
   auto id = column(0, L(), false);
   FusedAggregatePlan p;
   p.end = 300000;
-  p.keys = {if_(call("==", {call("%", {id, i64(5)}), i64(0)}), null_of(L()), call("%", {id, i64(3)})),
-            call("==", {call("%", {id, i64(2)}), i64(0)}), cast(call("%", {id, i64(4)}), DataType::byte()),
-            cast(call("%", {id, i64(3)}), DataType::short_())};
+  p.keys = {
+      if_(call("==", {call("%", {id, i64(5)}), i64(0)}), null_of(L()), call("%", {id, i64(3)})),
+      call("==", {call("%", {id, i64(2)}), i64(0)}),
+      cast(call("%", {id, i64(4)}), DataType::byte()),
+      cast(call("%", {id, i64(3)}), DataType::short_())};
   p.calls = {aggregate("count", {i32(1)}), aggregate("avg", {id}), aggregate("min", {id})};
   compare(p, config(true));
 }
@@ -196,17 +220,21 @@ TEST(GpuHashAggregate, FloatingEdgeValues) {
   FusedAggregatePlan p;
   p.end = 100000;
   // Division by zero is null without ANSI; huge products overflow to infinity; inf - inf is NaN.
-  auto d = call("/", {cast(id, D()), if_(call("==", {call("%", {id, i64(3)}), i64(0)}), f64(0.0), f64(1.0))});
+  auto d = call(
+      "/", {cast(id, D()), if_(call("==", {call("%", {id, i64(3)}), i64(0)}), f64(0.0), f64(1.0))});
   auto big = call("*", {call("*", {cast(call("%", {id, i64(5)}), D()), f64(1e308)}), f64(10.0)});
-  auto nan = if_(call("==", {call("%", {id, i64(11)}), i64(0)}), call("-", {big, big}), cast(id, D()));
+  auto nan =
+      if_(call("==", {call("%", {id, i64(11)}), i64(0)}), call("-", {big, big}), cast(id, D()));
   Step s;
   s.exprs = {id, d, big, nan, coalesce({d, f64(-1.0)})};
   p.steps = {s};
   p.keys = {call("%", {column(0, L(), false), i64(13)})};
   auto D1 = column(1, D()), D2 = column(2, D()), D3 = column(3, D()), D4 = column(4, D());
-  p.calls = {aggregate("sum", {D1}), aggregate("min", {D2}), aggregate("max", {D2}), aggregate("avg", {D3}),
-             aggregate("min", {D3}), aggregate("max", {D3}), aggregate("stddev", {D3}), aggregate("sum", {D4}),
-             aggregate("count", {D1}), aggregate("count", {i32(1)}, call("isnan", {D3}))};
+  p.calls = {aggregate("sum", {D1}),    aggregate("min", {D2}),
+             aggregate("max", {D2}),    aggregate("avg", {D3}),
+             aggregate("min", {D3}),    aggregate("max", {D3}),
+             aggregate("stddev", {D3}), aggregate("sum", {D4}),
+             aggregate("count", {D1}),  aggregate("count", {i32(1)}, call("isnan", {D3}))};
   compare(p, config(false));
 }
 
@@ -218,12 +246,19 @@ TEST(GpuHashAggregate, NonAnsiWrapsLikeTheCpu) {
   p.end = 9223372036854775807LL;
   p.step = 3;
   Step s;
-  s.exprs = {id, call("+", {id, i64(1000000)}), call("*", {id, i64(3)}), cast(id, DataType::int_()),
-             call("negative", {call("-", {id, i64(9223372036854775807LL)})}), cast(cast(id, D()), DataType::short_())};
+  s.exprs = {id,
+             call("+", {id, i64(1000000)}),
+             call("*", {id, i64(3)}),
+             cast(id, DataType::int_()),
+             call("negative", {call("-", {id, i64(9223372036854775807LL)})}),
+             cast(cast(id, D()), DataType::short_())};
   p.steps = {s};
   p.keys = {call("%", {column(0, L(), false), i64(4)})};
-  p.calls = {aggregate("sum", {column(1, L())}), aggregate("max", {column(2, L())}), aggregate("min", {column(3, DataType::int_())}),
-             aggregate("sum", {column(4, L())}), aggregate("max", {column(5, DataType::short_())}),
+  p.calls = {aggregate("sum", {column(1, L())}),
+             aggregate("max", {column(2, L())}),
+             aggregate("min", {column(3, DataType::int_())}),
+             aggregate("sum", {column(4, L())}),
+             aggregate("max", {column(5, DataType::short_())}),
              aggregate("sum", {column(0, L())})};
   compare(p, config(false));
 }
@@ -290,7 +325,8 @@ std::map<int, Moments> reference(int64_t rows, int64_t seed) {
   std::map<int, Moments> out;
   uint64_t state = 0;
   for (int64_t i = 0; i < rows; ++i) {
-    if (i % exec::kBatchRows == 0) state = functions::xorshift::initial_state(seed + i / exec::kBatchRows);
+    if (i % exec::kBatchRows == 0)
+      state = functions::xorshift::initial_state(seed + i / exec::kBatchRows);
     double v = functions::xorshift::next_double(state);
     Moments& m = out[static_cast<int>(i % 100)];
     ++m.n;
@@ -312,8 +348,8 @@ FusedAggregatePlan headline(int64_t rows) {
               cast(call("%", {column(0, L(), false), i64(100)}), DataType::int_())};
   p.steps = {s1, s2};
   p.keys = {column(2, DataType::int_())};
-  p.calls = {aggregate("avg", {column(1, D(), false)}), aggregate("stddev", {column(1, D(), false)}),
-             aggregate("count", {i32(1)})};
+  p.calls = {aggregate("avg", {column(1, D(), false)}),
+             aggregate("stddev", {column(1, D(), false)}), aggregate("count", {i32(1)})};
   return p;
 }
 
@@ -330,8 +366,11 @@ TEST(GpuHashAggregate, HeadlineQueryMatchesTheReference) {
     ASSERT_EQ(got.size(), ref.size());
     for (auto& r : got) {
       const Moments& m = ref.at(static_cast<int>(r[0].as_int()));
-      EXPECT_TRUE(same_value(r[1], Value::floating(static_cast<double>(m.mean)), 1e-12)) << r[0].as_int();
-      EXPECT_TRUE(same_value(r[2], Value::floating(std::sqrt(static_cast<double>(m.m2 / (m.n - 1)))), 1e-9)) << r[0].as_int();
+      EXPECT_TRUE(same_value(r[1], Value::floating(static_cast<double>(m.mean)), 1e-12))
+          << r[0].as_int();
+      EXPECT_TRUE(
+          same_value(r[2], Value::floating(std::sqrt(static_cast<double>(m.m2 / (m.n - 1)))), 1e-9))
+          << r[0].as_int();
       EXPECT_EQ(r[3].as_int(), m.n);
     }
   }
@@ -366,15 +405,23 @@ TEST(GpuHashAggregate, RandValuesAreSparksPerPartition) {
     ColumnPtr v = rand->kernel({Column::constant(DataType::int_(), Value::integer(42), n)}, n,
                                rand->type_rule({DataType::int_()}, conf), functions::EvalContext());
     for (int64_t i = 0; i < n; i += (part == 0 ? 997 : 1))
-      ASSERT_EQ(rows[static_cast<size_t>(part * 65536 + i)][1].as_double(), v->values<double>()[i]) << part << " " << i;
+      ASSERT_EQ(rows[static_cast<size_t>(part * 65536 + i)][1].as_double(), v->values<double>()[i])
+          << part << " " << i;
   }
 }
 
 // ---- Over host batches -------------------------------------------------------------------------
 
 std::vector<TypePtr> batch_types() {
-  return {L(), DataType::int_(), D(), DataType::float_(), DataType::boolean(), DataType::byte(), DataType::short_(),
-          DataType::date(), DataType::string()};
+  return {L(),
+          DataType::int_(),
+          D(),
+          DataType::float_(),
+          DataType::boolean(),
+          DataType::byte(),
+          DataType::short_(),
+          DataType::date(),
+          DataType::string()};
 }
 
 /// Random batches: nulls in every column, NaN and infinities in the floating ones, a string
@@ -395,15 +442,35 @@ std::vector<Batch> random_batches(int count, int64_t rows, uint64_t seed, int64_
         }
         int64_t v = static_cast<int64_t>(r >> 8);
         switch (c) {
-          case 0: cols[c]->append<int64_t>(v % key_range - key_range / 3); break;
-          case 1: cols[c]->append<int32_t>(static_cast<int32_t>(v % 100000) - 50000); break;
-          case 2: cols[c]->append<double>(r % 97 == 1 ? NAN : (r % 89 == 1 ? INFINITY : static_cast<double>(v % 1000000) / 7.0)); break;
-          case 3: cols[c]->append<float>(static_cast<float>(v % 10000) / 3.0f); break;
-          case 4: cols[c]->append_bool(v & 1); break;
-          case 5: cols[c]->append<int8_t>(static_cast<int8_t>(v)); break;
-          case 6: cols[c]->append<int16_t>(static_cast<int16_t>(v)); break;
-          case 7: cols[c]->append<int32_t>(static_cast<int32_t>(v % 40000)); break;
-          default: cols[c]->append_bytes("s" + std::to_string(v % 100)); break;
+          case 0:
+            cols[c]->append<int64_t>(v % key_range - key_range / 3);
+            break;
+          case 1:
+            cols[c]->append<int32_t>(static_cast<int32_t>(v % 100000) - 50000);
+            break;
+          case 2:
+            cols[c]->append<double>(
+                r % 97 == 1 ? NAN
+                            : (r % 89 == 1 ? INFINITY : static_cast<double>(v % 1000000) / 7.0));
+            break;
+          case 3:
+            cols[c]->append<float>(static_cast<float>(v % 10000) / 3.0f);
+            break;
+          case 4:
+            cols[c]->append_bool(v & 1);
+            break;
+          case 5:
+            cols[c]->append<int8_t>(static_cast<int8_t>(v));
+            break;
+          case 6:
+            cols[c]->append<int16_t>(static_cast<int16_t>(v));
+            break;
+          case 7:
+            cols[c]->append<int32_t>(static_cast<int32_t>(v % 40000));
+            break;
+          default:
+            cols[c]->append_bytes("s" + std::to_string(v % 100));
+            break;
         }
       }
     }
@@ -421,8 +488,10 @@ exec::OperatorPtr cpu_tree_over(const FusedAggregatePlan& p, const std::vector<B
   exec::OperatorPtr cur = std::make_unique<exec::LocalScan>(batches, all);
   for (auto& s : p.steps) {
     exec::OperatorPtr op;
-    if (s.filter) op = std::make_unique<exec::Filter>(s.exprs[0]);
-    else op = std::make_unique<exec::Project>(s.exprs);
+    if (s.filter)
+      op = std::make_unique<exec::Filter>(s.exprs[0]);
+    else
+      op = std::make_unique<exec::Project>(s.exprs);
     op->children.push_back(std::move(cur));
     cur = std::move(op);
   }
@@ -433,14 +502,16 @@ exec::OperatorPtr cpu_tree_over(const FusedAggregatePlan& p, const std::vector<B
 
 /// The GPU aggregate over `batches`, wired as placement wires it: stages, then a reference to
 /// the CPU tree's source.
-std::unique_ptr<GpuHashAggregate> gpu_over(FusedAggregatePlan p, const std::vector<Batch>& batches, const Config& conf) {
+std::unique_ptr<GpuHashAggregate> gpu_over(FusedAggregatePlan p, const std::vector<Batch>& batches,
+                                           const Config& conf) {
   p.range = false;
   p.source_types = batch_types();
   auto cpu = cpu_tree_over(p, batches);
   const exec::PhysicalOperator* source = cpu.get();
   while (!source->children.empty()) source = source->children[0].get();
   size_t steps = p.steps.size();
-  auto g = std::make_unique<GpuHashAggregate>(std::move(p), std::move(cpu), read_settings(conf), conf.ansi_enabled(), false);
+  auto g = std::make_unique<GpuHashAggregate>(std::move(p), std::move(cpu), read_settings(conf),
+                                              conf.ansi_enabled(), false);
   exec::OperatorPtr chain = std::make_unique<GpuSourceRef>(source);
   for (size_t i = 0; i < steps; ++i) {
     auto stage = std::make_unique<GpuFusedStage>("Stage", "");
@@ -453,22 +524,36 @@ std::unique_ptr<GpuHashAggregate> gpu_over(FusedAggregatePlan p, const std::vect
 
 FusedAggregatePlan batch_plan() {
   FusedAggregatePlan p;
-  auto a = column(0, L()), b = column(1, DataType::int_()), c = column(2, D()), d = column(3, DataType::float_()),
-       e = column(4, DataType::boolean()), f = column(5, DataType::byte()), g = column(6, DataType::short_()),
+  auto a = column(0, L()), b = column(1, DataType::int_()), c = column(2, D()),
+       d = column(3, DataType::float_()), e = column(4, DataType::boolean()),
+       f = column(5, DataType::byte()), g = column(6, DataType::short_()),
        h = column(7, DataType::date());
   Step s;
   s.exprs = {a, call("+", {b, i32(7)}), c, d, e, f, g, h, call("%", {a, i64(997)})};
   Step filter;
   filter.filter = true;
-  filter.exprs = {call("or", {call("not", {column(4, DataType::boolean())}), call(">", {column(1, DataType::int_()), i32(0)})})};
+  filter.exprs = {call("or", {call("not", {column(4, DataType::boolean())}),
+                              call(">", {column(1, DataType::int_()), i32(0)})})};
   p.steps = {s, filter};
-  auto A = column(0, L()), B = column(1, DataType::int_()), C = column(2, D()), Dd = column(3, DataType::float_()),
-       F = column(5, DataType::byte()), G = column(6, DataType::short_()), H = column(7, DataType::date());
+  auto A = column(0, L()), B = column(1, DataType::int_()), C = column(2, D()),
+       Dd = column(3, DataType::float_()), F = column(5, DataType::byte()),
+       G = column(6, DataType::short_()), H = column(7, DataType::date());
   p.keys = {column(8, L())};
-  p.calls = {aggregate("count", {i32(1)}), aggregate("count", {C}),   aggregate("sum", {A}),    aggregate("sum", {B}),
-             aggregate("avg", {C}),        aggregate("min", {C}),     aggregate("max", {C}),    aggregate("min", {Dd}),
-             aggregate("max", {F}),        aggregate("min", {G}),     aggregate("max", {H}),    aggregate("stddev", {C}),
-             aggregate("var_pop", {B}),    aggregate("avg", {G}),     aggregate("min", {column(4, DataType::boolean())}),
+  p.calls = {aggregate("count", {i32(1)}),
+             aggregate("count", {C}),
+             aggregate("sum", {A}),
+             aggregate("sum", {B}),
+             aggregate("avg", {C}),
+             aggregate("min", {C}),
+             aggregate("max", {C}),
+             aggregate("min", {Dd}),
+             aggregate("max", {F}),
+             aggregate("min", {G}),
+             aggregate("max", {H}),
+             aggregate("stddev", {C}),
+             aggregate("var_pop", {B}),
+             aggregate("avg", {G}),
+             aggregate("min", {column(4, DataType::boolean())}),
              aggregate("sum", {B}, call(">", {A, i64(0)}))};
   return p;
 }
@@ -493,7 +578,8 @@ TEST(GpuHashAggregate, HostBatchesGrowTheTableBetweenBatches) {
   auto batches = random_batches(6, 70000, 5, int64_t{1} << 40);
   FusedAggregatePlan p;
   p.keys = {column(0, L())};
-  p.calls = {aggregate("count", {i32(1)}), aggregate("max", {column(2, D())}), aggregate("sum", {column(1, DataType::int_())})};
+  p.calls = {aggregate("count", {i32(1)}), aggregate("max", {column(2, D())}),
+             aggregate("sum", {column(1, DataType::int_())})};
   auto gpu = gpu_over(p, batches, conf);
   std::vector<Batch> g = run(*gpu, conf);
   EXPECT_TRUE(gpu->last_run().on_gpu) << gpu->last_run().fallback_reason;
@@ -510,7 +596,8 @@ TEST(GpuHashAggregate, HostBatchesFallBackWhenMemoryIsShort) {
   auto gpu = gpu_over(batch_plan(), batches, conf);
   std::vector<Batch> g = run(*gpu, conf);
   EXPECT_FALSE(gpu->last_run().on_gpu);
-  EXPECT_NE(gpu->last_run().fallback_reason.find("out of memory"), std::string::npos) << gpu->last_run().fallback_reason;
+  EXPECT_NE(gpu->last_run().fallback_reason.find("out of memory"), std::string::npos)
+      << gpu->last_run().fallback_reason;
   auto cpu = cpu_tree_over(batch_plan(), batches);
   expect_same_rows(g, run(*cpu, conf));
 }

@@ -1,6 +1,8 @@
 // Host-side parts of the GPU layer that need no device: settings, expression support checks,
 // the rand generator and its jump-ahead, and order-preserving encodings.
 
+#include "gpu/program.h"
+
 #include <gtest/gtest.h>
 
 #include <random>
@@ -8,7 +10,6 @@
 #include "functions/rand.h"
 #include "gpu/aggregate_layout.h"
 #include "gpu/fused_aggregate.h"
-#include "gpu/program.h"
 #include "gpu/rand_jump.h"
 #include "gpu/settings.h"
 #include "gpu_test_util.h"
@@ -80,11 +81,13 @@ TEST(GpuProgram, CompilesTheHeadlineQuery) {
   ProgramBuilder b(true);
   b.start_range();
   b.project({column(0, DataType::long_(), false), call("rand", {i32(42)})});
-  b.project({column(1, DataType::double_(), false), cast(call("%", {column(0, DataType::long_(), false), i64(100)}), DataType::int_())});
-  AggregateLayout layout(b, {column(1, DataType::int_())},
-                         {aggregate("avg", {column(0, DataType::double_())}), aggregate("stddev", {column(0, DataType::double_())}),
-                          aggregate("count", {i32(1)})},
-                         true, false);
+  b.project({column(1, DataType::double_(), false),
+             cast(call("%", {column(0, DataType::long_(), false), i64(100)}), DataType::int_())});
+  AggregateLayout layout(
+      b, {column(1, DataType::int_())},
+      {aggregate("avg", {column(0, DataType::double_())}),
+       aggregate("stddev", {column(0, DataType::double_())}), aggregate("count", {i32(1)})},
+      true, false);
   // Counts of rows and of valid v are one accumulator (v is never null); avg reads the shifted
   // sums of stddev.
   EXPECT_EQ(b.program().rand_generators, 1);
@@ -98,15 +101,20 @@ TEST(GpuProgram, CompilesTheHeadlineQuery) {
 TEST(GpuProgram, RejectsFloatingGroupKeys) {
   ProgramBuilder b(true);
   b.start_range();
-  EXPECT_THROW(AggregateLayout(b, {cast(column(0, DataType::long_()), DataType::double_())}, {}, true, false), Unsupported);
+  EXPECT_THROW(AggregateLayout(b, {cast(column(0, DataType::long_()), DataType::double_())}, {},
+                               true, false),
+               Unsupported);
 }
 
 TEST(GpuAggregateLayout, OrdersDoublesLikeSpark) {
   std::vector<double> v = {-INFINITY, -1e300, -1.0, -0.0, 0.0, 1e-300, 1.0, INFINITY, NAN};
-  for (size_t i = 0; i + 1 < v.size(); ++i) EXPECT_LT(encode_ordered(v[i]), encode_ordered(v[i + 1])) << i;
+  for (size_t i = 0; i + 1 < v.size(); ++i)
+    EXPECT_LT(encode_ordered(v[i]), encode_ordered(v[i + 1])) << i;
   for (double d : v) {
-    if (std::isnan(d)) EXPECT_TRUE(std::isnan(decode_ordered(encode_ordered(d))));
-    else EXPECT_EQ(decode_ordered(encode_ordered(d)), d);
+    if (std::isnan(d))
+      EXPECT_TRUE(std::isnan(decode_ordered(encode_ordered(d))));
+    else
+      EXPECT_EQ(decode_ordered(encode_ordered(d)), d);
   }
   EXPECT_EQ(encode_ordered(-NAN), encode_ordered(NAN));
 }

@@ -1,6 +1,8 @@
 // The device runtime: memory pools and their accounting, pinned staging, host <-> device column
 // copies, the task semaphore and `ember doctor`'s report.
 
+#include "gpu/runtime.h"
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -11,7 +13,6 @@
 #include "gpu/device_column.h"
 #include "gpu/error.h"
 #include "gpu/memory.h"
-#include "gpu/runtime.h"
 #include "gpu_test_util.h"
 
 namespace ember::gpu {
@@ -111,17 +112,35 @@ ColumnPtr random_column(const TypePtr& type, int64_t n, std::mt19937_64& rng, bo
     }
     int64_t r = static_cast<int64_t>(rng());
     switch (type->id()) {
-      case TypeId::kBoolean: b.append_bool(r & 1); break;
-      case TypeId::kByte: b.append<int8_t>(static_cast<int8_t>(r)); break;
-      case TypeId::kShort: b.append<int16_t>(static_cast<int16_t>(r)); break;
+      case TypeId::kBoolean:
+        b.append_bool(r & 1);
+        break;
+      case TypeId::kByte:
+        b.append<int8_t>(static_cast<int8_t>(r));
+        break;
+      case TypeId::kShort:
+        b.append<int16_t>(static_cast<int16_t>(r));
+        break;
       case TypeId::kInt:
-      case TypeId::kDate: b.append<int32_t>(static_cast<int32_t>(r)); break;
+      case TypeId::kDate:
+        b.append<int32_t>(static_cast<int32_t>(r));
+        break;
       case TypeId::kLong:
-      case TypeId::kTimestamp: b.append<int64_t>(r); break;
-      case TypeId::kFloat: b.append<float>(static_cast<float>(r) / 3.0f); break;
-      case TypeId::kDouble: b.append<double>(i % 17 == 0 ? NAN : static_cast<double>(r) / 7.0); break;
-      case TypeId::kString: b.append_bytes(std::string(static_cast<size_t>(r & 15), static_cast<char>('a' + (r >> 8) % 26))); break;
-      default: break;
+      case TypeId::kTimestamp:
+        b.append<int64_t>(r);
+        break;
+      case TypeId::kFloat:
+        b.append<float>(static_cast<float>(r) / 3.0f);
+        break;
+      case TypeId::kDouble:
+        b.append<double>(i % 17 == 0 ? NAN : static_cast<double>(r) / 7.0);
+        break;
+      case TypeId::kString:
+        b.append_bytes(
+            std::string(static_cast<size_t>(r & 15), static_cast<char>('a' + (r >> 8) % 26)));
+        break;
+      default:
+        break;
     }
   }
   return b.finish();
@@ -134,19 +153,22 @@ TEST(DeviceColumn, RoundTripsEveryLayout) {
   Stream stream;
   PinnedPool pinned(4 << 20);
   std::mt19937_64 rng(11);
-  for (TypePtr type : {DataType::boolean(), DataType::byte(), DataType::short_(), DataType::int_(), DataType::long_(),
-                       DataType::float_(), DataType::double_(), DataType::date(), DataType::timestamp(), DataType::string()}) {
+  for (TypePtr type : {DataType::boolean(), DataType::byte(), DataType::short_(), DataType::int_(),
+                       DataType::long_(), DataType::float_(), DataType::double_(), DataType::date(),
+                       DataType::timestamp(), DataType::string()}) {
     for (int64_t n : {0, 1, 7, 64, 1000, 70000}) {
       for (bool nulls : {false, true}) {
-        SCOPED_TRACE(type->simple_string() + " rows=" + std::to_string(n) + " nulls=" + std::to_string(nulls));
+        SCOPED_TRACE(type->simple_string() + " rows=" + std::to_string(n) +
+                     " nulls=" + std::to_string(nulls));
         ColumnPtr in = random_column(type, n, rng, nulls);
         DeviceColumn d = to_device(*in, rt->device_pool(), stream, n % 2 ? &pinned : nullptr);
         ColumnPtr out = to_host(d, stream);
         ASSERT_EQ(out->length(), n);
         EXPECT_EQ(out->null_count(), in->null_count());
-        for (int64_t i = 0; i < n; ++i) ASSERT_TRUE(out->value_at(i) == in->value_at(i) ||
-                                                    (type->id() == TypeId::kDouble && std::isnan(in->values<double>()[i])))
-                                            << i;
+        for (int64_t i = 0; i < n; ++i)
+          ASSERT_TRUE(out->value_at(i) == in->value_at(i) ||
+                      (type->id() == TypeId::kDouble && std::isnan(in->values<double>()[i])))
+              << i;
       }
     }
   }

@@ -29,7 +29,9 @@ bool have_gpu() {
   return false;
 }
 
-PlanPtr node(PlanKind kind, std::vector<PlanPtr> children = {}) { return make_node(kind, std::move(children)); }
+PlanPtr node(PlanKind kind, std::vector<PlanPtr> children = {}) {
+  return make_node(kind, std::move(children));
+}
 
 PlanPtr range(int64_t start, int64_t end) {
   auto n = std::make_shared<PlanNode>();
@@ -53,25 +55,28 @@ ExprPtr i32(int64_t v) { return lit(Value::integer(v), DataType::int_()); }
 ///   .groupBy("c").agg(avg("v"), stddev("v"), count("*"))
 PlanPtr headline(int64_t n) {
   auto p1 = project(range(0, n), {col({"id"}), alias(call("rand", {i32(42)}), "v")});
-  auto p2 = project(p1, {col({"id"}), col({"v"}), alias(cast(call("%", {col({"id"}), i64(100)}), DataType::int_()), "c")});
+  auto p2 = project(p1, {col({"id"}), col({"v"}),
+                         alias(cast(call("%", {col({"id"}), i64(100)}), DataType::int_()), "c")});
   auto agg = node(PlanKind::kAggregate, {p2});
   const_cast<PlanNode*>(agg.get())->exprs = {col({"c"})};
-  const_cast<PlanNode*>(agg.get())->aggregates = {call("avg", {col({"v"})}), call("stddev", {col({"v"})}),
-                                                  call("count", {star()})};
+  const_cast<PlanNode*>(agg.get())->aggregates = {
+      call("avg", {col({"v"})}), call("stddev", {col({"v"})}), call("count", {star()})};
   return agg;
 }
 
 /// A deterministic aggregation over a range, with a filter and nulls.
 PlanPtr deterministic(int64_t n) {
   auto x = call("-", {call("%", {call("*", {col({"id"}), i64(7)}), i64(1000)}), i64(500)});
-  auto p = project(range(0, n), {col({"id"}), alias(x, "x"), alias(cast(call("%", {col({"id"}), i64(13)}), DataType::int_()), "c")});
+  auto p =
+      project(range(0, n), {col({"id"}), alias(x, "x"),
+                            alias(cast(call("%", {col({"id"}), i64(13)}), DataType::int_()), "c")});
   auto f = node(PlanKind::kFilter, {p});
   const_cast<PlanNode*>(f.get())->condition = call(">", {col({"x"}), i64(-400)});
   auto agg = node(PlanKind::kAggregate, {f});
   const_cast<PlanNode*>(agg.get())->exprs = {col({"c"})};
-  const_cast<PlanNode*>(agg.get())->aggregates = {call("sum", {col({"x"})}), call("avg", {col({"x"})}),
-                                                  call("min", {col({"x"})}), call("max", {col({"id"})}),
-                                                  call("count", {star()}), call("stddev", {col({"x"})})};
+  const_cast<PlanNode*>(agg.get())->aggregates = {
+      call("sum", {col({"x"})}),  call("avg", {col({"x"})}), call("min", {col({"x"})}),
+      call("max", {col({"id"})}), call("count", {star()}),   call("stddev", {col({"x"})})};
   return agg;
 }
 
@@ -93,7 +98,8 @@ TEST(GpuPlacement, ExplainReportsPlacement) {
   std::string text = s.explain(headline(1000), ExplainMode::kSimple);
   if (!gpu::device_info().available) {
     EXPECT_EQ(text.find("GpuHashAggregate"), std::string::npos) << text;
-    EXPECT_NE(text.find("!Exec <HashAggregate> cannot run on GPU because " + gpu::Runtime::unavailable_reason()),
+    EXPECT_NE(text.find("!Exec <HashAggregate> cannot run on GPU because " +
+                        gpu::Runtime::unavailable_reason()),
               std::string::npos)
         << text;
   } else {
@@ -104,7 +110,9 @@ TEST(GpuPlacement, ExplainReportsPlacement) {
     s.config().set("spark.rapids.sql.explain", "ALL");
     text = s.explain(headline(1000), ExplainMode::kSimple);
     EXPECT_NE(text.find("*Exec <HashAggregate> will run on GPU"), std::string::npos) << text;
-    EXPECT_NE(text.find("*Exec <Range> will run on GPU (fused into the HashAggregate above)"), std::string::npos) << text;
+    EXPECT_NE(text.find("*Exec <Range> will run on GPU (fused into the HashAggregate above)"),
+              std::string::npos)
+        << text;
   }
   s.config().set("spark.rapids.sql.explain", "NONE");
   text = s.explain(headline(1000), ExplainMode::kSimple);
@@ -121,9 +129,11 @@ TEST(GpuPlacement, ExplainsWhyAnOperatorStaysOnTheCpu) {
   Session s("t");
   // Too small by default.
   std::string text = s.explain(headline(1000), ExplainMode::kSimple);
-  EXPECT_NE(text.find("!Exec <HashAggregate> cannot run on GPU because the input has 1000 rows, fewer than "
-                      "spark.ember.gpu.minRows (100000)"),
-            std::string::npos)
+  EXPECT_NE(
+      text.find(
+          "!Exec <HashAggregate> cannot run on GPU because the input has 1000 rows, fewer than "
+          "spark.ember.gpu.minRows (100000)"),
+      std::string::npos)
       << text;
   s.config().set("spark.ember.gpu.minRows", "0");
   // A type the GPU does not handle.
@@ -131,7 +141,9 @@ TEST(GpuPlacement, ExplainsWhyAnOperatorStaysOnTheCpu) {
   auto agg = node(PlanKind::kAggregate, {p});
   const_cast<PlanNode*>(agg.get())->aggregates = {call("count", {col({"s"})})};
   text = s.explain(agg, ExplainMode::kSimple);
-  EXPECT_NE(text.find("!Exec <HashAggregate> cannot run on GPU because type string is not supported"), std::string::npos)
+  EXPECT_NE(
+      text.find("!Exec <HashAggregate> cannot run on GPU because type string is not supported"),
+      std::string::npos)
       << text;
   // The final projection over the aggregate stays on the CPU, and says why.
   text = s.explain(headline(1000), ExplainMode::kSimple);
@@ -144,18 +156,22 @@ TEST(GpuPlacement, TogglingRapidsMovesThePlanWithEqualResults) {
   s.config().set("spark.ember.gpu.minRows", "0");
   for (int round = 0; round < 2; ++round) {
     s.config().set("spark.rapids.sql.enabled", "true");
-    EXPECT_NE(s.explain(deterministic(300000), ExplainMode::kSimple).find("GpuHashAggregate"), std::string::npos);
+    EXPECT_NE(s.explain(deterministic(300000), ExplainMode::kSimple).find("GpuHashAggregate"),
+              std::string::npos);
     auto gpu_rows = rows(s.execute(deterministic(300000)));
     s.config().set("spark.rapids.sql.enabled", "false");
-    EXPECT_EQ(s.explain(deterministic(300000), ExplainMode::kSimple).find("Gpu"), std::string::npos);
+    EXPECT_EQ(s.explain(deterministic(300000), ExplainMode::kSimple).find("Gpu"),
+              std::string::npos);
     auto cpu_rows = rows(s.execute(deterministic(300000)));
     ASSERT_EQ(gpu_rows.size(), 13u);
     ASSERT_EQ(gpu_rows.size(), cpu_rows.size());
     for (size_t r = 0; r < gpu_rows.size(); ++r) {
       for (size_t c = 0; c < gpu_rows[r].size(); ++c) {
         const Value &g = gpu_rows[r][c], &x = cpu_rows[r][c];
-        if (c == 2 || c == 6) EXPECT_NEAR(g.as_double(), x.as_double(), 1e-9 * std::fabs(x.as_double()) + 1e-12);
-        else EXPECT_TRUE(g == x) << r << "," << c;
+        if (c == 2 || c == 6)
+          EXPECT_NEAR(g.as_double(), x.as_double(), 1e-9 * std::fabs(x.as_double()) + 1e-12);
+        else
+          EXPECT_TRUE(g == x) << r << "," << c;
       }
     }
   }
@@ -195,7 +211,8 @@ double time_ms(F&& f) {
 // EMBER_GPU_BENCH=1 [EMBER_GPU_BENCH_ROWS=100000000] [EMBER_GPU_BENCH_OUT=file.json]
 TEST(GpuBench, RangeRandAggregate) {
   const char* on = std::getenv("EMBER_GPU_BENCH");
-  if (on == nullptr || std::string(on) != "1") GTEST_SKIP() << "set EMBER_GPU_BENCH=1 to run the GPU benchmark";
+  if (on == nullptr || std::string(on) != "1")
+    GTEST_SKIP() << "set EMBER_GPU_BENCH=1 to run the GPU benchmark";
   if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
   int64_t n = 100000000;
   if (const char* r = std::getenv("EMBER_GPU_BENCH_ROWS")) n = std::atoll(r);
@@ -246,13 +263,15 @@ TEST(GpuBench, RangeRandAggregate) {
   double equivalent = 20.0 * static_cast<double>(n) / (median(kernel_ms) * 1e-3);
   const gpu::DeviceInfo& info = gpu::device_info();
   char json[1024];
-  std::snprintf(json, sizeof json,
-                "{\"device\": \"%s\", \"rows\": %lld, \"gpu_query_ms\": %.3f, \"gpu_operator_ms\": %.3f, "
-                "\"gpu_kernel_ms\": %.3f, \"gpu_kernel_global_table_ms\": %.3f, \"cpu_query_ms\": %.3f, \"speedup\": %.1f, \"copy_bandwidth_gbs\": %.1f, "
-                "\"equivalent_bandwidth_gbs\": %.1f, \"cpu_threads\": %u}",
-                info.name.c_str(), static_cast<long long>(n), median(gpu_ms), median(operator_ms), median(kernel_ms),
-                median(global_ms), median(cpu_ms), median(cpu_ms) / median(gpu_ms), copy / 1e9, equivalent / 1e9,
-                std::thread::hardware_concurrency());
+  std::snprintf(
+      json, sizeof json,
+      "{\"device\": \"%s\", \"rows\": %lld, \"gpu_query_ms\": %.3f, \"gpu_operator_ms\": %.3f, "
+      "\"gpu_kernel_ms\": %.3f, \"gpu_kernel_global_table_ms\": %.3f, \"cpu_query_ms\": %.3f, "
+      "\"speedup\": %.1f, \"copy_bandwidth_gbs\": %.1f, "
+      "\"equivalent_bandwidth_gbs\": %.1f, \"cpu_threads\": %u}",
+      info.name.c_str(), static_cast<long long>(n), median(gpu_ms), median(operator_ms),
+      median(kernel_ms), median(global_ms), median(cpu_ms), median(cpu_ms) / median(gpu_ms),
+      copy / 1e9, equivalent / 1e9, std::thread::hardware_concurrency());
   std::printf("GPU_BENCH %s\n", json);
   if (const char* path = std::getenv("EMBER_GPU_BENCH_OUT")) std::ofstream(path) << json << "\n";
 }
