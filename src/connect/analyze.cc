@@ -33,11 +33,16 @@ plan::PlanPtr translate_plan(ConnectSession& session, const pb::Plan& plan) {
 plan::ExplainMode explain_mode(pb::AnalyzePlanRequest::Explain::ExplainMode m) {
   using E = pb::AnalyzePlanRequest::Explain;
   switch (m) {
-    case E::EXPLAIN_MODE_EXTENDED: return plan::ExplainMode::kExtended;
-    case E::EXPLAIN_MODE_CODEGEN: return plan::ExplainMode::kCodegen;
-    case E::EXPLAIN_MODE_COST: return plan::ExplainMode::kCost;
-    case E::EXPLAIN_MODE_FORMATTED: return plan::ExplainMode::kFormatted;
-    default: return plan::ExplainMode::kSimple;
+    case E::EXPLAIN_MODE_EXTENDED:
+      return plan::ExplainMode::kExtended;
+    case E::EXPLAIN_MODE_CODEGEN:
+      return plan::ExplainMode::kCodegen;
+    case E::EXPLAIN_MODE_COST:
+      return plan::ExplainMode::kCost;
+    case E::EXPLAIN_MODE_FORMATTED:
+      return plan::ExplainMode::kFormatted;
+    default:
+      return plan::ExplainMode::kSimple;
   }
 }
 
@@ -59,7 +64,8 @@ void strip_identity(gp::Message* m) {
     }
     if (f->type() != gp::FieldDescriptor::TYPE_MESSAGE) continue;
     if (f->is_repeated()) {
-      for (int i = 0; i < r->FieldSize(*m, f); ++i) strip_identity(r->MutableRepeatedMessage(m, f, i));
+      for (int i = 0; i < r->FieldSize(*m, f); ++i)
+        strip_identity(r->MutableRepeatedMessage(m, f, i));
     } else {
       strip_identity(r->MutableMessage(m, f));
     }
@@ -127,7 +133,8 @@ void handle_analyze(ConnectSession& session, const pb::AnalyzePlanRequest& reque
       return;
     }
     case R::kTreeString: {
-      plan::PlanPtr analyzed = engine.analyze(translate_plan(session, request.tree_string().plan()));
+      plan::PlanPtr analyzed =
+          engine.analyze(translate_plan(session, request.tree_string().plan()));
       int level = request.tree_string().has_level() ? request.tree_string().level() : 0x7fffffff;
       if (level <= 0) level = 0x7fffffff;
       response->mutable_tree_string()->set_tree_string(
@@ -145,7 +152,8 @@ void handle_analyze(ConnectSession& session, const pb::AnalyzePlanRequest& reque
       return;
     }
     case R::kInputFiles: {
-      plan::PlanPtr analyzed = engine.analyze(translate_plan(session, request.input_files().plan()));
+      plan::PlanPtr analyzed =
+          engine.analyze(translate_plan(session, request.input_files().plan()));
       std::vector<const plan::PlanNode*> reads;
       collect_reads(analyzed, &reads);
       auto* files = response->mutable_input_files();
@@ -226,7 +234,8 @@ void handle_analyze(ConnectSession& session, const pb::AnalyzePlanRequest& reque
       response->mutable_json_to_ddl()->set_ddl_string(
           to_ddl(*parse_json_type(request.json_to_ddl().json_string())));
       return;
-    case R::ANALYZE_NOT_SET: break;
+    case R::ANALYZE_NOT_SET:
+      break;
   }
   throw_invalid_plan("UNKNOWN_ANALYZE_METHOD", "Unknown Analyze Method ANALYZE_NOT_SET!",
                      {{"other", "ANALYZE_NOT_SET"}});

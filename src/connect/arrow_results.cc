@@ -19,9 +19,8 @@ namespace ember::connect {
 namespace {
 
 [[noreturn]] void arrow_failure(const arrow::Status& st, const char* what) {
-  throw SparkError(ErrorKind::kInternal, "INTERNAL_ERROR",
-                   std::string(what) + ": " + st.ToString(), {{"message", st.ToString()}},
-                   "XX000");
+  throw SparkError(ErrorKind::kInternal, "INTERNAL_ERROR", std::string(what) + ": " + st.ToString(),
+                   {{"message", st.ToString()}}, "XX000");
 }
 
 template <typename T>
@@ -46,13 +45,16 @@ std::shared_ptr<arrow::DataType> canonical_type(const std::shared_ptr<arrow::Dat
   using arrow::Type;
   switch (t->id()) {
     case Type::LARGE_STRING:
-    case Type::STRING_VIEW: return arrow::utf8();
+    case Type::STRING_VIEW:
+      return arrow::utf8();
     case Type::LARGE_BINARY:
     case Type::BINARY_VIEW:
-    case Type::FIXED_SIZE_BINARY: return arrow::binary();
+    case Type::FIXED_SIZE_BINARY:
+      return arrow::binary();
     case Type::DICTIONARY:
       return canonical_type(static_cast<const arrow::DictionaryType&>(*t).value_type());
-    case Type::DATE64: return arrow::date32();
+    case Type::DATE64:
+      return arrow::date32();
     case Type::TIMESTAMP: {
       const auto& ts = static_cast<const arrow::TimestampType&>(*t);
       if (ts.unit() == arrow::TimeUnit::MICRO) return t;
@@ -91,7 +93,8 @@ std::shared_ptr<arrow::DataType> canonical_type(const std::shared_ptr<arrow::Dat
       }
       return changed ? arrow::struct_(fields) : t;
     }
-    default: return t;
+    default:
+      return t;
   }
 }
 
@@ -188,7 +191,8 @@ DecodedArrow decode_arrow_stream(const std::string& bytes) {
   // The canonical schema: what Spark's types map to.
   auto in_schema = reader->schema();
   arrow::FieldVector fields;
-  for (const auto& f : in_schema->fields()) fields.push_back(f->WithType(canonical_type(f->type())));
+  for (const auto& f : in_schema->fields())
+    fields.push_back(f->WithType(canonical_type(f->type())));
   auto schema = arrow::schema(fields);
 
   CSchema c_schema;

@@ -145,7 +145,8 @@ void handle_config(ConnectSession& session, const pb::ConfigRequest& request,
       }
       break;
     case pb::ConfigRequest::Operation::kGetOption:
-      for (const auto& key : op.get_option().keys()) add_pair(response, key, config_value(session, key));
+      for (const auto& key : op.get_option().keys())
+        add_pair(response, key, config_value(session, key));
       break;
     case pb::ConfigRequest::Operation::kGetAll: {
       const std::string prefix = op.get_all().has_prefix() ? op.get_all().prefix() : "";
@@ -166,10 +167,11 @@ void handle_config(ConnectSession& session, const pb::ConfigRequest& request,
       }
       break;
     case pb::ConfigRequest::Operation::OP_TYPE_NOT_SET:
-      throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",
-                         "This oneOf field in spark.connect.ConfigRequest.Operation is not set: "
-                         "op_type",
-                         {{"fullName", "spark.connect.ConfigRequest.Operation"}, {"name", "op_type"}});
+      throw_invalid_plan(
+          "INVALID_ONE_OF_FIELD_NOT_SET",
+          "This oneOf field in spark.connect.ConfigRequest.Operation is not set: "
+          "op_type",
+          {{"fullName", "spark.connect.ConfigRequest.Operation"}, {"name", "op_type"}});
   }
 }
 

@@ -32,17 +32,18 @@ std::vector<std::string> classes_for(ErrorKind kind, const std::string& error_cl
     return hierarchy({"org.apache.spark.SparkSQLException", "java.sql.SQLException"});
   }
   if (family == "CONNECT_INVALID_PLAN") {
-    return hierarchy({"org.apache.spark.sql.connect.common.InvalidPlanInput",
-                      "java.lang.RuntimeException"});
+    return hierarchy(
+        {"org.apache.spark.sql.connect.common.InvalidPlanInput", "java.lang.RuntimeException"});
   }
   switch (kind) {
-    case ErrorKind::kAnalysis: return hierarchy({"org.apache.spark.sql.AnalysisException"});
+    case ErrorKind::kAnalysis:
+      return hierarchy({"org.apache.spark.sql.AnalysisException"});
     case ErrorKind::kParse:
       return hierarchy({"org.apache.spark.sql.catalyst.parser.ParseException",
                         "org.apache.spark.sql.AnalysisException"});
     case ErrorKind::kArithmetic:
-      return hierarchy({"org.apache.spark.SparkArithmeticException", "java.lang.ArithmeticException",
-                        "java.lang.RuntimeException"});
+      return hierarchy({"org.apache.spark.SparkArithmeticException",
+                        "java.lang.ArithmeticException", "java.lang.RuntimeException"});
     case ErrorKind::kNumberFormat:
       return hierarchy({"org.apache.spark.SparkNumberFormatException",
                         "java.lang.NumberFormatException", "java.lang.IllegalArgumentException",
@@ -62,7 +63,8 @@ std::vector<std::string> classes_for(ErrorKind kind, const std::string& error_cl
       return hierarchy({"org.apache.spark.SparkFileNotFoundException",
                         "java.io.FileNotFoundException", "java.io.IOException"});
     case ErrorKind::kInterrupted:
-    case ErrorKind::kInternal: return hierarchy({"org.apache.spark.SparkException"});
+    case ErrorKind::kInternal:
+      return hierarchy({"org.apache.spark.SparkException"});
   }
   return hierarchy({"org.apache.spark.SparkException"});
 }
@@ -173,7 +175,8 @@ grpc::Status to_status(const ErrorReport& report, ErrorStore* store) {
       report.message.size() > kMaxStatusMessage || params.size() > kMaxParamsJson;
   if (store != nullptr) md["errorId"] = store->put(report);
 
-  std::string message = truncated ? truncate_utf8(report.message, kMaxStatusMessage) : report.message;
+  std::string message =
+      truncated ? truncate_utf8(report.message, kMaxStatusMessage) : report.message;
   google::rpc::Status status;
   status.set_code(grpc::StatusCode::INTERNAL);
   status.set_message(message);
@@ -194,11 +197,14 @@ void fill_error_details(const ErrorReport& report, spark::connect::FetchErrorDet
 
 void throw_invalid_handle(const std::string& sub_class, const std::string& handle) {
   static const std::map<std::string, std::string> kText = {
-      {"FORMAT", "Handle must be an UUID string of the format '00112233-4455-6677-8899-aabbccddeeff'"},
-      {"OPERATION_ABANDONED", "Operation was considered abandoned because of inactivity and removed."},
+      {"FORMAT",
+       "Handle must be an UUID string of the format '00112233-4455-6677-8899-aabbccddeeff'"},
+      {"OPERATION_ABANDONED",
+       "Operation was considered abandoned because of inactivity and removed."},
       {"OPERATION_ALREADY_EXISTS", "Operation already exists."},
       {"OPERATION_NOT_FOUND", "Operation not found."},
-      {"SESSION_CHANGED", "The existing Spark server driver instance has restarted. Please reconnect."},
+      {"SESSION_CHANGED",
+       "The existing Spark server driver instance has restarted. Please reconnect."},
       {"SESSION_CLOSED", "Session was closed."},
       {"SESSION_NOT_FOUND", "Session not found."},
       {"SESSION_ALREADY_EXISTS", "Session already exists."},

@@ -58,7 +58,8 @@ void run_relation(ConnectSession& session, Operation& op, const pb::Relation& ro
   }
 }
 
-void create_view(ConnectSession& session, Operation& op, const pb::CreateDataFrameViewCommand& cmd) {
+void create_view(ConnectSession& session, Operation& op,
+                 const pb::CreateDataFrameViewCommand& cmd) {
   if (cmd.is_global()) throw_not_supported("Global temporary views");
   PlanTranslator translator(translate_context(session, op.cancelled()));
   plan::PlanPtr analyzed = session.engine().analyze(translator.relation(cmd.input()));
@@ -86,10 +87,10 @@ void run_sql_command(ConnectSession& session, Operation& op, const pb::SqlComman
   }
   if (input.has_with_relations()) throw_not_supported("spark.sql with DataFrame arguments");
   if (!input.has_sql()) {
-    throw_invalid_plan("SQL_COMMAND_EXPECTS_SQL_OR_WITH_RELATIONS",
-                       "SQL command expects either a SQL or a WithRelations, but got " +
-                           relation_type_name(input),
-                       {{"other", relation_type_name(input)}});
+    throw_invalid_plan(
+        "SQL_COMMAND_EXPECTS_SQL_OR_WITH_RELATIONS",
+        "SQL command expects either a SQL or a WithRelations, but got " + relation_type_name(input),
+        {{"other", relation_type_name(input)}});
   }
   PlanTranslator translator(translate_context(session, op.cancelled()));
   PlanTranslator::SqlStatement statement =
@@ -119,17 +120,24 @@ std::string command_type_name(const pb::Command& cmd) {
 
 void run_command(ConnectSession& session, Operation& op, const pb::Command& cmd) {
   switch (cmd.command_type_case()) {
-    case pb::Command::kCreateDataframeView: create_view(session, op, cmd.create_dataframe_view()); break;
-    case pb::Command::kSqlCommand: run_sql_command(session, op, cmd.sql_command()); break;
+    case pb::Command::kCreateDataframeView:
+      create_view(session, op, cmd.create_dataframe_view());
+      break;
+    case pb::Command::kSqlCommand:
+      run_sql_command(session, op, cmd.sql_command());
+      break;
     case pb::Command::kWriteOperation:
-    case pb::Command::kWriteOperationV2: throw_not_supported("Writing DataFrames (DataFrame.write)");
+    case pb::Command::kWriteOperationV2:
+      throw_not_supported("Writing DataFrames (DataFrame.write)");
     case pb::Command::kRegisterFunction:
-    case pb::Command::kRegisterTableFunction: throw_not_supported("Registering user-defined functions");
+    case pb::Command::kRegisterTableFunction:
+      throw_not_supported("Registering user-defined functions");
     case pb::Command::COMMAND_TYPE_NOT_SET:
       throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",
                          "This oneOf field in spark.connect.Command is not set: command_type",
                          {{"fullName", "spark.connect.Command"}, {"name", "command_type"}});
-    default: throw_not_supported("Command " + command_type_name(cmd));
+    default:
+      throw_not_supported("Command " + command_type_name(cmd));
   }
 }
 
@@ -143,12 +151,18 @@ Operation::Response response_for(const ConnectSession& session, const Operation&
   return r;
 }
 
-void run_execute_plan(ConnectSession& session, Operation& op, const pb::ExecutePlanRequest& request) {
+void run_execute_plan(ConnectSession& session, Operation& op,
+                      const pb::ExecutePlanRequest& request) {
   const pb::Plan& plan = request.plan();
   switch (plan.op_type_case()) {
-    case pb::Plan::kRoot: run_relation(session, op, plan.root()); break;
-    case pb::Plan::kCommand: run_command(session, op, plan.command()); break;
-    case pb::Plan::kCompressedOperation: reject_compressed_plan();
+    case pb::Plan::kRoot:
+      run_relation(session, op, plan.root());
+      break;
+    case pb::Plan::kCommand:
+      run_command(session, op, plan.command());
+      break;
+    case pb::Plan::kCompressedOperation:
+      reject_compressed_plan();
     case pb::Plan::OP_TYPE_NOT_SET:
       throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",
                          "This oneOf field in spark.connect.Plan is not set: op_type",

@@ -97,12 +97,12 @@ grpc::Status Operation::stream(grpc::ServerContext* context, grpc::ServerWriter<
   } detach{this};
 
   while (true) {
-    cv_.wait_for(lock, std::chrono::milliseconds(200), [&] {
-      return pos < next_index_ || done_ || generation != sender_generation_;
-    });
+    cv_.wait_for(lock, std::chrono::milliseconds(200),
+                 [&] { return pos < next_index_ || done_ || generation != sender_generation_; });
     if (generation != sender_generation_) {
-      return grpc::Status(grpc::StatusCode::CANCELLED,
-                          "INVALID_CURSOR.DISCONNECTED: another stream reattached to operation " + id_);
+      return grpc::Status(
+          grpc::StatusCode::CANCELLED,
+          "INVALID_CURSOR.DISCONNECTED: another stream reattached to operation " + id_);
     }
     if (context->IsCancelled()) return grpc::Status::CANCELLED;
     if (pos < next_index_) {

@@ -29,12 +29,15 @@ void reject_compressed_plan() {
 
 const pb::Relation& plan_relation(const pb::Plan& plan) {
   switch (plan.op_type_case()) {
-    case pb::Plan::kRoot: return plan.root();
-    case pb::Plan::kCompressedOperation: reject_compressed_plan();
+    case pb::Plan::kRoot:
+      return plan.root();
+    case pb::Plan::kCompressedOperation:
+      reject_compressed_plan();
     case pb::Plan::kCommand:
       throw_invalid_plan("ASSERTION_FAILURE", "Expected a relation but got a command",
                          {{"message", "Expected a relation but got a command"}});
-    case pb::Plan::OP_TYPE_NOT_SET: break;
+    case pb::Plan::OP_TYPE_NOT_SET:
+      break;
   }
   throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",
                      "This oneOf field in spark.connect.Plan is not set: op_type",

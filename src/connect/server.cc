@@ -59,7 +59,14 @@ void ConnectServer::shutdown(std::chrono::milliseconds grace) {
   if (!server_ || shut_down_.exchange(true)) return;
   sessions_->interrupt_everything();
   server_->Shutdown(std::chrono::system_clock::now() + grace);
-  sessions_->wait_for_executions(grace);
+  if (!sessions_->wait_for_executions(grace)) {
+    // An execution that ignores its cancellation flag still references the sessions and the
+    // service; they are kept alive (leaked) rather than freed under its feet.
+    server_->Wait();
+    (void)server_.release();
+    (void)service_.release();
+    (void)sessions_.release();
+  }
 }
 
 }  // namespace ember::connect

@@ -14,7 +14,9 @@ namespace pb = spark::connect;
 
 namespace {
 
-const std::string* observed_id(bool has, const std::string& value) { return has ? &value : nullptr; }
+const std::string* observed_id(bool has, const std::string& value) {
+  return has ? &value : nullptr;
+}
 
 /// The status of a failed request, with the error remembered for FetchErrorDetails when the
 /// request has a session.
@@ -45,7 +47,8 @@ grpc::Status SparkConnectService::authenticate(const grpc::ServerContext* contex
   if (auth_token_.empty()) return grpc::Status::OK;
   const auto& md = context->client_metadata();
   auto it = md.find("authorization");
-  if (it != md.end() && std::string(it->second.data(), it->second.size()) == "Bearer " + auth_token_) {
+  if (it != md.end() &&
+      std::string(it->second.data(), it->second.size()) == "Bearer " + auth_token_) {
     return grpc::Status::OK;
   }
   return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "Invalid authentication token");
@@ -58,10 +61,10 @@ grpc::Status SparkConnectService::ExecutePlan(grpc::ServerContext* context,
   std::shared_ptr<ConnectSession> session;
   std::shared_ptr<Operation> op;
   try {
-    session = sessions_.get_or_create(
-        request->user_context().user_id(), request->session_id(),
-        observed_id(request->has_client_observed_server_side_session_id(),
-                    request->client_observed_server_side_session_id()));
+    session =
+        sessions_.get_or_create(request->user_context().user_id(), request->session_id(),
+                                observed_id(request->has_client_observed_server_side_session_id(),
+                                            request->client_observed_server_side_session_id()));
     std::string op_id = request->operation_id();
     if (!request->has_operation_id() || op_id.empty()) {
       op_id = new_uuid();
@@ -91,7 +94,12 @@ grpc::Status SparkConnectService::ExecutePlan(grpc::ServerContext* context,
   } catch (...) {
     return failure(session);
   }
-  grpc::Status status = op->stream(context, writer, nullptr);
+  grpc::Status status;
+  try {
+    status = op->stream(context, writer, nullptr);
+  } catch (...) {
+    status = failure(session);
+  }
   if (!op->reattachable()) {
     // Nobody can come back for the rest: stop the execution if it still runs.
     op->interrupt();
@@ -100,9 +108,9 @@ grpc::Status SparkConnectService::ExecutePlan(grpc::ServerContext* context,
   return status;
 }
 
-grpc::Status SparkConnectService::ReattachExecute(grpc::ServerContext* context,
-                                                  const pb::ReattachExecuteRequest* request,
-                                                  grpc::ServerWriter<pb::ExecutePlanResponse>* writer) {
+grpc::Status SparkConnectService::ReattachExecute(
+    grpc::ServerContext* context, const pb::ReattachExecuteRequest* request,
+    grpc::ServerWriter<pb::ExecutePlanResponse>* writer) {
   if (auto st = authenticate(context); !st.ok()) return st;
   std::shared_ptr<ConnectSession> session;
   std::shared_ptr<Operation> op;
@@ -119,8 +127,12 @@ grpc::Status SparkConnectService::ReattachExecute(grpc::ServerContext* context,
   } catch (...) {
     return failure(session);
   }
-  return op->stream(context, writer,
-                    request->has_last_response_id() ? &request->last_response_id() : nullptr);
+  try {
+    return op->stream(context, writer,
+                      request->has_last_response_id() ? &request->last_response_id() : nullptr);
+  } catch (...) {
+    return failure(session);
+  }
 }
 
 grpc::Status SparkConnectService::ReleaseExecute(grpc::ServerContext* context,
@@ -156,10 +168,10 @@ grpc::Status SparkConnectService::AnalyzePlan(grpc::ServerContext* context,
   if (auto st = authenticate(context); !st.ok()) return st;
   std::shared_ptr<ConnectSession> session;
   try {
-    session = sessions_.get_or_create(
-        request->user_context().user_id(), request->session_id(),
-        observed_id(request->has_client_observed_server_side_session_id(),
-                    request->client_observed_server_side_session_id()));
+    session =
+        sessions_.get_or_create(request->user_context().user_id(), request->session_id(),
+                                observed_id(request->has_client_observed_server_side_session_id(),
+                                            request->client_observed_server_side_session_id()));
     handle_analyze(*session, *request, response);
     stamp(response, *session);
     return grpc::Status::OK;
@@ -174,10 +186,10 @@ grpc::Status SparkConnectService::Config(grpc::ServerContext* context,
   if (auto st = authenticate(context); !st.ok()) return st;
   std::shared_ptr<ConnectSession> session;
   try {
-    session = sessions_.get_or_create(
-        request->user_context().user_id(), request->session_id(),
-        observed_id(request->has_client_observed_server_side_session_id(),
-                    request->client_observed_server_side_session_id()));
+    session =
+        sessions_.get_or_create(request->user_context().user_id(), request->session_id(),
+                                observed_id(request->has_client_observed_server_side_session_id(),
+                                            request->client_observed_server_side_session_id()));
     handle_config(*session, *request, response);
     stamp(response, *session);
     return grpc::Status::OK;
@@ -237,7 +249,8 @@ grpc::Status SparkConnectService::AddArtifacts(grpc::ServerContext* context,
                                          static_cast<uint32_t>(request.chunk().crc());
           --chunks_left;
           break;
-        case pb::AddArtifactsRequest::PAYLOAD_NOT_SET: break;
+        case pb::AddArtifactsRequest::PAYLOAD_NOT_SET:
+          break;
       }
       if (!chunked_name.empty() && chunks_left <= 0) {
         if (chunked_ok) session->put_artifact(chunked_name, std::move(chunked_data));
@@ -259,10 +272,10 @@ grpc::Status SparkConnectService::ArtifactStatus(grpc::ServerContext* context,
   if (auto st = authenticate(context); !st.ok()) return st;
   std::shared_ptr<ConnectSession> session;
   try {
-    session = sessions_.get_or_create(
-        request->user_context().user_id(), request->session_id(),
-        observed_id(request->has_client_observed_server_side_session_id(),
-                    request->client_observed_server_side_session_id()));
+    session =
+        sessions_.get_or_create(request->user_context().user_id(), request->session_id(),
+                                observed_id(request->has_client_observed_server_side_session_id(),
+                                            request->client_observed_server_side_session_id()));
     for (const auto& name : request->names()) {
       (*response->mutable_statuses())[name].set_exists(session->has_artifact(name));
     }
@@ -279,13 +292,15 @@ grpc::Status SparkConnectService::Interrupt(grpc::ServerContext* context,
   if (auto st = authenticate(context); !st.ok()) return st;
   std::shared_ptr<ConnectSession> session;
   try {
-    session = sessions_.get_or_create(
-        request->user_context().user_id(), request->session_id(),
-        observed_id(request->has_client_observed_server_side_session_id(),
-                    request->client_observed_server_side_session_id()));
+    session =
+        sessions_.get_or_create(request->user_context().user_id(), request->session_id(),
+                                observed_id(request->has_client_observed_server_side_session_id(),
+                                            request->client_observed_server_side_session_id()));
     std::vector<std::string> ids;
     switch (request->interrupt_type()) {
-      case pb::InterruptRequest::INTERRUPT_TYPE_ALL: ids = session->interrupt_all(); break;
+      case pb::InterruptRequest::INTERRUPT_TYPE_ALL:
+        ids = session->interrupt_all();
+        break;
       case pb::InterruptRequest::INTERRUPT_TYPE_TAG:
         ids = session->interrupt_tag(request->operation_tag());
         break;
@@ -293,12 +308,14 @@ grpc::Status SparkConnectService::Interrupt(grpc::ServerContext* context,
         ids = session->interrupt_operation(request->operation_id());
         break;
       default:
-        throw_invalid_plan("INVALID_ENUM",
-                           "This enum value of spark.connect.InterruptRequest.InterruptType is "
-                           "invalid: " + pb::InterruptRequest::InterruptType_Name(request->interrupt_type()),
-                           {{"fullName", "spark.connect.InterruptRequest.InterruptType"},
-                            {"name", pb::InterruptRequest::InterruptType_Name(request->interrupt_type())},
-                            {"number", std::to_string(static_cast<int>(request->interrupt_type()))}});
+        throw_invalid_plan(
+            "INVALID_ENUM",
+            "This enum value of spark.connect.InterruptRequest.InterruptType is "
+            "invalid: " +
+                pb::InterruptRequest::InterruptType_Name(request->interrupt_type()),
+            {{"fullName", "spark.connect.InterruptRequest.InterruptType"},
+             {"name", pb::InterruptRequest::InterruptType_Name(request->interrupt_type())},
+             {"number", std::to_string(static_cast<int>(request->interrupt_type()))}});
     }
     for (const auto& id : ids) response->add_interrupted_ids(id);
     stamp(response, *session);
@@ -314,7 +331,7 @@ grpc::Status SparkConnectService::ReleaseSession(grpc::ServerContext* context,
   if (auto st = authenticate(context); !st.ok()) return st;
   try {
     std::string server_side = sessions_.release(request->user_context().user_id(),
-                                                 request->session_id(), request->allow_reconnect());
+                                                request->session_id(), request->allow_reconnect());
     response->set_session_id(request->session_id());
     response->set_server_side_session_id(server_side);
     return grpc::Status::OK;

@@ -15,9 +15,9 @@ class SparkConnectService final : public spark::connect::SparkConnectService::Se
   /// With a non-empty `auth_token`, requests must carry "authorization: Bearer <token>".
   explicit SparkConnectService(SessionManager& sessions, std::string auth_token = "");
 
-  grpc::Status ExecutePlan(grpc::ServerContext* context,
-                           const spark::connect::ExecutePlanRequest* request,
-                           grpc::ServerWriter<spark::connect::ExecutePlanResponse>* writer) override;
+  grpc::Status ExecutePlan(
+      grpc::ServerContext* context, const spark::connect::ExecutePlanRequest* request,
+      grpc::ServerWriter<spark::connect::ExecutePlanResponse>* writer) override;
   grpc::Status AnalyzePlan(grpc::ServerContext* context,
                            const spark::connect::AnalyzePlanRequest* request,
                            spark::connect::AnalyzePlanResponse* response) override;

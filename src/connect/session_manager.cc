@@ -93,7 +93,8 @@ void ConnectSession::set_storage_level(const std::string& key,
   }
 }
 
-bool ConnectSession::storage_level(const std::string& key, spark::connect::StorageLevel* out) const {
+bool ConnectSession::storage_level(const std::string& key,
+                                   spark::connect::StorageLevel* out) const {
   std::lock_guard<std::mutex> lock(mu_);
   auto it = storage_levels_.find(key);
   if (it == storage_levels_.end()) return false;

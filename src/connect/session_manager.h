@@ -99,7 +99,8 @@ class SessionManager {
 
   /// A new session `new_session_id` with the configuration and temporary views of `from`;
   /// INVALID_HANDLE.SESSION_ALREADY_EXISTS when the id is taken.
-  std::shared_ptr<ConnectSession> clone(const ConnectSession& from, const std::string& new_session_id);
+  std::shared_ptr<ConnectSession> clone(const ConnectSession& from,
+                                        const std::string& new_session_id);
 
   /// Interrupts every operation of every session (server shutdown).
   void interrupt_everything();

@@ -43,39 +43,66 @@ plan::PlanPtr PlanTranslator::input(const pb::Relation& child, const char* what)
 
 PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
   switch (rel.rel_type_case()) {
-    case pb::Relation::kRead: return read(rel.read());
-    case pb::Relation::kRange: return range(rel.range());
-    case pb::Relation::kProject: return project(rel.project());
-    case pb::Relation::kFilter: return filter(rel.filter());
-    case pb::Relation::kSort: return sort(rel.sort());
-    case pb::Relation::kLimit: return limit(rel.limit());
-    case pb::Relation::kOffset: return offset(rel.offset());
-    case pb::Relation::kTail: return tail(rel.tail());
-    case pb::Relation::kSubqueryAlias: return subquery_alias(rel.subquery_alias());
-    case pb::Relation::kSample: return sample(rel.sample());
-    case pb::Relation::kDeduplicate: return deduplicate(rel.deduplicate());
-    case pb::Relation::kToDf: return to_df(rel.to_df());
-    case pb::Relation::kWithColumns: return with_columns(rel.with_columns());
-    case pb::Relation::kWithColumnsRenamed: return with_columns_renamed(rel.with_columns_renamed());
-    case pb::Relation::kDrop: return drop(rel.drop());
-    case pb::Relation::kRepartition: return repartition(rel.repartition());
+    case pb::Relation::kRead:
+      return read(rel.read());
+    case pb::Relation::kRange:
+      return range(rel.range());
+    case pb::Relation::kProject:
+      return project(rel.project());
+    case pb::Relation::kFilter:
+      return filter(rel.filter());
+    case pb::Relation::kSort:
+      return sort(rel.sort());
+    case pb::Relation::kLimit:
+      return limit(rel.limit());
+    case pb::Relation::kOffset:
+      return offset(rel.offset());
+    case pb::Relation::kTail:
+      return tail(rel.tail());
+    case pb::Relation::kSubqueryAlias:
+      return subquery_alias(rel.subquery_alias());
+    case pb::Relation::kSample:
+      return sample(rel.sample());
+    case pb::Relation::kDeduplicate:
+      return deduplicate(rel.deduplicate());
+    case pb::Relation::kToDf:
+      return to_df(rel.to_df());
+    case pb::Relation::kWithColumns:
+      return with_columns(rel.with_columns());
+    case pb::Relation::kWithColumnsRenamed:
+      return with_columns_renamed(rel.with_columns_renamed());
+    case pb::Relation::kDrop:
+      return drop(rel.drop());
+    case pb::Relation::kRepartition:
+      return repartition(rel.repartition());
     case pb::Relation::kRepartitionByExpression:
       return repartition_by_expression(rel.repartition_by_expression());
-    case pb::Relation::kHint: return hint(rel.hint());
-    case pb::Relation::kAggregate: return aggregate(rel.aggregate());
-    case pb::Relation::kJoin: return join(rel.join());
-    case pb::Relation::kSetOp: return set_operation(rel.set_op());
-    case pb::Relation::kLocalRelation: return local_relation(rel.local_relation());
-    case pb::Relation::kCachedLocalRelation: return cached_local_relation(rel.cached_local_relation());
+    case pb::Relation::kHint:
+      return hint(rel.hint());
+    case pb::Relation::kAggregate:
+      return aggregate(rel.aggregate());
+    case pb::Relation::kJoin:
+      return join(rel.join());
+    case pb::Relation::kSetOp:
+      return set_operation(rel.set_op());
+    case pb::Relation::kLocalRelation:
+      return local_relation(rel.local_relation());
+    case pb::Relation::kCachedLocalRelation:
+      return cached_local_relation(rel.cached_local_relation());
     case pb::Relation::kChunkedCachedLocalRelation:
       return chunked_cached_local_relation(rel.chunked_cached_local_relation());
-    case pb::Relation::kShowString: return show_string(rel.show_string());
-    case pb::Relation::kSql: return sql(rel.sql());
+    case pb::Relation::kShowString:
+      return show_string(rel.show_string());
+    case pb::Relation::kSql:
+      return sql(rel.sql());
+    case pb::Relation::kCatalog:
+      return catalog(rel.catalog());
     case pb::Relation::REL_TYPE_NOT_SET:
       throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",
                          "This oneOf field in spark.connect.Relation is not set: rel_type",
                          {{"fullName", "spark.connect.Relation"}, {"name", "rel_type"}});
-    default: break;
+    default:
+      break;
   }
   throw_not_supported("Relation type " + relation_type_name(rel));
 }

@@ -7,6 +7,7 @@
 
 #include "plan/expression.h"
 #include "plan/logical_plan.h"
+#include "spark/connect/catalog.pb.h"
 #include "spark/connect/expressions.pb.h"
 #include "spark/connect/relations.pb.h"
 
@@ -81,6 +82,8 @@ class PlanTranslator {
   NodePtr show_string(const spark::connect::ShowString& r);
   // translate_sql.cc
   NodePtr sql(const spark::connect::SQL& r);
+  // translate_catalog.cc
+  NodePtr catalog(const spark::connect::Catalog& r);
   // translate_expression.cc
   plan::ExprPtr sort_order(const spark::connect::Expression::SortOrder& s);
   plan::ExprPtr alias(const spark::connect::Expression::Alias& a);
@@ -96,7 +99,8 @@ class PlanTranslator {
   /// by position, or expression arguments.
   struct SqlArguments {
     const google::protobuf::Map<std::string, spark::connect::Expression::Literal>* args = nullptr;
-    const google::protobuf::RepeatedPtrField<spark::connect::Expression::Literal>* pos_args = nullptr;
+    const google::protobuf::RepeatedPtrField<spark::connect::Expression::Literal>* pos_args =
+        nullptr;
     const google::protobuf::Map<std::string, spark::connect::Expression>* named_arguments = nullptr;
     const google::protobuf::RepeatedPtrField<spark::connect::Expression>* pos_arguments = nullptr;
   };

@@ -13,11 +13,16 @@ PlanTranslator::NodePtr PlanTranslator::aggregate(const pb::Aggregate& r) {
     throw_invalid_plan("AGGREGATE_NEEDS_PLAN_INPUT", "Aggregate needs a plan input");
   }
   switch (r.group_type()) {
-    case pb::Aggregate::GROUP_TYPE_GROUPBY: break;
-    case pb::Aggregate::GROUP_TYPE_ROLLUP: throw_not_supported("GROUP BY ROLLUP");
-    case pb::Aggregate::GROUP_TYPE_CUBE: throw_not_supported("GROUP BY CUBE");
-    case pb::Aggregate::GROUP_TYPE_PIVOT: throw_not_supported("Pivot");
-    case pb::Aggregate::GROUP_TYPE_GROUPING_SETS: throw_not_supported("GROUPING SETS");
+    case pb::Aggregate::GROUP_TYPE_GROUPBY:
+      break;
+    case pb::Aggregate::GROUP_TYPE_ROLLUP:
+      throw_not_supported("GROUP BY ROLLUP");
+    case pb::Aggregate::GROUP_TYPE_CUBE:
+      throw_not_supported("GROUP BY CUBE");
+    case pb::Aggregate::GROUP_TYPE_PIVOT:
+      throw_not_supported("Pivot");
+    case pb::Aggregate::GROUP_TYPE_GROUPING_SETS:
+      throw_not_supported("GROUPING SETS");
     default:
       throw_invalid_plan("INVALID_ENUM",
                          "This enum value of spark.connect.Aggregate.GroupType is invalid: " +

@@ -41,10 +41,10 @@ ExprPtr star_expression(const pb::Expression::UnresolvedStar& s) {
   if (!s.has_unparsed_target()) return plan::star({}, plan_id);
   const std::string& target = s.unparsed_target();
   if (target.size() < 2 || target.compare(target.size() - 2, 2, ".*") != 0) {
-    throw_invalid_plan("UNRESOLVED_STAR_TARGET_INVALID",
-                       "UnresolvedStar requires a unparsed target ending with '.*', but got " +
-                           target + ".",
-                       {{"target", target}});
+    throw_invalid_plan(
+        "UNRESOLVED_STAR_TARGET_INVALID",
+        "UnresolvedStar requires a unparsed target ending with '.*', but got " + target + ".",
+        {{"target", target}});
   }
   if (s.has_plan_id()) {
     throw_invalid_plan("UNRESOLVED_STAR_WITH_BOTH_TARGET_AND_PLAN_ID",
@@ -70,7 +70,8 @@ ExprPtr lambda_variable(const pb::Expression::UnresolvedNamedLambdaVariable& v) 
 int64_t frame_bound(const pb::Expression::Window::WindowFrame::FrameBoundary& b, bool lower) {
   using B = pb::Expression::Window::WindowFrame::FrameBoundary;
   switch (b.boundary_case()) {
-    case B::kCurrentRow: return 0;
+    case B::kCurrentRow:
+      return 0;
     case B::kUnbounded:
       return lower ? std::numeric_limits<int64_t>::min() : std::numeric_limits<int64_t>::max();
     case B::kValue: {
@@ -80,12 +81,15 @@ int64_t frame_bound(const pb::Expression::Window::WindowFrame::FrameBoundary& b,
       }
       throw_not_supported("A window frame boundary that is not an integer literal");
     }
-    case B::BOUNDARY_NOT_SET: break;
+    case B::BOUNDARY_NOT_SET:
+      break;
   }
   if (lower) {
-    throw_invalid_plan("LOWER_BOUND_REQUIRED_IN_WINDOW_FRAME", "LowerBound is required in WindowFrame");
+    throw_invalid_plan("LOWER_BOUND_REQUIRED_IN_WINDOW_FRAME",
+                       "LowerBound is required in WindowFrame");
   }
-  throw_invalid_plan("UPPER_BOUND_REQUIRED_IN_WINDOW_FRAME", "UpperBound is required in WindowFrame");
+  throw_invalid_plan("UPPER_BOUND_REQUIRED_IN_WINDOW_FRAME",
+                     "UpperBound is required in WindowFrame");
 }
 
 }  // namespace
@@ -117,29 +121,38 @@ ExprPtr PlanTranslator::expression(const pb::Expression& e) {
       const auto& f = e.call_function();
       return plan::call(f.function_name(), expressions(f.arguments()));
     }
-    case pb::Expression::kUnresolvedStar: return star_expression(e.unresolved_star());
-    case pb::Expression::kAlias: return alias(e.alias());
+    case pb::Expression::kUnresolvedStar:
+      return star_expression(e.unresolved_star());
+    case pb::Expression::kAlias:
+      return alias(e.alias());
     case pb::Expression::kCast: {
       const auto& c = e.cast();
       TypePtr type;
       switch (c.cast_to_type_case()) {
-        case pb::Expression::Cast::kType: type = type_from_proto(c.type()); break;
-        case pb::Expression::Cast::kTypeStr: type = parse_data_type(c.type_str()); break;
+        case pb::Expression::Cast::kType:
+          type = type_from_proto(c.type());
+          break;
+        case pb::Expression::Cast::kTypeStr:
+          type = parse_data_type(c.type_str());
+          break;
         default:
-          throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",
-                             "This oneOf field in spark.connect.Expression.Cast is not set: "
-                             "cast_to_type",
-                             {{"fullName", "spark.connect.Expression.Cast"},
-                              {"name", "cast_to_type"}});
+          throw_invalid_plan(
+              "INVALID_ONE_OF_FIELD_NOT_SET",
+              "This oneOf field in spark.connect.Expression.Cast is not set: "
+              "cast_to_type",
+              {{"fullName", "spark.connect.Expression.Cast"}, {"name", "cast_to_type"}});
       }
       return plan::cast(expression(c.expr()), type,
                         c.eval_mode() == pb::Expression::Cast::EVAL_MODE_TRY);
     }
-    case pb::Expression::kSortOrder: return sort_order(e.sort_order());
-    case pb::Expression::kLambdaFunction: return lambda(e.lambda_function());
+    case pb::Expression::kSortOrder:
+      return sort_order(e.sort_order());
+    case pb::Expression::kLambdaFunction:
+      return lambda(e.lambda_function());
     case pb::Expression::kUnresolvedNamedLambdaVariable:
       return lambda_variable(e.unresolved_named_lambda_variable());
-    case pb::Expression::kWindow: return window(e.window());
+    case pb::Expression::kWindow:
+      return window(e.window());
     case pb::Expression::kUnresolvedExtractValue: {
       const auto& x = e.unresolved_extract_value();
       return new_expr(ExprKind::kUnresolvedExtract,
@@ -147,19 +160,24 @@ ExprPtr PlanTranslator::expression(const pb::Expression& e) {
     }
     case pb::Expression::kExpressionString:
       return expression_string(e.expression_string().expression());
-    case pb::Expression::kUnresolvedRegex: throw_not_supported("Column selection by regex (colRegex)");
-    case pb::Expression::kUpdateFields: throw_not_supported("withField / dropFields");
+    case pb::Expression::kUnresolvedRegex:
+      throw_not_supported("Column selection by regex (colRegex)");
+    case pb::Expression::kUpdateFields:
+      throw_not_supported("withField / dropFields");
     case pb::Expression::kCommonInlineUserDefinedFunction: {
       const auto& udf = e.common_inline_user_defined_function();
       throw_not_supported("User-defined function " + udf.function_name());
     }
-    case pb::Expression::kNamedArgumentExpression: throw_not_supported("Named function arguments");
-    case pb::Expression::kSubqueryExpression: throw_not_supported("Subquery expressions");
+    case pb::Expression::kNamedArgumentExpression:
+      throw_not_supported("Named function arguments");
+    case pb::Expression::kSubqueryExpression:
+      throw_not_supported("Subquery expressions");
     case pb::Expression::EXPR_TYPE_NOT_SET:
       throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",
                          "This oneOf field in spark.connect.Expression is not set: expr_type",
                          {{"fullName", "spark.connect.Expression"}, {"name", "expr_type"}});
-    default: break;
+    default:
+      break;
   }
   throw_not_supported("Expression type " + expression_type_name(e));
 }
@@ -176,7 +194,8 @@ ExprPtr PlanTranslator::sort_order(const pb::Expression::SortOrder& s) {
 ExprPtr PlanTranslator::alias(const pb::Expression::Alias& a) {
   ExprPtr child = expression(a.expr());
   if (a.name_size() == 0) {
-    throw_invalid_plan("FIELD_CANNOT_BE_EMPTY", "name in spark.connect.Expression.Alias cannot be empty",
+    throw_invalid_plan("FIELD_CANNOT_BE_EMPTY",
+                       "name in spark.connect.Expression.Alias cannot be empty",
                        {{"fieldName", "name"}, {"fullName", "spark.connect.Expression.Alias"}});
   }
   if (a.name_size() > 1) {
@@ -198,7 +217,8 @@ ExprPtr PlanTranslator::alias(const pb::Expression::Alias& a) {
 
 ExprPtr PlanTranslator::window(const pb::Expression::Window& w) {
   if (!w.has_window_function()) {
-    throw_invalid_plan("WINDOW_FUNCTION_REQUIRED", "WindowFunction is required in WindowExpression");
+    throw_invalid_plan("WINDOW_FUNCTION_REQUIRED",
+                       "WindowFunction is required in WindowExpression");
   }
   auto e = new_expr(ExprKind::kWindow, {expression(w.window_function())});
   e->partition_by = expressions(w.partition_spec());
@@ -207,12 +227,17 @@ ExprPtr PlanTranslator::window(const pb::Expression::Window& w) {
     using F = pb::Expression::Window::WindowFrame;
     const auto& f = w.frame_spec();
     switch (f.frame_type()) {
-      case F::FRAME_TYPE_ROW: e->frame.type = plan::WindowFrame::Type::kRows; break;
-      case F::FRAME_TYPE_RANGE: e->frame.type = plan::WindowFrame::Type::kRange; break;
+      case F::FRAME_TYPE_ROW:
+        e->frame.type = plan::WindowFrame::Type::kRows;
+        break;
+      case F::FRAME_TYPE_RANGE:
+        e->frame.type = plan::WindowFrame::Type::kRange;
+        break;
       default:
         throw_invalid_plan("INVALID_ENUM",
                            "This enum value of spark.connect.Expression.Window.WindowFrame."
-                           "FrameType is invalid: " + F::FrameType_Name(f.frame_type()) + "(" +
+                           "FrameType is invalid: " +
+                               F::FrameType_Name(f.frame_type()) + "(" +
                                std::to_string(static_cast<int>(f.frame_type())) + ")",
                            {{"fullName", "spark.connect.Expression.Window.WindowFrame.FrameType"},
                             {"name", F::FrameType_Name(f.frame_type())},

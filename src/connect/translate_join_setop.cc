@@ -15,14 +15,22 @@ namespace {
 JoinType join_type_from_proto(pb::Join::JoinType t) {
   switch (t) {
     case pb::Join::JOIN_TYPE_UNSPECIFIED:
-    case pb::Join::JOIN_TYPE_INNER: return JoinType::kInner;
-    case pb::Join::JOIN_TYPE_FULL_OUTER: return JoinType::kFullOuter;
-    case pb::Join::JOIN_TYPE_LEFT_OUTER: return JoinType::kLeftOuter;
-    case pb::Join::JOIN_TYPE_RIGHT_OUTER: return JoinType::kRightOuter;
-    case pb::Join::JOIN_TYPE_LEFT_ANTI: return JoinType::kLeftAnti;
-    case pb::Join::JOIN_TYPE_LEFT_SEMI: return JoinType::kLeftSemi;
-    case pb::Join::JOIN_TYPE_CROSS: return JoinType::kCross;
-    default: break;
+    case pb::Join::JOIN_TYPE_INNER:
+      return JoinType::kInner;
+    case pb::Join::JOIN_TYPE_FULL_OUTER:
+      return JoinType::kFullOuter;
+    case pb::Join::JOIN_TYPE_LEFT_OUTER:
+      return JoinType::kLeftOuter;
+    case pb::Join::JOIN_TYPE_RIGHT_OUTER:
+      return JoinType::kRightOuter;
+    case pb::Join::JOIN_TYPE_LEFT_ANTI:
+      return JoinType::kLeftAnti;
+    case pb::Join::JOIN_TYPE_LEFT_SEMI:
+      return JoinType::kLeftSemi;
+    case pb::Join::JOIN_TYPE_CROSS:
+      return JoinType::kCross;
+    default:
+      break;
   }
   std::string name = pb::Join::JoinType_Name(t);
   throw_invalid_plan("INVALID_ENUM",
@@ -56,7 +64,9 @@ PlanTranslator::NodePtr PlanTranslator::set_operation(const pb::SetOperation& r)
   const bool allow_missing = r.has_allow_missing_columns() && r.allow_missing_columns();
   SetOpType op;
   switch (r.set_op_type()) {
-    case pb::SetOperation::SET_OP_TYPE_UNION: op = SetOpType::kUnion; break;
+    case pb::SetOperation::SET_OP_TYPE_UNION:
+      op = SetOpType::kUnion;
+      break;
     case pb::SetOperation::SET_OP_TYPE_INTERSECT:
       if (by_name) {
         throw_invalid_plan("INTERSECT_DOES_NOT_SUPPORT_UNION_BY_NAME",

@@ -21,8 +21,9 @@ namespace {
 
 [[noreturn]] void bad_decimal(const std::string& text) {
   throw SparkError(ErrorKind::kNumberFormat, "CAST_INVALID_INPUT",
-                   "The value '" + text + "' of the type \"STRING\" cannot be cast to \"DECIMAL\" "
-                   "because it is malformed.",
+                   "The value '" + text +
+                       "' of the type \"STRING\" cannot be cast to \"DECIMAL\" "
+                       "because it is malformed.",
                    {{"expression", "'" + text + "'"},
                     {"sourceType", "\"STRING\""},
                     {"targetType", "\"DECIMAL\""},
@@ -135,11 +136,12 @@ TypedValue decimal_literal(const pb::Expression::Literal::Decimal& dec) {
     precision = std::max(p, s);
     scale = s;
   }
-  if (precision < 1 || precision > DataType::kMaxDecimalPrecision || scale < 0 || scale > precision) {
-    throw SparkError(ErrorKind::kAnalysis, "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION",
-                     "Decimal precision " + std::to_string(precision) +
-                         " exceeds max precision 38.",
-                     {{"precision", std::to_string(precision)}, {"maxPrecision", "38"}}, "22003");
+  if (precision < 1 || precision > DataType::kMaxDecimalPrecision || scale < 0 ||
+      scale > precision) {
+    throw SparkError(
+        ErrorKind::kAnalysis, "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION",
+        "Decimal precision " + std::to_string(precision) + " exceeds max precision 38.",
+        {{"precision", std::to_string(precision)}, {"maxPrecision", "38"}}, "22003");
   }
   return {Value::decimal(rescale(d, scale, precision, dec.value())),
           DataType::decimal(precision, scale)};
@@ -163,28 +165,42 @@ TypedValue specialized(const List& values, TypePtr element, Make make) {
 TypedValue literal_from_proto(const pb::Expression::Literal& lit) {
   using L = pb::Expression::Literal;
   switch (lit.literal_type_case()) {
-    case L::kNull: return {Value(), type_from_proto(lit.null())};
-    case L::kBinary: return {Value::bytes(lit.binary()), DataType::binary()};
-    case L::kBoolean: return {Value::boolean(lit.boolean()), DataType::boolean()};
-    case L::kByte: return {Value::integer(lit.byte()), DataType::byte()};
-    case L::kShort: return {Value::integer(lit.short_()), DataType::short_()};
-    case L::kInteger: return {Value::integer(lit.integer()), DataType::int_()};
-    case L::kLong: return {Value::integer(lit.long_()), DataType::long_()};
-    case L::kFloat: return {Value::floating(lit.float_()), DataType::float_()};
-    case L::kDouble: return {Value::floating(lit.double_()), DataType::double_()};
-    case L::kDecimal: return decimal_literal(lit.decimal());
-    case L::kString: return {Value::bytes(lit.string()), DataType::string()};
-    case L::kDate: return {Value::integer(lit.date()), DataType::date()};
-    case L::kTimestamp: return {Value::integer(lit.timestamp()), DataType::timestamp()};
-    case L::kTimestampNtz: return {Value::integer(lit.timestamp_ntz()), DataType::timestamp_ntz()};
+    case L::kNull:
+      return {Value(), type_from_proto(lit.null())};
+    case L::kBinary:
+      return {Value::bytes(lit.binary()), DataType::binary()};
+    case L::kBoolean:
+      return {Value::boolean(lit.boolean()), DataType::boolean()};
+    case L::kByte:
+      return {Value::integer(lit.byte()), DataType::byte()};
+    case L::kShort:
+      return {Value::integer(lit.short_()), DataType::short_()};
+    case L::kInteger:
+      return {Value::integer(lit.integer()), DataType::int_()};
+    case L::kLong:
+      return {Value::integer(lit.long_()), DataType::long_()};
+    case L::kFloat:
+      return {Value::floating(lit.float_()), DataType::float_()};
+    case L::kDouble:
+      return {Value::floating(lit.double_()), DataType::double_()};
+    case L::kDecimal:
+      return decimal_literal(lit.decimal());
+    case L::kString:
+      return {Value::bytes(lit.string()), DataType::string()};
+    case L::kDate:
+      return {Value::integer(lit.date()), DataType::date()};
+    case L::kTimestamp:
+      return {Value::integer(lit.timestamp()), DataType::timestamp()};
+    case L::kTimestampNtz:
+      return {Value::integer(lit.timestamp_ntz()), DataType::timestamp_ntz()};
     case L::kYearMonthInterval: {
-      TypePtr t = lit.has_data_type() ? type_from_proto(lit.data_type())
-                                      : DataType::year_month_interval();
+      TypePtr t =
+          lit.has_data_type() ? type_from_proto(lit.data_type()) : DataType::year_month_interval();
       return {Value::integer(lit.year_month_interval()), t};
     }
     case L::kDayTimeInterval: {
-      TypePtr t = lit.has_data_type() ? type_from_proto(lit.data_type())
-                                      : DataType::day_time_interval();
+      TypePtr t =
+          lit.has_data_type() ? type_from_proto(lit.data_type()) : DataType::day_time_interval();
       return {Value::integer(lit.day_time_interval()), t};
     }
     case L::kArray: {
@@ -214,7 +230,8 @@ TypedValue literal_from_proto(const pb::Expression::Literal& lit) {
                            "Data type information is missing in the map literal.");
       }
       if (m.keys_size() != m.values_size()) {
-        throw_invalid_plan("ASSERTION_FAILURE", "Map literal has different numbers of keys and values",
+        throw_invalid_plan("ASSERTION_FAILURE",
+                           "Map literal has different numbers of keys and values",
                            {{"message", "Map literal has different numbers of keys and values"}});
       }
       Value::List entries;
@@ -248,31 +265,43 @@ TypedValue literal_from_proto(const pb::Expression::Literal& lit) {
       const auto& a = lit.specialized_array();
       switch (a.value_type_case()) {
         case L::SpecializedArray::kBools:
-          return specialized(a.bools().values(), DataType::boolean(), [](bool v) { return Value::boolean(v); });
+          return specialized(a.bools().values(), DataType::boolean(),
+                             [](bool v) { return Value::boolean(v); });
         case L::SpecializedArray::kInts:
-          return specialized(a.ints().values(), DataType::int_(), [](int32_t v) { return Value::integer(v); });
+          return specialized(a.ints().values(), DataType::int_(),
+                             [](int32_t v) { return Value::integer(v); });
         case L::SpecializedArray::kLongs:
-          return specialized(a.longs().values(), DataType::long_(), [](int64_t v) { return Value::integer(v); });
+          return specialized(a.longs().values(), DataType::long_(),
+                             [](int64_t v) { return Value::integer(v); });
         case L::SpecializedArray::kFloats:
-          return specialized(a.floats().values(), DataType::float_(), [](float v) { return Value::floating(v); });
+          return specialized(a.floats().values(), DataType::float_(),
+                             [](float v) { return Value::floating(v); });
         case L::SpecializedArray::kDoubles:
-          return specialized(a.doubles().values(), DataType::double_(), [](double v) { return Value::floating(v); });
+          return specialized(a.doubles().values(), DataType::double_(),
+                             [](double v) { return Value::floating(v); });
         case L::SpecializedArray::kStrings:
           return specialized(a.strings().values(), DataType::string(),
                              [](const std::string& v) { return Value::bytes(v); });
-        default: break;
+        default:
+          break;
       }
       throw_invalid_plan("ARRAY_LITERAL_NOT_SET", "Array literal is not set.");
     }
-    case L::kCalendarInterval: unsupported_literal("CalendarIntervalType");
-    case L::kTime: unsupported_literal("TimeType");
-    case L::kTimestampNtzNanos: unsupported_literal("TimestampNTZType(9)");
-    case L::kTimestampLtzNanos: unsupported_literal("TimestampLTZType(9)");
-    case L::LITERAL_TYPE_NOT_SET: break;
+    case L::kCalendarInterval:
+      unsupported_literal("CalendarIntervalType");
+    case L::kTime:
+      unsupported_literal("TimeType");
+    case L::kTimestampNtzNanos:
+      unsupported_literal("TimestampNTZType(9)");
+    case L::kTimestampLtzNanos:
+      unsupported_literal("TimestampLTZType(9)");
+    case L::LITERAL_TYPE_NOT_SET:
+      break;
   }
-  throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",
-                     "This oneOf field in spark.connect.Expression.Literal is not set: literal_type",
-                     {{"fullName", "spark.connect.Expression.Literal"}, {"name", "literal_type"}});
+  throw_invalid_plan(
+      "INVALID_ONE_OF_FIELD_NOT_SET",
+      "This oneOf field in spark.connect.Expression.Literal is not set: literal_type",
+      {{"fullName", "spark.connect.Expression.Literal"}, {"name", "literal_type"}});
 }
 
 }  // namespace ember::connect

@@ -41,8 +41,10 @@ Schema parse_local_schema(const std::string& text) {
 bool same_layout(const DataType& from, const DataType& to) {
   if (from.id() != to.id()) return false;
   switch (from.id()) {
-    case TypeId::kDecimal: return from.precision() == to.precision() && from.scale() == to.scale();
-    case TypeId::kArray: return same_layout(*from.element_type(), *to.element_type());
+    case TypeId::kDecimal:
+      return from.precision() == to.precision() && from.scale() == to.scale();
+    case TypeId::kArray:
+      return same_layout(*from.element_type(), *to.element_type());
     case TypeId::kMap:
       return same_layout(*from.key_type(), *to.key_type()) &&
              same_layout(*from.value_type(), *to.value_type());
@@ -53,7 +55,8 @@ bool same_layout(const DataType& from, const DataType& to) {
       }
       return true;
     }
-    default: return true;
+    default:
+      return true;
   }
 }
 
@@ -61,10 +64,13 @@ bool same_layout(const DataType& from, const DataType& to) {
 ColumnPtr relabel(const ColumnPtr& c, const TypePtr& to) {
   std::vector<ColumnPtr> children;
   switch (to->id()) {
-    case TypeId::kArray: children = {relabel(c->child(0), to->element_type())}; break;
+    case TypeId::kArray:
+      children = {relabel(c->child(0), to->element_type())};
+      break;
     case TypeId::kMap: {
-      auto entries = DataType::struct_({{"key", to->key_type(), false, "{}"},
-                                        {"value", to->value_type(), to->value_contains_null(), "{}"}});
+      auto entries =
+          DataType::struct_({{"key", to->key_type(), false, "{}"},
+                             {"value", to->value_type(), to->value_contains_null(), "{}"}});
       children = {relabel(c->child(0), entries)};
       break;
     }
@@ -73,7 +79,8 @@ ColumnPtr relabel(const ColumnPtr& c, const TypePtr& to) {
         children.push_back(relabel(c->child(i), to->fields()[i].type));
       }
       break;
-    default: children = c->children();
+    default:
+      children = c->children();
   }
   return Column::make(to, c->length(), c->validity_buffer(), c->data_buffer(), c->offsets_buffer(),
                       std::move(children), c->may_have_nulls() ? -1 : 0);
@@ -178,10 +185,10 @@ PlanTranslator::NodePtr PlanTranslator::chunked_cached_local_relation(
   auto fetch = [&](const std::string& hash) {
     std::string blob;
     if (!ctx_.cached_artifact || !ctx_.cached_artifact("cache/" + hash, &blob)) {
-      throw_invalid_plan("NOT_FOUND_CHUNKED_CACHED_LOCAL_RELATION",
-                         "Not found chunked cached local relation block with the hash: " + hash +
-                             ".",
-                         {{"hash", hash}});
+      throw_invalid_plan(
+          "NOT_FOUND_CHUNKED_CACHED_LOCAL_RELATION",
+          "Not found chunked cached local relation block with the hash: " + hash + ".",
+          {{"hash", hash}});
     }
     return blob;
   };
@@ -203,9 +210,8 @@ PlanTranslator::NodePtr PlanTranslator::show_string(const pb::ShowString& r) {
   plan::ExecuteOptions options;
   options.cancelled = ctx_.cancelled;
   plan::QueryResult result = ctx_.session->execute(limited, options);
-  std::string text =
-      exec::show_string(result.schema, result.batches, num_rows, r.truncate(), r.vertical(),
-                        ctx_.session->config().session_time_zone());
+  std::string text = exec::show_string(result.schema, result.batches, num_rows, r.truncate(),
+                                       r.vertical(), ctx_.session->config().session_time_zone());
   ColumnBuilder builder(DataType::string(), 1);
   builder.append_bytes(text);
   Schema schema = {StructField{"show_string", DataType::string(), false, "{}"}};

@@ -41,7 +41,8 @@ PlanTranslator::NodePtr PlanTranslator::read(const pb::Read& r) {
       }
       return node;
     }
-    case pb::Read::READ_TYPE_NOT_SET: break;
+    case pb::Read::READ_TYPE_NOT_SET:
+      break;
   }
   throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",
                      "This oneOf field in spark.connect.Read is not set: read_type",

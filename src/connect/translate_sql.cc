@@ -40,10 +40,12 @@ PlanTranslator::SqlStatement PlanTranslator::sql_statement(const std::string& te
     }
   }
   if (arguments.named_arguments) {
-    for (const auto& [name, e] : *arguments.named_arguments) options.parameters.named[name] = expression(e);
+    for (const auto& [name, e] : *arguments.named_arguments)
+      options.parameters.named[name] = expression(e);
   }
   if (arguments.pos_arguments) {
-    for (const auto& e : *arguments.pos_arguments) options.parameters.positional.push_back(expression(e));
+    for (const auto& e : *arguments.pos_arguments)
+      options.parameters.positional.push_back(expression(e));
   }
   sql::Statement statement = sql::parse_statement(text, options);
   if (sql::is_query(statement)) return {statement.query, false};

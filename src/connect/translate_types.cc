@@ -25,15 +25,24 @@ bool empty_metadata(const std::string& json) {
 
 TypePtr type_from_proto(const pb::DataType& p) {
   switch (p.kind_case()) {
-    case pb::DataType::kNull: return DataType::null();
-    case pb::DataType::kBinary: return DataType::binary();
-    case pb::DataType::kBoolean: return DataType::boolean();
-    case pb::DataType::kByte: return DataType::byte();
-    case pb::DataType::kShort: return DataType::short_();
-    case pb::DataType::kInteger: return DataType::int_();
-    case pb::DataType::kLong: return DataType::long_();
-    case pb::DataType::kFloat: return DataType::float_();
-    case pb::DataType::kDouble: return DataType::double_();
+    case pb::DataType::kNull:
+      return DataType::null();
+    case pb::DataType::kBinary:
+      return DataType::binary();
+    case pb::DataType::kBoolean:
+      return DataType::boolean();
+    case pb::DataType::kByte:
+      return DataType::byte();
+    case pb::DataType::kShort:
+      return DataType::short_();
+    case pb::DataType::kInteger:
+      return DataType::int_();
+    case pb::DataType::kLong:
+      return DataType::long_();
+    case pb::DataType::kFloat:
+      return DataType::float_();
+    case pb::DataType::kDouble:
+      return DataType::double_();
     case pb::DataType::kDecimal: {
       // Spark's defaults for an unqualified DECIMAL are (10, 0).
       int precision = p.decimal().has_precision() ? p.decimal().precision() : 10;
@@ -42,10 +51,14 @@ TypePtr type_from_proto(const pb::DataType& p) {
     }
     case pb::DataType::kString:
     case pb::DataType::kChar:
-    case pb::DataType::kVarChar: return DataType::string();
-    case pb::DataType::kDate: return DataType::date();
-    case pb::DataType::kTimestamp: return DataType::timestamp();
-    case pb::DataType::kTimestampNtz: return DataType::timestamp_ntz();
+    case pb::DataType::kVarChar:
+      return DataType::string();
+    case pb::DataType::kDate:
+      return DataType::date();
+    case pb::DataType::kTimestamp:
+      return DataType::timestamp();
+    case pb::DataType::kTimestampNtz:
+      return DataType::timestamp_ntz();
     case pb::DataType::kYearMonthInterval: {
       const auto& i = p.year_month_interval();
       int start = i.has_start_field() ? i.start_field() : 0;
@@ -72,16 +85,26 @@ TypePtr type_from_proto(const pb::DataType& p) {
       }
       return DataType::struct_(std::move(fields));
     }
-    case pb::DataType::kUnparsed: return parse_data_type(p.unparsed().data_type_string());
-    case pb::DataType::kCalendarInterval: unsupported_type("interval");
-    case pb::DataType::kTime: unsupported_type("time");
-    case pb::DataType::kTimestampNtzNanos: unsupported_type("timestamp_ntz(9)");
-    case pb::DataType::kTimestampLtzNanos: unsupported_type("timestamp_ltz(9)");
-    case pb::DataType::kVariant: unsupported_type("variant");
-    case pb::DataType::kUdt: unsupported_type(p.udt().has_python_class() ? p.udt().python_class() : "udt");
-    case pb::DataType::kGeometry: unsupported_type("geometry");
-    case pb::DataType::kGeography: unsupported_type("geography");
-    case pb::DataType::KIND_NOT_SET: break;
+    case pb::DataType::kUnparsed:
+      return parse_data_type(p.unparsed().data_type_string());
+    case pb::DataType::kCalendarInterval:
+      unsupported_type("interval");
+    case pb::DataType::kTime:
+      unsupported_type("time");
+    case pb::DataType::kTimestampNtzNanos:
+      unsupported_type("timestamp_ntz(9)");
+    case pb::DataType::kTimestampLtzNanos:
+      unsupported_type("timestamp_ltz(9)");
+    case pb::DataType::kVariant:
+      unsupported_type("variant");
+    case pb::DataType::kUdt:
+      unsupported_type(p.udt().has_python_class() ? p.udt().python_class() : "udt");
+    case pb::DataType::kGeometry:
+      unsupported_type("geometry");
+    case pb::DataType::kGeography:
+      unsupported_type("geography");
+    case pb::DataType::KIND_NOT_SET:
+      break;
   }
   throw SparkError(ErrorKind::kAnalysis, "CONNECT_INVALID_PLAN.INVALID_ONE_OF_FIELD_NOT_SET",
                    "The Spark Connect plan is invalid. This oneOf field in spark.connect.DataType "
@@ -91,25 +114,51 @@ TypePtr type_from_proto(const pb::DataType& p) {
 
 void type_to_proto(const DataType& t, pb::DataType* out) {
   switch (t.id()) {
-    case TypeId::kNull: out->mutable_null(); return;
-    case TypeId::kBoolean: out->mutable_boolean(); return;
-    case TypeId::kByte: out->mutable_byte(); return;
-    case TypeId::kShort: out->mutable_short_(); return;
-    case TypeId::kInt: out->mutable_integer(); return;
-    case TypeId::kLong: out->mutable_long_(); return;
-    case TypeId::kFloat: out->mutable_float_(); return;
-    case TypeId::kDouble: out->mutable_double_(); return;
+    case TypeId::kNull:
+      out->mutable_null();
+      return;
+    case TypeId::kBoolean:
+      out->mutable_boolean();
+      return;
+    case TypeId::kByte:
+      out->mutable_byte();
+      return;
+    case TypeId::kShort:
+      out->mutable_short_();
+      return;
+    case TypeId::kInt:
+      out->mutable_integer();
+      return;
+    case TypeId::kLong:
+      out->mutable_long_();
+      return;
+    case TypeId::kFloat:
+      out->mutable_float_();
+      return;
+    case TypeId::kDouble:
+      out->mutable_double_();
+      return;
     case TypeId::kDecimal: {
       auto* d = out->mutable_decimal();
       d->set_precision(t.precision());
       d->set_scale(t.scale());
       return;
     }
-    case TypeId::kString: out->mutable_string(); return;
-    case TypeId::kBinary: out->mutable_binary(); return;
-    case TypeId::kDate: out->mutable_date(); return;
-    case TypeId::kTimestamp: out->mutable_timestamp(); return;
-    case TypeId::kTimestampNtz: out->mutable_timestamp_ntz(); return;
+    case TypeId::kString:
+      out->mutable_string();
+      return;
+    case TypeId::kBinary:
+      out->mutable_binary();
+      return;
+    case TypeId::kDate:
+      out->mutable_date();
+      return;
+    case TypeId::kTimestamp:
+      out->mutable_timestamp();
+      return;
+    case TypeId::kTimestampNtz:
+      out->mutable_timestamp_ntz();
+      return;
     case TypeId::kYearMonthInterval: {
       auto* i = out->mutable_year_month_interval();
       i->set_start_field(t.start_field());

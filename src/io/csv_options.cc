@@ -138,9 +138,9 @@ CsvOptions parse_csv_options(const Options& o, const Config* config) {
   if (config) {
     c.case_sensitive = config->case_sensitive();
     c.infer_ntz = lower(config->get_or("spark.sql.timestampType", "TIMESTAMP_LTZ")) == "timestamp_ntz";
-    c.split_bytes = config->get_int("spark.ember.io.csv.splitBytes", c.split_bytes);
+    c.split_bytes = config->get_int("spark.ember.io.csv.splitBytes", 0);
+    if (c.split_bytes > 0 && c.split_bytes < 4096) c.split_bytes = 4096;
   }
-  if (c.split_bytes < 4096) c.split_bytes = 4096;
 
   const std::string enc = o.has("encoding") ? o.get("encoding") : o.get("charset", "UTF-8");
   const std::string e = lower(enc);

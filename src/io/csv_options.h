@@ -41,7 +41,7 @@ struct CsvOptions {
   std::string time_zone;             // `timeZone` option, else the session's
   bool case_sensitive = false;       // spark.sql.caseSensitive (header de-duplication)
   bool infer_ntz = false;            // spark.sql.timestampType = TIMESTAMP_NTZ
-  int64_t split_bytes = 32 << 20;    // target size of a file split
+  int64_t split_bytes = 0;           // file split size (spark.ember.io.csv.splitBytes); 0: auto
   std::string encoding = "UTF-8";
 
   bool quoting() const { return quote != '\0'; }

@@ -13,6 +13,10 @@
 #include <map>
 #include <optional>
 
+#include <arrow/io/compressed.h>
+#include <arrow/io/file.h>
+#include <arrow/util/compression.h>
+
 #include "common/datetime.h"
 #include "common/datetime_pattern.h"
 #include "common/error.h"
@@ -40,10 +44,62 @@ constexpr int64_t kBatchStringBytes = 64 << 20;
                    "KD001");
 }
 
-/// A file's bytes: mapped when they can be used as they are, decoded to UTF-8 otherwise.
+// The compression Hadoop's codec factory infers from a file name, as Spark reads
+// `data.csv.gz` transparently; UNCOMPRESSED when none.
+arrow::Compression::type compression_of(const std::string& path) {
+  auto ends_with = [&](const char* suffix) {
+    const size_t n = std::strlen(suffix);
+    return path.size() >= n && path.compare(path.size() - n, n, suffix) == 0;
+  };
+  if (ends_with(".gz")) return arrow::Compression::GZIP;
+  if (ends_with(".bz2")) return arrow::Compression::BZ2;
+  if (ends_with(".zst")) return arrow::Compression::ZSTD;
+  return arrow::Compression::UNCOMPRESSED;
+}
+
+/// A file's bytes: mapped when they can be used as they are, decompressed or decoded to
+/// UTF-8 in memory otherwise.
 class FileBytes {
  public:
   FileBytes(const std::string& path, const std::string& encoding) {
+    const arrow::Compression::type compression = compression_of(path);
+    if (compression != arrow::Compression::UNCOMPRESSED) {
+      decompress(path, compression);
+    } else {
+      map(path);
+    }
+    if (encoding == "iso-8859-1") {
+      std::string utf8;
+      utf8.reserve(size_ + size_ / 8);
+      for (size_t i = 0; i < size_; ++i) {
+        const unsigned char c = static_cast<unsigned char>(data_[i]);
+        if (c < 0x80) {
+          utf8 += static_cast<char>(c);
+        } else {
+          utf8 += static_cast<char>(0xC0 | (c >> 6));
+          utf8 += static_cast<char>(0x80 | (c & 0x3F));
+        }
+      }
+      unmap();
+      decoded_ = std::move(utf8);
+      data_ = decoded_.data();
+      size_ = decoded_.size();
+    }
+  }
+  ~FileBytes() { unmap(); }
+  FileBytes(const FileBytes&) = delete;
+  FileBytes& operator=(const FileBytes&) = delete;
+
+  const char* begin() const { return data_; }
+  const char* end() const { return data_ + size_; }
+  /// Where content starts: after a UTF-8 byte order mark, which Hadoop's line reader skips.
+  const char* content_begin() const {
+    if (size_ >= 3 && std::memcmp(data_, "\xEF\xBB\xBF", 3) == 0) return data_ + 3;
+    return data_;
+  }
+
+ private:
+  void map(const std::string& path) {
     const int fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     if (fd < 0) {
       read_failed(path, "FILE_NOT_EXIST",
@@ -66,40 +122,41 @@ class FileBytes {
       }
       ::madvise(p, size_, MADV_SEQUENTIAL);
       map_ = p;
+      map_size_ = size_;
       data_ = static_cast<const char*>(p);
     }
     ::close(fd);
-    if (encoding == "iso-8859-1") {
-      decoded_.reserve(size_ + size_ / 8);
-      for (size_t i = 0; i < size_; ++i) {
-        const unsigned char c = static_cast<unsigned char>(data_[i]);
-        if (c < 0x80) {
-          decoded_ += static_cast<char>(c);
-        } else {
-          decoded_ += static_cast<char>(0xC0 | (c >> 6));
-          decoded_ += static_cast<char>(0x80 | (c & 0x3F));
-        }
-      }
-      unmap();
-      data_ = decoded_.data();
-      size_ = decoded_.size();
+  }
+
+  void decompress(const std::string& path, arrow::Compression::type compression) {
+    auto fail = [&](const arrow::Status&) { read_failed(path, "NO_HINT", "", ErrorKind::kRuntime); };
+    auto codec = arrow::util::Codec::Create(compression);
+    if (!codec.ok()) fail(codec.status());
+    auto file = arrow::io::ReadableFile::Open(path);
+    if (!file.ok()) {
+      read_failed(path, "FILE_NOT_EXIST",
+                  "File does not exist. It is possible the underlying files have been updated. "
+                  "You can explicitly invalidate the cache in Spark by running 'REFRESH TABLE "
+                  "tableName' command in SQL or by recreating the Dataset/DataFrame involved.",
+                  ErrorKind::kFileNotFound);
     }
+    auto stream = arrow::io::CompressedInputStream::Make(codec->get(), *file);
+    if (!stream.ok()) fail(stream.status());
+    constexpr int64_t kChunk = 4 << 20;
+    for (;;) {
+      const size_t old = decoded_.size();
+      decoded_.resize(old + kChunk);
+      auto n = (*stream)->Read(kChunk, decoded_.data() + old);
+      if (!n.ok()) fail(n.status());
+      decoded_.resize(old + static_cast<size_t>(*n));
+      if (*n == 0) break;
+    }
+    data_ = decoded_.data();
+    size_ = decoded_.size();
   }
-  ~FileBytes() { unmap(); }
-  FileBytes(const FileBytes&) = delete;
-  FileBytes& operator=(const FileBytes&) = delete;
 
-  const char* begin() const { return data_; }
-  const char* end() const { return data_ + size_; }
-  /// Where content starts: after a UTF-8 byte order mark, which Hadoop's line reader skips.
-  const char* content_begin() const {
-    if (size_ >= 3 && std::memcmp(data_, "\xEF\xBB\xBF", 3) == 0) return data_ + 3;
-    return data_;
-  }
-
- private:
   void unmap() {
-    if (map_) ::munmap(map_, map_size_ ? map_size_ : size_);
+    if (map_) ::munmap(map_, map_size_);
     map_ = nullptr;
   }
   void* map_ = nullptr;
@@ -184,9 +241,12 @@ class CsvReader final : public DataSourceReader {
   std::vector<std::string> input_files() const override;
 
  private:
+  static constexpr int64_t kWholeFile = -1;
   struct Split {
     size_t file;
-    int64_t begin, end;  // bytes [begin, end) of the file
+    // Bytes [begin, end) of the file; end is kWholeFile for a file read as one split, whose
+    // text may be longer than the file (decompressed, or decoded to UTF-8).
+    int64_t begin, end;
   };
   struct OutColumn {
     Conv conv;
@@ -273,20 +333,22 @@ void CsvReader::plan_splits() {
   for (size_t i = 0; i < files_.size(); ++i) {
     const int64_t size = files_[i].size;
     if (size == 0) continue;
-    if (!splittable) {
-      splits_.push_back({i, 0, size});
+    if (!splittable || compression_of(files_[i].path) != arrow::Compression::UNCOMPRESSED) {
+      splits_.push_back({i, 0, kWholeFile});
       continue;
     }
-    for (int64_t off = 0; off < size; off += split) splits_.push_back({i, off, std::min(size, off + split)});
+    for (int64_t off = 0; off < size; off += split) {
+      splits_.push_back({i, off, std::min(size, off + split)});
+    }
   }
 }
 
 // Visits the records of a split. In line mode a split owns the lines starting in
-// (begin, end] (and the one at 0); blank lines and comment lines are skipped, and with
-// `skip_header` so is the first remaining line of the file. `on_record(begin, end, count)`
-// receives each record's text and, when `tokenize`, its field count with the fields in
-// `fields` (the first `capacity` of them; at most `limit` in line mode), and returns false
-// to stop the walk.
+// (begin, end] (and the one at 0). Blank lines (in multiLine mode: empty lines) and comment
+// lines are skipped, and with `skip_header` so is the first remaining line of the file.
+// `on_record(begin, end, count)` receives each record's text and, when `tokenize`, its field
+// count with the fields in `fields` (the first `capacity` of them; at most `limit` in line
+// mode), and returns false to stop the walk.
 template <typename F>
 void CsvReader::walk_split(const Split& s, const FileBytes& bytes, bool skip_header,
                            CsvField* fields, int capacity, int limit, bool tokenize,
@@ -310,7 +372,8 @@ void CsvReader::walk_split(const Split& s, const FileBytes& bytes, bool skip_hea
     while (p < file_end) {
       const char* next_line;
       const char* le = tok.line_end(p, file_end, &next_line, nl);
-      if (CsvTokenizer::blank(p, le) || (comment != '\0' && *p == comment)) {
+      // The multiLine parser skips empty lines only; a line of spaces or tabs is a record.
+      if (p == le || (comment != '\0' && *p == comment)) {
         p = next_line;
         continue;
       }
@@ -326,11 +389,10 @@ void CsvReader::walk_split(const Split& s, const FileBytes& bytes, bool skip_hea
     }
     return;
   }
-  const char* const limit_ptr = bytes.begin() + s.end;
+  const char* const limit_ptr = s.end == kWholeFile ? file_end : bytes.begin() + s.end;
   // Without any '\r' in the split, lines end at '\n' alone and memchr finds them fastest.
-  const bool may_have_cr =
-      std::memchr(p, '\r', static_cast<size_t>(std::max<int64_t>(0, std::min(limit_ptr, file_end) - p))) !=
-      nullptr;
+  const int64_t scan = std::max<int64_t>(0, std::min(limit_ptr, file_end) - p);
+  const bool may_have_cr = std::memchr(p, '\r', static_cast<size_t>(scan)) != nullptr;
   while (p < file_end && p <= limit_ptr) {
     const char* next;
     const char* le = tok.line_end(p, file_end, &next, may_have_cr);
@@ -359,7 +421,7 @@ void CsvReader::infer_schema() {
   for (size_t fi = 0; fi < files_.size() && first.empty(); ++fi) {
     if (files_[fi].size == 0) continue;
     FileBytes bytes(files_[fi].path, options_.encoding);
-    const Split whole{fi, 0, static_cast<int64_t>(bytes.end() - bytes.begin())};
+    const Split whole{fi, 0, kWholeFile};
     const Newline first_nl = tokenizer_->detect_newline(bytes.content_begin(), bytes.end());
     walk_split(whole, bytes, false, nullptr, 0, INT_MAX, false,
                [&](const char* b, const char* e, int) {

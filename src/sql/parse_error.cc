@@ -63,7 +63,8 @@ std::string state_of(const std::string& error_class) {
       {"DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION", "22003"},
       {"UNRESOLVABLE_TABLE_VALUED_FUNCTION", "42883"},
       {"INVALID_LIMIT_LIKE_EXPRESSION", "42K0E"},
-      {"INVALID_PARAMETER_MARKER_VALUE", "22023"}, {"PARSE_EMPTY_STATEMENT", "42617"},
+      {"INVALID_PARAMETER_MARKER_VALUE", "22023"},
+      {"PARSE_EMPTY_STATEMENT", "42617"},
   };
   auto it = kStates.find(error_class.substr(0, error_class.find('.')));
   return it == kStates.end() ? "" : it->second;

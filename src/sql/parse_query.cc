@@ -230,8 +230,10 @@ SelectClause Parser::select_clause(PlanPtr from_first) {
         key.expr = expression();
         key.stop = last_stop();
         if (bare_integer && key.expr->kind == ExprKind::kLiteral &&
-            key.begin == toks_[pos_ - 1].begin)
+            key.begin == toks_[pos_ - 1].begin) {
+          key.is_ordinal = true;
           key.ordinal = static_cast<int>(key.expr->value.as_int());
+        }
         s.group_by.push_back(std::move(key));
       } while (accept_op(","));
       if (at_word("WITH") && (at_word("ROLLUP", 1) || at_word("CUBE", 1)))
@@ -271,8 +273,10 @@ QueryOrganization Parser::query_organization() {
           peek().kind == TokenKind::kNumber && peek().number == NumberKind::kInteger;
       ExprPtr e = expression();
       key.stop = last_stop();
-      if (bare_integer && e->kind == ExprKind::kLiteral && key.begin == toks_[pos_ - 1].begin)
+      if (bare_integer && e->kind == ExprKind::kLiteral && key.begin == toks_[pos_ - 1].begin) {
+        key.is_ordinal = true;
         key.ordinal = static_cast<int>(e->value.as_int());
+      }
       bool asc = true;
       bool nulls_first = true;
       if (with_direction) {
@@ -341,7 +345,7 @@ PlanPtr Parser::finish(Term term, QueryOrganization& org) {
       sort->is_global = org.global_sort;
       for (auto& key : org.order_by) {
         ExprPtr order = key.expr;
-        if (key.ordinal != 0) {
+        if (key.is_ordinal) {
           if (term.names.empty())
             fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                        "The feature is not supported: ORDER BY position over this query; name the "

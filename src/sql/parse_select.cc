@@ -349,7 +349,7 @@ PlanPtr build_select(const Parser& p, SelectClause s, QueryOrganization* org) {
     return sort;
   };
   auto by_name_or_ordinal = [&](const ClauseKey& key) {
-    if (key.ordinal == 0) return key.expr;
+    if (!key.is_ordinal) return key.expr;
     OrdinalTarget t = ordinal_target(p, s, base, key);
     ExprPtr target = t.column;
     if (!target) {
@@ -371,7 +371,7 @@ PlanPtr build_select(const Parser& p, SelectClause s, QueryOrganization* org) {
           keys.push_back(it.expr);
     }
     for (auto& key : s.group_by) {
-      if (key.ordinal != 0) {
+      if (key.is_ordinal) {
         if (key.ordinal < 1 || static_cast<size_t>(key.ordinal) > s.items.size())
           p.fail_range(
               ErrorKind::kAnalysis, "GROUP_BY_POS_OUT_OF_RANGE",
@@ -486,7 +486,7 @@ PlanPtr build_select(const Parser& p, SelectClause s, QueryOrganization* org) {
   std::vector<ExprPtr> below;
   for (auto& key : order) {
     ExprPtr k = key.expr;
-    if (key.ordinal != 0) {
+    if (key.is_ordinal) {
       OrdinalTarget t = ordinal_target(p, s, base, key);
       k = plan::sort_order(t.column ? t.column : t.item->expr, k->ascending, k->nulls_first);
     }

@@ -135,7 +135,8 @@ void Parser::reject_empty() const {
     if (!std::isspace(static_cast<unsigned char>(c))) return;
   const Token& end = toks_.back();
   throw positioned_error(ErrorKind::kParse, "PARSE_EMPTY_STATEMENT",
-                         "Syntax error, unexpected empty statement.", {}, sql_, end.begin, end.stop);
+                         "Syntax error, unexpected empty statement.", {}, sql_, end.begin,
+                         end.stop);
 }
 
 PlanPtr Parser::whole_query() {

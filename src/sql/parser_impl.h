@@ -37,9 +37,10 @@ struct SelectItem {
   int begin = 0, stop = 0;
 };
 
-/// A GROUP BY / ORDER BY key as written; `ordinal` is set for a bare integer literal.
+/// A GROUP BY / ORDER BY key as written; a bare integer literal is a position (`ordinal`).
 struct ClauseKey {
   ExprPtr expr;
+  bool is_ordinal = false;
   int ordinal = 0;
   int begin = 0, stop = 0;
 };

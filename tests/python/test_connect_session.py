@@ -18,6 +18,8 @@ import pytest
 from pyspark.errors import SparkNoSuchElementException
 from pyspark.sql import functions as F
 
+from harness import session_mode
+
 REPO_ROOT = Path(__file__).resolve().parents[2]
 
 
@@ -51,7 +53,9 @@ def test_interrupt_all(ember):
 
     def run():
         try:
-            outcome["rows"] = ember.range(50_000_000_000).filter(F.col("id") < 0).collect()
+            with session_mode(ember):
+                query = ember.range(50_000_000_000).filter(F.col("id") < 0)
+            outcome["rows"] = query.collect()
         except Exception as exc:  # noqa: BLE001 - the interruption is the result
             outcome["error"] = exc
 

@@ -1,9 +1,9 @@
 """Differential tests of spark.sql(...): queries, expressions, literals, parameters, commands
 and parse errors of the SQL front end — Ember against Apache Spark.
 
-Tests whose subject is a part of the engine other than the parser (joins, window functions,
-INTERSECT / EXCEPT, some functions, column naming of a few expressions) are marked xfail with
-the reason; the parser builds their plans already.
+Tests whose subject is a part of the engine other than the parser (window functions, DISTINCT
+aggregates, some functions, column naming of a few expressions) are marked xfail with the
+reason; the parser builds their plans already.
 """
 
 from __future__ import annotations
@@ -36,18 +36,8 @@ def sql(query, **kwargs):
     return lambda s: views(s).sql(query, **kwargs)
 
 
-@pytest.fixture(scope="module", autouse=True)
-def sql_routed(ember):
-    """spark.sql needs the Spark Connect service to hand SQL text to the parser."""
-    try:
-        ember.sql("SELECT 1").collect()
-    except Exception as exc:  # noqa: BLE001 - any failure of the probe is reported below
-        if "spark.sql" in str(exc) and "not supported" in str(exc):
-            pytest.xfail("the Spark Connect service does not route SqlCommand to the SQL parser yet")
-        raise
-
-
 def other_layer(reason):
+    """A test that waits for a part of the engine other than the SQL parser."""
     return pytest.mark.xfail(reason=reason, strict=False)
 
 
@@ -67,8 +57,13 @@ def test_string_and_boolean_literals(diff):
 
 
 def test_arithmetic_precedence(diff):
-    diff(sql("SELECT a + 1 AS x, a * 2, a - 1, a / 2, a % 2, -a, 1 + 2 * 3, (1 + 2) * 3, "
+    diff(sql("SELECT a + 1 AS x, a * 2, a - 1, a / 2, a % 2, -a AS neg, 1 + 2 * 3, (1 + 2) * 3, "
              "3 - 2 - 1 FROM sql_t ORDER BY a"))
+
+
+@other_layer("Spark names SQL's unary minus (- a); the function layer names negative(a)")
+def test_unary_minus_column_name(diff):
+    diff(sql("SELECT -a, -(-1) FROM sql_t ORDER BY a"))
 
 
 def test_comparisons_and_null_tests(diff):
@@ -216,10 +211,22 @@ def test_parameter_markers(diff):
     diff(sql("SELECT ?, ?", args=[5, "a"]))
 
 
-@other_layer("joins are not executed by the engine yet")
 def test_joins(diff):
     diff(sql("SELECT * FROM sql_t t1 JOIN sql_t t2 ON t1.a = t2.a"))
     diff(sql("SELECT t1.a, t2.b FROM sql_t t1 LEFT JOIN sql_t t2 USING (a)"))
+    diff(sql("SELECT s.region, t.b FROM sql_sales s JOIN sql_t t ON s.id = t.a ORDER BY s.id"))
+    diff(sql("SELECT * FROM sql_t, (SELECT 1 AS one) o WHERE sql_t.a = o.one"))
+    diff(sql("SELECT * FROM sql_t LEFT SEMI JOIN sql_sales ON sql_t.a = sql_sales.id"))
+    diff(sql("SELECT * FROM sql_t LEFT ANTI JOIN sql_sales ON sql_t.a = sql_sales.id + 1"))
+    diff(sql("SELECT * FROM sql_t CROSS JOIN range(2) ORDER BY a, id"))
+    diff(sql("SELECT t1.a, t2.a FROM sql_t t1 FULL OUTER JOIN (SELECT 3 AS a UNION ALL SELECT 4) t2 "
+             "ON t1.a = t2.a ORDER BY 1, 2"))
+    diff(sql("SELECT a, count(*) FROM sql_t t1 JOIN sql_t t2 USING (a) GROUP BY a ORDER BY a"))
+
+
+@other_layer("NATURAL JOIN needs a field on the plan's join node")
+def test_natural_join(diff):
+    diff(sql("SELECT * FROM sql_t NATURAL JOIN sql_t"))
 
 
 @other_layer("window functions are not resolved by the analyzer yet")
@@ -227,13 +234,11 @@ def test_window_functions(diff):
     diff(sql("SELECT a, row_number() OVER (ORDER BY a) AS rn FROM sql_t"))
 
 
-@other_layer("INTERSECT and EXCEPT are not resolved by the analyzer yet")
 def test_intersect_except(diff):
     diff(sql("SELECT a FROM sql_t INTERSECT SELECT 1"))
     diff(sql("SELECT a FROM sql_t EXCEPT SELECT 1"))
 
 
-@other_layer("the analyzer drops the FILTER clause of aggregates")
 def test_aggregate_filter_clause(diff):
     diff(sql("SELECT sum(a) FILTER (WHERE a > 1) FROM sql_t"))
 
@@ -314,16 +319,6 @@ def test_errors(diff_error, query, error_class):
 # --- SQL expression strings in the DataFrame API -----------------------------------------------
 
 
-def expression_strings_routed(ember):
-    try:
-        ember.range(1).selectExpr("id + 1").collect()
-    except Exception as exc:  # noqa: BLE001
-        if "expression strings" in str(exc):
-            pytest.xfail("the Spark Connect service does not route expression strings to the parser yet")
-        raise
-
-
-def test_select_expr_and_filter_strings(diff, ember):
-    expression_strings_routed(ember)
+def test_select_expr_and_filter_strings(diff):
     diff(lambda s: s.range(10).selectExpr("id", "id % 3 AS k", "id * 2").filter("k = 1 AND id > 2"))
     diff(lambda s: s.range(5).select(F.expr("id + 1 AS x"), F.expr("CASE WHEN id > 2 THEN 'big' END")))

@@ -108,10 +108,12 @@ TEST(ArrowResults, NormalisesLargeStringsAndOtherTimeUnits) {
   arrow::LargeStringBuilder s;
   ASSERT_TRUE(s.Append("hello").ok());
   ASSERT_TRUE(s.AppendNull().ok());
-  arrow::TimestampBuilder t(arrow::timestamp(arrow::TimeUnit::MILLI, "UTC"), arrow::default_memory_pool());
+  arrow::TimestampBuilder t(arrow::timestamp(arrow::TimeUnit::MILLI, "UTC"),
+                            arrow::default_memory_pool());
   ASSERT_TRUE(t.Append(1500).ok());
   ASSERT_TRUE(t.Append(2).ok());
-  auto batch = arrow::RecordBatch::Make(schema, 2, {s.Finish().ValueOrDie(), t.Finish().ValueOrDie()});
+  auto batch =
+      arrow::RecordBatch::Make(schema, 2, {s.Finish().ValueOrDie(), t.Finish().ValueOrDie()});
   auto sink = arrow::io::BufferOutputStream::Create().ValueOrDie();
   auto writer = arrow::ipc::MakeStreamWriter(sink, schema).ValueOrDie();
   ASSERT_TRUE(writer->WriteRecordBatch(*batch).ok());
@@ -133,7 +135,8 @@ TEST(ArrowResults, MalformedStreamsAreErrorsNotCrashes) {
   std::string truncated = chunks[0].data.substr(0, chunks[0].data.size() / 2);
   EXPECT_THROW(decode_arrow_stream(truncated), SparkError);
   std::string corrupted = chunks[0].data;
-  for (size_t k = corrupted.size() / 3; k < corrupted.size() / 3 + 40 && k < corrupted.size(); ++k) {
+  for (size_t k = corrupted.size() / 3; k < corrupted.size() / 3 + 40 && k < corrupted.size();
+       ++k) {
     corrupted[k] = static_cast<char>(0xFF);
   }
   try {

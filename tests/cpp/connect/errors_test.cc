@@ -69,16 +69,20 @@ TEST(ConnectErrors, KindsMapToTheJvmClassesPySparkKnows) {
     std::string first;
   };
   std::vector<Case> cases = {
-      {ErrorKind::kParse, "PARSE_SYNTAX_ERROR", "org.apache.spark.sql.catalyst.parser.ParseException"},
+      {ErrorKind::kParse, "PARSE_SYNTAX_ERROR",
+       "org.apache.spark.sql.catalyst.parser.ParseException"},
       {ErrorKind::kArithmetic, "DIVIDE_BY_ZERO", "org.apache.spark.SparkArithmeticException"},
-      {ErrorKind::kNumberFormat, "CAST_INVALID_INPUT", "org.apache.spark.SparkNumberFormatException"},
+      {ErrorKind::kNumberFormat, "CAST_INVALID_INPUT",
+       "org.apache.spark.SparkNumberFormatException"},
       {ErrorKind::kDateTime, "X", "org.apache.spark.SparkDateTimeException"},
       {ErrorKind::kIllegalArgument, "X", "org.apache.spark.SparkIllegalArgumentException"},
-      {ErrorKind::kUnsupportedOperation, "X", "org.apache.spark.SparkUnsupportedOperationException"},
+      {ErrorKind::kUnsupportedOperation, "X",
+       "org.apache.spark.SparkUnsupportedOperationException"},
       {ErrorKind::kRuntime, "X", "org.apache.spark.SparkRuntimeException"},
       {ErrorKind::kInternal, "INTERNAL_ERROR", "org.apache.spark.SparkException"},
       {ErrorKind::kRuntime, "SQL_CONF_NOT_FOUND", "org.apache.spark.SparkNoSuchElementException"},
-      {ErrorKind::kRuntime, "INVALID_HANDLE.SESSION_NOT_FOUND", "org.apache.spark.SparkSQLException"},
+      {ErrorKind::kRuntime, "INVALID_HANDLE.SESSION_NOT_FOUND",
+       "org.apache.spark.SparkSQLException"},
       {ErrorKind::kInterrupted, "OPERATION_CANCELED", "org.apache.spark.SparkSQLException"},
   };
   for (const auto& c : cases) {
@@ -128,7 +132,8 @@ TEST(ConnectErrors, HelpersRaiseSparkErrorClasses) {
   } catch (const SparkError& e) {
     EXPECT_EQ(e.error_class(), "INVALID_HANDLE.OPERATION_NOT_FOUND");
     // The reattaching client looks for the class name in the message.
-    EXPECT_NE(describe_error(e).message.find("INVALID_HANDLE.OPERATION_NOT_FOUND"), std::string::npos);
+    EXPECT_NE(describe_error(e).message.find("INVALID_HANDLE.OPERATION_NOT_FOUND"),
+              std::string::npos);
   }
   try {
     throw_not_supported("Relation type SQL");

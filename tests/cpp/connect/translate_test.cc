@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "connect/arrow_results.h"
+#include "plan/session.h"
 
 namespace ember::connect {
 namespace {
@@ -205,10 +206,32 @@ TEST(TranslateExpression, LambdasAndExtraction) {
   EXPECT_EQ(ex->children.size(), 2u);
 }
 
+TEST(TranslateExpression, ExpressionStringsAreParsedAsSql) {
+  PlanTranslator t;
+  pb::Expression s;
+  s.mutable_expression_string()->set_expression("a + 1 AS b");
+  auto e = t.expression(s);
+  ASSERT_EQ(e->kind, ExprKind::kAlias);
+  EXPECT_EQ(e->name, "b");
+  EXPECT_EQ(e->children[0]->name, "+");
+}
+
+TEST(TranslateRelation, SqlQueriesBecomeTheirPlan) {
+  PlanTranslator t;
+  pb::Relation sql;
+  sql.mutable_sql()->set_query("SELECT id FROM range(3) WHERE id > :lo");
+  pb::Expression lo = int_lit(0);
+  (*sql.mutable_sql()->mutable_named_arguments())["lo"] = lo;
+  sql.mutable_common()->set_plan_id(9);
+  auto p = t.relation(sql);
+  EXPECT_EQ(p->plan_id, 9);
+  EXPECT_EQ(p->kind, PlanKind::kProject);
+}
+
 TEST(TranslateExpression, UnsupportedAndMalformedExpressionsFailClearly) {
   PlanTranslator t;
   pb::Expression s;
-  s.mutable_expression_string()->set_expression("a + 1");
+  s.mutable_unresolved_regex()->set_col_name("`a.*`");
   EXPECT_EQ(error_class_of([&] { t.expression(s); }), "UNSUPPORTED_FEATURE");
   pb::Expression none;
   EXPECT_EQ(error_class_of([&] { t.expression(none); }),
@@ -403,7 +426,8 @@ TEST(TranslateRelation, ReadsAndTables) {
 
 TEST(TranslateRelation, LocalRelationTakesNamesAndTypesFromItsSchema) {
   // Arrow data with columns (a: int64, b: string), declared as (x INT, y STRING).
-  Schema arrow_schema = {{"a", DataType::long_(), true, "{}"}, {"b", DataType::string(), true, "{}"}};
+  Schema arrow_schema = {{"a", DataType::long_(), true, "{}"},
+                         {"b", DataType::string(), true, "{}"}};
   ColumnBuilder a(DataType::long_()), b(DataType::string());
   a.append<int64_t>(1);
   a.append<int64_t>(2);
@@ -435,7 +459,9 @@ TEST(TranslateRelation, LocalRelationTakesNamesAndTypesFromItsSchema) {
   EXPECT_EQ(p->batches[0].column(1)->string_at(0), "p");
 
   pb::Relation empty;
-  empty.mutable_local_relation()->set_schema("{\"type\":\"struct\",\"fields\":[{\"name\":\"v\",\"type\":\"double\",\"nullable\":true,\"metadata\":{}}]}");
+  empty.mutable_local_relation()->set_schema(
+      "{\"type\":\"struct\",\"fields\":[{\"name\":\"v\",\"type\":\"double\",\"nullable\":true,"
+      "\"metadata\":{}}]}");
   auto e = t.relation(empty);
   EXPECT_TRUE(e->batches.empty());
   EXPECT_EQ(e->schema[0].type->id(), TypeId::kDouble);
@@ -476,16 +502,89 @@ TEST(TranslateRelation, CachedLocalRelationsComeFromArtifacts) {
             "CONNECT_INVALID_PLAN.NOT_FOUND_CHUNKED_CACHED_LOCAL_RELATION");
 }
 
+// ---- Relations evaluated while planning -----------------------------------------------------
+
+TEST(TranslateRelation, ShowStringRunsTheQueryAndReturnsItsText) {
+  plan::Session session("00000000-0000-4000-8000-000000000001");
+  TranslateContext ctx;
+  ctx.session = &session;
+  PlanTranslator t(ctx);
+  pb::Relation r;
+  *r.mutable_show_string()->mutable_input() = range_rel(5);
+  r.mutable_show_string()->set_num_rows(2);
+  r.mutable_show_string()->set_truncate(20);
+  auto p = t.relation(r);
+  ASSERT_EQ(p->kind, PlanKind::kLocalRelation);
+  ASSERT_EQ(p->schema.size(), 1u);
+  EXPECT_EQ(p->schema[0].name, "show_string");
+  EXPECT_FALSE(p->schema[0].nullable);
+  ASSERT_EQ(p->batches.size(), 1u);
+  EXPECT_EQ(p->batches[0].column(0)->string_at(0),
+            "+---+\n| id|\n+---+\n|  0|\n|  1|\n+---+\nonly showing top 2 rows");
+}
+
+TEST(TranslateRelation, CatalogCallsAnswerFromTheSession) {
+  plan::Session session("00000000-0000-4000-8000-000000000002");
+  TranslateContext ctx;
+  ctx.session = &session;
+  PlanTranslator t(ctx);
+  PlanTranslator plain;
+  session.catalog().create_temp_view("MyView", session.analyze(plain.relation(range_rel(3))),
+                                     false);
+
+  pb::Relation exists;
+  exists.mutable_catalog()->mutable_table_exists()->set_table_name("myview");
+  auto e = t.relation(exists);
+  EXPECT_TRUE(e->batches[0].column(0)->bool_at(0));
+
+  pb::Relation tables;
+  tables.mutable_catalog()->mutable_list_tables()->set_pattern("my*");
+  auto l = t.relation(tables);
+  ASSERT_EQ(l->schema.size(), 6u);
+  EXPECT_EQ(l->schema[5].name, "isTemporary");
+  ASSERT_EQ(l->batches.size(), 1u);
+  EXPECT_EQ(l->batches[0].column(0)->string_at(0), "myview");
+
+  pb::Relation columns;
+  columns.mutable_catalog()->mutable_list_columns()->set_table_name("MyView");
+  auto c = t.relation(columns);
+  EXPECT_EQ(c->batches[0].column(2)->string_at(0), "bigint");
+
+  pb::Relation drop;
+  drop.mutable_catalog()->mutable_drop_temp_view()->set_view_name("MyView");
+  EXPECT_TRUE(t.relation(drop)->batches[0].column(0)->bool_at(0));
+  EXPECT_FALSE(t.relation(drop)->batches[0].column(0)->bool_at(0));
+
+  pb::Relation use;
+  use.mutable_catalog()->mutable_set_current_database()->set_db_name("nope");
+  EXPECT_EQ(error_class_of([&] { t.relation(use); }), "SCHEMA_NOT_FOUND");
+  pb::Relation cached;
+  cached.mutable_catalog()->mutable_is_cached()->set_table_name("MyView");
+  EXPECT_EQ(error_class_of([&] { t.relation(cached); }), "TABLE_OR_VIEW_NOT_FOUND");
+}
+
+TEST(TranslateRelation, SqlCommandsRunWhilePlanning) {
+  plan::Session session("00000000-0000-4000-8000-000000000003");
+  TranslateContext ctx;
+  ctx.session = &session;
+  PlanTranslator t(ctx);
+  pb::Relation set;
+  set.mutable_sql()->set_query("SET spark.sql.shuffle.partitions = 3");
+  auto p = t.relation(set);
+  EXPECT_EQ(p->kind, PlanKind::kLocalRelation);
+  EXPECT_EQ(session.config().get("spark.sql.shuffle.partitions").value_or(""), "3");
+}
+
 TEST(TranslateRelation, UnsupportedRelationsNameTheirType) {
   PlanTranslator t;
-  pb::Relation sql;
-  sql.mutable_sql()->set_query("SELECT 1");
+  pb::Relation fill;
+  *fill.mutable_fill_na()->mutable_input() = range_rel(3);
   try {
-    t.relation(sql);
+    t.relation(fill);
     FAIL() << "expected an error";
   } catch (const SparkError& e) {
     EXPECT_EQ(e.error_class(), "UNSUPPORTED_FEATURE");
-    EXPECT_NE(std::string(e.what()).find("Relation type SQL"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Relation type FILL_NA"), std::string::npos) << e.what();
   }
   pb::Relation unset;
   EXPECT_EQ(error_class_of([&] { t.relation(unset); }),

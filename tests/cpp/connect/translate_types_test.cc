@@ -1,10 +1,11 @@
 // Protocol data types and literals to Ember types and values, and back.
 
+#include "connect/translate_types.h"
+
 #include <gtest/gtest.h>
 
 #include "common/error.h"
 #include "connect/translate.h"
-#include "connect/translate_types.h"
 
 // The tests build literals the way PySpark 4.3 does, with the fields marked deprecated.
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
@@ -18,20 +19,35 @@ TypePtr round_trip(const TypePtr& t) { return type_from_proto(type_to_proto(*t))
 
 TEST(TranslateTypes, EveryEmberTypeRoundTrips) {
   std::vector<TypePtr> types = {
-      DataType::null(), DataType::boolean(), DataType::byte(), DataType::short_(),
-      DataType::int_(), DataType::long_(), DataType::float_(), DataType::double_(),
-      DataType::decimal(38, 18), DataType::decimal(5, 0), DataType::string(), DataType::binary(),
-      DataType::date(), DataType::timestamp(), DataType::timestamp_ntz(),
-      DataType::year_month_interval(0, 0), DataType::year_month_interval(1, 1),
-      DataType::day_time_interval(0, 3), DataType::day_time_interval(2, 3),
-      DataType::array(DataType::int_(), false), DataType::array(DataType::string(), true),
+      DataType::null(),
+      DataType::boolean(),
+      DataType::byte(),
+      DataType::short_(),
+      DataType::int_(),
+      DataType::long_(),
+      DataType::float_(),
+      DataType::double_(),
+      DataType::decimal(38, 18),
+      DataType::decimal(5, 0),
+      DataType::string(),
+      DataType::binary(),
+      DataType::date(),
+      DataType::timestamp(),
+      DataType::timestamp_ntz(),
+      DataType::year_month_interval(0, 0),
+      DataType::year_month_interval(1, 1),
+      DataType::day_time_interval(0, 3),
+      DataType::day_time_interval(2, 3),
+      DataType::array(DataType::int_(), false),
+      DataType::array(DataType::string(), true),
       DataType::map(DataType::string(), DataType::double_(), false),
       DataType::struct_({{"a", DataType::int_(), false, "{}"},
                          {"b", DataType::array(DataType::date()), true, "{\"comment\":\"x\"}"}}),
   };
   for (const auto& t : types) {
     TypePtr back = round_trip(t);
-    EXPECT_TRUE(back->equals(*t)) << t->simple_string() << " came back as " << back->simple_string();
+    EXPECT_TRUE(back->equals(*t)) << t->simple_string() << " came back as "
+                                  << back->simple_string();
   }
 }
 
@@ -41,7 +57,8 @@ TEST(TranslateTypes, ProtoFormMatchesWhatSparkSends) {
   EXPECT_EQ(p.decimal().precision(), 10);
   EXPECT_EQ(p.decimal().scale(), 2);
 
-  Schema schema = {{"id", DataType::long_(), false, "{}"}, {"m", DataType::map(DataType::int_(), DataType::string(), false), true, "{}"}};
+  Schema schema = {{"id", DataType::long_(), false, "{}"},
+                   {"m", DataType::map(DataType::int_(), DataType::string(), false), true, "{}"}};
   pb::DataType s = schema_to_proto(schema);
   ASSERT_TRUE(s.has_struct_());
   ASSERT_EQ(s.struct_().fields_size(), 2);

@@ -2,9 +2,12 @@
 #include <unistd.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <atomic>
 #include <random>
+#include <thread>
 #include <sstream>
 
 #include "common/config.h"
@@ -454,6 +457,29 @@ TEST_F(CsvReaderTest, PathsDirectoriesAndGlobs) {
   EXPECT_TRUE(rows(*reader).empty());
 }
 
+TEST_F(CsvReaderTest, CompressedFiles) {
+  // Written with the system's gzip, bzip2 and zstd when they are installed.
+  std::string text = "a,b\n";
+  for (int i = 0; i < 5000; ++i) text += std::to_string(i) + ",x" + std::to_string(i) + "\n";
+  const std::string plain = write("c.csv", text);
+  int checked = 0;
+  for (const auto& [tool, ext] : std::vector<std::pair<std::string, std::string>>{
+           {"gzip", ".gz"}, {"bzip2", ".bz2"}, {"zstd -q", ".zst"}}) {
+    const std::string compressed = plain + ext;
+    const std::string cmd = tool + " -c " + plain + " > " + compressed + " 2>/dev/null";
+    if (std::system(cmd.c_str()) != 0 || fs::file_size(compressed) == 0) continue;
+    ++checked;
+    auto reader = open({compressed}, {{"header", "true"}, {"inferSchema", "true"}});
+    EXPECT_EQ(reader->num_splits(), 1u) << ext;
+    EXPECT_EQ(types(*reader), "a:int,b:string") << ext;
+    Rows r = rows(*reader);
+    ASSERT_EQ(r.size(), 5000u) << ext;
+    EXPECT_EQ(r[4999], (std::vector<std::string>{"4999", "x4999"})) << ext;
+    fs::remove(compressed);
+  }
+  if (checked == 0) GTEST_SKIP() << "no compressor found";
+}
+
 TEST_F(CsvReaderTest, OptionErrors) {
   const std::string p = write("o.csv", "a\n1\n");
   auto expect_class = [&](std::map<std::string, std::string> o, const std::string& cls) {
@@ -478,9 +504,14 @@ TEST_F(CsvReaderTest, OptionErrors) {
   } catch (const SparkError& e) {
     EXPECT_EQ(e.error_class(), "DATA_SOURCE_NOT_FOUND");
   }
-  // Latin-1 text is decoded to UTF-8.
-  auto reader = open({write("l1.csv", "a\ncaf\xE9\n")}, {{"header", "true"}, {"encoding", "ISO-8859-1"}});
-  EXPECT_EQ(rows(*reader), (Rows{{"caf\xC3\xA9"}}));
+  // Latin-1 text is decoded to UTF-8 (and grows: every line must still be read).
+  std::string latin1 = "a\n";
+  for (int i = 0; i < 200; ++i) latin1 += "\xE9\xE9\xE9\xE9\n";
+  latin1 += "caf\xE9\n";
+  auto reader = open({write("l1.csv", latin1)}, {{"header", "true"}, {"encoding", "ISO-8859-1"}});
+  Rows decoded = rows(*reader);
+  ASSERT_EQ(decoded.size(), 201u);
+  EXPECT_EQ(decoded.back(), (std::vector<std::string>{"caf\xC3\xA9"}));
 }
 
 // A file read in many small splits gives exactly the rows of a single-split read.
@@ -509,6 +540,27 @@ TEST_F(CsvReaderTest, SplitsCoverEveryLineOnce) {
     Rows a = rows(*split_reader), b = rows(*whole_reader);
     ASSERT_EQ(a.size(), static_cast<size_t>(n));
     EXPECT_EQ(a, b);
+    // Splits read concurrently give the same rows.
+    std::vector<Rows> parts(split_reader->num_splits());
+    std::vector<std::thread> threads;
+    std::atomic<size_t> next{0};
+    for (int t = 0; t < 4; ++t) {
+      threads.emplace_back([&] {
+        for (size_t s; (s = next++) < parts.size();) {
+          split_reader->read_split(s, {0, 1, 2, 3}, [&](Batch batch) {
+            for (int64_t r = 0; r < batch.num_rows; ++r) {
+              std::vector<std::string> row;
+              for (size_t c = 0; c < batch.num_columns(); ++c) row.push_back(show(*batch.column(c), r));
+              parts[s].push_back(row);
+            }
+          });
+        }
+      });
+    }
+    for (auto& t : threads) t.join();
+    Rows c;
+    for (auto& part : parts) c.insert(c.end(), part.begin(), part.end());
+    EXPECT_EQ(a, c);
     for (int i = 0; i < n; i += 997) EXPECT_EQ(a[static_cast<size_t>(i)][0], std::to_string(i));
   }
 }

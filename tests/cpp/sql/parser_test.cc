@@ -678,6 +678,8 @@ TEST(SqlError, SelectListErrors) {
   EXPECT_EQ(err.start, 25);
   EXPECT_EQ(parse_error("SELECT count(*) FROM t GROUP BY 1").error_class(),
             "GROUP_BY_POS_AGGREGATE");
+  EXPECT_EQ(parse_error("SELECT a FROM t GROUP BY 0").error_class(), "GROUP_BY_POS_OUT_OF_RANGE");
+  EXPECT_EQ(parse_error("SELECT a FROM t ORDER BY 0").error_class(), "ORDER_BY_POS_OUT_OF_RANGE");
   err = parse_error("SELECT a, b, c FROM t ORDER BY 5");
   EXPECT_EQ(err.error_class(), "ORDER_BY_POS_OUT_OF_RANGE");
   EXPECT_EQ(err.message(), "ORDER BY position 5 is not in select list (valid range is [1, 3]).");

@@ -1,0 +1,261 @@
+// spark.catalog.*: answered from the session's catalog while planning, as Spark does, each as a
+// small local relation with the columns Spark returns. Ember has one catalog (spark_catalog)
+// with one database (default) holding the session's temporary views.
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+
+#include "common/error.h"
+#include "connect/errors.h"
+#include "connect/translate.h"
+#include "plan/session.h"
+
+namespace ember::connect {
+
+namespace pb = spark::connect;
+using plan::PlanKind;
+
+namespace {
+
+const char* const kCatalogName = "spark_catalog";
+const char* const kDatabaseName = "default";
+
+StructField field(const std::string& name, TypePtr type, bool nullable = true) {
+  return {name, std::move(type), nullable, "{}"};
+}
+
+PlanTranslator::NodePtr rows(Schema schema, const std::vector<std::vector<Value>>& values) {
+  std::vector<std::unique_ptr<ColumnBuilder>> builders;
+  for (const auto& f : schema) builders.push_back(std::make_unique<ColumnBuilder>(f.type));
+  for (const auto& row : values) {
+    for (size_t c = 0; c < row.size(); ++c) builders[c]->append_value(row[c]);
+  }
+  std::vector<ColumnPtr> columns;
+  for (auto& b : builders) columns.push_back(b->finish());
+  auto node = new_node(PlanKind::kLocalRelation);
+  node->schema = std::move(schema);
+  if (!values.empty())
+    node->batches.push_back(Batch(std::move(columns), static_cast<int64_t>(values.size())));
+  return node;
+}
+
+PlanTranslator::NodePtr boolean_result(bool v) {
+  return rows({field("value", DataType::boolean(), false)}, {{Value::boolean(v)}});
+}
+
+PlanTranslator::NodePtr string_result(const std::string& v) {
+  return rows({field("value", DataType::string())}, {{Value::bytes(v)}});
+}
+
+/// What Spark returns for catalog calls without a result: no rows of one string column.
+PlanTranslator::NodePtr no_result() {
+  return rows({field("value", DataType::string(), false)}, {});
+}
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(),
+                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
+  return s;
+}
+
+/// Spark's catalog patterns: '*' matches anything, '|' separates alternatives; case-insensitive.
+bool matches(const std::string& pattern, const std::string& name) {
+  const std::string n = lower(name);
+  size_t start = 0;
+  while (start <= pattern.size()) {
+    size_t bar = pattern.find('|', start);
+    std::string alt =
+        lower(pattern.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
+    alt.erase(0, alt.find_first_not_of(' '));
+    alt.erase(alt.find_last_not_of(' ') + 1);
+    size_t p = 0, s = 0, star = std::string::npos, mark = 0;
+    while (s < n.size()) {
+      if (p < alt.size() && alt[p] == n[s]) {
+        ++p;
+        ++s;
+      } else if (p < alt.size() && alt[p] == '*') {
+        star = p++;
+        mark = s;
+      } else if (star != std::string::npos) {
+        p = star + 1;
+        s = ++mark;
+      } else {
+        break;
+      }
+    }
+    while (p < alt.size() && alt[p] == '*') ++p;
+    if (s == n.size() && p == alt.size()) return true;
+    if (bar == std::string::npos) break;
+    start = bar + 1;
+  }
+  return false;
+}
+
+[[noreturn]] void schema_not_found(const std::string& db) {
+  std::string shown = quote_id(kCatalogName) + "." + quote_id(db);
+  throw SparkError(ErrorKind::kAnalysis, "SCHEMA_NOT_FOUND",
+                   "The schema " + shown +
+                       " cannot be found. Verify the spelling and correctness of the schema and "
+                       "catalog.\nIf you did not qualify the name with a catalog, verify the "
+                       "current_schema() output, or qualify the name with the correct catalog.\n"
+                       "To tolerate the error on drop use DROP SCHEMA IF EXISTS.",
+                   {{"schemaName", shown}}, "42704");
+}
+
+[[noreturn]] void table_not_found(const std::string& name) {
+  std::string shown = quote_id(name);
+  throw SparkError(ErrorKind::kAnalysis, "TABLE_OR_VIEW_NOT_FOUND",
+                   "The table or view " + shown +
+                       " cannot be found. Verify the spelling and correctness of the schema and "
+                       "catalog.\nIf you did not qualify the name with a schema, verify the "
+                       "current_schema() output, or qualify the name with the correct schema and "
+                       "catalog.\nTo tolerate the error on drop use DROP VIEW IF EXISTS or DROP "
+                       "TABLE IF EXISTS.",
+                   {{"relationName", shown}}, "42P01");
+}
+
+bool is_default_db(const std::string& db) { return lower(db) == kDatabaseName; }
+
+Schema table_schema() {
+  return {field("name", DataType::string()),
+          field("catalog", DataType::string()),
+          field("namespace", DataType::array(DataType::string(), true)),
+          field("description", DataType::string()),
+          field("tableType", DataType::string()),
+          field("isTemporary", DataType::boolean(), false)};
+}
+
+std::vector<Value> temp_view_row(const std::string& name) {
+  return {Value::bytes(name),  Value(), Value::list({}), Value(), Value::bytes("TEMPORARY"),
+          Value::boolean(true)};
+}
+
+}  // namespace
+
+PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
+  EMBER_CHECK(ctx_.session != nullptr, "catalog requests need a session");
+  plan::Catalog& views = ctx_.session->catalog();
+  auto view = [&](const std::string& name, const std::string* db) -> plan::PlanPtr {
+    if (db != nullptr && !db->empty()) return nullptr;  // temporary views live in no database
+    return views.lookup_temp_view(name);
+  };
+  auto require_view = [&](const std::string& name) {
+    plan::PlanPtr v = views.lookup_temp_view(name);
+    if (!v) table_not_found(name);
+    return v;
+  };
+  switch (r.cat_type_case()) {
+    case pb::Catalog::kCurrentDatabase:
+      return string_result(kDatabaseName);
+    case pb::Catalog::kSetCurrentDatabase:
+      if (!is_default_db(r.set_current_database().db_name())) {
+        schema_not_found(r.set_current_database().db_name());
+      }
+      return no_result();
+    case pb::Catalog::kListDatabases: {
+      const auto& l = r.list_databases();
+      std::vector<std::vector<Value>> out;
+      if (!l.has_pattern() || matches(l.pattern(), kDatabaseName)) {
+        std::error_code ec;
+        std::string location =
+            "file:" + (std::filesystem::current_path(ec) / "spark-warehouse").string();
+        out.push_back({Value::bytes(kDatabaseName), Value::bytes(kCatalogName),
+                       Value::bytes("default database"), Value::bytes(location)});
+      }
+      return rows(
+          {field("name", DataType::string()), field("catalog", DataType::string()),
+           field("description", DataType::string()), field("locationUri", DataType::string())},
+          out);
+    }
+    case pb::Catalog::kDatabaseExists:
+      return boolean_result(is_default_db(r.database_exists().db_name()));
+    case pb::Catalog::kListTables: {
+      const auto& l = r.list_tables();
+      if (l.has_db_name() && !is_default_db(l.db_name())) schema_not_found(l.db_name());
+      std::vector<std::vector<Value>> out;
+      std::vector<std::string> names = views.temp_view_names();
+      std::sort(names.begin(), names.end());
+      for (const auto& n : names) {
+        if (!l.has_pattern() || matches(l.pattern(), n)) out.push_back(temp_view_row(n));
+      }
+      return rows(table_schema(), out);
+    }
+    case pb::Catalog::kTableExists: {
+      const auto& t = r.table_exists();
+      return boolean_result(view(t.table_name(), t.has_db_name() ? &t.db_name() : nullptr) !=
+                            nullptr);
+    }
+    case pb::Catalog::kGetTable: {
+      const auto& t = r.get_table();
+      if (!view(t.table_name(), t.has_db_name() ? &t.db_name() : nullptr))
+        table_not_found(t.table_name());
+      return rows(table_schema(), {temp_view_row(t.table_name())});
+    }
+    case pb::Catalog::kListColumns: {
+      const auto& c = r.list_columns();
+      plan::PlanPtr v = view(c.table_name(), c.has_db_name() ? &c.db_name() : nullptr);
+      if (!v) table_not_found(c.table_name());
+      std::vector<std::vector<Value>> out;
+      for (const auto& f : v->output_schema()) {
+        out.push_back({Value::bytes(f.name), Value(), Value::bytes(f.type->simple_string()),
+                       Value::boolean(f.nullable), Value::boolean(false), Value::boolean(false),
+                       Value::boolean(false)});
+      }
+      return rows(
+          {field("name", DataType::string()), field("description", DataType::string()),
+           field("dataType", DataType::string()), field("nullable", DataType::boolean(), false),
+           field("isPartition", DataType::boolean(), false),
+           field("isBucket", DataType::boolean(), false),
+           field("isCluster", DataType::boolean(), false)},
+          out);
+    }
+    case pb::Catalog::kDropTempView:
+      return boolean_result(views.drop_temp_view(r.drop_temp_view().view_name()));
+    case pb::Catalog::kDropGlobalTempView:
+      return boolean_result(false);
+    case pb::Catalog::kIsCached:
+      require_view(r.is_cached().table_name());
+      return boolean_result(false);
+    case pb::Catalog::kCacheTable:
+      require_view(r.cache_table().table_name());
+      return no_result();
+    case pb::Catalog::kUncacheTable:
+      require_view(r.uncache_table().table_name());
+      return no_result();
+    case pb::Catalog::kRefreshTable:
+      require_view(r.refresh_table().table_name());
+      return no_result();
+    case pb::Catalog::kClearCache:
+    case pb::Catalog::kRefreshByPath:
+      return no_result();
+    case pb::Catalog::kCurrentCatalog:
+      return string_result(kCatalogName);
+    case pb::Catalog::kSetCurrentCatalog:
+      if (r.set_current_catalog().catalog_name() != kCatalogName) {
+        throw SparkError(ErrorKind::kAnalysis, "CATALOG_NOT_FOUND",
+                         "The catalog " + quote_id(r.set_current_catalog().catalog_name()) +
+                             " not found. Consider to set the SQL config spark.sql.catalog." +
+                             r.set_current_catalog().catalog_name() + " to a catalog plugin.",
+                         {{"catalogName", quote_id(r.set_current_catalog().catalog_name())}},
+                         "42P08");
+      }
+      return no_result();
+    case pb::Catalog::kListCatalogs: {
+      const auto& l = r.list_catalogs();
+      std::vector<std::vector<Value>> out;
+      if (!l.has_pattern() || matches(l.pattern(), kCatalogName)) {
+        out.push_back({Value::bytes(kCatalogName), Value()});
+      }
+      return rows({field("name", DataType::string()), field("description", DataType::string())},
+                  out);
+    }
+    default:
+      break;
+  }
+  const auto* oneof = pb::Catalog::descriptor()->FindOneofByName("cat_type");
+  const auto* f = r.GetReflection()->GetOneofFieldDescriptor(r, oneof);
+  throw_not_supported("Catalog operation " + std::string(f ? f->name() : "unset"));
+}
+
+}  // namespace ember::connect
