@@ -108,8 +108,22 @@ ColumnPtr Column::constant(const TypePtr& type, const Value& v, int64_t length) 
     b.append_value(v);
     auto one = b.finish();
     auto data = Buffer::allocate(static_cast<size_t>(w * length));
-    for (int64_t i = 0; i < length; ++i)
-      std::memcpy(data->mutable_data() + i * w, one->data_buffer()->data(), static_cast<size_t>(w));
+    const uint8_t* src = one->data_buffer()->data();
+    uint8_t* dst = data->mutable_data();
+    auto fill = [&](auto tag) {
+      using T = decltype(tag);
+      T v;
+      std::memcpy(&v, src, sizeof(T));
+      std::fill_n(reinterpret_cast<T*>(dst), length, v);
+    };
+    switch (w) {
+      case 1: fill(uint8_t{}); break;
+      case 2: fill(uint16_t{}); break;
+      case 4: fill(uint32_t{}); break;
+      case 8: fill(uint64_t{}); break;
+      default:
+        for (int64_t i = 0; i < length; ++i) std::memcpy(dst + i * w, src, static_cast<size_t>(w));
+    }
     return make(type, length, nullptr, data, nullptr, {}, 0);
   }
   for (int64_t i = 0; i < length; ++i) b.append_value(v);

@@ -132,10 +132,18 @@ ColumnPtr eval_coalesce(const PhysExpr& e, const Batch& batch, const functions::
 
 }  // namespace
 
+ColumnPtr ConstantCache::get(const TypePtr& type, const Value& value, int64_t length) const {
+  ColumnPtr cached = column_.load(std::memory_order_acquire);
+  if (cached && cached->length() == length) return cached;
+  ColumnPtr fresh = Column::constant(type, value, length);
+  column_.store(fresh, std::memory_order_release);
+  return fresh;
+}
+
 ColumnPtr evaluate(const PhysExpr& e, const Batch& batch, const functions::EvalContext& ctx) {
   switch (e.kind) {
     case PhysExpr::Kind::kColumn: return batch.columns[static_cast<size_t>(e.column)];
-    case PhysExpr::Kind::kLiteral: return Column::constant(e.type, e.value, batch.num_rows);
+    case PhysExpr::Kind::kLiteral: return e.constant.get(e.type, e.value, batch.num_rows);
     case PhysExpr::Kind::kCast:
       return functions::cast_column(evaluate(*e.children[0], batch, ctx), e.type, ctx, e.try_cast);
     case PhysExpr::Kind::kCall: {

@@ -1,5 +1,6 @@
 #pragma once
 
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
@@ -8,6 +9,20 @@
 #include "functions/function.h"
 
 namespace ember::exec {
+
+/// A literal's column for the last batch length it was evaluated at, shared by the threads of a
+/// query (columns are immutable), so that a constant is not rebuilt for every batch. A copy of
+/// an expression starts with an empty cache.
+class ConstantCache {
+ public:
+  ConstantCache() = default;
+  ConstantCache(const ConstantCache&) {}
+  ConstantCache& operator=(const ConstantCache&) { return *this; }
+  ColumnPtr get(const TypePtr& type, const Value& value, int64_t length) const;
+
+ private:
+  mutable std::atomic<ColumnPtr> column_;
+};
 
 /// A bound, typed expression evaluated over whole batches. Built by the physical planner from
 /// a resolved logical expression: attributes become column ordinals of the input batch.
@@ -18,6 +33,7 @@ struct PhysExpr {
   bool nullable = true;
   int column = -1;                              // kColumn
   Value value;                                  // kLiteral
+  ConstantCache constant;                       // kLiteral
   const functions::FunctionDef* function = nullptr;  // kCall
   functions::Signature signature;               // kCall
   bool try_cast = false;                        // kCast

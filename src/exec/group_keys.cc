@@ -2,6 +2,8 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 #include "common/error.h"
 
@@ -132,6 +134,122 @@ const char* get_value(const char* p, ColumnBuilder& b) {
 }
 
 }  // namespace
+
+namespace {
+
+/// Bytes of a value in a packed key; booleans take one byte, the null type none.
+int packed_value_width(const DataType& t) {
+  switch (t.id()) {
+    case TypeId::kNull: return 0;
+    case TypeId::kBoolean: return 1;
+    case TypeId::kDecimal: return -1;  // 16 value bytes never fit beside a flag
+    default: return t.byte_width() > 0 ? t.byte_width() : -1;
+  }
+}
+
+template <typename T>
+void pack_values(const Column& c, int64_t n, int at, PackedKey* out) {
+  const T* v = c.values<T>();
+  for (int64_t i = 0; i < n; ++i) {
+    T x = v[i];
+    if constexpr (std::is_floating_point_v<T>) {
+      if (x == 0) x = 0;
+      if (std::isnan(x)) x = std::numeric_limits<T>::quiet_NaN();
+    }
+    PackedKey bits = 0;
+    std::memcpy(&bits, &x, sizeof(T));
+    out[i] |= (bits << (8 * (at + 1))) | (PackedKey{1} << (8 * at));
+  }
+}
+
+template <typename T>
+void unpack_values(const PackedKey* keys, int64_t n, int at, ColumnBuilder& b) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (((keys[i] >> (8 * at)) & 0xff) == 0) {
+      b.append_null();
+      continue;
+    }
+    PackedKey bits = keys[i] >> (8 * (at + 1));
+    T x;
+    std::memcpy(&x, &bits, sizeof(T));
+    b.append<T>(x);
+  }
+}
+
+}  // namespace
+
+KeyEncoder::KeyEncoder(std::vector<TypePtr> types) : types_(std::move(types)) {
+  int width = 0;
+  for (auto& t : types_) {
+    int w = packed_value_width(*t);
+    if (w < 0) return;
+    packed_offsets_.push_back(width);
+    width += 1 + w;
+  }
+  if (width <= 16) packed_width_ = width;
+}
+
+void KeyEncoder::encode_packed(const std::vector<ColumnPtr>& keys, int64_t n, PackedKey* out) const {
+  EMBER_CHECK(can_pack(), "packed keys for types that do not fit");
+  std::fill_n(out, n, PackedKey{0});
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const Column& c = *keys[k];
+    int at = packed_offsets_[k];
+    switch (c.type()->id()) {
+      case TypeId::kNull: continue;  // always null: flag 0
+      case TypeId::kBoolean:
+        for (int64_t i = 0; i < n; ++i)
+          out[i] |= (PackedKey{c.bool_at(i) ? 1u : 0u} << (8 * (at + 1))) | (PackedKey{1} << (8 * at));
+        break;
+      case TypeId::kFloat: pack_values<float>(c, n, at, out); break;
+      case TypeId::kDouble: pack_values<double>(c, n, at, out); break;
+      default:
+        switch (c.type()->byte_width()) {
+          case 1: pack_values<uint8_t>(c, n, at, out); break;
+          case 2: pack_values<uint16_t>(c, n, at, out); break;
+          case 4: pack_values<uint32_t>(c, n, at, out); break;
+          default: pack_values<uint64_t>(c, n, at, out); break;
+        }
+    }
+    if (c.may_have_nulls()) {
+      // A null key is its flag byte 0 and value bytes 0.
+      int w = packed_value_width(*c.type());
+      PackedKey field = ((PackedKey{1} << (8 * (w + 1))) - 1) << (8 * at);
+      if (w + 1 >= 16) field = ~PackedKey{0};
+      for (int64_t i = 0; i < n; ++i)
+        if (c.is_null(i)) out[i] &= ~field;
+    }
+  }
+}
+
+std::vector<ColumnPtr> KeyEncoder::decode_packed(const PackedKey* keys, int64_t n) const {
+  std::vector<ColumnPtr> out;
+  for (size_t k = 0; k < types_.size(); ++k) {
+    const TypePtr& t = types_[k];
+    int at = packed_offsets_[k];
+    ColumnBuilder b(t, n);
+    switch (t->id()) {
+      case TypeId::kNull:
+        for (int64_t i = 0; i < n; ++i) b.append_null();
+        break;
+      case TypeId::kBoolean:
+        for (int64_t i = 0; i < n; ++i) {
+          if (((keys[i] >> (8 * at)) & 0xff) == 0) b.append_null();
+          else b.append_bool(((keys[i] >> (8 * (at + 1))) & 0xff) != 0);
+        }
+        break;
+      default:
+        switch (t->byte_width()) {
+          case 1: unpack_values<int8_t>(keys, n, at, b); break;
+          case 2: unpack_values<int16_t>(keys, n, at, b); break;
+          case 4: unpack_values<int32_t>(keys, n, at, b); break;
+          default: unpack_values<int64_t>(keys, n, at, b); break;
+        }
+    }
+    out.push_back(b.finish());
+  }
+  return out;
+}
 
 void KeyEncoder::encode(const std::vector<ColumnPtr>& keys, int64_t n, std::string& arena,
                         std::vector<uint32_t>& offsets, std::vector<uint32_t>& lengths) const {

@@ -11,19 +11,38 @@ namespace ember::exec {
 /// Encodes the grouping key of each row as a compact byte string so that rows with equal keys
 /// (in Spark's grouping semantics: nulls equal, NaN equal to NaN, -0.0 equal to 0.0) have equal
 /// bytes. Used by hash aggregation and distinct; decoded back into columns for the output.
+using PackedKey = unsigned __int128;
+
 class KeyEncoder {
  public:
-  explicit KeyEncoder(std::vector<TypePtr> types) : types_(std::move(types)) {}
+  explicit KeyEncoder(std::vector<TypePtr> types);
   /// Appends the encoded key of every row to `arena` and records [offset, length) per row.
   void encode(const std::vector<ColumnPtr>& keys, int64_t n, std::string& arena,
               std::vector<uint32_t>& offsets, std::vector<uint32_t>& lengths) const;
   /// Decodes keys (each a pointer/length into some arena) into one column per key type.
   std::vector<ColumnPtr> decode(const std::vector<std::string_view>& keys) const;
 
+  /// Packed keys: when every key type is fixed width and the keys fit in 16 bytes (a null flag
+  /// byte and the value bytes per key), each row's key is one 128-bit integer, equal for rows
+  /// of equal keys in the grouping semantics above. True when this encoder's types allow it.
+  bool can_pack() const { return packed_width_ >= 0; }
+  void encode_packed(const std::vector<ColumnPtr>& keys, int64_t n, PackedKey* out) const;
+  std::vector<ColumnPtr> decode_packed(const PackedKey* keys, int64_t n) const;
+
  private:
   std::vector<TypePtr> types_;
+  std::vector<int> packed_offsets_;  // byte offset of each key's null flag in a packed key
+  int packed_width_ = -1;
 };
 
 uint64_t hash_bytes(const void* data, size_t len);
+
+inline uint64_t hash_packed(PackedKey k) {
+  uint64_t lo = static_cast<uint64_t>(k), hi = static_cast<uint64_t>(k >> 64);
+  uint64_t h = (lo ^ (hi * 0x9E3779B97F4A7C15ull)) * 0xff51afd7ed558ccdull;
+  h ^= h >> 32;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 29);
+}
 
 }  // namespace ember::exec

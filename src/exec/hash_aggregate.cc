@@ -18,11 +18,33 @@ struct HashAggregate::Table {
   std::vector<int32_t> slots;
   std::vector<uint64_t> hashes;               // per group
   std::deque<std::string> key_chunks;         // stable storage of key bytes
-  std::vector<std::string_view> keys;         // per group
+  std::vector<std::string_view> keys;         // per group (byte keys)
+  std::vector<PackedKey> packed;              // per group (packed keys)
   std::vector<uint8_t> states;                // group-major, state_size bytes each
 
-  size_t groups() const { return keys.size(); }
+  size_t groups() const { return hashes.size(); }
   uint8_t* state(size_t g) { return states.data() + g * state_size; }
+
+  /// The group of a packed key (a table holds either packed or byte keys, never both).
+  template <typename Init>
+  int32_t find_or_insert_packed(PackedKey key, uint64_t h, Init&& init) {
+    size_t mask = slots.size() - 1;
+    size_t pos = h & mask;
+    for (;;) {
+      int32_t g = slots[pos];
+      if (g < 0) break;
+      if (packed[static_cast<size_t>(g)] == key) return g;
+      pos = (pos + 1) & mask;
+    }
+    int32_t g = static_cast<int32_t>(packed.size());
+    slots[pos] = g;
+    hashes.push_back(h);
+    packed.push_back(key);
+    states.resize(states.size() + state_size);
+    init(state(static_cast<size_t>(g)));
+    if (packed.size() * 2 > slots.size()) grow();
+    return g;
+  }
 
   /// Returns the group of `key`, inserting it (with `init` run on its state) when new.
   template <typename Init>
@@ -55,7 +77,7 @@ struct HashAggregate::Table {
   void grow() {
     std::vector<int32_t> bigger(slots.size() * 2, -1);
     size_t mask = bigger.size() - 1;
-    for (size_t g = 0; g < keys.size(); ++g) {
+    for (size_t g = 0; g < hashes.size(); ++g) {
       size_t pos = hashes[g] & mask;
       while (bigger[pos] >= 0) pos = (pos + 1) & mask;
       bigger[pos] = static_cast<int32_t>(g);
@@ -121,16 +143,22 @@ void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
     key_types.push_back(k->type);
   }
   KeyEncoder enc(key_types);
-  std::string arena;
-  std::vector<uint32_t> offs, lens;
-  enc.encode(key_cols, n, arena, offs, lens);
   auto init_state = [this](uint8_t* s) {
     for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
   };
   std::vector<int32_t> group(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) {
-    std::string_view key(arena.data() + offs[i], lens[i]);
-    group[i] = t.find_or_insert(key, hash_bytes(key.data(), key.size()), init_state);
+  if (enc.can_pack()) {
+    std::vector<PackedKey> packed(static_cast<size_t>(n));
+    enc.encode_packed(key_cols, n, packed.data());
+    for (int64_t i = 0; i < n; ++i) group[i] = t.find_or_insert_packed(packed[i], hash_packed(packed[i]), init_state);
+  } else {
+    std::string arena;
+    std::vector<uint32_t> offs, lens;
+    enc.encode(key_cols, n, arena, offs, lens);
+    for (int64_t i = 0; i < n; ++i) {
+      std::string_view key(arena.data() + offs[i], lens[i]);
+      group[i] = t.find_or_insert(key, hash_bytes(key.data(), key.size()), init_state);
+    }
   }
   std::vector<uint8_t*> ptrs(static_cast<size_t>(n));
   for (size_t f = 0; f < functions_.size(); ++f) {
@@ -154,7 +182,8 @@ void HashAggregate::combine(LocalSinkState& local, ExecContext&) {
     for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
   };
   for (size_t g = 0; g < t.groups(); ++g) {
-    int32_t dst = global_->find_or_insert(t.keys[g], t.hashes[g], init_state);
+    int32_t dst = t.packed.empty() ? global_->find_or_insert(t.keys[g], t.hashes[g], init_state)
+                                   : global_->find_or_insert_packed(t.packed[g], t.hashes[g], init_state);
     for (size_t f = 0; f < functions_.size(); ++f) {
       functions_[f]->merge(global_->state(static_cast<size_t>(dst)) + state_offsets_[f],
                            t.state(g) + state_offsets_[f]);
@@ -167,22 +196,26 @@ void HashAggregate::finalize(ExecContext& ctx) {
   init(ctx);
   Table& t = *global_;
   // A global aggregate (no keys) produces one row even for empty input.
-  if (keys_.empty() && t.groups() == 0) {
-    t.find_or_insert(std::string_view(), hash_bytes("", 0), [this](uint8_t* s) {
-      for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
-    });
-  }
   std::vector<TypePtr> key_types;
   for (auto& k : keys_) key_types.push_back(k->type);
   KeyEncoder enc(key_types);
+  if (keys_.empty() && t.groups() == 0) {
+    t.find_or_insert_packed(PackedKey{0}, hash_packed(PackedKey{0}), [this](uint8_t* s) {
+      for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
+    });
+  }
   size_t total = t.groups();
   for (size_t off = 0; off < total; off += static_cast<size_t>(kBatchRows)) {
     size_t len = std::min(total - off, static_cast<size_t>(kBatchRows));
-    std::vector<std::string_view> keys(t.keys.begin() + static_cast<std::ptrdiff_t>(off),
-                                       t.keys.begin() + static_cast<std::ptrdiff_t>(off + len));
     Batch b;
     b.num_rows = static_cast<int64_t>(len);
-    b.columns = enc.decode(keys);
+    if (enc.can_pack()) {
+      b.columns = enc.decode_packed(t.packed.data() + off, static_cast<int64_t>(len));
+    } else {
+      std::vector<std::string_view> keys(t.keys.begin() + static_cast<std::ptrdiff_t>(off),
+                                         t.keys.begin() + static_cast<std::ptrdiff_t>(off + len));
+      b.columns = enc.decode(keys);
+    }
     std::vector<uint8_t*> ptrs(len);
     for (size_t f = 0; f < functions_.size(); ++f) {
       for (size_t i = 0; i < len; ++i) ptrs[i] = t.state(off + i) + state_offsets_[f];
