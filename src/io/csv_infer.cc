@@ -36,6 +36,7 @@ CsvTypeInference::CsvTypeInference(const CsvOptions& options, const TimeZone& zo
 }
 
 InferredType CsvTypeInference::infer(InferredType so_far, std::string_view v) const {
+  if (so_far.kind == K::kString) return so_far;  // nothing widens a string
   if (v.empty() || v == options_.null_value) return so_far;
   InferredType t;
   switch (so_far.kind) {
@@ -50,7 +51,7 @@ InferredType CsvTypeInference::infer(InferredType so_far, std::string_view v) co
     case K::kBoolean: t = try_boolean(v); break;
     case K::kString: return so_far;
   }
-  return merge(so_far, t);
+  return t == so_far ? so_far : merge(so_far, t);
 }
 
 InferredType CsvTypeInference::try_int(std::string_view v) const {
