@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "functions/decimal_util.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
 
@@ -268,6 +269,7 @@ std::unique_ptr<AggregateFunction> make_sum_avg(const Signature& sig, const Eval
     case TypeId::kDouble:
       return avg ? std::unique_ptr<AggregateFunction>(new SumAvg<double, double, true>(ctx.ansi))
                  : std::unique_ptr<AggregateFunction>(new SumAvg<double, double, false>(ctx.ansi));
+    case TypeId::kDecimal: return make_decimal_sum_avg(sig, ctx, avg);
     default:
       throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                        std::string(avg ? "avg" : "sum") + " of " + sig.arg_types[0]->sql() +

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 
+#include "functions/decimal_util.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
 
@@ -90,6 +91,9 @@ ColumnPtr arith_kernel(Op op, const std::vector<ColumnPtr>& args, int64_t n, con
     case TypeId::kLong: return integral_op<int64_t>(op, a, b, n, rt, ctx.ansi);
     case TypeId::kFloat: return floating_op<float>(op, a, b, n, rt);
     case TypeId::kDouble: return floating_op<double>(op, a, b, n, rt);
+    case TypeId::kDecimal:
+      return decimal_arith(op == Op::kAdd ? DecimalOp::kAdd : op == Op::kSub ? DecimalOp::kSub : DecimalOp::kMul,
+                           a, b, n, sig, ctx);
     default:
       throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                        "Arithmetic on " + rt->sql() + " is not supported yet.");
@@ -108,6 +112,10 @@ TypeRule numeric_binary(const char* op) {
     if (a->id() == TypeId::kString) a = b->is_numeric() ? (b->id() == TypeId::kDecimal ? DataType::double_() : DataType::double_()) : DataType::double_();
     if (b->id() == TypeId::kString) b = DataType::double_();
     if (a->id() == TypeId::kNull && b->id() == TypeId::kNull) a = b = DataType::double_();
+    std::string o(op);
+    DecimalOp dop = o == "+" ? DecimalOp::kAdd : o == "-" ? DecimalOp::kSub : o == "*" ? DecimalOp::kMul
+                  : o == "%" ? DecimalOp::kRem : DecimalOp::kPmod;
+    if (auto sig = decimal_arith_signature(dop, a, b, conf)) return *sig;
     TypePtr w = wider_type(a, b, conf.ansi_enabled());
     if (!w || !w->is_numeric()) {
       if (args[0]->equals(*args[1]) || !w) {
@@ -140,6 +148,12 @@ Signature divide_rule(const std::vector<TypePtr>& args, const Config& conf) {
                               t->sql() + "\".",
                           sql_of(args, "/"));
   }
+  if (args[0]->id() != TypeId::kString && args[1]->id() != TypeId::kString) {
+    if (auto sig = decimal_arith_signature(DecimalOp::kDiv, args[0], args[1], conf)) {
+      sig->may_introduce_null = true;
+      return *sig;
+    }
+  }
   Signature s;
   s.arg_types = {DataType::double_(), DataType::double_()};
   s.result_type = DataType::double_();
@@ -149,6 +163,7 @@ Signature divide_rule(const std::vector<TypePtr>& args, const Config& conf) {
 
 ColumnPtr divide_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
                         const EvalContext& ctx) {
+  if (sig.result_type->id() == TypeId::kDecimal) return decimal_arith(DecimalOp::kDiv, *args[0], *args[1], n, sig, ctx);
   if (ctx.ansi) {
     return binary_fixed<double, double, double, true>(*args[0], *args[1], n, sig.result_type,
                                                       [](double x, double y) {
@@ -162,6 +177,14 @@ ColumnPtr divide_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Sig
                                                          *out = x / y;
                                                          return true;
                                                        });
+}
+
+[[noreturn]] void remainder_by_zero() {
+  throw SparkError(ErrorKind::kArithmetic, "REMAINDER_BY_ZERO",
+                   "Remainder by zero. Use `try_mod` to tolerate divisor being 0 and return NULL "
+                   "instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
+                   "this error.",
+                   {{"config", "\"spark.sql.ansi.enabled\""}});
 }
 
 template <typename T>
@@ -180,7 +203,7 @@ ColumnPtr remainder_typed(const Column& a, const Column& b, int64_t n, const Typ
   };
   if (ansi) {
     return binary_fixed<T, T, T, true>(a, b, n, rt, [&](T x, T y) {
-      if (y == 0) divide_by_zero();
+      if (y == 0) remainder_by_zero();
       return rem(x, y);
     });
   }
@@ -196,6 +219,8 @@ ScalarKernel remainder_kernel(bool pmod) {
                 const EvalContext& ctx) -> ColumnPtr {
     const TypePtr& rt = sig.result_type;
     switch (rt->id()) {
+      case TypeId::kDecimal:
+        return decimal_arith(pmod ? DecimalOp::kPmod : DecimalOp::kRem, *args[0], *args[1], n, sig, ctx);
       case TypeId::kByte: return remainder_typed<int8_t>(*args[0], *args[1], n, rt, ctx.ansi, pmod);
       case TypeId::kShort: return remainder_typed<int16_t>(*args[0], *args[1], n, rt, ctx.ansi, pmod);
       case TypeId::kInt: return remainder_typed<int32_t>(*args[0], *args[1], n, rt, ctx.ansi, pmod);

@@ -155,6 +155,9 @@ struct Caster {
     const TypePtr& from = in->type();
     if (from->equals(*to)) return in;
     if (from->id() == TypeId::kNull) return Column::all_null(to, n);
+    if (from->id() == TypeId::kDecimal || to->id() == TypeId::kDecimal) {
+      if (ColumnPtr c = cast_decimal(in, to, ctx, try_)) return c;
+    }
     if (to->id() == TypeId::kString) return to_string();
     if (from->id() == TypeId::kString) return from_string();
     if (to->is_numeric() && (from->is_numeric() || from->id() == TypeId::kBoolean)) return numeric();
@@ -352,6 +355,39 @@ bool can_cast(const DataType& from, const DataType& to, bool ansi) {
   if (from.id() == TypeId::kTimestamp && to.is_numeric()) return true;
   if (from.id() == TypeId::kBinary) return false;
   if (from.is_nested() && to.is_nested()) return from.id() == to.id();
+  return false;
+}
+
+bool cast_forces_null(const DataType& from, const DataType& to) {
+  const TypeId f = from.id(), t = to.id();
+  if (f == TypeId::kNull || from.equals(to)) return false;
+  if (f == TypeId::kString) return t != TypeId::kBinary;
+  if (t == TypeId::kString) return false;
+  if (from.is_floating() && t == TypeId::kTimestamp) return true;
+  if (f == TypeId::kTimestamp && t == TypeId::kDate) return false;
+  if (t == TypeId::kDate) return true;
+  if (f == TypeId::kDate && t == TypeId::kTimestamp) return false;
+  if (f == TypeId::kDate) return true;
+  if (t == TypeId::kDecimal) {
+    // Safe when every value of `from` fits: a decimal with more integral digits, or as many and
+    // no fewer fraction digits (rounding cannot carry into a new digit).
+    int p1, s1;
+    if (f == TypeId::kDecimal) {
+      p1 = from.precision();
+      s1 = from.scale();
+    } else if (f == TypeId::kBoolean) {
+      p1 = 1;
+      s1 = 0;
+    } else if (from.is_integral()) {
+      p1 = f == TypeId::kByte ? 3 : f == TypeId::kShort ? 5 : f == TypeId::kInt ? 10 : 20;
+      s1 = 0;
+    } else {
+      return true;
+    }
+    int i1 = p1 - s1, i2 = to.precision() - to.scale();
+    return !(i2 > i1 || (i2 == i1 && to.scale() >= s1));
+  }
+  if ((from.is_floating() || f == TypeId::kDecimal) && to.is_integral()) return true;
   return false;
 }
 

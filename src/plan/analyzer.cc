@@ -264,7 +264,8 @@ ExprPtr Analyzer::implicit_cast(const ExprPtr& e, const TypePtr& to) {
   auto c = cast(e, to);
   auto* m = const_cast<Expr*>(c.get());
   m->implicit = true;
-  m->nullable = e->nullable || (e->type->id() == TypeId::kString && !to->is_string_like());
+  m->nullable = e->nullable || (e->type->id() == TypeId::kString && !to->is_string_like()) ||
+                functions::cast_forces_null(*e->type, *to);
   return c;
 }
 
@@ -356,6 +357,22 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
                      "window functions, aggregate functions, and generator functions in the WHERE clause.",
                      {{"invalidExprSqls", "\"" + e->to_string() + "\""}});
   }
+  // Spark promotes an integral literal beside a decimal in a binary operator to the narrowest
+  // decimal that holds it (DECIMAL(digits, 0)), which decides the result's precision and scale.
+  static const std::set<std::string> kDecimalLiteralOperators = {"+", "-", "*", "/", "%", "pmod", "==",
+                                                                 "<", "<=", ">", ">=", "<=>"};
+  if (args.size() == 2 && kDecimalLiteralOperators.count(def->name)) {
+    for (size_t i = 0; i < 2; ++i) {
+      const ExprPtr& l = args[i];
+      if (args[1 - i]->type->id() != TypeId::kDecimal || l->kind != ExprKind::kLiteral || !l->type->is_integral() ||
+          l->value.is_null())
+        continue;
+      int64_t v = l->value.as_int();
+      int digits = 1;
+      for (uint64_t m = v < 0 ? 0 - static_cast<uint64_t>(v) : static_cast<uint64_t>(v); m >= 10; m /= 10) ++digits;
+      args[i] = implicit_cast(l, DataType::decimal(digits, 0));
+    }
+  }
   std::vector<TypePtr> types;
   for (auto& a : args) types.push_back(a->type);
   functions::Signature sig = def->type_rule(types, session_.config());
@@ -443,7 +460,7 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
       auto n = std::make_shared<Expr>(*e);
       n->children = {c};
       n->nullable = c->nullable || e->try_ || (c->type->id() == TypeId::kString && !e->type->is_string_like()) ||
-                    !session_.config().ansi_enabled();
+                    functions::cast_forces_null(*c->type, *e->type);
       if (c->type->equals(*e->type)) n->nullable = c->nullable;
       return n;
     }

@@ -1,0 +1,132 @@
+// + - * / % pmod on decimals, exactly as Spark computes them: the exact result, rounded HALF_UP
+// to the result type's scale, then checked against its precision (ANSI error or null).
+
+#include <algorithm>
+
+#include "functions/decimal_util.h"
+#include "functions/kernel_util.h"
+
+namespace ember::functions {
+namespace {
+
+[[noreturn]] void decimal_divide_by_zero() {
+  throw SparkError(ErrorKind::kArithmetic, "DIVIDE_BY_ZERO",
+                   "Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL "
+                   "instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
+                   "this error.",
+                   {{"config", "\"spark.sql.ansi.enabled\""}});
+}
+
+/// What one row of an operator gives: a value, an overflow, or a division by zero.
+enum class Outcome { kValue, kOverflow, kDivideByZero };
+
+}  // namespace
+
+std::optional<Signature> decimal_arith_signature(DecimalOp op, const TypePtr& a_in, const TypePtr& b_in,
+                                                 const Config& conf) {
+  if (a_in->id() != TypeId::kDecimal && b_in->id() != TypeId::kDecimal) return std::nullopt;
+  TypePtr a = integral_as_decimal(a_in->id() == TypeId::kNull ? b_in : a_in);
+  TypePtr b = integral_as_decimal(b_in->id() == TypeId::kNull ? a_in : b_in);
+  if (a->id() != TypeId::kDecimal || b->id() != TypeId::kDecimal) return std::nullopt;
+  const int p1 = a->precision(), s1 = a->scale(), p2 = b->precision(), s2 = b->scale();
+  TypePtr result;
+  switch (op) {
+    case DecimalOp::kAdd:
+    case DecimalOp::kSub: {
+      int s = std::max(s1, s2);
+      result = decimal_adjusted(std::max(p1 - s1, p2 - s2) + s + 1, s);
+      break;
+    }
+    case DecimalOp::kMul: result = decimal_adjusted(p1 + p2 + 1, s1 + s2); break;
+    case DecimalOp::kDiv: {
+      int s = std::max(6, s1 + p2 + 1);
+      result = decimal_adjusted(p1 - s1 + s2 + s, s);
+      break;
+    }
+    case DecimalOp::kRem:
+    case DecimalOp::kPmod: {
+      int s = std::max(s1, s2);
+      result = decimal_adjusted(std::min(p1 - s1, p2 - s2) + s, s);
+      break;
+    }
+  }
+  Signature sig;
+  sig.arg_types = {a, b};
+  sig.result_type = result;
+  // Overflow is null when ANSI is off; division and remainder by zero too.
+  sig.may_introduce_null = !conf.ansi_enabled() || op == DecimalOp::kDiv || op == DecimalOp::kRem ||
+                           op == DecimalOp::kPmod;
+  return sig;
+}
+
+ColumnPtr decimal_arith(DecimalOp op, const Column& a, const Column& b, int64_t n, const Signature& sig,
+                        const EvalContext& ctx) {
+  const int s1 = a.type()->scale(), s2 = b.type()->scale();
+  const int p = sig.result_type->precision(), s = sig.result_type->scale();
+  const int common = std::max(s1, s2);
+  const int128_t* x = a.values<int128_t>();
+  const int128_t* y = b.values<int128_t>();
+  // The exact result of one row at scale `*at`, or why there is none.
+  auto compute = [&](int128_t l, int128_t r, int128_t* out) -> Outcome {
+    int128_t lc, rc, v;
+    switch (op) {
+      case DecimalOp::kAdd:
+      case DecimalOp::kSub:
+        if (!decimal_rescale(l, s1, common, &lc) || !decimal_rescale(r, s2, common, &rc)) return Outcome::kOverflow;
+        if (op == DecimalOp::kAdd ? __builtin_add_overflow(lc, rc, &v) : __builtin_sub_overflow(lc, rc, &v))
+          return Outcome::kOverflow;
+        if (!decimal_rescale(v, common, s, out)) return Outcome::kOverflow;
+        break;
+      case DecimalOp::kMul:
+        if (!decimal_multiply(l, r, s1 + s2 - s, out)) return Outcome::kOverflow;
+        break;
+      case DecimalOp::kDiv:
+        if (r == 0) return Outcome::kDivideByZero;
+        if (!decimal_divide(l, r, s - s1 + s2, out)) return Outcome::kOverflow;
+        break;
+      case DecimalOp::kRem:
+      case DecimalOp::kPmod:
+        if (r == 0) return Outcome::kDivideByZero;
+        if (!decimal_rescale(l, s1, common, &lc) || !decimal_rescale(r, s2, common, &rc)) return Outcome::kOverflow;
+        v = lc % rc;
+        if (op == DecimalOp::kPmod && v < 0) v = (v + rc) % rc;
+        if (!decimal_rescale(v, common, s, out)) return Outcome::kOverflow;
+        break;
+    }
+    return decimal_fits(*out, p) ? Outcome::kValue : Outcome::kOverflow;
+  };
+  ColumnBuilder out(sig.result_type, n);
+  for (int64_t i = 0; i < n; ++i) {
+    if (a.is_null(i) || b.is_null(i)) {
+      out.append_null();
+      continue;
+    }
+    int128_t v = 0;
+    switch (compute(x[i], y[i], &v)) {
+      case Outcome::kValue: out.append<int128_t>(v); break;
+      case Outcome::kDivideByZero:
+        if (ctx.ansi) {
+          if (op == DecimalOp::kDiv) decimal_divide_by_zero();
+          throw SparkError(ErrorKind::kArithmetic, "REMAINDER_BY_ZERO",
+                           "Remainder by zero. Use `try_mod` to tolerate divisor being 0 and return NULL "
+                           "instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
+                           "this error.",
+                           {{"config", "\"spark.sql.ansi.enabled\""}});
+        }
+        out.append_null();
+        break;
+      case Outcome::kOverflow:
+        if (ctx.ansi) {
+          // The value Spark shows is the exact result; when it fits 128 bits at the result
+          // scale it is that, otherwise only its type is known.
+          if (decimal_fits(v, 38) && v != 0) decimal_out_of_range(v, s, p, s);
+          decimal_out_of_range_text("The result", p, s);
+        }
+        out.append_null();
+        break;
+    }
+  }
+  return out.finish();
+}
+
+}  // namespace ember::functions

@@ -1,0 +1,142 @@
+"""Differential tests of DECIMAL: arithmetic result types and values, integral literals beside
+decimals, casts in every direction, sum/avg, comparisons, overflow and division by zero with
+ANSI on and off."""
+
+from __future__ import annotations
+
+import contextlib
+from decimal import Decimal
+
+from pyspark.sql import functions as F
+
+ROWS = [
+    (Decimal("1.10"), Decimal("3.000"), 2),
+    (Decimal("-2.55"), Decimal("0.125"), -7),
+    (Decimal("12345678901234.99"), Decimal("-1.005"), 0),
+    (None, Decimal("2.500"), 5),
+    (Decimal("0.00"), None, None),
+]
+SCHEMA = "a decimal(16,2), b decimal(7,3), i int"
+
+
+def table(s):
+    return s.createDataFrame(ROWS, SCHEMA)
+
+
+def with_view(query):
+    def program(s):
+        table(s).createOrReplaceTempView("dec_t")
+        return s.sql(query)
+    return program
+
+
+@contextlib.contextmanager
+def ansi(ember, oracle, enabled):
+    for s in (ember, oracle):
+        s.conf.set("spark.sql.ansi.enabled", "true" if enabled else "false")
+    try:
+        yield
+    finally:
+        for s in (ember, oracle):
+            s.conf.set("spark.sql.ansi.enabled", "true")
+
+
+def test_arithmetic_between_decimals(diff):
+    diff(lambda s: table(s).select((F.col("a") + F.col("b")), (F.col("a") - F.col("b")),
+                                   (F.col("a") * F.col("b")), (F.col("a") / F.col("b")),
+                                   (F.col("a") % F.col("b")), F.pmod(F.col("a"), F.col("b")), -F.col("a")))
+
+
+def test_arithmetic_with_integers_and_literals(diff):
+    diff(lambda s: table(s).select(F.col("a") + F.col("i"), F.col("b") * F.col("i"),
+                                   F.col("b") * 2, F.col("a") - 1))
+    diff(with_view("SELECT a * 2, b / 3, 1 - b, a + 100000, 10.0 / 3, 1.5 * 2, 2 + 1.25, 0.1 + 0.2 "
+                   "FROM dec_t"))
+
+
+def test_arithmetic_with_doubles_is_double(diff):
+    diff(lambda s: table(s).select(F.col("a") * 0.5, F.col("b") + F.lit(1.5)))
+
+
+def test_sql_decimal_literals(diff):
+    diff(lambda s: s.sql("SELECT 1.5, -0.001, 123456789012345678901234567890.5, 1e3, 1.5BD, "
+                         "CAST(1 AS DECIMAL(38, 0)) + 1"))
+
+
+def test_precision_loss_rules(diff):
+    # Results wider than 38 digits keep their integral digits and at least 6 fraction digits.
+    diff(lambda s: s.sql("SELECT CAST(1 AS DECIMAL(38, 10)) * CAST(3 AS DECIMAL(38, 10)), "
+                         "CAST(10 AS DECIMAL(38, 18)) / CAST(3 AS DECIMAL(38, 18)), "
+                         "CAST(123.456 AS DECIMAL(20, 3)) / CAST(7 AS DECIMAL(30, 5))"))
+
+
+def test_casts_to_decimal(diff):
+    diff(lambda s: s.sql("SELECT CAST(1.005 AS DECIMAL(3,2)), CAST(-1.005 AS DECIMAL(3,2)), "
+                         "CAST(7 AS DECIMAL(4,1)), CAST(2.675D AS DECIMAL(5,2)), CAST(0.1F AS DECIMAL(10,9)), "
+                         "CAST(' 3.14159 ' AS DECIMAL(5,2)), CAST('1e2' AS DECIMAL(5,1)), CAST(true AS DECIMAL(2,1)), "
+                         "CAST(123456789012L AS DECIMAL(20,2))"))
+
+
+def test_casts_from_decimal(diff):
+    diff(lambda s: table(s).select(F.col("b").cast("int"), F.col("a").cast("long"), F.col("b").cast("short"),
+                                   F.col("a").cast("double"), F.col("b").cast("float"), F.col("a").cast("string"),
+                                   F.col("b").cast("boolean"), F.col("a").cast("decimal(20,1)"),
+                                   F.col("b").cast("decimal(4,2)")))
+
+
+def test_cast_overflow_and_malformed_are_ansi_errors(diff_error):
+    diff_error(lambda s: s.sql("SELECT CAST(12345.6 AS DECIMAL(5,1))"), "NUMERIC_VALUE_OUT_OF_RANGE")
+    diff_error(lambda s: s.sql("SELECT CAST('abc' AS DECIMAL(5,1))"), "CAST_INVALID_INPUT")
+    diff_error(lambda s: s.sql("SELECT CAST(CAST(1e12 AS DECIMAL(20,2)) AS INT)"), "CAST_OVERFLOW")
+
+
+def test_cast_overflow_without_ansi_is_null(diff, ember, oracle):
+    with ansi(ember, oracle, False):
+        diff(lambda s: s.sql("SELECT CAST(12345.6 AS DECIMAL(5,1)), CAST('abc' AS DECIMAL(5,1)), "
+                             "try_cast('1.5' AS DECIMAL(2,1))"))
+
+
+def test_try_cast_to_decimal(diff):
+    diff(lambda s: s.sql("SELECT try_cast(12345.6 AS DECIMAL(5,1)), try_cast('x' AS DECIMAL(3,1)), "
+                         "try_cast(1e40D AS DECIMAL(38,0))"))
+
+
+def test_division_by_zero(diff_error, diff, ember, oracle):
+    diff_error(lambda s: table(s).select(F.col("a") / F.col("i")), "DIVIDE_BY_ZERO")
+    diff_error(lambda s: s.sql("SELECT 1.5 % 0"), "REMAINDER_BY_ZERO")
+    diff_error(lambda s: s.sql("SELECT pmod(1.5, 0)"), "REMAINDER_BY_ZERO")
+    diff_error(lambda s: s.sql("SELECT 7 % 0"), "REMAINDER_BY_ZERO")
+    with ansi(ember, oracle, False):
+        diff(lambda s: table(s).select(F.col("a") / F.col("i"), F.col("a") % F.col("i"),
+                                       F.pmod(F.col("b"), F.col("i"))))
+
+
+def test_arithmetic_overflow(diff_error, diff, ember, oracle):
+    big = "CAST('99999999999999999999999999999999999999' AS DECIMAL(38,0))"
+    diff_error(lambda s: s.sql(f"SELECT {big} + 1"), "NUMERIC_VALUE_OUT_OF_RANGE")
+    with ansi(ember, oracle, False):
+        diff(lambda s: s.sql(f"SELECT {big} + 1, {big} * 10"))
+
+
+def test_sum_and_avg(diff):
+    diff(lambda s: table(s).agg(F.sum("a"), F.avg("a"), F.sum("b"), F.avg("b"), F.min("a"), F.max("b"),
+                                F.count("a")))
+    diff(lambda s: table(s).groupBy((F.col("i") > 0).alias("pos")).agg(F.sum("a"), F.avg("b")))
+    diff(lambda s: table(s).filter(F.col("a").isNull()).agg(F.sum("a"), F.avg("a")))
+
+
+def test_sum_and_avg_over_many_rows(diff):
+    diff(lambda s: s.range(100000).select((F.col("id") % 997).cast("decimal(10,2)").alias("d"),
+                                          (F.col("id") % 13).alias("k"))
+         .groupBy("k").agg(F.sum("d"), F.avg("d")))
+
+
+def test_comparisons_and_ordering(diff):
+    diff(lambda s: table(s).select(F.col("a") > F.col("b"), F.col("a") == 1.1, F.col("b") < 1,
+                                   F.col("a").eqNullSafe(F.col("b"))))
+    diff(with_view("SELECT a >= 1.1, b <> 3, a < 12345678901235, a IN (1.1, 2) AS in_list FROM dec_t"))
+    diff(lambda s: table(s).orderBy(F.col("a").desc_nulls_last(), "b"), ordered=True)
+
+
+def test_group_by_decimal_key(diff):
+    diff(lambda s: table(s).union(table(s)).groupBy("a").agg(F.count("*"), F.sum("b")))
