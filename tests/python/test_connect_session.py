@@ -123,3 +123,42 @@ def test_submit_runs_a_classic_script(tmp_path):
 def test_submit_without_a_script_is_a_usage_error():
     out = subprocess.run([str(ember_binary()), "submit"], capture_output=True, text=True)
     assert out.returncode == 2
+
+
+def test_submit_output_equals_apache_spark(tmp_path):
+    """The same classic-style script, run by plain Python on a local Apache Spark and through
+    `ember submit`, prints the same text."""
+    csv = tmp_path / "sales.csv"
+    csv.write_text("transaction_id,customer_id,product_id,amount,region,transaction_date\n" + "".join(
+        f"{i},{100 + i % 7},P00{1 + i % 5},{10 + (i * 37) % 490}.{i % 100:02d},"
+        f"{['North', 'South', 'East', 'West'][i % 4]},2023-01-01 00:{i // 60 % 60:02d}:{i % 60:02d}\n"
+        for i in range(500)))
+    script = tmp_path / "app.py"
+    script.write_text(textwrap.dedent(f"""
+        from pyspark.sql import SparkSession, functions as F
+        spark = (SparkSession.builder.appName("sales").master("local[2]")
+                 .config("spark.ui.enabled", "false").config("spark.sql.session.timeZone", "UTC")
+                 .getOrCreate())
+        df = spark.read.csv({str(csv)!r}, header=True, inferSchema=True)
+        df.printSchema()
+        out = (df.filter(F.col("amount") > 50)
+                 .groupBy("region", "product_id")
+                 .agg(F.sum("amount").alias("total"), F.count("*").alias("n"),
+                      F.round(F.avg("amount"), 2).alias("avg"))
+                 .orderBy(F.col("total").desc(), "region", "product_id"))
+        out.show(8)
+        print(out.count(), df.count())
+        print(sorted(r.region for r in df.select("region").distinct().collect()))
+        spark.stop()
+    """))
+    env = dict(os.environ, EMBER_PYTHON=sys.executable, TZ="UTC")
+    for key in ("SPARK_REMOTE", "SPARK_CONNECT_MODE_ENABLED", "SPARK_API_MODE"):
+        env.pop(key, None)
+    spark_out = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, env=env,
+                               timeout=300)
+    assert spark_out.returncode == 0, spark_out.stderr
+    ember_out = subprocess.run([str(ember_binary()), "submit", str(script)], capture_output=True, text=True,
+                               env=env, timeout=120)
+    assert ember_out.returncode == 0, ember_out.stderr
+    assert ember_out.stdout == spark_out.stdout
+    assert "|region|product_id|" in ember_out.stdout
