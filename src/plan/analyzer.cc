@@ -319,14 +319,26 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
     return n;
   }
   if (name == "in") {
-    // a IN (b, c) ≡ (a = b) OR (a = c), with the same null semantics.
+    // a IN (b, c) ≡ (a = b) OR (a = c), with the same null semantics; named as written.
     ExprPtr acc;
+    std::string shown;
     for (size_t i = 1; i < args.size(); ++i) {
       ExprPtr eq = resolve_function(call("==", {}), {args[0], args[i]}, false);
       acc = acc ? resolve_function(call("or", {}), {acc, eq}, false) : eq;
+      shown += (i > 1 ? ", " : "") + args[i]->to_string();
     }
     if (!acc) return lit(Value::boolean(false), DataType::boolean());
-    return acc;
+    auto named = std::make_shared<Expr>(*acc);
+    named->display = "(" + args[0]->to_string() + " IN (" + shown + "))";
+    return named;
+  }
+  if (name == "between" && args.size() == 3) {
+    // a BETWEEN lo AND hi ≡ a >= lo AND a <= hi.
+    ExprPtr ge = resolve_function(call(">=", {}), {args[0], args[1]}, false);
+    ExprPtr le = resolve_function(call("<=", {}), {args[0], args[2]}, false);
+    auto named = std::make_shared<Expr>(*resolve_function(call("and", {}), {ge, le}, false));
+    named->display = "between(" + args[0]->to_string() + ", " + args[1]->to_string() + ", " + args[2]->to_string() + ")";
+    return named;
   }
   if (name == "count" && args.size() == 1 && args[0]->kind == ExprKind::kUnresolvedStar) {
     args[0] = lit(Value::integer(1), DataType::int_());

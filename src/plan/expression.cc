@@ -128,6 +128,7 @@ ExprPtr to_attribute(const ExprPtr& named) {
 }
 
 std::string Expr::to_string() const {
+  if (!display.empty()) return display;
   auto args = [this](size_t from = 0) {
     std::string s;
     for (size_t i = from; i < children.size(); ++i) {

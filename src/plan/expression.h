@@ -81,6 +81,9 @@ struct Expr {
   std::vector<ExprPtr> order_by;        // window (kSortOrder nodes)
   WindowFrame frame;                    // window
   std::string metadata_json;            // alias metadata
+  /// How names show an expression rewritten by the analyzer into others (IN into ORs,
+  /// BETWEEN into comparisons): Spark's name of the original. Empty: rendered from the tree.
+  std::string display;
 
   /// Spark's rendering of the expression in plans and auto-generated column names
   /// (`(a + 1)`, `sum(x)`, `CAST(a AS INT)`).

@@ -134,7 +134,7 @@ ExprPtr Parser::predicated() {
     ExprPtr lo = comparison();
     expect_word("AND");
     ExprPtr hi = comparison();
-    ExprPtr r = fn("and", {fn(">=", {e, lo}), fn("<=", {e, hi})});
+    ExprPtr r = fn("between", {e, lo, hi});
     return negated ? negate(r) : r;
   }
   if (op.is_word("IN")) {

@@ -173,3 +173,8 @@ def test_divide_by_zero_ansi(diff_error):
 def test_explain_runs(ember, capsys):
     sales(ember).groupBy("region").agg(F.sum("amount")).explain()
     assert "Physical Plan" in capsys.readouterr().out
+
+
+def test_isin_is_named_as_written(diff):
+    diff(lambda s: s.range(6).select(F.col("id").isin(1, 3, 5), (~F.col("id").isin(2)).alias("not_two"),
+                                     F.col("id").isin([]).alias("none")))

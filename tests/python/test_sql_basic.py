@@ -81,7 +81,6 @@ def test_between_and_in_filters(diff):
     diff(sql("SELECT id FROM range(10) WHERE id BETWEEN 2 AND 8 AND id NOT IN (4, 5) ORDER BY id"))
 
 
-@other_layer("Spark names these between(...) and (a IN (...)); the analyzer names them by rewrite")
 def test_between_and_in_column_names(diff):
     diff(sql("SELECT a BETWEEN 1 AND 2, a IN (1, 2), a NOT IN (1, 2) FROM sql_t ORDER BY a"))
 
