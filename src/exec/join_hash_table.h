@@ -28,7 +28,18 @@ class JoinHashTable {
   int64_t size() const { return rows_.num_rows; }
 
  private:
+  /// A slot of the packed-key table: a distinct key and the first build row holding it.
+  struct PackedSlot {
+    unsigned __int128 key;
+    int32_t first;  // -1: empty slot
+  };
+
   Batch rows_;
+  // Packed keys (fixed-width key types that fit 16 bytes): open addressing over distinct keys,
+  // one probe touching one slot when build keys are unique; rows of equal keys chain in next_.
+  bool packed_ = false;
+  std::vector<PackedSlot> slots_;
+  // Byte keys (any types): chained buckets over encoded keys.
   std::string arena_;
   std::vector<uint32_t> offsets_, lengths_;
   std::vector<uint64_t> hashes_;

@@ -6,6 +6,8 @@
 #include <numeric>
 
 #include "exec/operators.h"
+#include "exec/sort_keys.h"
+#include "common/thread_pool.h"
 #include "functions/kernel_util.h"
 
 namespace ember::exec {
@@ -137,9 +139,28 @@ void Sort::finalize(ExecContext& ctx) {
     return false;
   };
   std::vector<int32_t> idx(static_cast<size_t>(all.num_rows));
-  std::iota(idx.begin(), idx.end(), 0);
   int64_t n = all.num_rows;
-  if (limit_ >= 0 && limit_ < n) {
+  std::vector<NormalizedKeySpec> specs;
+  for (size_t k = 0; k < keys_.size(); ++k) specs.push_back({key_cols[k]->type(), keys_[k].ascending, keys_[k].nulls_first});
+  if (normalized_keys_fit(specs)) {
+    // Fixed-width keys: sort (normalized key, row) pairs; the row breaks ties stably.
+    std::vector<SortEntry> entries(static_cast<size_t>(n));
+    const int64_t chunk = 1 << 16;
+    const size_t chunks = static_cast<size_t>((n + chunk - 1) / chunk);
+    ThreadPool::global().parallel_run(chunks, [&](size_t c) {
+      int64_t begin = static_cast<int64_t>(c) * chunk, end = std::min(n, begin + chunk);
+      std::vector<NormalizedKey> keys(static_cast<size_t>(end - begin));
+      encode_normalized_keys(specs, key_cols, begin, end, keys.data());
+      for (int64_t i = begin; i < end; ++i) entries[static_cast<size_t>(i)] = {keys[static_cast<size_t>(i - begin)], static_cast<uint32_t>(i)};
+    });
+    if (limit_ >= 0 && limit_ < n) {
+      std::partial_sort(entries.begin(), entries.begin() + limit_, entries.end());
+      n = limit_;
+    } else {
+      parallel_sort(entries);
+    }
+    for (int64_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = static_cast<int32_t>(entries[static_cast<size_t>(i)].row);
+  } else if (std::iota(idx.begin(), idx.end(), 0); limit_ >= 0 && limit_ < n) {
     std::partial_sort(idx.begin(), idx.begin() + limit_, idx.end(), [&](int32_t a, int32_t b) {
       return less(a, b) || (!less(b, a) && a < b);
     });

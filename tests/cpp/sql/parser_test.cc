@@ -203,8 +203,8 @@ TEST(SqlExpression, ComparisonsAndBooleans) {
 }
 
 TEST(SqlExpression, Predicates) {
-  EXPECT_EQ(e("a BETWEEN 1 AND 2"), "and(>=(a, 1), <=(a, 2))");
-  EXPECT_EQ(e("a NOT BETWEEN 1 AND 2"), "not(and(>=(a, 1), <=(a, 2)))");
+  EXPECT_EQ(e("a BETWEEN 1 AND 2"), "between(a, 1, 2)");
+  EXPECT_EQ(e("a NOT BETWEEN 1 AND 2"), "not(between(a, 1, 2))");
   EXPECT_EQ(e("a IN (1, 2)"), "in(a, 1, 2)");
   EXPECT_EQ(e("a NOT IN (1, 2)"), "not(in(a, 1, 2))");
   EXPECT_EQ(e("b IS NULL"), "isnull(b)");

@@ -1,0 +1,41 @@
+#pragma once
+
+// Normalized sort keys: the sort keys of a row packed into one 128-bit unsigned integer whose
+// natural order is the requested order (per key: direction, nulls first or last, Spark's
+// ordering of floating point values with -0.0 = 0.0 and NaN greatest). Sorting then compares
+// integers instead of calling a comparator per key and row.
+
+#include <cstdint>
+#include <vector>
+
+#include "column/column.h"
+
+namespace ember::exec {
+
+using NormalizedKey = unsigned __int128;
+
+struct NormalizedKeySpec {
+  TypePtr type;
+  bool ascending = true;
+  bool nulls_first = true;
+};
+
+/// Whether keys of these types fit a normalized key (fixed-width types, 16 bytes in all with a
+/// null byte per key).
+bool normalized_keys_fit(const std::vector<NormalizedKeySpec>& keys);
+
+/// The normalized key of rows [begin, end) of `cols` (one column per spec) into out[0..).
+void encode_normalized_keys(const std::vector<NormalizedKeySpec>& keys, const std::vector<ColumnPtr>& cols,
+                            int64_t begin, int64_t end, NormalizedKey* out);
+
+/// One row to sort: its key, then its position (the tie-breaker that keeps the sort stable).
+struct SortEntry {
+  NormalizedKey key;
+  uint32_t row;
+  bool operator<(const SortEntry& o) const { return key != o.key ? key < o.key : row < o.row; }
+};
+
+/// Sorts entries on all threads of the global pool (chunks sorted in parallel, then merged).
+void parallel_sort(std::vector<SortEntry>& entries);
+
+}  // namespace ember::exec
