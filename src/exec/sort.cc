@@ -110,6 +110,7 @@ void Sort::combine(LocalSinkState& local, ExecContext&) {
 }
 
 void Sort::finalize(ExecContext& ctx) {
+  output_.clear();
   if (input_.empty()) return;
   // Keep input order deterministic (by source index) before sorting, so ties are stable
   // across runs.
