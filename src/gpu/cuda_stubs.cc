@@ -41,7 +41,8 @@ GroupTable::GroupTable(const AggregateLayout&, uint64_t, DeviceMemoryPool&, cons
 }
 uint64_t GroupTable::size(const Stream&) const { return 0; }
 void GroupTable::reset(const Stream&) {}
-void GroupTable::merge_from(const GroupTable&, const Stream&) {}
+void GroupTable::merge_from(GroupTable&, const Stream&) {}
+void GroupTable::reserve_strings(uint64_t, const Stream&) {}
 TableRows GroupTable::download(const Stream&) const { return {}; }
 size_t GroupTable::bytes() const { return 0; }
 
@@ -52,6 +53,7 @@ uint32_t aggregate_batch(const Program&, const BatchRows&, GroupTable&, Runtime&
   no_cuda("aggregate_batch");
 }
 double measure_copy_bandwidth(size_t, int, Runtime&) { no_cuda("measure_copy_bandwidth"); }
+double measure_upload_bandwidth(size_t, int, Runtime&) { no_cuda("measure_upload_bandwidth"); }
 
 }  // namespace ember::gpu
 

@@ -90,6 +90,7 @@ struct GpuRunStats {
   double total_ms = 0;          // everything, tables and copies included
   int64_t groups = 0;
   int64_t device_peak_bytes = 0;
+  int64_t uploaded_bytes = 0;  // host → device, batches only
 };
 
 /// Source → filters/projections → hash aggregate in one GPU pass (see fused_aggregate.h).

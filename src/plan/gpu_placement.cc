@@ -88,7 +88,9 @@ void GpuPlacement::place(exec::OperatorPtr& op, const std::string& blocked) {
                                                                     : op->children[0].get();
              s != nullptr; s = s->children.empty() ? nullptr : s->children[0].get()) {
           if (auto* ref = dynamic_cast<const gpu::GpuSourceRef*>(s))
-            report(*ref, false, cpu_reason(*ref->source()));
+            report(*ref, false,
+                   cpu_reason(*ref->source()) + "; its batches are copied to the GPU " +
+                       op->name() + " above");
           else
             report(*s, true, "fused into the HashAggregate above");
         }

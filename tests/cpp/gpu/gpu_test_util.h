@@ -134,7 +134,7 @@ inline std::vector<std::vector<Value>> sorted_rows(const std::vector<Batch>& bat
       if (x.is_null() != y.is_null()) return x.is_null();
       if (x.is_null()) continue;
       if (x == y) continue;
-      // Keys are integral or boolean; other columns only break ties.
+      // Keys are integral, boolean or strings; other columns only break ties.
       try {
         return x.as_int() < y.as_int();
       } catch (...) {
@@ -145,6 +145,10 @@ inline std::vector<std::vector<Value>> sorted_rows(const std::vector<Batch>& bat
       }
       try {
         return x.as_double() < y.as_double();
+      } catch (...) {
+      }
+      try {
+        return x.as_bytes() < y.as_bytes();
       } catch (...) {
       }
       return false;
