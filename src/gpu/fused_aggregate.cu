@@ -1213,10 +1213,15 @@ uint32_t aggregate_batch(const Program& program, const BatchRows& rows, GroupTab
   p.rows = rows.rows;
   p.partition = rows.partition;
   p.row_offset = rows.row_offset;
-  const int64_t step = static_cast<int64_t>(kBlockThreads) * kRowsPerThread;
-  int64_t per_block =
-      (rows.rows + 2 * device_info().multiprocessors - 1) / (2 * device_info().multiprocessors);
-  p.chunk_rows = std::max<int64_t>(step, (per_block + step - 1) / step * step);
+  // Rows of a batch are striped across a block's threads, so a chunk may be any multiple of
+  // the block size: enough chunks to give every multiprocessor several blocks, even for the
+  // 64K-row batches of a scan (v1 used chunks of at least 8K rows: 8 blocks on 132 SMs).
+  const int64_t sms = device_info().multiprocessors;
+  int64_t per_block = (rows.rows + 4 * sms - 1) / (4 * sms);
+  p.chunk_rows = std::max<int64_t>(kBlockThreads, (per_block + kBlockThreads - 1) /
+                                                      kBlockThreads * kBlockThreads);
+  if (program.rand_generators > 0)  // rand draws a thread's rows in sequence (see the kernel)
+    p.chunk_rows = static_cast<int64_t>(kBlockThreads) * kRowsPerThread;
   std::vector<ColumnArg> columns;
   for (const DeviceColumn* c : rows.columns)
     columns.push_back({c->data.data(), c->validity.as<uint8_t>(), c->offsets.as<int32_t>()});

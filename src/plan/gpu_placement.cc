@@ -172,9 +172,17 @@ std::string GpuPlacement::try_aggregate(exec::OperatorPtr& op) {
       }
       for (auto& c : e.children) collect(*c);
     };
-    if (!plan.steps.empty()) {
-      for (auto& e : plan.steps.front().exprs) collect(*e);
-    } else {
+    // Filters pass the source's columns through: everything up to the first projection (or
+    // the aggregate itself) reads them.
+    bool projected = false;
+    for (auto& st : plan.steps) {
+      for (auto& e : st.exprs) collect(*e);
+      if (!st.filter) {
+        projected = true;
+        break;
+      }
+    }
+    if (!projected) {
       for (auto& e : plan.keys) collect(*e);
       for (auto& c : plan.calls) {
         for (auto& e : c.args) collect(*e);

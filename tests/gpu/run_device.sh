@@ -52,11 +52,13 @@ fi
 
 if phase bench; then
   # The sales data, generated here by the demo's generator (10M rows by default).
-  SALES=${EMBER_GPU_BENCH_SALES:-/tmp/ember_gpu_sales.csv}
+  ROWS=${EMBER_GPU_BENCH_SALES_ROWS:-10000000}
+  SALES=${EMBER_GPU_BENCH_SALES:-/tmp/ember_gpu_sales_$ROWS.csv}
   if [[ ! -f $SALES ]]; then
-    time python3 tools/make_sales_csv.py "$SALES" --rows "${EMBER_GPU_BENCH_SALES_ROWS:-10000000}" ||
+    time python3 tools/make_sales_csv.py "$SALES.tmp" --rows "$ROWS" && mv "$SALES.tmp" "$SALES" ||
       { echo "sales data generation failed"; status=1; }
   fi
+  ls -l "$SALES"; wc -l <"$SALES"
   EMBER_GPU_BENCH=1 EMBER_GPU_BENCH_OUT="$OUT/bench.json" EMBER_GPU_BENCH_SALES="$SALES" \
     EMBER_GPU_BENCH_SALES_OUT="$OUT/bench_sales.json" timeout 400 "$T/ember_plan_tests" \
     --gtest_filter='GpuBench.*' >"$OUT/bench.log" 2>&1 || status=1
