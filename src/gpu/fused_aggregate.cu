@@ -231,21 +231,23 @@ __device__ __forceinline__ uint64_t load_volatile(const uint64_t* p) {
 }
 
 /// Finds or inserts a group in the global table; -1 when no slot (or no heap room for its
-/// strings) is free. `kb`: the row's string keys (used where t.string_keys says).
+/// strings) is free. `kb`: the row's string keys (used where t.string_keys says; kStrings false:
+/// the table has no string keys).
+template <bool kStrings>
 __device__ int64_t global_find_or_insert(const TableArg& t, const uint64_t* k, int nk,
                                          uint32_t nulls, uint64_t h, uint32_t& err,
                                          const KeyBytes* kb) {
   uint64_t mask = t.capacity - 1;
   uint64_t pos = h & mask;
-  const uint32_t strings = t.string_keys & ~nulls;
-  uint64_t refs[kMaxKeys];
+  const uint32_t strings = kStrings ? t.string_keys & ~nulls : 0;
+  uint64_t refs[kStrings ? kMaxKeys : 1];
   bool stored = strings == 0;  // the row's strings are in the heap
   for (uint64_t probe = 0; probe < t.capacity; ++probe, pos = (pos + 1) & mask) {
     uint32_t st = load_volatile(t.states + pos);
     if (st == kEmpty) {
       // Past seven eighths full, probes get long: report the table as full instead.
       if (load_volatile(t.size) >= t.capacity - t.capacity / 8) return -1;
-      if (!stored) {
+      if (kStrings && !stored) {
         // Copy the strings before claiming the slot, so that a full heap never leaves a slot
         // busy; bytes of a row that then loses the slot to an equal key stay unused.
         for (int i = 0; i < nk; ++i) {
@@ -263,8 +265,9 @@ __device__ int64_t global_find_or_insert(const TableArg& t, const uint64_t* k, i
       }
       if (atomicCAS(t.states + pos, kEmpty, kBusy) == kEmpty) {
         for (int i = 0; i < nk; ++i) t.keys[static_cast<uint64_t>(i) * t.capacity + pos] = k[i];
-        for (int i = 0; i < nk; ++i)
-          if ((strings >> i) & 1) t.refs[static_cast<uint64_t>(i) * t.capacity + pos] = refs[i];
+        if (kStrings)
+          for (int i = 0; i < nk; ++i)
+            if ((strings >> i) & 1) t.refs[static_cast<uint64_t>(i) * t.capacity + pos] = refs[i];
         t.nulls[pos] = nulls;
         __threadfence();
         atomicExch(t.states + pos, kReady);
@@ -281,7 +284,7 @@ __device__ int64_t global_find_or_insert(const TableArg& t, const uint64_t* k, i
     bool same = load_volatile(t.nulls + pos) == nulls;
     for (int i = 0; i < nk && same; ++i)
       same = load_volatile(t.keys + static_cast<uint64_t>(i) * t.capacity + pos) == k[i];
-    if (same && strings != 0) same = same_strings(t, pos, nk, nulls, kb);
+    if (kStrings && same && strings != 0) same = same_strings(t, pos, nk, nulls, kb);
     if (same) return static_cast<int64_t>(pos);
   }
   return -1;
@@ -301,6 +304,7 @@ struct LocalTable {
 
 /// Finds or inserts a group in the block's table (inserting it in the global table too);
 /// -1 when the block's table is at its limit.
+template <bool kStrings>
 __device__ int local_find_or_insert(const LocalTable& t, const TableArg& g, const uint64_t* k,
                                     int nk, uint32_t nulls, uint64_t h, uint32_t& err,
                                     const KeyBytes* kb) {
@@ -312,7 +316,7 @@ __device__ int local_find_or_insert(const LocalTable& t, const TableArg& g, cons
       if (load_volatile(t.size) >= static_cast<uint32_t>(t.limit)) return -1;
       if (atomicCAS(t.states + pos, kEmpty, kBusy) == kEmpty) {
         atomicAdd(t.size, 1u);
-        int64_t gs = global_find_or_insert(g, k, nk, nulls, h, err, kb);
+        int64_t gs = global_find_or_insert<kStrings>(g, k, nk, nulls, h, err, kb);
         if (gs < 0) err |= kErrorRowsDropped;
         for (int i = 0; i < nk; ++i) t.keys[i * t.capacity + pos] = k[i];
         t.nulls[pos] = nulls;
@@ -331,7 +335,7 @@ __device__ int local_find_or_insert(const LocalTable& t, const TableArg& g, cons
     bool same = load_volatile(t.nulls + pos) == nulls;
     for (int i = 0; i < nk && same; ++i)
       same = load_volatile(t.keys + i * t.capacity + pos) == k[i];
-    if (same && (g.string_keys & ~nulls) != 0) {
+    if (kStrings && same && (g.string_keys & ~nulls) != 0) {
       // Equal hashes: the bytes decide, through the group's entry in the global table.
       uint32_t gs = load_volatile(t.gslots + pos);
       if (gs != kNoGlobalSlot) same = same_strings(g, gs, nk, nulls, kb);
@@ -796,6 +800,9 @@ __host__ __device__ inline SharedLayout shared_layout(int num_instrs, int num_ac
   return l;
 }
 
+/// kStrings: some group key is a string (a separate instantiation keeps the numeric kernel free
+/// of the key bytes' bookkeeping).
+template <bool kStrings>
 __global__ void __launch_bounds__(kBlockThreads) fused_aggregate_kernel(const Params p) {
   extern __shared__ __align__(16) unsigned char smem[];
   SharedLayout L = shared_layout(p.num_instrs, p.num_accs, p.num_slots, p.num_regs, p.num_keys,
@@ -862,13 +869,14 @@ __global__ void __launch_bounds__(kBlockThreads) fused_aggregate_kernel(const Pa
         uint32_t valid;
         if (!run_program(p, code, rg, valid, row, rstate, err)) continue;
         uint64_t k[kMaxKeys];
-        KeyBytes kb[kMaxKeys];
+        KeyBytes kb_storage[kStrings ? kMaxKeys : 1];
+        KeyBytes* kb = kStrings ? kb_storage : nullptr;
         uint32_t nulls = 0;
         for (int i = 0; i < p.num_keys; ++i) {
           int reg = p.key_regs[i];
           if ((valid >> reg) & 1) {
             k[i] = rg[reg * kBlockThreads];
-            if ((p.table.string_keys >> i) & 1) {
+            if (kStrings && ((p.table.string_keys >> i) & 1)) {
               kb[i].ptr = p.key_chars[i] + (k[i] >> 32);
               kb[i].len = static_cast<uint32_t>(k[i] & 0xffffffffu);
               kb[i].ref = kNoRef;
@@ -881,14 +889,14 @@ __global__ void __launch_bounds__(kBlockThreads) fused_aggregate_kernel(const Pa
         }
         uint64_t h = hash_keys(k, p.num_keys, nulls);
         int li = p.local_capacity > 0
-                     ? local_find_or_insert(local, p.table, k, p.num_keys, nulls, h, err, kb)
+                     ? local_find_or_insert<kStrings>(local, p.table, k, p.num_keys, nulls, h, err, kb)
                      : -1;
         if (li >= 0) {
           uint32_t gs = local.gslots[li];
           accumulate(accs, p.num_accs, rg, valid, local.slots + li, p.local_capacity,
                      gs == kNoGlobalSlot ? nullptr : p.table.slots + gs, p.table.capacity);
         } else {
-          int64_t gi = global_find_or_insert(p.table, k, p.num_keys, nulls, h, err, kb);
+          int64_t gi = global_find_or_insert<kStrings>(p.table, k, p.num_keys, nulls, h, err, kb);
           if (gi < 0) {
             err |= kErrorRowsDropped;
             atomicOr(p.flags, kErrorRowsDropped);
@@ -955,7 +963,7 @@ __global__ void merge_table_kernel(TableArg to, const uint32_t* states, const ui
       }
     }
     uint32_t err = 0;
-    int64_t pos = global_find_or_insert(to, k, num_keys, nulls[i],
+    int64_t pos = global_find_or_insert<true>(to, k, num_keys, nulls[i],
                                         hash_keys(k, num_keys, nulls[i]), err, kb);
     if (pos < 0) {
       atomicOr(flags, kErrorRowsDropped);
@@ -1045,16 +1053,18 @@ uint32_t launch(const Program& program, Params p, GroupTable& table, Runtime& ru
       shared_layout(p.num_instrs, p.num_accs, p.num_slots, p.num_regs, p.num_keys, capacity).total;
   if (smem > info.shared_memory_per_block)
     throw Unsupported("the expressions need more shared memory than the device has");
-  EMBER_CUDA_CHECK(cudaFuncSetAttribute(
-      fused_aggregate_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  void (*kernel)(const Params) =
+      p.table.string_keys != 0 ? fused_aggregate_kernel<true> : fused_aggregate_kernel<false>;
+  EMBER_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(smem)));
   int per_sm = 0;
-  EMBER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fused_aggregate_kernel,
-                                                                 kBlockThreads, smem));
+  EMBER_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlockThreads, smem));
   per_sm = std::max(per_sm, 1);
   int64_t chunks = (p.rows + p.chunk_rows - 1) / p.chunk_rows;
   int grid = static_cast<int>(
       std::min<int64_t>(chunks, static_cast<int64_t>(info.multiprocessors) * per_sm));
-  fused_aggregate_kernel<<<grid, kBlockThreads, smem, raw(stream)>>>(p);
+  kernel<<<grid, kBlockThreads, smem, raw(stream)>>>(p);
   EMBER_CUDA_CHECK_LAUNCH("fused_aggregate_kernel");
   uint32_t flags = 0;
   copy_to_host(&flags, p.flags, sizeof flags, stream);
