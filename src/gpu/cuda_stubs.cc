@@ -5,6 +5,7 @@
 
 #include "gpu/error.h"
 #include "gpu/fused_aggregate.h"
+#include "gpu/radix_sort.h"
 #include "gpu/memory.h"
 #include "gpu/runtime.h"
 
@@ -54,6 +55,10 @@ uint32_t aggregate_batch(const Program&, const BatchRows&, GroupTable&, Runtime&
 }
 double measure_copy_bandwidth(size_t, int, Runtime&) { no_cuda("measure_copy_bandwidth"); }
 double measure_upload_bandwidth(size_t, int, Runtime&) { no_cuda("measure_upload_bandwidth"); }
+std::vector<int32_t> sort_permutation(const std::vector<SortColumn>&, int64_t, DeviceMemoryPool&,
+                                      const Stream&) {
+  no_cuda("sort_permutation");
+}
 
 }  // namespace ember::gpu
 

@@ -310,7 +310,9 @@ TEST(GpuPlacement, SalesCsvAggregatesOnTheGpuWithEqualResults) {
         EXPECT_NE(text.find("*Exec <HashAggregate> will run on GPU"), std::string::npos) << text;
         EXPECT_NE(text.find("!Exec <FileScan> cannot run on GPU because"), std::string::npos)
             << text;
-        EXPECT_NE(text.find("!Exec <Sort> cannot run on GPU because"), std::string::npos) << text;
+        EXPECT_NE(text.find("*Exec <Sort> will run on GPU (inputs under spark.ember.gpu.minRows"),
+                  std::string::npos)
+            << text;
       } else {
         EXPECT_EQ(text.find("Gpu"), std::string::npos) << text;
         EXPECT_NE(text.find("!Exec <HashAggregate> cannot run on GPU because " +
@@ -328,6 +330,31 @@ TEST(GpuPlacement, SalesCsvAggregatesOnTheGpuWithEqualResults) {
     }
   }
   std::remove(path.c_str());
+}
+
+TEST(GpuPlacement, SortsOnTheGpuWithEqualResults) {
+  if (!have_gpu()) GTEST_SKIP() << "no usable GPU";
+  Session s("t");
+  auto k = call("%", {call("*", {col({"id"}), i64(7919)}), i64(1000)});
+  auto p = project(range(0, 300000), {col({"id"}), alias(k, "k"),
+                                      alias(cast(col({"id"}), DataType::double_()), "d")});
+  auto sort = node(PlanKind::kSort, {p});
+  const_cast<PlanNode*>(sort.get())->exprs = {sort_order(col({"k"}), false, true),
+                                              sort_order(col({"d"}), true, true)};
+  auto limited = node(PlanKind::kLimit, {sort});
+  const_cast<PlanNode*>(limited.get())->limit = 5000;
+  s.config().set("spark.rapids.sql.explain", "ALL");
+  for (const PlanPtr& q : {sort, limited}) {
+    s.config().set("spark.rapids.sql.enabled", "true");
+    std::string text = s.explain(q, ExplainMode::kSimple);
+    EXPECT_NE(text.find(q == sort ? "GpuSort" : "GpuTakeOrderedAndProject"), std::string::npos)
+        << text;
+    auto on = ordered_rows(s.execute(q));
+    s.config().set("spark.rapids.sql.enabled", "false");
+    auto off = ordered_rows(s.execute(q));
+    ASSERT_EQ(on.size(), q == sort ? 300000u : 5000u);
+    expect_same_ordered(on, off);
+  }
 }
 
 TEST(GpuPlacement, HeadlineQueryRunsOnTheGpu) {
