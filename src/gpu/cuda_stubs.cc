@@ -5,8 +5,8 @@
 
 #include "gpu/error.h"
 #include "gpu/fused_aggregate.h"
-#include "gpu/radix_sort.h"
 #include "gpu/memory.h"
+#include "gpu/radix_sort.h"
 #include "gpu/runtime.h"
 
 namespace ember::gpu {

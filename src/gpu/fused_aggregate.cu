@@ -60,18 +60,11 @@ TableArg table_arg(const GroupTable& t) {
   const std::vector<int>& sources = t.layout().key_string_sources();
   for (size_t i = 0; i < sources.size(); ++i)
     if (sources[i] >= 0) strings |= 1u << i;
-  return TableArg{t.states(),
-                  t.nulls(),
-                  t.keys(),
-                  t.slots(),
-                  t.counters(),
-                  t.capacity(),
-                  t.capacity() / 2,
-                  strings,
-                  t.refs(),
-                  t.heap(),
-                  t.heap_capacity(),
-                  reinterpret_cast<unsigned long long*>(t.heap_used())};
+  return TableArg{
+      t.states(),       t.nulls(),         t.keys(),
+      t.slots(),        t.counters(),      t.capacity(),
+      t.capacity() / 2, strings,           t.refs(),
+      t.heap(),         t.heap_capacity(), reinterpret_cast<unsigned long long*>(t.heap_used())};
 }
 
 /// Everything the kernel needs; passed by value (param space).
@@ -94,8 +87,8 @@ struct Params {
   int64_t partition, row_offset;  // batch
   int64_t chunk_rows;
   const uint8_t* key_chars[kMaxKeys];  // string keys: the bytes of their column
-  int local_capacity;  // shared-table slots (power of two, or 0)
-  int local_limit;     // groups a block keeps in shared memory
+  int local_capacity;                  // shared-table slots (power of two, or 0)
+  int local_limit;                     // groups a block keeps in shared memory
 };
 
 // ---- Values ----------------------------------------------------------------------------------
@@ -256,7 +249,8 @@ __device__ int64_t global_find_or_insert(const TableArg& t, const uint64_t* k, i
             refs[i] = kb[i].ref;
             continue;
           }
-          unsigned long long at = atomicAdd(t.heap_used, static_cast<unsigned long long>(kb[i].len));
+          unsigned long long at =
+              atomicAdd(t.heap_used, static_cast<unsigned long long>(kb[i].len));
           if (at + kb[i].len > t.heap_capacity) return -1;
           for (uint32_t j = 0; j < kb[i].len; ++j) t.heap[at + j] = kb[i].ptr[j];
           refs[i] = static_cast<uint64_t>(at) << 32 | kb[i].len;
@@ -888,9 +882,9 @@ __global__ void __launch_bounds__(kBlockThreads) fused_aggregate_kernel(const Pa
           }
         }
         uint64_t h = hash_keys(k, p.num_keys, nulls);
-        int li = p.local_capacity > 0
-                     ? local_find_or_insert<kStrings>(local, p.table, k, p.num_keys, nulls, h, err, kb)
-                     : -1;
+        int li = p.local_capacity > 0 ? local_find_or_insert<kStrings>(
+                                            local, p.table, k, p.num_keys, nulls, h, err, kb)
+                                      : -1;
         if (li >= 0) {
           uint32_t gs = local.gslots[li];
           accumulate(accs, p.num_accs, rg, valid, local.slots + li, p.local_capacity,
@@ -964,7 +958,7 @@ __global__ void merge_table_kernel(TableArg to, const uint32_t* states, const ui
     }
     uint32_t err = 0;
     int64_t pos = global_find_or_insert<true>(to, k, num_keys, nulls[i],
-                                        hash_keys(k, num_keys, nulls[i]), err, kb);
+                                              hash_keys(k, num_keys, nulls[i]), err, kb);
     if (pos < 0) {
       atomicOr(flags, kErrorRowsDropped);
       continue;
@@ -1152,8 +1146,8 @@ void GroupTable::reserve_strings(uint64_t bytes, const Stream& stream) {
   // A failed insert may have counted past the end of the heap.
   uint64_t live = std::min<uint64_t>(used, heap_.size());
   if (live > 0)
-    EMBER_CUDA_CHECK(cudaMemcpyAsync(bigger.data(), heap_.data(), live, cudaMemcpyDeviceToDevice,
-                                     raw(stream)));
+    EMBER_CUDA_CHECK(
+        cudaMemcpyAsync(bigger.data(), heap_.data(), live, cudaMemcpyDeviceToDevice, raw(stream)));
   heap_ = std::move(bigger);
 }
 
@@ -1228,8 +1222,8 @@ uint32_t aggregate_batch(const Program& program, const BatchRows& rows, GroupTab
   // 64K-row batches of a scan (v1 used chunks of at least 8K rows: 8 blocks on 132 SMs).
   const int64_t sms = device_info().multiprocessors;
   int64_t per_block = (rows.rows + 4 * sms - 1) / (4 * sms);
-  p.chunk_rows = std::max<int64_t>(kBlockThreads, (per_block + kBlockThreads - 1) /
-                                                      kBlockThreads * kBlockThreads);
+  p.chunk_rows = std::max<int64_t>(kBlockThreads,
+                                   (per_block + kBlockThreads - 1) / kBlockThreads * kBlockThreads);
   if (program.rand_generators > 0)  // rand draws a thread's rows in sequence (see the kernel)
     p.chunk_rows = static_cast<int64_t>(kBlockThreads) * kRowsPerThread;
   std::vector<ColumnArg> columns;

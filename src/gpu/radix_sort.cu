@@ -116,9 +116,9 @@ std::vector<int32_t> sort_permutation(const std::vector<SortColumn>& keys, int64
   DeviceBuffer keys_a(n * 8, pool, stream), keys_b(n * 8, pool, stream);
   DeviceBuffer flags_a, flags_b;
   size_t temp_bytes = 0, flag_temp = 0;
-  EMBER_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-      nullptr, temp_bytes, keys_a.as<uint64_t>(), keys_b.as<uint64_t>(), perm_a.as<int32_t>(),
-      perm_b.as<int32_t>(), rows, 0, 64, raw(stream)));
+  EMBER_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(nullptr, temp_bytes, keys_a.as<uint64_t>(),
+                                                   keys_b.as<uint64_t>(), perm_a.as<int32_t>(),
+                                                   perm_b.as<int32_t>(), rows, 0, 64, raw(stream)));
   EMBER_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
       nullptr, flag_temp, static_cast<const uint8_t*>(nullptr), static_cast<uint8_t*>(nullptr),
       perm_a.as<int32_t>(), perm_b.as<int32_t>(), rows, 0, 1, raw(stream)));
@@ -137,13 +137,13 @@ std::vector<int32_t> sort_permutation(const std::vector<SortColumn>& keys, int64
     const int width = width_of(vt);
     const uint64_t mask = width == 64 ? ~0ULL : (1ULL << width) - 1;
     normalize_kernel<<<grid_for(rows), 256, 0, raw(stream)>>>(
-        col.data.data(), col.validity.as<uint8_t>(), vt, !key.ascending, mask,
-        perm_a.as<int32_t>(), rows, keys_a.as<uint64_t>());
+        col.data.data(), col.validity.as<uint8_t>(), vt, !key.ascending, mask, perm_a.as<int32_t>(),
+        rows, keys_a.as<uint64_t>());
     EMBER_CUDA_CHECK_LAUNCH("normalize_kernel");
     temp_size = temp.size();
     EMBER_CUDA_CHECK(cub::DeviceRadixSort::SortPairs(
-        temp.data(), temp_size, keys_a.as<uint64_t>(), keys_b.as<uint64_t>(),
-        perm_a.as<int32_t>(), perm_b.as<int32_t>(), rows, 0, width, raw(stream)));
+        temp.data(), temp_size, keys_a.as<uint64_t>(), keys_b.as<uint64_t>(), perm_a.as<int32_t>(),
+        perm_b.as<int32_t>(), rows, 0, width, raw(stream)));
     std::swap(perm_a, perm_b);
     if (col.validity) {
       if (!flags_a) {

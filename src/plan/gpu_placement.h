@@ -15,11 +15,11 @@ namespace ember::plan {
 /// The physical planner notes the bound expressions of the operators it creates (the operators
 /// keep them private); `apply` then walks the finished tree and replaces each subtree the GPU
 /// can run by its GPU operator: a hash aggregate over filters and projections over a range or
-/// a CPU source, fused into one GpuHashAggregate, and sorts by numeric keys (GpuSort). An operator runs on the GPU when every
-/// expression and type in it is supported, spark.rapids.sql.enabled and spark.ember.gpu.enabled
-/// are true, a usable device is present, and its input has at least spark.ember.gpu.minRows
-/// rows; the GPU operator falls back to the CPU operators at run time when the device cannot
-/// finish.
+/// a CPU source, fused into one GpuHashAggregate, and sorts by numeric keys (GpuSort). An operator
+/// runs on the GPU when every expression and type in it is supported, spark.rapids.sql.enabled and
+/// spark.ember.gpu.enabled are true, a usable device is present, and its input has at least
+/// spark.ember.gpu.minRows rows; the GPU operator falls back to the CPU operators at run time when
+/// the device cannot finish.
 class GpuPlacement {
  public:
   explicit GpuPlacement(const Config& conf);

@@ -588,13 +588,14 @@ TEST(GpuHashAggregate, GroupsByStringsOverHostBatches) {
     FusedAggregatePlan p;
     Step filter;
     filter.filter = true;
-    filter.exprs = {call("or", {call("isnull", {column(2, D())}), call(">", {column(2, D()), f64(10)})})};
+    filter.exprs = {
+        call("or", {call("isnull", {column(2, D())}), call(">", {column(2, D()), f64(10)})})};
     Step project;
     project.exprs = {column(8, S), column(4, DataType::boolean()), column(2, D()),
                      column(1, DataType::int_()), column(0, L())};
     p.steps = {filter, project};
     p.keys = {column(0, S), column(1, DataType::boolean())};
-    p.calls = {aggregate("count", {i32(1)}),     aggregate("sum", {column(2, D())}),
+    p.calls = {aggregate("count", {i32(1)}),       aggregate("sum", {column(2, D())}),
                aggregate("avg", {column(2, D())}), aggregate("count", {column(0, S)}),
                aggregate("max", {column(4, L())}), aggregate("sum", {column(3, DataType::int_())})};
     auto gpu = gpu_over(p, batches, conf);

@@ -124,11 +124,12 @@ TEST(GpuProgram, GroupsByStringColumnsAndPrunesUnusedOnes) {
   b.project({column(3, DataType::string()), column(1, DataType::string()),
              column(2, DataType::double_()), column(4, DataType::timestamp())});
   b.filter(*call(">", {column(2, DataType::double_()), f64(100)}));
-  AggregateLayout layout(b, {column(0, DataType::string()), column(1, DataType::string())},
-                         {aggregate("sum", {column(2, DataType::double_())}),
-                          aggregate("count", {i32(1)}), aggregate("avg", {column(2, DataType::double_())}),
-                          aggregate("count", {column(0, DataType::string())})},
-                         true, false);
+  AggregateLayout layout(
+      b, {column(0, DataType::string()), column(1, DataType::string())},
+      {aggregate("sum", {column(2, DataType::double_())}), aggregate("count", {i32(1)}),
+       aggregate("avg", {column(2, DataType::double_())}),
+       aggregate("count", {column(0, DataType::string())})},
+      true, false);
   EXPECT_EQ(layout.key_string_sources(), (std::vector<int>{3, 1}));
   EXPECT_TRUE(layout.has_string_keys());
   layout.remap(b.allocate(layout.live_values()));
@@ -136,9 +137,9 @@ TEST(GpuProgram, GroupsByStringColumnsAndPrunesUnusedOnes) {
   for (int c : b.program().columns) EXPECT_NE(c, 4);
   ProgramBuilder other(true);
   other.start_columns({DataType::string()});
-  EXPECT_THROW(AggregateLayout(other, {}, {aggregate("max", {column(0, DataType::string())})},
-                               true, false),
-               Unsupported);
+  EXPECT_THROW(
+      AggregateLayout(other, {}, {aggregate("max", {column(0, DataType::string())})}, true, false),
+      Unsupported);
 }
 
 TEST(GpuAggregateLayout, OrdersDoublesLikeSpark) {

@@ -17,8 +17,8 @@ namespace {
 using namespace test_util;
 
 std::vector<TypePtr> sort_types() {
-  return {DataType::int_(),    DataType::long_(),  DataType::double_(), DataType::float_(),
-          DataType::boolean(), DataType::byte(),   DataType::short_(),  DataType::date(),
+  return {DataType::int_(),      DataType::long_(), DataType::double_(), DataType::float_(),
+          DataType::boolean(),   DataType::byte(),  DataType::short_(),  DataType::date(),
           DataType::timestamp(), DataType::string()};
 }
 
@@ -43,7 +43,8 @@ std::vector<Batch> sort_batches(int count, int64_t rows, uint64_t seed) {
             cols[c]->append<int32_t>(r % 101 == 1 ? INT32_MIN : static_cast<int32_t>(v));
             break;
           case 1:
-            cols[c]->append<int64_t>(r % 103 == 1 ? INT64_MIN : (r % 107 == 1 ? INT64_MAX : v * 1000003));
+            cols[c]->append<int64_t>(r % 103 == 1 ? INT64_MIN
+                                                  : (r % 107 == 1 ? INT64_MAX : v * 1000003));
             break;
           case 2: {
             double d = static_cast<double>(v) / 4;
@@ -55,7 +56,8 @@ std::vector<Batch> sort_batches(int count, int64_t rows, uint64_t seed) {
             break;
           }
           case 3:
-            cols[c]->append<float>(r % 29 == 1 ? NAN : (r % 23 == 1 ? -0.0f : static_cast<float>(v) / 3));
+            cols[c]->append<float>(r % 29 == 1 ? NAN
+                                               : (r % 23 == 1 ? -0.0f : static_cast<float>(v) / 3));
             break;
           case 4:
             cols[c]->append_bool(v & 1);

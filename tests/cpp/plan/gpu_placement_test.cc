@@ -99,9 +99,10 @@ void write_sales_csv(const std::string& path, int64_t n, uint64_t seed) {
   for (int64_t i = 1; i <= n; ++i) {
     uint64_t r = next();
     int cents = 1000 + static_cast<int>(r % 49001);
-    std::string amount = r % 53 == 0 ? "" : std::to_string(cents / 100) + "." +
-                                                std::to_string(cents % 100 / 10) +
-                                                std::to_string(cents % 10);
+    std::string amount = r % 53 == 0
+                             ? ""
+                             : std::to_string(cents / 100) + "." +
+                                   std::to_string(cents % 100 / 10) + std::to_string(cents % 10);
     const char* product = (r >> 20) % 61 == 0 ? "" : kProducts[(r >> 8) % 5];
     const char* region = (r >> 24) % 67 == 0 ? "" : kRegions[(r >> 12) % 4];
     int64_t second = i - 1;
@@ -189,8 +190,7 @@ void expect_same_ordered(const std::vector<std::vector<Value>>& a,
       const Value &x = a[r][c], &y = b[r][c];
       if (x == y) continue;
       ASSERT_FALSE(x.is_null() || y.is_null()) << r << "," << c;
-      EXPECT_NEAR(x.as_double(), y.as_double(), 1e-12 * std::fabs(y.as_double()))
-          << r << "," << c;
+      EXPECT_NEAR(x.as_double(), y.as_double(), 1e-12 * std::fabs(y.as_double())) << r << "," << c;
     }
   }
 }
@@ -533,16 +533,16 @@ TEST(GpuBench, SalesCsvAggregate) {
         "\"upload_gbs_over_query\": %.2f, \"upload_ceiling_gbs\": %.1f, "
         "\"copy_ceiling_gbs\": %.1f, \"cpu_threads\": %u}",
         gpu::device_info().name.c_str(), filter ? "+filter" : "", file_bytes,
-        static_cast<long long>(st.groups), gq, cq, cq / gq, median(operator_ms),
-        median(kernel_ms), st.attempts, static_cast<long long>(st.uploaded_bytes),
-        file_bytes / (gq * 1e-3) / 1e9, file_bytes / (cq * 1e-3) / 1e9,
-        static_cast<double>(st.uploaded_bytes) / (gq * 1e-3) / 1e9, upload / 1e9, copy / 1e9,
-        std::thread::hardware_concurrency());
+        static_cast<long long>(st.groups), gq, cq, cq / gq, median(operator_ms), median(kernel_ms),
+        st.attempts, static_cast<long long>(st.uploaded_bytes), file_bytes / (gq * 1e-3) / 1e9,
+        file_bytes / (cq * 1e-3) / 1e9, static_cast<double>(st.uploaded_bytes) / (gq * 1e-3) / 1e9,
+        upload / 1e9, copy / 1e9, std::thread::hardware_concurrency());
     std::printf("GPU_BENCH %s\n", line);
     json += std::string(json.size() > 1 ? ", " : "") + line;
   }
   json += "]";
-  if (const char* out = std::getenv("EMBER_GPU_BENCH_SALES_OUT")) std::ofstream(out) << json << "\n";
+  if (const char* out = std::getenv("EMBER_GPU_BENCH_SALES_OUT"))
+    std::ofstream(out) << json << "\n";
   if (std::getenv("EMBER_GPU_BENCH_SALES") == nullptr) std::remove(path.c_str());
 }
 
