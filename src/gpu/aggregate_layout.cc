@@ -3,6 +3,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <string_view>
 
 #include "common/error.h"
 
@@ -95,7 +96,19 @@ AggregateLayout::AggregateLayout(ProgramBuilder& b, const std::vector<exec::Phys
       throw Unsupported("grouping by type " + k->type->simple_string() + " is not supported");
     if (is_floating(t))
       throw Unsupported("grouping by type " + k->type->simple_string() + " is not supported");
-    key_regs_.push_back(static_cast<uint8_t>(b.expression(*k)));
+    int reg = b.expression(*k);
+    int source = -1;
+    if (t == VType::kStr) {
+      // Only a column load makes a string value; its bytes are in that column.
+      for (const Instr& in : b.program().code)
+        if (in.dst == reg && in.op == OpCode::kLoadColumn)
+          source = b.program().columns[static_cast<size_t>(in.imm)];
+      if (source < 0)
+        throw Unsupported("grouping by a computed " + k->type->simple_string() +
+                          " is not supported");
+    }
+    key_sources_.push_back(source);
+    key_regs_.push_back(static_cast<uint8_t>(reg));
     key_vtypes_.push_back(t);
     key_types_.push_back(k->type);
   }
@@ -143,6 +156,9 @@ AggregateLayout::AggregateLayout(ProgramBuilder& b, const std::vector<exec::Phys
     if (in.args.size() != 1) throw Unsupported("aggregate function " + name + " is not supported");
     int x = in.args[0];
     r.in = b.type_of(x);
+    if (r.in == VType::kStr)
+      throw Unsupported("aggregate function " + name + " over type " +
+                        calls[c].args[0]->type->simple_string() + " is not supported");
     // Rows where the input is valid (a null-typed input is a null constant: never valid).
     r.count_slot = accumulator(AccOp::kCount, VType::kI64,
                                b.may_be_null(x) || in.null_input ? x : kNoRegister, in.mask);
@@ -178,6 +194,12 @@ AggregateLayout::AggregateLayout(ProgramBuilder& b, const std::vector<exec::Phys
     }
     recipes_.push_back(r);
   }
+}
+
+bool AggregateLayout::has_string_keys() const {
+  for (int s : key_sources_)
+    if (s >= 0) return true;
+  return false;
 }
 
 std::vector<int> AggregateLayout::live_values() const {
@@ -229,12 +251,16 @@ bool AggregateLayout::build_output(const TableRows& rows, std::vector<Batch>& ou
     for (size_t k = 0; k < key_regs_.size(); ++k) {
       ColumnBuilder col(key_types_[k], len);
       for (int64_t i = off; i < off + len; ++i) {
-        if ((rows.nulls[static_cast<size_t>(i)] >> k) & 1)
+        size_t at = k * static_cast<size_t>(n) + static_cast<size_t>(i);
+        if ((rows.nulls[static_cast<size_t>(i)] >> k) & 1) {
           col.append_null();
-        else
-          append_integral(
-              col, key_vtypes_[k],
-              static_cast<int64_t>(rows.keys[k * static_cast<size_t>(n) + static_cast<size_t>(i)]));
+        } else if (key_vtypes_[k] == VType::kStr) {
+          uint64_t ref = rows.string_refs[at];
+          col.append_bytes(std::string_view(
+              reinterpret_cast<const char*>(rows.heap.data()) + (ref >> 32), ref & 0xffffffffu));
+        } else {
+          append_integral(col, key_vtypes_[k], static_cast<int64_t>(rows.keys[at]));
+        }
       }
       b.columns.push_back(col.finish());
     }

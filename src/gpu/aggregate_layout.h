@@ -46,10 +46,13 @@ constexpr int kMaxKeys = 4;
 constexpr int kMaxAccumulators = 48;
 constexpr int kMaxSlots = 96;
 
-/// Groups copied back from the device table: `count` rows, keys and slots column-major.
+/// Groups copied back from the device table: `count` rows, keys and slots column-major. A string
+/// key's word is the hash of its bytes; the bytes are in `heap`, at `string_refs`.
 struct TableRows {
   int64_t count = 0;
-  std::vector<uint64_t> keys;   // [key * count + row]
+  std::vector<uint64_t> keys;         // [key * count + row]
+  std::vector<uint64_t> string_refs;  // [key * count + row]: offset << 32 | length in `heap`
+  std::vector<uint8_t> heap;
   std::vector<uint32_t> nulls;  // per row, bit k: key k is null
   std::vector<uint64_t> slots;  // [slot * count + row]
 };
@@ -63,6 +66,10 @@ class AggregateLayout {
 
   const std::vector<uint8_t>& key_registers() const { return key_regs_; }
   const std::vector<VType>& key_types() const { return key_vtypes_; }
+  /// Per key: the source column (Program::columns value) whose bytes a string key hashes, or -1
+  /// for keys that are not strings.
+  const std::vector<int>& key_string_sources() const { return key_sources_; }
+  bool has_string_keys() const;
   const std::vector<AccSpec>& accumulators() const { return accs_; }
   int slots() const { return slots_; }
   /// The value each slot starts at.
@@ -94,6 +101,7 @@ class AggregateLayout {
   std::vector<uint8_t> key_regs_;
   std::vector<VType> key_vtypes_;
   std::vector<TypePtr> key_types_;
+  std::vector<int> key_sources_;
   std::vector<AccSpec> accs_;
   std::vector<Recipe> recipes_;
   int slots_ = 0;

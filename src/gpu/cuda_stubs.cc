@@ -6,6 +6,7 @@
 #include "gpu/error.h"
 #include "gpu/fused_aggregate.h"
 #include "gpu/memory.h"
+#include "gpu/radix_sort.h"
 #include "gpu/runtime.h"
 
 namespace ember::gpu {
@@ -41,7 +42,8 @@ GroupTable::GroupTable(const AggregateLayout&, uint64_t, DeviceMemoryPool&, cons
 }
 uint64_t GroupTable::size(const Stream&) const { return 0; }
 void GroupTable::reset(const Stream&) {}
-void GroupTable::merge_from(const GroupTable&, const Stream&) {}
+void GroupTable::merge_from(GroupTable&, const Stream&) {}
+void GroupTable::reserve_strings(uint64_t, const Stream&) {}
 TableRows GroupTable::download(const Stream&) const { return {}; }
 size_t GroupTable::bytes() const { return 0; }
 
@@ -52,6 +54,11 @@ uint32_t aggregate_batch(const Program&, const BatchRows&, GroupTable&, Runtime&
   no_cuda("aggregate_batch");
 }
 double measure_copy_bandwidth(size_t, int, Runtime&) { no_cuda("measure_copy_bandwidth"); }
+double measure_upload_bandwidth(size_t, int, Runtime&) { no_cuda("measure_upload_bandwidth"); }
+std::vector<int32_t> sort_permutation(const std::vector<SortColumn>&, int64_t, DeviceMemoryPool&,
+                                      const Stream&) {
+  no_cuda("sort_permutation");
+}
 
 }  // namespace ember::gpu
 

@@ -26,6 +26,7 @@ constexpr uint32_t kNoGlobalSlot = 0xffffffffu;
 struct ColumnArg {
   const void* data;
   const uint8_t* validity;
+  const int32_t* offsets;  // strings
 };
 
 struct TableArg {
@@ -36,7 +37,35 @@ struct TableArg {
   uint32_t* size;
   uint64_t capacity;  // power of two
   uint64_t max_fill;
+  // String keys (bit k of string_keys: key k is a string): per key and slot, the bytes' place
+  // in the heap (offset << 32 | length); the key word holds their hash.
+  uint32_t string_keys;
+  uint64_t* refs;
+  uint8_t* heap;
+  uint64_t heap_capacity;
+  unsigned long long* heap_used;
 };
+
+/// A string key of the row being inserted: its bytes, and their heap reference when they are
+/// in the heap already (merging tables), else kNoRef.
+constexpr uint64_t kNoRef = ~0ULL;
+struct KeyBytes {
+  const uint8_t* ptr;
+  uint32_t len;
+  uint64_t ref;
+};
+
+TableArg table_arg(const GroupTable& t) {
+  uint32_t strings = 0;
+  const std::vector<int>& sources = t.layout().key_string_sources();
+  for (size_t i = 0; i < sources.size(); ++i)
+    if (sources[i] >= 0) strings |= 1u << i;
+  return TableArg{
+      t.states(),       t.nulls(),         t.keys(),
+      t.slots(),        t.counters(),      t.capacity(),
+      t.capacity() / 2, strings,           t.refs(),
+      t.heap(),         t.heap_capacity(), reinterpret_cast<unsigned long long*>(t.heap_used())};
+}
 
 /// Everything the kernel needs; passed by value (param space).
 struct Params {
@@ -57,8 +86,9 @@ struct Params {
   int64_t partition_rows;         // range: rows per partition
   int64_t partition, row_offset;  // batch
   int64_t chunk_rows;
-  int local_capacity;  // shared-table slots (power of two, or 0)
-  int local_limit;     // groups a block keeps in shared memory
+  const uint8_t* key_chars[kMaxKeys];  // string keys: the bytes of their column
+  int local_capacity;                  // shared-table slots (power of two, or 0)
+  int local_limit;                     // groups a block keeps in shared memory
 };
 
 // ---- Values ----------------------------------------------------------------------------------
@@ -150,6 +180,42 @@ __device__ __forceinline__ uint64_t hash_keys(const uint64_t* k, int nk, uint32_
   return mix64(h);
 }
 
+/// Hash of a string's bytes.
+__device__ __forceinline__ uint64_t hash_bytes(const uint8_t* p, uint32_t n) {
+  uint64_t h = 0xcbf29ce484222325ULL ^ n;
+  uint32_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    uint32_t w = static_cast<uint32_t>(p[i]) | static_cast<uint32_t>(p[i + 1]) << 8 |
+                 static_cast<uint32_t>(p[i + 2]) << 16 | static_cast<uint32_t>(p[i + 3]) << 24;
+    h = (h ^ w) * 0x100000001b3ULL;
+  }
+  for (; i < n; ++i) h = (h ^ p[i]) * 0x100000001b3ULL;
+  return mix64(h);
+}
+
+/// Whether the string key `i` of the group at `pos` has the bytes of `kb`. Heap bytes and refs
+/// are read through L2 (`ld.cg`): other multiprocessors write them during the kernel.
+__device__ bool same_string(const TableArg& t, uint64_t pos, int i, const KeyBytes& kb) {
+  uint64_t ref = __ldcg(reinterpret_cast<const unsigned long long*>(t.refs) +
+                        static_cast<uint64_t>(i) * t.capacity + pos);
+  if (static_cast<uint32_t>(ref & 0xffffffffu) != kb.len) return false;
+  const uint8_t* h = t.heap + (ref >> 32);
+  if (h == kb.ptr) return true;
+  for (uint32_t j = 0; j < kb.len; ++j)
+    if (__ldcg(h + j) != kb.ptr[j]) return false;
+  return true;
+}
+
+/// Whether the group at `pos` (its keys' words and null mask equal the row's) has the row's
+/// string bytes too.
+__device__ __forceinline__ bool same_strings(const TableArg& t, uint64_t pos, int nk,
+                                             uint32_t nulls, const KeyBytes* kb) {
+  for (int i = 0; i < nk; ++i)
+    if (((t.string_keys & ~nulls) >> i) & 1)
+      if (!same_string(t, pos, i, kb[i])) return false;
+  return true;
+}
+
 __device__ __forceinline__ uint32_t load_volatile(const uint32_t* p) {
   return *reinterpret_cast<const volatile uint32_t*>(p);
 }
@@ -157,18 +223,45 @@ __device__ __forceinline__ uint64_t load_volatile(const uint64_t* p) {
   return *reinterpret_cast<const volatile uint64_t*>(p);
 }
 
-/// Finds or inserts a group in the global table; -1 when no slot is free.
+/// Finds or inserts a group in the global table; -1 when no slot (or no heap room for its
+/// strings) is free. `kb`: the row's string keys (used where t.string_keys says; kStrings false:
+/// the table has no string keys).
+template <bool kStrings>
 __device__ int64_t global_find_or_insert(const TableArg& t, const uint64_t* k, int nk,
-                                         uint32_t nulls, uint64_t h, uint32_t& err) {
+                                         uint32_t nulls, uint64_t h, uint32_t& err,
+                                         const KeyBytes* kb) {
   uint64_t mask = t.capacity - 1;
   uint64_t pos = h & mask;
+  const uint32_t strings = kStrings ? t.string_keys & ~nulls : 0;
+  uint64_t refs[kStrings ? kMaxKeys : 1];
+  bool stored = strings == 0;  // the row's strings are in the heap
   for (uint64_t probe = 0; probe < t.capacity; ++probe, pos = (pos + 1) & mask) {
     uint32_t st = load_volatile(t.states + pos);
     if (st == kEmpty) {
       // Past seven eighths full, probes get long: report the table as full instead.
       if (load_volatile(t.size) >= t.capacity - t.capacity / 8) return -1;
+      if (kStrings && !stored) {
+        // Copy the strings before claiming the slot, so that a full heap never leaves a slot
+        // busy; bytes of a row that then loses the slot to an equal key stay unused.
+        for (int i = 0; i < nk; ++i) {
+          if (!((strings >> i) & 1)) continue;
+          if (kb[i].ref != kNoRef) {
+            refs[i] = kb[i].ref;
+            continue;
+          }
+          unsigned long long at =
+              atomicAdd(t.heap_used, static_cast<unsigned long long>(kb[i].len));
+          if (at + kb[i].len > t.heap_capacity) return -1;
+          for (uint32_t j = 0; j < kb[i].len; ++j) t.heap[at + j] = kb[i].ptr[j];
+          refs[i] = static_cast<uint64_t>(at) << 32 | kb[i].len;
+        }
+        stored = true;
+      }
       if (atomicCAS(t.states + pos, kEmpty, kBusy) == kEmpty) {
         for (int i = 0; i < nk; ++i) t.keys[static_cast<uint64_t>(i) * t.capacity + pos] = k[i];
+        if (kStrings)
+          for (int i = 0; i < nk; ++i)
+            if ((strings >> i) & 1) t.refs[static_cast<uint64_t>(i) * t.capacity + pos] = refs[i];
         t.nulls[pos] = nulls;
         __threadfence();
         atomicExch(t.states + pos, kReady);
@@ -185,6 +278,7 @@ __device__ int64_t global_find_or_insert(const TableArg& t, const uint64_t* k, i
     bool same = load_volatile(t.nulls + pos) == nulls;
     for (int i = 0; i < nk && same; ++i)
       same = load_volatile(t.keys + static_cast<uint64_t>(i) * t.capacity + pos) == k[i];
+    if (kStrings && same && strings != 0) same = same_strings(t, pos, nk, nulls, kb);
     if (same) return static_cast<int64_t>(pos);
   }
   return -1;
@@ -204,8 +298,10 @@ struct LocalTable {
 
 /// Finds or inserts a group in the block's table (inserting it in the global table too);
 /// -1 when the block's table is at its limit.
+template <bool kStrings>
 __device__ int local_find_or_insert(const LocalTable& t, const TableArg& g, const uint64_t* k,
-                                    int nk, uint32_t nulls, uint64_t h, uint32_t& err) {
+                                    int nk, uint32_t nulls, uint64_t h, uint32_t& err,
+                                    const KeyBytes* kb) {
   int mask = t.capacity - 1;
   int pos = static_cast<int>(h >> 40) & mask;
   for (int probe = 0; probe < t.capacity; ++probe, pos = (pos + 1) & mask) {
@@ -214,7 +310,7 @@ __device__ int local_find_or_insert(const LocalTable& t, const TableArg& g, cons
       if (load_volatile(t.size) >= static_cast<uint32_t>(t.limit)) return -1;
       if (atomicCAS(t.states + pos, kEmpty, kBusy) == kEmpty) {
         atomicAdd(t.size, 1u);
-        int64_t gs = global_find_or_insert(g, k, nk, nulls, h, err);
+        int64_t gs = global_find_or_insert<kStrings>(g, k, nk, nulls, h, err, kb);
         if (gs < 0) err |= kErrorRowsDropped;
         for (int i = 0; i < nk; ++i) t.keys[i * t.capacity + pos] = k[i];
         t.nulls[pos] = nulls;
@@ -233,6 +329,11 @@ __device__ int local_find_or_insert(const LocalTable& t, const TableArg& g, cons
     bool same = load_volatile(t.nulls + pos) == nulls;
     for (int i = 0; i < nk && same; ++i)
       same = load_volatile(t.keys + i * t.capacity + pos) == k[i];
+    if (kStrings && same && (g.string_keys & ~nulls) != 0) {
+      // Equal hashes: the bytes decide, through the group's entry in the global table.
+      uint32_t gs = load_volatile(t.gslots + pos);
+      if (gs != kNoGlobalSlot) same = same_strings(g, gs, nk, nulls, kb);
+    }
     if (same) return pos;
   }
   return -1;
@@ -403,6 +504,12 @@ __device__ bool run_program(const Params& p, const Instr* code, uint64_t* rg, ui
           case VType::kF64:
             r = static_cast<const uint64_t*>(col.data)[row];
             break;
+          case VType::kStr: {
+            uint32_t o0 = static_cast<uint32_t>(col.offsets[row]);
+            uint32_t o1 = static_cast<uint32_t>(col.offsets[row + 1]);
+            r = static_cast<uint64_t>(o0) << 32 | (o1 - o0);
+            break;
+          }
         }
         break;
       }
@@ -687,6 +794,9 @@ __host__ __device__ inline SharedLayout shared_layout(int num_instrs, int num_ac
   return l;
 }
 
+/// kStrings: some group key is a string (a separate instantiation keeps the numeric kernel free
+/// of the key bytes' bookkeeping).
+template <bool kStrings>
 __global__ void __launch_bounds__(kBlockThreads) fused_aggregate_kernel(const Params p) {
   extern __shared__ __align__(16) unsigned char smem[];
   SharedLayout L = shared_layout(p.num_instrs, p.num_accs, p.num_slots, p.num_regs, p.num_keys,
@@ -753,26 +863,34 @@ __global__ void __launch_bounds__(kBlockThreads) fused_aggregate_kernel(const Pa
         uint32_t valid;
         if (!run_program(p, code, rg, valid, row, rstate, err)) continue;
         uint64_t k[kMaxKeys];
+        KeyBytes kb_storage[kStrings ? kMaxKeys : 1];
+        KeyBytes* kb = kStrings ? kb_storage : nullptr;
         uint32_t nulls = 0;
         for (int i = 0; i < p.num_keys; ++i) {
           int reg = p.key_regs[i];
           if ((valid >> reg) & 1) {
             k[i] = rg[reg * kBlockThreads];
+            if (kStrings && ((p.table.string_keys >> i) & 1)) {
+              kb[i].ptr = p.key_chars[i] + (k[i] >> 32);
+              kb[i].len = static_cast<uint32_t>(k[i] & 0xffffffffu);
+              kb[i].ref = kNoRef;
+              k[i] = hash_bytes(kb[i].ptr, kb[i].len);
+            }
           } else {
             k[i] = 0;
             nulls |= 1u << i;
           }
         }
         uint64_t h = hash_keys(k, p.num_keys, nulls);
-        int li = p.local_capacity > 0
-                     ? local_find_or_insert(local, p.table, k, p.num_keys, nulls, h, err)
-                     : -1;
+        int li = p.local_capacity > 0 ? local_find_or_insert<kStrings>(
+                                            local, p.table, k, p.num_keys, nulls, h, err, kb)
+                                      : -1;
         if (li >= 0) {
           uint32_t gs = local.gslots[li];
           accumulate(accs, p.num_accs, rg, valid, local.slots + li, p.local_capacity,
                      gs == kNoGlobalSlot ? nullptr : p.table.slots + gs, p.table.capacity);
         } else {
-          int64_t gi = global_find_or_insert(p.table, k, p.num_keys, nulls, h, err);
+          int64_t gi = global_find_or_insert<kStrings>(p.table, k, p.num_keys, nulls, h, err, kb);
           if (gi < 0) {
             err |= kErrorRowsDropped;
             atomicOr(p.flags, kErrorRowsDropped);
@@ -803,9 +921,11 @@ __global__ void init_table_kernel(uint32_t* states, uint64_t* slots, uint64_t ca
 }
 
 __global__ void compact_table_kernel(const uint32_t* states, const uint32_t* nulls,
-                                     const uint64_t* keys, const uint64_t* slots, uint64_t capacity,
+                                     const uint64_t* keys, const uint64_t* slots,
+                                     const uint64_t* refs, uint32_t string_keys, uint64_t capacity,
                                      int num_keys, int num_slots, uint32_t* counter, uint64_t count,
-                                     uint32_t* out_nulls, uint64_t* out_keys, uint64_t* out_slots) {
+                                     uint32_t* out_nulls, uint64_t* out_keys, uint64_t* out_slots,
+                                     uint64_t* out_refs) {
   for (uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x; i < capacity;
        i += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
     if (states[i] != kReady) continue;
@@ -813,21 +933,32 @@ __global__ void compact_table_kernel(const uint32_t* states, const uint32_t* nul
     if (j >= count) continue;
     out_nulls[j] = nulls[i];
     for (int k = 0; k < num_keys; ++k) out_keys[k * count + j] = keys[k * capacity + i];
+    for (int k = 0; k < num_keys; ++k)
+      if (((string_keys & ~nulls[i]) >> k) & 1) out_refs[k * count + j] = refs[k * capacity + i];
     for (int s = 0; s < num_slots; ++s) out_slots[s * count + j] = slots[s * capacity + i];
   }
 }
 
 __global__ void merge_table_kernel(TableArg to, const uint32_t* states, const uint32_t* nulls,
-                                   const uint64_t* keys, const uint64_t* slots, uint64_t capacity,
-                                   int num_keys, int num_slots, uint32_t* flags) {
+                                   const uint64_t* keys, const uint64_t* slots,
+                                   const uint64_t* refs, uint64_t capacity, int num_keys,
+                                   int num_slots, uint32_t* flags) {
   for (uint64_t i = blockIdx.x * static_cast<uint64_t>(blockDim.x) + threadIdx.x; i < capacity;
        i += static_cast<uint64_t>(gridDim.x) * blockDim.x) {
     if (states[i] != kReady) continue;
     uint64_t k[kMaxKeys];
-    for (int j = 0; j < num_keys; ++j) k[j] = keys[j * capacity + i];
+    KeyBytes kb[kMaxKeys];
+    for (int j = 0; j < num_keys; ++j) {
+      k[j] = keys[j * capacity + i];
+      if (((to.string_keys & ~nulls[i]) >> j) & 1) {
+        // The heap moved over with its groups: the strings stay where they are.
+        uint64_t ref = refs[j * capacity + i];
+        kb[j] = KeyBytes{to.heap + (ref >> 32), static_cast<uint32_t>(ref & 0xffffffffu), ref};
+      }
+    }
     uint32_t err = 0;
-    int64_t pos =
-        global_find_or_insert(to, k, num_keys, nulls[i], hash_keys(k, num_keys, nulls[i]), err);
+    int64_t pos = global_find_or_insert<true>(to, k, num_keys, nulls[i],
+                                              hash_keys(k, num_keys, nulls[i]), err, kb);
     if (pos < 0) {
       atomicOr(flags, kErrorRowsDropped);
       continue;
@@ -881,8 +1012,7 @@ uint32_t launch(const Program& program, Params p, GroupTable& table, Runtime& ru
   p.columns = reinterpret_cast<const ColumnArg*>(base + code_bytes + acc_bytes + init_bytes);
   p.jump = static_cast<const uint64_t*>(runtime.rand_jump_tables());
   p.flags = table.counters() + 1;
-  p.table = TableArg{table.states(),   table.nulls(),    table.keys(),        table.slots(),
-                     table.counters(), table.capacity(), table.capacity() / 2};
+  p.table = table_arg(table);
   p.num_instrs = static_cast<int>(program.code.size());
   p.num_regs = program.registers;
   p.num_accs = static_cast<int>(layout.accumulators().size());
@@ -917,16 +1047,18 @@ uint32_t launch(const Program& program, Params p, GroupTable& table, Runtime& ru
       shared_layout(p.num_instrs, p.num_accs, p.num_slots, p.num_regs, p.num_keys, capacity).total;
   if (smem > info.shared_memory_per_block)
     throw Unsupported("the expressions need more shared memory than the device has");
-  EMBER_CUDA_CHECK(cudaFuncSetAttribute(
-      fused_aggregate_kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem)));
+  void (*kernel)(const Params) =
+      p.table.string_keys != 0 ? fused_aggregate_kernel<true> : fused_aggregate_kernel<false>;
+  EMBER_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(smem)));
   int per_sm = 0;
-  EMBER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, fused_aggregate_kernel,
-                                                                 kBlockThreads, smem));
+  EMBER_CUDA_CHECK(
+      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlockThreads, smem));
   per_sm = std::max(per_sm, 1);
   int64_t chunks = (p.rows + p.chunk_rows - 1) / p.chunk_rows;
   int grid = static_cast<int>(
       std::min<int64_t>(chunks, static_cast<int64_t>(info.multiprocessors) * per_sm));
-  fused_aggregate_kernel<<<grid, kBlockThreads, smem, raw(stream)>>>(p);
+  kernel<<<grid, kBlockThreads, smem, raw(stream)>>>(p);
   EMBER_CUDA_CHECK_LAUNCH("fused_aggregate_kernel");
   uint32_t flags = 0;
   copy_to_host(&flags, p.flags, sizeof flags, stream);
@@ -951,6 +1083,9 @@ GroupTable::GroupTable(const AggregateLayout& layout, uint64_t capacity, DeviceM
   keys_ = DeviceBuffer(std::max<size_t>(c * 8 * nk, 8), pool, stream);
   slots_ = DeviceBuffer(std::max<size_t>(c * 8 * ns, 8), pool, stream);
   counters_ = DeviceBuffer(16, pool, stream);
+  refs_ = DeviceBuffer(layout.has_string_keys() ? c * 8 * nk : 8, pool, stream);
+  heap_used_ = DeviceBuffer(8, pool, stream);
+  fill_device(heap_used_.data(), 0, 8, stream);
   std::vector<uint64_t> init = layout.initial_slots();
   init_ = DeviceBuffer(std::max<size_t>(init.size() * 8, 8), pool, stream);
   copy_to_device(init_.data(), init.data(), init.size() * 8, stream);
@@ -959,7 +1094,7 @@ GroupTable::GroupTable(const AggregateLayout& layout, uint64_t capacity, DeviceM
 
 size_t GroupTable::bytes() const {
   return states_.size() + nulls_.size() + keys_.size() + slots_.size() + counters_.size() +
-         init_.size();
+         init_.size() + refs_.size() + heap_.size() + heap_used_.size();
 }
 
 void GroupTable::reset(const Stream& stream) {
@@ -976,17 +1111,44 @@ uint64_t GroupTable::size(const Stream& stream) const {
   return n;
 }
 
-void GroupTable::merge_from(const GroupTable& other, const Stream& stream) {
-  TableArg to{states(), nulls(), keys(), slots(), counters(), capacity_, capacity_ / 2};
+void GroupTable::merge_from(GroupTable& other, const Stream& stream) {
+  heap_ = std::move(other.heap_);
+  heap_used_ = std::move(other.heap_used_);
+  other.heap_used_ = DeviceBuffer(8, *pool_, stream);
+  fill_device(other.heap_used_.data(), 0, 8, stream);
+  TableArg to = table_arg(*this);
   merge_table_kernel<<<grid_for(other.capacity()), 256, 0, raw(stream)>>>(
-      to, other.states(), other.nulls(), other.keys(), other.slots(), other.capacity(),
-      static_cast<int>(layout_->key_registers().size()), layout_->slots(), counters() + 1);
+      to, other.states(), other.nulls(), other.keys(), other.slots(), other.refs(),
+      other.capacity(), static_cast<int>(layout_->key_registers().size()), layout_->slots(),
+      counters() + 1);
   EMBER_CUDA_CHECK_LAUNCH("merge_table_kernel");
   uint32_t flags = 0;
   copy_to_host(&flags, counters() + 1, sizeof flags, stream);
   stream.synchronize();
   if (flags & kErrorRowsDropped)
     throw GpuError("merge_table_kernel", "kErrorRowsDropped", "the larger table is full", false);
+}
+
+void GroupTable::reserve_strings(uint64_t bytes, const Stream& stream) {
+  if (!layout_->has_string_keys() || bytes == 0) return;
+  uint64_t used = 0;
+  copy_to_host(&used, heap_used(), sizeof used, stream);
+  stream.synchronize();
+  uint64_t need = used + bytes;
+  if (need <= heap_.size()) return;
+  // Heap references hold 32-bit offsets.
+  if (need > 0xffffffffULL)
+    throw Unsupported("grouping by more than 4 GiB of distinct string key bytes is not supported");
+  uint64_t capacity = std::max<uint64_t>(uint64_t{1} << 20, 2 * heap_.size());
+  while (capacity < need) capacity *= 2;
+  capacity = std::min<uint64_t>(capacity, 0xffffffffULL);
+  DeviceBuffer bigger(capacity, *pool_, stream);
+  // A failed insert may have counted past the end of the heap.
+  uint64_t live = std::min<uint64_t>(used, heap_.size());
+  if (live > 0)
+    EMBER_CUDA_CHECK(
+        cudaMemcpyAsync(bigger.data(), heap_.data(), live, cudaMemcpyDeviceToDevice, raw(stream)));
+  heap_ = std::move(bigger);
 }
 
 TableRows GroupTable::download(const Stream& stream) const {
@@ -999,19 +1161,34 @@ TableRows GroupTable::download(const Stream& stream) const {
   rows.keys.resize(n * nk);
   rows.slots.resize(n * ns);
   if (n == 0) return rows;
+  const bool strings = layout_->has_string_keys();
   DeviceBuffer out_nulls(n * 4, *pool_, stream),
       out_keys(std::max<size_t>(n * 8 * nk, 8), *pool_, stream),
-      out_slots(std::max<size_t>(n * 8 * ns, 8), *pool_, stream);
+      out_slots(std::max<size_t>(n * 8 * ns, 8), *pool_, stream),
+      out_refs(strings ? n * 8 * nk : 8, *pool_, stream);
   fill_device(counters() + 2, 0, 4, stream);
   compact_table_kernel<<<grid_for(capacity_), 256, 0, raw(stream)>>>(
-      states(), nulls(), keys(), slots(), capacity_, static_cast<int>(nk), static_cast<int>(ns),
-      counters() + 2, n, out_nulls.as<uint32_t>(), out_keys.as<uint64_t>(),
-      out_slots.as<uint64_t>());
+      states(), nulls(), keys(), slots(), refs(), table_arg(*this).string_keys, capacity_,
+      static_cast<int>(nk), static_cast<int>(ns), counters() + 2, n, out_nulls.as<uint32_t>(),
+      out_keys.as<uint64_t>(), out_slots.as<uint64_t>(), out_refs.as<uint64_t>());
   EMBER_CUDA_CHECK_LAUNCH("compact_table_kernel");
   copy_to_host(rows.nulls.data(), out_nulls.data(), n * 4, stream);
   copy_to_host(rows.keys.data(), out_keys.data(), n * 8 * nk, stream);
   copy_to_host(rows.slots.data(), out_slots.data(), n * 8 * ns, stream);
+  uint64_t heap_bytes = 0;
+  if (strings) {
+    rows.string_refs.resize(n * nk);
+    copy_to_host(rows.string_refs.data(), out_refs.data(), n * 8 * nk, stream);
+    copy_to_host(&heap_bytes, heap_used(), sizeof heap_bytes, stream);
+  }
   stream.synchronize();
+  if (strings) {
+    // The heap's used bytes (a failed insert may have counted past the end).
+    heap_bytes = std::min<uint64_t>(heap_bytes, heap_.size());
+    rows.heap.resize(heap_bytes);
+    copy_to_host(rows.heap.data(), heap_.data(), heap_bytes, stream);
+    stream.synchronize();
+  }
   return rows;
 }
 
@@ -1040,13 +1217,31 @@ uint32_t aggregate_batch(const Program& program, const BatchRows& rows, GroupTab
   p.rows = rows.rows;
   p.partition = rows.partition;
   p.row_offset = rows.row_offset;
-  const int64_t step = static_cast<int64_t>(kBlockThreads) * kRowsPerThread;
-  int64_t per_block =
-      (rows.rows + 2 * device_info().multiprocessors - 1) / (2 * device_info().multiprocessors);
-  p.chunk_rows = std::max<int64_t>(step, (per_block + step - 1) / step * step);
+  // Rows of a batch are striped across a block's threads, so a chunk may be any multiple of
+  // the block size: enough chunks to give every multiprocessor several blocks, even for the
+  // 64K-row batches of a scan (v1 used chunks of at least 8K rows: 8 blocks on 132 SMs).
+  const int64_t sms = device_info().multiprocessors;
+  int64_t per_block = (rows.rows + 4 * sms - 1) / (4 * sms);
+  p.chunk_rows = std::max<int64_t>(kBlockThreads,
+                                   (per_block + kBlockThreads - 1) / kBlockThreads * kBlockThreads);
+  if (program.rand_generators > 0)  // rand draws a thread's rows in sequence (see the kernel)
+    p.chunk_rows = static_cast<int64_t>(kBlockThreads) * kRowsPerThread;
   std::vector<ColumnArg> columns;
   for (const DeviceColumn* c : rows.columns)
-    columns.push_back({c->data.data(), c->validity.as<uint8_t>()});
+    columns.push_back({c->data.data(), c->validity.as<uint8_t>(), c->offsets.as<int32_t>()});
+  // A string key reads the bytes of the column it was loaded from.
+  const std::vector<int>& sources = table.layout().key_string_sources();
+  for (size_t k = 0; k < sources.size(); ++k) {
+    if (sources[k] < 0) continue;
+    bool found = false;
+    for (size_t slot = 0; slot < program.columns.size(); ++slot)
+      if (program.columns[slot] == sources[k]) {
+        p.key_chars[k] = rows.columns[slot]->data.as<uint8_t>();
+        found = true;
+      }
+    if (!found)
+      throw GpuError("aggregate_batch", "no column", "a string key's column is not loaded", false);
+  }
   return launch(program, p, table, runtime, stream, columns);
 }
 
@@ -1075,6 +1270,39 @@ double measure_copy_bandwidth(size_t bytes, int repeats, Runtime& runtime) {
   std::sort(ms.begin(), ms.end());
   double median = ms[ms.size() / 2] * 1e-3;
   return 2.0 * static_cast<double>(bytes) / median;
+}
+
+double measure_upload_bandwidth(size_t bytes, int repeats, Runtime& runtime) {
+  Stream stream;
+  void* host = detail::alloc_pinned(bytes);
+  if (host == nullptr) throw GpuOutOfMemory(bytes, "cudaHostAlloc failed");
+  std::memset(host, 1, bytes);
+  std::vector<float> ms;
+  cudaEvent_t start = nullptr, stop = nullptr;
+  try {
+    DeviceBuffer dev(bytes, runtime.device_pool(), stream);
+    EMBER_CUDA_CHECK(cudaEventCreate(&start));
+    EMBER_CUDA_CHECK(cudaEventCreate(&stop));
+    for (int i = 0; i < repeats + 2; ++i) {
+      EMBER_CUDA_CHECK(cudaEventRecord(start, raw(stream)));
+      copy_to_device(dev.data(), host, bytes, stream);
+      EMBER_CUDA_CHECK(cudaEventRecord(stop, raw(stream)));
+      EMBER_CUDA_CHECK(cudaEventSynchronize(stop));
+      float t = 0;
+      EMBER_CUDA_CHECK(cudaEventElapsedTime(&t, start, stop));
+      if (i >= 2) ms.push_back(t);
+    }
+  } catch (...) {
+    stream.synchronize();
+    detail::free_pinned(host);
+    throw;
+  }
+  (void)cudaEventDestroy(start);
+  (void)cudaEventDestroy(stop);
+  stream.synchronize();
+  detail::free_pinned(host);
+  std::sort(ms.begin(), ms.end());
+  return static_cast<double>(bytes) / (ms[ms.size() / 2] * 1e-3);
 }
 
 }  // namespace ember::gpu

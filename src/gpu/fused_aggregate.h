@@ -31,6 +31,13 @@ constexpr uint64_t kRandStrideSteps =
 
 /// The global group table in device memory: open addressing with linear probing over a
 /// power-of-two number of slots; keys, null masks and accumulator slots column-major.
+///
+/// String keys are hashed on the device: the key word holds the hash of the bytes, and the bytes
+/// themselves are copied, once per group, into the table's string heap (a `refs` entry per key
+/// points there), so groups compare by bytes and outlive the batches they came from. This keeps
+/// the host out of the per-row work and scales to any number of distinct strings, where a host
+/// dictionary would cost a CPU hash probe per row (the CPU aggregate's own cost) and a lock or
+/// a merge across scan threads.
 class GroupTable {
  public:
   GroupTable(const AggregateLayout& layout, uint64_t capacity, DeviceMemoryPool& pool,
@@ -40,8 +47,12 @@ class GroupTable {
   uint64_t size(const Stream& stream) const;
   /// Empties the table.
   void reset(const Stream& stream);
-  /// Inserts the groups of `other` into this table, which must be empty (for growing).
-  void merge_from(const GroupTable& other, const Stream& stream);
+  /// Inserts the groups of `other` into this table, which must be empty (for growing); the
+  /// string heap moves over from `other`.
+  void merge_from(GroupTable& other, const Stream& stream);
+  /// Makes room for `bytes` more string key bytes in the heap (synchronizes the stream). Throws
+  /// Unsupported past 4 GiB of distinct key bytes.
+  void reserve_strings(uint64_t bytes, const Stream& stream);
   /// Copies the groups to the host (compacted on the device first).
   TableRows download(const Stream& stream) const;
   /// Device memory the table holds.
@@ -55,6 +66,11 @@ class GroupTable {
   uint32_t* counters() const {
     return counters_.as<uint32_t>();
   }  // [0] size, [1] flags, [2] scratch
+  uint64_t* refs() const { return refs_.as<uint64_t>(); }
+  uint8_t* heap() const { return heap_.as<uint8_t>(); }
+  uint64_t heap_capacity() const { return heap_.size(); }
+  uint64_t* heap_used() const { return heap_used_.as<uint64_t>(); }
+  bool string_keys() const { return layout_->has_string_keys(); }
   const AggregateLayout& layout() const { return *layout_; }
 
  private:
@@ -62,6 +78,7 @@ class GroupTable {
   DeviceMemoryPool* pool_;
   uint64_t capacity_;
   DeviceBuffer states_, nulls_, keys_, slots_, counters_, init_;
+  DeviceBuffer refs_, heap_, heap_used_;
 };
 
 /// Rows of a range: row i has id start + i * step; rand numbers rows per partition of
@@ -94,5 +111,8 @@ uint32_t aggregate_batch(const Program& program, const BatchRows& rows, GroupTab
 /// Measures a device-to-device copy of `bytes` (median of `repeats` timed copies); returns bytes
 /// read plus written per second. For the benchmark's bandwidth ceiling.
 double measure_copy_bandwidth(size_t bytes, int repeats, Runtime& runtime);
+/// Measures host → device copies of `bytes` from page-locked memory (median of `repeats`);
+/// returns bytes per second. The ceiling for batches copied in from the CPU.
+double measure_upload_bandwidth(size_t bytes, int repeats, Runtime& runtime);
 
 }  // namespace ember::gpu

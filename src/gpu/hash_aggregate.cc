@@ -36,6 +36,7 @@ struct GpuHashAggregate::Batches {
   std::chrono::steady_clock::time_point begin;
   double kernel_ms = 0;
   int kernels = 0;
+  std::atomic<int64_t> uploaded{0};
 };
 
 uint64_t FusedAggregatePlan::rows() const {
@@ -245,7 +246,12 @@ void GpuHashAggregate::sink_rows(const Stream& stream, const Batch& batch, int64
     return;
   }
   BatchRows rows;
-  for (auto& c : columns) rows.columns.push_back(&c);
+  int64_t uploaded = 0;
+  for (auto& c : columns) {
+    rows.columns.push_back(&c);
+    uploaded += static_cast<int64_t>(c.data.size() + c.validity.size() + c.offsets.size());
+  }
+  b.uploaded += uploaded;
   rows.rows = length;
   rows.partition = batch.index >> exec::kSubBatchBits;
   std::lock_guard<std::mutex> lock(b.table_mu);
@@ -259,6 +265,16 @@ void GpuHashAggregate::sink_rows(const Stream& stream, const Batch& batch, int64
     bigger->merge_from(*b.table, *b.stream);
     b.table = std::move(bigger);
   }
+  // Each row copies its string keys into the heap at most once.
+  uint64_t string_bytes = 0;
+  for (size_t k = 0; k < compiled_.layout->key_string_sources().size(); ++k) {
+    int source = compiled_.layout->key_string_sources()[k];
+    for (size_t slot = 0; slot < program.columns.size(); ++slot)
+      if (source >= 0 && program.columns[slot] == source) string_bytes += columns[slot].data.size();
+  }
+  b.table->reserve_strings(string_bytes, *b.stream);
+  // The table's stream grew the table; the kernel runs on this thread's stream.
+  b.stream->synchronize();
   auto t0 = std::chrono::steady_clock::now();
   uint32_t flags = aggregate_batch(program, rows, *b.table, *b.runtime, stream);
   b.kernel_ms += elapsed_ms(t0);
@@ -287,6 +303,7 @@ void GpuHashAggregate::finalize(exec::ExecContext& ctx) {
         stats_.attempts = b.kernels;
         stats_.kernel_ms = b.kernel_ms;
         stats_.device_peak_bytes = b.pool->peak();
+        stats_.uploaded_bytes = b.uploaded;
         stats_.total_ms = elapsed_ms(b.begin);
       }
     } catch (const SparkError& e) {

@@ -4,6 +4,7 @@
 // after its CPU twin.
 
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -90,6 +91,7 @@ struct GpuRunStats {
   double total_ms = 0;          // everything, tables and copies included
   int64_t groups = 0;
   int64_t device_peak_bytes = 0;
+  int64_t uploaded_bytes = 0;  // host → device, batches only
 };
 
 /// Source → filters/projections → hash aggregate in one GPU pass (see fused_aggregate.h).
@@ -139,6 +141,46 @@ class GpuHashAggregate final : public exec::PhysicalOperator {
   CompiledAggregate compiled_;
   mutable std::vector<Batch> output_;
   mutable GpuRunStats stats_;
+};
+
+/// Sort and top-N on the GPU (CPU twin: exec/sort.cc). Like the CPU sort it collects every
+/// batch with its evaluated keys, then finds the stable order of the rows on the device
+/// (radix_sort.h) and gathers them on the host, so ties keep the input order exactly as the
+/// CPU does; top-N keeps the first N of the full order. Inputs smaller than
+/// spark.ember.gpu.minRows, and any the device cannot finish, are sorted by the CPU operator.
+class GpuSort final : public exec::PhysicalOperator {
+ public:
+  GpuSort(std::vector<exec::SortKey> keys, int64_t limit, const GpuSettings& settings);
+  ~GpuSort() override;
+
+  std::string name() const override { return cpu_->name(); }
+  std::string details() const override { return cpu_->details(); }
+  bool on_gpu() const override { return true; }
+  bool is_sink() const override { return true; }
+  std::unique_ptr<exec::LocalSinkState> open_local(exec::ExecContext& ctx) override;
+  void sink(exec::LocalSinkState& local, Batch batch, exec::ExecContext& ctx) override;
+  void combine(exec::LocalSinkState& local, exec::ExecContext& ctx) override;
+  void finalize(exec::ExecContext& ctx) override;
+  std::unique_ptr<exec::SourceState> open_source(exec::ExecContext& ctx) const override;
+  bool next_morsel(exec::SourceState& state, exec::ExecContext& ctx,
+                   const exec::Emit& emit) const override;
+  size_t max_parallelism(const exec::SourceState& state) const override;
+
+  const GpuRunStats& last_run() const { return stats_; }
+
+ private:
+  void sort_on_gpu(exec::ExecContext& ctx);
+  void sort_on_cpu(exec::ExecContext& ctx, const std::string& reason);
+
+  std::vector<exec::SortKey> keys_;
+  int64_t limit_;
+  GpuSettings settings_;
+  std::unique_ptr<exec::Sort> cpu_;  // the fallback, fed the same batches
+  bool on_cpu_ = false;
+  std::mutex mu_;
+  std::vector<Batch> input_;  // with the keys' columns appended
+  std::vector<Batch> output_;
+  GpuRunStats stats_;
 };
 
 }  // namespace ember::gpu

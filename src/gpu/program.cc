@@ -25,6 +25,8 @@ const char* vtype_name(VType t) {
       return "f32";
     case VType::kF64:
       return "f64";
+    case VType::kStr:
+      return "str";
   }
   return "?";
 }
@@ -49,6 +51,15 @@ std::string type_reason(const DataType& t) {
 VType require_type(const DataType& t) {
   VType v;
   if (!device_type(t, &v)) throw Unsupported(type_reason(t));
+  return v;
+}
+
+/// A type `expression` can compute on the device (strings are only loaded and compared as keys).
+VType require_scalar(const DataType& t, const std::string& expression) {
+  VType v = require_type(t);
+  if (v == VType::kStr)
+    throw Unsupported("expression " + expression + " over type " + t.simple_string() +
+                      " is not supported");
   return v;
 }
 
@@ -80,6 +91,10 @@ bool device_type(const DataType& t, VType* out) {
     case TypeId::kDouble:
       *out = VType::kF64;
       return true;
+    case TypeId::kString:
+    case TypeId::kBinary:
+      *out = VType::kStr;
+      return true;
     default:
       return false;
   }
@@ -88,6 +103,7 @@ bool device_type(const DataType& t, VType* out) {
 int value_bytes(VType t) {
   switch (t) {
     case VType::kBool:
+    case VType::kStr:
       return 0;
     case VType::kI8:
       return 1;
@@ -232,7 +248,7 @@ int ProgramBuilder::cast(int reg, const DataType& from, const DataType& to, bool
   if (from.equals(to)) return reg;
   VType f = require_type(from), t = require_type(to);
   bool datetime = from.is_datetime() || to.is_datetime();
-  if (datetime)
+  if (datetime || f == VType::kStr || t == VType::kStr)
     throw Unsupported("cast from " + from.simple_string() + " to " + to.simple_string() +
                       " is not supported");
   Instr in{};
@@ -252,6 +268,8 @@ int ProgramBuilder::expression(const exec::PhysExpr& e) {
       return column(e.column);
     case K::kLiteral: {
       if (e.type->id() == TypeId::kNull) return constant(Value(), VType::kI64, true);
+      if (e.type->is_string_like())
+        throw Unsupported("literals of type " + e.type->simple_string() + " are not supported");
       return constant(e.value, require_type(*e.type), e.value.is_null());
     }
     case K::kCast: {
@@ -262,7 +280,7 @@ int ProgramBuilder::expression(const exec::PhysExpr& e) {
       return call(e);
     case K::kIf:
     case K::kCaseWhen: {
-      VType t = require_type(*e.type);
+      VType t = require_scalar(*e.type, e.kind == K::kIf ? "if" : "case when");
       size_t pairs = e.kind == K::kIf ? 1 : (e.children.size() - (e.has_else ? 1 : 0)) / 2;
       bool has_else = e.kind == K::kIf || e.has_else;
       int result = has_else ? expression(*e.children.back()) : constant(Value(), t, true);
@@ -282,7 +300,7 @@ int ProgramBuilder::expression(const exec::PhysExpr& e) {
       return result;
     }
     case K::kCoalesce: {
-      VType t = require_type(*e.type);
+      VType t = require_scalar(*e.type, "coalesce");
       int result = expression(*e.children.back());
       for (size_t i = e.children.size() - 1; i-- > 0;) {
         int r = expression(*e.children[i]);
@@ -328,14 +346,19 @@ int ProgramBuilder::call(const exec::PhysExpr& e) {
     in.c = static_cast<uint8_t>(program_.rand_generators++);
     return emit(in, VType::kF64, false);
   }
-  VType result = require_type(*e.type);
+  const bool null_test = op == OpCode::kIsNull || op == OpCode::kIsNotNull;
+  VType result = require_scalar(*e.type, name);
   std::vector<int> args;
   for (auto& c : e.children) {
-    if (c->type->id() != TypeId::kNull)
-      require_type(*c->type);
-    else if (op != OpCode::kIsNull && op != OpCode::kIsNotNull && op != OpCode::kAnd &&
-             op != OpCode::kOr && op != OpCode::kNullSafeEq && op != OpCode::kNot)
+    if (c->type->id() != TypeId::kNull) {
+      if (null_test)
+        require_type(*c->type);
+      else
+        require_scalar(*c->type, name);
+    } else if (op != OpCode::kIsNull && op != OpCode::kIsNotNull && op != OpCode::kAnd &&
+               op != OpCode::kOr && op != OpCode::kNullSafeEq && op != OpCode::kNot) {
       return constant(Value(), result, true);  // null in, null out
+    }
     args.push_back(expression(*c));
   }
   if (args.size() > 0) in.a = static_cast<uint8_t>(args[0]);
@@ -406,6 +429,17 @@ std::vector<uint8_t> ProgramBuilder::allocate(const std::vector<int>& live_out) 
       kept.push_back(in);
     }
     program_.code.assign(kept.rbegin(), kept.rend());
+    // Columns nothing loads any more are not copied to the device.
+    std::vector<int> columns;
+    std::vector<VType> column_types;
+    for (Instr& in : program_.code) {
+      if (in.op != OpCode::kLoadColumn) continue;
+      columns.push_back(program_.columns[static_cast<size_t>(in.imm)]);
+      column_types.push_back(program_.column_types[static_cast<size_t>(in.imm)]);
+      in.imm = static_cast<int64_t>(columns.size() - 1);
+    }
+    program_.columns = std::move(columns);
+    program_.column_types = std::move(column_types);
   }
   const int n = static_cast<int>(program_.code.size());
   const int values = program_.registers;

@@ -19,14 +19,16 @@
 
 namespace ember::gpu {
 
-/// Physical value types of device registers and columns.
-enum class VType : uint8_t { kBool, kI8, kI16, kI32, kI64, kF32, kF64 };
+/// Physical value types of device registers and columns. A string (or binary) register holds
+/// the row's value as a reference into its column's bytes, `offset << 32 | length`; strings are
+/// read only by null tests, count and group keys (which hash and compare the bytes).
+enum class VType : uint8_t { kBool, kI8, kI16, kI32, kI64, kF32, kF64, kStr };
 
 /// The device type holding values of `t`; false for types the GPU does not handle.
 bool device_type(const DataType& t, VType* out);
 constexpr bool is_floating(VType t) { return t == VType::kF32 || t == VType::kF64; }
 constexpr bool is_integral(VType t) { return t >= VType::kI8 && t <= VType::kI64; }
-/// Bytes per value in a column (0 for booleans: a bitmap).
+/// Bytes per value in a column (0 for booleans, a bitmap, and strings, offsets and bytes).
 int value_bytes(VType t);
 
 enum class OpCode : uint8_t {

@@ -4,6 +4,7 @@
 
 #include "gpu/operators.h"
 #include "gpu/program.h"
+#include "gpu/radix_sort.h"
 #include "gpu/runtime.h"
 
 namespace ember::plan {
@@ -42,6 +43,15 @@ void GpuPlacement::note_aggregate(const exec::PhysicalOperator* op,
   n.kind = Note::kAggregate;
   n.exprs = std::move(keys);
   n.calls = std::move(calls);
+  notes_[op] = std::move(n);
+}
+
+void GpuPlacement::note_sort(const exec::PhysicalOperator* op, std::vector<exec::SortKey> keys,
+                             int64_t limit) {
+  Note n;
+  n.kind = Note::kSort;
+  n.sort_keys = std::move(keys);
+  n.limit = limit;
   notes_[op] = std::move(n);
 }
 
@@ -88,13 +98,23 @@ void GpuPlacement::place(exec::OperatorPtr& op, const std::string& blocked) {
                                                                     : op->children[0].get();
              s != nullptr; s = s->children.empty() ? nullptr : s->children[0].get()) {
           if (auto* ref = dynamic_cast<const gpu::GpuSourceRef*>(s))
-            report(*ref, false, cpu_reason(*ref->source()));
+            report(*ref, false,
+                   cpu_reason(*ref->source()) + "; its batches are copied to the GPU " +
+                       op->name() + " above");
           else
             report(*s, true, "fused into the HashAggregate above");
         }
         return;
       }
       report(*op, false, reason);
+    } else if (n != nullptr && n->kind == Note::kSort) {
+      std::string reason = try_sort(op);
+      if (reason.empty())
+        report(*op, true,
+               "inputs under spark.ember.gpu.minRows rows (" + std::to_string(settings_.min_rows) +
+                   ") sort on the CPU");
+      else
+        report(*op, false, reason);
     } else {
       report(*op, false, cpu_reason(*op));
     }
@@ -116,6 +136,18 @@ std::string GpuPlacement::cpu_reason(const exec::PhysicalOperator& op) const {
   if (n != nullptr && n->kind == Note::kRange)
     return "the GPU Range runs only fused into a GPU aggregation, which is not above it";
   return "the GPU version of " + op.name() + " is not implemented yet";
+}
+
+std::string GpuPlacement::try_sort(exec::OperatorPtr& op) {
+  const Note* n = note(op.get());
+  for (auto& k : n->sort_keys)
+    if (!gpu::sortable_on_device(*k.expr->type))
+      return "sorting by type " + k.expr->type->simple_string() + " is not supported";
+  auto g = std::make_unique<gpu::GpuSort>(n->sort_keys, n->limit, settings_);
+  g->schema = op->schema;
+  g->children = std::move(op->children);
+  op = std::move(g);
+  return "";
 }
 
 std::string GpuPlacement::try_aggregate(exec::OperatorPtr& op) {
@@ -170,9 +202,17 @@ std::string GpuPlacement::try_aggregate(exec::OperatorPtr& op) {
       }
       for (auto& c : e.children) collect(*c);
     };
-    if (!plan.steps.empty()) {
-      for (auto& e : plan.steps.front().exprs) collect(*e);
-    } else {
+    // Filters pass the source's columns through: everything up to the first projection (or
+    // the aggregate itself) reads them.
+    bool projected = false;
+    for (auto& st : plan.steps) {
+      for (auto& e : st.exprs) collect(*e);
+      if (!st.filter) {
+        projected = true;
+        break;
+      }
+    }
+    if (!projected) {
       for (auto& e : plan.keys) collect(*e);
       for (auto& c : plan.calls) {
         for (auto& e : c.args) collect(*e);

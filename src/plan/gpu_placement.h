@@ -14,12 +14,12 @@ namespace ember::plan {
 ///
 /// The physical planner notes the bound expressions of the operators it creates (the operators
 /// keep them private); `apply` then walks the finished tree and replaces each subtree the GPU
-/// can run by its GPU operator. Today that is a hash aggregate over filters and projections
-/// over a range, fused into one GpuHashAggregate. An operator runs on the GPU when every
-/// expression and type in it is supported, spark.rapids.sql.enabled and spark.ember.gpu.enabled
-/// are true, a usable device is present, and its input has at least spark.ember.gpu.minRows
-/// rows; the GPU operator falls back to the CPU operators at run time when the device cannot
-/// finish.
+/// can run by its GPU operator: a hash aggregate over filters and projections over a range or
+/// a CPU source, fused into one GpuHashAggregate, and sorts by numeric keys (GpuSort). An operator
+/// runs on the GPU when every expression and type in it is supported, spark.rapids.sql.enabled and
+/// spark.ember.gpu.enabled are true, a usable device is present, and its input has at least
+/// spark.ember.gpu.minRows rows; the GPU operator falls back to the CPU operators at run time when
+/// the device cannot finish.
 class GpuPlacement {
  public:
   explicit GpuPlacement(const Config& conf);
@@ -29,6 +29,7 @@ class GpuPlacement {
   void note_filter(const exec::PhysicalOperator* op, exec::PhysExprPtr condition);
   void note_aggregate(const exec::PhysicalOperator* op, std::vector<exec::PhysExprPtr> keys,
                       std::vector<exec::AggregateCall> calls);
+  void note_sort(const exec::PhysicalOperator* op, std::vector<exec::SortKey> keys, int64_t limit);
 
   /// Moves what can run on the GPU there; returns the placement report for explain, as
   /// spark.rapids.sql.explain asks (RAPIDS' format: `*Exec <HashAggregate> will run on GPU`,
@@ -37,15 +38,19 @@ class GpuPlacement {
 
  private:
   struct Note {
-    enum Kind { kRange, kProject, kFilter, kAggregate } kind = kRange;
+    enum Kind { kRange, kProject, kFilter, kAggregate, kSort } kind = kRange;
     int64_t start = 0, end = 0, step = 1;
     std::vector<exec::PhysExprPtr> exprs;  // project: outputs; filter: [condition]; aggregate: keys
     std::vector<exec::AggregateCall> calls;
+    std::vector<exec::SortKey> sort_keys;
+    int64_t limit = -1;
   };
   const Note* note(const exec::PhysicalOperator* op) const;
   void place(exec::OperatorPtr& op, const std::string& blocked);
   /// Builds the GPU aggregate for `op`, or returns the reason it cannot run on the GPU.
   std::string try_aggregate(exec::OperatorPtr& op);
+  /// Replaces a sort by GpuSort, or returns the reason it cannot run on the GPU.
+  std::string try_sort(exec::OperatorPtr& op);
   std::string cpu_reason(const exec::PhysicalOperator& op) const;
   void report(const exec::PhysicalOperator& op, bool gpu, const std::string& reason);
 

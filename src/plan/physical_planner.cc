@@ -343,7 +343,9 @@ class Planner {
     std::vector<exec::SortKey> keys;
     for (auto& o : n->exprs) keys.push_back({bind_expr(o->children[0], c.output, conf), o->ascending, o->nulls_first});
     PhysicalPlan p;
+    std::vector<exec::SortKey> gpu_keys = keys;
     p.root = std::make_unique<exec::Sort>(std::move(keys), limit);
+    gpu_.note_sort(p.root.get(), std::move(gpu_keys), limit);  // GPU placement
     p.root->children.push_back(std::move(c.root));
     p.output = c.output;
     return p;

@@ -51,7 +51,16 @@ if phase test; then
 fi
 
 if phase bench; then
-  EMBER_GPU_BENCH=1 EMBER_GPU_BENCH_OUT="$OUT/bench.json" timeout 300 "$T/ember_plan_tests" \
+  # The sales data, generated here by the demo's generator (10M rows by default).
+  ROWS=${EMBER_GPU_BENCH_SALES_ROWS:-10000000}
+  SALES=${EMBER_GPU_BENCH_SALES:-/tmp/ember_gpu_sales_$ROWS.csv}
+  if [[ ! -f $SALES ]]; then
+    time python3 tools/make_sales_csv.py "$SALES.tmp" --rows "$ROWS" && mv "$SALES.tmp" "$SALES" ||
+      { echo "sales data generation failed"; status=1; }
+  fi
+  ls -l "$SALES"; wc -l <"$SALES"
+  EMBER_GPU_BENCH=1 EMBER_GPU_BENCH_OUT="$OUT/bench.json" EMBER_GPU_BENCH_SALES="$SALES" \
+    EMBER_GPU_BENCH_SALES_OUT="$OUT/bench_sales.json" timeout 400 "$T/ember_plan_tests" \
     --gtest_filter='GpuBench.*' >"$OUT/bench.log" 2>&1 || status=1
   grep -E "GPU_BENCH|FAILED|Failure" "$OUT/bench.log"
   if command -v cuobjdump >/dev/null; then

@@ -128,26 +128,59 @@ inline std::vector<std::vector<Value>> sorted_rows(const std::vector<Batch>& bat
       for (auto& c : b.columns) r.push_back(c->value_at(i));
       rows.push_back(std::move(r));
     }
-  auto less = [](const std::vector<Value>& a, const std::vector<Value>& b) {
+  // Each column's kind, found once (Value does not expose it; a failed accessor throws, and
+  // throwing per comparison made sorting hundreds of thousands of rows take a minute).
+  enum Kind { kUnknown, kInt, kBool, kDouble, kBytes };
+  size_t width = rows.empty() ? 0 : rows[0].size();
+  std::vector<Kind> kinds(width, kUnknown);
+  for (size_t c = 0; c < width; ++c)
+    for (auto& r : rows) {
+      const Value& v = r[c];
+      if (v.is_null()) continue;
+      try {
+        v.as_int();
+        kinds[c] = kInt;
+      } catch (...) {
+        try {
+          v.as_bool();
+          kinds[c] = kBool;
+        } catch (...) {
+          try {
+            v.as_double();
+            kinds[c] = kDouble;
+          } catch (...) {
+            try {
+              v.as_bytes();
+              kinds[c] = kBytes;
+            } catch (...) {
+            }
+          }
+        }
+      }
+      break;
+    }
+  auto less = [&kinds](const std::vector<Value>& a, const std::vector<Value>& b) {
     for (size_t i = 0; i < a.size(); ++i) {
       const Value &x = a[i], &y = b[i];
       if (x.is_null() != y.is_null()) return x.is_null();
       if (x.is_null()) continue;
-      if (x == y) continue;
-      // Keys are integral or boolean; other columns only break ties.
-      try {
-        return x.as_int() < y.as_int();
-      } catch (...) {
+      // Keys are integral, boolean or strings; other columns only break ties.
+      switch (kinds[i]) {
+        case kInt:
+          if (x.as_int() != y.as_int()) return x.as_int() < y.as_int();
+          break;
+        case kBool:
+          if (x.as_bool() != y.as_bool()) return x.as_bool() < y.as_bool();
+          break;
+        case kDouble:
+          if (x.as_double() != y.as_double()) return x.as_double() < y.as_double();
+          break;
+        case kBytes:
+          if (x.as_bytes() != y.as_bytes()) return x.as_bytes() < y.as_bytes();
+          break;
+        case kUnknown:
+          break;
       }
-      try {
-        return x.as_bool() < y.as_bool();
-      } catch (...) {
-      }
-      try {
-        return x.as_double() < y.as_double();
-      } catch (...) {
-      }
-      return false;
     }
     return false;
   };

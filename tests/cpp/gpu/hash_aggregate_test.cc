@@ -425,8 +425,9 @@ std::vector<TypePtr> batch_types() {
 }
 
 /// Random batches: nulls in every column, NaN and infinities in the floating ones, a string
-/// column nothing reads.
-std::vector<Batch> random_batches(int count, int64_t rows, uint64_t seed, int64_t key_range) {
+/// column of `string_range` distinct values (some long, one empty).
+std::vector<Batch> random_batches(int count, int64_t rows, uint64_t seed, int64_t key_range,
+                                  int64_t string_range = 100) {
   std::mt19937_64 rng(seed);
   std::vector<Batch> out;
   for (int b = 0; b < count; ++b) {
@@ -468,9 +469,13 @@ std::vector<Batch> random_batches(int count, int64_t rows, uint64_t seed, int64_
           case 7:
             cols[c]->append<int32_t>(static_cast<int32_t>(v % 40000));
             break;
-          default:
-            cols[c]->append_bytes("s" + std::to_string(v % 100));
+          default: {
+            int64_t k = v % string_range;
+            cols[c]->append_bytes(k == 0 ? std::string()
+                                         : "s" + std::to_string(k) +
+                                               (k % 3 == 0 ? "-a-longer-string-key" : ""));
             break;
+          }
         }
       }
     }
@@ -570,6 +575,51 @@ TEST(GpuHashAggregate, MatchesCpuOverHostBatches) {
     auto cpu = cpu_tree_over(batch_plan(), batches);
     expect_same_rows(g, run(*cpu, conf), 1e-9);
   }
+}
+
+TEST(GpuHashAggregate, GroupsByStringsOverHostBatches) {
+  EMBER_REQUIRE_GPU();
+  Config conf = config(false);
+  TypePtr S = DataType::string();
+  for (auto [count, rows] : {std::pair<int, int64_t>{1, 10}, {5, 70000}}) {
+    SCOPED_TRACE(std::to_string(count) + " batches of " + std::to_string(rows));
+    auto batches = random_batches(count, rows, 31 + rows, 1000);
+    // A filter and a projection that carries the string through, then two keys.
+    FusedAggregatePlan p;
+    Step filter;
+    filter.filter = true;
+    filter.exprs = {
+        call("or", {call("isnull", {column(2, D())}), call(">", {column(2, D()), f64(10)})})};
+    Step project;
+    project.exprs = {column(8, S), column(4, DataType::boolean()), column(2, D()),
+                     column(1, DataType::int_()), column(0, L())};
+    p.steps = {filter, project};
+    p.keys = {column(0, S), column(1, DataType::boolean())};
+    p.calls = {aggregate("count", {i32(1)}),       aggregate("sum", {column(2, D())}),
+               aggregate("avg", {column(2, D())}), aggregate("count", {column(0, S)}),
+               aggregate("max", {column(4, L())}), aggregate("sum", {column(3, DataType::int_())})};
+    auto gpu = gpu_over(p, batches, conf);
+    std::vector<Batch> g = run(*gpu, conf);
+    EXPECT_TRUE(gpu->last_run().on_gpu) << gpu->last_run().fallback_reason;
+    EXPECT_GT(gpu->last_run().groups, count == 1 ? 2 : 150);
+    auto cpu = cpu_tree_over(p, batches);
+    expect_same_rows(g, run(*cpu, conf), 1e-9);
+  }
+}
+
+TEST(GpuHashAggregate, ManyDistinctStringsGrowTheTableAndTheHeap) {
+  EMBER_REQUIRE_GPU();
+  Config conf = config(true);
+  auto batches = random_batches(6, 70000, 11, 1000, int64_t{1} << 40);
+  FusedAggregatePlan p;
+  p.keys = {column(8, DataType::string())};
+  p.calls = {aggregate("count", {i32(1)}), aggregate("min", {column(1, DataType::int_())})};
+  auto gpu = gpu_over(p, batches, conf);
+  std::vector<Batch> g = run(*gpu, conf);
+  EXPECT_TRUE(gpu->last_run().on_gpu) << gpu->last_run().fallback_reason;
+  EXPECT_GT(gpu->last_run().groups, 350000);
+  auto cpu = cpu_tree_over(p, batches);
+  expect_same_rows(g, run(*cpu, conf));
 }
 
 TEST(GpuHashAggregate, HostBatchesGrowTheTableBetweenBatches) {

@@ -60,8 +60,18 @@ TEST(GpuSettings, ParsesByteStrings) {
 }
 
 TEST(GpuProgram, ExplainsWhatItCannotRun) {
+  // Strings load (for keys, count and null tests) but nothing computes over them.
   auto s = column(0, DataType::string());
-  EXPECT_EQ(unsupported_reason(*s, true), "type string is not supported");
+  EXPECT_EQ(unsupported_reason(*s, true), "");
+  EXPECT_EQ(unsupported_reason(*call("isnull", {s}), true), "");
+  EXPECT_EQ(unsupported_reason(*call("==", {s, s}), true),
+            "expression == over type string is not supported");
+  EXPECT_EQ(unsupported_reason(*cast(s, DataType::int_()), true),
+            "cast from string to int is not supported");
+  EXPECT_EQ(unsupported_reason(*literal(Value::bytes("x"), DataType::string()), true),
+            "literals of type string are not supported");
+  EXPECT_EQ(unsupported_reason(*coalesce({s, s}), true),
+            "expression coalesce over type string is not supported");
   auto d = column(0, DataType::decimal(10, 2));
   EXPECT_EQ(unsupported_reason(*d, true), "type decimal(10,2) is not supported");
   auto ok = call("+", {column(0, DataType::long_()), i64(1)});
@@ -104,6 +114,32 @@ TEST(GpuProgram, RejectsFloatingGroupKeys) {
   EXPECT_THROW(AggregateLayout(b, {cast(column(0, DataType::long_()), DataType::double_())}, {},
                                true, false),
                Unsupported);
+}
+
+TEST(GpuProgram, GroupsByStringColumnsAndPrunesUnusedOnes) {
+  ProgramBuilder b(true);
+  b.start_columns({DataType::int_(), DataType::string(), DataType::double_(), DataType::string(),
+                   DataType::timestamp()});
+  // A projection that keeps a column nothing above reads: it is not loaded on the device.
+  b.project({column(3, DataType::string()), column(1, DataType::string()),
+             column(2, DataType::double_()), column(4, DataType::timestamp())});
+  b.filter(*call(">", {column(2, DataType::double_()), f64(100)}));
+  AggregateLayout layout(
+      b, {column(0, DataType::string()), column(1, DataType::string())},
+      {aggregate("sum", {column(2, DataType::double_())}), aggregate("count", {i32(1)}),
+       aggregate("avg", {column(2, DataType::double_())}),
+       aggregate("count", {column(0, DataType::string())})},
+      true, false);
+  EXPECT_EQ(layout.key_string_sources(), (std::vector<int>{3, 1}));
+  EXPECT_TRUE(layout.has_string_keys());
+  layout.remap(b.allocate(layout.live_values()));
+  EXPECT_EQ(b.program().columns.size(), 3u) << b.program().to_string();
+  for (int c : b.program().columns) EXPECT_NE(c, 4);
+  ProgramBuilder other(true);
+  other.start_columns({DataType::string()});
+  EXPECT_THROW(
+      AggregateLayout(other, {}, {aggregate("max", {column(0, DataType::string())})}, true, false),
+      Unsupported);
 }
 
 TEST(GpuAggregateLayout, OrdersDoublesLikeSpark) {
