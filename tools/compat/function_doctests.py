@@ -1,0 +1,113 @@
+"""Runs the docstring examples of PySpark's Spark Connect function module against an Ember
+server and reports, per function, whether all of its examples pass.
+
+    .venv/bin/python tools/compat/function_doctests.py [--remote sc://host:port] [--binary PATH]
+        [--json out.json] [-k substring]
+
+Without --remote it starts `build/release/ember server` (or --binary) on a free port. The
+examples come from the installed PySpark, so they are the pinned version's own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import doctest
+import json
+import os
+import re
+import socket
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def start_server(binary: Path) -> tuple[subprocess.Popen, str]:
+    port = free_port()
+    proc = subprocess.Popen([str(binary), "server", "--port", str(port)], stdout=subprocess.DEVNULL,
+                            stderr=subprocess.DEVNULL)
+    for _ in range(100):
+        try:
+            with socket.create_connection(("127.0.0.1", port), timeout=0.1):
+                return proc, f"sc://127.0.0.1:{port}"
+        except OSError:
+            time.sleep(0.05)
+    proc.kill()
+    raise SystemExit(f"ember server did not start on port {port}")
+
+
+def first_error(out: str) -> str:
+    """The error class or exception name of a failed example, for grouping failures."""
+    m = re.search(r"\[([A-Z][A-Z0-9_.]+)\]", out)
+    if m:
+        return m.group(1)
+    m = re.search(r"^(\w+(?:\.\w+)*(?:Error|Exception))", out, re.M)
+    if m:
+        return m.group(1).split(".")[-1]
+    return "wrong result"
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--remote")
+    ap.add_argument("--binary", default=str(ROOT / "build" / "release" / "ember"))
+    ap.add_argument("--json")
+    ap.add_argument("-k", default="")
+    args = ap.parse_args()
+    os.environ.setdefault("TZ", "UTC")
+    time.tzset()
+    proc = None
+    remote = args.remote
+    if not remote:
+        proc, remote = start_server(Path(args.binary))
+    try:
+        from pyspark.sql import SparkSession
+        import pyspark.sql.connect.functions.builtin as module
+
+        spark = SparkSession.builder.remote(remote).getOrCreate()
+        globs = module.__dict__.copy()
+        globs["spark"] = spark
+        finder = doctest.DocTestFinder()
+        flags = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE | doctest.IGNORE_EXCEPTION_DETAIL
+        results = {}
+        causes = collections.Counter()
+        for test in sorted(finder.find(module, globs=globs), key=lambda t: t.name):
+            if not test.examples or args.k not in test.name:
+                continue
+            name = test.name.rsplit(".", 1)[-1]
+            out: list[str] = []
+            runner = doctest.DocTestRunner(optionflags=flags)
+            runner.run(test, out=out.append, clear_globs=True)
+            ok = runner.failures == 0
+            cause = None if ok else first_error("".join(out))
+            results[name] = {"ok": ok, "examples": len(test.examples), "failed": runner.failures,
+                             "cause": cause}
+            if not ok:
+                causes[cause] += 1
+        spark.stop()
+    finally:
+        if proc:
+            proc.terminate()
+            proc.wait(timeout=10)
+    passed = sum(1 for r in results.values() if r["ok"])
+    print(f"functions with examples: {len(results)}; all examples pass: {passed} "
+          f"({100.0 * passed / max(1, len(results)):.1f}%)")
+    print("failures by first cause:")
+    for cause, n in causes.most_common(25):
+        print(f"  {n:4d}  {cause}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(results, indent=1, sort_keys=True))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
