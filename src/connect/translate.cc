@@ -95,6 +95,12 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
       return show_string(rel.show_string());
     case pb::Relation::kSql:
       return sql(rel.sql());
+    case pb::Relation::kFillNa:
+      return na_fill(rel.fill_na());
+    case pb::Relation::kDropNa:
+      return na_drop(rel.drop_na());
+    case pb::Relation::kReplace:
+      return na_replace(rel.replace());
     case pb::Relation::kCatalog:
       return catalog(rel.catalog());
     case pb::Relation::REL_TYPE_NOT_SET:

@@ -80,6 +80,12 @@ class PlanTranslator {
   NodePtr cached_local_relation(const spark::connect::CachedLocalRelation& r);
   NodePtr chunked_cached_local_relation(const spark::connect::ChunkedCachedLocalRelation& r);
   NodePtr show_string(const spark::connect::ShowString& r);
+  // translate_na.cc
+  NodePtr na_fill(const spark::connect::NAFill& r);
+  NodePtr na_drop(const spark::connect::NADrop& r);
+  NodePtr na_replace(const spark::connect::NAReplace& r);
+  /// The output columns of `child`, analyzed now (for relations that depend on the schema).
+  std::vector<plan::ExprPtr> input_columns(const plan::PlanPtr& child);
   // translate_sql.cc
   NodePtr sql(const spark::connect::SQL& r);
   // translate_catalog.cc

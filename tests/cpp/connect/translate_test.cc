@@ -577,14 +577,14 @@ TEST(TranslateRelation, SqlCommandsRunWhilePlanning) {
 
 TEST(TranslateRelation, UnsupportedRelationsNameTheirType) {
   PlanTranslator t;
-  pb::Relation fill;
-  *fill.mutable_fill_na()->mutable_input() = range_rel(3);
+  pb::Relation freq;
+  *freq.mutable_freq_items()->mutable_input() = range_rel(3);
   try {
-    t.relation(fill);
+    t.relation(freq);
     FAIL() << "expected an error";
   } catch (const SparkError& e) {
     EXPECT_EQ(e.error_class(), "UNSUPPORTED_FEATURE");
-    EXPECT_NE(std::string(e.what()).find("Relation type FILL_NA"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Relation type FREQ_ITEMS"), std::string::npos) << e.what();
   }
   pb::Relation unset;
   EXPECT_EQ(error_class_of([&] { t.relation(unset); }),
