@@ -101,6 +101,10 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
       return na_drop(rel.drop_na());
     case pb::Relation::kReplace:
       return na_replace(rel.replace());
+    case pb::Relation::kDescribe:
+      return describe(rel.describe());
+    case pb::Relation::kSummary:
+      return summary(rel.summary());
     case pb::Relation::kCatalog:
       return catalog(rel.catalog());
     case pb::Relation::REL_TYPE_NOT_SET:

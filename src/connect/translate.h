@@ -86,6 +86,11 @@ class PlanTranslator {
   NodePtr na_replace(const spark::connect::NAReplace& r);
   /// The output columns of `child`, analyzed now (for relations that depend on the schema).
   std::vector<plan::ExprPtr> input_columns(const plan::PlanPtr& child);
+  // translate_stat.cc
+  NodePtr describe(const spark::connect::StatDescribe& r);
+  NodePtr summary(const spark::connect::StatSummary& r);
+  NodePtr describe_columns(const plan::PlanPtr& child, const std::vector<std::string>& cols,
+                           const std::vector<std::string>& stats);
   // translate_sql.cc
   NodePtr sql(const spark::connect::SQL& r);
   // translate_catalog.cc

@@ -51,3 +51,14 @@ def test_replace(diff):
     diff(lambda s: table(s).replace({"a": "A", "c": "C"}))
     diff(lambda s: table(s).replace(10.5, 0.0))
     diff(lambda s: table(s).na.replace(True, False))
+
+
+def test_describe(diff):
+    diff(lambda s: table(s).describe(), ordered=True, approx=1e-9)
+    diff(lambda s: table(s).describe("i", "s"), ordered=True)
+    diff(lambda s: table(s).filter("i > 100").describe("i"), ordered=True)
+
+
+def test_summary_of_basic_statistics(diff):
+    diff(lambda s: table(s).summary("count", "min", "max"), ordered=True)
+    diff(lambda s: table(s).select("i", "d").summary("mean", "stddev"), ordered=True)
