@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/demo.h"
+#include "gpu/device.h"
 #include "sql/shell.h"
 #include "ember_build_info.h"
 
@@ -22,6 +23,7 @@ void usage(std::FILE* out) {
       "  submit APP.py [ARGS...]             run a PySpark script on an in-process server\n"
       "  demo [SALES.csv]                    run the sales aggregation demo\n"
       "  sql [-e SQL | -f FILE] [--conf k=v] SQL shell on the embedded engine\n"
+      "  doctor                              explain what this machine offers Ember (GPU, CUDA)\n"
       "  --version                           print the version\n"
       "  --help                              print this help\n");
 }
@@ -47,6 +49,11 @@ int main(int argc, char** argv) {
   if (command == "submit") return ember::cli::run_submit(argc - 2, argv + 2);
   if (command == "demo") return ember::cli::run_demo(argc - 2, argv + 2);
   if (command == "sql") return ember::sql::run_shell(argc - 2, argv + 2);
+  if (command == "doctor") {
+    std::printf("ember %s (Spark %s compatible)\n%s", EMBER_VERSION_STRING, EMBER_SPARK_VERSION_STRING,
+                ember::gpu::doctor_report().c_str());
+    return 0;
+  }
   std::fprintf(stderr, "ember: unknown command '%s'\n\n", command.c_str());
   usage(stderr);
   return 2;

@@ -162,3 +162,10 @@ def test_submit_output_equals_apache_spark(tmp_path):
     assert ember_out.returncode == 0, ember_out.stderr
     assert ember_out.stdout == spark_out.stdout
     assert "|region|product_id|" in ember_out.stdout
+
+
+def test_doctor_explains_the_gpu_state():
+    out = subprocess.run([str(ember_binary()), "doctor"], capture_output=True, text=True, timeout=60)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("ember ")
+    assert "GPU" in out.stdout and "status:" in out.stdout
