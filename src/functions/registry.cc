@@ -39,6 +39,8 @@ Registry::Registry() {
   register_math(*this);
   register_rand(*this);
   register_statistical_aggregates(*this);
+  register_string_basic(*this);
+  register_string_regexp(*this);
 }
 
 void Registry::add(FunctionDef def) {

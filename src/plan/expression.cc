@@ -160,6 +160,11 @@ std::string Expr::to_string() const {
     case ExprKind::kCall:
     case ExprKind::kAggregate: {
       const std::string& shown = function->display_name;
+      if (function->render) {
+        std::vector<std::string> rendered;
+        for (const auto& c : children) rendered.push_back(c->to_string());
+        return function->render(name.empty() ? function->name : name, rendered);
+      }
       // A function called by its name (negative(x)) is shown by that name, as Spark does.
       if (!name.empty() && name != function->name) return name + "(" + args() + ")";
       switch (function->display) {
