@@ -1,0 +1,35 @@
+"""Hash and conditional functions against Apache Spark."""
+
+from __future__ import annotations
+
+from pyspark.sql import functions as F
+
+NAN = float("nan")
+
+
+def mixed(s):
+    return s.createDataFrame(
+        [(1, 1, 1, 1.5, 0.5, "Spark", True), (2, -7, -9223372036854775808, -0.0, NAN, "", False),
+         (3, None, None, None, None, None, None), (4, 2147483647, 0, NAN, 1.0, "日本語テキスト", True),
+         (5, 0, 42, 0.0, -2.5, "a longer string of more than thirty two bytes", None)],
+        "k int, i int, l long, d double, f float, s string, b boolean")
+
+
+def test_hash_and_xxhash64(diff):
+    diff(lambda s: mixed(s).select("k", F.hash("i"), F.hash("l"), F.hash("d"), F.hash("f"),
+                                   F.hash("s"), F.hash("b"), F.hash("i", "s", "d"),
+                                   F.xxhash64("i"), F.xxhash64("l"), F.xxhash64("d"),
+                                   F.xxhash64("f"), F.xxhash64("s"), F.xxhash64("b"),
+                                   F.xxhash64("k", "s")))
+    diff(lambda s: s.range(3).select(F.hash("id"), F.xxhash64("id"),
+                                     F.hash(F.col("id").cast("short")),
+                                     F.hash(F.col("id").cast("byte"))))
+
+
+def test_digests(diff):
+    diff(lambda s: mixed(s).select("k", F.md5("s"), F.sha1("s"), F.sha2("s", 256), F.sha2("s", 0),
+                                   F.sha2("s", 224), F.sha2("s", 384), F.sha2("s", 512),
+                                   F.crc32("s")))
+    diff(lambda s: mixed(s).select(F.md5(F.col("s").cast("binary")),
+                                   F.crc32(F.col("s").cast("binary"))))
+    diff(lambda s: s.sql("SELECT sha('abc'), md5('abc'), crc32('abc'), hash('abc', 1), sha2('abc', 100)"))
