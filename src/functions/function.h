@@ -33,8 +33,9 @@ struct Signature {
   /// Result is null only when every argument is null (greatest, least): nullable only when
   /// all arguments are.
   bool null_if_all_args_null = false;
-  /// When >= 0: the result is null only when this argument is (concat_ws and its separator).
-  int null_only_with_arg = -1;
+  /// When not empty: the result is nullable only when one of these arguments is (concat_ws and
+  /// its separator, nvl2 and its two values).
+  std::vector<int> nullable_from;
 };
 
 /// A scalar kernel: evaluates the function over whole columns (already cast to the signature's

@@ -42,6 +42,7 @@ Registry::Registry() {
   register_string_basic(*this);
   register_string_regexp(*this);
   register_hash(*this);
+  register_conditional(*this);
 }
 
 void Registry::add(FunctionDef def) {

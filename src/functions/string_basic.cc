@@ -699,7 +699,7 @@ void register_string_basic(Registry& r) {
   {
     FunctionDef d = scalar("concat_ws", 1, -1, [](const Types& a, const Config&) {
       Signature s = coerce_args("concat_ws", a, "S", S());
-      s.null_only_with_arg = 0;
+      s.nullable_from = {0};
       return s;
     }, concat_ws_kernel);
     r.add(std::move(d));

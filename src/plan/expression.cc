@@ -187,7 +187,8 @@ std::string Expr::to_string() const {
       return s + " END";
     }
     case ExprKind::kIf: return "(IF(" + args() + "))";
-    case ExprKind::kCoalesce: return "coalesce(" + args() + ")";
+    // nvl and ifnull are coalesce under the name they were called by.
+    case ExprKind::kCoalesce: return (name.empty() ? std::string("coalesce") : name) + "(" + args() + ")";
     case ExprKind::kGetField: return children[0]->to_string() + "." + name;
     case ExprKind::kUnresolvedExtract: return children[0]->to_string() + "[" + children[1]->to_string() + "]";
     case ExprKind::kLambdaVariable: return name;

@@ -33,3 +33,19 @@ def test_digests(diff):
     diff(lambda s: mixed(s).select(F.md5(F.col("s").cast("binary")),
                                    F.crc32(F.col("s").cast("binary"))))
     diff(lambda s: s.sql("SELECT sha('abc'), md5('abc'), crc32('abc'), hash('abc', 1), sha2('abc', 100)"))
+
+
+def test_conditional_functions(diff):
+    diff(lambda s: mixed(s).select(
+        "k", F.nvl("i", F.lit(0)), F.ifnull("s", F.lit("-")), F.nvl2("i", "s", F.lit("none")),
+        F.nvl2("s", F.lit(1), F.lit(2)), F.nullif("i", F.lit(1)), F.nullif("s", F.lit("")),
+        F.nanvl("d", F.lit(0.0)), F.nanvl("f", "f"), F.equal_null("i", "l"), F.isnan("d"),
+        F.typeof("i"), F.typeof("s"), F.typeof("l")))
+    diff(lambda s: s.sql("SELECT nvl2(NULL, 1, 2), nullif(2, 2), nanvl(cast('NaN' as double), 1.0D), "
+                         "typeof(1.5), typeof(true), equal_null(NULL, NULL)"))
+
+
+def test_assert_true(diff, diff_error):
+    diff(lambda s: mixed(s).select("k", F.assert_true(F.col("k") > 0, F.lit("bad"))))
+    diff_error(lambda s: mixed(s).select(F.assert_true(F.col("k") > 3, F.lit("k too small"))),
+               "USER_RAISED_EXCEPTION")
