@@ -43,6 +43,8 @@ Registry::Registry() {
   register_string_regexp(*this);
   register_hash(*this);
   register_conditional(*this);
+  register_datetime_fields(*this);
+  register_datetime_arith(*this);
 }
 
 void Registry::add(FunctionDef def) {

@@ -146,6 +146,15 @@ Signature coerce_args(const std::string& fn, const std::vector<TypePtr>& args,
         required = "\"DOUBLE\"";
         if (is_null || t->id() == TypeId::kString || t->is_numeric()) to = DataType::double_();
         break;
+      case 'd':
+        required = "\"DATE\"";
+        if (is_null || t->id() == TypeId::kString || t->is_datetime()) to = DataType::date();
+        break;
+      case 't':
+        required = "\"TIMESTAMP\"";
+        if (t->id() == TypeId::kTimestampNtz) to = t;
+        else if (is_null || t->id() == TypeId::kString || t->is_datetime()) to = DataType::timestamp();
+        break;
       case 'b':
         required = "\"BOOLEAN\"";
         if (is_null || t->id() == TypeId::kBoolean) to = DataType::boolean();

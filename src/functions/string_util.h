@@ -71,7 +71,8 @@ std::string call_sql(const std::string& name, const std::vector<TypePtr>& args);
 
 /// Signature for a function whose argument i is coerced according to spec[i]:
 ///   'S' string (atomic types cast to string), 'B' binary (strings cast to binary),
-///   'I' int, 'L' long, 'D' double, 'b' boolean, '*' any (unchanged).
+///   'I' int, 'L' long, 'D' double, 'b' boolean, 'd' date, 't' timestamp (TIMESTAMP_NTZ kept),
+///   '*' any (unchanged).
 /// Arguments past the end of `spec` use its last letter.
 Signature coerce_args(const std::string& fn, const std::vector<TypePtr>& args,
                       const std::string& spec, TypePtr result);

@@ -3,6 +3,8 @@
 #include <atomic>
 
 #include "column/column.h"
+#include "common/datetime.h"
+#include "common/timezone.h"
 #include "common/error.h"
 #include "functions/cast.h"
 #include "functions/function.h"
@@ -35,6 +37,11 @@ std::string literal_string(const Value& v, const TypePtr& t) {
     case TypeId::kDouble: return functions::format_double(v.as_double());
     case TypeId::kDecimal: return decimal_to_string(v.as_decimal(), t->scale());
     case TypeId::kString: return v.as_bytes();
+    case TypeId::kDate: return "DATE '" + format_date(static_cast<int32_t>(v.as_int())) + "'";
+    // Spark prints timestamp literals in the session time zone; names are rendered without
+    // the session, so they use UTC.
+    case TypeId::kTimestamp: return "TIMESTAMP '" + format_timestamp(v.as_int(), TimeZone::utc()) + "'";
+    case TypeId::kTimestampNtz: return "TIMESTAMP_NTZ '" + format_timestamp_ntz(v.as_int()) + "'";
     default: {
       // Render through a one-row column and the cast to string where supported.
       return "literal";
