@@ -45,6 +45,7 @@ Registry::Registry() {
   register_conditional(*this);
   register_datetime_fields(*this);
   register_datetime_arith(*this);
+  register_datetime_format(*this);
 }
 
 void Registry::add(FunctionDef def) {

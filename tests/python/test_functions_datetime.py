@@ -118,3 +118,38 @@ def test_datetime_functions_in_sql(diff):
         "add_months(date'2024-01-31', 1), datediff(date'2024-03-01', date'2024-02-01'), "
         "last_day(date'2023-02-10'), make_date(2024, 2, 29), "
         "months_between(timestamp'2024-03-31 00:00:00', timestamp'2024-02-29 00:00:00')"))
+
+
+def test_parsing_with_patterns(diff):
+    diff(lambda s: s.createDataFrame(
+        [("2024-02-29", "29/02/2024 13:45", "20240229"), ("2023-12-31", "31/12/2023 00:00", "20231231"),
+         (None, None, None), ("1999-01-01", "01/01/1999 23:59", "19990101")],
+        "a string, b string, c string").select(
+            F.to_date("a"), F.to_date("b", "dd/MM/yyyy HH:mm"), F.to_date("c", "yyyyMMdd"),
+            F.to_timestamp("a"), F.to_timestamp("b", "dd/MM/yyyy HH:mm"),
+            F.unix_timestamp("a", "yyyy-MM-dd"), F.unix_timestamp(F.to_timestamp("a")),
+            F.to_unix_timestamp("b", F.lit("dd/MM/yyyy HH:mm"))))
+
+
+def test_parse_failures(diff, diff_error):
+    diff_error(lambda s: s.createDataFrame([("2024-13-01",)], "a string")
+               .select(F.to_date("a", "yyyy-MM-dd")), "CANNOT_PARSE_TIMESTAMP")
+    diff(lambda s: s.createDataFrame([("2024-13-01",), ("x",), ("2024-01-02",)], "a string")
+         .select(F.try_to_timestamp("a", F.lit("yyyy-MM-dd"))))
+
+
+def test_formatting(diff):
+    diff(lambda s: dates(s).select(
+        "k", F.date_format("t", "yyyy-MM-dd HH:mm:ss.SSS"), F.date_format("d", "dd/MM/yy"),
+        F.date_format("t", "MMM d, yyyy h:mm a"), F.date_format("t", "EEEE EEE MMMM D Q"),
+        F.date_format("t", "yyyy'T'HH'h' XXX"), F.from_unixtime(F.unix_seconds("t")),
+        F.from_unixtime(F.lit(0), "yyyy/MM/dd HH")))
+
+
+def test_formatting_in_los_angeles(diff, differ):
+    with session_zone(differ, "America/Los_Angeles"):
+        diff(lambda s: dates(s).select(
+            "k", F.date_format("t", "yyyy-MM-dd HH:mm:ss XXX"), F.from_unixtime(F.lit(1710064800)),
+            F.unix_timestamp("ds", "yyyy-MM-dd"),
+            F.to_timestamp(F.lit("2024-03-10 02:30:00"), "yyyy-MM-dd HH:mm:ss"),
+            F.to_timestamp(F.lit("2024-11-03 01:30:00"), "yyyy-MM-dd HH:mm:ss")))
