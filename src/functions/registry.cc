@@ -41,6 +41,7 @@ Registry::Registry() {
   register_statistical_aggregates(*this);
   register_string_basic(*this);
   register_string_regexp(*this);
+  register_string_format(*this);
   register_hash(*this);
   register_conditional(*this);
   register_datetime_fields(*this);

@@ -153,3 +153,25 @@ def test_formatting_in_los_angeles(diff, differ):
             F.unix_timestamp("ds", "yyyy-MM-dd"),
             F.to_timestamp(F.lit("2024-03-10 02:30:00"), "yyyy-MM-dd HH:mm:ss"),
             F.to_timestamp(F.lit("2024-11-03 01:30:00"), "yyyy-MM-dd HH:mm:ss")))
+
+
+@contextlib.contextmanager
+def ansi_off(differ):
+    for spark in (differ.oracle, differ.ember):
+        with session_mode(spark):
+            spark.conf.set("spark.sql.ansi.enabled", "false")
+    try:
+        yield
+    finally:
+        for spark in (differ.oracle, differ.ember):
+            with session_mode(spark):
+                spark.conf.set("spark.sql.ansi.enabled", "true")
+
+
+def test_non_ansi_gives_nulls(diff, differ):
+    with ansi_off(differ):
+        diff(lambda s: s.createDataFrame([("2024-02-30",), ("2024-02-29",), ("junk",)], "s string")
+             .select("s", F.col("s").cast("date").alias("d"), F.to_date("s", "yyyy-MM-dd"),
+                     F.to_timestamp("s"), F.next_day(F.lit("2024-01-01"), "xx"),
+                     F.make_date(F.lit(2023), F.lit(2), F.lit(29)),
+                     F.unix_timestamp("s", "yyyy-MM-dd")))

@@ -144,3 +144,26 @@ def test_string_functions_in_sql(diff):
         "concat_ws('-', 'a', NULL, 'b'), locate('b', 'abcb', 3), lpad('hi', 5), "
         "'abc' LIKE 'a%', regexp_extract('a1b2', '([a-z])(\\\\d)', 1), replace('aaa', 'a'), "
         "split_part('a.b.c', '.', 2), char_length('日本'), initcap('sPARK sql')"))
+
+
+def test_format_number(diff):
+    diff(lambda s: s.createDataFrame(
+        [(1234567.891, 5), (0.125, -3), (-0.5, 7), (2.675, None), (None, 1), (1e15, 0)],
+        "d double, i int").select("d", F.format_number("d", 2), F.format_number("d", 0),
+                                  F.format_number("i", 3), F.format_number("d", 5)))
+
+
+def test_format_string(diff):
+    diff(lambda s: words(s).select(
+        "k", F.format_string("%s-%d", "s", "k"), F.format_string("%5d|%-6s|", "k", "t"),
+        F.format_string("%05d %x %X %o", "k", "k", "k", "k"), F.printf(F.lit("%s and %s"), "s", "t"),
+        F.format_string("%.2f %10.3f %,d", F.col("k") / 3, F.col("k") * 1.0005,
+                        F.col("k") * 1000000)))
+    diff(lambda s: s.sql("SELECT format_string('%s %b %%', NULL, true), "
+                         "printf('%.1f', 0.25D), format_string('%2$s %1$s', 'a', 'b')"))
+
+
+def test_unknown_function(diff_error):
+    diff_error(lambda s: words(s).select(F.call_function("no_such_function", "s")),
+               "UNRESOLVED_ROUTINE")
+    diff_error(lambda s: s.sql("SELECT uper('a')"), "UNRESOLVED_ROUTINE")
