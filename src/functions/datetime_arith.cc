@@ -130,6 +130,60 @@ ColumnPtr make_date_kernel(const Args& a, int64_t n, const Signature& sig, const
   });
 }
 
+/// Microseconds of the seconds argument of make_timestamp (DECIMAL(16,6) in Spark; integers,
+/// other decimals and doubles are accepted as their exact values).
+bool seconds_micros(const Column& c, int64_t i, int64_t* out) {
+  const DataType& t = *c.type();
+  if (t.id() == TypeId::kDecimal) {
+    int128_t v = c.values<int128_t>()[i];
+    int scale = t.scale();
+    while (scale > 6) v /= 10, --scale;
+    while (scale < 6) v *= 10, ++scale;
+    *out = static_cast<int64_t>(v);
+    return true;
+  }
+  if (t.is_floating()) {
+    double d = t.id() == TypeId::kFloat ? c.values<float>()[i] : c.values<double>()[i];
+    if (std::isnan(d) || std::isinf(d)) return false;
+    *out = static_cast<int64_t>(std::llround(d * 1e6));
+    return true;
+  }
+  *out = dispatch_fixed(t.id(), [&]<typename T>() -> int64_t {
+    if constexpr (std::is_integral_v<T>) return static_cast<int64_t>(c.values<T>()[i]) * kMicrosPerSecond;
+    else return 0;
+  });
+  return true;
+}
+
+ColumnPtr make_timestamp_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
+  const TimeZone& session = TimeZone::get(ctx.time_zone);
+  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+    int64_t y = int_arg(a, 0, i), mo = int_arg(a, 1, i), d = int_arg(a, 2, i), h = int_arg(a, 3, i),
+            mi = int_arg(a, 4, i), us = 0;
+    bool ok = seconds_micros(*a[5], i, &us);
+    const char* field = nullptr;
+    std::string range;
+    int64_t bad = 0;
+    if (mo < 1 || mo > 12) field = "MonthOfYear", range = "1 - 12", bad = mo;
+    else if (d < 1 || d > days_in_month(y, static_cast<int>(mo))) field = "DayOfMonth", range = "1 - 28/31", bad = d;
+    else if (h < 0 || h > 23) field = "HourOfDay", range = "0 - 23", bad = h;
+    else if (mi < 0 || mi > 59) field = "MinuteOfHour", range = "0 - 59", bad = mi;
+    // 60 seconds exactly is the next minute; a fraction on top of 60 is invalid.
+    else if (!ok || us < 0 || us > 60 * kMicrosPerSecond || (us > 59999999 && us != 60 * kMicrosPerSecond))
+      field = "SecondOfMinute", range = "0 - 59", bad = us / kMicrosPerSecond;
+    if (field) {
+      if (ctx.ansi) field_out_of_bounds(field, range, bad);
+      b.append_null();
+      return;
+    }
+    int64_t local = days_from_civil(y, static_cast<int>(mo), static_cast<int>(d)) * kMicrosPerDay +
+                    (h * 3600 + mi * 60) * kMicrosPerSecond + us;
+    const TimeZone* tz = &session;
+    if (a.size() > 6) tz = &TimeZone::get(std::string(a[6]->string_at(i)));
+    b.append<int64_t>(tz->local_to_utc_micros(local));
+  });
+}
+
 /// Truncation levels shared by date_trunc and trunc; -1 when the name is not one.
 enum Level { kMicro, kMilli, kSecond, kMinute, kHour, kDay, kWeek, kMonth, kQuarter, kYear };
 int trunc_level(std::string_view s) {
@@ -283,6 +337,19 @@ void register_datetime_arith(Registry& r) {
                  return s;
                },
                make_date_kernel));
+  r.add(scalar("make_timestamp", 6, 7,
+               [](const Types& a, const Config& conf) {
+                 if (!a[5]->is_numeric() && a[5]->id() != TypeId::kNull)
+                   throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                                       "The sixth parameter requires the \"DECIMAL(16,6)\" type, however \"" +
+                                           a[5]->sql() + "\" has the type \"" + a[5]->sql() + "\".",
+                                       call_sql("make_timestamp", a));
+                 Signature s = coerce_args("make_timestamp", a, "IIIII*S", DataType::timestamp());
+                 if (a[5]->id() == TypeId::kNull) s.arg_types[5] = DataType::double_();
+                 s.may_introduce_null = !conf.ansi_enabled();
+                 return s;
+               },
+               make_timestamp_kernel));
   r.add(scalar("date_trunc", 2, 2, rule("date_trunc", "St", DataType::timestamp(), true), date_trunc_kernel));
   r.add(scalar("trunc", 2, 2, rule("trunc", "dS", DataType::date(), true), trunc_kernel));
   r.add(scalar("from_utc_timestamp", 2, 2, rule("from_utc_timestamp", "tS", DataType::timestamp()),

@@ -175,3 +175,19 @@ def test_non_ansi_gives_nulls(diff, differ):
                      F.to_timestamp("s"), F.next_day(F.lit("2024-01-01"), "xx"),
                      F.make_date(F.lit(2023), F.lit(2), F.lit(29)),
                      F.unix_timestamp("s", "yyyy-MM-dd")))
+
+
+def test_make_timestamp(diff, differ):
+    diff(lambda s: s.sql(
+        "SELECT make_timestamp(2024, 2, 29, 13, 45, 59.123456), "
+        "make_timestamp(2024, 3, 10, 2, 30, 0, 'America/Los_Angeles'), "
+        "make_timestamp(2023, 12, 31, 23, 59, 60), make_timestamp(1970, 1, 1, 0, 0, 1)"))
+    with session_zone(differ, "America/Los_Angeles"):
+        diff(lambda s: dates(s).select("k", F.make_timestamp(F.year("d"), F.month("d"),
+                                                             F.dayofmonth("d"), F.lit(2),
+                                                             F.lit(30), F.lit(15))))
+
+
+def test_make_timestamp_out_of_range(diff_error):
+    diff_error(lambda s: s.sql("SELECT make_timestamp(2024, 1, 1, 25, 0, 0)"),
+               "DATETIME_FIELD_OUT_OF_BOUNDS")
