@@ -79,6 +79,25 @@ void register_datetime_fields(Registry& r) {
                        days_from_civil(c.year, c.month, days_in_month(c.year, c.month))));
                  });
                }));
+  for (bool day : {true, false}) {
+    std::string fn = day ? "dayname" : "monthname";
+    r.add(scalar(fn, 1, 1, rule(fn, "d", DataType::string()),
+                 [day](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+                   static const char* days[] = {"Mon", "Tue", "Wed", "Thu", "Fri", "Sat", "Sun"};
+                   static const char* months[] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                                  "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+                   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+                     int64_t d = a[0]->values<int32_t>()[i];
+                     b.append_bytes(day ? days[iso_day_of_week(d) - 1] : months[civil_from_days(d).month - 1]);
+                   });
+                 }));
+  }
+  r.add(scalar("date_from_unix_date", 1, 1, rule("date_from_unix_date", "I", DataType::date()),
+               [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+                 return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+                   b.append<int32_t>(int_arg(a, 0, i));
+                 });
+               }));
   r.add(scalar("unix_date", 1, 1, rule("unix_date", "d", DataType::int_()),
                date_field([](int64_t d) { return d; })));
   for (auto [name, div] : {std::pair{"unix_seconds", 1000000LL}, {"unix_millis", 1000LL}, {"unix_micros", 1LL}}) {

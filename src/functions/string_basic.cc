@@ -688,6 +688,67 @@ ColumnPtr mask_kernel(const Args& a, int64_t n, const Signature& sig, const Eval
   return b.finish();
 }
 
+ColumnPtr substring_index_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+    std::string_view s = a[0]->string_at(i), d = a[1]->string_at(i);
+    int64_t count = int_arg(a, 2, i);
+    if (d.empty() || count == 0) {
+      b.append_bytes("");
+      return;
+    }
+    if (count > 0) {
+      size_t at = 0;
+      for (int64_t k = 0; k < count; ++k) {
+        size_t f = s.find(d, k == 0 ? 0 : at + d.size());
+        if (f == std::string_view::npos) {
+          b.append_bytes(s);
+          return;
+        }
+        at = f;
+      }
+      b.append_bytes(s.substr(0, at));
+    } else {
+      size_t at = s.size();
+      for (int64_t k = 0; k < -count; ++k) {
+        if (at < d.size() && k > 0) {
+          b.append_bytes(s);
+          return;
+        }
+        size_t f = k == 0 ? s.rfind(d) : (at == 0 ? std::string_view::npos : s.rfind(d, at - 1));
+        if (f == std::string_view::npos) {
+          b.append_bytes(s);
+          return;
+        }
+        at = f;
+      }
+      b.append_bytes(s.substr(at + d.size()));
+    }
+  });
+}
+
+ColumnPtr find_in_set_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+    std::string_view x = a[0]->string_at(i), set = a[1]->string_at(i);
+    int32_t found = 0;
+    if (x.find(',') == std::string_view::npos) {
+      int32_t k = 1;
+      size_t at = 0;
+      while (true) {
+        size_t f = set.find(',', at);
+        std::string_view item = set.substr(at, f == std::string_view::npos ? std::string_view::npos : f - at);
+        if (item == x) {
+          found = k;
+          break;
+        }
+        if (f == std::string_view::npos) break;
+        at = f + 1;
+        ++k;
+      }
+    }
+    b.append<int32_t>(found);
+  });
+}
+
 }  // namespace
 
 void register_string_basic(Registry& r) {
@@ -777,6 +838,13 @@ void register_string_basic(Registry& r) {
     return s;
   }, split_part_kernel));
   simple("repeat", 2, 2, "SI", S(), repeat_kernel);
+  simple("substring_index", 3, 3, "SSI", S(), substring_index_kernel);
+  simple("find_in_set", 2, 2, "S", DataType::int_(), find_in_set_kernel);
+  simple("space", 1, 1, "I", S(), [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+    return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+      b.append_bytes(std::string(static_cast<size_t>(std::max(0, int_arg(a, 0, i))), ' '));
+    });
+  });
   simple("reverse", 1, 1, "S", S(), reverse_kernel);
   simple("ascii", 1, 1, "S", DataType::int_(), ascii_kernel);
   simple("chr", 1, 1, "L", S(), chr_kernel, {"char"});

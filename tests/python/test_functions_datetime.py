@@ -191,3 +191,8 @@ def test_make_timestamp(diff, differ):
 def test_make_timestamp_out_of_range(diff_error):
     diff_error(lambda s: s.sql("SELECT make_timestamp(2024, 1, 1, 25, 0, 0)"),
                "DATETIME_FIELD_OUT_OF_BOUNDS")
+
+
+def test_day_and_month_names(diff):
+    diff(lambda s: dates(s).select("k", F.dayname("d"), F.monthname("d"),
+                                   F.date_from_unix_date(F.unix_date("d"))))

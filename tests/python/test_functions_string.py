@@ -167,3 +167,14 @@ def test_unknown_function(diff_error):
     diff_error(lambda s: words(s).select(F.call_function("no_such_function", "s")),
                "UNRESOLVED_ROUTINE")
     diff_error(lambda s: s.sql("SELECT uper('a')"), "UNRESOLVED_ROUTINE")
+
+
+def test_substring_index_find_in_set_space(diff):
+    diff(lambda s: s.createDataFrame(
+        [("www.apache.org", "b", 2), ("a.b.c", "a,b,c", -1), ("", "", 3), (None, "x", 1),
+         ("a..b", "x,,y", -2), ("日.本.語", "本,日", 5)], "s string, t string, n int")
+        .select("s", F.substring_index("s", ".", 2), F.substring_index("s", ".", -2),
+                F.substring_index("s", "..", 1),
+                F.substring_index("s", ".", 0), F.find_in_set(F.lit("b"), "t"),
+                F.find_in_set(F.lit(""), "t"), F.find_in_set(F.lit("a,b"), "t")))
+    diff(lambda s: s.sql("SELECT concat('[', space(3), ']'), space(-1), space(0)"))
