@@ -178,3 +178,10 @@ def test_substring_index_find_in_set_space(diff):
                 F.substring_index("s", ".", 0), F.find_in_set(F.lit("b"), "t"),
                 F.find_in_set(F.lit(""), "t"), F.find_in_set(F.lit("a,b"), "t")))
     diff(lambda s: s.sql("SELECT concat('[', space(3), ']'), space(-1), space(0)"))
+
+
+def test_trim_in_sql(diff):
+    diff(lambda s: s.sql(
+        "SELECT trim(BOTH 'x' FROM 'xxaxx'), trim(LEADING 'x' FROM 'xxaxx'), "
+        "trim(TRAILING FROM '  a  '), trim('x' FROM 'xax'), trim('xy', 'yxaxy'), "
+        "ltrim('  a '), position('b' IN 'abc'), substring('Spark' FROM 2 FOR 3)"))
