@@ -99,6 +99,17 @@ Signature length_rule(const std::string& fn, const Types& args) {
 // ---------------------------------------------------------------------------------------------
 // Case.
 
+/// Java's String.toLowerCase: the simple mapping, plus the final sigma (Σ at the end of a word
+/// becomes ς).
+void lower_in_place(std::u32string& u) {
+  auto cased = [](char32_t c) { return is_upper_cp(c) || is_lower_cp(c); };
+  for (size_t k = 0; k < u.size(); ++k) {
+    char32_t c = u[k];
+    if (c == 0x3A3 && k > 0 && cased(u[k - 1]) && (k + 1 == u.size() || !cased(u[k + 1]))) u[k] = 0x3C2;
+    else u[k] = to_lower_cp(c);
+  }
+}
+
 template <bool kUpper>
 ColumnPtr case_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
@@ -110,8 +121,17 @@ ColumnPtr case_kernel(const Args& a, int64_t n, const Signature& sig, const Eval
                                                       : to_lower_cp(static_cast<unsigned char>(c)));
     } else {
       std::u32string u = utf8_decode(s);
-      for (char32_t& c : u) c = kUpper ? to_upper_cp(c) : to_lower_cp(c);
-      out = utf8_encode(u);
+      out.clear();
+      if constexpr (kUpper) {
+        // Java's String.toUpperCase maps ß to "SS" (a full, not simple, case mapping).
+        for (char32_t c : u) {
+          if (c == 0xDF) out += "SS";
+          else utf8_append(out, to_upper_cp(c));
+        }
+      } else {
+        lower_in_place(u);
+        out = utf8_encode(u);
+      }
     }
     b.append_bytes(out);
   });
@@ -120,8 +140,9 @@ ColumnPtr case_kernel(const Args& a, int64_t n, const Signature& sig, const Eval
 ColumnPtr initcap_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     std::u32string u = utf8_decode(a[0]->string_at(i));
+    lower_in_place(u);
     for (size_t k = 0; k < u.size(); ++k)
-      u[k] = (k == 0 || u[k - 1] == U' ') ? to_upper_cp(u[k]) : to_lower_cp(u[k]);
+      if (k == 0 || u[k - 1] == U' ') u[k] = to_upper_cp(u[k]);
     b.append_bytes(utf8_encode(u));
   });
 }

@@ -23,7 +23,8 @@ def test_concat_and_lengths(diff):
 def test_case_functions(diff):
     diff(lambda s: words(s).select("k", F.upper("s"), F.lower("s"), F.initcap("s"),
                                    F.ucase("t"), F.lcase("t")))
-    diff(lambda s: s.createDataFrame([("hello WORLD foo",), ("élan vital",), ("a  b",), ("x-y z",)],
+    diff(lambda s: s.createDataFrame([("hello WORLD foo",), ("élan vital",), ("a  b",), ("x-y z",),
+                                      ("straße ÄÖÜ",), ("ΣΊΣΥΦΟΣ",)],
                                      "s string").select(F.initcap("s"), F.upper("s")))
 
 
