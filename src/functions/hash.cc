@@ -29,51 +29,83 @@ bool hashable(const DataType& t) {
     case TypeId::kString:
     case TypeId::kBinary: return true;
     case TypeId::kDecimal: return t.precision() <= 18;
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kStruct: {
+      for (const auto& f : t.fields())
+        if (!hashable(*f.type)) return false;
+      return true;
+    }
     default: return false;
   }
 }
 
-/// Folds row i of column c into `h` with the 32-bit (Murmur3) or 64-bit (XXH64) hash; nulls
-/// leave the running hash unchanged, as in Spark.
-template <typename H, typename IntFn, typename LongFn, typename BytesFn>
-void fold(const Column& c, int64_t n, std::vector<H>& h, IntFn hi, LongFn hl, BytesFn hb) {
-  const DataType& t = *c.type();
-  for (int64_t i = 0; i < n; ++i) {
-    if (c.is_null(i)) continue;
-    H& x = h[static_cast<size_t>(i)];
-    switch (t.id()) {
-      case TypeId::kBoolean: x = hi(c.bool_at(i) ? 1 : 0, x); break;
-      case TypeId::kByte: x = hi(c.values<int8_t>()[i], x); break;
-      case TypeId::kShort: x = hi(c.values<int16_t>()[i], x); break;
-      case TypeId::kInt:
-      case TypeId::kDate: x = hi(c.values<int32_t>()[i], x); break;
-      case TypeId::kLong:
-      case TypeId::kTimestamp:
-      case TypeId::kTimestampNtz: x = hl(c.values<int64_t>()[i], x); break;
-      case TypeId::kDecimal: x = hl(static_cast<int64_t>(c.values<int128_t>()[i]), x); break;
-      case TypeId::kFloat: {
-        float f = c.values<float>()[i];
-        int32_t bits;
-        if (f == 0.0f) f = 0.0f;  // -0.0 hashes as 0.0
-        if (std::isnan(f)) bits = 0x7fc00000;
-        else std::memcpy(&bits, &f, 4);
-        x = hi(bits, x);
-        break;
-      }
-      case TypeId::kDouble: {
-        double d = c.values<double>()[i];
-        int64_t bits;
-        if (d == 0.0) d = 0.0;
-        if (std::isnan(d)) bits = 0x7ff8000000000000LL;
-        else std::memcpy(&bits, &d, 8);
-        x = hl(bits, x);
-        break;
-      }
-      case TypeId::kString:
-      case TypeId::kBinary: x = hb(c.string_at(i), x); break;
-      default: break;
+/// The hash functions of one algorithm (Murmur3 or XXH64).
+template <typename H>
+struct Hasher {
+  H (*int_fn)(int32_t, H);
+  H (*long_fn)(int64_t, H);
+  H (*bytes_fn)(std::string_view, H);
+};
+
+/// Folds row i of column c into `h` as Spark does: nulls leave the running hash unchanged,
+/// arrays fold their elements, structs their fields, maps each key then its value.
+template <typename H>
+H hash_row(const Column& c, int64_t i, H h, const Hasher<H>& f) {
+  if (c.is_null(i)) return h;
+  switch (c.type()->id()) {
+    case TypeId::kNull: return h;
+    case TypeId::kBoolean: return f.int_fn(c.bool_at(i) ? 1 : 0, h);
+    case TypeId::kByte: return f.int_fn(c.values<int8_t>()[i], h);
+    case TypeId::kShort: return f.int_fn(c.values<int16_t>()[i], h);
+    case TypeId::kInt:
+    case TypeId::kDate: return f.int_fn(c.values<int32_t>()[i], h);
+    case TypeId::kLong:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampNtz: return f.long_fn(c.values<int64_t>()[i], h);
+    case TypeId::kDecimal: return f.long_fn(static_cast<int64_t>(c.values<int128_t>()[i]), h);
+    case TypeId::kFloat: {
+      float v = c.values<float>()[i];
+      int32_t bits;
+      if (v == 0.0f) v = 0.0f;  // -0.0 hashes as 0.0
+      if (std::isnan(v)) bits = 0x7fc00000;
+      else std::memcpy(&bits, &v, 4);
+      return f.int_fn(bits, h);
     }
+    case TypeId::kDouble: {
+      double v = c.values<double>()[i];
+      int64_t bits;
+      if (v == 0.0) v = 0.0;
+      if (std::isnan(v)) bits = 0x7ff8000000000000LL;
+      else std::memcpy(&bits, &v, 8);
+      return f.long_fn(bits, h);
+    }
+    case TypeId::kString:
+    case TypeId::kBinary: return f.bytes_fn(c.string_at(i), h);
+    case TypeId::kArray: {
+      const int32_t* off = c.offsets();
+      for (int32_t k = off[i]; k < off[i + 1]; ++k) h = hash_row(*c.child(0), k, h, f);
+      return h;
+    }
+    case TypeId::kMap: {
+      const int32_t* off = c.offsets();
+      const Column& entries = *c.child(0);
+      for (int32_t k = off[i]; k < off[i + 1]; ++k) {
+        h = hash_row(*entries.child(0), k, h, f);
+        h = hash_row(*entries.child(1), k, h, f);
+      }
+      return h;
+    }
+    case TypeId::kStruct:
+      for (const ColumnPtr& field : c.children()) h = hash_row(*field, i, h, f);
+      return h;
+    default: return h;
   }
+}
+
+template <typename H>
+void fold(const Column& c, int64_t n, std::vector<H>& h, const Hasher<H>& f) {
+  for (int64_t i = 0; i < n; ++i) h[static_cast<size_t>(i)] = hash_row(c, i, h[static_cast<size_t>(i)], f);
 }
 
 Signature hash_rule(const std::string& fn, const Types& args, TypePtr result) {
@@ -81,6 +113,21 @@ Signature hash_rule(const std::string& fn, const Types& args, TypePtr result) {
     throw SparkError(ErrorKind::kAnalysis, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
                      "The `" + fn + "` requires > 0 parameters but the actual number is 0.",
                      {{"functionName", "`" + fn + "`"}, {"expectedNum", "> 0"}, {"actualNum", "0"}});
+  std::function<bool(const DataType&)> has_map = [&](const DataType& t) {
+    if (t.id() == TypeId::kMap) return true;
+    if (t.is_nested())
+      for (const auto& f : t.fields())
+        if (has_map(*f.type)) return true;
+    return false;
+  };
+  for (auto& t : args)
+    if (has_map(*t) && fn == "hash")
+      throw_type_mismatch("HASH_MAP_TYPE",
+                          "Input to the function `hash` cannot contain elements of the \"MAP\" type. In Spark, "
+                          "same maps may have different hashcode, thus hash expressions are prohibited on \"MAP\" "
+                          "elements. To restore previous behavior set \"spark.sql.legacy.allowHashOnMapType\" to "
+                          "\"true\".",
+                          call_sql(fn, args));
   for (auto& t : args)
     if (!hashable(*t))
       throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
@@ -92,8 +139,8 @@ Signature hash_rule(const std::string& fn, const Types& args, TypePtr result) {
 
 ColumnPtr murmur3_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
   std::vector<int32_t> h(static_cast<size_t>(n), 42);
-  for (auto& c : a)
-    fold<int32_t>(*c, n, h, digest::murmur3_int, digest::murmur3_long, digest::murmur3_bytes);
+  static const Hasher<int32_t> f{digest::murmur3_int, digest::murmur3_long, digest::murmur3_bytes};
+  for (auto& c : a) fold<int32_t>(*c, n, h, f);
   ColumnBuilder b(sig.result_type, n);
   for (int32_t v : h) b.append<int32_t>(v);
   return b.finish();
@@ -101,7 +148,8 @@ ColumnPtr murmur3_kernel(const Args& a, int64_t n, const Signature& sig, const E
 
 ColumnPtr xxhash_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
   std::vector<int64_t> h(static_cast<size_t>(n), 42);
-  for (auto& c : a) fold<int64_t>(*c, n, h, digest::xxh64_int, digest::xxh64_long, digest::xxh64_bytes);
+  static const Hasher<int64_t> f{digest::xxh64_int, digest::xxh64_long, digest::xxh64_bytes};
+  for (auto& c : a) fold<int64_t>(*c, n, h, f);
   ColumnBuilder b(sig.result_type, n);
   for (int64_t v : h) b.append<int64_t>(v);
   return b.finish();

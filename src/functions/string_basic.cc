@@ -399,6 +399,15 @@ ColumnPtr repeat_kernel(const Args& a, int64_t n, const Signature& sig, const Ev
 }
 
 ColumnPtr reverse_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+  if (sig.result_type->id() == TypeId::kArray) {
+    // reverse(array): the elements in reverse order.
+    const Column& items = *a[0]->child(0);
+    const int32_t* off = a[0]->offsets();
+    return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+      for (int32_t k = off[i + 1] - 1; k >= off[i]; --k) b.child(0).append_from(items, k);
+      b.close_list();
+    });
+  }
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     std::u32string u = utf8_decode(a[0]->string_at(i));
     std::reverse(u.begin(), u.end());
@@ -866,7 +875,12 @@ void register_string_basic(Registry& r) {
       b.append_bytes(std::string(static_cast<size_t>(std::max(0, int_arg(a, 0, i))), ' '));
     });
   });
-  simple("reverse", 1, 1, "S", S(), reverse_kernel);
+  r.add(scalar("reverse", 1, 1,
+               [](const Types& a, const Config&) {
+                 if (a[0]->id() == TypeId::kArray) return coerce_args("reverse", a, "*", a[0]);
+                 return coerce_args("reverse", a, "S", S());
+               },
+               reverse_kernel));
   simple("ascii", 1, 1, "S", DataType::int_(), ascii_kernel);
   simple("chr", 1, 1, "L", S(), chr_kernel, {"char"});
   simple("base64", 1, 1, "B", S(), base64_kernel);

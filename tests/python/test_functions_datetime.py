@@ -135,7 +135,7 @@ def test_parse_failures(diff, diff_error):
     diff_error(lambda s: s.createDataFrame([("2024-13-01",)], "a string")
                .select(F.to_date("a", "yyyy-MM-dd")), "CANNOT_PARSE_TIMESTAMP")
     diff(lambda s: s.createDataFrame([("2024-13-01",), ("x",), ("2024-01-02",)], "a string")
-         .select(F.try_to_timestamp("a", F.lit("yyyy-MM-dd"))))
+         .select(F.try_to_timestamp("a", F.lit("yyyy-MM-dd")), F.try_to_date("a", "yyyy-MM-dd")))
 
 
 def test_formatting(diff):

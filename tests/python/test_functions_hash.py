@@ -21,6 +21,8 @@ def test_hash_and_xxhash64(diff):
                                    F.xxhash64("i"), F.xxhash64("l"), F.xxhash64("d"),
                                    F.xxhash64("f"), F.xxhash64("s"), F.xxhash64("b"),
                                    F.xxhash64("k", "s")))
+    diff(lambda s: mixed(s).select("k", F.hash(F.split("s", "")), F.xxhash64(F.split("s", "")),
+                                   F.hash("k", F.split("s", " "), "d")))
     diff(lambda s: s.range(3).select(F.hash("id"), F.xxhash64("id"),
                                      F.hash(F.col("id").cast("short")),
                                      F.hash(F.col("id").cast("byte"))))
@@ -49,3 +51,4 @@ def test_assert_true(diff, diff_error):
     diff(lambda s: mixed(s).select("k", F.assert_true(F.col("k") > 0, F.lit("bad"))))
     diff_error(lambda s: mixed(s).select(F.assert_true(F.col("k") > 3, F.lit("k too small"))),
                "USER_RAISED_EXCEPTION")
+

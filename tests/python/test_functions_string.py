@@ -73,7 +73,7 @@ def test_split_part_repeat_reverse(diff):
     diff(lambda s: words(s).select(
         "k", F.split_part("t", F.lit(","), F.lit(1)), F.split_part("t", F.lit(","), F.lit(-1)),
         F.split_part("t", F.lit(","), F.lit(9)), F.split_part("t", F.lit(""), F.lit(1)),
-        F.repeat("s", 2), F.repeat("t", 0), F.reverse("s")))
+        F.repeat("s", 2), F.repeat("t", 0), F.reverse("s"), F.reverse(F.split("t", ","))))
 
 
 def test_split_part_zero_index(diff_error):
