@@ -96,7 +96,26 @@ ColumnPtr format_number_kernel(const Args& a, int64_t n, const Signature& sig, c
       return;
     }
     std::string plain;
-    if (t->is_integral()) {
+    if (t->id() == TypeId::kDecimal) {
+      // Round the exact decimal value HALF_EVEN to d places.
+      int128_t v = a[0]->values<int128_t>()[i];
+      int scale = t->scale();
+      if (scale > d) {
+        int128_t p = 1;
+        for (int k = 0; k < scale - d; ++k) p *= 10;
+        int128_t q = v / p, r = v % p;
+        int128_t twice = (r < 0 ? -r : r) * 2;
+        if (twice > p || (twice == p && (q % 2 != 0))) q += v < 0 ? -1 : 1;
+        v = q;
+        scale = d;
+      }
+      plain = decimal_to_string(v, scale);
+      if (scale < d) {
+        if (scale == 0 && d > 0) plain += ".";
+        plain.append(static_cast<size_t>(d - scale), '0');
+      }
+      if (v == 0 && a[0]->values<int128_t>()[i] < 0) plain = "-" + plain;
+    } else if (t->is_integral()) {
       int64_t v = dispatch_fixed(t->id(), [&]<typename T>() -> int64_t {
         if constexpr (std::is_integral_v<T>) return static_cast<int64_t>(a[0]->values<T>()[i]);
         else return 0;
@@ -282,9 +301,6 @@ void register_string_format(Registry& r) {
                               "The first parameter requires the \"NUMERIC\" type, however \"" + a[0]->sql() +
                                   "\" has the type \"" + a[0]->sql() + "\".",
                               call_sql("format_number", a));
-        if (a[0]->id() == TypeId::kDecimal)
-          throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                           "format_number on DECIMAL is not supported yet.");
         Signature s = coerce_args("format_number", a, "*I", DataType::string());
         if (a[0]->id() == TypeId::kNull) s.arg_types[0] = DataType::double_();
         s.may_introduce_null = true;

@@ -152,6 +152,9 @@ def test_format_number(diff):
         [(1234567.891, 5), (0.125, -3), (-0.5, 7), (2.675, None), (None, 1), (1e15, 0)],
         "d double, i int").select("d", F.format_number("d", 2), F.format_number("d", 0),
                                   F.format_number("i", 3), F.format_number("d", 5)))
+    diff(lambda s: s.sql("SELECT format_number(12332.123456, 4), format_number(-0.125, 2), "
+                         "format_number(0.135, 2), format_number(123456789.5, 0), "
+                         "format_number(1.5, 3), format_number(-7.0, 1), format_number(-0.001, 2)"))
 
 
 def test_format_string(diff):
