@@ -196,3 +196,8 @@ def test_make_timestamp_out_of_range(diff_error):
 def test_day_and_month_names(diff):
     diff(lambda s: dates(s).select("k", F.dayname("d"), F.monthname("d"),
                                    F.date_from_unix_date(F.unix_date("d"))))
+
+
+def test_next_day_bad_name_is_an_ansi_error(diff_error):
+    diff_error(lambda s: s.range(1).select(F.next_day(F.lit("2024-01-01"), "xx")),
+               "ILLEGAL_DAY_OF_WEEK")

@@ -189,3 +189,10 @@ def test_trim_in_sql(diff):
         "SELECT trim(BOTH 'x' FROM 'xxaxx'), trim(LEADING 'x' FROM 'xxaxx'), "
         "trim(TRAILING FROM '  a  '), trim('x' FROM 'xax'), trim('xy', 'yxaxy'), "
         "ltrim('  a '), position('b' IN 'abc'), substring('Spark' FROM 2 FOR 3)"))
+
+
+def test_binary_inputs(diff):
+    diff(lambda s: words(s).select(
+        "k", F.length(F.col("s").cast("binary")), F.octet_length(F.col("s").cast("binary")),
+        F.concat(F.col("s").cast("binary"), F.col("t").cast("binary")),
+        F.substring(F.col("s").cast("binary"), 2, 3), F.base64(F.col("s").cast("binary"))))
