@@ -22,8 +22,8 @@ TypePtr common_type(const std::string& fn, const Types& args, const std::vector<
       w = DataType::string();
     if (!w)
       throw_type_mismatch("DATA_DIFF_TYPES",
-                          "Input to `" + fn + "` should all be the same type, but it's [" + t->sql() + ", " +
-                              args[which[k]]->sql() + "].",
+                          "Input to `" + fn + "` should all be the same type, but it's [" +
+                              t->sql() + ", " + args[which[k]]->sql() + "].",
                           call_sql(fn, args));
     t = w;
   }
@@ -42,8 +42,10 @@ ColumnPtr nullif_kernel(const Args& a, int64_t n, const Signature& sig, const Ev
   ColumnPtr same = eq->kernel(a, n, es, ctx);
   ColumnBuilder b(sig.result_type, n);
   for (int64_t i = 0; i < n; ++i) {
-    if (same->is_valid(i) && same->bool_at(i)) b.append_null();
-    else b.append_from(*a[0], i);
+    if (same->is_valid(i) && same->bool_at(i))
+      b.append_null();
+    else
+      b.append_from(*a[0], i);
   }
   return b.finish();
 }
@@ -57,9 +59,12 @@ ColumnPtr nanvl_typed(const Args& a, int64_t n, const Signature& sig) {
       continue;
     }
     T x = a[0]->values<T>()[i];
-    if (!std::isnan(x)) b.append<T>(x);
-    else if (a[1]->is_null(i)) b.append_null();
-    else b.append<T>(a[1]->values<T>()[i]);
+    if (!std::isnan(x))
+      b.append<T>(x);
+    else if (a[1]->is_null(i))
+      b.append_null();
+    else
+      b.append<T>(a[1]->values<T>()[i]);
   }
   return b.finish();
 }
@@ -99,11 +104,12 @@ void register_conditional(Registry& r) {
       [](const Types& a, const Config&) {
         for (size_t i = 0; i < 2; ++i)
           if (!a[i]->is_numeric() && a[i]->id() != TypeId::kNull && a[i]->id() != TypeId::kString)
-            throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
-                                std::string("The ") + (i ? "second" : "first") +
-                                    " parameter requires the (\"DOUBLE\" or \"FLOAT\") type, however \"" +
-                                    a[i]->sql() + "\" has the type \"" + a[i]->sql() + "\".",
-                                call_sql("nanvl", a));
+            throw_type_mismatch(
+                "UNEXPECTED_INPUT_TYPE",
+                std::string("The ") + (i ? "second" : "first") +
+                    " parameter requires the (\"DOUBLE\" or \"FLOAT\") type, however \"" +
+                    a[i]->sql() + "\" has the type \"" + a[i]->sql() + "\".",
+                call_sql("nanvl", a));
         bool flt = a[0]->id() == TypeId::kFloat && a[1]->id() == TypeId::kFloat;
         Signature s;
         TypePtr t = flt ? DataType::float_() : DataType::double_();
@@ -114,7 +120,7 @@ void register_conditional(Registry& r) {
       },
       [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
         return sig.result_type->id() == TypeId::kFloat ? nanvl_typed<float>(a, n, sig)
-                                                        : nanvl_typed<double>(a, n, sig);
+                                                       : nanvl_typed<double>(a, n, sig);
       }));
   r.add(scalar(
       "typeof", 1, 1,
@@ -140,15 +146,18 @@ void register_conditional(Registry& r) {
         [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
           for (int64_t i = 0; i < n; ++i) {
             if (a[0]->is_valid(i) && a[0]->bool_at(i)) continue;
-            std::string msg = a.size() > 1 && a[1]->is_valid(i) ? std::string(a[1]->string_at(i))
-                                                                 : std::string("assertion is not true!");
-            throw SparkError(ErrorKind::kRuntime, "USER_RAISED_EXCEPTION", msg, {{"errorMessage", msg}});
+            std::string msg = a.size() > 1 && a[1]->is_valid(i)
+                                  ? std::string(a[1]->string_at(i))
+                                  : std::string("assertion is not true!");
+            throw SparkError(ErrorKind::kRuntime, "USER_RAISED_EXCEPTION", msg,
+                             {{"errorMessage", msg}});
           }
           return Column::all_null(sig.result_type, n);
         });
     d.deterministic = false;
     d.render = [](const std::string& called, const std::vector<std::string>& a) {
-      return called + "(" + a[0] + ", " + (a.size() > 1 ? a[1] : "'" + a[0] + "' is not true!") + ")";
+      return called + "(" + a[0] + ", " + (a.size() > 1 ? a[1] : "'" + a[0] + "' is not true!") +
+             ")";
     };
     r.add(std::move(d));
   }

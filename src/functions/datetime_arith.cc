@@ -39,14 +39,18 @@ int64_t add_months_days(int64_t days, int64_t months) {
   return days_from_civil(y, m, std::min(c.day, days_in_month(y, m)));
 }
 
-[[noreturn]] void field_out_of_bounds(const std::string& field, const std::string& range, int64_t v) {
-  throw SparkError(ErrorKind::kDateTime, "DATETIME_FIELD_OUT_OF_BOUNDS.WITHOUT_SUGGESTION",
-                   "Invalid value for " + field + " (valid values " + range + "): " + std::to_string(v) + ". ",
-                   {{"rangeMessage", "Invalid value for " + field + " (valid values " + range + "): " + std::to_string(v)},
-                    {"ansiConfig", "\"spark.sql.ansi.enabled\""}});
+[[noreturn]] void field_out_of_bounds(const std::string& field, const std::string& range,
+                                      int64_t v) {
+  throw SparkError(
+      ErrorKind::kDateTime, "DATETIME_FIELD_OUT_OF_BOUNDS.WITHOUT_SUGGESTION",
+      "Invalid value for " + field + " (valid values " + range + "): " + std::to_string(v) + ". ",
+      {{"rangeMessage",
+        "Invalid value for " + field + " (valid values " + range + "): " + std::to_string(v)},
+       {"ansiConfig", "\"spark.sql.ansi.enabled\""}});
 }
 
-ColumnPtr months_between_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
+ColumnPtr months_between_kernel(const Args& a, int64_t n, const Signature& sig,
+                                const EvalContext& ctx) {
   const TimeZone& tz = TimeZone::get(ctx.time_zone);
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     int64_t l1 = tz.utc_to_local_micros(a[0]->values<int64_t>()[i]);
@@ -55,15 +59,20 @@ ColumnPtr months_between_kernel(const Args& a, int64_t n, const Signature& sig, 
     int64_t d1 = floor_div(l1, kMicrosPerDay), d2 = floor_div(l2, kMicrosPerDay);
     CivilDate c1 = civil_from_days(d1), c2 = civil_from_days(d2);
     int64_t month_diff = (c1.year * 12 + c1.month) - (c2.year * 12 + c2.month);
-    bool last1 = c1.day == days_in_month(c1.year, c1.month), last2 = c2.day == days_in_month(c2.year, c2.month);
+    bool last1 = c1.day == days_in_month(c1.year, c1.month),
+         last2 = c2.day == days_in_month(c2.year, c2.month);
     if (c1.day == c2.day || (last1 && last2)) {
       b.append<double>(static_cast<double>(month_diff));
       return;
     }
     // Seconds elapsed since the start of each local day (not wall-clock seconds: a day with a
     // DST change is 23 or 25 hours long), truncated as Java's toSeconds does.
-    double secs1 = static_cast<double>((a[0]->values<int64_t>()[i] - tz.local_to_utc_micros(d1 * kMicrosPerDay)) / kMicrosPerSecond);
-    double secs2 = static_cast<double>((a[1]->values<int64_t>()[i] - tz.local_to_utc_micros(d2 * kMicrosPerDay)) / kMicrosPerSecond);
+    double secs1 = static_cast<double>(
+        (a[0]->values<int64_t>()[i] - tz.local_to_utc_micros(d1 * kMicrosPerDay)) /
+        kMicrosPerSecond);
+    double secs2 = static_cast<double>(
+        (a[1]->values<int64_t>()[i] - tz.local_to_utc_micros(d2 * kMicrosPerDay)) /
+        kMicrosPerSecond);
     double seconds_diff = static_cast<double>(c1.day - c2.day) * 86400.0 + secs1 - secs2;
     double diff = static_cast<double>(month_diff) + seconds_diff / (31.0 * 86400.0);
     if (round) diff = std::floor(diff * 1e8 + 0.5) / 1e8;
@@ -74,7 +83,8 @@ ColumnPtr months_between_kernel(const Args& a, int64_t n, const Signature& sig, 
 /// Day of week (1 = Monday) named by Spark's next_day argument, or 0.
 int day_of_week_named(std::string_view s) {
   std::string u = upper(s);
-  static const char* names[] = {"MONDAY", "TUESDAY", "WEDNESDAY", "THURSDAY", "FRIDAY", "SATURDAY", "SUNDAY"};
+  static const char* names[] = {"MONDAY", "TUESDAY",  "WEDNESDAY", "THURSDAY",
+                                "FRIDAY", "SATURDAY", "SUNDAY"};
   for (int k = 0; k < 7; ++k) {
     std::string full = names[k];
     if (u == full || u == full.substr(0, 2) || u == full.substr(0, 3)) return k + 1;
@@ -106,16 +116,22 @@ ColumnPtr make_date_kernel(const Args& a, int64_t n, const Signature& sig, const
     const char* field = nullptr;
     std::string range;
     int64_t bad = 0;
-    if (y < -999999999 || y > 999999999) field = "Year", range = "-999999999 - 999999999", bad = y;
-    else if (m < 1 || m > 12) field = "MonthOfYear", range = "1 - 12", bad = m;
-    else if (d < 1 || d > 31) field = "DayOfMonth", range = "1 - 28/31", bad = d;
+    if (y < -999999999 || y > 999999999)
+      field = "Year", range = "-999999999 - 999999999", bad = y;
+    else if (m < 1 || m > 12)
+      field = "MonthOfYear", range = "1 - 12", bad = m;
+    else if (d < 1 || d > 31)
+      field = "DayOfMonth", range = "1 - 28/31", bad = d;
     if (!field && d > days_in_month(y, static_cast<int>(m))) {
       if (ctx.ansi) {
-        static const char* months[] = {"JANUARY", "FEBRUARY", "MARCH", "APRIL", "MAY", "JUNE", "JULY",
-                                       "AUGUST", "SEPTEMBER", "OCTOBER", "NOVEMBER", "DECEMBER"};
-        std::string msg = d == 29 ? "Invalid date 'February 29' as '" + std::to_string(y) + "' is not a leap year"
-                                  : "Invalid date '" + std::string(months[m - 1]) + " " + std::to_string(d) + "'";
-        throw SparkError(ErrorKind::kDateTime, "DATETIME_FIELD_OUT_OF_BOUNDS.WITHOUT_SUGGESTION", msg + ". ",
+        static const char* months[] = {"JANUARY",   "FEBRUARY", "MARCH",    "APRIL",
+                                       "MAY",       "JUNE",     "JULY",     "AUGUST",
+                                       "SEPTEMBER", "OCTOBER",  "NOVEMBER", "DECEMBER"};
+        std::string msg =
+            d == 29 ? "Invalid date 'February 29' as '" + std::to_string(y) + "' is not a leap year"
+                    : "Invalid date '" + std::string(months[m - 1]) + " " + std::to_string(d) + "'";
+        throw SparkError(ErrorKind::kDateTime, "DATETIME_FIELD_OUT_OF_BOUNDS.WITHOUT_SUGGESTION",
+                         msg + ". ",
                          {{"rangeMessage", msg}, {"ansiConfig", "\"spark.sql.ansi.enabled\""}});
       }
       b.append_null();
@@ -126,7 +142,8 @@ ColumnPtr make_date_kernel(const Args& a, int64_t n, const Signature& sig, const
       b.append_null();
       return;
     }
-    b.append<int32_t>(static_cast<int32_t>(days_from_civil(y, static_cast<int>(m), static_cast<int>(d))));
+    b.append<int32_t>(
+        static_cast<int32_t>(days_from_civil(y, static_cast<int>(m), static_cast<int>(d))));
   });
 }
 
@@ -149,13 +166,16 @@ bool seconds_micros(const Column& c, int64_t i, int64_t* out) {
     return true;
   }
   *out = dispatch_fixed(t.id(), [&]<typename T>() -> int64_t {
-    if constexpr (std::is_integral_v<T>) return static_cast<int64_t>(c.values<T>()[i]) * kMicrosPerSecond;
-    else return 0;
+    if constexpr (std::is_integral_v<T>)
+      return static_cast<int64_t>(c.values<T>()[i]) * kMicrosPerSecond;
+    else
+      return 0;
   });
   return true;
 }
 
-ColumnPtr make_timestamp_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
+ColumnPtr make_timestamp_kernel(const Args& a, int64_t n, const Signature& sig,
+                                const EvalContext& ctx) {
   const TimeZone& session = TimeZone::get(ctx.time_zone);
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     int64_t y = int_arg(a, 0, i), mo = int_arg(a, 1, i), d = int_arg(a, 2, i), h = int_arg(a, 3, i),
@@ -164,12 +184,17 @@ ColumnPtr make_timestamp_kernel(const Args& a, int64_t n, const Signature& sig, 
     const char* field = nullptr;
     std::string range;
     int64_t bad = 0;
-    if (mo < 1 || mo > 12) field = "MonthOfYear", range = "1 - 12", bad = mo;
-    else if (d < 1 || d > days_in_month(y, static_cast<int>(mo))) field = "DayOfMonth", range = "1 - 28/31", bad = d;
-    else if (h < 0 || h > 23) field = "HourOfDay", range = "0 - 23", bad = h;
-    else if (mi < 0 || mi > 59) field = "MinuteOfHour", range = "0 - 59", bad = mi;
+    if (mo < 1 || mo > 12)
+      field = "MonthOfYear", range = "1 - 12", bad = mo;
+    else if (d < 1 || d > days_in_month(y, static_cast<int>(mo)))
+      field = "DayOfMonth", range = "1 - 28/31", bad = d;
+    else if (h < 0 || h > 23)
+      field = "HourOfDay", range = "0 - 23", bad = h;
+    else if (mi < 0 || mi > 59)
+      field = "MinuteOfHour", range = "0 - 59", bad = mi;
     // 60 seconds exactly is the next minute; a fraction on top of 60 is invalid.
-    else if (!ok || us < 0 || us > 60 * kMicrosPerSecond || (us > 59999999 && us != 60 * kMicrosPerSecond))
+    else if (!ok || us < 0 || us > 60 * kMicrosPerSecond ||
+             (us > 59999999 && us != 60 * kMicrosPerSecond))
       field = "SecondOfMinute", range = "0 - 59", bad = us / kMicrosPerSecond;
     if (field) {
       if (ctx.ansi) field_out_of_bounds(field, range, bad);
@@ -204,15 +229,21 @@ int trunc_level(std::string_view s) {
 int64_t trunc_days(int64_t days, int level) {
   CivilDate c = civil_from_days(days);
   switch (level) {
-    case kWeek: return days - (iso_day_of_week(days) - 1);
-    case kMonth: return days_from_civil(c.year, c.month, 1);
-    case kQuarter: return days_from_civil(c.year, (c.month - 1) / 3 * 3 + 1, 1);
-    case kYear: return days_from_civil(c.year, 1, 1);
-    default: return days;
+    case kWeek:
+      return days - (iso_day_of_week(days) - 1);
+    case kMonth:
+      return days_from_civil(c.year, c.month, 1);
+    case kQuarter:
+      return days_from_civil(c.year, (c.month - 1) / 3 * 3 + 1, 1);
+    case kYear:
+      return days_from_civil(c.year, 1, 1);
+    default:
+      return days;
   }
 }
 
-ColumnPtr date_trunc_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
+ColumnPtr date_trunc_kernel(const Args& a, int64_t n, const Signature& sig,
+                            const EvalContext& ctx) {
   const TimeZone& tz = TimeZone::get(ctx.time_zone);
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     int level = trunc_level(a[0]->string_at(i));
@@ -222,7 +253,8 @@ ColumnPtr date_trunc_kernel(const Args& a, int64_t n, const Signature& sig, cons
     }
     int64_t us = a[1]->values<int64_t>()[i];
     int64_t local = tz.utc_to_local_micros(us);
-    static const int64_t units[] = {1, 1000, kMicrosPerSecond, 60 * kMicrosPerSecond, 3600 * kMicrosPerSecond};
+    static const int64_t units[] = {1, 1000, kMicrosPerSecond, 60 * kMicrosPerSecond,
+                                    3600 * kMicrosPerSecond};
     if (level <= kHour) {
       // Sub-day truncation works on the instant for fixed units below an hour; hours follow
       // local time.
@@ -277,9 +309,12 @@ ColumnPtr timestamp_from_kernel(const Args& a, int64_t n, const Signature& sig, 
     }
     int64_t v = a[0]->values<int64_t>()[i], us;
     if (__builtin_mul_overflow(v, scale, &us))
-      throw SparkError(ErrorKind::kArithmetic, "ARITHMETIC_OVERFLOW", "long overflow. If necessary set "
+      throw SparkError(ErrorKind::kArithmetic, "ARITHMETIC_OVERFLOW",
+                       "long overflow. If necessary set "
                        "\"spark.sql.ansi.enabled\" to \"false\" to bypass this error.",
-                       {{"message", "long overflow"}, {"alternative", ""}, {"config", "\"spark.sql.ansi.enabled\""}});
+                       {{"message", "long overflow"},
+                        {"alternative", ""},
+                        {"config", "\"spark.sql.ansi.enabled\""}});
     b.append<int64_t>(us);
   });
 }
@@ -295,13 +330,14 @@ int64_t now_micros() {
 void register_datetime_arith(Registry& r) {
   for (auto [name, sign] : {std::pair{"date_add", 1}, {"date_sub", -1}}) {
     int sg = sign;
-    FunctionDef d = scalar(name, 2, 2, rule(name, "dI", DataType::date()),
-                 [sg](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
-                   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-                     b.append<int32_t>(static_cast<int32_t>(date_at(a, 0, i) + sg * int_arg(a, 1, i)));
-                   });
-                 },
-                 sg > 0 ? std::vector<std::string>{"dateadd"} : std::vector<std::string>{});
+    FunctionDef d = scalar(
+        name, 2, 2, rule(name, "dI", DataType::date()),
+        [sg](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+          return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+            b.append<int32_t>(static_cast<int32_t>(date_at(a, 0, i) + sg * int_arg(a, 1, i)));
+          });
+        },
+        sg > 0 ? std::vector<std::string>{"dateadd"} : std::vector<std::string>{});
     // dateadd is shown as date_add.
     d.render = [shown = std::string(name)](const std::string&, const std::vector<std::string>& a) {
       return shown + "(" + a[0] + ", " + a[1] + ")";
@@ -311,7 +347,8 @@ void register_datetime_arith(Registry& r) {
   r.add(scalar("add_months", 2, 2, rule("add_months", "dI", DataType::date()),
                [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
                  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-                   b.append<int32_t>(static_cast<int32_t>(add_months_days(date_at(a, 0, i), int_arg(a, 1, i))));
+                   b.append<int32_t>(
+                       static_cast<int32_t>(add_months_days(date_at(a, 0, i), int_arg(a, 1, i))));
                  });
                }));
   r.add(scalar("datediff", 2, 2, rule("datediff", "d", DataType::int_()),
@@ -322,35 +359,40 @@ void register_datetime_arith(Registry& r) {
                },
                {"date_diff"}));
   {
-    FunctionDef d = scalar("months_between", 2, 3, rule("months_between", "ttb", DataType::double_()),
-                           months_between_kernel);
+    FunctionDef d =
+        scalar("months_between", 2, 3, rule("months_between", "ttb", DataType::double_()),
+               months_between_kernel);
     d.render = [](const std::string& called, const std::vector<std::string>& a) {
       return called + "(" + a[0] + ", " + a[1] + ", " + (a.size() > 2 ? a[2] : "true") + ")";
     };
     r.add(std::move(d));
   }
   r.add(scalar("next_day", 2, 2, rule("next_day", "dS", DataType::date(), true), next_day_kernel));
-  r.add(scalar("make_date", 3, 3,
-               [](const Types& a, const Config& conf) {
-                 Signature s = coerce_args("make_date", a, "I", DataType::date());
-                 s.may_introduce_null = !conf.ansi_enabled();
-                 return s;
-               },
-               make_date_kernel));
-  r.add(scalar("make_timestamp", 6, 7,
-               [](const Types& a, const Config& conf) {
-                 if (!a[5]->is_numeric() && a[5]->id() != TypeId::kNull)
-                   throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
-                                       "The sixth parameter requires the \"DECIMAL(16,6)\" type, however \"" +
-                                           a[5]->sql() + "\" has the type \"" + a[5]->sql() + "\".",
-                                       call_sql("make_timestamp", a));
-                 Signature s = coerce_args("make_timestamp", a, "IIIII*S", DataType::timestamp());
-                 if (a[5]->id() == TypeId::kNull) s.arg_types[5] = DataType::double_();
-                 s.may_introduce_null = !conf.ansi_enabled();
-                 return s;
-               },
-               make_timestamp_kernel));
-  r.add(scalar("date_trunc", 2, 2, rule("date_trunc", "St", DataType::timestamp(), true), date_trunc_kernel));
+  r.add(scalar(
+      "make_date", 3, 3,
+      [](const Types& a, const Config& conf) {
+        Signature s = coerce_args("make_date", a, "I", DataType::date());
+        s.may_introduce_null = !conf.ansi_enabled();
+        return s;
+      },
+      make_date_kernel));
+  r.add(scalar(
+      "make_timestamp", 6, 7,
+      [](const Types& a, const Config& conf) {
+        if (!a[5]->is_numeric() && a[5]->id() != TypeId::kNull)
+          throw_type_mismatch(
+              "UNEXPECTED_INPUT_TYPE",
+              "The sixth parameter requires the \"DECIMAL(16,6)\" type, however \"" + a[5]->sql() +
+                  "\" has the type \"" + a[5]->sql() + "\".",
+              call_sql("make_timestamp", a));
+        Signature s = coerce_args("make_timestamp", a, "IIIII*S", DataType::timestamp());
+        if (a[5]->id() == TypeId::kNull) s.arg_types[5] = DataType::double_();
+        s.may_introduce_null = !conf.ansi_enabled();
+        return s;
+      },
+      make_timestamp_kernel));
+  r.add(scalar("date_trunc", 2, 2, rule("date_trunc", "St", DataType::timestamp(), true),
+               date_trunc_kernel));
   r.add(scalar("trunc", 2, 2, rule("trunc", "dS", DataType::date(), true), trunc_kernel));
   r.add(scalar("from_utc_timestamp", 2, 2, rule("from_utc_timestamp", "tS", DataType::timestamp()),
                [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
@@ -360,18 +402,21 @@ void register_datetime_arith(Registry& r) {
                [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
                  return utc_shift_kernel(a, n, s, false);
                }));
-  for (auto [name, scale] : {std::pair{"timestamp_seconds", 1000000LL}, {"timestamp_millis", 1000LL},
+  for (auto [name, scale] : {std::pair{"timestamp_seconds", 1000000LL},
+                             {"timestamp_millis", 1000LL},
                              {"timestamp_micros", 1LL}}) {
     int64_t sc = scale;
     std::string fn = name;
-    r.add(scalar(fn, 1, 1,
-                 [fn, sc](const Types& a, const Config&) {
-                   bool floating = sc == 1000000LL && (a[0]->is_floating() || a[0]->id() == TypeId::kDecimal);
-                   return coerce_args(fn, a, floating ? "D" : "L", DataType::timestamp());
-                 },
-                 [sc](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
-                   return timestamp_from_kernel(a, n, s, sc);
-                 }));
+    r.add(scalar(
+        fn, 1, 1,
+        [fn, sc](const Types& a, const Config&) {
+          bool floating =
+              sc == 1000000LL && (a[0]->is_floating() || a[0]->id() == TypeId::kDecimal);
+          return coerce_args(fn, a, floating ? "D" : "L", DataType::timestamp());
+        },
+        [sc](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
+          return timestamp_from_kernel(a, n, s, sc);
+        }));
   }
   auto nullary = [&](const std::string& name, TypePtr t, bool date) {
     FunctionDef d = scalar(
@@ -386,7 +431,8 @@ void register_datetime_arith(Registry& r) {
           int64_t now = now_micros();
           if (date) {
             int64_t local = TimeZone::get(ctx.time_zone).utc_to_local_micros(now);
-            return Column::constant(sig.result_type, Value::integer(floor_div(local, kMicrosPerDay)), n);
+            return Column::constant(sig.result_type,
+                                    Value::integer(floor_div(local, kMicrosPerDay)), n);
           }
           return Column::constant(sig.result_type, Value::integer(now), n);
         });

@@ -14,13 +14,15 @@ using Args = std::vector<ColumnPtr>;
 using Types = std::vector<TypePtr>;
 
 TypeRule rule(const std::string& fn, std::string spec, TypePtr result) {
-  return [fn, spec, result](const Types& a, const Config&) { return coerce_args(fn, a, spec, result); };
+  return [fn, spec, result](const Types& a, const Config&) {
+    return coerce_args(fn, a, spec, result);
+  };
 }
 
 /// ISO-8601 week number of a date (weeks start on Monday; week 1 has the year's first Thursday).
 int iso_week(int64_t days) {
-  int dow = iso_day_of_week(days);           // 1..7
-  int64_t thursday = days - dow + 4;         // the Thursday of this week decides the year
+  int dow = iso_day_of_week(days);    // 1..7
+  int64_t thursday = days - dow + 4;  // the Thursday of this week decides the year
   CivilDate c = civil_from_days(thursday);
   int64_t jan1 = days_from_civil(c.year, 1, 1);
   return static_cast<int>((thursday - jan1) / 7 + 1);
@@ -63,7 +65,9 @@ void register_datetime_fields(Registry& r) {
   field("dayofmonth", date_field([](int64_t d) { return civil_from_days(d).day; }));
   field("dayofweek", date_field([](int64_t d) { return iso_day_of_week(d) % 7 + 1; }));
   field("weekday", date_field([](int64_t d) { return iso_day_of_week(d) - 1; }));
-  field("dayofyear", date_field([](int64_t d) { return d - days_from_civil(civil_from_days(d).year, 1, 1) + 1; }));
+  field("dayofyear", date_field([](int64_t d) {
+          return d - days_from_civil(civil_from_days(d).year, 1, 1) + 1;
+        }));
   field("weekofyear", date_field(iso_week));
   auto tfield = [&](const std::string& name, ScalarKernel k) {
     r.add(scalar(name, 1, 1, rule(name, "t", DataType::int_()), std::move(k)));
@@ -88,7 +92,8 @@ void register_datetime_fields(Registry& r) {
                                                   "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
                    return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
                      int64_t d = a[0]->values<int32_t>()[i];
-                     b.append_bytes(day ? days[iso_day_of_week(d) - 1] : months[civil_from_days(d).month - 1]);
+                     b.append_bytes(day ? days[iso_day_of_week(d) - 1]
+                                        : months[civil_from_days(d).month - 1]);
                    });
                  }));
   }
@@ -100,7 +105,8 @@ void register_datetime_fields(Registry& r) {
                }));
   r.add(scalar("unix_date", 1, 1, rule("unix_date", "d", DataType::int_()),
                date_field([](int64_t d) { return d; })));
-  for (auto [name, div] : {std::pair{"unix_seconds", 1000000LL}, {"unix_millis", 1000LL}, {"unix_micros", 1LL}}) {
+  for (auto [name, div] :
+       {std::pair{"unix_seconds", 1000000LL}, {"unix_millis", 1000LL}, {"unix_micros", 1LL}}) {
     int64_t dv = div;
     r.add(scalar(name, 1, 1, rule(name, "t", DataType::long_()),
                  [dv](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {

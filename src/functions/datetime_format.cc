@@ -71,24 +71,31 @@ class Formatter {
     int64_t days = floor_div(local, kMicrosPerDay);
     int64_t tod = floor_mod(local, kMicrosPerDay);
     CivilDate c = civil_from_days(days);
-    int hour = static_cast<int>(tod / 3600000000LL), minute = static_cast<int>(tod / 60000000LL % 60),
+    int hour = static_cast<int>(tod / 3600000000LL),
+        minute = static_cast<int>(tod / 60000000LL % 60),
         second = static_cast<int>(tod / 1000000LL % 60), micros = static_cast<int>(tod % 1000000LL);
-    static const char* months[] = {"January", "February", "March", "April", "May", "June", "July",
-                                   "August", "September", "October", "November", "December"};
-    static const char* days_of_week[] = {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"};
+    static const char* months[] = {"January",   "February", "March",    "April",
+                                   "May",       "June",     "July",     "August",
+                                   "September", "October",  "November", "December"};
+    static const char* days_of_week[] = {"Monday", "Tuesday",  "Wednesday", "Thursday",
+                                         "Friday", "Saturday", "Sunday"};
     std::string out;
     auto num = [&](int64_t v, int width) {
       std::string s = std::to_string(v < 0 ? -v : v);
-      if (static_cast<int>(s.size()) < width) s.insert(0, static_cast<size_t>(width) - s.size(), '0');
+      if (static_cast<int>(s.size()) < width)
+        s.insert(0, static_cast<size_t>(width) - s.size(), '0');
       if (v < 0) s.insert(0, "-");
       out += s;
     };
     for (const Part& p : parts_) {
       switch (p.letter) {
-        case 0: out += p.literal; break;
+        case 0:
+          out += p.literal;
+          break;
         case 'y':
         case 'u':
-          if (p.count == 2) num(floor_mod(c.year, 100), 2);
+          if (p.count == 2)
+            num(floor_mod(c.year, 100), 2);
           else {
             if (c.year > 9999 && p.count >= 4) out += '+';
             num(c.year, p.count);
@@ -96,20 +103,41 @@ class Formatter {
           break;
         case 'M':
         case 'L':
-          if (p.count <= 2) num(c.month, p.count);
-          else if (p.count == 3) out += std::string(months[c.month - 1]).substr(0, 3);
-          else out += months[c.month - 1];
+          if (p.count <= 2)
+            num(c.month, p.count);
+          else if (p.count == 3)
+            out += std::string(months[c.month - 1]).substr(0, 3);
+          else
+            out += months[c.month - 1];
           break;
-        case 'd': num(c.day, p.count); break;
-        case 'D': num(days - days_from_civil(c.year, 1, 1) + 1, p.count); break;
+        case 'd':
+          num(c.day, p.count);
+          break;
+        case 'D':
+          num(days - days_from_civil(c.year, 1, 1) + 1, p.count);
+          break;
         case 'Q':
-        case 'q': num((c.month - 1) / 3 + 1, p.count); break;
-        case 'H': num(hour, p.count); break;
-        case 'k': num(hour == 0 ? 24 : hour, p.count); break;
-        case 'K': num(hour % 12, p.count); break;
-        case 'h': num(hour % 12 == 0 ? 12 : hour % 12, p.count); break;
-        case 'm': num(minute, p.count); break;
-        case 's': num(second, p.count); break;
+        case 'q':
+          num((c.month - 1) / 3 + 1, p.count);
+          break;
+        case 'H':
+          num(hour, p.count);
+          break;
+        case 'k':
+          num(hour == 0 ? 24 : hour, p.count);
+          break;
+        case 'K':
+          num(hour % 12, p.count);
+          break;
+        case 'h':
+          num(hour % 12 == 0 ? 12 : hour % 12, p.count);
+          break;
+        case 'm':
+          num(minute, p.count);
+          break;
+        case 's':
+          num(second, p.count);
+          break;
         case 'S': {
           std::string f = std::to_string(micros);
           f.insert(0, 6 - f.size(), '0');
@@ -117,7 +145,9 @@ class Formatter {
           out += f;
           break;
         }
-        case 'a': out += hour < 12 ? "AM" : "PM"; break;
+        case 'a':
+          out += hour < 12 ? "AM" : "PM";
+          break;
         case 'E': {
           std::string name = days_of_week[iso_day_of_week(days) - 1];
           out += p.count <= 3 ? name.substr(0, 3) : name;
@@ -133,7 +163,8 @@ class Formatter {
           int64_t a = offset < 0 ? -offset : offset;
           out += offset < 0 ? '-' : '+';
           num(a / 3600, 2);
-          bool colon = (p.letter != 'Z' && (p.count == 3 || p.count == 5)) || (p.letter == 'Z' && p.count == 5);
+          bool colon = (p.letter != 'Z' && (p.count == 3 || p.count == 5)) ||
+                       (p.letter == 'Z' && p.count == 5);
           if (p.count > 1 || a % 3600) {
             if (colon) out += ':';
             num(a / 60 % 60, 2);
@@ -141,7 +172,9 @@ class Formatter {
           break;
         }
         case 'V':
-        case 'z': out += tz.name(); break;
+        case 'z':
+          out += tz.name();
+          break;
       }
     }
     return out;
@@ -175,11 +208,14 @@ class Cache {
 };
 
 [[noreturn]] void cannot_parse(std::string_view s, const std::string& fn) {
-  std::string try_fn = fn == "to_date" ? "try_to_date" : fn == "to_timestamp" ? "try_to_timestamp" : "try_to_timestamp";
+  std::string try_fn = fn == "to_date"        ? "try_to_date"
+                       : fn == "to_timestamp" ? "try_to_timestamp"
+                                              : "try_to_timestamp";
   throw SparkError(ErrorKind::kDateTime, "CANNOT_PARSE_TIMESTAMP",
                    "Text '" + std::string(s) + "' could not be parsed. Use `" + try_fn +
                        "` to tolerate invalid input string and return NULL instead.",
-                   {{"message", "Text '" + std::string(s) + "' could not be parsed"}, {"func", "`" + try_fn + "`"}});
+                   {{"message", "Text '" + std::string(s) + "' could not be parsed"},
+                    {"func", "`" + try_fn + "`"}});
 }
 
 /// Parses row i of the string argument with the pattern argument (or Spark's default parser
@@ -194,8 +230,9 @@ ColumnPtr parse_kernel(const Args& a, int64_t n, const Signature& sig, const Eva
     const TypeId in = a[0]->type()->id();
     if (in != TypeId::kString) {
       // unix_timestamp of a date or timestamp.
-      int64_t us = in == TypeId::kDate ? tz.local_to_utc_micros(a[0]->values<int32_t>()[i] * kMicrosPerDay)
-                                       : a[0]->values<int64_t>()[i];
+      int64_t us = in == TypeId::kDate
+                       ? tz.local_to_utc_micros(a[0]->values<int32_t>()[i] * kMicrosPerDay)
+                       : a[0]->values<int64_t>()[i];
       b.append<int64_t>(floor_div(us, kMicrosPerSecond));
       return;
     }
@@ -214,23 +251,29 @@ ColumnPtr parse_kernel(const Args& a, int64_t n, const Signature& sig, const Eva
     if (!ok) {
       if (strict) {
         if (a.size() == 1 && !to_seconds) {
-          throw SparkError(ErrorKind::kDateTime, "CAST_INVALID_INPUT",
-                           "The value '" + std::string(s) + "' of the type \"STRING\" cannot be cast to \"" +
-                               std::string(kDate ? "DATE" : "TIMESTAMP") +
-                               "\" because it is malformed. Correct the value as per the syntax, or change its "
-                               "target type. Use `try_cast` to tolerate malformed input and return NULL instead.",
-                           {{"expression", "'" + std::string(s) + "'"}, {"sourceType", "\"STRING\""},
-                            {"targetType", std::string("\"") + (kDate ? "DATE" : "TIMESTAMP") + "\""},
-                            {"ansiConfig", "\"spark.sql.ansi.enabled\""}});
+          throw SparkError(
+              ErrorKind::kDateTime, "CAST_INVALID_INPUT",
+              "The value '" + std::string(s) + "' of the type \"STRING\" cannot be cast to \"" +
+                  std::string(kDate ? "DATE" : "TIMESTAMP") +
+                  "\" because it is malformed. Correct the value as per the syntax, or change its "
+                  "target type. Use `try_cast` to tolerate malformed input and return NULL "
+                  "instead.",
+              {{"expression", "'" + std::string(s) + "'"},
+               {"sourceType", "\"STRING\""},
+               {"targetType", std::string("\"") + (kDate ? "DATE" : "TIMESTAMP") + "\""},
+               {"ansiConfig", "\"spark.sql.ansi.enabled\""}});
         }
         cannot_parse(s, fn);
       }
       b.append_null();
       return;
     }
-    if (to_seconds) b.append<int64_t>(floor_div(us, kMicrosPerSecond));
-    else if (kDate) b.append<int32_t>(days);
-    else b.append<int64_t>(us);
+    if (to_seconds)
+      b.append<int64_t>(floor_div(us, kMicrosPerSecond));
+    else if (kDate)
+      b.append<int32_t>(days);
+    else
+      b.append<int64_t>(us);
   });
 }
 
@@ -238,8 +281,10 @@ TypeRule parse_rule(const std::string& fn, TypePtr result) {
   return [fn, result](const Types& a, const Config& conf) {
     std::string spec = "SS";
     if (fn == "unix_timestamp" || fn == "to_unix_timestamp") {
-      if (a[0]->id() == TypeId::kDate) spec = "*S";
-      else if (a[0]->id() == TypeId::kTimestamp || a[0]->id() == TypeId::kTimestampNtz) spec = "*S";
+      if (a[0]->id() == TypeId::kDate)
+        spec = "*S";
+      else if (a[0]->id() == TypeId::kTimestamp || a[0]->id() == TypeId::kTimestampNtz)
+        spec = "*S";
     }
     Signature s = coerce_args(fn, a, spec, result);
     s.may_introduce_null = !conf.ansi_enabled() || fn.rfind("try_", 0) == 0;
@@ -272,16 +317,17 @@ void register_datetime_format(Registry& r) {
                  }));
   }
   for (std::string fn : {"unix_timestamp", "to_unix_timestamp"}) {
-    FunctionDef d = scalar(fn, fn == "unix_timestamp" ? 0 : 1, 2, parse_rule(fn, DataType::long_()),
-                           [fn](const Args& a, int64_t n, const Signature& s, const EvalContext& c) -> ColumnPtr {
-                             if (a.empty()) {
-                               int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
-                                                 std::chrono::system_clock::now().time_since_epoch())
-                                                 .count();
-                               return Column::constant(s.result_type, Value::integer(now), n);
-                             }
-                             return parse_kernel<false>(a, n, s, c, fn, true);
-                           });
+    FunctionDef d = scalar(
+        fn, fn == "unix_timestamp" ? 0 : 1, 2, parse_rule(fn, DataType::long_()),
+        [fn](const Args& a, int64_t n, const Signature& s, const EvalContext& c) -> ColumnPtr {
+          if (a.empty()) {
+            int64_t now = std::chrono::duration_cast<std::chrono::seconds>(
+                              std::chrono::system_clock::now().time_since_epoch())
+                              .count();
+            return Column::constant(s.result_type, Value::integer(now), n);
+          }
+          return parse_kernel<false>(a, n, s, c, fn, true);
+        });
     d.render = [](const std::string& called, const std::vector<std::string>& args) {
       if (args.empty()) return called + "(current_timestamp(), yyyy-MM-dd HH:mm:ss)";
       return called + "(" + args[0] + ", " + (args.size() > 1 ? args[1] : kDefaultPattern) + ")";
@@ -289,20 +335,22 @@ void register_datetime_format(Registry& r) {
     if (fn == "unix_timestamp") d.deterministic = true;
     r.add(std::move(d));
   }
-  r.add(scalar("date_format", 2, 2,
-               [](const Types& a, const Config&) {
-                 Signature s = coerce_args("date_format", a, "tS", DataType::string());
-                 s.may_introduce_null = true;
-                 return s;
-               },
-               [](const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
-                 const TimeZone& tz = TimeZone::get(ctx.time_zone);
-                 bool ntz = a[0]->type()->id() == TypeId::kTimestampNtz;
-                 Cache<Formatter> cache;
-                 return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-                   b.append_bytes(cache.get(a[1]->string_at(i)).format(a[0]->values<int64_t>()[i], ntz ? TimeZone::utc() : tz));
-                 });
-               }));
+  r.add(scalar(
+      "date_format", 2, 2,
+      [](const Types& a, const Config&) {
+        Signature s = coerce_args("date_format", a, "tS", DataType::string());
+        s.may_introduce_null = true;
+        return s;
+      },
+      [](const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
+        const TimeZone& tz = TimeZone::get(ctx.time_zone);
+        bool ntz = a[0]->type()->id() == TypeId::kTimestampNtz;
+        Cache<Formatter> cache;
+        return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+          b.append_bytes(cache.get(a[1]->string_at(i))
+                             .format(a[0]->values<int64_t>()[i], ntz ? TimeZone::utc() : tz));
+        });
+      }));
   {
     FunctionDef d = scalar(
         "from_unixtime", 1, 2,
@@ -315,7 +363,8 @@ void register_datetime_format(Registry& r) {
           const TimeZone& tz = TimeZone::get(ctx.time_zone);
           Cache<Formatter> cache;
           return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-            const Formatter& f = cache.get(a.size() > 1 ? a[1]->string_at(i) : std::string_view(kDefaultPattern));
+            const Formatter& f =
+                cache.get(a.size() > 1 ? a[1]->string_at(i) : std::string_view(kDefaultPattern));
             b.append_bytes(f.format(a[0]->values<int64_t>()[i] * kMicrosPerSecond, tz));
           });
         });

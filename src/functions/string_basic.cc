@@ -19,7 +19,9 @@ TypePtr S() { return DataType::string(); }
 
 /// A type rule coercing the arguments per `spec` (see coerce_args) to a fixed result type.
 TypeRule rule(const std::string& fn, std::string spec, TypePtr result) {
-  return [fn, spec, result](const Types& a, const Config&) { return coerce_args(fn, a, spec, result); };
+  return [fn, spec, result](const Types& a, const Config&) {
+    return coerce_args(fn, a, spec, result);
+  };
 }
 
 std::string join(const std::vector<std::string>& a, size_t from = 0) {
@@ -31,12 +33,13 @@ std::string join(const std::vector<std::string>& a, size_t from = 0) {
 /// Renders `called(args..., defaults for missing arguments)` where `defaults[k]` is the default
 /// of argument number `first_default + k`.
 auto defaults_render(size_t first_default, std::vector<std::string> defaults) {
-  return [first_default, defaults](const std::string& called, const std::vector<std::string>& args) {
-    std::vector<std::string> all = args;
-    for (size_t k = all.size(); k < first_default + defaults.size(); ++k)
-      if (k >= first_default) all.push_back(defaults[k - first_default]);
-    return called + "(" + join(all) + ")";
-  };
+  return
+      [first_default, defaults](const std::string& called, const std::vector<std::string>& args) {
+        std::vector<std::string> all = args;
+        for (size_t k = all.size(); k < first_default + defaults.size(); ++k)
+          if (k >= first_default) all.push_back(defaults[k - first_default]);
+        return called + "(" + join(all) + ")";
+      };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -105,8 +108,10 @@ void lower_in_place(std::u32string& u) {
   auto cased = [](char32_t c) { return is_upper_cp(c) || is_lower_cp(c); };
   for (size_t k = 0; k < u.size(); ++k) {
     char32_t c = u[k];
-    if (c == 0x3A3 && k > 0 && cased(u[k - 1]) && (k + 1 == u.size() || !cased(u[k + 1]))) u[k] = 0x3C2;
-    else u[k] = to_lower_cp(c);
+    if (c == 0x3A3 && k > 0 && cased(u[k - 1]) && (k + 1 == u.size() || !cased(u[k + 1])))
+      u[k] = 0x3C2;
+    else
+      u[k] = to_lower_cp(c);
   }
 }
 
@@ -117,16 +122,19 @@ ColumnPtr case_kernel(const Args& a, int64_t n, const Signature& sig, const Eval
     bool ascii = std::all_of(s.begin(), s.end(), [](char c) { return (c & 0x80) == 0; });
     std::string out(s);
     if (ascii) {
-      for (char& c : out) c = static_cast<char>(kUpper ? to_upper_cp(static_cast<unsigned char>(c))
-                                                      : to_lower_cp(static_cast<unsigned char>(c)));
+      for (char& c : out)
+        c = static_cast<char>(kUpper ? to_upper_cp(static_cast<unsigned char>(c))
+                                     : to_lower_cp(static_cast<unsigned char>(c)));
     } else {
       std::u32string u = utf8_decode(s);
       out.clear();
       if constexpr (kUpper) {
         // Java's String.toUpperCase maps ß to "SS" (a full, not simple, case mapping).
         for (char32_t c : u) {
-          if (c == 0xDF) out += "SS";
-          else utf8_append(out, to_upper_cp(c));
+          if (c == 0xDF)
+            out += "SS";
+          else
+            utf8_append(out, to_upper_cp(c));
         }
       } else {
         lower_in_place(u);
@@ -173,23 +181,25 @@ std::string trim_chars(std::string_view s, const std::u32string* chars, TrimSide
 
 /// trim(str) / trim(str, chars); btrim is trim by another name with its own display.
 FunctionDef trim_def(const std::string& name, TrimSide side) {
-  FunctionDef d = scalar(
-      name, 1, 2, rule(name, "S", S()),
-      [side, btrim = name == "btrim"](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
-        return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-          if (a.size() == 1) {
-            b.append_bytes(trim_chars(a[0]->string_at(i), nullptr, side));
-          } else {
-            // trim(chars, str) for trim/ltrim/rtrim, as Spark's function registry takes them;
-            // btrim(str, chars).
-            size_t src = btrim ? 0 : 1;
-            std::u32string chars = utf8_decode(a[1 - src]->string_at(i));
-            b.append_bytes(trim_chars(a[src]->string_at(i), &chars, side));
-          }
-        });
-      });
+  FunctionDef d = scalar(name, 1, 2, rule(name, "S", S()),
+                         [side, btrim = name == "btrim"](const Args& a, int64_t n,
+                                                         const Signature& sig, const EvalContext&) {
+                           return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+                             if (a.size() == 1) {
+                               b.append_bytes(trim_chars(a[0]->string_at(i), nullptr, side));
+                             } else {
+                               // trim(chars, str) for trim/ltrim/rtrim, as Spark's function
+                               // registry takes them; btrim(str, chars).
+                               size_t src = btrim ? 0 : 1;
+                               std::u32string chars = utf8_decode(a[1 - src]->string_at(i));
+                               b.append_bytes(trim_chars(a[src]->string_at(i), &chars, side));
+                             }
+                           });
+                         });
   if (name != "btrim") {
-    const char* word = side == TrimSide::kBoth ? "BOTH" : side == TrimSide::kLeading ? "LEADING" : "TRAILING";
+    const char* word = side == TrimSide::kBoth      ? "BOTH"
+                       : side == TrimSide::kLeading ? "LEADING"
+                                                    : "TRAILING";
     d.render = [word](const std::string& called, const std::vector<std::string>& args) {
       if (args.size() == 1) return called + "(" + args[0] + ")";
       return std::string("TRIM(") + word + " " + args[0] + " FROM " + args[1] + ")";
@@ -204,7 +214,8 @@ ColumnPtr pad_kernel(const Args& a, int64_t n, const Signature& sig, const EvalC
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     std::string_view s = a[0]->string_at(i);
     int64_t len = int_arg(a, 1, i);
-    std::string_view pad = a.size() > 2 ? a[2]->string_at(i) : (binary ? std::string_view("\0", 1) : " ");
+    std::string_view pad =
+        a.size() > 2 ? a[2]->string_at(i) : (binary ? std::string_view("\0", 1) : " ");
     if (len <= 0) {
       b.append_bytes("");
       return;
@@ -252,7 +263,9 @@ ColumnPtr substring_kernel(const Args& a, int64_t n, const Signature& sig, const
     int64_t end = std::min<int64_t>(start + len, INT32_MAX);
     start = std::max<int64_t>(start, 0);
     end = std::min(end, sz);
-    b.append_bytes(start >= end ? std::string_view() : s.substr(static_cast<size_t>(start), static_cast<size_t>(end - start)));
+    b.append_bytes(start >= end
+                       ? std::string_view()
+                       : s.substr(static_cast<size_t>(start), static_cast<size_t>(end - start)));
   });
 }
 
@@ -266,9 +279,12 @@ ColumnPtr left_right_kernel(const Args& a, int64_t n, const Signature& sig, bool
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     std::string_view s = a[0]->string_at(i);
     int64_t len = int_arg(a, 1, i);
-    if (len <= 0) b.append_bytes("");
-    else if (left) b.append_bytes(substring_sql(s, 1, len));
-    else b.append_bytes(substring_sql(s, -len, INT32_MAX));
+    if (len <= 0)
+      b.append_bytes("");
+    else if (left)
+      b.append_bytes(substring_sql(s, 1, len));
+    else
+      b.append_bytes(substring_sql(s, -len, INT32_MAX));
   });
 }
 
@@ -298,7 +314,8 @@ ColumnPtr locate_kernel(const Args& a, int64_t n, const Signature& sig, const Ev
       b.append<int32_t>(0);
       continue;
     }
-    b.append<int32_t>(static_cast<int32_t>(index_of(a[1]->string_at(i), a[0]->string_at(i), pos - 1) + 1));
+    b.append<int32_t>(
+        static_cast<int32_t>(index_of(a[1]->string_at(i), a[0]->string_at(i), pos - 1) + 1));
   }
   return b.finish();
 }
@@ -328,8 +345,10 @@ ColumnPtr translate_kernel(const Args& a, int64_t n, const Signature& sig, const
     std::string out;
     for (char32_t c : s) {
       size_t k = from.find(c);
-      if (k == std::u32string::npos) utf8_append(out, c);
-      else if (k < to.size()) utf8_append(out, to[k]);
+      if (k == std::u32string::npos)
+        utf8_append(out, c);
+      else if (k < to.size())
+        utf8_append(out, to[k]);
     }
     b.append_bytes(out);
   });
@@ -389,7 +408,8 @@ ColumnPtr repeat_kernel(const Args& a, int64_t n, const Signature& sig, const Ev
     if (times > 0) {
       if (static_cast<int64_t>(s.size()) * times > INT32_MAX)
         throw SparkError(ErrorKind::kRuntime, "COLLECTION_SIZE_LIMIT_EXCEEDED",
-                         "Can't create array with " + std::to_string(static_cast<int64_t>(s.size()) * times) +
+                         "Can't create array with " +
+                             std::to_string(static_cast<int64_t>(s.size()) * times) +
                              " elements which exceeding the array size limit 2147483632.");
       out.reserve(s.size() * static_cast<size_t>(times));
       for (int64_t k = 0; k < times; ++k) out += s;
@@ -444,13 +464,15 @@ constexpr char kB64[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz012
 ColumnPtr base64_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
   // Spark chunks the output into 76-character lines (MIME) unless
   // spark.sql.chunkBase64String.enabled is false.
-  bool chunk = !ctx.config || ctx.config->get_or("spark.sql.chunkBase64String.enabled", "true") != "false";
+  bool chunk =
+      !ctx.config || ctx.config->get_or("spark.sql.chunkBase64String.enabled", "true") != "false";
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     std::string_view s = a[0]->string_at(i);
     std::string out;
     size_t k = 0;
     for (; k + 2 < s.size(); k += 3) {
-      uint32_t v = (static_cast<uint8_t>(s[k]) << 16) | (static_cast<uint8_t>(s[k + 1]) << 8) | static_cast<uint8_t>(s[k + 2]);
+      uint32_t v = (static_cast<uint8_t>(s[k]) << 16) | (static_cast<uint8_t>(s[k + 1]) << 8) |
+                   static_cast<uint8_t>(s[k + 2]);
       for (int j = 3; j >= 0; --j) out += kB64[(v >> (6 * j)) & 63];
     }
     if (k < s.size()) {
@@ -507,13 +529,15 @@ ColumnPtr unbase64_kernel(const Args& a, int64_t n, const Signature& sig, const 
     shown += c;
   }
   if (next == 0)
-    throw SparkError(ErrorKind::kAnalysis, "INVALID_FORMAT.ESC_AT_THE_END",
-                     "The format is invalid: '" + shown + "'. The escape character is not allowed to end with.",
-                     {{"format", "'" + shown + "'"}});
+    throw SparkError(
+        ErrorKind::kAnalysis, "INVALID_FORMAT.ESC_AT_THE_END",
+        "The format is invalid: '" + shown + "'. The escape character is not allowed to end with.",
+        {{"format", "'" + shown + "'"}});
   std::string e;
   utf8_append(e, next);
   throw SparkError(ErrorKind::kAnalysis, "INVALID_FORMAT.ESC_IN_THE_MIDDLE",
-                   "The format is invalid: '" + shown + "'. The escape character is not allowed to precede '" + e + "'.",
+                   "The format is invalid: '" + shown +
+                       "'. The escape character is not allowed to precede '" + e + "'.",
                    {{"format", "'" + shown + "'"}, {"char", "'" + e + "'"}});
 }
 
@@ -549,7 +573,8 @@ struct LikePattern {
   bool match(const std::u32string& s) const {
     size_t si = 0, pi = 0, star = std::string::npos, mark = 0;
     while (si < s.size()) {
-      if (pi < toks.size() && (toks[pi].kind == Tok::kOne || (toks[pi].kind == Tok::kChar && toks[pi].c == s[si]))) {
+      if (pi < toks.size() &&
+          (toks[pi].kind == Tok::kOne || (toks[pi].kind == Tok::kChar && toks[pi].c == s[si]))) {
         ++si;
         ++pi;
       } else if (pi < toks.size() && toks[pi].kind == Tok::kAny) {
@@ -570,7 +595,9 @@ struct LikePattern {
 FunctionDef like_def(const std::string& name, bool fold) {
   FunctionDef d = scalar(
       name, 2, 3,
-      [name](const Types& a, const Config&) { return coerce_args(name, a, "S", DataType::boolean()); },
+      [name](const Types& a, const Config&) {
+        return coerce_args(name, a, "S", DataType::boolean());
+      },
       [fold](const Args& a, int64_t n, const Signature&, const EvalContext&) {
         char32_t esc = '\\';
         if (a.size() > 2 && n > 0 && a[2]->is_valid(0)) {
@@ -615,9 +642,12 @@ ColumnPtr affix_kernel(const Args& a, int64_t n, const Signature&, const EvalCon
   for (int64_t i = 0; i < n; ++i) {
     if (a[0]->is_null(i) || a[1]->is_null(i)) continue;
     std::string_view s = a[0]->string_at(i), p = a[1]->string_at(i);
-    if constexpr (kOp == 0) out[static_cast<size_t>(i)] = s.starts_with(p);
-    else if constexpr (kOp == 1) out[static_cast<size_t>(i)] = s.ends_with(p);
-    else out[static_cast<size_t>(i)] = s.find(p) != std::string_view::npos;
+    if constexpr (kOp == 0)
+      out[static_cast<size_t>(i)] = s.starts_with(p);
+    else if constexpr (kOp == 1)
+      out[static_cast<size_t>(i)] = s.ends_with(p);
+    else
+      out[static_cast<size_t>(i)] = s.find(p) != std::string_view::npos;
   }
   return make_bool_column(out, validity, n);
 }
@@ -638,7 +668,8 @@ ColumnPtr levenshtein_kernel(const Args& a, int64_t n, const Signature& sig, con
     for (size_t p = 1; p <= x.size(); ++p) {
       cur[0] = static_cast<int32_t>(p);
       for (size_t j = 1; j <= y.size(); ++j)
-        cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[p - 1] == y[j - 1] ? 0 : 1)});
+        cur[j] =
+            std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (x[p - 1] == y[j - 1] ? 0 : 1)});
       std::swap(prev, cur);
     }
     int32_t dist = prev[y.size()];
@@ -657,7 +688,8 @@ ColumnPtr soundex_kernel(const Args& a, int64_t n, const Signature& sig, const E
       return;
     }
     char c = s[0];
-    if (c >= 'a' && c <= 'z') c = static_cast<char>(c - 32);
+    if (c >= 'a' && c <= 'z')
+      c = static_cast<char>(c - 32);
     else if (c < 'A' || c > 'Z') {
       b.append_bytes(s);
       return;
@@ -667,8 +699,10 @@ ColumnPtr soundex_kernel(const Args& a, int64_t n, const Signature& sig, const E
     char last = kCodes[c - 'A'];
     for (size_t j = 1; j < s.size() && k < 4; ++j) {
       char x = s[j];
-      if (x >= 'a' && x <= 'z') x = static_cast<char>(x - 32);
-      else if (x < 'A' || x > 'Z') continue;
+      if (x >= 'a' && x <= 'z')
+        x = static_cast<char>(x - 32);
+      else if (x < 'A' || x > 'Z')
+        continue;
       char code = kCodes[x - 'A'];
       if (code == '7') continue;
       if (code != '0' && code != last) out[k++] = code;
@@ -691,7 +725,11 @@ ColumnPtr mask_kernel(const Args& a, int64_t n, const Signature& sig, const Eval
     std::u32string u = utf8_decode(a[k]->string_at(i));
     if (u.size() != 1)
       throw SparkError(ErrorKind::kAnalysis, "INVALID_PARAMETER_VALUE.CHAR",
-                       "The value of parameter(s) `" + std::string(k == 1 ? "upperChar" : k == 2 ? "lowerChar" : k == 3 ? "digitChar" : "otherChar") +
+                       "The value of parameter(s) `" +
+                           std::string(k == 1   ? "upperChar"
+                                       : k == 2 ? "lowerChar"
+                                       : k == 3 ? "digitChar"
+                                                : "otherChar") +
                            "` in `mask` is invalid: expects one character, but got '" +
                            std::string(a[k]->string_at(i)) + "'.");
     return u[0];
@@ -708,17 +746,22 @@ ColumnPtr mask_kernel(const Args& a, int64_t n, const Signature& sig, const Eval
     if (a.size() > 4) ot = repl(4, i, 0, &ko);
     std::string out;
     for (char32_t c : utf8_decode(a[0]->string_at(i))) {
-      if (is_upper_cp(c)) utf8_append(out, ku ? c : up);
-      else if (is_lower_cp(c)) utf8_append(out, kl ? c : lo);
-      else if (c >= '0' && c <= '9') utf8_append(out, kd ? c : dg);
-      else utf8_append(out, ko ? c : ot);
+      if (is_upper_cp(c))
+        utf8_append(out, ku ? c : up);
+      else if (is_lower_cp(c))
+        utf8_append(out, kl ? c : lo);
+      else if (c >= '0' && c <= '9')
+        utf8_append(out, kd ? c : dg);
+      else
+        utf8_append(out, ko ? c : ot);
     }
     b.append_bytes(out);
   }
   return b.finish();
 }
 
-ColumnPtr substring_index_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+ColumnPtr substring_index_kernel(const Args& a, int64_t n, const Signature& sig,
+                                 const EvalContext&) {
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     std::string_view s = a[0]->string_at(i), d = a[1]->string_at(i);
     int64_t count = int_arg(a, 2, i);
@@ -765,7 +808,8 @@ ColumnPtr find_in_set_kernel(const Args& a, int64_t n, const Signature& sig, con
       size_t at = 0;
       while (true) {
         size_t f = set.find(',', at);
-        std::string_view item = set.substr(at, f == std::string_view::npos ? std::string_view::npos : f - at);
+        std::string_view item =
+            set.substr(at, f == std::string_view::npos ? std::string_view::npos : f - at);
         if (item == x) {
           found = k;
           break;
@@ -782,27 +826,35 @@ ColumnPtr find_in_set_kernel(const Args& a, int64_t n, const Signature& sig, con
 }  // namespace
 
 void register_string_basic(Registry& r) {
-  auto simple = [&](const std::string& name, int lo, int hi, const std::string& spec, TypePtr result,
-                    ScalarKernel k, std::vector<std::string> aliases = {}) {
+  auto simple = [&](const std::string& name, int lo, int hi, const std::string& spec,
+                    TypePtr result, ScalarKernel k, std::vector<std::string> aliases = {}) {
     r.add(scalar(name, lo, hi, rule(name, spec, result), std::move(k), std::move(aliases)));
   };
   r.add(scalar("concat", 0, -1, concat_rule, concat_kernel));
   {
-    FunctionDef d = scalar("concat_ws", 1, -1, [](const Types& a, const Config&) {
-      Signature s = coerce_args("concat_ws", a, "S", S());
-      s.nullable_from = {0};
-      return s;
-    }, concat_ws_kernel);
+    FunctionDef d = scalar(
+        "concat_ws", 1, -1,
+        [](const Types& a, const Config&) {
+          Signature s = coerce_args("concat_ws", a, "S", S());
+          s.nullable_from = {0};
+          return s;
+        },
+        concat_ws_kernel);
     r.add(std::move(d));
   }
-  for (auto [name, kind] : {std::pair{"length", 0}, {"char_length", 0}, {"character_length", 0},
-                            {"len", 0}, {"octet_length", 1}, {"bit_length", 2}}) {
+  for (auto [name, kind] : {std::pair{"length", 0},
+                            {"char_length", 0},
+                            {"character_length", 0},
+                            {"len", 0},
+                            {"octet_length", 1},
+                            {"bit_length", 2}}) {
     std::string fn = name;
     int k = kind;
-    r.add(scalar(fn, 1, 1, [fn](const Types& a, const Config&) { return length_rule(fn, a); },
-                 [k](const Args& a, int64_t n, const Signature& s, const EvalContext& c) {
-                   return length_kernel(a, n, s, c, k);
-                 }));
+    r.add(scalar(
+        fn, 1, 1, [fn](const Types& a, const Config&) { return length_rule(fn, a); },
+        [k](const Args& a, int64_t n, const Signature& s, const EvalContext& c) {
+          return length_kernel(a, n, s, c, k);
+        }));
   }
   simple("upper", 1, 1, "S", S(), case_kernel<true>, {"ucase"});
   simple("lower", 1, 1, "S", S(), case_kernel<false>, {"lcase"});
@@ -816,7 +868,8 @@ void register_string_basic(Registry& r) {
     FunctionDef d = scalar(
         fn, 2, 3,
         [fn](const Types& a, const Config&) {
-          bool binary = a[0]->id() == TypeId::kBinary && (a.size() < 3 || a[2]->id() == TypeId::kBinary);
+          bool binary =
+              a[0]->id() == TypeId::kBinary && (a.size() < 3 || a[2]->id() == TypeId::kBinary);
           return coerce_args(fn, a, binary ? "BIB" : "SIS", binary ? DataType::binary() : S());
         },
         left ? ScalarKernel(pad_kernel<true>) : ScalarKernel(pad_kernel<false>));
@@ -824,22 +877,27 @@ void register_string_basic(Registry& r) {
     r.add(std::move(d));
   }
   for (std::string fn : {"substring", "substr"}) {
-    FunctionDef d = scalar(fn, 2, 3, [fn](const Types& a, const Config&) { return substring_rule(fn, a); },
-                           substring_kernel);
+    FunctionDef d = scalar(
+        fn, 2, 3, [fn](const Types& a, const Config&) { return substring_rule(fn, a); },
+        substring_kernel);
     d.render = defaults_render(2, {"2147483647"});
     r.add(std::move(d));
   }
-  simple("left", 2, 2, "SI", S(), [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
-    return left_right_kernel(a, n, s, true);
-  });
-  simple("right", 2, 2, "SI", S(), [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
-    return left_right_kernel(a, n, s, false);
-  });
-  simple("instr", 2, 2, "S", DataType::int_(), [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
-    return map_rows(a, n, s.result_type, [&](int64_t i, ColumnBuilder& b) {
-      b.append<int32_t>(static_cast<int32_t>(index_of(a[0]->string_at(i), a[1]->string_at(i), 0) + 1));
-    });
-  });
+  simple("left", 2, 2, "SI", S(),
+         [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
+           return left_right_kernel(a, n, s, true);
+         });
+  simple("right", 2, 2, "SI", S(),
+         [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
+           return left_right_kernel(a, n, s, false);
+         });
+  simple("instr", 2, 2, "S", DataType::int_(),
+         [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
+           return map_rows(a, n, s.result_type, [&](int64_t i, ColumnBuilder& b) {
+             b.append<int32_t>(
+                 static_cast<int32_t>(index_of(a[0]->string_at(i), a[1]->string_at(i), 0) + 1));
+           });
+         });
   for (std::string fn : {"locate", "position"}) {
     FunctionDef d = scalar(fn, 2, 3, rule(fn, "SSI", DataType::int_()), locate_kernel);
     d.render = defaults_render(2, {"1"});
@@ -862,25 +920,30 @@ void register_string_basic(Registry& r) {
     d.render = defaults_render(3, {"-1"});
     r.add(std::move(d));
   }
-  r.add(scalar("split_part", 3, 3, [](const Types& a, const Config&) {
-    Signature s = coerce_args("split_part", a, "SSI", S());
-    s.may_introduce_null = true;
-    return s;
-  }, split_part_kernel));
+  r.add(scalar(
+      "split_part", 3, 3,
+      [](const Types& a, const Config&) {
+        Signature s = coerce_args("split_part", a, "SSI", S());
+        s.may_introduce_null = true;
+        return s;
+      },
+      split_part_kernel));
   simple("repeat", 2, 2, "SI", S(), repeat_kernel);
   simple("substring_index", 3, 3, "SSI", S(), substring_index_kernel);
   simple("find_in_set", 2, 2, "S", DataType::int_(), find_in_set_kernel);
-  simple("space", 1, 1, "I", S(), [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
-    return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-      b.append_bytes(std::string(static_cast<size_t>(std::max(0, int_arg(a, 0, i))), ' '));
-    });
-  });
-  r.add(scalar("reverse", 1, 1,
-               [](const Types& a, const Config&) {
-                 if (a[0]->id() == TypeId::kArray) return coerce_args("reverse", a, "*", a[0]);
-                 return coerce_args("reverse", a, "S", S());
-               },
-               reverse_kernel));
+  simple("space", 1, 1, "I", S(),
+         [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+           return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+             b.append_bytes(std::string(static_cast<size_t>(std::max(0, int_arg(a, 0, i))), ' '));
+           });
+         });
+  r.add(scalar(
+      "reverse", 1, 1,
+      [](const Types& a, const Config&) {
+        if (a[0]->id() == TypeId::kArray) return coerce_args("reverse", a, "*", a[0]);
+        return coerce_args("reverse", a, "S", S());
+      },
+      reverse_kernel));
   simple("ascii", 1, 1, "S", DataType::int_(), ascii_kernel);
   simple("chr", 1, 1, "L", S(), chr_kernel, {"char"});
   simple("base64", 1, 1, "B", S(), base64_kernel);
@@ -891,7 +954,8 @@ void register_string_basic(Registry& r) {
                        {"endswith", affix_kernel<1>},
                        {"contains", affix_kernel<2>}}) {
     std::string name = fn;
-    r.add(scalar(name, 2, 2, [name](const Types& a, const Config&) { return affix_rule(name, a); }, k));
+    r.add(scalar(
+        name, 2, 2, [name](const Types& a, const Config&) { return affix_rule(name, a); }, k));
   }
   simple("levenshtein", 2, 3, "SSI", DataType::int_(), levenshtein_kernel);
   simple("soundex", 1, 1, "S", S(), soundex_kernel);

@@ -50,8 +50,10 @@ std::string java_fixed(double v, int prec) {
   if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
   std::string digits;
   int exp;
-  if (v == 0) digits = "0", exp = 1;
-  else shortest_digits(v, &digits, &exp);
+  if (v == 0)
+    digits = "0", exp = 1;
+  else
+    shortest_digits(v, &digits, &exp);
   // Digits of the integer part and the fraction, as a plain string of digits with a point
   // after `point` of them.
   std::string all;
@@ -71,7 +73,8 @@ std::string java_fixed(double v, int prec) {
     if (up) {
       int k = static_cast<int>(keep) - 1;
       while (k >= 0 && all[static_cast<size_t>(k)] == '9') all[static_cast<size_t>(k--)] = '0';
-      if (k >= 0) all[static_cast<size_t>(k)]++;
+      if (k >= 0)
+        all[static_cast<size_t>(k)]++;
       else {
         all.insert(0, "1");
         ++point;
@@ -117,13 +120,16 @@ ColumnPtr format_number_kernel(const Args& a, int64_t n, const Signature& sig, c
       if (v == 0 && a[0]->values<int128_t>()[i] < 0) plain = "-" + plain;
     } else if (t->is_integral()) {
       int64_t v = dispatch_fixed(t->id(), [&]<typename T>() -> int64_t {
-        if constexpr (std::is_integral_v<T>) return static_cast<int64_t>(a[0]->values<T>()[i]);
-        else return 0;
+        if constexpr (std::is_integral_v<T>)
+          return static_cast<int64_t>(a[0]->values<T>()[i]);
+        else
+          return 0;
       });
       plain = std::to_string(v);
       if (d > 0) plain += "." + std::string(static_cast<size_t>(d), '0');
     } else {
-      double v = t->id() == TypeId::kFloat ? static_cast<double>(a[0]->values<float>()[i]) : a[0]->values<double>()[i];
+      double v = t->id() == TypeId::kFloat ? static_cast<double>(a[0]->values<float>()[i])
+                                           : a[0]->values<double>()[i];
       if (std::isnan(v)) {
         b.append_bytes("NaN");
         return;
@@ -142,9 +148,10 @@ ColumnPtr format_number_kernel(const Args& a, int64_t n, const Signature& sig, c
 }
 
 [[noreturn]] void format_error(const std::string& what) {
-  throw SparkError(ErrorKind::kIllegalArgument, "INVALID_PARAMETER_VALUE.PATTERN",
-                   "The value of parameter(s) `strfmt` in `format_string` is invalid: " + what + ".",
-                   {{"parameter", "`strfmt`"}, {"functionName", "`format_string`"}});
+  throw SparkError(
+      ErrorKind::kIllegalArgument, "INVALID_PARAMETER_VALUE.PATTERN",
+      "The value of parameter(s) `strfmt` in `format_string` is invalid: " + what + ".",
+      {{"parameter", "`strfmt`"}, {"functionName", "`format_string`"}});
 }
 
 /// One row of java.util.Formatter.
@@ -168,16 +175,19 @@ std::string java_format(std::string_view fmt, const Args& a, int64_t row, const 
       }
     }
     std::string flags;
-    while (j < fmt.size() && std::string("-#+ 0,(").find(fmt[j]) != std::string::npos) flags += fmt[j++];
+    while (j < fmt.size() && std::string("-#+ 0,(").find(fmt[j]) != std::string::npos)
+      flags += fmt[j++];
     int width = -1, prec = -1;
     if (j < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[j]))) {
       width = 0;
-      while (j < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[j]))) width = width * 10 + (fmt[j++] - '0');
+      while (j < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[j])))
+        width = width * 10 + (fmt[j++] - '0');
     }
     if (j < fmt.size() && fmt[j] == '.') {
       ++j;
       prec = 0;
-      while (j < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[j]))) prec = prec * 10 + (fmt[j++] - '0');
+      while (j < fmt.size() && std::isdigit(static_cast<unsigned char>(fmt[j])))
+        prec = prec * 10 + (fmt[j++] - '0');
     }
     if (j >= fmt.size()) format_error("Conversion = '%'");
     char conv = fmt[j];
@@ -187,9 +197,12 @@ std::string java_format(std::string_view fmt, const Args& a, int64_t row, const 
       int64_t len = utf8_length(s);
       if (width > 0 && len < width) {
         size_t fill = static_cast<size_t>(width - len);
-        if (left) s.append(fill, ' ');
-        else if (zero && numeric) s.insert((s[0] == '-' || s[0] == '+') ? 1 : 0, fill, '0');
-        else s.insert(0, fill, ' ');
+        if (left)
+          s.append(fill, ' ');
+        else if (zero && numeric)
+          s.insert((s[0] == '-' || s[0] == '+') ? 1 : 0, fill, '0');
+        else
+          s.insert(0, fill, ' ');
       }
       return s;
     };
@@ -225,19 +238,25 @@ std::string java_format(std::string_view fmt, const Args& a, int64_t row, const 
       if (!c.type()->is_integral())
         format_error(std::string(1, conv) + " != " + c.type()->simple_string());
       int64_t v = dispatch_fixed(id, [&]<typename T>() -> int64_t {
-        if constexpr (std::is_integral_v<T>) return static_cast<int64_t>(c.values<T>()[row]);
-        else return 0;
+        if constexpr (std::is_integral_v<T>)
+          return static_cast<int64_t>(c.values<T>()[row]);
+        else
+          return 0;
       });
       if (lc == 'd') {
         s = std::to_string(v);
         if (flags.find(',') != std::string::npos) s = group_thousands(s);
-        if (v >= 0 && flags.find('+') != std::string::npos) s = "+" + s;
-        else if (v >= 0 && flags.find(' ') != std::string::npos) s = " " + s;
+        if (v >= 0 && flags.find('+') != std::string::npos)
+          s = "+" + s;
+        else if (v >= 0 && flags.find(' ') != std::string::npos)
+          s = " " + s;
         if (v < 0 && flags.find('(') != std::string::npos) s = "(" + s.substr(1) + ")";
       } else {
         // Java prints negative values in two's complement of the argument's width.
-        int bits = static_cast<int>(c.type()->id() == TypeId::kLong ? 64 : c.type()->id() == TypeId::kInt ? 32
-                                    : c.type()->id() == TypeId::kShort ? 16 : 8);
+        int bits = static_cast<int>(c.type()->id() == TypeId::kLong    ? 64
+                                    : c.type()->id() == TypeId::kInt   ? 32
+                                    : c.type()->id() == TypeId::kShort ? 16
+                                                                       : 8);
         uint64_t u = static_cast<uint64_t>(v);
         if (bits < 64) u &= (uint64_t{1} << bits) - 1;
         char buf[32];
@@ -248,9 +267,12 @@ std::string java_format(std::string_view fmt, const Args& a, int64_t row, const 
       s = pad(s, true);
     } else if (lc == 'f' || lc == 'e' || lc == 'g') {
       double v;
-      if (id == TypeId::kDouble) v = c.values<double>()[row];
-      else if (id == TypeId::kFloat) v = c.values<float>()[row];
-      else format_error(std::string(1, conv) + " != " + c.type()->simple_string());
+      if (id == TypeId::kDouble)
+        v = c.values<double>()[row];
+      else if (id == TypeId::kFloat)
+        v = c.values<float>()[row];
+      else
+        format_error(std::string(1, conv) + " != " + c.type()->simple_string());
       int p = prec < 0 ? 6 : prec;
       if (lc == 'f') {
         s = java_fixed(v, p);
@@ -263,11 +285,14 @@ std::string java_format(std::string_view fmt, const Args& a, int64_t row, const 
       if (!std::signbit(v) && flags.find('+') != std::string::npos) s = "+" + s;
       s = pad(s, !std::isnan(v) && !std::isinf(v));
     } else if (lc == 'c') {
-      if (id == TypeId::kString) s = std::string(c.string_at(row)).substr(0, utf8_offset(c.string_at(row), 1));
+      if (id == TypeId::kString)
+        s = std::string(c.string_at(row)).substr(0, utf8_offset(c.string_at(row), 1));
       else if (c.type()->is_integral()) {
         int64_t v = dispatch_fixed(id, [&]<typename T>() -> int64_t {
-          if constexpr (std::is_integral_v<T>) return static_cast<int64_t>(c.values<T>()[row]);
-          else return 0;
+          if constexpr (std::is_integral_v<T>)
+            return static_cast<int64_t>(c.values<T>()[row]);
+          else
+            return 0;
         });
         utf8_append(s, static_cast<char32_t>(v));
       } else {
@@ -298,8 +323,8 @@ void register_string_format(Registry& r) {
                            "format_number with a format pattern is not supported yet.");
         if (!a[0]->is_numeric() && a[0]->id() != TypeId::kNull)
           throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
-                              "The first parameter requires the \"NUMERIC\" type, however \"" + a[0]->sql() +
-                                  "\" has the type \"" + a[0]->sql() + "\".",
+                              "The first parameter requires the \"NUMERIC\" type, however \"" +
+                                  a[0]->sql() + "\" has the type \"" + a[0]->sql() + "\".",
                               call_sql("format_number", a));
         Signature s = coerce_args("format_number", a, "*I", DataType::string());
         if (a[0]->id() == TypeId::kNull) s.arg_types[0] = DataType::double_();
@@ -318,8 +343,10 @@ void register_string_format(Registry& r) {
         [](const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
           ColumnBuilder b(sig.result_type, n);
           for (int64_t i = 0; i < n; ++i) {
-            if (a[0]->is_null(i)) b.append_null();
-            else b.append_bytes(java_format(a[0]->string_at(i), a, i, ctx));
+            if (a[0]->is_null(i))
+              b.append_null();
+            else
+              b.append_bytes(java_format(a[0]->string_at(i), a, i, ctx));
           }
           return b.finish();
         }));

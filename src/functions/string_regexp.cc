@@ -20,7 +20,9 @@ using Args = std::vector<ColumnPtr>;
 using Types = std::vector<TypePtr>;
 
 TypeRule rule(const std::string& fn, std::string spec, TypePtr result) {
-  return [fn, spec, result](const Types& a, const Config&) { return coerce_args(fn, a, spec, result); };
+  return [fn, spec, result](const Types& a, const Config&) {
+    return coerce_args(fn, a, spec, result);
+  };
 }
 
 std::string join(const std::vector<std::string>& a) {
@@ -30,12 +32,13 @@ std::string join(const std::vector<std::string>& a) {
 }
 
 auto defaults_render(size_t first_default, std::vector<std::string> defaults) {
-  return [first_default, defaults](const std::string& called, const std::vector<std::string>& args) {
-    std::vector<std::string> all = args;
-    for (size_t k = all.size(); k < first_default + defaults.size(); ++k)
-      if (k >= first_default) all.push_back(defaults[k - first_default]);
-    return called + "(" + join(all) + ")";
-  };
+  return
+      [first_default, defaults](const std::string& called, const std::vector<std::string>& args) {
+        std::vector<std::string> all = args;
+        for (size_t k = all.size(); k < first_default + defaults.size(); ++k)
+          if (k >= first_default) all.push_back(defaults[k - first_default]);
+        return called + "(" + join(all) + ")";
+      };
 }
 
 #ifdef EMBER_HAVE_RE2
@@ -54,8 +57,8 @@ class PatternCache {
       last_ = std::string(pattern);
       if (!re_->ok()) {
         throw SparkError(ErrorKind::kRuntime, "INVALID_PARAMETER_VALUE.PATTERN",
-                         "The value of parameter(s) `regexp` in `" + fn_ + "` is invalid: '" + last_ +
-                             "' (" + re_->error() + ").",
+                         "The value of parameter(s) `regexp` in `" + fn_ + "` is invalid: '" +
+                             last_ + "' (" + re_->error() + ").",
                          {{"parameter", "`regexp`"}, {"functionName", "`" + fn_ + "`"}});
       }
     }
@@ -89,12 +92,15 @@ void for_each_match(const RE2& re, std::string_view s, size_t from, F on_match) 
   }
 }
 
-size_t offset_of(std::string_view s, const re2::StringPiece& p) { return static_cast<size_t>(p.data() - s.data()); }
+size_t offset_of(std::string_view s, const re2::StringPiece& p) {
+  return static_cast<size_t>(p.data() - s.data());
+}
 
 [[noreturn]] void bad_group(const std::string& fn, int64_t idx, int groups) {
   throw SparkError(ErrorKind::kRuntime, "INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX",
-                   "The value of parameter(s) `idx` in `" + fn + "` is invalid: Expects group index between 0 and " +
-                       std::to_string(groups) + ", but got " + std::to_string(idx) + ".",
+                   "The value of parameter(s) `idx` in `" + fn +
+                       "` is invalid: Expects group index between 0 and " + std::to_string(groups) +
+                       ", but got " + std::to_string(idx) + ".",
                    {{"parameter", "`idx`"}, {"functionName", "`" + fn + "`"}});
 }
 
@@ -113,7 +119,8 @@ ScalarKernel rlike_kernel() {
     for (int64_t i = 0; i < n; ++i) {
       if (a[0]->is_null(i) || a[1]->is_null(i)) continue;
       std::string_view s = a[0]->string_at(i);
-      out[static_cast<size_t>(i)] = RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), cache.get(a[1]->string_at(i)));
+      out[static_cast<size_t>(i)] =
+          RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), cache.get(a[1]->string_at(i)));
     }
     return make_bool_column(out, validity, n);
   };
@@ -127,7 +134,9 @@ ColumnPtr extract_kernel(const Args& a, int64_t n, const Signature& sig, const E
     std::string_view s = a[0]->string_at(i);
     std::string_view found;
     for_each_match(re, s, 0, [&](const std::vector<re2::StringPiece>& m) {
-      if (m[static_cast<size_t>(g)].data()) found = std::string_view(m[static_cast<size_t>(g)].data(), m[static_cast<size_t>(g)].size());
+      if (m[static_cast<size_t>(g)].data())
+        found =
+            std::string_view(m[static_cast<size_t>(g)].data(), m[static_cast<size_t>(g)].size());
       return false;
     });
     b.append_bytes(found);
@@ -168,11 +177,12 @@ ColumnPtr substr_kernel(const Args& a, int64_t n, const Signature& sig, const Ev
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     bool found = false;
     std::string_view s = a[0]->string_at(i);
-    for_each_match(cache.get(a[1]->string_at(i)), s, 0, [&](const std::vector<re2::StringPiece>& m) {
-      b.append_bytes(std::string_view(m[0].data(), m[0].size()));
-      found = true;
-      return false;
-    });
+    for_each_match(cache.get(a[1]->string_at(i)), s, 0,
+                   [&](const std::vector<re2::StringPiece>& m) {
+                     b.append_bytes(std::string_view(m[0].data(), m[0].size()));
+                     found = true;
+                     return false;
+                   });
     if (!found) b.append_null();
   });
 }
@@ -195,26 +205,30 @@ ColumnPtr instr_kernel(const Args& a, int64_t n, const Signature& sig, const Eva
 }
 
 /// Appends Java's Matcher.appendReplacement expansion of `rep` for match groups `m`.
-void expand_replacement(std::string& out, std::string_view rep, const std::vector<re2::StringPiece>& m) {
+void expand_replacement(std::string& out, std::string_view rep,
+                        const std::vector<re2::StringPiece>& m) {
   for (size_t k = 0; k < rep.size(); ++k) {
     char c = rep[k];
     if (c == '\\') {
       if (k + 1 >= rep.size())
-        throw SparkError(ErrorKind::kRuntime, "INVALID_PARAMETER_VALUE.PATTERN",
-                         "The value of parameter(s) `rep` in `regexp_replace` is invalid: character to be "
-                         "escaped is missing.");
+        throw SparkError(
+            ErrorKind::kRuntime, "INVALID_PARAMETER_VALUE.PATTERN",
+            "The value of parameter(s) `rep` in `regexp_replace` is invalid: character to be "
+            "escaped is missing.");
       out += rep[++k];
     } else if (c == '$') {
       if (k + 1 >= rep.size() || rep[k + 1] < '0' || rep[k + 1] > '9')
-        throw SparkError(ErrorKind::kRuntime, "INVALID_PARAMETER_VALUE.PATTERN",
-                         "The value of parameter(s) `rep` in `regexp_replace` is invalid: Illegal group "
-                         "reference.");
+        throw SparkError(
+            ErrorKind::kRuntime, "INVALID_PARAMETER_VALUE.PATTERN",
+            "The value of parameter(s) `rep` in `regexp_replace` is invalid: Illegal group "
+            "reference.");
       // Java takes as many digits as still name an existing group.
       size_t g = static_cast<size_t>(rep[++k] - '0');
       if (g >= m.size())
-        throw SparkError(ErrorKind::kRuntime, "INVALID_PARAMETER_VALUE.PATTERN",
-                         "The value of parameter(s) `rep` in `regexp_replace` is invalid: No group " +
-                             std::to_string(g) + ".");
+        throw SparkError(
+            ErrorKind::kRuntime, "INVALID_PARAMETER_VALUE.PATTERN",
+            "The value of parameter(s) `rep` in `regexp_replace` is invalid: No group " +
+                std::to_string(g) + ".");
       while (k + 1 < rep.size() && rep[k + 1] >= '0' && rep[k + 1] <= '9' &&
              g * 10 + static_cast<size_t>(rep[k + 1] - '0') < m.size())
         g = g * 10 + static_cast<size_t>(rep[++k] - '0');
@@ -231,9 +245,11 @@ ColumnPtr replace_kernel(const Args& a, int64_t n, const Signature& sig, const E
     std::string_view s = a[0]->string_at(i), rep = a[2]->string_at(i);
     int64_t pos = a.size() > 3 ? int_arg(a, 3, i) : 1;
     if (pos <= 0)
-      throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE",
-                       "Cannot resolve regexp_replace due to data type mismatch: The `position` must be "
-                       "greater than 0, but got " + std::to_string(pos) + ".");
+      throw SparkError(
+          ErrorKind::kAnalysis, "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE",
+          "Cannot resolve regexp_replace due to data type mismatch: The `position` must be "
+          "greater than 0, but got " +
+              std::to_string(pos) + ".");
     const RE2& re = cache.get(a[1]->string_at(i));
     size_t start = utf8_offset(s, pos - 1);
     if (static_cast<int64_t>(utf8_length(s)) < pos - 1) {
@@ -291,8 +307,10 @@ ColumnPtr split_kernel(const Args& a, int64_t n, const Signature& sig, const Eva
       }
       return false;
     });
-    if (index == 0 && parts.empty()) parts.push_back(s);
-    else parts.push_back(s.substr(index));
+    if (index == 0 && parts.empty())
+      parts.push_back(s);
+    else
+      parts.push_back(s.substr(index));
     for (auto p : parts) items.append_bytes(p);
     b.close_list();
   });
@@ -331,24 +349,28 @@ void register_string_regexp(Registry& r) {
     r.add(std::move(d));
   }
   {
-    FunctionDef d = scalar("regexp_extract", 2, 3, rule("regexp_extract", "SSI", DataType::string()), extract_kernel);
+    FunctionDef d = scalar("regexp_extract", 2, 3,
+                           rule("regexp_extract", "SSI", DataType::string()), extract_kernel);
     d.render = defaults_render(2, {"1"});
     r.add(std::move(d));
   }
   {
-    FunctionDef d = scalar("regexp_extract_all", 2, 3, rule("regexp_extract_all", "SSI", DataType::array(DataType::string())),
+    FunctionDef d = scalar("regexp_extract_all", 2, 3,
+                           rule("regexp_extract_all", "SSI", DataType::array(DataType::string())),
                            extract_all_kernel);
     d.render = defaults_render(2, {"1"});
     r.add(std::move(d));
   }
   {
-    FunctionDef d = scalar("regexp_replace", 3, 4, rule("regexp_replace", "SSSI", DataType::string()), replace_kernel);
+    FunctionDef d = scalar("regexp_replace", 3, 4,
+                           rule("regexp_replace", "SSSI", DataType::string()), replace_kernel);
     d.render = defaults_render(3, {"1"});
     r.add(std::move(d));
   }
   r.add(scalar("regexp_count", 2, 2, rule("regexp_count", "S", DataType::int_()), count_kernel));
   {
-    FunctionDef d = scalar("regexp_substr", 2, 2, rule("regexp_substr", "S", DataType::string()), substr_kernel);
+    FunctionDef d = scalar("regexp_substr", 2, 2, rule("regexp_substr", "S", DataType::string()),
+                           substr_kernel);
     d.type_rule = [](const Types& a, const Config&) {
       Signature s = coerce_args("regexp_substr", a, "S", DataType::string());
       s.may_introduce_null = true;
@@ -357,12 +379,15 @@ void register_string_regexp(Registry& r) {
     r.add(std::move(d));
   }
   {
-    FunctionDef d = scalar("regexp_instr", 2, 3, rule("regexp_instr", "SSI", DataType::int_()), instr_kernel);
+    FunctionDef d =
+        scalar("regexp_instr", 2, 3, rule("regexp_instr", "SSI", DataType::int_()), instr_kernel);
     d.render = defaults_render(2, {"0"});
     r.add(std::move(d));
   }
   {
-    FunctionDef d = scalar("split", 2, 3, rule("split", "SSI", DataType::array(DataType::string(), false)), split_kernel);
+    FunctionDef d =
+        scalar("split", 2, 3, rule("split", "SSI", DataType::array(DataType::string(), false)),
+               split_kernel);
     d.render = defaults_render(2, {"-1"});
     r.add(std::move(d));
   }

@@ -1,8 +1,9 @@
 #include "functions/string_util.h"
 
+#include <locale.h>
+
 #include <clocale>
 #include <cwctype>
-#include <locale.h>
 
 namespace ember::functions {
 
@@ -125,12 +126,15 @@ Signature coerce_args(const std::string& fn, const std::vector<TypePtr>& args,
     switch (want) {
       case 'S':
         required = "\"STRING\"";
-        if (is_null || (atomic && t->id() != TypeId::kBinary) || t->id() == TypeId::kString) to = DataType::string();
-        else if (t->id() == TypeId::kBinary) to = DataType::string();
+        if (is_null || (atomic && t->id() != TypeId::kBinary) || t->id() == TypeId::kString)
+          to = DataType::string();
+        else if (t->id() == TypeId::kBinary)
+          to = DataType::string();
         break;
       case 'B':
         required = "\"BINARY\"";
-        if (is_null || t->id() == TypeId::kBinary || t->id() == TypeId::kString) to = DataType::binary();
+        if (is_null || t->id() == TypeId::kBinary || t->id() == TypeId::kString)
+          to = DataType::binary();
         break;
       case 'I':
         required = "\"INT\"";
@@ -152,14 +156,17 @@ Signature coerce_args(const std::string& fn, const std::vector<TypePtr>& args,
         break;
       case 't':
         required = "\"TIMESTAMP\"";
-        if (t->id() == TypeId::kTimestampNtz) to = t;
-        else if (is_null || t->id() == TypeId::kString || t->is_datetime()) to = DataType::timestamp();
+        if (t->id() == TypeId::kTimestampNtz)
+          to = t;
+        else if (is_null || t->id() == TypeId::kString || t->is_datetime())
+          to = DataType::timestamp();
         break;
       case 'b':
         required = "\"BOOLEAN\"";
         if (is_null || t->id() == TypeId::kBoolean) to = DataType::boolean();
         break;
-      default: to = t;
+      default:
+        to = t;
     }
     if (!to) {
       throw_type_mismatch("UNEXPECTED_INPUT_TYPE",

@@ -60,8 +60,10 @@ ColumnPtr map_rows(const std::vector<ColumnPtr>& args, int64_t n, const TypePtr&
         break;
       }
     }
-    if (null) b.append_null();
-    else op(i, b);
+    if (null)
+      b.append_null();
+    else
+      op(i, b);
   }
   return b.finish();
 }

@@ -12,10 +12,13 @@ namespace {
 TEST(Murmur3, ReferenceVectorsOnAlignedInput) {
   EXPECT_EQ(static_cast<uint32_t>(murmur3_bytes("", 0)), 0u);
   EXPECT_EQ(static_cast<uint32_t>(murmur3_bytes("", 1)), 0x514E28B7u);
-  EXPECT_EQ(static_cast<uint32_t>(murmur3_bytes("", static_cast<int32_t>(0xffffffffu))), 0x81F16F39u);
+  EXPECT_EQ(static_cast<uint32_t>(murmur3_bytes("", static_cast<int32_t>(0xffffffffu))),
+            0x81F16F39u);
   EXPECT_EQ(static_cast<uint32_t>(murmur3_bytes(std::string_view("\0\0\0\0", 4), 0)), 0x2362F9DEu);
-  EXPECT_EQ(static_cast<uint32_t>(murmur3_bytes("aaaa", static_cast<int32_t>(0x9747b28cu))), 0x5A97808Au);
-  EXPECT_EQ(static_cast<uint32_t>(murmur3_bytes("abcd", static_cast<int32_t>(0x9747b28cu))), 0xF0478627u);
+  EXPECT_EQ(static_cast<uint32_t>(murmur3_bytes("aaaa", static_cast<int32_t>(0x9747b28cu))),
+            0x5A97808Au);
+  EXPECT_EQ(static_cast<uint32_t>(murmur3_bytes("abcd", static_cast<int32_t>(0x9747b28cu))),
+            0xF0478627u);
 }
 
 TEST(Murmur3, SparkValues) {
@@ -39,7 +42,8 @@ TEST(Digests, ReferenceVectors) {
   EXPECT_EQ(hex(sha256("abc")), "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   EXPECT_EQ(hex(sha256("abc", true)), "23097d223405d8228642a477bda255b32aadbce4bda0b3f7e36c9da7");
   EXPECT_EQ(hex(sha512("abc", true)),
-            "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baeca134c825a7");
+            "cb00753f45a35e8bb5a03d699ac65007272c32ab0eded1631a8b605a43ff5bed8086072ba1e7cc2358baec"
+            "a134c825a7");
   EXPECT_EQ(hex(sha512("abc")).substr(0, 32), "ddaf35a193617abacc417349ae204131");
   EXPECT_EQ(crc32("123456789"), 0xCBF43926u);
   // A message spanning two blocks after padding.

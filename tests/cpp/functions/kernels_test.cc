@@ -15,8 +15,10 @@ namespace {
 ColumnPtr strings(const std::vector<const char*>& values) {
   ColumnBuilder b(DataType::string());
   for (const char* v : values) {
-    if (v) b.append_bytes(v);
-    else b.append_null();
+    if (v)
+      b.append_bytes(v);
+    else
+      b.append_null();
   }
   return b.finish();
 }
@@ -27,7 +29,8 @@ ColumnPtr ints(const std::vector<int32_t>& values) {
   return b.finish();
 }
 
-ColumnPtr call(const std::string& name, const std::vector<ColumnPtr>& args, const std::string& zone = "UTC") {
+ColumnPtr call(const std::string& name, const std::vector<ColumnPtr>& args,
+               const std::string& zone = "UTC") {
   const FunctionDef* d = Registry::instance().find(name);
   EXPECT_NE(d, nullptr) << name;
   std::vector<TypePtr> types;
@@ -52,12 +55,12 @@ TEST(StringKernels, LikeWithEscapesAndMultiByteCharacters) {
 }
 
 TEST(StringKernels, SubstringCountsCodePoints) {
-  ColumnPtr r = call("substring", {strings({"héllo", "日本語", "abc"}), ints({2, -2, 0}), ints({3, 5, 2})});
+  ColumnPtr r =
+      call("substring", {strings({"héllo", "日本語", "abc"}), ints({2, -2, 0}), ints({3, 5, 2})});
   EXPECT_EQ(r->string_at(0), "éll");
   EXPECT_EQ(r->string_at(1), "本語");
   EXPECT_EQ(r->string_at(2), "ab");  // position 0 acts as 1 but keeps the length from 0
 }
-
 
 TEST(StringKernels, SplitFollowsJavaSemantics) {
   ColumnPtr r = call("split", {strings({"a,b,,c,,", ",a"}), strings({",", ","}), ints({-1, -1})});
