@@ -7,6 +7,8 @@
 #include <cstring>
 #include <limits>
 
+#include "common/datetime.h"
+#include "common/timezone.h"
 #include "functions/kernel_util.h"
 
 namespace ember::functions {
@@ -160,6 +162,7 @@ struct Caster {
     }
     if (to->id() == TypeId::kString) return to_string();
     if (from->id() == TypeId::kString) return from_string();
+    if (from->is_datetime() || to->is_datetime()) return datetime();
     if (to->is_numeric() && (from->is_numeric() || from->id() == TypeId::kBoolean)) return numeric();
     if (to->id() == TypeId::kBoolean && from->is_numeric()) return numeric_to_bool();
     if (from->is_nested() && to->is_nested() && from->same_type(*to)) {
@@ -188,6 +191,9 @@ struct Caster {
         case TypeId::kDouble: b.append_bytes(format_double(in->values<double>()[i])); break;
         case TypeId::kDecimal: b.append_bytes(decimal_to_string(in->values<int128_t>()[i], from->scale())); break;
         case TypeId::kBinary: b.append_bytes(in->string_at(i)); break;
+        case TypeId::kDate: b.append_bytes(format_date(in->values<int32_t>()[i])); break;
+        case TypeId::kTimestamp: b.append_bytes(format_timestamp(in->values<int64_t>()[i], zone())); break;
+        case TypeId::kTimestampNtz: b.append_bytes(format_timestamp_ntz(in->values<int64_t>()[i])); break;
         default:
           throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                            "Cast from " + from->sql() + " to STRING is not supported yet.");
@@ -241,6 +247,19 @@ struct Caster {
           break;
         }
         case TypeId::kBinary: b.append_bytes(s); break;
+        case TypeId::kDate: {
+          int32_t d;
+          ok = parse_date(s, &d);
+          if (ok) b.append<int32_t>(d);
+          break;
+        }
+        case TypeId::kTimestamp:
+        case TypeId::kTimestampNtz: {
+          int64_t us;
+          ok = to->id() == TypeId::kTimestamp ? parse_timestamp(s, zone(), &us) : parse_timestamp_ntz(s, &us);
+          if (ok) b.append<int64_t>(us);
+          break;
+        }
         default:
           throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                            "Cast from STRING to " + to->sql() + " is not supported yet.");
@@ -248,6 +267,69 @@ struct Caster {
       if (!ok) {
         if (strict()) invalid_input(std::string(s), in->type(), to);
         b.append_null();
+      }
+    }
+    return b.finish();
+  }
+
+  const TimeZone& zone() const { return TimeZone::get(ctx.time_zone); }
+
+  /// Casts between DATE, TIMESTAMP, TIMESTAMP_NTZ and the numbers (seconds since the epoch).
+  ColumnPtr datetime() {
+    const TypePtr& from = in->type();
+    TypeId f = from->id(), t = to->id();
+    auto unsupported = [&]() -> ColumnPtr {
+      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                       "Cast from " + from->sql() + " to " + to->sql() + " is not supported yet.");
+    };
+    ColumnBuilder b(to, n);
+    for (int64_t i = 0; i < n; ++i) {
+      if (in->is_null(i)) {
+        b.append_null();
+        continue;
+      }
+      if (f == TypeId::kDate) {
+        int64_t days = in->values<int32_t>()[i];
+        if (t == TypeId::kTimestamp) b.append<int64_t>(zone().local_to_utc_micros(days * kMicrosPerDay));
+        else if (t == TypeId::kTimestampNtz) b.append<int64_t>(days * kMicrosPerDay);
+        else return unsupported();
+      } else if (f == TypeId::kTimestamp || f == TypeId::kTimestampNtz) {
+        int64_t us = in->values<int64_t>()[i];
+        int64_t local = f == TypeId::kTimestamp ? zone().utc_to_local_micros(us) : us;
+        switch (t) {
+          case TypeId::kDate: b.append<int32_t>(static_cast<int32_t>(floor_div(local, kMicrosPerDay))); break;
+          case TypeId::kTimestamp: b.append<int64_t>(zone().local_to_utc_micros(us)); break;
+          case TypeId::kTimestampNtz: b.append<int64_t>(local); break;
+          case TypeId::kLong: b.append<int64_t>(floor_div(us, kMicrosPerSecond)); break;
+          case TypeId::kInt: b.append<int32_t>(static_cast<int32_t>(floor_div(us, kMicrosPerSecond))); break;
+          case TypeId::kDouble: b.append<double>(static_cast<double>(us) / 1e6); break;
+          case TypeId::kFloat: b.append<float>(static_cast<float>(static_cast<double>(us) / 1e6)); break;
+          default: return unsupported();
+        }
+      } else if (t == TypeId::kTimestamp && from->is_numeric() && from->id() != TypeId::kDecimal) {
+        double secs = dispatch_fixed(f, [&]<typename T>() { return static_cast<double>(in->values<T>()[i]); });
+        if (from->is_integral()) {
+          int64_t v = dispatch_fixed(f, [&]<typename T>() -> int64_t {
+            if constexpr (std::is_integral_v<T>) return static_cast<int64_t>(in->values<T>()[i]);
+            else return 0;
+          });
+          int64_t us;
+          if (__builtin_mul_overflow(v, kMicrosPerSecond, &us)) {
+            if (strict()) cast_overflow(std::to_string(v) + "L", from, to);
+            b.append_null();
+            continue;
+          }
+          b.append<int64_t>(us);
+        } else {
+          if (std::isnan(secs) || std::isinf(secs)) {
+            if (strict()) cast_overflow(format_double(secs) + "D", from, to);
+            b.append_null();
+            continue;
+          }
+          b.append<int64_t>(static_cast<int64_t>(secs * 1e6));
+        }
+      } else {
+        return unsupported();
       }
     }
     return b.finish();

@@ -33,6 +33,9 @@ struct Signature {
   /// Result is null only when every argument is null (greatest, least): nullable only when
   /// all arguments are.
   bool null_if_all_args_null = false;
+  /// When not empty: the result is nullable only when one of these arguments is (concat_ws and
+  /// its separator, nvl2 and its two values).
+  std::vector<int> nullable_from;
 };
 
 /// A scalar kernel: evaluates the function over whole columns (already cast to the signature's
@@ -92,6 +95,11 @@ struct FunctionDef {
   Display display = Display::kCall;
   std::string display_name;      // name shown in column names: "+", "=", "AND", "sum"
   std::string usage;             // one-line description, for SHOW FUNCTIONS / docs
+  /// Spark's text for a call where it is not `name(a, b)`: special syntax (`s LIKE p`,
+  /// `TRIM(BOTH c FROM s)`) or defaulted arguments it shows (`substring(s, 2, 2147483647)`).
+  /// Receives the name the function was called by and the rendered arguments.
+  std::function<std::string(const std::string& called, const std::vector<std::string>& args)>
+      render;
 };
 
 /// Every function Ember knows, by name and alias (case-insensitive).
@@ -119,6 +127,14 @@ void register_misc(Registry& r);
 void register_math(Registry& r);
 void register_rand(Registry& r);
 void register_statistical_aggregates(Registry& r);
+void register_string_basic(Registry& r);
+void register_string_regexp(Registry& r);
+void register_string_format(Registry& r);
+void register_hash(Registry& r);
+void register_conditional(Registry& r);
+void register_datetime_fields(Registry& r);
+void register_datetime_arith(Registry& r);
+void register_datetime_format(Registry& r);
 
 /// Spark's implicit type widening for arithmetic and comparison (`findWiderTypeForTwo` in ANSI
 /// mode); nullptr when there is no common type.

@@ -39,6 +39,14 @@ Registry::Registry() {
   register_math(*this);
   register_rand(*this);
   register_statistical_aggregates(*this);
+  register_string_basic(*this);
+  register_string_regexp(*this);
+  register_string_format(*this);
+  register_hash(*this);
+  register_conditional(*this);
+  register_datetime_fields(*this);
+  register_datetime_arith(*this);
+  register_datetime_format(*this);
 }
 
 void Registry::add(FunctionDef def) {

@@ -405,6 +405,11 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
   bool any_nullable = false, all_nullable = !args.empty();
   for (auto& a : args) any_nullable |= a->nullable, all_nullable &= a->nullable;
   if (sig.never_null) n->nullable = false;
+  else if (!sig.nullable_from.empty()) {
+    n->nullable = sig.may_introduce_null;
+    for (int k : sig.nullable_from)
+      if (static_cast<size_t>(k) < args.size()) n->nullable = n->nullable || args[static_cast<size_t>(k)]->nullable;
+  }
   else if (sig.null_if_all_args_null) n->nullable = all_nullable || sig.may_introduce_null;
   else if (is_agg) n->nullable = true;
   else n->nullable = any_nullable || sig.may_introduce_null;

@@ -3,6 +3,8 @@
 #include <atomic>
 
 #include "column/column.h"
+#include "common/datetime.h"
+#include "common/timezone.h"
 #include "common/error.h"
 #include "functions/cast.h"
 #include "functions/function.h"
@@ -35,6 +37,11 @@ std::string literal_string(const Value& v, const TypePtr& t) {
     case TypeId::kDouble: return functions::format_double(v.as_double());
     case TypeId::kDecimal: return decimal_to_string(v.as_decimal(), t->scale());
     case TypeId::kString: return v.as_bytes();
+    case TypeId::kDate: return "DATE '" + format_date(static_cast<int32_t>(v.as_int())) + "'";
+    // Spark prints timestamp literals in the session time zone; names are rendered without
+    // the session, so they use UTC.
+    case TypeId::kTimestamp: return "TIMESTAMP '" + format_timestamp(v.as_int(), TimeZone::utc()) + "'";
+    case TypeId::kTimestampNtz: return "TIMESTAMP_NTZ '" + format_timestamp_ntz(v.as_int()) + "'";
     default: {
       // Render through a one-row column and the cast to string where supported.
       return "literal";
@@ -161,6 +168,11 @@ std::string Expr::to_string() const {
     case ExprKind::kCall:
     case ExprKind::kAggregate: {
       const std::string& shown = function->display_name;
+      if (function->render) {
+        std::vector<std::string> rendered;
+        for (const auto& c : children) rendered.push_back(c->to_string());
+        return function->render(name.empty() ? function->name : name, rendered);
+      }
       // A function called by its name (negative(x)) is shown by that name, as Spark does.
       if (!name.empty() && name != function->name) return name + "(" + args() + ")";
       switch (function->display) {
@@ -183,7 +195,8 @@ std::string Expr::to_string() const {
       return s + " END";
     }
     case ExprKind::kIf: return "(IF(" + args() + "))";
-    case ExprKind::kCoalesce: return "coalesce(" + args() + ")";
+    // nvl and ifnull are coalesce under the name they were called by.
+    case ExprKind::kCoalesce: return (name.empty() ? std::string("coalesce") : name) + "(" + args() + ")";
     case ExprKind::kGetField: return children[0]->to_string() + "." + name;
     case ExprKind::kUnresolvedExtract: return children[0]->to_string() + "[" + children[1]->to_string() + "]";
     case ExprKind::kLambdaVariable: return name;

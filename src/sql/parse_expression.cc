@@ -508,7 +508,8 @@ ExprPtr Parser::function_call(std::vector<std::string> name_parts, int begin) {
     if (accept_word("IN")) {
       ExprPtr haystack = expression();
       expect_op(")");
-      return plan::call(lname, {needle, haystack});
+      // Spark reads POSITION(a IN b) as locate(a, b).
+      return plan::call("locate", {needle, haystack});
     }
     pos_ = save;
   }
@@ -539,7 +540,8 @@ ExprPtr Parser::function_call(std::vector<std::string> name_parts, int begin) {
       ExprPtr str = expression();
       expect_op(")");
       const char* f = mode == "BOTH" ? "trim" : (mode == "LEADING" ? "ltrim" : "rtrim");
-      return chars ? plan::call(f, {str, chars}) : plan::call(f, {str});
+      // trim(chars, str): the order of the two-argument call, as Spark's registry takes it.
+      return chars ? plan::call(f, {chars, str}) : plan::call(f, {str});
     }
     if (has_mode) fail_here();
     pos_ = save;

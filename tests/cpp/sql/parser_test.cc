@@ -240,10 +240,10 @@ TEST(SqlExpression, CaseCastAndFunctions) {
   EXPECT_EQ(e("system.builtin.abs(-1)"), "abs(-1)");
   EXPECT_EQ(e("current_date"), "current_date()");
   EXPECT_EQ(e("EXTRACT(YEAR FROM d)"), "extract('YEAR', d)");
-  EXPECT_EQ(e("TRIM(BOTH 'x' FROM s)"), "trim(s, 'x')");
+  EXPECT_EQ(e("TRIM(BOTH 'x' FROM s)"), "trim('x', s)");
   EXPECT_EQ(e("TRIM(LEADING FROM s)"), "ltrim(s)");
   EXPECT_EQ(e("SUBSTRING(s FROM 2 FOR 3)"), "substring(s, 2, 3)");
-  EXPECT_EQ(e("POSITION('a' IN s)"), "position('a', s)");
+  EXPECT_EQ(e("POSITION('a' IN s)"), "locate('a', s)");
   EXPECT_EQ(e("first(a) IGNORE NULLS"), "first(a, true)");
   EXPECT_EQ(e("(1, 2)"), "named_struct('col1', 1, 'col2', 2)");
   EXPECT_EQ(e("struct(1 AS x, b)"), "struct(1 AS x, b)");

@@ -1,0 +1,166 @@
+// Null and conditional functions that are plain functions of their arguments: nvl2, nullif,
+// nanvl, typeof and assert_true. (nvl/ifnull/coalesce, if and CASE are expressions of their
+// own in the analyzer; equal_null is `<=>`; isnan lives with the predicates.)
+
+#include <cmath>
+
+#include "functions/string_util.h"
+
+namespace ember::functions {
+namespace {
+
+using Args = std::vector<ColumnPtr>;
+using Types = std::vector<TypePtr>;
+
+TypePtr common_type(const std::string& fn, const Types& args, const std::vector<size_t>& which,
+                    const Config& conf) {
+  TypePtr t = args[which[0]];
+  for (size_t k = 1; k < which.size(); ++k) {
+    TypePtr w = wider_type(t, args[which[k]], conf.ansi_enabled());
+    if (!w && (t->id() == TypeId::kString || args[which[k]]->id() == TypeId::kString) &&
+        !t->is_nested() && !args[which[k]]->is_nested())
+      w = DataType::string();
+    if (!w)
+      throw_type_mismatch("DATA_DIFF_TYPES",
+                          "Input to `" + fn + "` should all be the same type, but it's [" +
+                              t->sql() + ", " + args[which[k]]->sql() + "].",
+                          call_sql(fn, args));
+    t = w;
+  }
+  return t;
+}
+
+ColumnPtr nvl2_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+  ColumnBuilder b(sig.result_type, n);
+  for (int64_t i = 0; i < n; ++i) b.append_from(a[0]->is_valid(i) ? *a[1] : *a[2], i);
+  return b.finish();
+}
+
+ColumnPtr nullif_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
+  static const FunctionDef* eq = Registry::instance().find("==");
+  Signature es = eq->type_rule({a[0]->type(), a[1]->type()}, ctx.config ? *ctx.config : Config());
+  ColumnPtr same = eq->kernel(a, n, es, ctx);
+  ColumnBuilder b(sig.result_type, n);
+  for (int64_t i = 0; i < n; ++i) {
+    if (same->is_valid(i) && same->bool_at(i))
+      b.append_null();
+    else
+      b.append_from(*a[0], i);
+  }
+  return b.finish();
+}
+
+template <typename T>
+ColumnPtr nanvl_typed(const Args& a, int64_t n, const Signature& sig) {
+  ColumnBuilder b(sig.result_type, n);
+  for (int64_t i = 0; i < n; ++i) {
+    if (a[0]->is_null(i)) {
+      b.append_null();
+      continue;
+    }
+    T x = a[0]->values<T>()[i];
+    if (!std::isnan(x))
+      b.append<T>(x);
+    else if (a[1]->is_null(i))
+      b.append_null();
+    else
+      b.append<T>(a[1]->values<T>()[i]);
+  }
+  return b.finish();
+}
+
+}  // namespace
+
+void register_conditional(Registry& r) {
+  {
+    FunctionDef d = scalar(
+        "nvl2", 3, 3,
+        [](const Types& a, const Config& conf) {
+          TypePtr t = common_type("nvl2", a, {1, 2}, conf);
+          Signature s;
+          s.arg_types = {a[0], t, t};
+          s.result_type = t;
+          s.null_if_any_arg_null = false;
+          s.nullable_from = {1, 2};
+          return s;
+        },
+        nvl2_kernel);
+    r.add(std::move(d));
+  }
+  r.add(scalar(
+      "nullif", 2, 2,
+      [](const Types& a, const Config& conf) {
+        TypePtr t = common_type("nullif", a, {0, 1}, conf);
+        Signature s;
+        s.arg_types = {t, t};
+        s.result_type = t;
+        s.null_if_any_arg_null = false;
+        s.may_introduce_null = true;
+        return s;
+      },
+      nullif_kernel));
+  r.add(scalar(
+      "nanvl", 2, 2,
+      [](const Types& a, const Config&) {
+        for (size_t i = 0; i < 2; ++i)
+          if (!a[i]->is_numeric() && a[i]->id() != TypeId::kNull && a[i]->id() != TypeId::kString)
+            throw_type_mismatch(
+                "UNEXPECTED_INPUT_TYPE",
+                std::string("The ") + (i ? "second" : "first") +
+                    " parameter requires the (\"DOUBLE\" or \"FLOAT\") type, however \"" +
+                    a[i]->sql() + "\" has the type \"" + a[i]->sql() + "\".",
+                call_sql("nanvl", a));
+        bool flt = a[0]->id() == TypeId::kFloat && a[1]->id() == TypeId::kFloat;
+        Signature s;
+        TypePtr t = flt ? DataType::float_() : DataType::double_();
+        s.arg_types = {t, t};
+        s.result_type = t;
+        s.null_if_any_arg_null = false;
+        return s;
+      },
+      [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+        return sig.result_type->id() == TypeId::kFloat ? nanvl_typed<float>(a, n, sig)
+                                                       : nanvl_typed<double>(a, n, sig);
+      }));
+  r.add(scalar(
+      "typeof", 1, 1,
+      [](const Types& a, const Config&) {
+        Signature s;
+        s.arg_types = {a[0]};
+        s.result_type = DataType::string();
+        s.never_null = true;
+        s.null_if_any_arg_null = false;
+        return s;
+      },
+      [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+        return Column::constant(sig.result_type, Value::bytes(a[0]->type()->simple_string()), n);
+      }));
+  {
+    FunctionDef d = scalar(
+        "assert_true", 1, 2,
+        [](const Types& a, const Config&) {
+          Signature s = coerce_args("assert_true", a, "bS", DataType::null());
+          s.null_if_any_arg_null = false;
+          return s;
+        },
+        [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+          for (int64_t i = 0; i < n; ++i) {
+            if (a[0]->is_valid(i) && a[0]->bool_at(i)) continue;
+            std::string msg = a.size() > 1 && a[1]->is_valid(i)
+                                  ? std::string(a[1]->string_at(i))
+                                  : std::string("assertion is not true!");
+            throw SparkError(ErrorKind::kRuntime, "USER_RAISED_EXCEPTION", msg,
+                             {{"errorMessage", msg}});
+          }
+          return Column::all_null(sig.result_type, n);
+        });
+    d.deterministic = false;
+    d.render = [](const std::string& called, const std::vector<std::string>& a) {
+      return called + "(" + a[0] + ", " + (a.size() > 1 ? a[1] : "'" + a[0] + "' is not true!") +
+             ")";
+    };
+    r.add(std::move(d));
+  }
+}
+
+}  // namespace ember::functions

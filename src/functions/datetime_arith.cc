@@ -1,0 +1,447 @@
+// Date and timestamp arithmetic: date_add/date_sub, add_months, months_between, datediff,
+// next_day, make_date, make_timestamp, date_trunc/trunc, from_utc_timestamp/to_utc_timestamp,
+// timestamp_seconds/millis/micros, current_date/current_timestamp.
+
+#include <chrono>
+#include <cmath>
+
+#include "common/datetime.h"
+#include "common/timezone.h"
+#include "functions/string_util.h"
+
+namespace ember::functions {
+namespace {
+
+using Args = std::vector<ColumnPtr>;
+using Types = std::vector<TypePtr>;
+
+TypeRule rule(const std::string& fn, std::string spec, TypePtr result, bool may_null = false) {
+  return [fn, spec, result, may_null](const Types& a, const Config&) {
+    Signature s = coerce_args(fn, a, spec, result);
+    s.may_introduce_null = may_null;
+    return s;
+  };
+}
+
+std::string upper(std::string_view s) {
+  std::string u(s);
+  for (char& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return u;
+}
+
+int32_t date_at(const Args& a, size_t k, int64_t i) { return a[k]->values<int32_t>()[i]; }
+
+int64_t add_months_days(int64_t days, int64_t months) {
+  CivilDate c = civil_from_days(days);
+  int64_t total = c.year * 12 + (c.month - 1) + months;
+  int64_t y = floor_div(total, 12);
+  int m = static_cast<int>(floor_mod(total, 12)) + 1;
+  return days_from_civil(y, m, std::min(c.day, days_in_month(y, m)));
+}
+
+[[noreturn]] void field_out_of_bounds(const std::string& field, const std::string& range,
+                                      int64_t v) {
+  throw SparkError(
+      ErrorKind::kDateTime, "DATETIME_FIELD_OUT_OF_BOUNDS.WITHOUT_SUGGESTION",
+      "Invalid value for " + field + " (valid values " + range + "): " + std::to_string(v) + ". ",
+      {{"rangeMessage",
+        "Invalid value for " + field + " (valid values " + range + "): " + std::to_string(v)},
+       {"ansiConfig", "\"spark.sql.ansi.enabled\""}});
+}
+
+ColumnPtr months_between_kernel(const Args& a, int64_t n, const Signature& sig,
+                                const EvalContext& ctx) {
+  const TimeZone& tz = TimeZone::get(ctx.time_zone);
+  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+    int64_t l1 = tz.utc_to_local_micros(a[0]->values<int64_t>()[i]);
+    int64_t l2 = tz.utc_to_local_micros(a[1]->values<int64_t>()[i]);
+    bool round = a.size() < 3 || a[2]->bool_at(i);
+    int64_t d1 = floor_div(l1, kMicrosPerDay), d2 = floor_div(l2, kMicrosPerDay);
+    CivilDate c1 = civil_from_days(d1), c2 = civil_from_days(d2);
+    int64_t month_diff = (c1.year * 12 + c1.month) - (c2.year * 12 + c2.month);
+    bool last1 = c1.day == days_in_month(c1.year, c1.month),
+         last2 = c2.day == days_in_month(c2.year, c2.month);
+    if (c1.day == c2.day || (last1 && last2)) {
+      b.append<double>(static_cast<double>(month_diff));
+      return;
+    }
+    // Seconds elapsed since the start of each local day (not wall-clock seconds: a day with a
+    // DST change is 23 or 25 hours long), truncated as Java's toSeconds does.
+    double secs1 = static_cast<double>(
+        (a[0]->values<int64_t>()[i] - tz.local_to_utc_micros(d1 * kMicrosPerDay)) /
+        kMicrosPerSecond);
+    double secs2 = static_cast<double>(
+        (a[1]->values<int64_t>()[i] - tz.local_to_utc_micros(d2 * kMicrosPerDay)) /
+        kMicrosPerSecond);
+    double seconds_diff = static_cast<double>(c1.day - c2.day) * 86400.0 + secs1 - secs2;
+    double diff = static_cast<double>(month_diff) + seconds_diff / (31.0 * 86400.0);
+    if (round) diff = std::floor(diff * 1e8 + 0.5) / 1e8;
+    b.append<double>(diff);
+  });
+}
+
+/// Day of week (1 = Monday) named by Spark's next_day argument, or 0.
+int day_of_week_named(std::string_view s) {
+  std::string u = upper(s);
+  static const char* names[] = {"MONDAY", "TUESDAY",  "WEDNESDAY", "THURSDAY",
+                                "FRIDAY", "SATURDAY", "SUNDAY"};
+  for (int k = 0; k < 7; ++k) {
+    std::string full = names[k];
+    if (u == full || u == full.substr(0, 2) || u == full.substr(0, 3)) return k + 1;
+  }
+  return 0;
+}
+
+ColumnPtr next_day_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
+  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+    int dow = day_of_week_named(a[1]->string_at(i));
+    if (dow == 0) {
+      if (ctx.ansi)
+        throw SparkError(ErrorKind::kIllegalArgument, "ILLEGAL_DAY_OF_WEEK",
+                         "Illegal input for day of week: " + std::string(a[1]->string_at(i)) + ".",
+                         {{"string", std::string(a[1]->string_at(i))}});
+      b.append_null();
+      return;
+    }
+    int64_t d = date_at(a, 0, i);
+    int cur = iso_day_of_week(d);
+    int delta = (dow - cur + 7) % 7;
+    b.append<int32_t>(static_cast<int32_t>(d + (delta == 0 ? 7 : delta)));
+  });
+}
+
+ColumnPtr make_date_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
+  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+    int64_t y = int_arg(a, 0, i), m = int_arg(a, 1, i), d = int_arg(a, 2, i);
+    const char* field = nullptr;
+    std::string range;
+    int64_t bad = 0;
+    if (y < -999999999 || y > 999999999)
+      field = "Year", range = "-999999999 - 999999999", bad = y;
+    else if (m < 1 || m > 12)
+      field = "MonthOfYear", range = "1 - 12", bad = m;
+    else if (d < 1 || d > 31)
+      field = "DayOfMonth", range = "1 - 28/31", bad = d;
+    if (!field && d > days_in_month(y, static_cast<int>(m))) {
+      if (ctx.ansi) {
+        static const char* months[] = {"JANUARY",   "FEBRUARY", "MARCH",    "APRIL",
+                                       "MAY",       "JUNE",     "JULY",     "AUGUST",
+                                       "SEPTEMBER", "OCTOBER",  "NOVEMBER", "DECEMBER"};
+        std::string msg =
+            d == 29 ? "Invalid date 'February 29' as '" + std::to_string(y) + "' is not a leap year"
+                    : "Invalid date '" + std::string(months[m - 1]) + " " + std::to_string(d) + "'";
+        throw SparkError(ErrorKind::kDateTime, "DATETIME_FIELD_OUT_OF_BOUNDS.WITHOUT_SUGGESTION",
+                         msg + ". ",
+                         {{"rangeMessage", msg}, {"ansiConfig", "\"spark.sql.ansi.enabled\""}});
+      }
+      b.append_null();
+      return;
+    }
+    if (field) {
+      if (ctx.ansi) field_out_of_bounds(field, range, bad);
+      b.append_null();
+      return;
+    }
+    b.append<int32_t>(
+        static_cast<int32_t>(days_from_civil(y, static_cast<int>(m), static_cast<int>(d))));
+  });
+}
+
+/// Microseconds of the seconds argument of make_timestamp (DECIMAL(16,6) in Spark; integers,
+/// other decimals and doubles are accepted as their exact values).
+bool seconds_micros(const Column& c, int64_t i, int64_t* out) {
+  const DataType& t = *c.type();
+  if (t.id() == TypeId::kDecimal) {
+    int128_t v = c.values<int128_t>()[i];
+    int scale = t.scale();
+    while (scale > 6) v /= 10, --scale;
+    while (scale < 6) v *= 10, ++scale;
+    *out = static_cast<int64_t>(v);
+    return true;
+  }
+  if (t.is_floating()) {
+    double d = t.id() == TypeId::kFloat ? c.values<float>()[i] : c.values<double>()[i];
+    if (std::isnan(d) || std::isinf(d)) return false;
+    *out = static_cast<int64_t>(std::llround(d * 1e6));
+    return true;
+  }
+  *out = dispatch_fixed(t.id(), [&]<typename T>() -> int64_t {
+    if constexpr (std::is_integral_v<T>)
+      return static_cast<int64_t>(c.values<T>()[i]) * kMicrosPerSecond;
+    else
+      return 0;
+  });
+  return true;
+}
+
+ColumnPtr make_timestamp_kernel(const Args& a, int64_t n, const Signature& sig,
+                                const EvalContext& ctx) {
+  const TimeZone& session = TimeZone::get(ctx.time_zone);
+  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+    int64_t y = int_arg(a, 0, i), mo = int_arg(a, 1, i), d = int_arg(a, 2, i), h = int_arg(a, 3, i),
+            mi = int_arg(a, 4, i), us = 0;
+    bool ok = seconds_micros(*a[5], i, &us);
+    const char* field = nullptr;
+    std::string range;
+    int64_t bad = 0;
+    if (mo < 1 || mo > 12)
+      field = "MonthOfYear", range = "1 - 12", bad = mo;
+    else if (d < 1 || d > days_in_month(y, static_cast<int>(mo)))
+      field = "DayOfMonth", range = "1 - 28/31", bad = d;
+    else if (h < 0 || h > 23)
+      field = "HourOfDay", range = "0 - 23", bad = h;
+    else if (mi < 0 || mi > 59)
+      field = "MinuteOfHour", range = "0 - 59", bad = mi;
+    // 60 seconds exactly is the next minute; a fraction on top of 60 is invalid.
+    else if (!ok || us < 0 || us > 60 * kMicrosPerSecond ||
+             (us > 59999999 && us != 60 * kMicrosPerSecond))
+      field = "SecondOfMinute", range = "0 - 59", bad = us / kMicrosPerSecond;
+    if (field) {
+      if (ctx.ansi) field_out_of_bounds(field, range, bad);
+      b.append_null();
+      return;
+    }
+    int64_t local = days_from_civil(y, static_cast<int>(mo), static_cast<int>(d)) * kMicrosPerDay +
+                    (h * 3600 + mi * 60) * kMicrosPerSecond + us;
+    const TimeZone* tz = &session;
+    if (a.size() > 6) tz = &TimeZone::get(std::string(a[6]->string_at(i)));
+    b.append<int64_t>(tz->local_to_utc_micros(local));
+  });
+}
+
+/// Truncation levels shared by date_trunc and trunc; -1 when the name is not one.
+enum Level { kMicro, kMilli, kSecond, kMinute, kHour, kDay, kWeek, kMonth, kQuarter, kYear };
+int trunc_level(std::string_view s) {
+  std::string u = upper(s);
+  if (u == "YEAR" || u == "YYYY" || u == "YY") return kYear;
+  if (u == "QUARTER") return kQuarter;
+  if (u == "MONTH" || u == "MM" || u == "MON") return kMonth;
+  if (u == "WEEK") return kWeek;
+  if (u == "DAY" || u == "DD") return kDay;
+  if (u == "HOUR") return kHour;
+  if (u == "MINUTE") return kMinute;
+  if (u == "SECOND") return kSecond;
+  if (u == "MILLISECOND") return kMilli;
+  if (u == "MICROSECOND") return kMicro;
+  return -1;
+}
+
+int64_t trunc_days(int64_t days, int level) {
+  CivilDate c = civil_from_days(days);
+  switch (level) {
+    case kWeek:
+      return days - (iso_day_of_week(days) - 1);
+    case kMonth:
+      return days_from_civil(c.year, c.month, 1);
+    case kQuarter:
+      return days_from_civil(c.year, (c.month - 1) / 3 * 3 + 1, 1);
+    case kYear:
+      return days_from_civil(c.year, 1, 1);
+    default:
+      return days;
+  }
+}
+
+ColumnPtr date_trunc_kernel(const Args& a, int64_t n, const Signature& sig,
+                            const EvalContext& ctx) {
+  const TimeZone& tz = TimeZone::get(ctx.time_zone);
+  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+    int level = trunc_level(a[0]->string_at(i));
+    if (level < 0) {
+      b.append_null();
+      return;
+    }
+    int64_t us = a[1]->values<int64_t>()[i];
+    int64_t local = tz.utc_to_local_micros(us);
+    static const int64_t units[] = {1, 1000, kMicrosPerSecond, 60 * kMicrosPerSecond,
+                                    3600 * kMicrosPerSecond};
+    if (level <= kHour) {
+      // Sub-day truncation works on the instant for fixed units below an hour; hours follow
+      // local time.
+      if (level < kHour) {
+        b.append<int64_t>(floor_div(us, units[level]) * units[level]);
+      } else {
+        int64_t t = floor_div(local, units[level]) * units[level];
+        b.append<int64_t>(tz.local_to_utc_micros(t));
+      }
+      return;
+    }
+    int64_t days = trunc_days(floor_div(local, kMicrosPerDay), level);
+    b.append<int64_t>(tz.local_to_utc_micros(days * kMicrosPerDay));
+  });
+}
+
+ColumnPtr trunc_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+    int level = trunc_level(a[1]->string_at(i));
+    if (level < kWeek) {
+      b.append_null();
+      return;
+    }
+    b.append<int32_t>(static_cast<int32_t>(trunc_days(date_at(a, 0, i), level)));
+  });
+}
+
+ColumnPtr utc_shift_kernel(const Args& a, int64_t n, const Signature& sig, bool from_utc) {
+  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+    const TimeZone* tz = TimeZone::find(std::string(a[1]->string_at(i)));
+    if (!tz) {
+      b.append_null();
+      return;
+    }
+    int64_t us = a[0]->values<int64_t>()[i];
+    b.append<int64_t>(from_utc ? tz->utc_to_local_micros(us) : tz->local_to_utc_micros(us));
+  });
+}
+
+ColumnPtr timestamp_from_kernel(const Args& a, int64_t n, const Signature& sig, int64_t scale) {
+  bool floating = a[0]->type()->is_floating();
+  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+    if (floating) {
+      double v = a[0]->values<double>()[i];
+      double us = v * static_cast<double>(scale);
+      if (std::isnan(us) || std::isinf(us) || std::fabs(us) >= 9.2e18) {
+        b.append_null();
+        return;
+      }
+      b.append<int64_t>(static_cast<int64_t>(us));
+      return;
+    }
+    int64_t v = a[0]->values<int64_t>()[i], us;
+    if (__builtin_mul_overflow(v, scale, &us))
+      throw SparkError(ErrorKind::kArithmetic, "ARITHMETIC_OVERFLOW",
+                       "long overflow. If necessary set "
+                       "\"spark.sql.ansi.enabled\" to \"false\" to bypass this error.",
+                       {{"message", "long overflow"},
+                        {"alternative", ""},
+                        {"config", "\"spark.sql.ansi.enabled\""}});
+    b.append<int64_t>(us);
+  });
+}
+
+int64_t now_micros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+}  // namespace
+
+void register_datetime_arith(Registry& r) {
+  for (auto [name, sign] : {std::pair{"date_add", 1}, {"date_sub", -1}}) {
+    int sg = sign;
+    FunctionDef d = scalar(
+        name, 2, 2, rule(name, "dI", DataType::date()),
+        [sg](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+          return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+            b.append<int32_t>(static_cast<int32_t>(date_at(a, 0, i) + sg * int_arg(a, 1, i)));
+          });
+        },
+        sg > 0 ? std::vector<std::string>{"dateadd"} : std::vector<std::string>{});
+    // dateadd is shown as date_add.
+    d.render = [shown = std::string(name)](const std::string&, const std::vector<std::string>& a) {
+      return shown + "(" + a[0] + ", " + a[1] + ")";
+    };
+    r.add(std::move(d));
+  }
+  r.add(scalar("add_months", 2, 2, rule("add_months", "dI", DataType::date()),
+               [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+                 return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+                   b.append<int32_t>(
+                       static_cast<int32_t>(add_months_days(date_at(a, 0, i), int_arg(a, 1, i))));
+                 });
+               }));
+  r.add(scalar("datediff", 2, 2, rule("datediff", "d", DataType::int_()),
+               [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+                 return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+                   b.append<int32_t>(date_at(a, 0, i) - date_at(a, 1, i));
+                 });
+               },
+               {"date_diff"}));
+  {
+    FunctionDef d =
+        scalar("months_between", 2, 3, rule("months_between", "ttb", DataType::double_()),
+               months_between_kernel);
+    d.render = [](const std::string& called, const std::vector<std::string>& a) {
+      return called + "(" + a[0] + ", " + a[1] + ", " + (a.size() > 2 ? a[2] : "true") + ")";
+    };
+    r.add(std::move(d));
+  }
+  r.add(scalar("next_day", 2, 2, rule("next_day", "dS", DataType::date(), true), next_day_kernel));
+  r.add(scalar(
+      "make_date", 3, 3,
+      [](const Types& a, const Config& conf) {
+        Signature s = coerce_args("make_date", a, "I", DataType::date());
+        s.may_introduce_null = !conf.ansi_enabled();
+        return s;
+      },
+      make_date_kernel));
+  r.add(scalar(
+      "make_timestamp", 6, 7,
+      [](const Types& a, const Config& conf) {
+        if (!a[5]->is_numeric() && a[5]->id() != TypeId::kNull)
+          throw_type_mismatch(
+              "UNEXPECTED_INPUT_TYPE",
+              "The sixth parameter requires the \"DECIMAL(16,6)\" type, however \"" + a[5]->sql() +
+                  "\" has the type \"" + a[5]->sql() + "\".",
+              call_sql("make_timestamp", a));
+        Signature s = coerce_args("make_timestamp", a, "IIIII*S", DataType::timestamp());
+        if (a[5]->id() == TypeId::kNull) s.arg_types[5] = DataType::double_();
+        s.may_introduce_null = !conf.ansi_enabled();
+        return s;
+      },
+      make_timestamp_kernel));
+  r.add(scalar("date_trunc", 2, 2, rule("date_trunc", "St", DataType::timestamp(), true),
+               date_trunc_kernel));
+  r.add(scalar("trunc", 2, 2, rule("trunc", "dS", DataType::date(), true), trunc_kernel));
+  r.add(scalar("from_utc_timestamp", 2, 2, rule("from_utc_timestamp", "tS", DataType::timestamp()),
+               [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
+                 return utc_shift_kernel(a, n, s, true);
+               }));
+  r.add(scalar("to_utc_timestamp", 2, 2, rule("to_utc_timestamp", "tS", DataType::timestamp()),
+               [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
+                 return utc_shift_kernel(a, n, s, false);
+               }));
+  for (auto [name, scale] : {std::pair{"timestamp_seconds", 1000000LL},
+                             {"timestamp_millis", 1000LL},
+                             {"timestamp_micros", 1LL}}) {
+    int64_t sc = scale;
+    std::string fn = name;
+    r.add(scalar(
+        fn, 1, 1,
+        [fn, sc](const Types& a, const Config&) {
+          bool floating =
+              sc == 1000000LL && (a[0]->is_floating() || a[0]->id() == TypeId::kDecimal);
+          return coerce_args(fn, a, floating ? "D" : "L", DataType::timestamp());
+        },
+        [sc](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
+          return timestamp_from_kernel(a, n, s, sc);
+        }));
+  }
+  auto nullary = [&](const std::string& name, TypePtr t, bool date) {
+    FunctionDef d = scalar(
+        name, 0, 0,
+        [t](const Types&, const Config&) {
+          Signature s;
+          s.result_type = t;
+          s.never_null = true;
+          return s;
+        },
+        [date](const Args&, int64_t n, const Signature& sig, const EvalContext& ctx) {
+          int64_t now = now_micros();
+          if (date) {
+            int64_t local = TimeZone::get(ctx.time_zone).utc_to_local_micros(now);
+            return Column::constant(sig.result_type,
+                                    Value::integer(floor_div(local, kMicrosPerDay)), n);
+          }
+          return Column::constant(sig.result_type, Value::integer(now), n);
+        });
+    d.deterministic = false;
+    r.add(std::move(d));
+  };
+  nullary("current_date", DataType::date(), true);
+  nullary("current_timestamp", DataType::timestamp(), false);
+  nullary("now", DataType::timestamp(), false);
+}
+
+}  // namespace ember::functions

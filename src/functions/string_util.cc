@@ -1,0 +1,195 @@
+#include "functions/string_util.h"
+
+#include <locale.h>
+
+#include <clocale>
+#include <cwctype>
+
+namespace ember::functions {
+
+std::u32string utf8_decode(std::string_view s) {
+  std::u32string out;
+  out.reserve(s.size());
+  size_t i = 0;
+  while (i < s.size()) {
+    unsigned char c = static_cast<unsigned char>(s[i]);
+    int extra = c < 0x80 ? 0 : (c >> 5) == 6 ? 1 : (c >> 4) == 14 ? 2 : (c >> 3) == 30 ? 3 : -1;
+    if (extra < 0 || i + static_cast<size_t>(extra) >= s.size()) {
+      out.push_back(0xFFFD);
+      ++i;
+      continue;
+    }
+    char32_t cp = extra == 0 ? c : (c & (0x3F >> extra));
+    bool ok = true;
+    for (int k = 1; k <= extra; ++k) {
+      unsigned char d = static_cast<unsigned char>(s[i + static_cast<size_t>(k)]);
+      if ((d & 0xC0) != 0x80) ok = false;
+      cp = (cp << 6) | (d & 0x3F);
+    }
+    if (!ok) {
+      out.push_back(0xFFFD);
+      ++i;
+      continue;
+    }
+    out.push_back(cp);
+    i += static_cast<size_t>(extra) + 1;
+  }
+  return out;
+}
+
+void utf8_append(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out.push_back(static_cast<char>(cp));
+  } else if (cp < 0x800) {
+    out.push_back(static_cast<char>(0xC0 | (cp >> 6)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else if (cp < 0x10000) {
+    out.push_back(static_cast<char>(0xE0 | (cp >> 12)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  } else {
+    out.push_back(static_cast<char>(0xF0 | (cp >> 18)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 12) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | ((cp >> 6) & 0x3F)));
+    out.push_back(static_cast<char>(0x80 | (cp & 0x3F)));
+  }
+}
+
+std::string utf8_encode(std::u32string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (char32_t c : s) utf8_append(out, c);
+  return out;
+}
+
+namespace {
+/// The C library's Unicode case tables, independent of the process locale.
+locale_t utf8_locale() {
+  static locale_t loc = [] {
+    locale_t l = newlocale(LC_CTYPE_MASK, "C.UTF-8", static_cast<locale_t>(0));
+    return l ? l : newlocale(LC_CTYPE_MASK, "C", static_cast<locale_t>(0));
+  }();
+  return loc;
+}
+}  // namespace
+
+char32_t to_upper_cp(char32_t c) {
+  if (c < 0x80) return (c >= 'a' && c <= 'z') ? c - 32 : c;
+  return static_cast<char32_t>(towupper_l(static_cast<wint_t>(c), utf8_locale()));
+}
+
+char32_t to_lower_cp(char32_t c) {
+  if (c < 0x80) return (c >= 'A' && c <= 'Z') ? c + 32 : c;
+  return static_cast<char32_t>(towlower_l(static_cast<wint_t>(c), utf8_locale()));
+}
+
+bool is_upper_cp(char32_t c) {
+  if (c < 0x80) return c >= 'A' && c <= 'Z';
+  return iswupper_l(static_cast<wint_t>(c), utf8_locale());
+}
+
+bool is_lower_cp(char32_t c) {
+  if (c < 0x80) return c >= 'a' && c <= 'z';
+  return iswlower_l(static_cast<wint_t>(c), utf8_locale());
+}
+
+std::string_view substring_sql(std::string_view s, int64_t pos, int64_t len) {
+  int64_t n = utf8_length(s);
+  int64_t start = pos > 0 ? pos - 1 : (pos < 0 ? n + pos : 0);
+  int64_t end = start + len;
+  if (end > INT32_MAX) end = INT32_MAX;
+  start = std::max<int64_t>(start, 0);
+  if (start >= end) return {};
+  size_t b = utf8_offset(s, start);
+  size_t e = b + utf8_offset(s.substr(b), end - start);
+  return s.substr(b, e - b);
+}
+
+std::string call_sql(const std::string& name, const std::vector<TypePtr>& args) {
+  std::string s = name + "(";
+  for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i]->sql();
+  return s + ")";
+}
+
+Signature coerce_args(const std::string& fn, const std::vector<TypePtr>& args,
+                      const std::string& spec, TypePtr result) {
+  static const char* ordinals[] = {"first", "second", "third", "fourth", "fifth", "sixth"};
+  Signature s;
+  s.result_type = std::move(result);
+  for (size_t i = 0; i < args.size(); ++i) {
+    char want = spec.empty() ? '*' : spec[std::min(i, spec.size() - 1)];
+    const TypePtr& t = args[i];
+    bool is_null = t->id() == TypeId::kNull;
+    bool atomic = !t->is_nested();
+    TypePtr to;
+    std::string required;
+    switch (want) {
+      case 'S':
+        required = "\"STRING\"";
+        if (is_null || (atomic && t->id() != TypeId::kBinary) || t->id() == TypeId::kString)
+          to = DataType::string();
+        else if (t->id() == TypeId::kBinary)
+          to = DataType::string();
+        break;
+      case 'B':
+        required = "\"BINARY\"";
+        if (is_null || t->id() == TypeId::kBinary || t->id() == TypeId::kString)
+          to = DataType::binary();
+        break;
+      case 'I':
+        required = "\"INT\"";
+        if (is_null || t->id() == TypeId::kString || t->id() == TypeId::kByte ||
+            t->id() == TypeId::kShort || t->id() == TypeId::kInt)
+          to = DataType::int_();
+        break;
+      case 'L':
+        required = "\"BIGINT\"";
+        if (is_null || t->id() == TypeId::kString || t->is_integral()) to = DataType::long_();
+        break;
+      case 'D':
+        required = "\"DOUBLE\"";
+        if (is_null || t->id() == TypeId::kString || t->is_numeric()) to = DataType::double_();
+        break;
+      case 'd':
+        required = "\"DATE\"";
+        if (is_null || t->id() == TypeId::kString || t->is_datetime()) to = DataType::date();
+        break;
+      case 't':
+        required = "\"TIMESTAMP\"";
+        if (t->id() == TypeId::kTimestampNtz)
+          to = t;
+        else if (is_null || t->id() == TypeId::kString || t->is_datetime())
+          to = DataType::timestamp();
+        break;
+      case 'b':
+        required = "\"BOOLEAN\"";
+        if (is_null || t->id() == TypeId::kBoolean) to = DataType::boolean();
+        break;
+      default:
+        to = t;
+    }
+    if (!to) {
+      throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                          std::string("The ") + ordinals[std::min<size_t>(i, 5)] +
+                              " parameter requires the " + required + " type, however \"" +
+                              t->sql() + "\" has the type \"" + t->sql() + "\".",
+                          call_sql(fn, args));
+    }
+    s.arg_types.push_back(to);
+  }
+  return s;
+}
+
+FunctionDef scalar(std::string name, int min_args, int max_args, TypeRule rule, ScalarKernel kernel,
+                   std::vector<std::string> aliases) {
+  FunctionDef d;
+  d.name = std::move(name);
+  d.aliases = std::move(aliases);
+  d.min_args = min_args;
+  d.max_args = max_args;
+  d.type_rule = std::move(rule);
+  d.kernel = std::move(kernel);
+  return d;
+}
+
+}  // namespace ember::functions

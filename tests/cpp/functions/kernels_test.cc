@@ -1,0 +1,115 @@
+// String and date/time kernels called through the registry, for the cases where the logic is
+// easy to get subtly wrong: LIKE escapes, Java split/replace semantics, UTF-8 positions,
+// datetime formatting across a DST change.
+
+#include <gtest/gtest.h>
+
+#include "common/config.h"
+#include "common/datetime.h"
+#include "common/error.h"
+#include "functions/function.h"
+
+namespace ember::functions {
+namespace {
+
+ColumnPtr strings(const std::vector<const char*>& values) {
+  ColumnBuilder b(DataType::string());
+  for (const char* v : values) {
+    if (v)
+      b.append_bytes(v);
+    else
+      b.append_null();
+  }
+  return b.finish();
+}
+
+ColumnPtr ints(const std::vector<int32_t>& values) {
+  ColumnBuilder b(DataType::int_());
+  for (int32_t v : values) b.append<int32_t>(v);
+  return b.finish();
+}
+
+ColumnPtr call(const std::string& name, const std::vector<ColumnPtr>& args,
+               const std::string& zone = "UTC") {
+  const FunctionDef* d = Registry::instance().find(name);
+  EXPECT_NE(d, nullptr) << name;
+  std::vector<TypePtr> types;
+  for (auto& a : args) types.push_back(a->type());
+  Config conf;
+  Signature sig = d->type_rule(types, conf);
+  EvalContext ctx;
+  ctx.time_zone = zone;
+  ctx.config = &conf;
+  return d->kernel(args, args.empty() ? 1 : args[0]->length(), sig, ctx);
+}
+
+/// Builds without RE2 raise UNSUPPORTED_FEATURE for the regular expression functions.
+bool regexp_available() {
+  try {
+    call("rlike", {strings({"a"}), strings({"a"})});
+    return true;
+  } catch (const SparkError& e) {
+    if (e.error_class() == "UNSUPPORTED_FEATURE") return false;
+    throw;
+  }
+}
+
+TEST(StringKernels, LikeWithEscapesAndMultiByteCharacters) {
+  ColumnPtr s = strings({"a_b", "axb", "日本語", "100%", nullptr});
+  ColumnPtr r = call("like", {s, strings({"a\\_b", "a\\_b", "_本%", "100\\%", "x"})});
+  EXPECT_TRUE(r->bool_at(0));
+  EXPECT_FALSE(r->bool_at(1));
+  EXPECT_TRUE(r->bool_at(2));
+  EXPECT_TRUE(r->bool_at(3));
+  EXPECT_TRUE(r->is_null(4));
+  EXPECT_THROW(call("like", {strings({"a"}), strings({"a\\"})}), SparkError);
+}
+
+TEST(StringKernels, SubstringCountsCodePoints) {
+  ColumnPtr r =
+      call("substring", {strings({"héllo", "日本語", "abc"}), ints({2, -2, 0}), ints({3, 5, 2})});
+  EXPECT_EQ(r->string_at(0), "éll");
+  EXPECT_EQ(r->string_at(1), "本語");
+  EXPECT_EQ(r->string_at(2), "ab");  // position 0 acts as 1 but keeps the length from 0
+}
+
+TEST(StringKernels, SplitFollowsJavaSemantics) {
+  if (!regexp_available()) GTEST_SKIP() << "built without RE2";
+  ColumnPtr r = call("split", {strings({"a,b,,c,,", ",a"}), strings({",", ","}), ints({-1, -1})});
+  const Column& items = *r->child(0);
+  const int32_t* off = r->offsets();
+  ASSERT_EQ(off[1] - off[0], 6);  // trailing empty strings are kept with a negative limit
+  EXPECT_EQ(items.string_at(off[0] + 2), "");
+  ASSERT_EQ(off[2] - off[1], 2);  // a leading empty string stays when the match is not empty
+  EXPECT_EQ(items.string_at(off[1]), "");
+}
+
+TEST(StringKernels, RegexpReplaceExpandsGroupReferences) {
+  if (!regexp_available()) GTEST_SKIP() << "built without RE2";
+  ColumnPtr r = call("regexp_replace", {strings({"a1b22", "aaa"}), strings({"(\\d+)", "a*"}),
+                                        strings({"<$1\\$>", "X"}), ints({1, 1})});
+  EXPECT_EQ(r->string_at(0), "a<1$>b<22$>");
+  EXPECT_EQ(r->string_at(1), "XX");  // a match of "aaa" and the empty match at the end
+}
+
+TEST(DateTimeKernels, DateFormatAcrossDaylightSavingTime) {
+  ColumnBuilder b(DataType::timestamp());
+  b.append<int64_t>(1710064800LL * kMicrosPerSecond);  // 2024-03-10 10:00:00 UTC = 03:00 PDT
+  b.append<int64_t>(1710061200LL * kMicrosPerSecond);  // one hour earlier = 01:00 PST
+  ColumnPtr r = call("date_format", {b.finish(), strings({"yyyy-MM-dd HH:mm XXX", "hh a EEE"})},
+                     "America/Los_Angeles");
+  EXPECT_EQ(r->string_at(0), "2024-03-10 03:00 -07:00");
+  EXPECT_EQ(r->string_at(1), "01 AM Sun");
+}
+
+TEST(DateTimeKernels, AddMonthsClampsToTheEndOfTheMonth) {
+  ColumnBuilder b(DataType::date());
+  b.append<int32_t>(static_cast<int32_t>(days_from_civil(2024, 1, 31)));
+  b.append<int32_t>(static_cast<int32_t>(days_from_civil(2024, 2, 29)));
+  ColumnPtr r = call("add_months", {b.finish(), ints({1, 12})});
+  EXPECT_EQ(r->values<int32_t>()[0], days_from_civil(2024, 2, 29));
+  EXPECT_EQ(r->values<int32_t>()[1], days_from_civil(2025, 2, 28));
+}
+
+}  // namespace
+}  // namespace ember::functions
