@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "common/error.h"
 #include "functions/cast.h"
 #include "functions/function.h"
+#include "plan/window_resolution.h"
 
 namespace ember::plan {
 namespace {
@@ -61,6 +63,10 @@ class Analyzer {
                                           bool allow_agg);
   ExprPtr resolve_attribute(const ExprPtr& e, const PlanPtr& child);
   ExprPtr resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg);
+  ExprPtr resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
+  PlanPtr aggregate_with_windows(const PlanPtr& p, const std::vector<ExprPtr>& groups, std::vector<ExprPtr> aggs,
+                                 const PlanPtr& child);
+  PlanPtr project_with_windows(const PlanPtr& child, std::vector<ExprPtr> exprs, int64_t plan_id);
   ExprPtr named(const ExprPtr& resolved, const ExprPtr& original);
   std::vector<ExprPtr> expand_star(const ExprPtr& star, const PlanPtr& child);
   [[noreturn]] void unresolved_column(const std::vector<std::string>& parts, const PlanPtr& child);
@@ -459,6 +465,8 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
       throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                        "Extracting values from " + base->type->sql() + " is not supported yet.");
     }
+    case ExprKind::kWindow: return resolve_window_expr(e, child, allow_agg);
+    case ExprKind::kWindowFunction:
     case ExprKind::kCall:
     case ExprKind::kAggregate:
     case ExprKind::kCaseWhen:
@@ -469,6 +477,116 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
       throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                        "The expression " + e->to_string() + " is not supported yet.");
   }
+}
+
+ExprPtr Analyzer::resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bool allow_agg) {
+  if (e->type) return e;  // already resolved
+  if (in_aggregate_)
+    throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_1031",
+                     "It is not allowed to use a window function inside an aggregate function. Please use the inner "
+                     "window function in a sub-query.");
+  const ExprPtr& f = e->children[0];
+  ExprPtr fn;
+  std::string lname = f->kind == ExprKind::kUnresolvedFunction ? lower(f->name) : "";
+  if (!lname.empty() && is_window_function_name(lname)) {
+    std::vector<ExprPtr> args;
+    for (auto& a : f->children) args.push_back(resolve_expr(a, child, allow_agg));
+    fn = resolve_window_function(lname, std::move(args), f->ignore_nulls);
+  } else if (f->kind == ExprKind::kUnresolvedFunction && !f->filter) {
+    // The window's own aggregate: its arguments may hold aggregates when the window runs over
+    // a GROUP BY (sum(sum(v)) OVER ...).
+    std::vector<ExprPtr> args;
+    for (auto& a : f->children) {
+      if (a->kind == ExprKind::kUnresolvedStar && lname == "count") args.push_back(a);
+      else args.push_back(resolve_expr(a, child, allow_agg));
+    }
+    fn = resolve_function(f, std::move(args), true);
+  } else {
+    fn = resolve_expr(f->kind == ExprKind::kUnresolvedAlias ? f->children[0] : f, child, true);
+  }
+  {
+    if (fn->kind != ExprKind::kAggregate && fn->kind != ExprKind::kWindowFunction) {
+      std::string shown = fn->to_string();
+      throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_EXPR_FOR_WINDOW",
+                       "Expression \"" + shown + "\" not supported within a window function.",
+                       {{"sqlExpr", "\"" + shown + "\""}}, "42P20");
+    }
+  }
+  std::vector<ExprPtr> partition, order;
+  for (auto& p : e->partition_by) partition.push_back(resolve_expr(p, child, allow_agg));
+  for (auto& o : e->order_by) {
+    ExprPtr so = o->kind == ExprKind::kSortOrder ? o : sort_order(o, true, true);
+    order.push_back(resolve_expr(so, child, allow_agg));
+  }
+  return resolve_window(std::move(fn), std::move(partition), std::move(order), e->frame);
+}
+
+/// An aggregate whose outputs hold window expressions (`rank() OVER (ORDER BY sum(v))` with a
+/// GROUP BY): the Aggregate computes the grouping keys and aggregates the windows read, Window
+/// nodes run over its rows, and a projection restores the output list.
+PlanPtr Analyzer::aggregate_with_windows(const PlanPtr& p, const std::vector<ExprPtr>& groups, std::vector<ExprPtr> aggs,
+                                         const PlanPtr& child) {
+  std::set<std::string> keys;
+  for (auto& g : groups) keys.insert(semantic_key(g));
+  std::vector<ExprPtr> agg_list;
+  std::map<std::string, ExprPtr> hidden;
+  std::function<ExprPtr(const ExprPtr&, const ExprPtr&)> lift = [&](const ExprPtr& e, const ExprPtr& top) -> ExprPtr {
+    if (e->kind == ExprKind::kLiteral) return e;
+    std::string k = semantic_key(e);
+    if (e->kind != ExprKind::kAlias && (e->kind == ExprKind::kAggregate || keys.count(k))) {
+      auto it = hidden.find(k);
+      if (it != hidden.end()) return it->second;
+      ExprPtr a = alias(e, e->kind == ExprKind::kAttribute ? e->name : e->to_string());
+      agg_list.push_back(a);
+      return hidden[k] = to_attribute(a);
+    }
+    if (e->kind == ExprKind::kAttribute) check_aggregate(e, keys, top);
+    if (e->kind == ExprKind::kWindow) {
+      auto w = std::make_shared<Expr>(*e);
+      const ExprPtr& fn = e->children[0];
+      std::vector<ExprPtr> args;
+      for (auto& c : fn->children) args.push_back(lift(c, top));
+      w->children = {with_children(fn, std::move(args))};
+      for (auto& x : w->partition_by) x = lift(x, top);
+      for (auto& o : w->order_by) o = sort_order(lift(o->children[0], top), o->ascending, o->nulls_first);
+      return w;
+    }
+    if (e->children.empty()) return e;
+    std::vector<ExprPtr> kids;
+    for (auto& c : e->children) kids.push_back(lift(c, top));
+    return with_children(e, std::move(kids));
+  };
+  std::vector<ExprPtr> all;
+  if (!p->aggregate_output_is_select_list) all = groups;
+  for (auto& a : aggs) all.push_back(a);
+  std::vector<ExprPtr> out;
+  for (auto& a : all) {
+    if (contains_window(a)) {
+      out.push_back(lift(a, a));
+      continue;
+    }
+    check_aggregate(a->kind == ExprKind::kAlias ? a->children[0] : a, keys, a);
+    agg_list.push_back(a);
+    out.push_back(to_attribute(a));
+  }
+  auto agg = std::make_shared<PlanNode>();
+  agg->kind = PlanKind::kAggregate;
+  agg->children = {child};
+  agg->exprs = groups;
+  agg->aggregates = agg_list;
+  agg->aggregate_output_is_select_list = true;
+  for (auto& e : agg_list) agg->output.push_back(to_attribute(e));
+  agg->resolved = true;
+  return project_with_windows(agg, std::move(out), p->plan_id);
+}
+
+/// A projection whose expressions may hold window expressions: those move into Window nodes
+/// below it (plan/window_resolution.h).
+PlanPtr Analyzer::project_with_windows(const PlanPtr& child, std::vector<ExprPtr> exprs, int64_t plan_id) {
+  PlanPtr below = extract_windows(child, exprs);
+  auto n = std::const_pointer_cast<PlanNode>(project(below, std::move(exprs)));
+  if (plan_id >= 0) n->plan_id = plan_id;
+  return n;
 }
 
 void Analyzer::check_aggregate(const ExprPtr& e, const std::set<std::string>& group_keys, const ExprPtr& top) {
@@ -533,12 +651,19 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
     }
     case PlanKind::kProject: {
       n->exprs = resolve_named_list(p->exprs, child, false);
+      bool windows = false;
+      for (auto& e : n->exprs) windows |= contains_window(e);
+      if (windows) return project_with_windows(child, n->exprs, p->plan_id);
       n->output.clear();
       for (auto& e : n->exprs) n->output.push_back(to_attribute(e));
       return n;
     }
     case PlanKind::kFilter: {
       ExprPtr c = resolve_expr(p->condition, child, false);
+      if (contains_window(c))
+        throw SparkError(ErrorKind::kAnalysis, "WINDOW_FUNCTION_NOT_ALLOWED_IN_CLAUSE",
+                         "It is not allowed to use window functions inside WHERE clause.", {{"clauseName", "WHERE"}},
+                         "42601");
       if (c->type->id() != TypeId::kBoolean && c->type->id() != TypeId::kNull)
         throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN",
                          "Cannot resolve \"" + c->to_string() + "\" due to data type mismatch: Filter expression \"" +
@@ -551,6 +676,8 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
     case PlanKind::kAggregate: {
       std::vector<ExprPtr> groups = resolve_named_list(p->exprs, child, false);
       std::vector<ExprPtr> aggs = resolve_named_list(p->aggregates, child, true);
+      for (auto& a : aggs)
+        if (contains_window(a)) return aggregate_with_windows(p, groups, aggs, child);
       std::set<std::string> keys;
       for (auto& g : groups) keys.insert(semantic_key(g));
       for (auto& a : aggs) check_aggregate(a->kind == ExprKind::kAlias ? a->children[0] : a, keys, a);
@@ -659,7 +786,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
         }
         if (!replaced) list.push_back(r);
       }
-      return project(child, list);
+      return project_with_windows(child, list, -1);
     }
     case PlanKind::kWithColumnsRenamed: {
       std::vector<ExprPtr> list;

@@ -39,6 +39,9 @@ enum class PlanKind {
   // Binary and n-ary.
   kJoin,           // join_type, condition, using_columns
   kSetOp,          // set_op, is_all, by_name, allow_missing
+  // Window functions (created by the analyzer): exprs = aliases of kWindow expressions that
+  // share one PARTITION BY / ORDER BY; output = the child's output followed by theirs.
+  kWindow,
 };
 
 enum class JoinType { kInner, kLeftOuter, kRightOuter, kFullOuter, kLeftSemi, kLeftAnti, kCross };

@@ -168,7 +168,8 @@ class Parser {
   ExprPtr over_clause(ExprPtr function);
   ExprPtr lambda_or_expression();
   ExprPtr identifier_reference(std::vector<std::string> parts);
-  void frame_bound(int64_t* bound, bool lower);
+  /// Reads one frame boundary; returns whether it was written as `N PRECEDING`.
+  bool frame_bound(int64_t* bound, bool lower);
 
   // Queries.
   struct Term {
