@@ -441,10 +441,8 @@ class Planner {
     for (auto& a : n->aggregates) collect_aggregates(a, calls_found, seen);
     std::vector<exec::AggregateCall> calls;
     for (auto& call : calls_found) {
-      if (call->distinct)
-        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                         "DISTINCT aggregates are not supported yet: " + call->to_string() + ".");
       exec::AggregateCall ac;
+      ac.distinct = call->distinct;
       ac.function = call->function;
       ac.display = display_of(call);
       std::vector<TypePtr> types;
