@@ -67,6 +67,7 @@ class Analyzer {
   PlanPtr aggregate_with_windows(const PlanPtr& p, const std::vector<ExprPtr>& groups, std::vector<ExprPtr> aggs,
                                  const PlanPtr& child);
   PlanPtr project_with_windows(const PlanPtr& child, std::vector<ExprPtr> exprs, int64_t plan_id);
+  PlanPtr resolve_grouping_sets(const PlanPtr& p, const PlanPtr& child);
   ExprPtr named(const ExprPtr& resolved, const ExprPtr& original);
   std::vector<ExprPtr> expand_star(const ExprPtr& star, const PlanPtr& child);
   [[noreturn]] void unresolved_column(const std::vector<std::string>& parts, const PlanPtr& child);
@@ -580,6 +581,125 @@ PlanPtr Analyzer::aggregate_with_windows(const PlanPtr& p, const std::vector<Exp
   return project_with_windows(agg, std::move(out), p->plan_id);
 }
 
+/// ROLLUP / CUBE / GROUPING SETS: one Aggregate per grouping set, whose grouping expressions
+/// outside the set read as null (outside aggregate functions) and whose grouping() /
+/// grouping_id() calls are the set's constants, under a UNION ALL.
+PlanPtr Analyzer::resolve_grouping_sets(const PlanPtr& p, const PlanPtr& child) {
+  std::vector<ExprPtr> groups = resolve_named_list(p->exprs, child, false);
+  const size_t n = groups.size();
+  std::vector<std::string> gkeys;
+  for (auto& g : groups) gkeys.push_back(semantic_key(g));
+  auto index_of = [&](const ExprPtr& unresolved, const std::string& fn) -> size_t {
+    ExprPtr r = resolve_expr(unresolved, child, false);
+    std::string k = semantic_key(r);
+    for (size_t i = 0; i < n; ++i)
+      if (gkeys[i] == k) return i;
+    std::string shown = fn.empty() ? r->to_string() : fn;
+    throw SparkError(ErrorKind::kAnalysis, "GROUPING_COLUMN_MISMATCH",
+                     "Column of grouping (" + r->to_string() + ") can't be found in grouping columns " + [&] {
+                       std::string cols;
+                       for (size_t i = 0; i < n; ++i) cols += (i ? "," : "") + groups[i]->to_string();
+                       return cols;
+                     }() + ".",
+                     {{"grouping", r->to_string()}});
+  };
+  std::vector<std::vector<bool>> sets;
+  for (auto& set : p->grouping_sets) {
+    std::vector<bool> m(n, false);
+    for (auto& e : set) m[index_of(e, "")] = true;
+    sets.push_back(std::move(m));
+  }
+  std::vector<PlanPtr> branches;
+  for (auto& m : sets) {
+    int64_t gid = 0;
+    for (size_t i = 0; i < n; ++i) gid = (gid << 1) | (m[i] ? 0 : 1);
+    std::function<ExprPtr(const ExprPtr&)> constants = [&](const ExprPtr& e) -> ExprPtr {
+      if (e->kind == ExprKind::kUnresolvedFunction) {
+        std::string nm = lower(e->name);
+        if (nm == "grouping" || nm == "grouping_id") {
+          std::string shown = nm + "(";
+          for (size_t i = 0; i < e->children.size(); ++i) shown += (i ? ", " : "") + e->children[i]->to_string();
+          shown += ")";
+          if (nm == "grouping") {
+            if (e->children.size() != 1)
+              throw SparkError(ErrorKind::kAnalysis, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                               "The `grouping` requires 1 parameters but the actual number is " +
+                                   std::to_string(e->children.size()) + ".",
+                               {{"functionName", "`grouping`"}, {"expectedNum", "1"},
+                                {"actualNum", std::to_string(e->children.size())}});
+            size_t i = index_of(e->children[0], shown);
+            return alias(lit(Value::integer(m[i] ? 0 : 1), DataType::byte()), shown);
+          }
+          int64_t v = 0;
+          if (e->children.empty()) v = gid;
+          for (auto& c : e->children) v = (v << 1) | (m[index_of(c, shown)] ? 0 : 1);
+          return alias(lit(Value::integer(v), DataType::long_()), shown);
+        }
+      }
+      if (e->children.empty()) return e;
+      std::vector<ExprPtr> kids;
+      for (auto& c : e->children) kids.push_back(constants(c));
+      return with_children(e, std::move(kids));
+    };
+    std::vector<ExprPtr> aggs_in;
+    for (auto& a : p->aggregates) aggs_in.push_back(constants(a));
+    std::vector<ExprPtr> aggs = resolve_named_list(aggs_in, child, true);
+    std::function<ExprPtr(const ExprPtr&)> nullify = [&](const ExprPtr& e) -> ExprPtr {
+      if (e->kind == ExprKind::kAggregate || e->kind == ExprKind::kLiteral) return e;
+      if (e->kind != ExprKind::kAlias) {
+        std::string k = semantic_key(e);
+        for (size_t i = 0; i < n; ++i)
+          if (!m[i] && gkeys[i] == k) return lit(Value(), e->type);
+      }
+      if (e->children.empty()) return e;
+      std::vector<ExprPtr> kids;
+      for (auto& c : e->children) kids.push_back(nullify(c));
+      return with_children(e, std::move(kids));
+    };
+    std::vector<ExprPtr> set_groups, out;
+    std::set<std::string> set_keys;
+    for (size_t i = 0; i < n; ++i)
+      if (m[i]) {
+        set_groups.push_back(groups[i]);
+        set_keys.insert(gkeys[i]);
+      }
+    if (!p->aggregate_output_is_select_list)
+      for (size_t i = 0; i < n; ++i)
+        out.push_back(m[i] ? groups[i] : alias(lit(Value(), groups[i]->type), to_attribute(groups[i])->name));
+    for (auto& a : aggs) {
+      ExprPtr r = nullify(a);
+      check_aggregate(r->kind == ExprKind::kAlias ? r->children[0] : r, set_keys, r);
+      out.push_back(r);
+    }
+    // The set's id is a grouping key too, so that empty input gives no row even for the empty
+    // set, as in Spark.
+    set_groups.push_back(lit(Value::integer(gid), DataType::long_()));
+    auto agg = std::make_shared<PlanNode>();
+    agg->kind = PlanKind::kAggregate;
+    agg->children = {child};
+    agg->exprs = set_groups;
+    agg->aggregates = out;
+    agg->aggregate_output_is_select_list = true;
+    for (auto& e : out) agg->output.push_back(to_attribute(e));
+    agg->resolved = true;
+    branches.push_back(agg);
+  }
+  auto u = std::make_shared<PlanNode>();
+  u->kind = PlanKind::kSetOp;
+  u->set_op = SetOpType::kUnion;
+  u->is_all = true;
+  u->children = branches;
+  for (size_t c = 0; c < branches[0]->output.size(); ++c) {
+    bool nullable = false;
+    for (auto& b : branches) nullable |= b->output[c]->nullable;
+    const ExprPtr& first = branches[0]->output[c];
+    u->output.push_back(attribute(first->name, first->type, nullable, new_expr_id()));
+  }
+  u->resolved = true;
+  u->plan_id = p->plan_id;
+  return u;
+}
+
 /// A projection whose expressions may hold window expressions: those move into Window nodes
 /// below it (plan/window_resolution.h).
 PlanPtr Analyzer::project_with_windows(const PlanPtr& child, std::vector<ExprPtr> exprs, int64_t plan_id) {
@@ -674,6 +794,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       return n;
     }
     case PlanKind::kAggregate: {
+      if (!p->grouping_sets.empty()) return resolve_grouping_sets(p, child);
       std::vector<ExprPtr> groups = resolve_named_list(p->exprs, child, false);
       std::vector<ExprPtr> aggs = resolve_named_list(p->aggregates, child, true);
       for (auto& a : aggs)

@@ -64,6 +64,9 @@ struct PlanNode {
   /// Aggregate: the output is exactly `aggregates` (SQL's select list), instead of the
   /// DataFrame API's grouping expressions followed by `aggregates`.
   bool aggregate_output_is_select_list = false;
+  /// Aggregate with ROLLUP / CUBE / GROUPING SETS: each set lists expressions of `exprs`
+  /// (unresolved, matched to `exprs` by the analyzer); empty for a plain GROUP BY.
+  std::vector<std::vector<ExprPtr>> grouping_sets;
 
   // Range.
   int64_t range_start = 0, range_end = 0, range_step = 1;
