@@ -668,6 +668,7 @@ PlanPtr Analyzer::resolve_grouping_sets(const PlanPtr& p, const PlanPtr& child) 
         out.push_back(m[i] ? groups[i] : alias(lit(Value(), groups[i]->type), to_attribute(groups[i])->name));
     for (auto& a : aggs) {
       ExprPtr r = nullify(a);
+      if (r->kind != ExprKind::kAttribute && r->kind != ExprKind::kAlias) r = alias(r, a->name);
       check_aggregate(r->kind == ExprKind::kAlias ? r->children[0] : r, set_keys, r);
       out.push_back(r);
     }

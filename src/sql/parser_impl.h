@@ -55,6 +55,9 @@ struct SelectClause {
   ExprPtr where;
   bool has_group_by = false, group_by_all = false;
   std::vector<ClauseKey> group_by;
+  /// GROUP BY ROLLUP / CUBE / GROUPING SETS: the sets, as indices into `group_by`; empty for a
+  /// plain GROUP BY.
+  std::vector<std::vector<size_t>> grouping_sets;
   ExprPtr having;
   std::map<std::string, WindowSpec> windows;  // WINDOW clause, by lower-case name
 };

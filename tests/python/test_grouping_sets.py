@@ -41,3 +41,17 @@ def test_rollup_then_order(diff):
     def program(s):
         return data(s).rollup("k").agg(F.sum("v").alias("s")).orderBy(F.col("k").asc_nulls_last(), "s")
     diff(program, ordered=True)
+
+
+def test_sql_rollup_cube_grouping_sets(diff):
+    def program(s, q):
+        data(s).createOrReplaceTempView("gs_t")
+        return s.sql(q)
+    for q in [
+        "SELECT k, t, sum(v), count(*) FROM gs_t GROUP BY ROLLUP(k, t)",
+        "SELECT k, t, sum(v) AS s, grouping(k), grouping_id() FROM gs_t GROUP BY CUBE(k, t)",
+        "SELECT k, t, max(x) FROM gs_t GROUP BY GROUPING SETS ((k, t), (k), ())",
+        "SELECT k, count(v) FROM gs_t GROUP BY k WITH ROLLUP",
+        "SELECT k, sum(v) AS s FROM gs_t GROUP BY ROLLUP(k) HAVING sum(v) > 3",
+    ]:
+        diff(lambda s, q=q: program(s, q))
