@@ -1182,9 +1182,6 @@ PlanPtr Analyzer::union_by_name(const PlanPtr& p, const PlanPtr& left, const Pla
 /// column, followed by a distinct over the left columns.
 PlanPtr Analyzer::resolve_set_op(const PlanPtr& p, PlanPtr left, PlanPtr right) {
   const char* what = p->set_op == SetOpType::kIntersect ? "INTERSECT" : "EXCEPT";
-  if (p->is_all)
-    throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                     std::string(what) + " ALL is not supported yet.");
   if (left->output.size() != right->output.size())
     throw SparkError(ErrorKind::kAnalysis, "NUM_COLUMNS_MISMATCH",
                      std::string(what) + " can only be performed on inputs with the same number of columns, but the first "
@@ -1217,6 +1214,36 @@ PlanPtr Analyzer::resolve_set_op(const PlanPtr& p, PlanPtr left, PlanPtr right) 
   for (size_t i = 0; i < left->output.size(); ++i)
     eqs.push_back(resolve_function(call("<=>", {}), {left->output[i], right->output[i]}, false));
   JoinType type = p->set_op == SetOpType::kIntersect ? JoinType::kLeftSemi : JoinType::kLeftAnti;
+  if (p->is_all) {
+    // INTERSECT ALL / EXCEPT ALL: number the left's duplicates (row_number per distinct row)
+    // and count the right's; the n-th copy of a row matches when the right has at least n, so
+    // a semi join keeps min(l, r) copies and an anti join max(l - r, 0).
+    std::vector<ExprPtr> order = {sort_order(left->output[0], true, true)};
+    ExprPtr rn = alias(resolve_window(resolve_window_function("row_number", {}, false), left->output, order, WindowFrame{}),
+                       "__copy");
+    std::vector<ExprPtr> numbered = left->output;
+    numbered.push_back(rn);
+    PlanPtr lnum = project_with_windows(left, numbered, -1);
+    ExprPtr cnt = alias(resolve_function(call("count", {}), {lit(Value::integer(1), DataType::int_())}, true), "__count");
+    auto counts = std::make_shared<PlanNode>();
+    counts->kind = PlanKind::kAggregate;
+    counts->children = {right};
+    counts->exprs = right->output;
+    counts->aggregates = right->output;
+    counts->aggregates.push_back(cnt);
+    counts->aggregate_output_is_select_list = true;
+    for (auto& e : counts->aggregates) counts->output.push_back(to_attribute(e));
+    counts->resolved = true;
+    ExprPtr copy_attr = lnum->output.back();
+    ExprPtr count_attr = counts->output.back();
+    ExprPtr fits = resolve_function(call("<=", {}), {implicit_cast(copy_attr, DataType::long_()), count_attr}, false);
+    eqs.push_back(fits);
+    PlanPtr join = join_node(lnum, counts, type, and_all(eqs));
+    std::vector<ExprPtr> out(left->output.begin(), left->output.end());
+    auto proj = std::const_pointer_cast<PlanNode>(project(join, out));
+    proj->plan_id = p->plan_id;
+    return proj;
+  }
   PlanPtr join = join_node(left, right, type, and_all(eqs));
   std::vector<ExprPtr> out;
   for (size_t i = 0; i < left->output.size(); ++i) {
