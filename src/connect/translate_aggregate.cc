@@ -1,4 +1,4 @@
-// Aggregation: groupBy(...).agg(...). ROLLUP, CUBE, PIVOT and GROUPING SETS come later.
+// Aggregation: groupBy(...).agg(...), rollup, cube and groupingSets. PIVOT comes later.
 
 #include "connect/errors.h"
 #include "connect/translate.h"
@@ -16,13 +16,11 @@ PlanTranslator::NodePtr PlanTranslator::aggregate(const pb::Aggregate& r) {
     case pb::Aggregate::GROUP_TYPE_GROUPBY:
       break;
     case pb::Aggregate::GROUP_TYPE_ROLLUP:
-      throw_not_supported("GROUP BY ROLLUP");
     case pb::Aggregate::GROUP_TYPE_CUBE:
-      throw_not_supported("GROUP BY CUBE");
+    case pb::Aggregate::GROUP_TYPE_GROUPING_SETS:
+      break;
     case pb::Aggregate::GROUP_TYPE_PIVOT:
       throw_not_supported("Pivot");
-    case pb::Aggregate::GROUP_TYPE_GROUPING_SETS:
-      throw_not_supported("GROUPING SETS");
     default:
       throw_invalid_plan("INVALID_ENUM",
                          "This enum value of spark.connect.Aggregate.GroupType is invalid: " +
@@ -35,6 +33,24 @@ PlanTranslator::NodePtr PlanTranslator::aggregate(const pb::Aggregate& r) {
   auto node = new_node(PlanKind::kAggregate, {relation(r.input())});
   node->exprs = expressions(r.grouping_expressions());
   node->aggregates = expressions(r.aggregate_expressions());
+  const auto& keys = node->exprs;
+  const size_t n = keys.size();
+  if (r.group_type() == pb::Aggregate::GROUP_TYPE_ROLLUP) {
+    // (a, b) → (a, b), (a), ().
+    for (size_t len = n + 1; len-- > 0;) node->grouping_sets.emplace_back(keys.begin(), keys.begin() + static_cast<long>(len));
+  } else if (r.group_type() == pb::Aggregate::GROUP_TYPE_CUBE) {
+    // Every subset, the full set first and the empty set last.
+    if (n > 12) throw_not_supported("CUBE over more than 12 expressions");
+    for (size_t mask = (size_t{1} << n); mask-- > 0;) {
+      std::vector<plan::ExprPtr> set;
+      for (size_t i = 0; i < n; ++i)
+        if (mask & (size_t{1} << (n - 1 - i))) set.push_back(keys[i]);
+      node->grouping_sets.push_back(std::move(set));
+    }
+  } else if (r.group_type() == pb::Aggregate::GROUP_TYPE_GROUPING_SETS) {
+    for (const auto& gs : r.grouping_sets()) node->grouping_sets.push_back(expressions(gs.grouping_set()));
+    if (node->grouping_sets.empty()) node->grouping_sets.emplace_back();
+  }
   return node;
 }
 

@@ -4,6 +4,7 @@
 #include <cstring>
 #include <deque>
 
+#include "exec/distinct_aggregate.h"
 #include "exec/group_keys.h"
 #include "exec/operators.h"
 
@@ -116,7 +117,9 @@ void HashAggregate::init(ExecContext& ctx) {
   if (initialized_) return;
   state_size_ = 0;
   for (auto& c : calls_) {
-    functions_.push_back(c.function->aggregate(c.signature, ctx.eval));
+    auto fn = c.function->aggregate(c.signature, ctx.eval);
+    if (c.distinct) fn = make_distinct_aggregate(std::move(fn), c.signature.arg_types);
+    functions_.push_back(std::move(fn));
     state_offsets_.push_back(state_size_);
     state_size_ += (functions_.back()->state_size() + 15) / 16 * 16;
   }

@@ -6,8 +6,9 @@
 #include <numeric>
 
 #include "exec/operators.h"
-#include "exec/sort_keys.h"
 #include "common/thread_pool.h"
+#include "exec/row_compare.h"
+#include "exec/sort_keys.h"
 #include "functions/kernel_util.h"
 
 namespace ember::exec {
@@ -17,70 +18,6 @@ struct LocalBatches : LocalSinkState {
   std::vector<Batch> batches;
 };
 
-template <typename T>
-int cmp_values(T x, T y) {
-  if constexpr (std::is_floating_point_v<T>) {
-    bool xn = std::isnan(x), yn = std::isnan(y);
-    if (xn || yn) return xn && yn ? 0 : (xn ? 1 : -1);
-    // -0.0 and 0.0 are equal in Spark's ordering.
-  }
-  return x < y ? -1 : (x > y ? 1 : 0);
-}
-
-using RowCompare = std::function<int(int64_t, int64_t)>;
-
-/// A comparator of two rows of one column (non-null values only).
-RowCompare value_comparator(const ColumnPtr& c) {
-  switch (c->type()->id()) {
-    case TypeId::kString:
-    case TypeId::kBinary:
-      return [c](int64_t a, int64_t b) { return c->string_at(a).compare(c->string_at(b)); };
-    case TypeId::kBoolean:
-      return [c](int64_t a, int64_t b) { return static_cast<int>(c->bool_at(a)) - static_cast<int>(c->bool_at(b)); };
-    case TypeId::kNull: return [](int64_t, int64_t) { return 0; };
-    case TypeId::kStruct: {
-      std::vector<RowCompare> fields;
-      std::vector<ColumnPtr> kids = c->children();
-      for (auto& k : kids) fields.push_back(value_comparator(k));
-      return [fields, kids](int64_t a, int64_t b) {
-        for (size_t f = 0; f < fields.size(); ++f) {
-          bool an = kids[f]->is_null(a), bn = kids[f]->is_null(b);
-          if (an || bn) {
-            if (an && bn) continue;
-            return an ? -1 : 1;
-          }
-          int r = fields[f](a, b);
-          if (r) return r;
-        }
-        return 0;
-      };
-    }
-    case TypeId::kArray: {
-      ColumnPtr elems = c->child(0);
-      RowCompare ec = value_comparator(elems);
-      return [c, elems, ec](int64_t a, int64_t b) {
-        const int32_t* o = c->offsets();
-        int32_t la = o[a + 1] - o[a], lb = o[b + 1] - o[b];
-        for (int32_t k = 0; k < std::min(la, lb); ++k) {
-          int64_t x = o[a] + k, y = o[b] + k;
-          bool xn = elems->is_null(x), yn = elems->is_null(y);
-          if (xn || yn) {
-            if (xn && yn) continue;
-            return xn ? -1 : 1;
-          }
-          int r = ec(x, y);
-          if (r) return r;
-        }
-        return la < lb ? -1 : (la > lb ? 1 : 0);
-      };
-    }
-    default:
-      return functions::dispatch_fixed(c->type()->id(), [&]<typename T>() -> RowCompare {
-        const T* v = c->values<T>();
-        return [c, v](int64_t a, int64_t b) { return cmp_values(v[a], v[b]); };
-      });
-  }
-}
 }  // namespace
 
 std::string Sort::details() const {
@@ -119,26 +56,15 @@ void Sort::finalize(ExecContext& ctx) {
   Batch all = concat_batches(input_, total_cols);
   input_.clear();
   size_t width = total_cols - keys_.size();
-  std::vector<RowCompare> cmps;
   std::vector<ColumnPtr> key_cols;
+  std::vector<bool> ascending, nulls_first;
   for (size_t k = 0; k < keys_.size(); ++k) {
     key_cols.push_back(all.columns[width + k]);
-    cmps.push_back(value_comparator(key_cols.back()));
+    ascending.push_back(keys_[k].ascending);
+    nulls_first.push_back(keys_[k].nulls_first);
   }
-  auto less = [&](int32_t a, int32_t b) {
-    for (size_t k = 0; k < keys_.size(); ++k) {
-      const Column& c = *key_cols[k];
-      bool an = c.is_null(a) || c.type()->id() == TypeId::kNull;
-      bool bn = c.is_null(b) || c.type()->id() == TypeId::kNull;
-      if (an || bn) {
-        if (an && bn) continue;
-        return an == keys_[k].nulls_first;
-      }
-      int r = cmps[k](a, b);
-      if (r != 0) return keys_[k].ascending ? r < 0 : r > 0;
-    }
-    return false;
-  };
+  RowComparator cmp(key_cols, std::move(ascending), std::move(nulls_first));
+  auto less = [&](int32_t a, int32_t b) { return cmp.less(a, b); };
   std::vector<int32_t> idx(static_cast<size_t>(all.num_rows));
   int64_t n = all.num_rows;
   std::vector<NormalizedKeySpec> specs;

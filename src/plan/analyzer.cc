@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <cctype>
 #include <functional>
+#include <map>
 #include <set>
 
 #include "common/error.h"
 #include "functions/cast.h"
 #include "functions/function.h"
+#include "plan/window_resolution.h"
 
 namespace ember::plan {
 namespace {
@@ -61,6 +63,11 @@ class Analyzer {
                                           bool allow_agg);
   ExprPtr resolve_attribute(const ExprPtr& e, const PlanPtr& child);
   ExprPtr resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg);
+  ExprPtr resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
+  PlanPtr aggregate_with_windows(const PlanPtr& p, const std::vector<ExprPtr>& groups, std::vector<ExprPtr> aggs,
+                                 const PlanPtr& child);
+  PlanPtr project_with_windows(const PlanPtr& child, std::vector<ExprPtr> exprs, int64_t plan_id);
+  PlanPtr resolve_grouping_sets(const PlanPtr& p, const PlanPtr& child);
   ExprPtr named(const ExprPtr& resolved, const ExprPtr& original);
   std::vector<ExprPtr> expand_star(const ExprPtr& star, const PlanPtr& child);
   [[noreturn]] void unresolved_column(const std::vector<std::string>& parts, const PlanPtr& child);
@@ -493,6 +500,8 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
       throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                        "Extracting values from " + base->type->sql() + " is not supported yet.");
     }
+    case ExprKind::kWindow: return resolve_window_expr(e, child, allow_agg);
+    case ExprKind::kWindowFunction:
     case ExprKind::kCall:
     case ExprKind::kAggregate:
     case ExprKind::kCaseWhen:
@@ -503,6 +512,236 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
       throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                        "The expression " + e->to_string() + " is not supported yet.");
   }
+}
+
+ExprPtr Analyzer::resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bool allow_agg) {
+  if (e->type) return e;  // already resolved
+  if (in_aggregate_)
+    throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_1031",
+                     "It is not allowed to use a window function inside an aggregate function. Please use the inner "
+                     "window function in a sub-query.");
+  const ExprPtr& f = e->children[0];
+  ExprPtr fn;
+  std::string lname = f->kind == ExprKind::kUnresolvedFunction ? lower(f->name) : "";
+  if (!lname.empty() && is_window_function_name(lname)) {
+    std::vector<ExprPtr> args;
+    for (auto& a : f->children) args.push_back(resolve_expr(a, child, allow_agg));
+    fn = resolve_window_function(lname, std::move(args), f->ignore_nulls);
+  } else if (f->kind == ExprKind::kUnresolvedFunction && !f->filter) {
+    // The window's own aggregate: its arguments may hold aggregates when the window runs over
+    // a GROUP BY (sum(sum(v)) OVER ...).
+    std::vector<ExprPtr> args;
+    for (auto& a : f->children) {
+      if (a->kind == ExprKind::kUnresolvedStar && lname == "count") args.push_back(a);
+      else args.push_back(resolve_expr(a, child, allow_agg));
+    }
+    fn = resolve_function(f, std::move(args), true);
+  } else {
+    fn = resolve_expr(f->kind == ExprKind::kUnresolvedAlias ? f->children[0] : f, child, true);
+  }
+  {
+    if (fn->kind != ExprKind::kAggregate && fn->kind != ExprKind::kWindowFunction) {
+      std::string shown = fn->to_string();
+      throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_EXPR_FOR_WINDOW",
+                       "Expression \"" + shown + "\" not supported within a window function.",
+                       {{"sqlExpr", "\"" + shown + "\""}}, "42P20");
+    }
+  }
+  std::vector<ExprPtr> partition, order;
+  for (auto& p : e->partition_by) partition.push_back(resolve_expr(p, child, allow_agg));
+  for (auto& o : e->order_by) {
+    ExprPtr so = o->kind == ExprKind::kSortOrder ? o : sort_order(o, true, true);
+    order.push_back(resolve_expr(so, child, allow_agg));
+  }
+  return resolve_window(std::move(fn), std::move(partition), std::move(order), e->frame);
+}
+
+/// An aggregate whose outputs hold window expressions (`rank() OVER (ORDER BY sum(v))` with a
+/// GROUP BY): the Aggregate computes the grouping keys and aggregates the windows read, Window
+/// nodes run over its rows, and a projection restores the output list.
+PlanPtr Analyzer::aggregate_with_windows(const PlanPtr& p, const std::vector<ExprPtr>& groups, std::vector<ExprPtr> aggs,
+                                         const PlanPtr& child) {
+  std::set<std::string> keys;
+  for (auto& g : groups) keys.insert(semantic_key(g));
+  std::vector<ExprPtr> agg_list;
+  std::map<std::string, ExprPtr> hidden;
+  std::function<ExprPtr(const ExprPtr&, const ExprPtr&)> lift = [&](const ExprPtr& e, const ExprPtr& top) -> ExprPtr {
+    if (e->kind == ExprKind::kLiteral) return e;
+    std::string k = semantic_key(e);
+    if (e->kind != ExprKind::kAlias && (e->kind == ExprKind::kAggregate || keys.count(k))) {
+      auto it = hidden.find(k);
+      if (it != hidden.end()) return it->second;
+      ExprPtr a = alias(e, e->kind == ExprKind::kAttribute ? e->name : e->to_string());
+      agg_list.push_back(a);
+      return hidden[k] = to_attribute(a);
+    }
+    if (e->kind == ExprKind::kAttribute) check_aggregate(e, keys, top);
+    if (e->kind == ExprKind::kWindow) {
+      auto w = std::make_shared<Expr>(*e);
+      const ExprPtr& fn = e->children[0];
+      std::vector<ExprPtr> args;
+      for (auto& c : fn->children) args.push_back(lift(c, top));
+      w->children = {with_children(fn, std::move(args))};
+      for (auto& x : w->partition_by) x = lift(x, top);
+      for (auto& o : w->order_by) o = sort_order(lift(o->children[0], top), o->ascending, o->nulls_first);
+      return w;
+    }
+    if (e->children.empty()) return e;
+    std::vector<ExprPtr> kids;
+    for (auto& c : e->children) kids.push_back(lift(c, top));
+    return with_children(e, std::move(kids));
+  };
+  std::vector<ExprPtr> all;
+  if (!p->aggregate_output_is_select_list) all = groups;
+  for (auto& a : aggs) all.push_back(a);
+  std::vector<ExprPtr> out;
+  for (auto& a : all) {
+    if (contains_window(a)) {
+      out.push_back(lift(a, a));
+      continue;
+    }
+    check_aggregate(a->kind == ExprKind::kAlias ? a->children[0] : a, keys, a);
+    agg_list.push_back(a);
+    out.push_back(to_attribute(a));
+  }
+  auto agg = std::make_shared<PlanNode>();
+  agg->kind = PlanKind::kAggregate;
+  agg->children = {child};
+  agg->exprs = groups;
+  agg->aggregates = agg_list;
+  agg->aggregate_output_is_select_list = true;
+  for (auto& e : agg_list) agg->output.push_back(to_attribute(e));
+  agg->resolved = true;
+  return project_with_windows(agg, std::move(out), p->plan_id);
+}
+
+/// ROLLUP / CUBE / GROUPING SETS: one Aggregate per grouping set, whose grouping expressions
+/// outside the set read as null (outside aggregate functions) and whose grouping() /
+/// grouping_id() calls are the set's constants, under a UNION ALL.
+PlanPtr Analyzer::resolve_grouping_sets(const PlanPtr& p, const PlanPtr& child) {
+  std::vector<ExprPtr> groups = resolve_named_list(p->exprs, child, false);
+  const size_t n = groups.size();
+  std::vector<std::string> gkeys;
+  for (auto& g : groups) gkeys.push_back(semantic_key(g));
+  auto index_of = [&](const ExprPtr& unresolved, const std::string& fn) -> size_t {
+    ExprPtr r = resolve_expr(unresolved, child, false);
+    std::string k = semantic_key(r);
+    for (size_t i = 0; i < n; ++i)
+      if (gkeys[i] == k) return i;
+    std::string shown = fn.empty() ? r->to_string() : fn;
+    throw SparkError(ErrorKind::kAnalysis, "GROUPING_COLUMN_MISMATCH",
+                     "Column of grouping (" + r->to_string() + ") can't be found in grouping columns " + [&] {
+                       std::string cols;
+                       for (size_t i = 0; i < n; ++i) cols += (i ? "," : "") + groups[i]->to_string();
+                       return cols;
+                     }() + ".",
+                     {{"grouping", r->to_string()}});
+  };
+  std::vector<std::vector<bool>> sets;
+  for (auto& set : p->grouping_sets) {
+    std::vector<bool> m(n, false);
+    for (auto& e : set) m[index_of(e, "")] = true;
+    sets.push_back(std::move(m));
+  }
+  std::vector<PlanPtr> branches;
+  for (auto& m : sets) {
+    int64_t gid = 0;
+    for (size_t i = 0; i < n; ++i) gid = (gid << 1) | (m[i] ? 0 : 1);
+    std::function<ExprPtr(const ExprPtr&)> constants = [&](const ExprPtr& e) -> ExprPtr {
+      if (e->kind == ExprKind::kUnresolvedFunction) {
+        std::string nm = lower(e->name);
+        if (nm == "grouping" || nm == "grouping_id") {
+          std::string shown = nm + "(";
+          for (size_t i = 0; i < e->children.size(); ++i) shown += (i ? ", " : "") + e->children[i]->to_string();
+          shown += ")";
+          if (nm == "grouping") {
+            if (e->children.size() != 1)
+              throw SparkError(ErrorKind::kAnalysis, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                               "The `grouping` requires 1 parameters but the actual number is " +
+                                   std::to_string(e->children.size()) + ".",
+                               {{"functionName", "`grouping`"}, {"expectedNum", "1"},
+                                {"actualNum", std::to_string(e->children.size())}});
+            size_t i = index_of(e->children[0], shown);
+            return alias(lit(Value::integer(m[i] ? 0 : 1), DataType::byte()), shown);
+          }
+          int64_t v = 0;
+          if (e->children.empty()) v = gid;
+          for (auto& c : e->children) v = (v << 1) | (m[index_of(c, shown)] ? 0 : 1);
+          return alias(lit(Value::integer(v), DataType::long_()), shown);
+        }
+      }
+      if (e->children.empty()) return e;
+      std::vector<ExprPtr> kids;
+      for (auto& c : e->children) kids.push_back(constants(c));
+      return with_children(e, std::move(kids));
+    };
+    std::vector<ExprPtr> aggs_in;
+    for (auto& a : p->aggregates) aggs_in.push_back(constants(a));
+    std::vector<ExprPtr> aggs = resolve_named_list(aggs_in, child, true);
+    std::function<ExprPtr(const ExprPtr&)> nullify = [&](const ExprPtr& e) -> ExprPtr {
+      if (e->kind == ExprKind::kAggregate || e->kind == ExprKind::kLiteral) return e;
+      if (e->kind != ExprKind::kAlias) {
+        std::string k = semantic_key(e);
+        for (size_t i = 0; i < n; ++i)
+          if (!m[i] && gkeys[i] == k) return lit(Value(), e->type);
+      }
+      if (e->children.empty()) return e;
+      std::vector<ExprPtr> kids;
+      for (auto& c : e->children) kids.push_back(nullify(c));
+      return with_children(e, std::move(kids));
+    };
+    std::vector<ExprPtr> set_groups, out;
+    std::set<std::string> set_keys;
+    for (size_t i = 0; i < n; ++i)
+      if (m[i]) {
+        set_groups.push_back(groups[i]);
+        set_keys.insert(gkeys[i]);
+      }
+    if (!p->aggregate_output_is_select_list)
+      for (size_t i = 0; i < n; ++i)
+        out.push_back(m[i] ? groups[i] : alias(lit(Value(), groups[i]->type), to_attribute(groups[i])->name));
+    for (auto& a : aggs) {
+      ExprPtr r = nullify(a);
+      if (r->kind != ExprKind::kAttribute && r->kind != ExprKind::kAlias) r = alias(r, a->name);
+      check_aggregate(r->kind == ExprKind::kAlias ? r->children[0] : r, set_keys, r);
+      out.push_back(r);
+    }
+    // The set's id is a grouping key too, so that empty input gives no row even for the empty
+    // set, as in Spark.
+    set_groups.push_back(lit(Value::integer(gid), DataType::long_()));
+    auto agg = std::make_shared<PlanNode>();
+    agg->kind = PlanKind::kAggregate;
+    agg->children = {child};
+    agg->exprs = set_groups;
+    agg->aggregates = out;
+    agg->aggregate_output_is_select_list = true;
+    for (auto& e : out) agg->output.push_back(to_attribute(e));
+    agg->resolved = true;
+    branches.push_back(agg);
+  }
+  auto u = std::make_shared<PlanNode>();
+  u->kind = PlanKind::kSetOp;
+  u->set_op = SetOpType::kUnion;
+  u->is_all = true;
+  u->children = branches;
+  for (size_t c = 0; c < branches[0]->output.size(); ++c) {
+    bool nullable = false;
+    for (auto& b : branches) nullable |= b->output[c]->nullable;
+    const ExprPtr& first = branches[0]->output[c];
+    u->output.push_back(attribute(first->name, first->type, nullable, new_expr_id()));
+  }
+  u->resolved = true;
+  u->plan_id = p->plan_id;
+  return u;
+}
+
+/// A projection whose expressions may hold window expressions: those move into Window nodes
+/// below it (plan/window_resolution.h).
+PlanPtr Analyzer::project_with_windows(const PlanPtr& child, std::vector<ExprPtr> exprs, int64_t plan_id) {
+  PlanPtr below = extract_windows(child, exprs);
+  auto n = std::const_pointer_cast<PlanNode>(project(below, std::move(exprs)));
+  if (plan_id >= 0) n->plan_id = plan_id;
+  return n;
 }
 
 void Analyzer::check_aggregate(const ExprPtr& e, const std::set<std::string>& group_keys, const ExprPtr& top) {
@@ -567,12 +806,19 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
     }
     case PlanKind::kProject: {
       n->exprs = resolve_named_list(p->exprs, child, false);
+      bool windows = false;
+      for (auto& e : n->exprs) windows |= contains_window(e);
+      if (windows) return project_with_windows(child, n->exprs, p->plan_id);
       n->output.clear();
       for (auto& e : n->exprs) n->output.push_back(to_attribute(e));
       return n;
     }
     case PlanKind::kFilter: {
       ExprPtr c = resolve_expr(p->condition, child, false);
+      if (contains_window(c))
+        throw SparkError(ErrorKind::kAnalysis, "WINDOW_FUNCTION_NOT_ALLOWED_IN_CLAUSE",
+                         "It is not allowed to use window functions inside WHERE clause.", {{"clauseName", "WHERE"}},
+                         "42601");
       if (c->type->id() != TypeId::kBoolean && c->type->id() != TypeId::kNull)
         throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.FILTER_NOT_BOOLEAN",
                          "Cannot resolve \"" + c->to_string() + "\" due to data type mismatch: Filter expression \"" +
@@ -583,8 +829,11 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       return n;
     }
     case PlanKind::kAggregate: {
+      if (!p->grouping_sets.empty()) return resolve_grouping_sets(p, child);
       std::vector<ExprPtr> groups = resolve_named_list(p->exprs, child, false);
       std::vector<ExprPtr> aggs = resolve_named_list(p->aggregates, child, true);
+      for (auto& a : aggs)
+        if (contains_window(a)) return aggregate_with_windows(p, groups, aggs, child);
       std::set<std::string> keys;
       for (auto& g : groups) keys.insert(semantic_key(g));
       for (auto& a : aggs) check_aggregate(a->kind == ExprKind::kAlias ? a->children[0] : a, keys, a);
@@ -693,7 +942,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
         }
         if (!replaced) list.push_back(r);
       }
-      return project(child, list);
+      return project_with_windows(child, list, -1);
     }
     case PlanKind::kWithColumnsRenamed: {
       std::vector<ExprPtr> list;
@@ -967,9 +1216,6 @@ PlanPtr Analyzer::union_by_name(const PlanPtr& p, const PlanPtr& left, const Pla
 /// column, followed by a distinct over the left columns.
 PlanPtr Analyzer::resolve_set_op(const PlanPtr& p, PlanPtr left, PlanPtr right) {
   const char* what = p->set_op == SetOpType::kIntersect ? "INTERSECT" : "EXCEPT";
-  if (p->is_all)
-    throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                     std::string(what) + " ALL is not supported yet.");
   if (left->output.size() != right->output.size())
     throw SparkError(ErrorKind::kAnalysis, "NUM_COLUMNS_MISMATCH",
                      std::string(what) + " can only be performed on inputs with the same number of columns, but the first "
@@ -1002,6 +1248,36 @@ PlanPtr Analyzer::resolve_set_op(const PlanPtr& p, PlanPtr left, PlanPtr right) 
   for (size_t i = 0; i < left->output.size(); ++i)
     eqs.push_back(resolve_function(call("<=>", {}), {left->output[i], right->output[i]}, false));
   JoinType type = p->set_op == SetOpType::kIntersect ? JoinType::kLeftSemi : JoinType::kLeftAnti;
+  if (p->is_all) {
+    // INTERSECT ALL / EXCEPT ALL: number the left's duplicates (row_number per distinct row)
+    // and count the right's; the n-th copy of a row matches when the right has at least n, so
+    // a semi join keeps min(l, r) copies and an anti join max(l - r, 0).
+    std::vector<ExprPtr> order = {sort_order(left->output[0], true, true)};
+    ExprPtr rn = alias(resolve_window(resolve_window_function("row_number", {}, false), left->output, order, WindowFrame{}),
+                       "__copy");
+    std::vector<ExprPtr> numbered = left->output;
+    numbered.push_back(rn);
+    PlanPtr lnum = project_with_windows(left, numbered, -1);
+    ExprPtr cnt = alias(resolve_function(call("count", {}), {lit(Value::integer(1), DataType::int_())}, true), "__count");
+    auto counts = std::make_shared<PlanNode>();
+    counts->kind = PlanKind::kAggregate;
+    counts->children = {right};
+    counts->exprs = right->output;
+    counts->aggregates = right->output;
+    counts->aggregates.push_back(cnt);
+    counts->aggregate_output_is_select_list = true;
+    for (auto& e : counts->aggregates) counts->output.push_back(to_attribute(e));
+    counts->resolved = true;
+    ExprPtr copy_attr = lnum->output.back();
+    ExprPtr count_attr = counts->output.back();
+    ExprPtr fits = resolve_function(call("<=", {}), {implicit_cast(copy_attr, DataType::long_()), count_attr}, false);
+    eqs.push_back(fits);
+    PlanPtr join = join_node(lnum, counts, type, and_all(eqs));
+    std::vector<ExprPtr> out(left->output.begin(), left->output.end());
+    auto proj = std::const_pointer_cast<PlanNode>(project(join, out));
+    proj->plan_id = p->plan_id;
+    return proj;
+  }
   PlanPtr join = join_node(left, right, type, and_all(eqs));
   std::vector<ExprPtr> out;
   for (size_t i = 0; i < left->output.size(); ++i) {

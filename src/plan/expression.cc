@@ -1,6 +1,7 @@
 #include "plan/expression.h"
 
 #include <atomic>
+#include <cctype>
 
 #include "column/column.h"
 #include "common/datetime.h"
@@ -201,7 +202,31 @@ std::string Expr::to_string() const {
     case ExprKind::kUnresolvedExtract: return children[0]->to_string() + "[" + children[1]->to_string() + "]";
     case ExprKind::kLambdaVariable: return name;
     case ExprKind::kLambda: return "lambdafunction(" + args() + ")";
-    case ExprKind::kWindow: return children[0]->to_string() + " OVER (...)";
+    case ExprKind::kWindow: {
+      std::string spec;
+      if (!partition_by.empty()) {
+        spec += "PARTITION BY ";
+        for (size_t i = 0; i < partition_by.size(); ++i) spec += (i ? ", " : "") + partition_by[i]->to_string();
+      }
+      if (!order_by.empty()) {
+        spec += std::string(spec.empty() ? "" : " ") + "ORDER BY ";
+        for (size_t i = 0; i < order_by.size(); ++i) spec += (i ? ", " : "") + order_by[i]->to_string();
+      }
+      if (frame.specified) spec += std::string(spec.empty() ? "" : " ") + frame.to_string();
+      return children[0]->to_string() + " OVER (" + spec + ")";
+    }
+    case ExprKind::kWindowFunction: {
+      // Spark's pretty names: the ranking functions print in upper case, except row_number,
+      // cume_dist and ntile.
+      std::string shown = name;
+      if (name == "rank" || name == "dense_rank" || name == "percent_rank") {
+        shown.clear();
+        for (char c : name) shown += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+      }
+      std::string s = shown + "(" + args() + ")";
+      if (ignore_nulls && name == "nth_value") s += " ignore nulls";
+      return s;
+    }
   }
   return "?";
 }
@@ -219,6 +244,18 @@ bool Expr::resolved() const {
   for (auto& c : children)
     if (!c->resolved()) return false;
   return type != nullptr;
+}
+
+std::string WindowFrame::to_string() const {
+  auto bound = [this](int64_t v, bool preceding_syntax) -> std::string {
+    if (v == kUnboundedPreceding) return "UNBOUNDED PRECEDING";
+    if (v == kUnboundedFollowing) return "UNBOUNDED FOLLOWING";
+    if (v == 0 && !preceding_syntax && !value_bounds) return "CURRENT ROW";
+    if (preceding_syntax) return std::to_string(-v) + " PRECEDING";
+    return std::to_string(v) + " FOLLOWING";
+  };
+  return std::string(type == Type::kRows ? "ROWS" : "RANGE") + " BETWEEN " + bound(lower, lower_preceding_syntax) +
+         " AND " + bound(upper, upper_preceding_syntax);
 }
 
 bool Expr::deterministic() const {

@@ -41,6 +41,7 @@ enum class ExprKind {
   kCoalesce,      // children
   kGetField,      // children[0] = struct, ordinal
   kWindow,        // children[0] = window function; partition_by, order_by, frame
+  kWindowFunction,  // name (row_number, rank, lag, nth_value, ...), children; ignore_nulls
 };
 
 struct Expr;
@@ -53,6 +54,19 @@ struct WindowFrame {
   int64_t lower = INT64_MIN;
   int64_t upper = 0;
   bool specified = false;
+  /// How an offset bound was written, which is how Spark names the column: SQL's `2 PRECEDING`
+  /// renders as written, an API offset (rowsBetween(-2, 0)) as `-2 FOLLOWING`.
+  bool lower_preceding_syntax = false;
+  bool upper_preceding_syntax = false;
+  /// Offsets shown as values even when 0 (lag/lead's frame: `0 FOLLOWING`).
+  bool value_bounds = false;
+
+  static constexpr int64_t kUnboundedPreceding = INT64_MIN;
+  static constexpr int64_t kUnboundedFollowing = INT64_MAX;
+  bool lower_unbounded() const { return lower == kUnboundedPreceding; }
+  bool upper_unbounded() const { return upper == kUnboundedFollowing; }
+  /// Spark's text of the frame: `ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW`.
+  std::string to_string() const;
 };
 
 /// One node of an expression tree. Nodes are immutable once shared; rewrites build new nodes.
@@ -74,6 +88,7 @@ struct Expr {
   bool ascending = true;                // sort order
   bool nulls_first = true;              // sort order
   bool has_else = false;                // CASE WHEN
+  bool ignore_nulls = false;            // window functions (lag, lead, first, last, nth_value)
   int ordinal = -1;                     // struct field ordinal
   const functions::FunctionDef* function = nullptr;  // resolved function
   ExprPtr filter;                       // aggregate FILTER (WHERE ...)

@@ -71,6 +71,10 @@ std::string node_line(const PlanNode& n) {
     case PlanKind::kRepartition: return "Repartition";
     case PlanKind::kHint: return "ResolvedHint";
     case PlanKind::kJoin: return "Join " + join_type_name(n.join_type) + (n.condition ? ", " + n.condition->to_string() : "");
+    case PlanKind::kWindow: {
+      const Expr& w = *n.exprs[0]->children[0];
+      return "Window " + attr_list(n.exprs) + ", " + attr_list(w.partition_by) + ", " + attr_list(w.order_by);
+    }
     case PlanKind::kSetOp: return n.set_op == SetOpType::kUnion ? "Union" : (n.set_op == SetOpType::kIntersect ? "Intersect" : "Except");
   }
   return "?";

@@ -39,6 +39,9 @@ enum class PlanKind {
   // Binary and n-ary.
   kJoin,           // join_type, condition, using_columns
   kSetOp,          // set_op, is_all, by_name, allow_missing
+  // Window functions (created by the analyzer): exprs = aliases of kWindow expressions that
+  // share one PARTITION BY / ORDER BY; output = the child's output followed by theirs.
+  kWindow,
 };
 
 enum class JoinType { kInner, kLeftOuter, kRightOuter, kFullOuter, kLeftSemi, kLeftAnti, kCross };
@@ -61,6 +64,9 @@ struct PlanNode {
   /// Aggregate: the output is exactly `aggregates` (SQL's select list), instead of the
   /// DataFrame API's grouping expressions followed by `aggregates`.
   bool aggregate_output_is_select_list = false;
+  /// Aggregate with ROLLUP / CUBE / GROUPING SETS: each set lists expressions of `exprs`
+  /// (unresolved, matched to `exprs` by the analyzer); empty for a plain GROUP BY.
+  std::vector<std::vector<ExprPtr>> grouping_sets;
 
   // Range.
   int64_t range_start = 0, range_end = 0, range_step = 1;

@@ -8,6 +8,7 @@
 #include "exec/deduplicate.h"
 #include "exec/hash_join.h"
 #include "exec/operators.h"
+#include "exec/window.h"
 #include "plan/analyzer.h"
 #include "plan/gpu_placement.h"
 
@@ -197,6 +198,7 @@ class Planner {
         return p;
       }
       case PlanKind::kSort: return plan_sort(n, required, -1);
+      case PlanKind::kWindow: return plan_window(n, required, conf);
       case PlanKind::kLimit:
       case PlanKind::kOffset:
       case PlanKind::kTail: {
@@ -351,6 +353,77 @@ class Planner {
     return p;
   }
 
+  /// A Window node: the child's columns the parent needs, plus those the window expressions
+  /// read, flow through; one column per window expression follows them.
+  PhysicalPlan plan_window(const PlanPtr& n, const std::set<int64_t>* required, const Config& conf) {
+    std::set<int64_t> req = required ? *required : ids(n->output);
+    const Expr& spec = *n->exprs[0]->children[0];
+    for (auto& a : n->exprs) collect_refs(a, req);
+    for (auto& p : spec.partition_by) collect_refs(p, req);
+    for (auto& o : spec.order_by) collect_refs(o, req);
+    PhysicalPlan c = plan(n->children[0], &req);
+    std::vector<PhysExprPtr> partition;
+    for (auto& p : spec.partition_by) partition.push_back(bind_expr(p, c.output, conf));
+    std::vector<exec::SortKey> order;
+    for (auto& o : spec.order_by) order.push_back({bind_expr(o->children[0], c.output, conf), o->ascending, o->nulls_first});
+    std::vector<exec::WindowCall> calls;
+    PhysicalPlan p;
+    p.output = c.output;
+    for (auto& a : n->exprs) {
+      const Expr& w = *a->children[0];
+      const ExprPtr& fn = w.children[0];
+      exec::WindowCall call;
+      call.type = fn->type;
+      call.display = display_of(fn) + " windowspecdefinition(" + w.frame.to_string() + ") AS " + a->name + "#" +
+                     std::to_string(a->expr_id);
+      call.frame.rows = w.frame.type == WindowFrame::Type::kRows;
+      call.frame.lower = w.frame.lower;
+      call.frame.upper = w.frame.upper;
+      call.ignore_nulls = fn->ignore_nulls;
+      using K = exec::WindowCall::Kind;
+      if (fn->kind == ExprKind::kAggregate) {
+        call.kind = K::kAggregate;
+        call.function = fn->function;
+        std::vector<TypePtr> types;
+        for (auto& arg : fn->children) {
+          call.args.push_back(bind_expr(arg, c.output, conf));
+          types.push_back(arg->type);
+        }
+        call.signature = fn->function->type_rule(types, conf);
+        if (fn->filter) call.filter = bind_expr(fn->filter, c.output, conf);
+      } else {
+        static const std::map<std::string, K> kinds = {
+            {"row_number", K::kRowNumber}, {"rank", K::kRank}, {"dense_rank", K::kDenseRank},
+            {"percent_rank", K::kPercentRank}, {"cume_dist", K::kCumeDist}, {"ntile", K::kNtile},
+            {"lag", K::kLag}, {"lead", K::kLead}, {"first", K::kFirst}, {"first_value", K::kFirst},
+            {"last", K::kLast}, {"last_value", K::kLast}, {"nth_value", K::kNthValue}};
+        call.kind = kinds.at(fn->name);
+        switch (call.kind) {
+          case K::kNtile: call.offset = fn->children[0]->value.as_int(); break;
+          case K::kLag:
+          case K::kLead:
+            call.offset = fn->children[1]->value.as_int();
+            call.args = {bind_expr(fn->children[0], c.output, conf), bind_expr(fn->children[2], c.output, conf)};
+            break;
+          case K::kNthValue:
+            call.offset = fn->children[1]->value.as_int();
+            call.args = {bind_expr(fn->children[0], c.output, conf)};
+            break;
+          case K::kFirst:
+          case K::kLast: call.args = {bind_expr(fn->children[0], c.output, conf)}; break;
+          default: break;
+        }
+      }
+      calls.push_back(std::move(call));
+      p.output.push_back(to_attribute(a));
+    }
+    p.root = std::make_unique<exec::Window>(std::move(partition), std::move(order), std::move(calls));
+    for (auto& a : c.output) p.root->schema.push_back({a->name, a->type, a->nullable});
+    for (auto& a : n->exprs) p.root->schema.push_back({a->name, a->type, a->nullable});
+    p.root->children.push_back(std::move(c.root));
+    return p;
+  }
+
   PhysicalPlan plan_aggregate(const PlanPtr& n, const Config& conf) {
     std::set<int64_t> req;
     for (auto& g : n->exprs) collect_refs(g, req);
@@ -370,10 +443,8 @@ class Planner {
     for (auto& a : n->aggregates) collect_aggregates(a, calls_found, seen);
     std::vector<exec::AggregateCall> calls;
     for (auto& call : calls_found) {
-      if (call->distinct)
-        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                         "DISTINCT aggregates are not supported yet: " + call->to_string() + ".");
       exec::AggregateCall ac;
+      ac.distinct = call->distinct;
       ac.function = call->function;
       ac.display = display_of(call);
       std::vector<TypePtr> types;

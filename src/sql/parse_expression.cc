@@ -591,6 +591,14 @@ ExprPtr Parser::function_call(std::vector<std::string> name_parts, int begin) {
                                                          "last_value", "any_value"};
     bool supported = false;
     for (const char* f : kIgnoreNullsAsArgument) supported |= lname == f;
+    // The offset window functions take the flag beside their arguments.
+    if (lname == "lag" || lname == "lead" || lname == "nth_value") {
+      call->ignore_nulls = ignore;
+      supported = false;
+      ExprPtr result = call;
+      if (at_word("OVER")) result = over_clause(result);
+      return result;
+    }
     if (!supported)
       fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                  "The feature is not supported: IGNORE NULLS / RESPECT NULLS for " + name + ".", {},
@@ -695,11 +703,11 @@ WindowSpec Parser::window_spec() {
         next().upper == "ROWS" ? plan::WindowFrame::Type::kRows : plan::WindowFrame::Type::kRange;
     spec.frame.specified = true;
     if (accept_word("BETWEEN")) {
-      frame_bound(&spec.frame.lower, true);
+      spec.frame.lower_preceding_syntax = frame_bound(&spec.frame.lower, true);
       expect_word("AND");
-      frame_bound(&spec.frame.upper, false);
+      spec.frame.upper_preceding_syntax = frame_bound(&spec.frame.upper, false);
     } else {
-      frame_bound(&spec.frame.lower, true);
+      spec.frame.lower_preceding_syntax = frame_bound(&spec.frame.lower, true);
       spec.frame.upper = 0;
     }
   }
@@ -707,7 +715,7 @@ WindowSpec Parser::window_spec() {
   return spec;
 }
 
-void Parser::frame_bound(int64_t* bound, bool lower_bound) {
+bool Parser::frame_bound(int64_t* bound, bool lower_bound) {
   if (accept_word("UNBOUNDED")) {
     if (accept_word("PRECEDING"))
       *bound = std::numeric_limits<int64_t>::min();
@@ -715,12 +723,12 @@ void Parser::frame_bound(int64_t* bound, bool lower_bound) {
       expect_word("FOLLOWING");
       *bound = std::numeric_limits<int64_t>::max();
     }
-    return;
+    return false;
   }
   if (at_word("CURRENT") && at_word("ROW", 1)) {
     pos_ += 2;
     *bound = 0;
-    return;
+    return false;
   }
   (void)lower_bound;
   int begin = peek().begin;
@@ -732,12 +740,13 @@ void Parser::frame_bound(int64_t* bound, bool lower_bound) {
         "The feature is not supported: window frame boundaries that are not integer literals.", {},
         begin, stop);
   int64_t v = e->value.as_int();
-  if (accept_word("PRECEDING"))
+  if (accept_word("PRECEDING")) {
     *bound = -v;
-  else {
-    expect_word("FOLLOWING");
-    *bound = v;
+    return true;
   }
+  expect_word("FOLLOWING");
+  *bound = v;
+  return false;
 }
 
 // --- Named expressions -------------------------------------------------------------------------

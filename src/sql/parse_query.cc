@@ -217,29 +217,91 @@ SelectClause Parser::select_clause(PlanPtr from_first) {
       next();
       s.group_by_all = true;
     } else {
-      do {
-        if ((at_word("ROLLUP") || at_word("CUBE") || at_word("GROUPING")) &&
-            (at_op("(", 1) || at_word("SETS", 1)))
-          fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                     "The feature is not supported: GROUP BY " + peek().upper + ".", {},
-                     peek().begin, peek().stop);
+      // Keys are shared by every grouping set; sets refer to them by index.
+      auto key_index = [&](ExprPtr e, int begin, int stop) {
+        for (size_t i = 0; i < s.group_by.size(); ++i)
+          if (s.group_by[i].expr->to_string() == e->to_string()) return i;
         ClauseKey key;
-        key.begin = peek().begin;
-        bool bare_integer =
-            peek().kind == TokenKind::kNumber && peek().number == NumberKind::kInteger;
-        key.expr = expression();
-        key.stop = last_stop();
-        if (bare_integer && key.expr->kind == ExprKind::kLiteral &&
-            key.begin == toks_[pos_ - 1].begin) {
-          key.is_ordinal = true;
-          key.ordinal = static_cast<int>(key.expr->value.as_int());
-        }
+        key.expr = std::move(e);
+        key.begin = begin;
+        key.stop = stop;
         s.group_by.push_back(std::move(key));
-      } while (accept_op(","));
-      if (at_word("WITH") && (at_word("ROLLUP", 1) || at_word("CUBE", 1)))
-        fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                   "The feature is not supported: GROUP BY ... WITH " + peek(1).upper + ".", {},
-                   peek().begin, peek(1).stop);
+        return s.group_by.size() - 1;
+      };
+      auto rollup_sets = [](const std::vector<size_t>& keys) {
+        std::vector<std::vector<size_t>> sets;
+        for (size_t len = keys.size() + 1; len-- > 0;) sets.emplace_back(keys.begin(), keys.begin() + static_cast<long>(len));
+        return sets;
+      };
+      auto cube_sets = [](const std::vector<size_t>& keys) {
+        std::vector<std::vector<size_t>> sets;
+        const size_t n = keys.size();
+        for (size_t mask = (size_t{1} << n); mask-- > 0;) {
+          std::vector<size_t> set;
+          for (size_t i = 0; i < n; ++i)
+            if (mask & (size_t{1} << (n - 1 - i))) set.push_back(keys[i]);
+          sets.push_back(std::move(set));
+        }
+        return sets;
+      };
+      auto expr_list = [&]() {
+        std::vector<size_t> keys;
+        expect_op("(");
+        if (!at_op(")")) {
+          do {
+            int begin = peek().begin;
+            ExprPtr e = expression();
+            keys.push_back(key_index(std::move(e), begin, last_stop()));
+          } while (accept_op(","));
+        }
+        expect_op(")");
+        return keys;
+      };
+      if ((at_word("ROLLUP") || at_word("CUBE")) && at_op("(", 1)) {
+        bool rollup = next().upper == "ROLLUP";
+        std::vector<size_t> keys = expr_list();
+        s.grouping_sets = rollup ? rollup_sets(keys) : cube_sets(keys);
+      } else if (at_word("GROUPING") && at_word("SETS", 1)) {
+        pos_ += 2;
+        expect_op("(");
+        do {
+          if (at_op("(")) {
+            s.grouping_sets.push_back(expr_list());
+          } else {
+            int begin = peek().begin;
+            ExprPtr e = expression();
+            s.grouping_sets.push_back({key_index(std::move(e), begin, last_stop())});
+          }
+        } while (accept_op(","));
+        expect_op(")");
+      } else {
+        do {
+          if ((at_word("ROLLUP") || at_word("CUBE") || at_word("GROUPING")) &&
+              (at_op("(", 1) || at_word("SETS", 1)))
+            fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                       "The feature is not supported: GROUP BY keys mixed with " + peek().upper + ".", {},
+                       peek().begin, peek().stop);
+          ClauseKey key;
+          key.begin = peek().begin;
+          bool bare_integer =
+              peek().kind == TokenKind::kNumber && peek().number == NumberKind::kInteger;
+          key.expr = expression();
+          key.stop = last_stop();
+          if (bare_integer && key.expr->kind == ExprKind::kLiteral &&
+              key.begin == toks_[pos_ - 1].begin) {
+            key.is_ordinal = true;
+            key.ordinal = static_cast<int>(key.expr->value.as_int());
+          }
+          s.group_by.push_back(std::move(key));
+        } while (accept_op(","));
+        if (at_word("WITH") && (at_word("ROLLUP", 1) || at_word("CUBE", 1))) {
+          bool rollup = peek(1).upper == "ROLLUP";
+          pos_ += 2;
+          std::vector<size_t> keys;
+          for (size_t i = 0; i < s.group_by.size(); ++i) keys.push_back(i);
+          s.grouping_sets = rollup ? rollup_sets(keys) : cube_sets(keys);
+        }
+      }
     }
   }
   if (at_word("HAVING")) {

@@ -411,6 +411,11 @@ PlanPtr build_select(const Parser& p, SelectClause s, QueryOrganization* org) {
     }
     auto agg = new_node(PlanKind::kAggregate, {base});
     agg->exprs = keys;
+    for (auto& set : s.grouping_sets) {
+      std::vector<ExprPtr> exprs;
+      for (size_t i : set) exprs.push_back(keys[i]);
+      agg->grouping_sets.push_back(std::move(exprs));
+    }
     agg->aggregates = named_items(s.items);
     agg->aggregate_output_is_select_list = true;
     std::vector<std::string> hidden;

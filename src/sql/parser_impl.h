@@ -55,6 +55,9 @@ struct SelectClause {
   ExprPtr where;
   bool has_group_by = false, group_by_all = false;
   std::vector<ClauseKey> group_by;
+  /// GROUP BY ROLLUP / CUBE / GROUPING SETS: the sets, as indices into `group_by`; empty for a
+  /// plain GROUP BY.
+  std::vector<std::vector<size_t>> grouping_sets;
   ExprPtr having;
   std::map<std::string, WindowSpec> windows;  // WINDOW clause, by lower-case name
 };
@@ -168,7 +171,8 @@ class Parser {
   ExprPtr over_clause(ExprPtr function);
   ExprPtr lambda_or_expression();
   ExprPtr identifier_reference(std::vector<std::string> parts);
-  void frame_bound(int64_t* bound, bool lower);
+  /// Reads one frame boundary; returns whether it was written as `N PRECEDING`.
+  bool frame_bound(int64_t* bound, bool lower);
 
   // Queries.
   struct Term {

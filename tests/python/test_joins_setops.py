@@ -185,3 +185,24 @@ def test_sort_by_expression(diff):
 
 def test_sort_missing_column_error(diff_error):
     diff_error(lambda s: left(s).select("name").orderBy("nope"), "UNRESOLVED_COLUMN.WITH_SUGGESTION")
+
+
+def test_intersect_all_and_except_all(diff):
+    def frames(s):
+        l = s.createDataFrame([(1, "a"), (1, "a"), (1, "a"), (2, "b"), (None, None), (None, None), (3, "c")],
+                              "id int, name string")
+        r = s.createDataFrame([(1, "a"), (1, "a"), (None, None), (4, "d"), (3, "c"), (3, "c")], "id int, name string")
+        return l, r
+    diff(lambda s: frames(s)[0].intersectAll(frames(s)[1]))
+    diff(lambda s: frames(s)[0].exceptAll(frames(s)[1]))
+    diff(lambda s: frames(s)[1].exceptAll(frames(s)[0]))
+    diff(lambda s: frames(s)[0].exceptAll(frames(s)[0].filter("id > 100")))
+
+
+def test_intersect_except_all_sql(diff):
+    def program(s, q):
+        s.createDataFrame([(1,), (1,), (2,), (None,)], "a int").createOrReplaceTempView("sa_l")
+        s.createDataFrame([(1,), (None,), (None,)], "a int").createOrReplaceTempView("sa_r")
+        return s.sql(q)
+    diff(lambda s: program(s, "SELECT a FROM sa_l INTERSECT ALL SELECT a FROM sa_r"))
+    diff(lambda s: program(s, "SELECT a FROM sa_l EXCEPT ALL SELECT a FROM sa_r"))

@@ -228,7 +228,6 @@ def test_natural_join(diff):
     diff(sql("SELECT * FROM sql_t NATURAL JOIN sql_t"))
 
 
-@other_layer("window functions are not resolved by the analyzer yet")
 def test_window_functions(diff):
     diff(sql("SELECT a, row_number() OVER (ORDER BY a) AS rn FROM sql_t"))
 
@@ -242,7 +241,6 @@ def test_aggregate_filter_clause(diff):
     diff(sql("SELECT sum(a) FILTER (WHERE a > 1) FROM sql_t"))
 
 
-@other_layer("DISTINCT aggregates are not executed yet")
 def test_count_distinct(diff):
     diff(sql("SELECT count(DISTINCT region) FROM sql_sales"))
 

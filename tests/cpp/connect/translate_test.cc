@@ -391,7 +391,19 @@ TEST(TranslateRelation, Aggregate) {
   ASSERT_EQ(p->kind, PlanKind::kAggregate);
   EXPECT_EQ(p->exprs.size(), 1u);
   EXPECT_EQ(p->aggregates[0]->name, "count");
+  EXPECT_TRUE(p->grouping_sets.empty());
+  // CUBE over (id, id2): every subset, the full set first and the empty set last.
+  *a.mutable_aggregate()->add_grouping_expressions() = attr("id2");
   a.mutable_aggregate()->set_group_type(pb::Aggregate::GROUP_TYPE_CUBE);
+  auto cube = t.relation(a);
+  ASSERT_EQ(cube->grouping_sets.size(), 4u);
+  EXPECT_EQ(cube->grouping_sets[0].size(), 2u);
+  EXPECT_EQ(cube->grouping_sets[1][0]->to_string(), "id");
+  EXPECT_EQ(cube->grouping_sets[2][0]->to_string(), "id2");
+  EXPECT_TRUE(cube->grouping_sets[3].empty());
+  a.mutable_aggregate()->set_group_type(pb::Aggregate::GROUP_TYPE_ROLLUP);
+  EXPECT_EQ(t.relation(a)->grouping_sets.size(), 3u);
+  a.mutable_aggregate()->set_group_type(pb::Aggregate::GROUP_TYPE_PIVOT);
   EXPECT_EQ(error_class_of([&] { t.relation(a); }), "UNSUPPORTED_FEATURE");
 }
 

@@ -1,0 +1,84 @@
+// DISTINCT aggregates: the wrapped function sees each distinct argument row once.
+
+#include "exec/distinct_aggregate.h"
+
+#include <string>
+#include <string_view>
+#include <unordered_set>
+
+#include "exec/group_keys.h"
+
+namespace ember::exec {
+namespace {
+
+using Set = std::unordered_set<std::string>;
+
+class DistinctAggregate final : public functions::AggregateFunction {
+ public:
+  DistinctAggregate(std::unique_ptr<functions::AggregateFunction> inner, std::vector<TypePtr> types)
+      : inner_(std::move(inner)), encoder_(types), inner_size_((inner_->state_size() + 15) / 16 * 16) {}
+
+  size_t state_size() const override { return sizeof(Set*); }
+  void init(uint8_t* s) const override { *reinterpret_cast<Set**>(s) = nullptr; }
+
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    std::string arena;
+    std::vector<uint32_t> offs, lens;
+    encoder_.encode(args, n, arena, offs, lens);
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i]) continue;
+      set_of(states[i]).emplace(arena.data() + offs[i], lens[i]);
+    }
+  }
+
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    const Set* s = *reinterpret_cast<Set* const*>(src);
+    if (!s) return;
+    Set& d = set_of(dst);
+    for (auto& k : *s) d.insert(k);
+  }
+
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    std::vector<uint8_t> scratch(inner_size_ + 16, 0);
+    uint8_t* st = scratch.data();
+    for (int64_t i = 0; i < n; ++i) {
+      const Set* s = *reinterpret_cast<Set* const*>(states[i]);
+      inner_->init(st);
+      if (s && !s->empty()) {
+        std::vector<std::string_view> keys(s->begin(), s->end());
+        std::vector<ColumnPtr> cols = encoder_.decode(keys);
+        std::vector<uint8_t*> ptrs(keys.size(), st);
+        inner_->update(ptrs.data(), cols, static_cast<int64_t>(keys.size()));
+      }
+      inner_->finalize(&st, 1, out);
+      if (inner_->needs_destroy()) inner_->destroy(st);
+    }
+  }
+
+  void destroy(uint8_t* state) const override {
+    Set*& s = *reinterpret_cast<Set**>(state);
+    delete s;
+    s = nullptr;
+  }
+  bool needs_destroy() const override { return true; }
+
+ private:
+  static Set& set_of(uint8_t* state) {
+    Set*& s = *reinterpret_cast<Set**>(state);
+    if (!s) s = new Set();
+    return *s;
+  }
+
+  std::unique_ptr<functions::AggregateFunction> inner_;
+  KeyEncoder encoder_;
+  size_t inner_size_;
+};
+
+}  // namespace
+
+std::unique_ptr<functions::AggregateFunction> make_distinct_aggregate(
+    std::unique_ptr<functions::AggregateFunction> inner, std::vector<TypePtr> arg_types) {
+  return std::make_unique<DistinctAggregate>(std::move(inner), std::move(arg_types));
+}
+
+}  // namespace ember::exec
