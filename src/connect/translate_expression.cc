@@ -142,12 +142,7 @@ ExprPtr PlanTranslator::expression(const pb::Expression& e) {
               "cast_to_type",
               {{"fullName", "spark.connect.Expression.Cast"}, {"name", "cast_to_type"}});
       }
-      const bool try_cast = c.eval_mode() == pb::Expression::Cast::EVAL_MODE_TRY;
-      ExprPtr cast = plan::cast(expression(c.expr()), type, try_cast);
-      // Spark names a DataFrame API cast after its operand (`col("a").cast("int")` is `a`);
-      // only SQL's CAST(... AS ...) shows in names.
-      if (!try_cast) const_cast<plan::Expr*>(cast.get())->implicit = true;
-      return cast;
+      return plan::cast(expression(c.expr()), type, c.eval_mode() == pb::Expression::Cast::EVAL_MODE_TRY);
     }
     case pb::Expression::kSortOrder:
       return sort_order(e.sort_order());

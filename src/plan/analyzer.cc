@@ -111,6 +111,11 @@ PlanPtr Analyzer::project(const PlanPtr& child, std::vector<ExprPtr> exprs) {
 
 ExprPtr Analyzer::named(const ExprPtr& resolved, const ExprPtr& original) {
   if (resolved->kind == ExprKind::kAttribute || resolved->kind == ExprKind::kAlias) return resolved;
+  // A cast of a named column keeps the column's name (Spark's ResolveAliases); inside other
+  // expressions the cast shows.
+  if (resolved->kind == ExprKind::kCast && !resolved->implicit &&
+      (resolved->children[0]->kind == ExprKind::kAttribute || resolved->children[0]->kind == ExprKind::kAlias))
+    return alias(resolved, resolved->children[0]->name);
   return alias(resolved, original->kind == ExprKind::kUnresolvedAttribute ? original->name_parts.back()
                                                                           : resolved->to_string());
 }

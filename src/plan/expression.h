@@ -84,7 +84,7 @@ struct Expr {
   int64_t plan_id = -1;                 // client plan id for df["col"] references
   bool distinct = false;                // aggregate DISTINCT
   bool try_ = false;                    // try_cast
-  bool implicit = false;                // cast hidden in names: type coercion, DataFrame API cast
+  bool implicit = false;                // cast inserted by type coercion (not in names)
   bool ascending = true;                // sort order
   bool nulls_first = true;              // sort order
   bool has_else = false;                // CASE WHEN
