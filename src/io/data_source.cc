@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "io/csv_reader.h"
+#include "io/parquet_reader.h"
 
 namespace ember::io {
 
@@ -28,6 +29,7 @@ Registry& registry() {
   static Registry* r = [] {
     auto* reg = new Registry();
     reg->factories["csv"] = open_csv_reader;
+    reg->factories["parquet"] = open_parquet_reader;
     return reg;
   }();
   return *r;
@@ -39,6 +41,12 @@ void register_format(const std::string& name, ReaderFactory factory) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
   r.factories[lower(name)] = std::move(factory);
+}
+
+bool has_format(const std::string& name) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  return r.factories.count(lower(name)) != 0;
 }
 
 std::unique_ptr<DataSourceReader> open_reader(const ReadRequest& request) {
