@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "io/csv_reader.h"
 #include "io/parquet_reader.h"
+#include "io/text_reader.h"
 
 namespace ember::io {
 
@@ -30,6 +31,7 @@ Registry& registry() {
     auto* reg = new Registry();
     reg->factories["csv"] = open_csv_reader;
     reg->factories["parquet"] = open_parquet_reader;
+    reg->factories["text"] = open_text_reader;
     return reg;
   }();
   return *r;
