@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "io/csv_reader.h"
 #include "io/parquet_reader.h"
+#include "io/partitioning.h"
 #include "io/text_reader.h"
 
 namespace ember::io {
@@ -45,6 +46,13 @@ void register_format(const std::string& name, ReaderFactory factory) {
   r.factories[lower(name)] = std::move(factory);
 }
 
+ListingOptions listing_options(const Options& options) {
+  ListingOptions o;
+  o.glob_filter = options.get("pathGlobFilter");
+  o.recursive = options.get_bool("recursiveFileLookup", false);
+  return o;
+}
+
 bool has_format(const std::string& name) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
@@ -72,6 +80,13 @@ std::unique_ptr<DataSourceReader> open_reader(const ReadRequest& request) {
                          ". Make sure the provider name is correct and the package is properly "
                          "registered and compatible with your Spark version.",
                      {{"provider", request.format}}, "42K02");
+  }
+  // Hive-style partition directories, unless recursiveFileLookup asks for plain files.
+  if (!request.options.get_bool("recursiveFileLookup", false)) {
+    ListingOptions all = listing_options(request.options);
+    all.recursive = true;
+    PartitionSpec spec = discover_partitions(list_input_files(request.paths, all), request);
+    if (!spec.columns.empty()) return open_partitioned_reader(request, factory, std::move(spec));
   }
   return factory(request);
 }

@@ -8,6 +8,7 @@
 
 #include "column/column.h"
 #include "common/config.h"
+#include "io/file_listing.h"
 #include "types/data_type.h"
 
 namespace ember::io {
@@ -76,6 +77,9 @@ class DataSourceReader {
 /// Opens a data source: resolves paths (globs, directories), infers the schema when needed.
 /// Throws Spark errors: PATH_NOT_FOUND, UNABLE_TO_INFER_SCHEMA, ...
 std::unique_ptr<DataSourceReader> open_reader(const ReadRequest& request);
+
+/// The listing options of a read (pathGlobFilter).
+ListingOptions listing_options(const Options& options);
 
 /// Whether `name` is a registered format (for SQL on files: parquet.`/path`).
 bool has_format(const std::string& name);

@@ -17,7 +17,7 @@ constexpr int64_t kBatchBytes = 64 << 20;
 class TextReader final : public DataSourceReader {
  public:
   explicit TextReader(const ReadRequest& request) {
-    files_ = list_input_files(request.paths);
+    files_ = list_input_files(request.paths, listing_options(request.options));
     wholetext_ = request.options.get_bool("wholetext", false);
     line_sep_ = request.options.get("lineSep", "");
     if (request.options.has("lineSep") && line_sep_.empty()) {
