@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "io/csv_reader.h"
+#include "io/json_reader.h"
 #include "io/parquet_reader.h"
 #include "io/partitioning.h"
 #include "io/text_reader.h"
@@ -33,6 +34,7 @@ Registry& registry() {
     reg->factories["csv"] = open_csv_reader;
     reg->factories["parquet"] = open_parquet_reader;
     reg->factories["text"] = open_text_reader;
+    reg->factories["json"] = open_json_reader;
     return reg;
   }();
   return *r;
