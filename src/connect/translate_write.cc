@@ -2,10 +2,13 @@
 
 #include "connect/translate_write.h"
 
+#include <functional>
+
 #include "connect/errors.h"
 #include "connect/plan_input.h"
 #include "connect/translate.h"
 #include "io/data_sink.h"
+#include "io/file_listing.h"
 #include "plan/session.h"
 
 namespace ember::connect {
@@ -38,6 +41,25 @@ void run_write_operation(ConnectSession& session, Operation& op, const pb::Write
 
   PlanTranslator translator(translate_context(session, op.cancelled()));
   plan::PlanPtr input = translator.relation(w.input());
+  if (request.mode == io::SaveMode::kOverwrite && !request.path.empty()) {
+    // Spark refuses to overwrite a path the query reads, which would delete its own input.
+    const std::string target = io::local_path(request.path);
+    std::function<void(const plan::PlanPtr&)> check = [&](const plan::PlanPtr& node) {
+      if (node->kind == plan::PlanKind::kRead) {
+        for (const auto& p : node->read.paths) {
+          const std::string read = io::local_path(p);
+          if (read == target || read.rfind(target + "/", 0) == 0) {
+            throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_OVERWRITE.PATH",
+                             "Can't overwrite the target that is also being read from. The target "
+                             "path is file:" + target + ".",
+                             {{"path", "file:" + target}}, "42902");
+          }
+        }
+      }
+      for (const auto& c : node->children) check(c);
+    };
+    check(input);
+  }
   plan::ExecuteOptions options;
   options.cancelled = op.cancelled();
   plan::QueryResult result = session.engine().execute(input, options);

@@ -197,6 +197,17 @@ void write_files(const WriteRequest& request, const Schema& schema,
 
   // Partition columns (resolved case-insensitively, as Spark does by default) leave the data.
   const bool case_sensitive = request.config && request.config->case_sensitive();
+  for (size_t i = 0; i < schema.size(); ++i) {
+    for (size_t j = 0; j < i; ++j) {
+      if (case_sensitive ? schema[i].name == schema[j].name
+                         : lower(schema[i].name) == lower(schema[j].name)) {
+        throw SparkError(ErrorKind::kAnalysis, "COLUMN_ALREADY_EXISTS",
+                         "The column " + quote_id(lower(schema[i].name)) +
+                             " already exists. Choose another name or rename the existing column.",
+                         {{"columnName", quote_id(lower(schema[i].name))}}, "42711");
+      }
+    }
+  }
   std::vector<int> part_cols;
   for (const auto& name : request.partition_by) {
     int found = -1;

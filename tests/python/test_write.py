@@ -208,3 +208,16 @@ def test_empty_result_keeps_schema(diff, ember, tmp_path, typed):
     path = tmp_path / "empty"
     ember.read.parquet(typed[len("parquet:"):]).filter("id < 0").write.parquet(str(path))
     diff(lambda s: s.read.parquet(str(path)))
+
+
+def test_write_errors(diff_error, ember, tmp_path, typed):
+    diff_error(lambda s: s.sql("SELECT 1 AS a, 2 AS A").write.parquet(str(tmp_path / "dup")),
+               "COLUMN_ALREADY_EXISTS")
+    path = tmp_path / "self"
+    _ember_write(ember, path, "parquet", typed)
+    # Spark deletes its own input and then fails reading it (FAILED_READ_FILE.FILE_NOT_EXIST);
+    # Ember refuses before touching anything.
+    with pytest.raises(Exception) as info:
+        ember.read.parquet(str(path)).write.mode("overwrite").parquet(str(path))
+    assert info.value.getCondition() == "UNSUPPORTED_OVERWRITE.PATH"
+    assert ember.read.parquet(str(path)).count() == 40
