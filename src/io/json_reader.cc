@@ -15,6 +15,7 @@
 #include "io/csv_options.h"
 #include "io/file_bytes.h"
 #include "io/file_listing.h"
+#include "io/line_splits.h"
 #include "io/read_errors.h"
 #include "io/text_parse.h"
 
@@ -317,7 +318,9 @@ class JsonReader final : public DataSourceReader {
     const Options& o = request.options;
     const Config* config = request.config;
     files_ = list_input_files(request.paths, listing_options(o));
+    sort_like_spark(files_);
     multi_line_ = o.get_bool("multiLine", false);
+    splits_ = plan_line_splits(files_, !multi_line_, config);
     primitives_as_string_ = o.get_bool("primitivesAsString", false);
     const std::string mode = lower(o.get("mode", "PERMISSIVE"));
     if (mode == "dropmalformed") mode_ = ParseMode::kDropMalformed;
@@ -341,7 +344,7 @@ class JsonReader final : public DataSourceReader {
   }
 
   const Schema& schema() const override { return schema_; }
-  size_t num_splits() const override { return files_.size(); }
+  size_t num_splits() const override { return splits_.size(); }
   std::vector<std::string> input_files() const override {
     std::vector<std::string> out;
     for (const auto& f : files_) out.push_back(file_uri(f.path));
@@ -352,7 +355,7 @@ class JsonReader final : public DataSourceReader {
 
   void read_split(size_t i, const std::vector<int>& projection,
                   const std::function<void(Batch)>& emit) const override {
-    const std::string& path = files_[i].path;
+    const std::string& path = files_[splits_[i].file].path;
     std::vector<std::unique_ptr<ColumnBuilder>> builders;
     for (int c : projection)
       builders.push_back(std::make_unique<ColumnBuilder>(schema_[static_cast<size_t>(c)].type));
@@ -395,7 +398,7 @@ class JsonReader final : public DataSourceReader {
         builders[k]->append_value(values[static_cast<size_t>(projection[k])]);
       if (++rows == kBatchRows) flush();
     };
-    for_each_record(path, [&](const JsonValue* v, std::string_view text) {
+    for_each_record(splits_[i], [&](const JsonValue* v, std::string_view text) {
       if (v && v->kind == JsonValue::Kind::kArray) {
         // A top-level array holds one record per element.
         for (const auto& item : v->items) add_record(&item, text);
@@ -407,12 +410,13 @@ class JsonReader final : public DataSourceReader {
   }
 
  private:
-  /// Calls `fn` with each record of a file (nullptr when it does not parse) and its text.
+  /// Calls `fn` with each record of a split (nullptr when it does not parse) and its text.
   template <typename Fn>
-  void for_each_record(const std::string& path, const Fn& fn) const {
-    FileBytes bytes(path, "utf-8");
-    const char* p = bytes.content_begin();
-    const char* end = bytes.end();
+  void for_each_record(const LineSplit& split, const Fn& fn) const {
+    FileBytes bytes(files_[split.file].path, "utf-8");
+    const char* p;
+    const char* end;
+    split_range(bytes, split, &p, &end);
     auto one = [&](std::string_view text) {
       JsonValue v;
       try {
@@ -441,8 +445,8 @@ class JsonReader final : public DataSourceReader {
   void infer_schema() {
     TypePtr root = DataType::struct_({});
     bool corrupt_seen = false;
-    for (const auto& f : files_) {
-      for_each_record(f.path, [&](const JsonValue* v, std::string_view) {
+    for (size_t fi = 0; fi < files_.size(); ++fi) {
+      for_each_record(LineSplit{fi, 0, -1}, [&](const JsonValue* v, std::string_view) {
         auto take = [&](const JsonValue& r) {
           if (r.kind == JsonValue::Kind::kObject) {
             root = merge(root, infer(r, primitives_as_string_));
@@ -478,6 +482,7 @@ class JsonReader final : public DataSourceReader {
   }
 
   std::vector<InputFile> files_;
+  std::vector<LineSplit> splits_;
   Schema schema_;
   bool multi_line_ = false;
   bool primitives_as_string_ = false;

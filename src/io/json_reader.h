@@ -12,7 +12,8 @@ namespace ember::io {
 /// strings, nested structs and arrays, conflicting types widened or made strings, all-null
 /// fields strings; `primitivesAsString` makes every primitive a string. Modes PERMISSIVE (bad
 /// records' text in `columnNameOfCorruptRecord` when the schema has it), DROPMALFORMED and
-/// FAILFAST. Each file is one split.
+/// FAILFAST. JSON Lines files split into byte ranges (see line_splits.h); multiLine and
+/// compressed files are one split each.
 std::unique_ptr<DataSourceReader> open_json_reader(const ReadRequest& request);
 
 }  // namespace ember::io

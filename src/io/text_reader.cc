@@ -6,6 +6,7 @@
 #include "io/column_writer.h"
 #include "io/file_bytes.h"
 #include "io/file_listing.h"
+#include "io/line_splits.h"
 
 namespace ember::io {
 
@@ -18,8 +19,12 @@ class TextReader final : public DataSourceReader {
  public:
   explicit TextReader(const ReadRequest& request) {
     files_ = list_input_files(request.paths, listing_options(request.options));
+    sort_like_spark(files_);
     wholetext_ = request.options.get_bool("wholetext", false);
     line_sep_ = request.options.get("lineSep", "");
+    // Byte ranges align to '\n', so only the default separators split.
+    splits_ = plan_line_splits(files_, !wholetext_ && (line_sep_.empty() || line_sep_ == "\n"),
+                               request.config);
     if (request.options.has("lineSep") && line_sep_.empty()) {
       throw SparkError(ErrorKind::kIllegalArgument, "_LEGACY_ERROR_TEMP_3150",
                        "requirement failed: 'lineSep' cannot be an empty string.");
@@ -39,7 +44,7 @@ class TextReader final : public DataSourceReader {
   }
 
   const Schema& schema() const override { return schema_; }
-  size_t num_splits() const override { return files_.size(); }
+  size_t num_splits() const override { return splits_.size(); }
   std::vector<std::string> input_files() const override {
     std::vector<std::string> out;
     for (const auto& f : files_) out.push_back(file_uri(f.path));
@@ -50,9 +55,15 @@ class TextReader final : public DataSourceReader {
 
   void read_split(size_t i, const std::vector<int>& projection,
                   const std::function<void(Batch)>& emit) const override {
-    FileBytes bytes(files_[i].path, "utf-8");
-    const char* p = bytes.begin();
-    const char* end = bytes.end();
+    FileBytes bytes(files_[splits_[i].file].path, "utf-8");
+    const char* p;
+    const char* end;
+    if (wholetext_) {
+      p = bytes.begin();
+      end = bytes.end();
+    } else {
+      split_range(bytes, splits_[i], &p, &end);
+    }
     const bool want = !projection.empty();
     ColumnWriter w(DataType::string(), kBatchRows);
     int64_t rows = 0;
@@ -95,6 +106,7 @@ class TextReader final : public DataSourceReader {
 
  private:
   std::vector<InputFile> files_;
+  std::vector<LineSplit> splits_;
   Schema schema_;
   bool wholetext_ = false;
   std::string line_sep_;

@@ -88,3 +88,18 @@ def test_text(diff, tmp_path):
     diff(lambda s: s.read.text(str(path), wholetext=True))
     diff(lambda s: s.read.text(str(path), lineSep="\n"))
     diff(lambda s: s.read.text(str(path)).groupBy().count())
+
+
+def test_byte_range_splits(diff, ember, tmp_path):
+    js = tmp_path / "many.json"
+    js.write_text("".join(f'{{"i": {i}, "s": "{"x" * (i % 17)}"}}\n' for i in range(2000)))
+    txt = tmp_path / "many.txt"
+    txt.write_bytes(b"".join(f"line {i}{'y' * (i % 13)}".encode() + (b"\r\n" if i % 3 else b"\n")
+                             for i in range(2000)))
+    ember.conf.set("spark.ember.io.splitBytes", "4096")
+    try:
+        diff(lambda s: s.read.json(str(js)), ordered=True)
+        diff(lambda s: s.read.text(str(txt)), ordered=True)
+        diff(lambda s: s.read.text(str(txt)).groupBy().count())
+    finally:
+        ember.conf.unset("spark.ember.io.splitBytes")
