@@ -4,6 +4,7 @@
 #include <arrow/compute/api.h>
 
 #include "column/arrow_c.h"
+#include "io/arrow_memory.h"
 #include "common/error.h"
 
 namespace ember::io {
@@ -64,7 +65,8 @@ std::shared_ptr<arrow::Array> conform(const std::shared_ptr<arrow::Array>& array
   // Nanosecond timestamps (INT96 or TIMESTAMP(NANOS)) lose their sub-microsecond digits, as
   // Spark truncates them.
   options.allow_time_truncate = true;
-  auto cast = arrow::compute::Cast(*array, want, options);
+  arrow::compute::ExecContext ctx(arrow_pool());
+  auto cast = arrow::compute::Cast(*array, want, options, &ctx);
   check_arrow(cast.status(), "converting a column read through Arrow");
   return *cast;
 }

@@ -15,6 +15,7 @@
 
 #include "common/error.h"
 #include "io/arrow_bridge.h"
+#include "io/arrow_memory.h"
 #include "io/file_listing.h"
 #include "io/read_errors.h"
 
@@ -153,11 +154,11 @@ std::unique_ptr<parquet::arrow::FileReader> open_file(const std::string& path,
   props.set_coerce_int96_timestamp_unit(arrow::TimeUnit::MICRO);
   std::unique_ptr<parquet::ParquetFileReader> pq;
   try {
-    pq = parquet::ParquetFileReader::Open(*file, parquet::default_reader_properties(), std::move(md));
+    pq = parquet::ParquetFileReader::Open(*file, parquet::ReaderProperties(arrow_pool()), std::move(md));
   } catch (const std::exception&) {
     footer_failed(path);
   }
-  auto reader = parquet::arrow::FileReader::Make(arrow::default_memory_pool(), std::move(pq), props);
+  auto reader = parquet::arrow::FileReader::Make(arrow_pool(), std::move(pq), props);
   if (!reader.ok()) footer_failed(path);
   return std::move(*reader);
 }

@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "io/arrow_bridge.h"
+#include "io/arrow_memory.h"
 #include "io/file_listing.h"
 #include "io/sink_formats.h"
 
@@ -36,7 +37,7 @@ class ParquetFileWriter final : public FileWriter {
       : path_(path), schema_(schema) {
     auto out = arrow::io::FileOutputStream::Open(path);
     if (!out.ok()) write_failed(path, out.status().ToString());
-    auto writer = parquet::arrow::FileWriter::Open(*arrow_schema, arrow::default_memory_pool(), *out,
+    auto writer = parquet::arrow::FileWriter::Open(*arrow_schema, arrow_pool(), *out,
                                                    std::move(props), std::move(arrow_props));
     if (!writer.ok()) write_failed(path, writer.status().ToString());
     writer_ = std::move(*writer);
@@ -74,6 +75,7 @@ class ParquetSink final : public SinkFormat {
                                   : "snappy")));
     parquet::WriterProperties::Builder builder;
     builder.max_row_group_length(1 << 20);
+    builder.memory_pool(arrow_pool());
     builder.enable_store_decimal_as_integer();
     if (codec == "none" || codec == "uncompressed") {
       builder.compression(arrow::Compression::UNCOMPRESSED);

@@ -8,6 +8,7 @@
 
 #include "common/config.h"
 #include "common/error.h"
+#include "io/arrow_memory.h"
 #include "io/data_source.h"
 
 namespace ember::io {
@@ -111,6 +112,17 @@ TEST_F(ParquetReaderTest, RowGroupStatisticsPruneSplits) {
   // Conjunction.
   EXPECT_EQ(matches(*reader, {{0, Op::kGe, Value::integer(100)}, {0, Op::kLe, Value::integer(150)}}),
             (std::vector<bool>{false, true, false, false}));
+}
+
+TEST_F(ParquetReaderTest, DecodedBuffersAreAccounted) {
+  auto reader = open(write_groups());
+  const int64_t before = arrow_pool()->bytes_allocated();
+  std::vector<Batch> held;
+  reader->read_split(1, {0, 1}, [&](Batch b) { held.push_back(std::move(b)); });
+  ASSERT_EQ(held.size(), 1u);
+  EXPECT_GE(arrow_pool()->bytes_allocated() - before, 100 * 8);  // at least the bigint column
+  held.clear();
+  EXPECT_EQ(arrow_pool()->bytes_allocated(), before);
 }
 
 TEST_F(ParquetReaderTest, CorruptFooterIsAUserError) {
