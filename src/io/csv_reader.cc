@@ -155,7 +155,7 @@ CsvReader::CsvReader(const ReadRequest& request) {
   if (options_.timestamp_ntz_format) {
     timestamp_ntz_format_ = std::make_unique<DateTimePattern>(*options_.timestamp_ntz_format);
   }
-  files_ = list_input_files(request.paths, listing_options(request.options));
+  files_ = list_input_files(request.paths, listing_options(request));
   // Spark packs files into partitions largest first; reading in that order keeps the row
   // order of an unordered scan the same as Spark's.
   std::stable_sort(files_.begin(), files_.end(),

@@ -78,8 +78,9 @@ class DataSourceReader {
 /// Throws Spark errors: PATH_NOT_FOUND, UNABLE_TO_INFER_SCHEMA, ...
 std::unique_ptr<DataSourceReader> open_reader(const ReadRequest& request);
 
-/// The listing options of a read (pathGlobFilter).
-ListingOptions listing_options(const Options& options);
+/// The listing options of a read: pathGlobFilter, recursiveFileLookup, and modifiedBefore /
+/// modifiedAfter (`YYYY-MM-DDTHH:mm:ss` in the session time zone or the `timeZone` option).
+ListingOptions listing_options(const ReadRequest& request);
 
 /// Whether `name` is a registered format (for SQL on files: parquet.`/path`).
 bool has_format(const std::string& name);

@@ -15,6 +15,11 @@ namespace fs = std::filesystem;
 
 namespace {
 
+bool modified_in_range(const struct stat& st, const ListingOptions& options) {
+  const int64_t micros = static_cast<int64_t>(st.st_mtim.tv_sec) * 1000000 + st.st_mtim.tv_nsec / 1000;
+  return micros < options.modified_before_us && micros > options.modified_after_us;
+}
+
 bool is_glob(const std::string& p) { return p.find_first_of("*?[{") != std::string::npos; }
 
 bool hidden_name(const std::string& name) {
@@ -41,6 +46,7 @@ void walk_dir(const std::string& dir, const std::string& root, const ListingOpti
     if (S_ISDIR(est.st_mode)) {
       if (options.recursive) walk_dir(entry.path().string(), root, options, files);
     } else if (S_ISREG(est.st_mode)) {
+      if (!modified_in_range(est, options)) continue;
       if (!options.glob_filter.empty() &&
           ::fnmatch(options.glob_filter.c_str(), name.c_str(), 0) != 0)
         continue;
@@ -62,7 +68,7 @@ void add_path(const std::string& abs, std::vector<InputFile>& out, bool must_exi
     std::sort(files.begin(), files.end(),
               [](const InputFile& a, const InputFile& b) { return a.path < b.path; });
     out.insert(out.end(), files.begin(), files.end());
-  } else {
+  } else if (modified_in_range(st, options)) {
     out.push_back({abs, static_cast<int64_t>(st.st_size), ""});
   }
 }

@@ -22,6 +22,10 @@ struct ListingOptions {
   /// Whether directories are descended (recursiveFileLookup, and partition discovery, which
   /// then keeps the files of partition directories); otherwise only their direct files count.
   bool recursive = false;
+  /// modifiedBefore / modifiedAfter: only files last modified strictly between these instants
+  /// (microseconds since the epoch) are read.
+  int64_t modified_before_us = INT64_MAX;
+  int64_t modified_after_us = INT64_MIN;
 };
 
 /// Resolves the paths given to `spark.read...load(paths)` the way Spark's file sources do:

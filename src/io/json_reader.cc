@@ -317,7 +317,7 @@ class JsonReader final : public DataSourceReader {
   explicit JsonReader(const ReadRequest& request) {
     const Options& o = request.options;
     const Config* config = request.config;
-    files_ = list_input_files(request.paths, listing_options(o));
+    files_ = list_input_files(request.paths, listing_options(request));
     sort_like_spark(files_);
     multi_line_ = o.get_bool("multiLine", false);
     splits_ = plan_line_splits(files_, !multi_line_, config);

@@ -171,7 +171,7 @@ class ParquetReader final : public DataSourceReader {
     binary_as_string_ = config && config->get_bool("spark.sql.parquet.binaryAsString", false);
     const bool merge = request.options.get_bool(
         "mergeSchema", config && config->get_bool("spark.sql.parquet.mergeSchema", false));
-    for (const auto& f : list_input_files(request.paths, listing_options(request.options))) open_footer(f.path);
+    for (const auto& f : list_input_files(request.paths, listing_options(request))) open_footer(f.path);
     if (request.user_schema) {
       schema_ = request.user_schema->fields();
     } else if (files_.empty()) {

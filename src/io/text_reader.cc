@@ -18,7 +18,7 @@ constexpr int64_t kBatchBytes = 64 << 20;
 class TextReader final : public DataSourceReader {
  public:
   explicit TextReader(const ReadRequest& request) {
-    files_ = list_input_files(request.paths, listing_options(request.options));
+    files_ = list_input_files(request.paths, listing_options(request));
     sort_like_spark(files_);
     wholetext_ = request.options.get_bool("wholetext", false);
     line_sep_ = request.options.get("lineSep", "");

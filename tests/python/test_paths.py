@@ -101,3 +101,17 @@ def test_partition_columns_with_user_schema(diff, tmp_path):
 
 def test_missing_path(diff_error, tmp_path):
     diff_error(lambda s: s.read.csv([str(tmp_path), str(tmp_path / "nope")]), "PATH_NOT_FOUND")
+
+
+def test_modified_before_and_after(diff, tmp_path):
+    import os
+
+    root = tmp_path / "mtime"
+    _csv(root / "old.csv", "1,old\n")
+    _csv(root / "new.csv", "2,new\n")
+    os.utime(root / "old.csv", (946684800, 946684800))    # 2000-01-01T00:00:00Z
+    os.utime(root / "new.csv", (1704067200, 1704067200))  # 2024-01-01T00:00:00Z
+    diff(lambda s: s.read.option("modifiedBefore", "2010-01-01T00:00:00").csv(str(root)))
+    diff(lambda s: s.read.option("modifiedAfter", "2010-01-01T00:00:00").csv(str(root)))
+    diff(lambda s: s.read.option("modifiedAfter", "1990-01-01T00:00:00")
+         .option("modifiedBefore", "2030-01-01T00:00:00").csv(str(root)))
