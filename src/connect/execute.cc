@@ -7,6 +7,7 @@
 #include "connect/plan_input.h"
 #include "connect/translate.h"
 #include "connect/translate_types.h"
+#include "connect/translate_write.h"
 
 namespace ember::connect {
 
@@ -127,8 +128,10 @@ void run_command(ConnectSession& session, Operation& op, const pb::Command& cmd)
       run_sql_command(session, op, cmd.sql_command());
       break;
     case pb::Command::kWriteOperation:
+      run_write_operation(session, op, cmd.write_operation());
+      break;
     case pb::Command::kWriteOperationV2:
-      throw_not_supported("Writing DataFrames (DataFrame.write)");
+      throw_not_supported("DataFrameWriterV2 (DataFrame.writeTo)");
     case pb::Command::kRegisterFunction:
     case pb::Command::kRegisterTableFunction:
       throw_not_supported("Registering user-defined functions");

@@ -2,6 +2,7 @@
 
 // The CPU physical operators. Each is declared here and implemented in the file named after it.
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <vector>
@@ -59,11 +60,17 @@ class FileScan final : public PhysicalOperator {
   std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
   bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
   size_t max_parallelism(const SourceState&) const override { return reader_->num_splits(); }
+  /// Conjuncts of the filter above this scan; splits that cannot match them are skipped.
+  void set_predicates(std::vector<io::ScanPredicate> predicates) { predicates_ = std::move(predicates); }
+  /// Splits skipped so far by predicates (for tests and metrics).
+  uint64_t skipped_splits() const { return skipped_.load(); }
 
  private:
   std::shared_ptr<const io::DataSourceReader> reader_;
   std::string format_;
   std::vector<int> projection_;
+  std::vector<io::ScanPredicate> predicates_;
+  mutable std::atomic<uint64_t> skipped_{0};
 };
 
 class Project final : public PhysicalOperator {

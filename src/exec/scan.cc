@@ -99,7 +99,9 @@ std::string FileScan::details() const {
   std::string s = format_ + " [";
   for (size_t i = 0; i < projection_.size(); ++i)
     s += (i ? "," : "") + reader_->schema()[static_cast<size_t>(projection_[i])].name;
-  return s + "]";
+  s += "]";
+  if (!predicates_.empty()) s += ", " + std::to_string(predicates_.size()) + " pushed filter(s)";
+  return s;
 }
 
 std::unique_ptr<SourceState> FileScan::open_source(ExecContext&) const {
@@ -110,6 +112,10 @@ bool FileScan::next_morsel(SourceState& state, ExecContext& ctx, const Emit& emi
   auto& cur = static_cast<MorselCursor&>(state);
   uint64_t m = cur.next.fetch_add(1);
   if (m >= reader_->num_splits()) return false;
+  if (!predicates_.empty() && !reader_->split_may_match(static_cast<size_t>(m), predicates_)) {
+    skipped_.fetch_add(1);
+    return true;
+  }
   int64_t sub = 0;
   reader_->read_split(static_cast<size_t>(m), projection_, [&](Batch b) {
     ctx.check_cancelled();

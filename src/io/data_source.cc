@@ -5,8 +5,14 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "common/datetime.h"
 #include "common/error.h"
+#include "common/timezone.h"
 #include "io/csv_reader.h"
+#include "io/json_reader.h"
+#include "io/parquet_reader.h"
+#include "io/partitioning.h"
+#include "io/text_reader.h"
 
 namespace ember::io {
 
@@ -28,6 +34,9 @@ Registry& registry() {
   static Registry* r = [] {
     auto* reg = new Registry();
     reg->factories["csv"] = open_csv_reader;
+    reg->factories["parquet"] = open_parquet_reader;
+    reg->factories["text"] = open_text_reader;
+    reg->factories["json"] = open_json_reader;
     return reg;
   }();
   return *r;
@@ -39,6 +48,36 @@ void register_format(const std::string& name, ReaderFactory factory) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
   r.factories[lower(name)] = std::move(factory);
+}
+
+ListingOptions listing_options(const ReadRequest& request) {
+  const Options& options = request.options;
+  ListingOptions o;
+  o.glob_filter = options.get("pathGlobFilter");
+  o.recursive = options.get_bool("recursiveFileLookup", false);
+  const std::string zone_name =
+      options.get("timeZone", request.config ? request.config->session_time_zone() : "UTC");
+  auto instant = [&](const char* key, int64_t* out) {
+    if (!options.has(key)) return;
+    const std::string v = options.get(key);
+    int64_t micros;
+    if (!parse_timestamp(v, TimeZone::get(zone_name), &micros)) {
+      throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_1207",
+                       "The timestamp provided for the '" + std::string(key) + "' option is invalid. "
+                       "The expected format is 'YYYY-MM-DDTHH:mm:ss', but the provided timestamp: " + v,
+                       {{"strategy", key}, {"timeString", v}});
+    }
+    *out = micros;
+  };
+  instant("modifiedBefore", &o.modified_before_us);
+  instant("modifiedAfter", &o.modified_after_us);
+  return o;
+}
+
+bool has_format(const std::string& name) {
+  Registry& r = registry();
+  std::lock_guard<std::mutex> lock(r.mu);
+  return r.factories.count(lower(name)) != 0;
 }
 
 std::unique_ptr<DataSourceReader> open_reader(const ReadRequest& request) {
@@ -62,6 +101,13 @@ std::unique_ptr<DataSourceReader> open_reader(const ReadRequest& request) {
                          ". Make sure the provider name is correct and the package is properly "
                          "registered and compatible with your Spark version.",
                      {{"provider", request.format}}, "42K02");
+  }
+  // Hive-style partition directories, unless recursiveFileLookup asks for plain files.
+  if (!request.options.get_bool("recursiveFileLookup", false)) {
+    ListingOptions all = listing_options(request);
+    all.recursive = true;
+    PartitionSpec spec = discover_partitions(list_input_files(request.paths, all), request);
+    if (!spec.columns.empty()) return open_partitioned_reader(request, factory, std::move(spec));
   }
   return factory(request);
 }

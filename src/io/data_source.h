@@ -8,6 +8,7 @@
 
 #include "column/column.h"
 #include "common/config.h"
+#include "io/file_listing.h"
 #include "types/data_type.h"
 
 namespace ember::io {
@@ -39,6 +40,17 @@ struct ReadRequest {
   const Config* config = nullptr;
 };
 
+/// One conjunct of a filter above a scan, in a form sources can test against what they know
+/// about a split without reading it (Parquet row-group statistics, partition values). A source
+/// uses predicates only to skip splits that cannot hold a matching row; the filter itself still
+/// runs above the scan, so ignoring a predicate is always correct.
+struct ScanPredicate {
+  enum class Op : uint8_t { kEq, kLt, kLe, kGt, kGe, kIsNull, kIsNotNull };
+  int column = 0;  // index into the reader's schema()
+  Op op = Op::kEq;
+  Value value;     // of the column's type; unused for the null tests
+};
+
 /// A readable relation split into independent pieces (file ranges, row groups) that scan
 /// threads read in parallel. Batches of split i are emitted in order; the engine orders
 /// splits by index, so a scan yields rows in file order as Spark does.
@@ -53,6 +65,11 @@ class DataSourceReader {
   /// different splits.
   virtual void read_split(size_t i, const std::vector<int>& projection,
                           const std::function<void(Batch)>& emit) const = 0;
+  /// False when split `i` provably holds no row satisfying all of `predicates`, so the scan
+  /// may skip it. The default knows nothing and says true.
+  virtual bool split_may_match(size_t /*i*/, const std::vector<ScanPredicate>& /*predicates*/) const {
+    return true;
+  }
   /// Files this relation reads (for `inputFiles`).
   virtual std::vector<std::string> input_files() const = 0;
 };
@@ -60,6 +77,13 @@ class DataSourceReader {
 /// Opens a data source: resolves paths (globs, directories), infers the schema when needed.
 /// Throws Spark errors: PATH_NOT_FOUND, UNABLE_TO_INFER_SCHEMA, ...
 std::unique_ptr<DataSourceReader> open_reader(const ReadRequest& request);
+
+/// The listing options of a read: pathGlobFilter, recursiveFileLookup, and modifiedBefore /
+/// modifiedAfter (`YYYY-MM-DDTHH:mm:ss` in the session time zone or the `timeZone` option).
+ListingOptions listing_options(const ReadRequest& request);
+
+/// Whether `name` is a registered format (for SQL on files: parquet.`/path`).
+bool has_format(const std::string& name);
 
 /// Registered formats.
 using ReaderFactory = std::function<std::unique_ptr<DataSourceReader>(const ReadRequest&)>;

@@ -789,6 +789,20 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
     case PlanKind::kUnresolvedRelation: {
       std::string name = join_parts(p->table_name, false);
       PlanPtr view = p->table_name.size() == 1 ? session_.catalog().lookup_temp_view(p->table_name[0]) : nullptr;
+      if (!view && p->table_name.size() == 2 && io::has_format(p->table_name[0])) {
+        // SQL on files: SELECT ... FROM parquet.`/path`.
+        io::ReadRequest req;
+        req.format = p->table_name[0];
+        req.paths = {p->table_name[1]};
+        req.config = &session_.config();
+        n->kind = PlanKind::kRead;
+        n->reader = io::open_reader(req);
+        req.config = nullptr;
+        n->read = req;
+        n->output.clear();
+        for (auto& f : n->reader->schema()) n->output.push_back(attribute(f.name, f.type, f.nullable, new_expr_id()));
+        return n;
+      }
       if (!view)
         throw SparkError(ErrorKind::kAnalysis, "TABLE_OR_VIEW_NOT_FOUND",
                          "The table or view " + join_parts(p->table_name, true) +

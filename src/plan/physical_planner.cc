@@ -1,4 +1,5 @@
 #include "plan/physical_planner.h"
+#include "plan/scan_predicates.h"
 
 #include <functional>
 #include <map>
@@ -174,6 +175,11 @@ class Planner {
         std::set<int64_t> req = required ? *required : ids(n->output);
         collect_refs(n->condition, req);
         PhysicalPlan c = plan(n->children[0], &req);
+        if (n->children[0]->kind == PlanKind::kRead) {
+          // Sources may skip splits (Parquet row groups) that cannot match.
+          auto* scan = dynamic_cast<exec::FileScan*>(c.root.get());
+          if (scan) scan->set_predicates(scan_predicates(n->condition, n->children[0]->output));
+        }
         PhysicalPlan p;
         PhysExprPtr condition = bind_expr(n->condition, c.output, conf);
         p.root = std::make_unique<exec::Filter>(condition);

@@ -1,0 +1,125 @@
+#include "io/arrow_bridge.h"
+
+#include <arrow/c/bridge.h>
+#include <arrow/compute/api.h>
+
+#include "column/arrow_c.h"
+#include "io/arrow_memory.h"
+#include "common/error.h"
+
+namespace ember::io {
+
+void check_arrow(const arrow::Status& status, const char* what) {
+  if (!status.ok()) {
+    throw SparkError(ErrorKind::kInternal, "INTERNAL_ERROR",
+                     std::string(what) + ": " + status.ToString());
+  }
+}
+
+std::shared_ptr<arrow::DataType> to_arrow_type(const DataType& t) {
+  switch (t.id()) {
+    case TypeId::kNull: return arrow::null();
+    case TypeId::kBoolean: return arrow::boolean();
+    case TypeId::kByte: return arrow::int8();
+    case TypeId::kShort: return arrow::int16();
+    case TypeId::kInt: return arrow::int32();
+    case TypeId::kLong: return arrow::int64();
+    case TypeId::kFloat: return arrow::float32();
+    case TypeId::kDouble: return arrow::float64();
+    case TypeId::kDecimal: return arrow::decimal128(t.precision(), t.scale());
+    case TypeId::kString: return arrow::utf8();
+    case TypeId::kBinary: return arrow::binary();
+    case TypeId::kDate: return arrow::date32();
+    case TypeId::kTimestamp: return arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
+    case TypeId::kTimestampNtz: return arrow::timestamp(arrow::TimeUnit::MICRO);
+    case TypeId::kYearMonthInterval: return arrow::month_interval();
+    case TypeId::kDayTimeInterval: return arrow::duration(arrow::TimeUnit::MICRO);
+    case TypeId::kArray:
+      return arrow::list(arrow::field("element", to_arrow_type(*t.element_type()), t.contains_null()));
+    case TypeId::kMap:
+      return arrow::map(to_arrow_type(*t.key_type()),
+                        arrow::field("value", to_arrow_type(*t.value_type()), t.value_contains_null()));
+    case TypeId::kStruct: {
+      arrow::FieldVector fields;
+      for (const auto& f : t.fields())
+        fields.push_back(arrow::field(f.name, to_arrow_type(*f.type), f.nullable));
+      return arrow::struct_(std::move(fields));
+    }
+  }
+  EMBER_CHECK(false, "unknown type id");
+  return nullptr;
+}
+
+std::shared_ptr<arrow::Schema> to_arrow_schema(const Schema& schema) {
+  arrow::FieldVector fields;
+  for (const auto& f : schema) fields.push_back(arrow::field(f.name, to_arrow_type(*f.type), f.nullable));
+  return arrow::schema(std::move(fields));
+}
+
+namespace {
+
+std::shared_ptr<arrow::Array> conform(const std::shared_ptr<arrow::Array>& array,
+                                      const std::shared_ptr<arrow::DataType>& want) {
+  if (array->type()->Equals(*want)) return array;
+  arrow::compute::CastOptions options = arrow::compute::CastOptions::Safe(want);
+  // Nanosecond timestamps (INT96 or TIMESTAMP(NANOS)) lose their sub-microsecond digits, as
+  // Spark truncates them.
+  options.allow_time_truncate = true;
+  arrow::compute::ExecContext ctx(arrow_pool());
+  auto cast = arrow::compute::Cast(*array, want, options, &ctx);
+  check_arrow(cast.status(), "converting a column read through Arrow");
+  return *cast;
+}
+
+}  // namespace
+
+Batch batch_from_arrow(const std::vector<std::shared_ptr<arrow::Array>>& arrays, int64_t num_rows,
+                       const Schema& target) {
+  EMBER_CHECK(arrays.size() == target.size(), "batch_from_arrow: arity mismatch");
+  arrow::FieldVector fields;
+  arrow::ArrayVector columns;
+  std::vector<size_t> present;
+  Schema present_schema;
+  for (size_t i = 0; i < arrays.size(); ++i) {
+    if (!arrays[i]) continue;
+    auto want = to_arrow_type(*target[i].type);
+    columns.push_back(conform(arrays[i], want));
+    fields.push_back(arrow::field(target[i].name, want, true));
+    present.push_back(i);
+    present_schema.push_back(target[i]);
+  }
+  Batch out;
+  out.num_rows = num_rows;
+  out.columns.resize(target.size());
+  if (!present.empty()) {
+    auto rb = arrow::RecordBatch::Make(arrow::schema(fields), num_rows, columns);
+    ArrowArray c_array;
+    ArrowSchema c_schema;
+    check_arrow(arrow::ExportRecordBatch(*rb, &c_array, &c_schema), "exporting an Arrow batch");
+    Batch imported;
+    try {
+      imported = import_batch(&c_array, c_schema, present_schema);
+    } catch (...) {
+      if (c_array.release) c_array.release(&c_array);
+      c_schema.release(&c_schema);
+      throw;
+    }
+    c_schema.release(&c_schema);
+    for (size_t k = 0; k < present.size(); ++k) out.columns[present[k]] = imported.columns[k];
+  }
+  for (size_t i = 0; i < target.size(); ++i)
+    if (!out.columns[i]) out.columns[i] = Column::all_null(target[i].type, num_rows);
+  return out;
+}
+
+std::shared_ptr<arrow::RecordBatch> batch_to_arrow(const Batch& batch, const Schema& schema) {
+  ArrowArray c_array;
+  ArrowSchema c_schema;
+  export_batch(batch, &c_array);
+  export_schema(schema, "UTC", &c_schema);
+  auto rb = arrow::ImportRecordBatch(&c_array, &c_schema);
+  check_arrow(rb.status(), "importing an Arrow batch");
+  return *rb;
+}
+
+}  // namespace ember::io

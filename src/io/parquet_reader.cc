@@ -1,0 +1,472 @@
+#include "io/parquet_reader.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstring>
+#include <map>
+
+#include <arrow/io/file.h>
+#include <parquet/arrow/reader.h>
+#include <parquet/arrow/schema.h>
+#include <parquet/exception.h>
+#include <parquet/file_reader.h>
+#include <parquet/metadata.h>
+#include <parquet/statistics.h>
+
+#include "common/error.h"
+#include "io/arrow_bridge.h"
+#include "io/arrow_memory.h"
+#include "io/file_listing.h"
+#include "io/read_errors.h"
+
+namespace ember::io {
+
+namespace {
+
+constexpr int64_t kBatchRows = 65536;
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+[[noreturn]] void footer_failed(const std::string& path) {
+  throw_read_failed(path, "CANNOT_READ_FILE_FOOTER",
+                    "Could not read footer. Please ensure that the file is in either ORC or "
+                    "Parquet format. If not, please convert it to a valid format. If the file is "
+                    "in the valid format, please check if it is corrupt. If it is, you can choose "
+                    "to either ignore it or fix the corruption.");
+}
+
+struct TypeContext {
+  const parquet::SchemaDescriptor* descr;
+  bool binary_as_string;
+};
+
+/// The Spark type of a Parquet column as Arrow reads it (`SchemaField` keeps the leaf index,
+/// which tells INT96 timestamps from TIMESTAMP ones).
+TypePtr spark_type(const parquet::arrow::SchemaField& f, const TypeContext& ctx,
+                   const std::string& path) {
+  const arrow::DataType& t = *f.field->type();
+  auto unsupported = [&]() -> TypePtr {
+    throw SparkError(ErrorKind::kAnalysis, "PARQUET_TYPE_NOT_SUPPORTED",
+                     "Parquet type not supported: " + t.ToString() + " (column " +
+                         f.field->name() + " of " + file_uri(path) + ").",
+                     {{"parquetType", t.ToString()}});
+  };
+  switch (t.id()) {
+    case arrow::Type::NA: return DataType::null();
+    case arrow::Type::BOOL: return DataType::boolean();
+    case arrow::Type::INT8: return DataType::byte();
+    case arrow::Type::INT16: return DataType::short_();
+    case arrow::Type::INT32: return DataType::int_();
+    case arrow::Type::INT64: return DataType::long_();
+    case arrow::Type::UINT8: return DataType::short_();
+    case arrow::Type::UINT16: return DataType::int_();
+    case arrow::Type::UINT32: return DataType::long_();
+    case arrow::Type::UINT64: return DataType::decimal(20, 0);
+    case arrow::Type::FLOAT: return DataType::float_();
+    case arrow::Type::DOUBLE: return DataType::double_();
+    case arrow::Type::STRING:
+    case arrow::Type::LARGE_STRING:
+    case arrow::Type::STRING_VIEW: return DataType::string();
+    case arrow::Type::BINARY:
+    case arrow::Type::LARGE_BINARY:
+    case arrow::Type::BINARY_VIEW:
+    case arrow::Type::FIXED_SIZE_BINARY:
+      return ctx.binary_as_string ? DataType::string() : DataType::binary();
+    case arrow::Type::DATE32: return DataType::date();
+    case arrow::Type::TIMESTAMP: {
+      const auto& ts = static_cast<const arrow::TimestampType&>(t);
+      bool int96 = f.column_index >= 0 &&
+                   ctx.descr->Column(f.column_index)->physical_type() == parquet::Type::INT96;
+      if (!int96 && ts.unit() == arrow::TimeUnit::NANO) {
+        // Spark reads neither TIMESTAMP(NANOS) nor other units it has no type for.
+        const std::string shown = std::string("INT64 (TIMESTAMP(NANOS,") +
+                                  (ts.timezone().empty() ? "false" : "true") + "))";
+        throw SparkError(ErrorKind::kAnalysis, "PARQUET_TYPE_ILLEGAL",
+                         "Illegal Parquet type: " + shown + ".", {{"parquetType", shown}}, "42846");
+      }
+      return int96 || !ts.timezone().empty() ? DataType::timestamp() : DataType::timestamp_ntz();
+    }
+    case arrow::Type::DECIMAL32:
+    case arrow::Type::DECIMAL64:
+    case arrow::Type::DECIMAL128: {
+      const auto& d = static_cast<const arrow::DecimalType&>(t);
+      return DataType::decimal(d.precision(), d.scale());
+    }
+    case arrow::Type::DICTIONARY: {
+      const auto& d = static_cast<const arrow::DictionaryType&>(t);
+      parquet::arrow::SchemaField value = f;
+      value.field = arrow::field(f.field->name(), d.value_type());
+      return spark_type(value, ctx, path);
+    }
+    case arrow::Type::LIST:
+    case arrow::Type::LARGE_LIST: {
+      if (f.children.size() != 1) return unsupported();
+      return DataType::array(spark_type(f.children[0], ctx, path), true);
+    }
+    case arrow::Type::MAP: {
+      // children: the key_value struct, whose children are key and value.
+      if (f.children.size() != 1 || f.children[0].children.size() != 2) return unsupported();
+      const auto& kv = f.children[0].children;
+      return DataType::map(spark_type(kv[0], ctx, path), spark_type(kv[1], ctx, path), true);
+    }
+    case arrow::Type::STRUCT: {
+      std::vector<StructField> fields;
+      for (const auto& c : f.children)
+        fields.push_back({c.field->name(), spark_type(c, ctx, path), true, "{}"});
+      return DataType::struct_(std::move(fields));
+    }
+    default: return unsupported();
+  }
+}
+
+/// Leaf column indices under a schema field, for projection.
+void collect_leaves(const parquet::arrow::SchemaField& f, std::vector<int>& out) {
+  if (f.column_index >= 0) out.push_back(f.column_index);
+  for (const auto& c : f.children) collect_leaves(c, out);
+}
+
+/// A Parquet file: its footer, read once when the relation opens.
+struct ParquetFile {
+  std::string path;
+  std::shared_ptr<parquet::FileMetaData> metadata;
+  Schema schema;             // Spark view of the file's top-level fields
+  std::vector<int> leaf;     // leaf column of each top-level field; -1 when it is nested
+};
+
+/// Opens `path` for reading with cached metadata. Arrow's FileReader owns the file.
+std::unique_ptr<parquet::arrow::FileReader> open_file(const std::string& path,
+                                                      std::shared_ptr<parquet::FileMetaData> md) {
+  auto file = arrow::io::ReadableFile::Open(path);
+  if (!file.ok()) {
+    throw_read_failed(path, "FILE_NOT_EXIST",
+                      "File does not exist. It is possible the underlying files have been "
+                      "updated. You can explicitly invalidate the cache in Spark by running "
+                      "'REFRESH TABLE tableName' command in SQL or by recreating the "
+                      "Dataset/DataFrame involved.",
+                      ErrorKind::kFileNotFound);
+  }
+  parquet::ArrowReaderProperties props;
+  props.set_batch_size(kBatchRows);
+  props.set_use_threads(false);  // splits already run in parallel
+  props.set_coerce_int96_timestamp_unit(arrow::TimeUnit::MICRO);
+  std::unique_ptr<parquet::ParquetFileReader> pq;
+  try {
+    pq = parquet::ParquetFileReader::Open(*file, parquet::ReaderProperties(arrow_pool()), std::move(md));
+  } catch (const std::exception&) {
+    footer_failed(path);
+  }
+  auto reader = parquet::arrow::FileReader::Make(arrow_pool(), std::move(pq), props);
+  if (!reader.ok()) footer_failed(path);
+  return std::move(*reader);
+}
+
+class ParquetReader final : public DataSourceReader {
+ public:
+  explicit ParquetReader(const ReadRequest& request) {
+    const Config* config = request.config;
+    case_sensitive_ = config && config->case_sensitive();
+    binary_as_string_ = config && config->get_bool("spark.sql.parquet.binaryAsString", false);
+    const bool merge = request.options.get_bool(
+        "mergeSchema", config && config->get_bool("spark.sql.parquet.mergeSchema", false));
+    for (const auto& f : list_input_files(request.paths, listing_options(request))) open_footer(f.path);
+    if (request.user_schema) {
+      schema_ = request.user_schema->fields();
+    } else if (files_.empty()) {
+      throw SparkError(ErrorKind::kAnalysis, "UNABLE_TO_INFER_SCHEMA",
+                       "Unable to infer schema for Parquet. It must be specified manually.",
+                       {{"format", "Parquet"}}, "42KD9");
+    } else {
+      schema_ = files_[0].schema;
+      if (merge) {
+        for (size_t i = 1; i < files_.size(); ++i) merge_schema(files_[i]);
+      }
+    }
+    for (auto& f : schema_) f.nullable = true;
+    for (size_t fi = 0; fi < files_.size(); ++fi) {
+      const int groups = files_[fi].metadata->num_row_groups();
+      for (int g = 0; g < groups; ++g) splits_.push_back({fi, g});
+    }
+  }
+
+  const Schema& schema() const override { return schema_; }
+  size_t num_splits() const override { return splits_.size(); }
+  std::vector<std::string> input_files() const override {
+    std::vector<std::string> out;
+    for (const auto& f : files_) out.push_back(file_uri(f.path));
+    std::sort(out.begin(), out.end());
+    out.erase(std::unique(out.begin(), out.end()), out.end());
+    return out;
+  }
+
+  void read_split(size_t i, const std::vector<int>& projection,
+                  const std::function<void(Batch)>& emit) const override {
+    const Split& s = splits_[i];
+    const ParquetFile& file = files_[s.file];
+    const int64_t group_rows = file.metadata->RowGroup(s.group)->num_rows();
+    if (projection.empty()) {
+      for (int64_t done = 0; done < group_rows; done += kBatchRows)
+        emit(Batch({}, std::min(kBatchRows, group_rows - done)));
+      return;
+    }
+    auto reader = open_file(file.path, file.metadata);
+    const auto& manifest = reader->manifest();
+    // Which file field feeds each projected column (-1: absent from this file).
+    Schema target;
+    std::vector<int> source(projection.size(), -1);
+    std::vector<int> leaves;
+    std::vector<int> fields_read;
+    for (size_t k = 0; k < projection.size(); ++k) {
+      const StructField& f = schema_.at(static_cast<size_t>(projection[k]));
+      target.push_back(f);
+      const int fi = find_field(file, f.name);
+      if (fi < 0) continue;
+      if (!file.schema[static_cast<size_t>(fi)].type->same_type(*f.type) &&
+          !compatible(*file.schema[static_cast<size_t>(fi)].type, *f.type)) {
+        schema_mismatch(file, f, *file.schema[static_cast<size_t>(fi)].type);
+      }
+      source[k] = fi;
+      if (std::find(fields_read.begin(), fields_read.end(), fi) == fields_read.end()) {
+        fields_read.push_back(fi);
+        collect_leaves(manifest.schema_fields[static_cast<size_t>(fi)], leaves);
+      }
+    }
+    if (leaves.empty()) {
+      for (int64_t done = 0; done < group_rows; done += kBatchRows) {
+        const int64_t n = std::min(kBatchRows, group_rows - done);
+        emit(batch_from_arrow(std::vector<std::shared_ptr<arrow::Array>>(target.size()), n, target));
+      }
+      return;
+    }
+    std::sort(leaves.begin(), leaves.end());
+    try {
+      auto batches = reader->GetRecordBatchReader({s.group}, leaves);
+      if (!batches.ok()) decode_failed(file.path, batches.status().ToString());
+      for (;;) {
+        std::shared_ptr<arrow::RecordBatch> rb;
+        arrow::Status st = (*batches)->ReadNext(&rb);
+        if (!st.ok()) decode_failed(file.path, st.ToString());
+        if (!rb) break;
+        std::vector<std::shared_ptr<arrow::Array>> arrays(target.size());
+        for (size_t k = 0; k < target.size(); ++k) {
+          if (source[k] < 0) continue;
+          const std::string& name = manifest.schema_fields[static_cast<size_t>(source[k])].field->name();
+          arrays[k] = rb->GetColumnByName(name);
+          EMBER_CHECK(arrays[k] != nullptr, "parquet column missing from a decoded batch");
+        }
+        emit(batch_from_arrow(arrays, rb->num_rows(), target));
+      }
+    } catch (const parquet::ParquetException& e) {
+      decode_failed(file.path, e.what());
+    }
+  }
+
+  bool split_may_match(size_t i, const std::vector<ScanPredicate>& predicates) const override {
+    const Split& s = splits_[i];
+    const ParquetFile& file = files_[s.file];
+    auto group = file.metadata->RowGroup(s.group);
+    for (const auto& p : predicates) {
+      const StructField& f = schema_.at(static_cast<size_t>(p.column));
+      const int fi = find_field(file, f.name);
+      if (fi < 0) {
+        // The column reads as all nulls in this file.
+        if (p.op != ScanPredicate::Op::kIsNull) return false;
+        continue;
+      }
+      if (!file.schema[static_cast<size_t>(fi)].type->equals(*f.type)) continue;
+      const int leaf = file.leaf[static_cast<size_t>(fi)];
+      if (leaf < 0) continue;
+      if (!chunk_may_match(*group->ColumnChunk(leaf), *file.metadata->schema()->Column(leaf),
+                           group->num_rows(), *f.type, p))
+        return false;
+    }
+    return true;
+  }
+
+ private:
+  struct Split {
+    size_t file;
+    int group;
+  };
+
+  void open_footer(const std::string& path) {
+    ParquetFile f;
+    f.path = path;
+    auto file = arrow::io::ReadableFile::Open(path);
+    if (!file.ok()) footer_failed(path);
+    try {
+      auto pq = parquet::ParquetFileReader::Open(*file);
+      f.metadata = pq->metadata();
+      std::shared_ptr<arrow::Schema> arrow_schema;
+      parquet::ArrowReaderProperties props;
+      props.set_coerce_int96_timestamp_unit(arrow::TimeUnit::MICRO);
+      parquet::arrow::SchemaManifest manifest;
+      arrow::Status st = parquet::arrow::SchemaManifest::Make(
+          f.metadata->schema(), f.metadata->key_value_metadata(), props, &manifest);
+      if (!st.ok()) footer_failed(path);
+      TypeContext ctx{f.metadata->schema(), binary_as_string_};
+      for (const auto& sf : manifest.schema_fields) {
+        f.schema.push_back({sf.field->name(), spark_type(sf, ctx, path), true, "{}"});
+        f.leaf.push_back(sf.children.empty() ? sf.column_index : -1);
+      }
+    } catch (const parquet::ParquetException&) {
+      footer_failed(path);
+    }
+    files_.push_back(std::move(f));
+  }
+
+  void merge_schema(const ParquetFile& file) {
+    for (const auto& f : file.schema) {
+      auto it = std::find_if(schema_.begin(), schema_.end(),
+                             [&](const StructField& s) { return same_name(s.name, f.name); });
+      if (it == schema_.end()) {
+        schema_.push_back(f);
+      } else if (!it->type->same_type(*f.type)) {
+        throw SparkError(ErrorKind::kRuntime, "CANNOT_MERGE_SCHEMAS",
+                         "Failed merging schemas:\nInitial schema:\n" +
+                             schema_tree_string(schema_) + "\nSchema that cannot be merged with the "
+                             "initial schema:\n" + schema_tree_string(file.schema) + ".",
+                         {{"left", schema_tree_string(schema_)}, {"right", schema_tree_string(file.schema)}},
+                         "42KD9");
+      }
+    }
+  }
+
+  bool same_name(const std::string& a, const std::string& b) const {
+    return case_sensitive_ ? a == b : lower(a) == lower(b);
+  }
+
+  int find_field(const ParquetFile& file, const std::string& name) const {
+    for (size_t i = 0; i < file.schema.size(); ++i)
+      if (same_name(file.schema[i].name, name)) return static_cast<int>(i);
+    return -1;
+  }
+
+  /// Conversions Arrow's cast performs the way Spark's Parquet reader widens: a user schema
+  /// may ask for a wider integral or floating type than the file holds.
+  static bool compatible(const DataType& file_type, const DataType& want) {
+    auto rank = [](TypeId id) {
+      switch (id) {
+        case TypeId::kByte: return 1;
+        case TypeId::kShort: return 2;
+        case TypeId::kInt: return 3;
+        case TypeId::kLong: return 4;
+        default: return 0;
+      }
+    };
+    if (rank(file_type.id()) && rank(want.id())) return rank(file_type.id()) <= rank(want.id());
+    if (file_type.id() == TypeId::kFloat && want.id() == TypeId::kDouble) return true;
+    if (file_type.id() == TypeId::kInt && want.id() == TypeId::kDouble) return true;
+    if (file_type.id() == TypeId::kDate && want.id() == TypeId::kTimestampNtz) return true;
+    if (file_type.id() == TypeId::kBinary && want.id() == TypeId::kString) return true;
+    if (file_type.id() == TypeId::kString && want.id() == TypeId::kBinary) return true;
+    if (file_type.id() == TypeId::kDecimal && want.id() == TypeId::kDecimal)
+      return want.scale() >= file_type.scale() &&
+             want.precision() - want.scale() >= file_type.precision() - file_type.scale();
+    return false;
+  }
+
+  [[noreturn]] static void schema_mismatch(const ParquetFile& file, const StructField& f,
+                                           const DataType& actual) {
+    const std::string uri = file_uri(file.path);
+    throw SparkError(ErrorKind::kRuntime, "FAILED_READ_FILE.PARQUET_COLUMN_DATA_TYPE_MISMATCH",
+                     "Encountered error while reading file " + uri +
+                         ". Data type mismatches when reading Parquet column [" + f.name +
+                         "]. Expected Spark type " + f.type->sql() + ", actual Parquet type " +
+                         actual.sql() + ".",
+                     {{"path", uri}, {"column", "[" + f.name + "]"},
+                      {"expectedType", f.type->sql()}, {"actualType", actual.sql()}},
+                     "KD001");
+  }
+
+  [[noreturn]] static void decode_failed(const std::string& path, const std::string&) {
+    throw_read_failed(path, "NO_HINT", "");
+  }
+
+  /// Whether a column chunk's statistics allow a row satisfying `p`.
+  static bool chunk_may_match(const parquet::ColumnChunkMetaData& chunk,
+                              const parquet::ColumnDescriptor& descr, int64_t rows,
+                              const DataType& type, const ScanPredicate& p) {
+    std::shared_ptr<parquet::Statistics> stats;
+    try {
+      if (!chunk.is_stats_set()) return true;
+      stats = chunk.statistics();
+    } catch (const std::exception&) {
+      return true;
+    }
+    if (!stats) return true;
+    const bool has_nulls = stats->HasNullCount();
+    if (p.op == ScanPredicate::Op::kIsNull) return !has_nulls || stats->null_count() > 0;
+    if (has_nulls && stats->null_count() >= rows) return false;  // all null: no comparison holds
+    if (p.op == ScanPredicate::Op::kIsNotNull) return true;
+    if (!stats->HasMinMax() || p.value.is_null()) return true;
+    int c_min = 0, c_max = 0;  // sign of (min - literal), (max - literal)
+    const parquet::LogicalType& logical = *descr.logical_type();
+    switch (stats->physical_type()) {
+      case parquet::Type::INT32: {
+        if (!(type.is_integral() || type.id() == TypeId::kDate) || logical.is_decimal()) return true;
+        if (logical.is_int() && !static_cast<const parquet::IntLogicalType&>(logical).is_signed())
+          return true;
+        auto& s = static_cast<parquet::Int32Statistics&>(*stats);
+        const int64_t v = p.value.as_int();
+        c_min = (s.min() > v) - (s.min() < v);
+        c_max = (s.max() > v) - (s.max() < v);
+        break;
+      }
+      case parquet::Type::INT64: {
+        bool ok = type.id() == TypeId::kLong && !logical.is_decimal() &&
+                  !(logical.is_int() && !static_cast<const parquet::IntLogicalType&>(logical).is_signed());
+        if ((type.id() == TypeId::kTimestamp || type.id() == TypeId::kTimestampNtz) &&
+            logical.is_timestamp() &&
+            static_cast<const parquet::TimestampLogicalType&>(logical).time_unit() ==
+                parquet::LogicalType::TimeUnit::MICROS)
+          ok = true;
+        if (!ok) return true;
+        auto& s = static_cast<parquet::Int64Statistics&>(*stats);
+        const int64_t v = p.value.as_int();
+        c_min = (s.min() > v) - (s.min() < v);
+        c_max = (s.max() > v) - (s.max() < v);
+        break;
+      }
+      case parquet::Type::BYTE_ARRAY: {
+        if (type.id() != TypeId::kString && type.id() != TypeId::kBinary) return true;
+        auto& s = static_cast<parquet::ByteArrayStatistics&>(*stats);
+        const std::string& v = p.value.as_bytes();
+        auto cmp = [&](const parquet::ByteArray& a) {
+          const size_t n = std::min<size_t>(a.len, v.size());
+          int r = n ? std::memcmp(a.ptr, v.data(), n) : 0;
+          if (r == 0) r = (a.len > v.size()) - (a.len < v.size());
+          return (r > 0) - (r < 0);
+        };
+        c_min = cmp(s.min());
+        c_max = cmp(s.max());
+        break;
+      }
+      default: return true;  // floating point (NaN is outside the statistics), boolean, INT96
+    }
+    switch (p.op) {
+      case ScanPredicate::Op::kEq: return c_min <= 0 && c_max >= 0;
+      case ScanPredicate::Op::kLt: return c_min < 0;
+      case ScanPredicate::Op::kLe: return c_min <= 0;
+      case ScanPredicate::Op::kGt: return c_max > 0;
+      case ScanPredicate::Op::kGe: return c_max >= 0;
+      default: return true;
+    }
+  }
+
+  bool case_sensitive_ = false;
+  bool binary_as_string_ = false;
+  std::vector<ParquetFile> files_;
+  Schema schema_;
+  std::vector<Split> splits_;
+};
+
+}  // namespace
+
+std::unique_ptr<DataSourceReader> open_parquet_reader(const ReadRequest& request) {
+  return std::make_unique<ParquetReader>(request);
+}
+
+}  // namespace ember::io

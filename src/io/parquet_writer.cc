@@ -1,0 +1,145 @@
+// The Parquet sink, through Arrow C++'s Parquet writer.
+
+#include <algorithm>
+#include <cctype>
+
+#include <arrow/io/file.h>
+#include <parquet/arrow/writer.h>
+#include <parquet/exception.h>
+
+#include "common/error.h"
+#include "io/arrow_bridge.h"
+#include "io/arrow_memory.h"
+#include "io/file_listing.h"
+#include "io/sink_formats.h"
+
+namespace ember::io {
+
+namespace {
+
+std::string lower(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
+  return s;
+}
+
+[[noreturn]] void write_failed(const std::string& path, const std::string& detail) {
+  throw SparkError(ErrorKind::kRuntime, "TASK_WRITE_FAILED",
+                   "Task failed while writing rows to " + file_uri(path) + ". " + detail,
+                   {{"path", file_uri(path)}});
+}
+
+class ParquetFileWriter final : public FileWriter {
+ public:
+  ParquetFileWriter(const std::string& path, const Schema& schema,
+                    std::shared_ptr<arrow::Schema> arrow_schema,
+                    std::shared_ptr<parquet::WriterProperties> props,
+                    std::shared_ptr<parquet::ArrowWriterProperties> arrow_props)
+      : path_(path), schema_(schema) {
+    auto out = arrow::io::FileOutputStream::Open(path);
+    if (!out.ok()) write_failed(path, out.status().ToString());
+    auto writer = parquet::arrow::FileWriter::Open(*arrow_schema, arrow_pool(), *out,
+                                                   std::move(props), std::move(arrow_props));
+    if (!writer.ok()) write_failed(path, writer.status().ToString());
+    writer_ = std::move(*writer);
+  }
+
+  void write(const Batch& batch) override {
+    try {
+      auto rb = batch_to_arrow(batch, schema_);
+      arrow::Status st = writer_->WriteRecordBatch(*rb);
+      if (!st.ok()) write_failed(path_, st.ToString());
+    } catch (const parquet::ParquetException& e) {
+      write_failed(path_, e.what());
+    }
+  }
+
+  void close() override {
+    arrow::Status st = writer_->Close();
+    if (!st.ok()) write_failed(path_, st.ToString());
+  }
+
+ private:
+  std::string path_;
+  Schema schema_;
+  std::unique_ptr<parquet::arrow::FileWriter> writer_;
+};
+
+class ParquetSink final : public SinkFormat {
+ public:
+  ParquetSink(const WriteRequest& request, const Schema& schema) {
+    const Config* config = request.config;
+    const std::string codec = lower(request.options.get(
+        "compression", request.options.get(
+                           "parquet.compression",
+                           config ? config->get_or("spark.sql.parquet.compression.codec", "snappy")
+                                  : "snappy")));
+    parquet::WriterProperties::Builder builder;
+    builder.max_row_group_length(1 << 20);
+    builder.memory_pool(arrow_pool());
+    builder.enable_store_decimal_as_integer();
+    if (codec == "none" || codec == "uncompressed") {
+      builder.compression(arrow::Compression::UNCOMPRESSED);
+      extension_ = ".parquet";
+    } else if (codec == "snappy") {
+      builder.compression(arrow::Compression::SNAPPY);
+      extension_ = ".snappy.parquet";
+    } else if (codec == "gzip") {
+      builder.compression(arrow::Compression::GZIP);
+      extension_ = ".gz.parquet";
+    } else if (codec == "zstd") {
+      builder.compression(arrow::Compression::ZSTD);
+      extension_ = ".zstd.parquet";
+    } else if (codec == "lz4_raw") {
+      builder.compression(arrow::Compression::LZ4);
+      extension_ = ".lz4raw.parquet";
+    } else if (codec == "brotli") {
+      builder.compression(arrow::Compression::BROTLI);
+      extension_ = ".br.parquet";
+    } else {
+      throw SparkError(ErrorKind::kIllegalArgument, "CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION",
+                       "The codec " + codec + " is not available. Available codecs are brotli, "
+                       "uncompressed, lz4_raw, gzip, snappy, none, zstd.",
+                       {{"codecName", codec},
+                        {"availableCodecs", "brotli, uncompressed, lz4_raw, gzip, snappy, none, zstd"}},
+                       "56038");
+    }
+    props_ = builder.build();
+    // Timestamps follow spark.sql.parquet.outputTimestampType (INT96 by default, as in Spark).
+    const std::string ts = config ? config->get_or("spark.sql.parquet.outputTimestampType", "INT96")
+                                  : "INT96";
+    parquet::ArrowWriterProperties::Builder arrow_builder;
+    if (ts == "INT96") arrow_builder.enable_deprecated_int96_timestamps();
+    else if (ts == "TIMESTAMP_MILLIS")
+      arrow_builder.coerce_timestamps(arrow::TimeUnit::MILLI)->allow_truncated_timestamps();
+    arrow_props_ = arrow_builder.build();
+    for (const auto& f : schema) {
+      if (f.type->id() == TypeId::kYearMonthInterval || f.type->id() == TypeId::kDayTimeInterval ||
+          f.type->id() == TypeId::kNull)
+        unsupported_column_type("Parquet", f);
+    }
+    // Spark records its own schema in the footer, so that readers recover types Parquet
+    // annotates loosely.
+    arrow_schema_ = to_arrow_schema(schema)->WithMetadata(arrow::key_value_metadata(
+        {"org.apache.spark.sql.parquet.row.metadata"}, {DataType::struct_(schema)->json()}));
+  }
+
+  std::string extension() const override { return extension_; }
+
+  std::unique_ptr<FileWriter> open(const std::string& path, const Schema& schema) const override {
+    return std::make_unique<ParquetFileWriter>(path, schema, arrow_schema_, props_, arrow_props_);
+  }
+
+ private:
+  std::string extension_;
+  std::shared_ptr<arrow::Schema> arrow_schema_;
+  std::shared_ptr<parquet::WriterProperties> props_;
+  std::shared_ptr<parquet::ArrowWriterProperties> arrow_props_;
+};
+
+}  // namespace
+
+std::unique_ptr<SinkFormat> make_parquet_sink(const WriteRequest& request, const Schema& schema) {
+  return std::make_unique<ParquetSink>(request, schema);
+}
+
+}  // namespace ember::io

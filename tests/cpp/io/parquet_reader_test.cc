@@ -1,0 +1,142 @@
+#include <arrow/api.h>
+#include <arrow/io/file.h>
+#include <gtest/gtest.h>
+#include <parquet/arrow/writer.h>
+#include <unistd.h>
+
+#include <filesystem>
+
+#include "common/config.h"
+#include "common/error.h"
+#include "io/arrow_memory.h"
+#include "io/data_source.h"
+
+namespace ember::io {
+namespace {
+
+namespace fs = std::filesystem;
+
+class ParquetReaderTest : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    dir_ = fs::temp_directory_path() /
+           ("ember_parquet_test_" + std::to_string(::getpid()) + "_" +
+            ::testing::UnitTest::GetInstance()->current_test_info()->name());
+    fs::remove_all(dir_);
+    fs::create_directories(dir_);
+  }
+  void TearDown() override { fs::remove_all(dir_); }
+
+  // Four row groups of 100 rows: k = 0..399, s = "s000".."s399", n null in group 2.
+  std::string write_groups() {
+    arrow::Int64Builder k, n;
+    arrow::StringBuilder s;
+    for (int i = 0; i < 400; ++i) {
+      EXPECT_TRUE(k.Append(i).ok());
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "s%03d", i);
+      EXPECT_TRUE(s.Append(buf).ok());
+      EXPECT_TRUE((i / 100 == 2 ? n.AppendNull() : n.Append(i)).ok());
+    }
+    auto schema = arrow::schema({arrow::field("k", arrow::int64()), arrow::field("s", arrow::utf8()),
+                                 arrow::field("n", arrow::int64())});
+    auto table = arrow::Table::Make(schema, {k.Finish().ValueOrDie(), s.Finish().ValueOrDie(),
+                                             n.Finish().ValueOrDie()});
+    const std::string path = (dir_ / "groups.parquet").string();
+    auto out = arrow::io::FileOutputStream::Open(path).ValueOrDie();
+    EXPECT_TRUE(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out, 100).ok());
+    EXPECT_TRUE(out->Close().ok());
+    return path;
+  }
+
+  std::unique_ptr<DataSourceReader> open(const std::string& path) {
+    ReadRequest r;
+    r.format = "parquet";
+    r.paths = {path};
+    r.config = &config_;
+    return open_reader(r);
+  }
+
+  std::vector<bool> matches(const DataSourceReader& reader, std::vector<ScanPredicate> preds) {
+    std::vector<bool> out;
+    for (size_t i = 0; i < reader.num_splits(); ++i) out.push_back(reader.split_may_match(i, preds));
+    return out;
+  }
+
+  fs::path dir_;
+  Config config_;
+};
+
+using Op = ScanPredicate::Op;
+
+TEST_F(ParquetReaderTest, SchemaAndSplitsPerRowGroup) {
+  auto reader = open(write_groups());
+  ASSERT_EQ(reader->schema().size(), 3u);
+  EXPECT_EQ(reader->schema()[0].type->simple_string(), "bigint");
+  EXPECT_EQ(reader->schema()[1].type->simple_string(), "string");
+  EXPECT_TRUE(reader->schema()[0].nullable);
+  EXPECT_EQ(reader->num_splits(), 4u);
+}
+
+TEST_F(ParquetReaderTest, ProjectionReadsOnlyRequestedColumns) {
+  auto reader = open(write_groups());
+  int64_t rows = 0;
+  reader->read_split(3, {1}, [&](Batch b) {
+    ASSERT_EQ(b.num_columns(), 1u);
+    EXPECT_EQ(b.columns[0]->string_at(0), "s300");
+    rows += b.num_rows;
+  });
+  EXPECT_EQ(rows, 100);
+  rows = 0;
+  reader->read_split(0, {}, [&](Batch b) { rows += b.num_rows; });
+  EXPECT_EQ(rows, 100);
+}
+
+TEST_F(ParquetReaderTest, RowGroupStatisticsPruneSplits) {
+  auto reader = open(write_groups());
+  EXPECT_EQ(matches(*reader, {{0, Op::kGe, Value::integer(250)}}),
+            (std::vector<bool>{false, false, true, true}));
+  EXPECT_EQ(matches(*reader, {{0, Op::kLt, Value::integer(100)}}),
+            (std::vector<bool>{true, false, false, false}));
+  EXPECT_EQ(matches(*reader, {{0, Op::kEq, Value::integer(199)}}),
+            (std::vector<bool>{false, true, false, false}));
+  EXPECT_EQ(matches(*reader, {{1, Op::kEq, Value::bytes("s123")}}),
+            (std::vector<bool>{false, true, false, false}));
+  EXPECT_EQ(matches(*reader, {{1, Op::kGt, Value::bytes("s399")}}),
+            (std::vector<bool>{false, false, false, false}));
+  // Null tests use the null counts; a comparison never holds in an all-null group.
+  EXPECT_EQ(matches(*reader, {{2, Op::kIsNull, Value()}}),
+            (std::vector<bool>{false, false, true, false}));
+  EXPECT_EQ(matches(*reader, {{2, Op::kGt, Value::integer(-1)}}),
+            (std::vector<bool>{true, true, false, true}));
+  // Conjunction.
+  EXPECT_EQ(matches(*reader, {{0, Op::kGe, Value::integer(100)}, {0, Op::kLe, Value::integer(150)}}),
+            (std::vector<bool>{false, true, false, false}));
+}
+
+TEST_F(ParquetReaderTest, DecodedBuffersAreAccounted) {
+  auto reader = open(write_groups());
+  const int64_t before = arrow_pool()->bytes_allocated();
+  std::vector<Batch> held;
+  reader->read_split(1, {0, 1}, [&](Batch b) { held.push_back(std::move(b)); });
+  ASSERT_EQ(held.size(), 1u);
+  EXPECT_GE(arrow_pool()->bytes_allocated() - before, 100 * 8);  // at least the bigint column
+  held.clear();
+  EXPECT_EQ(arrow_pool()->bytes_allocated(), before);
+}
+
+TEST_F(ParquetReaderTest, CorruptFooterIsAUserError) {
+  const std::string path = (dir_ / "bad.parquet").string();
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  std::fputs("PAR1 not parquet at all PAR1", f);
+  std::fclose(f);
+  try {
+    open(path);
+    FAIL() << "expected an error";
+  } catch (const SparkError& e) {
+    EXPECT_EQ(e.error_class(), "FAILED_READ_FILE.CANNOT_READ_FILE_FOOTER");
+  }
+}
+
+}  // namespace
+}  // namespace ember::io
