@@ -344,6 +344,32 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
     named->display = "(" + args[0]->to_string() + " IN (" + shown + "))";
     return named;
   }
+  if ((name == "extract" || name == "date_part") && args.size() == 2 && args[0]->kind == ExprKind::kLiteral &&
+      args[0]->type->id() == TypeId::kString && !args[0]->value.is_null()) {
+    // EXTRACT(field FROM e) / date_part('field', e): the field's function, named as written.
+    const std::string& written = args[0]->value.as_bytes();
+    static const std::map<std::string, std::string> kFields = {
+        {"YEAR", "year"},       {"Y", "year"},           {"YEARS", "year"},      {"YR", "year"},
+        {"YRS", "year"},        {"QUARTER", "quarter"},  {"QTR", "quarter"},     {"MONTH", "month"},
+        {"MON", "month"},       {"MONS", "month"},       {"MONTHS", "month"},    {"WEEK", "weekofyear"},
+        {"W", "weekofyear"},    {"WEEKS", "weekofyear"}, {"DAY", "day"},         {"D", "day"},
+        {"DAYS", "day"},        {"DAYOFWEEK", "dayofweek"}, {"DOW", "dayofweek"}, {"DOY", "dayofyear"},
+        {"HOUR", "hour"},       {"H", "hour"},           {"HOURS", "hour"},      {"HR", "hour"},
+        {"HRS", "hour"},        {"MINUTE", "minute"},    {"M", "minute"},        {"MIN", "minute"},
+        {"MINS", "minute"},     {"MINUTES", "minute"}};
+    std::string upper;
+    for (char c : written) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+    auto it = kFields.find(upper);
+    if (it == kFields.end()) {
+      throw SparkError(ErrorKind::kAnalysis, "INVALID_EXTRACT_FIELD",
+                       "Cannot extract " + quote_id(written) + " from " + args[1]->to_string() + ".",
+                       {{"field", quote_id(written)}, {"expr", args[1]->to_string()}});
+    }
+    auto out = std::make_shared<Expr>(*resolve_function(call(it->second, {}), {args[1]}, false));
+    out->display = name == "extract" ? "extract(" + written + " FROM " + args[1]->to_string() + ")"
+                                     : "date_part(" + written + ", " + args[1]->to_string() + ")";
+    return out;
+  }
   if (name == "between" && args.size() == 3) {
     // a BETWEEN lo AND hi ≡ a >= lo AND a <= hi.
     ExprPtr ge = resolve_function(call(">=", {}), {args[0], args[1]}, false);

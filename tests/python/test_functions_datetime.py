@@ -201,3 +201,14 @@ def test_day_and_month_names(diff):
 def test_next_day_bad_name_is_an_ansi_error(diff_error):
     diff_error(lambda s: s.range(1).select(F.next_day(F.lit("2024-01-01"), "xx")),
                "ILLEGAL_DAY_OF_WEEK")
+
+
+def test_extract_and_date_part(diff):
+    def program(s):
+        s.createDataFrame([("2024-02-29", "2024-03-10 01:30:00"), ("1999-12-31", "2021-01-03 23:59:59"),
+                           (None, None)], "d string, t string") \
+            .selectExpr("CAST(d AS DATE) AS d", "CAST(t AS TIMESTAMP) AS t").createOrReplaceTempView("ex_t")
+        return s.sql("SELECT extract(year FROM d), extract(MONTH FROM d), extract(day FROM d), "
+                     "extract(quarter FROM d), extract(week FROM d), extract(dow FROM d), extract(doy FROM d), "
+                     "date_part('year', d), extract(hour FROM t), extract(minute FROM t) FROM ex_t")
+    diff(program)
