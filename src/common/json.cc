@@ -187,7 +187,7 @@ class Parser {
 
 JsonValue parse_json(const std::string& text) { return Parser(text).parse_document(); }
 
-void json_quote(std::string& out, const std::string& s) {
+void json_quote(std::string& out, std::string_view s, bool upper_hex) {
   out += '"';
   for (unsigned char c : s) {
     switch (c) {
@@ -201,7 +201,7 @@ void json_quote(std::string& out, const std::string& s) {
       default:
         if (c < 0x20) {
           char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04x", c);
+          std::snprintf(buf, sizeof buf, upper_hex ? "\\u%04X" : "\\u%04x", c);
           out += buf;
         } else {
           out += static_cast<char>(c);

@@ -3,6 +3,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace ember {
@@ -26,8 +27,9 @@ struct JsonValue {
 /// Parses a complete JSON text; throws std::invalid_argument with the offset on bad input.
 JsonValue parse_json(const std::string& text);
 
-/// Appends `s` as a JSON string literal (quoted, escaped) to `out`.
-void json_quote(std::string& out, const std::string& s);
+/// Appends `s` as a JSON string literal (quoted, escaped) to `out`. Control characters become
+/// \u00XX escapes, with upper-case hex digits when `upper_hex` (as Jackson writes data files).
+void json_quote(std::string& out, std::string_view s, bool upper_hex = false);
 std::string json_quote(const std::string& s);
 
 }  // namespace ember

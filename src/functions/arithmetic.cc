@@ -11,32 +11,6 @@
 namespace ember::functions {
 namespace {
 
-[[noreturn]] void overflow(const char* type_word, const char* try_fn) {
-  throw SparkError(ErrorKind::kArithmetic, "ARITHMETIC_OVERFLOW",
-                   std::string(type_word) + " overflow. Use '" + try_fn +
-                       "' to tolerate overflow and return NULL instead. If necessary set "
-                       "\"spark.sql.ansi.enabled\" to \"false\" to bypass this error.",
-                   {{"message", std::string(type_word) + " overflow"},
-                    {"alternative", std::string(" Use '") + try_fn + "' to tolerate overflow and return NULL instead."},
-                    {"config", "\"spark.sql.ansi.enabled\""}});
-}
-
-[[noreturn]] void divide_by_zero() {
-  throw SparkError(ErrorKind::kArithmetic, "DIVIDE_BY_ZERO",
-                   "Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL "
-                   "instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
-                   "this error.",
-                   {{"config", "\"spark.sql.ansi.enabled\""}});
-}
-
-template <typename T>
-const char* int_word() {
-  if constexpr (sizeof(T) == 1) return "byte";
-  else if constexpr (sizeof(T) == 2) return "short";
-  else if constexpr (sizeof(T) == 4) return "integer";
-  else return "long";
-}
-
 enum class Op { kAdd, kSub, kMul };
 
 const char* try_name(Op op) {
@@ -59,7 +33,7 @@ ColumnPtr integral_op(Op op, const Column& a, const Column& b, int64_t n, const 
   if (ansi) {
     return binary_fixed<T, T, T, true>(a, b, n, rt, [&](T x, T y) {
       T r;
-      if (!apply(x, y, &r)) overflow(int_word<T>(), try_name(op));
+      if (!apply(x, y, &r)) throw_arithmetic_overflow(int_word<T>(), try_name(op));
       return r;
     });
   }
@@ -167,7 +141,7 @@ ColumnPtr divide_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Sig
   if (ctx.ansi) {
     return binary_fixed<double, double, double, true>(*args[0], *args[1], n, sig.result_type,
                                                       [](double x, double y) {
-                                                        if (y == 0) divide_by_zero();
+                                                        if (y == 0) throw_divide_by_zero();
                                                         return x / y;
                                                       });
   }
@@ -177,14 +151,6 @@ ColumnPtr divide_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Sig
                                                          *out = x / y;
                                                          return true;
                                                        });
-}
-
-[[noreturn]] void remainder_by_zero() {
-  throw SparkError(ErrorKind::kArithmetic, "REMAINDER_BY_ZERO",
-                   "Remainder by zero. Use `try_mod` to tolerate divisor being 0 and return NULL "
-                   "instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
-                   "this error.",
-                   {{"config", "\"spark.sql.ansi.enabled\""}});
 }
 
 template <typename T>
@@ -203,7 +169,7 @@ ColumnPtr remainder_typed(const Column& a, const Column& b, int64_t n, const Typ
   };
   if (ansi) {
     return binary_fixed<T, T, T, true>(a, b, n, rt, [&](T x, T y) {
-      if (y == 0) remainder_by_zero();
+      if (y == 0) throw_remainder_by_zero();
       return rem(x, y);
     });
   }
@@ -255,7 +221,7 @@ ColumnPtr negate_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Sig
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, int128_t>) {
       if (ctx.ansi)
         return unary_fixed<T, T, true>(a, n, rt, [](T x) {
-          if (x == std::numeric_limits<T>::min()) overflow(int_word<T>(), "try_subtract");
+          if (x == std::numeric_limits<T>::min()) throw_arithmetic_overflow(int_word<T>(), "try_subtract");
           return static_cast<T>(-x);
         });
       return unary_fixed<T, T, false>(a, n, rt, [](T x) {

@@ -9,55 +9,11 @@
 
 #include "common/datetime.h"
 #include "common/timezone.h"
+#include "common/number_format.h"
 #include "functions/kernel_util.h"
 
 namespace ember::functions {
 namespace {
-
-std::string java_notation(const char* digits_in, int exp10, bool neg) {
-  // digits: shortest significant digits without dot; value = 0.d1d2... * 10^exp10
-  std::string digits = digits_in;
-  std::string out = neg ? "-" : "";
-  int point = exp10;  // position of the decimal point after `point` digits
-  double mag_exp = point - 1;  // scientific exponent
-  if (mag_exp >= -3 && mag_exp < 7) {
-    if (point <= 0) {
-      out += "0.";
-      out.append(static_cast<size_t>(-point), '0');
-      out += digits;
-    } else if (point >= static_cast<int>(digits.size())) {
-      out += digits;
-      out.append(static_cast<size_t>(point - static_cast<int>(digits.size())), '0');
-      out += ".0";
-    } else {
-      out += digits.substr(0, static_cast<size_t>(point)) + "." + digits.substr(static_cast<size_t>(point));
-    }
-    return out;
-  }
-  out += digits.substr(0, 1) + ".";
-  out += digits.size() > 1 ? digits.substr(1) : "0";
-  out += "E" + std::to_string(static_cast<int>(mag_exp));
-  return out;
-}
-
-template <typename F>
-std::string format_floating(F v) {
-  if (std::isnan(v)) return "NaN";
-  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
-  if (v == 0) return std::signbit(v) ? "-0.0" : "0.0";
-  char buf[64];
-  auto res = std::to_chars(buf, buf + sizeof buf, std::fabs(v), std::chars_format::scientific);
-  *res.ptr = '\0';
-  // buf: d.dddde±XX
-  char* e = std::strchr(buf, 'e');
-  int exp = std::atoi(e + 1);
-  *e = '\0';
-  std::string digits;
-  for (char* p = buf; *p; ++p)
-    if (*p != '.') digits += *p;
-  while (digits.size() > 1 && digits.back() == '0') digits.pop_back();
-  return java_notation(digits.c_str(), exp + 1, std::signbit(v));
-}
 
 [[noreturn]] void invalid_input(const std::string& value, const TypePtr& from, const TypePtr& to) {
   throw SparkError(ErrorKind::kNumberFormat, "CAST_INVALID_INPUT",
@@ -422,8 +378,8 @@ struct Caster {
 
 }  // namespace
 
-std::string format_double(double v) { return format_floating(v); }
-std::string format_float(float v) { return format_floating(v); }
+std::string format_double(double v) { return java_double_string(v); }
+std::string format_float(float v) { return java_float_string(v); }
 
 bool can_cast(const DataType& from, const DataType& to, bool ansi) {
   (void)ansi;

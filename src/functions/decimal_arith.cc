@@ -9,14 +9,6 @@
 namespace ember::functions {
 namespace {
 
-[[noreturn]] void decimal_divide_by_zero() {
-  throw SparkError(ErrorKind::kArithmetic, "DIVIDE_BY_ZERO",
-                   "Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL "
-                   "instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
-                   "this error.",
-                   {{"config", "\"spark.sql.ansi.enabled\""}});
-}
-
 /// What one row of an operator gives: a value, an overflow, or a division by zero.
 enum class Outcome { kValue, kOverflow, kDivideByZero };
 
@@ -106,12 +98,8 @@ ColumnPtr decimal_arith(DecimalOp op, const Column& a, const Column& b, int64_t 
       case Outcome::kValue: out.append<int128_t>(v); break;
       case Outcome::kDivideByZero:
         if (ctx.ansi) {
-          if (op == DecimalOp::kDiv) decimal_divide_by_zero();
-          throw SparkError(ErrorKind::kArithmetic, "REMAINDER_BY_ZERO",
-                           "Remainder by zero. Use `try_mod` to tolerate divisor being 0 and return NULL "
-                           "instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
-                           "this error.",
-                           {{"config", "\"spark.sql.ansi.enabled\""}});
+          if (op == DecimalOp::kDiv) throw_divide_by_zero();
+          throw_remainder_by_zero();
         }
         out.append_null();
         break;

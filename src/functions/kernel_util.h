@@ -4,6 +4,7 @@
 // loops that every unary and binary kernel needs, so each function states only its operation.
 
 #include <cstring>
+#include <string>
 #include <type_traits>
 
 #include "column/column.h"
@@ -85,6 +86,21 @@ ColumnPtr unary_fixed(const Column& a, int64_t n, const TypePtr& rtype, Op op) {
     for (int64_t i = 0; i < n; ++i) out[i] = op(x[i]);
   }
   return Column::make(rtype, n, validity, data);
+}
+
+/// Spark's ANSI arithmetic errors, shared by every kernel that raises them. `try_fn` names the
+/// try_ variant the message suggests (none when null).
+[[noreturn]] void throw_arithmetic_overflow(const std::string& type_word, const char* try_fn);
+[[noreturn]] void throw_divide_by_zero();
+[[noreturn]] void throw_remainder_by_zero();
+
+/// The word Spark's overflow messages use for an integral type of sizeof(T) bytes.
+template <typename T>
+const char* int_word() {
+  if constexpr (sizeof(T) == 1) return "byte";
+  else if constexpr (sizeof(T) == 2) return "short";
+  else if constexpr (sizeof(T) == 4) return "integer";
+  else return "long";
 }
 
 /// Packs a byte-per-row predicate result into a boolean column.

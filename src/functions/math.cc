@@ -19,35 +19,6 @@
 namespace ember::functions {
 namespace {
 
-[[noreturn]] void overflow(const std::string& type_word, const char* try_fn) {
-  std::string alt = try_fn ? std::string(" Use '") + try_fn +
-                                 "' to tolerate overflow and return NULL instead."
-                           : std::string();
-  throw SparkError(ErrorKind::kArithmetic, "ARITHMETIC_OVERFLOW",
-                   type_word + " overflow." + alt +
-                       " If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this "
-                       "error.",
-                   {{"message", type_word + " overflow"},
-                    {"alternative", alt},
-                    {"config", "\"spark.sql.ansi.enabled\""}});
-}
-
-[[noreturn]] void divide_by_zero() {
-  throw SparkError(ErrorKind::kArithmetic, "DIVIDE_BY_ZERO",
-                   "Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL "
-                   "instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
-                   "this error.",
-                   {{"config", "\"spark.sql.ansi.enabled\""}});
-}
-
-template <typename T>
-const char* int_word() {
-  if constexpr (sizeof(T) == 1) return "byte";
-  else if constexpr (sizeof(T) == 2) return "short";
-  else if constexpr (sizeof(T) == 4) return "integer";
-  else return "long";
-}
-
 std::string call_sql(const std::string& name, const std::vector<TypePtr>& args) {
   std::string s = name + "(";
   for (size_t i = 0; i < args.size(); ++i) s += (i ? ", " : "") + args[i]->sql();
@@ -323,7 +294,7 @@ void register_abs_positive(Registry& r) {
         } else {
           if (ctx.ansi)
             return unary_fixed<T, T, true>(*args[0], n, rt, [](T x) {
-              if (x == std::numeric_limits<T>::min()) overflow(int_word<T>(), nullptr);
+              if (x == std::numeric_limits<T>::min()) throw_arithmetic_overflow(int_word<T>(), nullptr);
               return static_cast<T>(x < 0 ? -x : x);
             });
           return unary_fixed<T, T, false>(*args[0], n, rt, [](T x) {
@@ -459,7 +430,7 @@ T round_integral(T x, int64_t scale, bool half_even, bool ansi) {
   if (up) q += v < 0 ? -1 : 1;
   int128_t result = q * p;
   if (result < std::numeric_limits<T>::min() || result > std::numeric_limits<T>::max()) {
-    if (ansi) overflow(int_word<T>(), nullptr);
+    if (ansi) throw_arithmetic_overflow(int_word<T>(), nullptr);
     return static_cast<T>(static_cast<std::make_unsigned_t<T>>(static_cast<uint64_t>(result)));
   }
   return static_cast<T>(result);

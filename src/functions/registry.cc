@@ -88,6 +88,31 @@ std::vector<std::string> Registry::similar(const std::string& name, size_t max) 
   return out;
 }
 
+void throw_arithmetic_overflow(const std::string& type_word, const char* try_fn) {
+  std::string alt = try_fn ? std::string(" Use '") + try_fn + "' to tolerate overflow and return NULL instead."
+                           : std::string();
+  throw SparkError(ErrorKind::kArithmetic, "ARITHMETIC_OVERFLOW",
+                   type_word + " overflow." + alt +
+                       " If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.",
+                   {{"message", type_word + " overflow"}, {"alternative", alt}, {"config", "\"spark.sql.ansi.enabled\""}});
+}
+
+void throw_divide_by_zero() {
+  throw SparkError(ErrorKind::kArithmetic, "DIVIDE_BY_ZERO",
+                   "Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL "
+                   "instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
+                   "this error.",
+                   {{"config", "\"spark.sql.ansi.enabled\""}});
+}
+
+void throw_remainder_by_zero() {
+  throw SparkError(ErrorKind::kArithmetic, "REMAINDER_BY_ZERO",
+                   "Remainder by zero. Use `try_mod` to tolerate divisor being 0 and return NULL "
+                   "instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
+                   "this error.",
+                   {{"config", "\"spark.sql.ansi.enabled\""}});
+}
+
 BufferPtr and_validity(const std::vector<const Column*>& cols, int64_t n) {
   BufferPtr out;
   for (const Column* c : cols) {

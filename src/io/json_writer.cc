@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "common/error.h"
+#include "common/json.h"
 #include "common/number_format.h"
 #include "common/timezone.h"
 #include "io/datetime_format.h"
@@ -20,29 +21,7 @@ struct JsonWriteOptions {
   std::string time_zone = "UTC";
 };
 
-void append_json_string(std::string& out, std::string_view s) {
-  out += '"';
-  for (unsigned char c : s) {
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        if (c < 0x20) {
-          char buf[8];
-          std::snprintf(buf, sizeof buf, "\\u%04X", c);
-          out += buf;
-        } else {
-          out += static_cast<char>(c);
-        }
-    }
-  }
-  out += '"';
-}
+void append_json_string(std::string& out, std::string_view s) { json_quote(out, s, /*upper_hex=*/true); }
 
 void append_base64(std::string& out, std::string_view s) {
   static const char* kChars = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
