@@ -1354,7 +1354,13 @@ std::string semantic_key(const ExprPtr& e) {
     default: {
       std::string s = std::to_string(static_cast<int>(e->kind)) + ":" + (e->function ? e->function->name : e->name) +
                       (e->type ? ":" + e->type->simple_string() : "") + (e->distinct ? ":d" : "") + "(";
-      for (auto& c : e->children) s += semantic_key(c) + ",";
+      std::vector<std::string> kids;
+      for (auto& c : e->children) kids.push_back(semantic_key(c));
+      // Commutative operators compare equal whatever the order of their operands (a = b is b = a).
+      static const std::set<std::string> commutative = {"==", "<=>", "and", "or", "+", "*", "&", "|", "^"};
+      if (e->kind == ExprKind::kCall && e->function && commutative.count(e->function->name))
+        std::sort(kids.begin(), kids.end());
+      for (auto& k : kids) s += k + ",";
       if (e->filter) s += " FILTER " + semantic_key(e->filter);
       return s + ")";
     }

@@ -1,7 +1,10 @@
 // BooleanSimplification: TRUE AND x → x, FALSE AND x → FALSE, TRUE OR x → TRUE, FALSE OR x → x,
-// NOT NOT x → x, and filters on a literal TRUE disappear.
+// NOT NOT x → x, conjuncts common to both sides of an OR factored out ((a AND b) OR (a AND c) →
+// a AND (b OR c), which holds in SQL's three-valued logic and lets a join key written in every
+// branch become a join key), and filters on a literal TRUE disappear.
 
 #include "functions/function.h"
+#include "plan/analyzer.h"
 #include "plan/optimizer.h"
 
 namespace ember::plan {
@@ -16,7 +19,62 @@ bool is_fn(const ExprPtr& e, const char* name) {
   return e->kind == ExprKind::kCall && e->function && e->function->name == name;
 }
 
+void conjuncts(const ExprPtr& e, std::vector<ExprPtr>& out) {
+  if (is_fn(e, "and")) {
+    conjuncts(e->children[0], out);
+    conjuncts(e->children[1], out);
+  } else {
+    out.push_back(e);
+  }
+}
+
+ExprPtr logical(const char* op, const ExprPtr& a, const ExprPtr& b) {
+  auto n = std::make_shared<Expr>();
+  n->kind = ExprKind::kCall;
+  n->function = functions::Registry::instance().find(op);
+  n->type = DataType::boolean();
+  n->nullable = a->nullable || b->nullable;
+  n->children = {a, b};
+  return n;
+}
+
+ExprPtr all_of(const std::vector<ExprPtr>& parts) {
+  ExprPtr acc;
+  for (auto& p : parts) acc = acc ? logical("and", acc, p) : p;
+  return acc;
+}
+
+/// (a AND b) OR (a AND c) → a AND (b OR c). Null when nothing is common, or when a side is only
+/// common conjuncts (absorption would narrow the expression's nullability).
+ExprPtr factor_or(const ExprPtr& e) {
+  std::vector<ExprPtr> l, r;
+  conjuncts(e->children[0], l);
+  conjuncts(e->children[1], r);
+  std::vector<std::string> rkeys;
+  for (auto& x : r) rkeys.push_back(x->deterministic() ? semantic_key(x) : std::string());
+  std::vector<ExprPtr> common, lrest;
+  std::vector<bool> taken(r.size(), false);
+  for (auto& x : l) {
+    bool found = false;
+    if (x->deterministic()) {
+      std::string k = semantic_key(x);
+      for (size_t i = 0; i < r.size() && !found; ++i)
+        if (!taken[i] && rkeys[i] == k) taken[i] = found = true;
+    }
+    (found ? common : lrest).push_back(x);
+  }
+  if (common.empty()) return nullptr;
+  std::vector<ExprPtr> rrest;
+  for (size_t i = 0; i < r.size(); ++i)
+    if (!taken[i]) rrest.push_back(r[i]);
+  if (lrest.empty() || rrest.empty()) return nullptr;
+  return logical("and", all_of(common), logical("or", all_of(lrest), all_of(rrest)));
+}
+
 ExprPtr simplify(const ExprPtr& e) {
+  if (is_fn(e, "or")) {
+    if (ExprPtr f = factor_or(e)) return f;
+  }
   if (is_fn(e, "and") || is_fn(e, "or")) {
     bool is_and = is_fn(e, "and");
     const ExprPtr& l = e->children[0];

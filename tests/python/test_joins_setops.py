@@ -217,3 +217,14 @@ def test_where_equalities_turn_a_comma_join_into_a_hash_join(diff):
     # Without the equality moved into the join this is a 900-million-row cross product, which
     # does not finish in the test's time.
     diff(program)
+
+
+def test_join_key_repeated_in_every_or_branch(diff):
+    def program(s):
+        s.range(20000).selectExpr("id AS k", "id % 5 AS brand", "id % 50 AS size").createOrReplaceTempView("or_p")
+        s.range(40000).selectExpr("id % 20000 AS k", "id % 11 AS qty").createOrReplaceTempView("or_l")
+        return s.sql("SELECT count(*), sum(qty) FROM or_l l, or_p p WHERE "
+                     "(p.k = l.k AND p.brand = 1 AND l.qty < 5) OR "
+                     "(p.k = l.k AND p.brand = 2 AND p.size > 10) OR "
+                     "(l.k = p.k AND p.brand = 3 AND l.qty BETWEEN 2 AND 8)")
+    diff(program)
