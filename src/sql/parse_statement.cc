@@ -37,6 +37,39 @@ bool is_unsupported_command(const Token& t) {
 
 }  // namespace
 
+void Parser::options_list(io::ReadRequest& read) {
+  // OPTIONS (key value, ...): keys are identifiers (dotted) or strings, values literals; `path`
+  // names the data (a comma inside it is part of the name, as Spark reads it).
+  expect_op("(");
+  if (!at_op(")")) {
+    do {
+      std::string key;
+      if (peek().kind == TokenKind::kString) {
+        key = next().value;
+      } else {
+        key = identifier();
+        while (accept_op(".")) key += "." + identifier();
+      }
+      accept_op("=");
+      const Token& v = peek();
+      std::string value;
+      if (v.kind == TokenKind::kString) {
+        value = v.value;
+      } else if (v.kind == TokenKind::kNumber || v.is_word("TRUE") || v.is_word("FALSE")) {
+        value = v.kind == TokenKind::kNumber ? v.text : (v.is_word("TRUE") ? "true" : "false");
+      } else {
+        fail_here();
+      }
+      next();
+      std::string lower = key;
+      for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      if (lower == "path") read.paths.push_back(value);
+      else read.options.set(key, value);
+    } while (accept_op(","));
+  }
+  expect_op(")");
+}
+
 Statement Parser::statement() {
   Statement s;
   const Token& first = peek();
@@ -121,16 +154,31 @@ Statement Parser::statement() {
     }
     s.kind = StatementKind::kCreateView;
     s.name = multipart_identifier();
+    std::vector<StructField> typed;  // (a INT, b STRING) of the USING form
     if (at_op("(")) {
       next();
       do {
         s.column_names.push_back(identifier());
+        if (!at_op(",") && !at_op(")") && !at_word("COMMENT"))
+          typed.push_back({s.column_names.back(), data_type(), true, "{}"});
         if (accept_word("COMMENT")) {
           if (peek().kind != TokenKind::kString) fail_here();
           next();
         }
       } while (accept_op(","));
       expect_op(")");
+      if (!typed.empty() && typed.size() != s.column_names.size()) fail_here();
+    }
+    if (accept_word("USING")) {
+      // CREATE TEMPORARY VIEW v [(a INT, ...)] USING csv OPTIONS (path '...', header 'true'):
+      // the view reads the data source, as spark.read.format(...).options(...).load() does.
+      auto read = new_node(plan::PlanKind::kRead);
+      read->read.format = identifier();
+      if (accept_word("OPTIONS")) options_list(read->read);
+      if (!typed.empty()) read->read.user_schema = DataType::struct_(std::move(typed));
+      s.column_names.clear();
+      s.query = read;
+      return s;
     }
     while (!at_word("AS") && peek().kind != TokenKind::kEnd) {
       if (accept_word("COMMENT")) {

@@ -140,6 +140,8 @@ class Parser {
 
   // --- Statements (parse_statement.cc) ---------------------------------------------------------
   Statement statement();
+  /// OPTIONS (key value, ...) of a data source: `path` into the paths, the rest into options.
+  void options_list(io::ReadRequest& read);
 
   const ParseOptions& options() const { return options_; }
   std::string_view sql() const { return sql_; }

@@ -32,6 +32,7 @@ void usage(std::ostream& os) {
         "  -f <file>          run the statements of a file and exit\n"
         "  --conf key=value   set a session configuration (repeatable)\n"
         "  -S, --silent       do not print timing lines\n"
+        "  --output table|tsv aligned tables (default), or tab-separated rows without a header\n"
         "  -h, --help         show this help\n"
         "Without -e or -f, statements are read from the terminal or standard input; end each\n"
         "with ';'. Type exit or quit to leave.\n";
@@ -79,8 +80,25 @@ std::string error_text(const std::exception& ex, const std::string& statement) {
   return format_error("INTERNAL_ERROR", ex.what());
 }
 
+/// Rows as spark-sql prints them: fields separated by tabs, one line per row, no header.
+void print_tsv(const plan::QueryResult& r, std::ostream& out, const std::string& time_zone) {
+  std::string line;
+  for (const Batch& b : r.batches) {
+    for (int64_t row = 0; row < b.num_rows; ++row) {
+      line.clear();
+      for (size_t c = 0; c < b.columns.size(); ++c) {
+        if (c) line += '\t';
+        line += exec::show_cell(*b.columns[c], row, time_zone);
+      }
+      line += '\n';
+      out << line;
+    }
+  }
+  out.flush();
+}
+
 bool run_one(plan::Session& session, const std::string& statement, std::ostream& out,
-             std::ostream& err, bool timing) {
+             std::ostream& err, bool timing, OutputFormat format) {
   auto start = std::chrono::steady_clock::now();
   try {
     Statement s = parse_statement(statement, ParseOptions::for_session(session));
@@ -91,6 +109,8 @@ bool run_one(plan::Session& session, const std::string& statement, std::ostream&
       // Plans read better as text than as a one-cell table.
       out << r.batches[0].columns[0]->value_at(0).as_bytes();
       out.flush();
+    } else if (!r.schema.empty() && format == OutputFormat::kTsv) {
+      print_tsv(r, out, session.config().session_time_zone());
     } else if (!r.schema.empty()) {
       out << exec::show_string(r.schema, r.batches,
                                static_cast<int>(std::min<int64_t>(rows, INT32_MAX - 1)), 0, false,
@@ -127,7 +147,7 @@ bool is_exit(const std::string& buffer) {
   return s == "exit" || s == "quit";
 }
 
-int interactive(plan::Session& session, bool timing) {
+int interactive(plan::Session& session, bool timing, OutputFormat format) {
   LineEditor editor(isatty(STDIN_FILENO) ? history_path() : "");
   const bool tty = editor.interactive();
   bool ok = true;
@@ -144,7 +164,7 @@ int interactive(plan::Session& session, bool timing) {
     if (!ends_statement(buffer)) continue;
     if (tty) editor.add_history(buffer);
     for (const std::string& statement : split_statements(buffer)) {
-      if (!run_one(session, statement, std::cout, std::cerr, timing)) {
+      if (!run_one(session, statement, std::cout, std::cerr, timing, format)) {
         ok = false;
         if (!tty) return 1;
         break;
@@ -155,7 +175,7 @@ int interactive(plan::Session& session, bool timing) {
   // Input that ends without a final `;` still runs.
   if (!buffer.empty() && !is_exit(buffer)) {
     for (const std::string& statement : split_statements(buffer))
-      if (!run_one(session, statement, std::cout, std::cerr, timing)) return 1;
+      if (!run_one(session, statement, std::cout, std::cerr, timing, format)) return 1;
   }
   return tty || ok ? 0 : 1;
 }
@@ -163,10 +183,10 @@ int interactive(plan::Session& session, bool timing) {
 }  // namespace
 
 bool run_script(plan::Session& session, const std::string& script, std::ostream& out,
-                std::ostream& err, bool timing, bool stop_on_error) {
+                std::ostream& err, bool timing, bool stop_on_error, OutputFormat format) {
   bool ok = true;
   for (const std::string& statement : split_statements(script)) {
-    if (!run_one(session, statement, out, err, timing)) {
+    if (!run_one(session, statement, out, err, timing, format)) {
       ok = false;
       if (stop_on_error) return false;
     }
@@ -178,6 +198,7 @@ int run_shell(int argc, char** argv) {
   std::string script;
   bool have_script = false;
   bool timing = true;
+  OutputFormat format = OutputFormat::kTable;
   plan::Session session("ember-sql");
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
@@ -212,6 +233,13 @@ int run_shell(int argc, char** argv) {
       session.config().set(kv.substr(0, eq), kv.substr(eq + 1));
     } else if (a == "-S" || a == "--silent") {
       timing = false;
+    } else if (a == "--output" || a.rfind("--output=", 0) == 0) {
+      std::string f = a.rfind("--output=", 0) == 0 ? a.substr(9) : value("table or tsv");
+      if (f != "table" && f != "tsv") {
+        std::cerr << "ember sql: --output takes table or tsv, got " << f << "\n";
+        return 2;
+      }
+      format = f == "tsv" ? OutputFormat::kTsv : OutputFormat::kTable;
     } else if (a == "-h" || a == "--help") {
       usage(std::cout);
       return 0;
@@ -221,8 +249,8 @@ int run_shell(int argc, char** argv) {
       return 2;
     }
   }
-  if (have_script) return run_script(session, script, std::cout, std::cerr, timing, true) ? 0 : 1;
-  return interactive(session, timing);
+  if (have_script) return run_script(session, script, std::cout, std::cerr, timing, true, format) ? 0 : 1;
+  return interactive(session, timing, format);
 }
 
 }  // namespace ember::sql

@@ -13,6 +13,8 @@ namespace ember::sql {
 ///   -f <file>           run the statements of a file and exit
 ///   --conf key=value    set a session configuration (repeatable)
 ///   -S, --silent        no timing lines
+///   --output table|tsv  results as aligned tables (default), or as spark-sql prints them: one
+///                       line per row, fields separated by tabs, no header, NULL as "NULL"
 ///   -h, --help
 /// Without -e or -f it reads statements from the terminal (prompt `ember-sql> `, continuation
 /// `         > `, history in ~/.ember_sql_history) or, when input is not a terminal, from
@@ -22,9 +24,13 @@ namespace ember::sql {
 /// piped input failed, 2 for bad options.
 int run_shell(int argc, char** argv);
 
+/// How result rows are printed.
+enum class OutputFormat { kTable, kTsv };
+
 /// Runs the statements of `script` one after another, printing as the shell does. Stops at the
 /// first failing statement when `stop_on_error`; returns whether all succeeded.
 bool run_script(plan::Session& session, const std::string& script, std::ostream& out,
-                std::ostream& err, bool timing, bool stop_on_error);
+                std::ostream& err, bool timing, bool stop_on_error,
+                OutputFormat format = OutputFormat::kTable);
 
 }  // namespace ember::sql

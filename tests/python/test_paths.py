@@ -115,3 +115,25 @@ def test_modified_before_and_after(diff, tmp_path):
     diff(lambda s: s.read.option("modifiedAfter", "2010-01-01T00:00:00").csv(str(root)))
     diff(lambda s: s.read.option("modifiedAfter", "1990-01-01T00:00:00")
          .option("modifiedBefore", "2030-01-01T00:00:00").csv(str(root)))
+
+
+def test_sql_temporary_view_using_a_data_source(diff, tmp_path):
+    _csv(tmp_path / "v" / "data.csv", "id,name,score\n1,a,2.5\n2,,3.0\n3,c,\n")
+    pq.write_table(pa.table({"k": [1, 2, None], "s": ["x", None, "z"]}), tmp_path / "v.parquet")
+    csv_path, parquet_path = tmp_path / "v" / "data.csv", tmp_path / "v.parquet"
+
+    def program(s):
+        s.sql(f"CREATE OR REPLACE TEMPORARY VIEW v_csv USING csv "
+              f"OPTIONS (path '{csv_path}', header 'true', inferSchema true)")
+        s.sql(f"CREATE OR REPLACE TEMPORARY VIEW v_typed (id INT, name STRING) USING csv "
+              f"OPTIONS ('path' = '{csv_path}', header = 'true')")
+        s.sql(f"CREATE OR REPLACE TEMPORARY VIEW v_pq USING parquet OPTIONS (path '{parquet_path}')")
+        return s.sql("SELECT c.id, c.name, c.score, t.name AS typed_name, p.s FROM v_csv c "
+                     "JOIN v_typed t ON c.id = t.id LEFT JOIN v_pq p ON p.k = c.id")
+    diff(program)
+
+
+def test_sql_temporary_view_using_a_missing_path(diff_error, tmp_path):
+    missing = tmp_path / "nothing_here.csv"
+    diff_error(lambda s: s.sql(f"CREATE OR REPLACE TEMPORARY VIEW v_missing USING csv "
+                               f"OPTIONS (path '{missing}')"), "PATH_NOT_FOUND")

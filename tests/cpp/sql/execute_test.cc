@@ -229,5 +229,14 @@ TEST(SqlShell, RunsScriptsAndReportsErrors) {
       "== SQL ==\nSELEC 1\n^^^\n\n");
 }
 
+TEST(SqlShell, PrintsTabSeparatedRowsLikeSparkSql) {
+  plan::Session s("t");
+  std::ostringstream out, err;
+  EXPECT_TRUE(run_script(s, "SELECT id, CAST(NULL AS STRING) AS n, 'x y' AS s FROM range(2)", out,
+                         err, false, true, OutputFormat::kTsv));
+  EXPECT_EQ(out.str(), "0\tNULL\tx y\n1\tNULL\tx y\n");
+  EXPECT_EQ(err.str(), "");
+}
+
 }  // namespace
 }  // namespace ember::sql
