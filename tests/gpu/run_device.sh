@@ -38,7 +38,7 @@ if phase build; then
   time cmake -S . -B "$BUILD" -G Ninja -DCMAKE_BUILD_TYPE=Release -DEMBER_WITH_GRPC=OFF -DEMBER_WITH_CUDA=ON \
     -DCMAKE_CUDA_ARCHITECTURES="$ARCH" -DEMBER_PYTHON="$(command -v python3)" "${prefix[@]}" >"$OUT/configure.log" 2>&1 ||
     { tail -30 "$OUT/configure.log"; exit 1; }
-  time ninja -C "$BUILD" -j "$JOBS" ember_gpu_tests ember_plan_tests >"$OUT/build.log" 2>&1 ||
+  time ninja -C "$BUILD" -j "$JOBS" ember ember_gpu_tests ember_plan_tests >"$OUT/build.log" 2>&1 ||
     { grep -E "error|FAILED" "$OUT/build.log" | head -40; exit 1; }
   echo "build ok"
 fi
