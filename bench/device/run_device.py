@@ -226,6 +226,10 @@ def check_rows(rows: list[list[str]], table) -> tuple[str, str]:
     """Lenient check of tab-separated output against DuckDB's Arrow table."""
     if table.num_rows != len(rows):
         return "unchecked", f"{len(rows)} output lines, DuckDB has {table.num_rows} rows"
+    if table.num_rows > 200_000:
+        # Sorting millions of rows in Python would take longer than the queries; the count is
+        # what is checked.
+        return "count only", f"{len(rows)} rows, as DuckDB"
     if rows and len(rows[0]) != table.num_columns:
         return "unchecked", f"{len(rows[0])} fields a line, DuckDB has {table.num_columns} columns"
 

@@ -11,6 +11,7 @@
 #include <thread>
 
 #include "connect/server.h"
+#include "gpu/device.h"
 #include "ember_build_info.h"
 #endif
 
@@ -91,6 +92,9 @@ int run_server(int argc, char** argv) {
   std::printf("Ember %s Spark Connect server (Spark %s) listening on sc://%s:%d\n",
               EMBER_VERSION_STRING, EMBER_SPARK_VERSION_STRING, options.host.c_str(), port);
   std::fflush(stdout);
+  // Find the GPU (creating its CUDA context) while the server waits for its first query, so
+  // that query does not pay for it. Joined before exit, so no CUDA call outlives main.
+  std::thread gpu_probe([] { (void)gpu::device_info(); });
 
   std::thread waiter([&] {
     int sig = 0;
@@ -101,6 +105,7 @@ int run_server(int argc, char** argv) {
   });
   server.wait();
   waiter.join();
+  gpu_probe.join();
   return 0;
 }
 
