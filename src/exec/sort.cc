@@ -63,37 +63,28 @@ void Sort::finalize(ExecContext& ctx) {
     ascending.push_back(keys_[k].ascending);
     nulls_first.push_back(keys_[k].nulls_first);
   }
-  RowComparator cmp(key_cols, std::move(ascending), std::move(nulls_first));
-  auto less = [&](int32_t a, int32_t b) { return cmp.less(a, b); };
-  std::vector<int32_t> idx(static_cast<size_t>(all.num_rows));
+  std::vector<int32_t> idx;
   int64_t n = all.num_rows;
   std::vector<NormalizedKeySpec> specs;
   for (size_t k = 0; k < keys_.size(); ++k) specs.push_back({key_cols[k]->type(), keys_[k].ascending, keys_[k].nulls_first});
-  if (normalized_keys_fit(specs)) {
-    // Fixed-width keys: sort (normalized key, row) pairs; the row breaks ties stably.
-    std::vector<SortEntry> entries(static_cast<size_t>(n));
-    const int64_t chunk = 1 << 16;
-    const size_t chunks = static_cast<size_t>((n + chunk - 1) / chunk);
-    ThreadPool::global().parallel_run(chunks, [&](size_t c) {
-      int64_t begin = static_cast<int64_t>(c) * chunk, end = std::min(n, begin + chunk);
-      std::vector<NormalizedKey> keys(static_cast<size_t>(end - begin));
-      encode_normalized_keys(specs, key_cols, begin, end, keys.data());
-      for (int64_t i = begin; i < end; ++i) entries[static_cast<size_t>(i)] = {keys[static_cast<size_t>(i - begin)], static_cast<uint32_t>(i)};
-    });
-    if (limit_ >= 0 && limit_ < n) {
-      std::partial_sort(entries.begin(), entries.begin() + limit_, entries.end());
-      n = limit_;
-    } else {
-      parallel_sort(entries);
-    }
+  if (limit_ < 0 || limit_ >= n) {
+    idx = stable_sort_order(specs, key_cols, n);
+  } else if (normalized_keys_fit(specs)) {
+    // Top-N over fixed-width keys: (normalized key, row) pairs; the row breaks ties stably.
+    std::vector<SortEntry> entries = normalized_entries(specs, key_cols, n);
+    std::partial_sort(entries.begin(), entries.begin() + limit_, entries.end());
+    n = limit_;
+    idx.resize(static_cast<size_t>(n));
     for (int64_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = static_cast<int32_t>(entries[static_cast<size_t>(i)].row);
-  } else if (std::iota(idx.begin(), idx.end(), 0); limit_ >= 0 && limit_ < n) {
+  } else {
+    RowComparator cmp(key_cols, std::move(ascending), std::move(nulls_first));
+    auto less = [&](int32_t a, int32_t b) { return cmp.less(a, b); };
+    idx.resize(static_cast<size_t>(n));
+    std::iota(idx.begin(), idx.end(), 0);
     std::partial_sort(idx.begin(), idx.begin() + limit_, idx.end(), [&](int32_t a, int32_t b) {
       return less(a, b) || (!less(b, a) && a < b);
     });
     n = limit_;
-  } else {
-    std::stable_sort(idx.begin(), idx.end(), less);
   }
   all.columns.resize(width);
   ctx.check_cancelled();

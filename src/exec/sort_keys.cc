@@ -3,9 +3,11 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <numeric>
 
 #include "common/error.h"
 #include "common/thread_pool.h"
+#include "exec/row_compare.h"
 
 namespace ember::exec {
 namespace {
@@ -136,6 +138,41 @@ void parallel_sort(std::vector<SortEntry>& entries) {
     bounds = std::move(next);
   }
   if (src != &entries) entries.swap(*src);
+}
+
+std::vector<SortEntry> normalized_entries(const std::vector<NormalizedKeySpec>& keys,
+                                          const std::vector<ColumnPtr>& cols, int64_t n) {
+  std::vector<SortEntry> entries(static_cast<size_t>(n));
+  const int64_t chunk = 1 << 16;
+  const size_t chunks = static_cast<size_t>((n + chunk - 1) / chunk);
+  ThreadPool::global().parallel_run(chunks, [&](size_t c) {
+    int64_t begin = static_cast<int64_t>(c) * chunk, end = std::min(n, begin + chunk);
+    std::vector<NormalizedKey> encoded(static_cast<size_t>(end - begin));
+    encode_normalized_keys(keys, cols, begin, end, encoded.data());
+    for (int64_t i = begin; i < end; ++i)
+      entries[static_cast<size_t>(i)] = {encoded[static_cast<size_t>(i - begin)], static_cast<uint32_t>(i)};
+  });
+  return entries;
+}
+
+std::vector<int32_t> stable_sort_order(const std::vector<NormalizedKeySpec>& keys,
+                                       const std::vector<ColumnPtr>& cols, int64_t n) {
+  std::vector<int32_t> idx(static_cast<size_t>(n));
+  if (normalized_keys_fit(keys)) {
+    std::vector<SortEntry> entries = normalized_entries(keys, cols, n);
+    parallel_sort(entries);
+    for (int64_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = static_cast<int32_t>(entries[static_cast<size_t>(i)].row);
+    return idx;
+  }
+  std::vector<bool> ascending, nulls_first;
+  for (auto& k : keys) {
+    ascending.push_back(k.ascending);
+    nulls_first.push_back(k.nulls_first);
+  }
+  RowComparator cmp(cols, std::move(ascending), std::move(nulls_first));
+  std::iota(idx.begin(), idx.end(), 0);
+  std::stable_sort(idx.begin(), idx.end(), [&](int32_t a, int32_t b) { return cmp.less(a, b); });
+  return idx;
 }
 
 }  // namespace ember::exec

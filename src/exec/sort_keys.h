@@ -38,4 +38,14 @@ struct SortEntry {
 /// Sorts entries on all threads of the global pool (chunks sorted in parallel, then merged).
 void parallel_sort(std::vector<SortEntry>& entries);
 
+/// The entries (normalized key, row) of rows [0, n) of `cols`, encoded on all threads. The keys
+/// must fit (normalized_keys_fit).
+std::vector<SortEntry> normalized_entries(const std::vector<NormalizedKeySpec>& keys,
+                                          const std::vector<ColumnPtr>& cols, int64_t n);
+
+/// Rows [0, n) of `cols` in the order `keys` ask for, ties in row order (a stable sort): by
+/// normalized keys on all threads when they fit, else by comparing values.
+std::vector<int32_t> stable_sort_order(const std::vector<NormalizedKeySpec>& keys,
+                                       const std::vector<ColumnPtr>& cols, int64_t n);
+
 }  // namespace ember::exec

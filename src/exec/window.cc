@@ -8,6 +8,7 @@
 
 #include "common/thread_pool.h"
 #include "exec/row_compare.h"
+#include "exec/sort_keys.h"
 #include "exec/window_functions.h"
 
 namespace ember::exec {
@@ -78,12 +79,18 @@ void Window::finalize(ExecContext& ctx) {
 
   RowComparator part_cmp(part_cols, part_asc, part_nf);
   RowComparator order_cmp(order_cols, asc, nulls_first);
-  std::vector<int32_t> idx(static_cast<size_t>(n));
-  std::iota(idx.begin(), idx.end(), 0);
-  std::stable_sort(idx.begin(), idx.end(), [&](int32_t a, int32_t b) {
-    int r = part_cmp.compare(a, b);
-    return r != 0 ? r < 0 : order_cmp.less(a, b);
-  });
+  // Sorted by partition keys (any fixed order groups a partition's rows), then order keys.
+  std::vector<NormalizedKeySpec> specs;
+  std::vector<ColumnPtr> sort_cols;
+  for (auto& c : part_cols) {
+    specs.push_back({c->type(), true, true});
+    sort_cols.push_back(c);
+  }
+  for (size_t k = 0; k < order_cols.size(); ++k) {
+    specs.push_back({order_cols[k]->type(), asc[k], nulls_first[k]});
+    sort_cols.push_back(order_cols[k]);
+  }
+  std::vector<int32_t> idx = stable_sort_order(specs, sort_cols, n);
   ctx.check_cancelled();
 
   // Partition and peer boundaries in sorted order, then chunks of whole partitions.
