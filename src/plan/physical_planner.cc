@@ -3,13 +3,16 @@
 
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/error.h"
 #include "exec/deduplicate.h"
 #include "exec/hash_join.h"
 #include "exec/operators.h"
+#include "exec/sort_keys.h"
 #include "exec/window.h"
+#include "exec/window_group_limit.h"
 #include "plan/analyzer.h"
 #include "plan/gpu_placement.h"
 
@@ -112,6 +115,66 @@ void collect_aggregates(const ExprPtr& e, std::vector<ExprPtr>& out, std::set<st
   for (auto& c : e->children) collect_aggregates(c, out, seen);
 }
 
+/// A filter on a rank-like window function that bounds the rows of each partition.
+struct GroupLimit {
+  exec::WindowGroupLimit::Rank rank;
+  int64_t limit;
+};
+
+/// Spark's InferWindowGroupLimit: under `Filter(rn <= k)` (also `<`, `=` and the mirrored forms)
+/// over a Window whose functions are all row_number / rank / dense_rank with an ORDER BY, a
+/// partition's rows beyond the k-th rank can never pass, so a WindowGroupLimit drops them before
+/// the Window sorts. spark.sql.optimizer.windowGroupLimitThreshold bounds k (-1: off).
+std::optional<GroupLimit> infer_window_group_limit(const PlanPtr& filter, const Config& conf) {
+  using Rank = exec::WindowGroupLimit::Rank;
+  const PlanPtr& window = filter->children[0];
+  int64_t threshold = conf.get_int("spark.sql.optimizer.windowGroupLimitThreshold", 1000);
+  if (threshold < 0 || window->exprs.empty()) return std::nullopt;
+  if (window->exprs[0]->children[0]->order_by.empty()) return std::nullopt;
+  std::map<int64_t, Rank> ranks;
+  for (auto& a : window->exprs) {
+    const ExprPtr& fn = a->children[0]->children[0];
+    if (fn->kind == ExprKind::kAggregate) return std::nullopt;
+    if (fn->name == "row_number") ranks[a->expr_id] = Rank::kRowNumber;
+    else if (fn->name == "rank") ranks[a->expr_id] = Rank::kRank;
+    else if (fn->name == "dense_rank") ranks[a->expr_id] = Rank::kDenseRank;
+    else return std::nullopt;
+  }
+  auto integral = [](const ExprPtr& e) {
+    if (!e->type) return false;
+    TypeId t = e->type->id();
+    return t == TypeId::kByte || t == TypeId::kShort || t == TypeId::kInt || t == TypeId::kLong;
+  };
+  auto rank_of = [&](ExprPtr e) -> const Rank* {
+    if (e->kind == ExprKind::kCast && integral(e) && integral(e->children[0])) e = e->children[0];
+    if (e->kind != ExprKind::kAttribute) return nullptr;
+    auto it = ranks.find(e->expr_id);
+    return it == ranks.end() ? nullptr : &it->second;
+  };
+  std::vector<ExprPtr> conjuncts{filter->condition};
+  for (size_t i = 0; i < conjuncts.size(); ++i) {
+    const ExprPtr c = conjuncts[i];  // a copy: push_back below may move the vector
+    if (c->kind != ExprKind::kCall || !c->function || c->children.size() != 2) continue;
+    std::string op = c->function->name;
+    if (op == "and") {
+      conjuncts.push_back(c->children[0]);
+      conjuncts.push_back(c->children[1]);
+      continue;
+    }
+    ExprPtr lhs = c->children[0], rhs = c->children[1];
+    if (lhs->kind == ExprKind::kLiteral) {  // k >= rn is rn <= k
+      std::swap(lhs, rhs);
+      op = op == ">=" ? "<=" : op == ">" ? "<" : op == "<=" ? ">=" : op == "<" ? ">" : op;
+    }
+    const Rank* rank = rank_of(lhs);
+    if (!rank || rhs->kind != ExprKind::kLiteral || !integral(rhs) || rhs->value.is_null()) continue;
+    int64_t v = rhs->value.as_int();
+    int64_t limit = op == "<=" || op == "==" ? v : op == "<" ? v - 1 : 0;
+    if (limit >= 1 && limit <= threshold) return GroupLimit{*rank, limit};
+  }
+  return std::nullopt;
+}
+
 class Planner {
  public:
   explicit Planner(Session& s) : session_(s), gpu_(s.config()) {}
@@ -174,7 +237,10 @@ class Planner {
       case PlanKind::kFilter: {
         std::set<int64_t> req = required ? *required : ids(n->output);
         collect_refs(n->condition, req);
-        PhysicalPlan c = plan(n->children[0], &req);
+        std::optional<GroupLimit> group_limit;
+        if (n->children[0]->kind == PlanKind::kWindow) group_limit = infer_window_group_limit(n, conf);
+        PhysicalPlan c = group_limit ? plan_window(n->children[0], &req, conf, &*group_limit)
+                                     : plan(n->children[0], &req);
         if (n->children[0]->kind == PlanKind::kRead) {
           // Sources may skip splits (Parquet row groups) that cannot match.
           auto* scan = dynamic_cast<exec::FileScan*>(c.root.get());
@@ -361,7 +427,8 @@ class Planner {
 
   /// A Window node: the child's columns the parent needs, plus those the window expressions
   /// read, flow through; one column per window expression follows them.
-  PhysicalPlan plan_window(const PlanPtr& n, const std::set<int64_t>* required, const Config& conf) {
+  PhysicalPlan plan_window(const PlanPtr& n, const std::set<int64_t>* required, const Config& conf,
+                           const GroupLimit* group_limit = nullptr) {
     std::set<int64_t> req = required ? *required : ids(n->output);
     const Expr& spec = *n->exprs[0]->children[0];
     for (auto& a : n->exprs) collect_refs(a, req);
@@ -422,6 +489,15 @@ class Planner {
       }
       calls.push_back(std::move(call));
       p.output.push_back(to_attribute(a));
+    }
+    std::vector<exec::NormalizedKeySpec> order_specs;
+    for (auto& o : order) order_specs.push_back({o.expr->type, o.ascending, o.nulls_first});
+    if (group_limit && exec::normalized_keys_fit(order_specs)) {
+      auto limit = std::make_unique<exec::WindowGroupLimit>(partition, order, group_limit->rank,
+                                                            group_limit->limit);
+      for (auto& a : c.output) limit->schema.push_back({a->name, a->type, a->nullable});
+      limit->children.push_back(std::move(c.root));
+      c.root = std::move(limit);
     }
     p.root = std::make_unique<exec::Window>(std::move(partition), std::move(order), std::move(calls));
     for (auto& a : c.output) p.root->schema.push_back({a->name, a->type, a->nullable});

@@ -234,3 +234,41 @@ def test_errors(diff_error):
                "WINDOW_FUNCTION_NOT_ALLOWED_IN_CLAUSE")
     diff_error(lambda s: data(s).select(F.row_number().over(Window.orderBy("v").rowsBetween(-1, 1))),
                "_LEGACY_ERROR_TEMP_1036")
+
+
+def _ranked(s):
+    # Ties in v, nulls in both keys, NaN and -0.0 among the doubles; id breaks every tie.
+    return s.range(3000).selectExpr(
+        "id", "IF(id % 11 = 0, NULL, id % 7) AS k", "IF(id % 13 = 0, NULL, (id * 37) % 13) AS v",
+        "CASE WHEN id % 17 = 0 THEN CAST('NaN' AS DOUBLE) WHEN id % 19 = 0 THEN -0.0 "
+        "WHEN id % 23 = 0 THEN NULL ELSE (id % 5) * 1.5 END AS x")
+
+
+def test_filter_on_a_rank_keeps_the_top_rows_of_each_partition(diff):
+    # row_number over a total order; rank and dense_rank over orders with ties.
+    def program(s):
+        d = _ranked(s)
+        total = Window.partitionBy("k").orderBy(F.col("v").desc_nulls_last(), "x", "id")
+        ties = Window.partitionBy("k").orderBy(F.col("x").desc(), "v")
+        a = d.withColumn("rn", F.row_number().over(total)).where("rn <= 3")
+        b = d.withColumn("r", F.rank().over(ties)).where(F.col("r") < 4).withColumn("tag", F.lit("rank"))
+        c = d.withColumn("r", F.dense_rank().over(ties)).where("2 >= r").withColumn("tag", F.lit("dense"))
+        e = d.withColumn("r", F.rank().over(Window.orderBy("v"))).where("r = 1 AND id % 2 = 0") \
+            .withColumn("tag", F.lit("global"))
+        return a.unionByName(b.withColumnRenamed("r", "rn").drop("tag"), allowMissingColumns=True) \
+            .unionByName(c.withColumnRenamed("r", "rn").drop("tag")) \
+            .unionByName(e.withColumnRenamed("r", "rn").drop("tag"))
+    diff(program)
+
+
+def test_filter_on_several_rank_functions_in_sql(diff):
+    def program(s):
+        _ranked(s).createOrReplaceTempView("ranked")
+        return s.sql(
+            "SELECT * FROM (SELECT k, v, x, id, rank() OVER w AS r, dense_rank() OVER w AS dr, "
+            "row_number() OVER (PARTITION BY k ORDER BY v, id) AS rn FROM ranked "
+            "WINDOW w AS (PARTITION BY k ORDER BY v)) WHERE r <= 2 AND rn < 100 "
+            "UNION ALL SELECT k, v, x, id, 0, 0, 0 FROM (SELECT k, v, x, id, "
+            "dense_rank() OVER (PARTITION BY k ORDER BY CAST(v AS STRING) DESC) AS d FROM ranked) "
+            "WHERE d = 1")
+    diff(program)
