@@ -22,6 +22,7 @@ import socket
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 import warnings
 from pathlib import Path
@@ -83,6 +84,7 @@ class EmberServer:
         self.stdout_path = Path(self._log_dir.name) / "stdout.log"
         self.stderr_path = Path(self._log_dir.name) / "stderr.log"
         self.process: subprocess.Popen | None = None
+        self._stopping = False
 
     @property
     def url(self) -> str:
@@ -109,6 +111,7 @@ class EmberServer:
                 pytest.fail(f"ember server exited with status {self.process.returncode} "
                             f"before accepting connections\n{output}", pytrace=False)
             if _port_open(self.port):
+                threading.Thread(target=self._watch, daemon=True).start()
                 return
             time.sleep(0.05)
         output = self.output()
@@ -116,7 +119,20 @@ class EmberServer:
         pytest.fail(f"ember server did not accept connections on port {self.port} within "
                     f"{SERVER_START_TIMEOUT_S:.0f} s\n{output}", pytrace=False)
 
+    def _watch(self) -> None:
+        """A server that dies under a test would leave the client retrying for many minutes:
+        end this test process at once instead, with the server's output (pytest-xdist reports
+        the test that was running as failed and goes on with a new worker)."""
+        status = self.process.wait()
+        if self._stopping:
+            return
+        sys.stderr.write(f"\nember server exited with status {status} during a test\n"
+                         f"{self.output()}\n")
+        sys.stderr.flush()
+        os._exit(70)
+
     def stop(self) -> None:
+        self._stopping = True
         if self.process is not None and self.process.poll() is None:
             self.process.terminate()
             try:
