@@ -62,6 +62,24 @@ class Analyzer {
   std::vector<ExprPtr> resolve_named_list(const std::vector<ExprPtr>& exprs, const PlanPtr& child,
                                           bool allow_agg);
   ExprPtr resolve_attribute(const ExprPtr& e, const PlanPtr& child);
+  /// A cast whose operand `c` is resolved: checked (DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION)
+  /// and given its nullability. `e` is the cast as written (target type, try_).
+  ExprPtr checked_cast(const ExprPtr& e, const ExprPtr& c) {
+    if (!functions::can_cast(*c->type, *e->type, session_.config().ansi_enabled())) {
+      std::string sql = "CAST(" + c->to_string() + " AS " + e->type->sql() + ")";
+      throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION",
+                       "Cannot resolve \"" + sql + "\" due to data type mismatch: cannot cast \"" + c->type->sql() +
+                           "\" to \"" + e->type->sql() + "\".",
+                       {{"sqlExpr", "\"" + sql + "\""}, {"srcType", "\"" + c->type->sql() + "\""}, {"targetType", "\"" + e->type->sql() + "\""}});
+    }
+    auto n = std::make_shared<Expr>(*e);
+    n->children = {c};
+    n->nullable = c->nullable || e->try_ || (c->type->id() == TypeId::kString && !e->type->is_string_like()) ||
+                  functions::cast_forces_null(*c->type, *e->type);
+    if (c->type->equals(*e->type)) n->nullable = c->nullable;
+    return n;
+  }
+
   ExprPtr resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg);
   ExprPtr resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
   PlanPtr aggregate_with_windows(const PlanPtr& p, const std::vector<ExprPtr>& groups, std::vector<ExprPtr> aggs,
@@ -382,6 +400,22 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
     args[0] = lit(Value::integer(1), DataType::int_());
   }
   const FunctionDef* def = Registry::instance().find(name);
+  if (!def && args.size() == 1) {
+    // int(x), double(x), string(x) ...: Spark's cast aliases, casts as CAST(x AS type) is.
+    static const std::map<std::string, TypePtr> kCastAliases = {
+        {"boolean", DataType::boolean()}, {"tinyint", DataType::byte()},  {"smallint", DataType::short_()},
+        {"int", DataType::int_()},        {"bigint", DataType::long_()},  {"float", DataType::float_()},
+        {"double", DataType::double_()},  {"decimal", DataType::decimal(10, 0)},
+        {"string", DataType::string()},   {"binary", DataType::binary()}, {"date", DataType::date()},
+        {"timestamp", DataType::timestamp()}};
+    auto it = kCastAliases.find(name);
+    if (it != kCastAliases.end()) {
+      // Named by its operand alone, as Spark names casts the user did not write as CAST.
+      auto c = std::make_shared<Expr>(*checked_cast(cast(args[0], it->second), args[0]));
+      c->implicit = true;
+      return c;
+    }
+  }
   if (!def) {
     std::string routine = quote_id(e->name);
     throw SparkError(ErrorKind::kAnalysis, "UNRESOLVED_ROUTINE",
@@ -503,22 +537,7 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
       return a;
     }
     case ExprKind::kUnresolvedAlias: return resolve_expr(e->children[0], child, allow_agg);
-    case ExprKind::kCast: {
-      ExprPtr c = resolve_expr(e->children[0], child, allow_agg);
-      if (!functions::can_cast(*c->type, *e->type, session_.config().ansi_enabled())) {
-        std::string sql = "CAST(" + c->to_string() + " AS " + e->type->sql() + ")";
-        throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION",
-                         "Cannot resolve \"" + sql + "\" due to data type mismatch: cannot cast \"" + c->type->sql() +
-                             "\" to \"" + e->type->sql() + "\".",
-                         {{"sqlExpr", "\"" + sql + "\""}, {"srcType", "\"" + c->type->sql() + "\""}, {"targetType", "\"" + e->type->sql() + "\""}});
-      }
-      auto n = std::make_shared<Expr>(*e);
-      n->children = {c};
-      n->nullable = c->nullable || e->try_ || (c->type->id() == TypeId::kString && !e->type->is_string_like()) ||
-                    functions::cast_forces_null(*c->type, *e->type);
-      if (c->type->equals(*e->type)) n->nullable = c->nullable;
-      return n;
-    }
+    case ExprKind::kCast: return checked_cast(e, resolve_expr(e->children[0], child, allow_agg));
     case ExprKind::kSortOrder: {
       ExprPtr c = resolve_expr(e->children[0], child, allow_agg);
       return sort_order(c, e->ascending, e->nulls_first);

@@ -319,3 +319,14 @@ def test_errors(diff_error, query, error_class):
 def test_select_expr_and_filter_strings(diff):
     diff(lambda s: s.range(10).selectExpr("id", "id % 3 AS k", "id * 2").filter("k = 1 AND id > 2"))
     diff(lambda s: s.range(5).select(F.expr("id + 1 AS x"), F.expr("CASE WHEN id > 2 THEN 'big' END")))
+
+
+def test_cast_alias_functions(diff):
+    diff(lambda s: s.sql(
+        "SELECT double('NaN') AS d, int('12'), bigint(3.7), string(1.5), date('2020-01-02'), "
+        "timestamp('2020-01-02 03:04:05'), boolean('true'), decimal('1.25'), tinyint(7), "
+        "smallint('-3'), float('2.5'), binary('ab'), int(NULL)"))
+
+
+def test_cast_alias_function_errors(diff_error):
+    diff_error(lambda s: s.sql("SELECT int('twelve')"), "CAST_INVALID_INPUT")
