@@ -13,7 +13,9 @@ namespace ember::exec {
 
 /// How a hash join combines its two inputs. The probe side is children[0] (the left input),
 /// the build side children[1] (the right input).
-enum class HashJoinKind { kInner, kLeftOuter, kRightOuter, kFullOuter, kLeftSemi, kLeftAnti };
+/// kExistence keeps every probe row and appends a boolean column: whether any candidate pair
+/// passed (a mark join, for EXISTS / IN used as a value).
+enum class HashJoinKind { kInner, kLeftOuter, kRightOuter, kFullOuter, kLeftSemi, kLeftAnti, kExistence };
 
 /// Hash join: children[1] runs first into a JoinHashTable (the build sink, one table built at
 /// finalize from the batches every thread collected); then children[0] streams through
