@@ -604,8 +604,10 @@ ExprPtr Analyzer::resolve_outer_reference(const ExprPtr& e) {
   std::vector<PlanPtr> scopes;
   scopes.swap(outer_scopes_);
   ExprPtr found;
+  int levels = 0;
   for (size_t i = scopes.size(); i-- > 0 && !found;) {
     try {
+      levels = static_cast<int>(scopes.size() - i);
       found = resolve_attribute(e, scopes[i]);
     } catch (const SparkError& err) {
       if (err.error_class().rfind("UNRESOLVED_COLUMN", 0) != 0) {
@@ -616,9 +618,10 @@ ExprPtr Analyzer::resolve_outer_reference(const ExprPtr& e) {
   }
   scopes.swap(outer_scopes_);
   if (!found) return nullptr;
-  return transform_attributes(found, [](const ExprPtr& a) {
+  return transform_attributes(found, [&](const ExprPtr& a) {
     auto o = std::make_shared<Expr>();
     o->kind = ExprKind::kOuterReference;
+    o->ordinal = levels;
     o->type = a->type;
     o->nullable = a->nullable;
     o->children = {a};

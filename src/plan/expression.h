@@ -45,7 +45,7 @@ enum class ExprKind {
   // Subqueries (plan/subquery.h): `subquery` holds the query's plan (unresolved from the front
   // ends, resolved by the analyzer); children are the outer values an IN subquery tests.
   kSubquery,         // subquery_kind, subquery
-  kOuterReference,   // children[0] = an attribute of an enclosing query, seen from a subquery
+  kOuterReference,   // children[0] = an attribute of the query `ordinal` levels up, seen from a subquery
 };
 
 /// What a subquery expression asks of its query's rows.

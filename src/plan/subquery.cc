@@ -15,17 +15,12 @@ void walk_plan_exprs(const PlanPtr& p, const std::function<void(const ExprPtr&)>
   for (auto& c : p->children) walk_plan_exprs(c, f);
 }
 
-/// Outer attributes read (in order of first use) and attributes produced anywhere in `p`,
-/// nested subqueries included.
-void scan_plan(const PlanPtr& p, std::vector<ExprPtr>& outer, std::set<int64_t>& produced) {
-  std::function<void(const PlanPtr&)> nodes = [&](const PlanPtr& n) {
-    for (auto& a : n->output) produced.insert(a->expr_id);
-    for (auto& c : n->children) nodes(c);
-  };
-  nodes(p);
+/// Outer references anywhere in `p` (nested subqueries included, `level` deep) that reach
+/// above `p`: an outer reference names the query `ordinal` levels up from its own.
+void scan_plan(const PlanPtr& p, int level, std::vector<ExprPtr>& outer) {
   std::function<void(const ExprPtr&)> expr = [&](const ExprPtr& e) {
-    if (e->kind == ExprKind::kOuterReference) outer.push_back(e->children[0]);
-    if (e->kind == ExprKind::kSubquery && e->subquery) scan_plan(e->subquery, outer, produced);
+    if (e->kind == ExprKind::kOuterReference && e->ordinal > level) outer.push_back(e->children[0]);
+    if (e->kind == ExprKind::kSubquery && e->subquery) scan_plan(e->subquery, level + 1, outer);
     for (auto& c : e->children) expr(c);
     if (e->filter) expr(e->filter);
   };
@@ -34,11 +29,11 @@ void scan_plan(const PlanPtr& p, std::vector<ExprPtr>& outer, std::set<int64_t>&
 
 std::vector<ExprPtr> outer_attributes(const PlanPtr& p) {
   std::vector<ExprPtr> outer;
-  std::set<int64_t> produced, seen;
-  scan_plan(p, outer, produced);
+  scan_plan(p, 0, outer);
+  std::set<int64_t> seen;
   std::vector<ExprPtr> out;
   for (auto& a : outer)
-    if (!produced.count(a->expr_id) && seen.insert(a->expr_id).second) out.push_back(a);
+    if (seen.insert(a->expr_id).second) out.push_back(a);
   return out;
 }
 
@@ -248,7 +243,12 @@ ExprPtr transform_attributes(const ExprPtr& e, const std::function<ExprPtr(const
 }
 
 ExprPtr strip_outer_references(const ExprPtr& e) {
-  if (e->kind == ExprKind::kOuterReference) return e->children[0];
+  if (e->kind == ExprKind::kOuterReference) {
+    if (e->ordinal <= 1) return e->children[0];
+    auto up = std::make_shared<Expr>(*e);
+    up->ordinal = e->ordinal - 1;
+    return up;
+  }
   if (e->children.empty()) return e;
   std::vector<ExprPtr> kids;
   bool changed = false;

@@ -20,7 +20,8 @@ namespace ember::plan {
 
 /// A copy of `e` with every attribute replaced by `f(attribute)`.
 ExprPtr transform_attributes(const ExprPtr& e, const std::function<ExprPtr(const ExprPtr&)>& f);
-/// `e` with outer references unwrapped to the attributes they name.
+/// `e` moved one query up: outer references to the enclosing query become the attributes they
+/// name; those to queries further up stay outer references, one level nearer.
 ExprPtr strip_outer_references(const ExprPtr& e);
 bool has_outer_reference(const ExprPtr& e);
 bool has_subquery(const ExprPtr& e);
