@@ -147,8 +147,7 @@ ExprPtr scalar_subquery_join(PlanPtr& input, const PlanPtr& query, const Config&
                      "Unsupported subquery expression: Correlated scalar subqueries must be aggregated to return at "
                      "most one row.",
                      {}, "0A000");
-  std::vector<ExprPtr> preds;
-  PlanPtr below = pull(top->children[0], preds, conf);
+  auto [below, preds] = pull_up_correlated_predicates(top->children[0], conf);
   std::set<int64_t> inner = ids_of(below->output);
   std::vector<ExprPtr> inner_keys, outer_keys;
   for (auto& p : preds) {
@@ -344,8 +343,7 @@ Decorrelated pull_up_correlated_predicates(const PlanPtr& subquery, const Config
 
 PlanPtr predicate_subquery_join(const PlanPtr& input, const ExprPtr& subquery, JoinType kind, bool null_aware,
                                 const ExprPtr& mark, const Config& conf) {
-  std::vector<ExprPtr> conds;
-  PlanPtr right = pull(subquery->subquery, conds, conf);
+  auto [right, conds] = pull_up_correlated_predicates(subquery->subquery, conf);
   if (subquery->subquery_kind == SubqueryKind::kIn) {
     std::vector<ExprPtr> eqs;
     bool nullable = false;
