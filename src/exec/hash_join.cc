@@ -157,6 +157,9 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
       for (int64_t i = 0; i < n; ++i) {
         bool any = false;
         while (k < probe_rows.size() && probe_rows[k] == i) {
+          if (any && single_match_)
+            throw SparkError(ErrorKind::kRuntime, "SCALAR_SUBQUERY_TOO_MANY_ROWS",
+                             "More than one row returned by a subquery used as an expression.", {}, "21000");
           pr.push_back(probe_rows[k]);
           br.push_back(build_rows[k]);
           ++k;

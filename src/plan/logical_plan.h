@@ -99,6 +99,8 @@ struct PlanNode {
   JoinType join_type = JoinType::kInner;
   std::vector<std::string> using_columns;
   bool natural = false;
+  /// A LEFT OUTER join that stands for a scalar subquery: a left row may match one right row.
+  bool single_match = false;
   // Set operations.
   SetOpType set_op = SetOpType::kUnion;
   bool is_all = false, by_name = false, allow_missing = false;

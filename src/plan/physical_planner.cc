@@ -332,8 +332,10 @@ class Planner {
     for (auto& a : l.output) ltypes.push_back(a->type);
     for (auto& a : r.output) rtypes.push_back(a->type);
     PhysicalPlan p;
-    p.root = std::make_unique<exec::HashJoin>(kind, std::move(lkeys), std::move(rkeys), std::move(null_safe),
-                                              std::move(condition), std::move(ltypes), std::move(rtypes));
+    auto join = std::make_unique<exec::HashJoin>(kind, std::move(lkeys), std::move(rkeys), std::move(null_safe),
+                                                 std::move(condition), std::move(ltypes), std::move(rtypes));
+    if (n->single_match) join->require_single_match();
+    p.root = std::move(join);
     p.root->children.push_back(std::move(l.root));
     p.root->children.push_back(std::move(r.root));
     bool semi = kind == exec::HashJoinKind::kLeftSemi || kind == exec::HashJoinKind::kLeftAnti ||

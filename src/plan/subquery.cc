@@ -136,17 +136,39 @@ ExprPtr value_on_empty_input(const ExprPtr& e) {
   return with_children(e, std::move(kids));
 }
 
+PlanPtr left_outer_join(const PlanPtr& left, const PlanPtr& right, const std::vector<ExprPtr>& on, bool single_match,
+                        const Config& conf) {
+  auto join = std::make_shared<PlanNode>();
+  join->kind = PlanKind::kJoin;
+  join->join_type = JoinType::kLeftOuter;
+  join->single_match = single_match;
+  join->children = {left, right};
+  join->condition = on.empty() ? nullptr : conjoin(on, conf);
+  join->output = left->output;
+  for (auto& a : right->output) {
+    auto c = std::make_shared<Expr>(*a);
+    c->nullable = true;
+    join->output.push_back(c);
+  }
+  join->resolved = true;
+  return join;
+}
+
 /// Correlated scalar subquery → its aggregate grouped by the correlation keys, left outer
-/// joined to `input` on them. Returns the expression that replaces the subquery.
+/// joined to `input` on them (a subquery without an aggregate: joined on its correlated
+/// conjuncts, at most one match a row). Returns the expression that replaces the subquery.
 ExprPtr scalar_subquery_join(PlanPtr& input, const PlanPtr& query, const Config& conf) {
   PlanPtr top = query;
   while (top->kind == PlanKind::kSubqueryAlias) top = top->children[0];
-  if (top->kind != PlanKind::kAggregate || !top->exprs.empty() || top->aggregates.size() != 1)
-    throw SparkError(ErrorKind::kAnalysis,
-                     "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.MUST_AGGREGATE_CORRELATED_SCALAR_SUBQUERY",
-                     "Unsupported subquery expression: Correlated scalar subqueries must be aggregated to return at "
-                     "most one row.",
-                     {}, "0A000");
+  if (top->kind != PlanKind::kAggregate || !top->exprs.empty() || top->aggregates.size() != 1) {
+    // Not an aggregate: a left outer join on the correlated conjuncts, which fails when an
+    // outer row matches more than one row.
+    auto [right, conds] = pull_up_correlated_predicates(query, conf);
+    PlanPtr join = left_outer_join(input, right, conds, true, conf);
+    ExprPtr value = join->output[input->output.size()];
+    input = join;
+    return value;
+  }
   auto [below, preds] = pull_up_correlated_predicates(top->children[0], conf);
   std::set<int64_t> inner = ids_of(below->output);
   std::vector<ExprPtr> inner_keys, outer_keys;
@@ -199,18 +221,7 @@ ExprPtr scalar_subquery_join(PlanPtr& input, const PlanPtr& query, const Config&
 
   std::vector<ExprPtr> on;
   for (size_t i = 0; i < outer_keys.size(); ++i) on.push_back(resolved_call("==", {outer_keys[i], key_attrs[i]}, conf));
-  auto join = std::make_shared<PlanNode>();
-  join->kind = PlanKind::kJoin;
-  join->join_type = JoinType::kLeftOuter;
-  join->children = {input, agg};
-  join->condition = on.empty() ? nullptr : conjoin(on, conf);
-  join->output = input->output;
-  for (auto& a : agg->output) {
-    auto c = std::make_shared<Expr>(*a);
-    c->nullable = true;
-    join->output.push_back(c);
-  }
-  join->resolved = true;
+  PlanPtr join = left_outer_join(input, agg, on, false, conf);
   input = join;
 
   ExprPtr value = join->output[join->output.size() - 2];

@@ -57,7 +57,6 @@ PlanPtr Parser::relation() {
   while (true) {
     size_t k = 0;
     bool natural = false;
-    const Token& first = peek();
     if (at_word("NATURAL")) {
       natural = true;
       k = 1;

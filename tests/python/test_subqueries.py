@@ -35,6 +35,14 @@ def test_correlated_scalar_aggregate(diff):
     diff(sql("SELECT a, (SELECT 2 * avg(y) + 1 FROM sq_u u WHERE u.x = t.a) AS v FROM sq_t t"))
 
 
+def test_correlated_scalar_without_aggregate(diff, diff_error):
+    # Spark accepts it when each outer row matches at most one row.
+    diff(sql("SELECT a, (SELECT y FROM sq_nn WHERE sq_nn.x = sq_t.a) FROM sq_t"))
+    diff(sql("SELECT a, (SELECT y FROM sq_u WHERE x = a AND y < 31) AS s FROM sq_t"))
+    diff_error(lambda s: sql("SELECT a, (SELECT y FROM sq_u WHERE x = a) FROM sq_t")(s).collect(),
+               "SCALAR_SUBQUERY_TOO_MANY_ROWS")
+
+
 def test_count_bug(diff):
     diff(sql("SELECT a, (SELECT count(*) FROM sq_u WHERE x = a) AS c FROM sq_t"))
     diff(sql("SELECT a, (SELECT count(y) + 1 FROM sq_u WHERE x = a) AS c FROM sq_t"))
