@@ -13,7 +13,8 @@ namespace ember::plan {
 namespace {
 
 bool has_correlated_scalar(const ExprPtr& e) {
-  if (e->kind == ExprKind::kSubquery && e->subquery_kind == SubqueryKind::kScalar && plan_is_correlated(e->subquery))
+  if (e->kind == ExprKind::kSubquery && e->subquery_kind == SubqueryKind::kScalar &&
+      plan_is_correlated(e->subquery))
     return true;
   for (auto& c : e->children)
     if (has_correlated_scalar(c)) return true;
@@ -67,10 +68,14 @@ class RewriteCorrelatedScalarSubquery final : public Rule {
           for (auto& e : *list) any |= has_correlated_scalar(e);
         if (n->condition) any |= has_correlated_scalar(n->condition);
         if (!any) return n;
-        throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_CORRELATED_SCALAR_SUBQUERY",
-                         "Unsupported subquery expression: Correlated scalar subqueries can only be used in filters, "
-                         "aggregations, projections, and UPDATE/MERGE/DELETE commands: " + plan_tree_string(n) + ".",
-                         {{"treeNode", plan_tree_string(n)}}, "0A000");
+        throw SparkError(
+            ErrorKind::kAnalysis,
+            "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_CORRELATED_SCALAR_SUBQUERY",
+            "Unsupported subquery expression: Correlated scalar subqueries can only be used in "
+            "filters, "
+            "aggregations, projections, and UPDATE/MERGE/DELETE commands: " +
+                plan_tree_string(n) + ".",
+            {{"treeNode", plan_tree_string(n)}}, "0A000");
       }
     }
   }

@@ -44,10 +44,14 @@ class RewritePredicateSubquery final : public Rule {
         for (auto& c : parts) {
           bool negated = c->kind == ExprKind::kCall && c->function && c->function->name == "not" &&
                          is_predicate_subquery(c->children[0]);
-          if (is_predicate_subquery(c)) semi.emplace_back(c, false);
-          else if (negated) semi.emplace_back(c->children[0], true);
-          else if (has_predicate_subquery(c)) rest.push_back(c);
-          else plain.push_back(c);
+          if (is_predicate_subquery(c))
+            semi.emplace_back(c, false);
+          else if (negated)
+            semi.emplace_back(c->children[0], true);
+          else if (has_predicate_subquery(c))
+            rest.push_back(c);
+          else
+            plain.push_back(c);
         }
         PlanPtr input = node->children[0];
         if (!plain.empty()) input = filter_node(input, conjoin(plain, conf));
@@ -55,15 +59,18 @@ class RewritePredicateSubquery final : public Rule {
           auto q = std::make_shared<Expr>(*sq);
           q->subquery = nested(sq->subquery);
           bool in = sq->subquery_kind == SubqueryKind::kIn;
-          input = predicate_subquery_join(input, q, negated ? JoinType::kLeftAnti : JoinType::kLeftSemi,
-                                          negated && in, nullptr, conf);
+          input =
+              predicate_subquery_join(input, q, negated ? JoinType::kLeftAnti : JoinType::kLeftSemi,
+                                      negated && in, nullptr, conf);
         }
         if (!rest.empty()) {
           std::vector<ExprPtr> rewritten;
-          for (auto& c : rest) rewritten.push_back(rewrite_subquery_expressions(c, input, conf, true, nested));
+          for (auto& c : rest)
+            rewritten.push_back(rewrite_subquery_expressions(c, input, conf, true, nested));
           input = filter_node(input, conjoin(rewritten, conf));
         }
-        return input->output.size() == node->output.size() ? input : project_to(input, node->output);
+        return input->output.size() == node->output.size() ? input
+                                                           : project_to(input, node->output);
       }
       case PlanKind::kProject: {
         bool any = false;
@@ -78,11 +85,15 @@ class RewritePredicateSubquery final : public Rule {
       case PlanKind::kJoin: {
         if (!node->condition || !has_predicate_subquery(node->condition)) return node;
         if (node->join_type != JoinType::kInner && node->join_type != JoinType::kCross)
-          throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_IN_EXISTS_SUBQUERY",
-                           "Unsupported subquery expression: IN/EXISTS predicate subqueries can only be used in "
-                           "filters, joins, aggregations, window functions, projections, and UPDATE/MERGE/DELETE "
-                           "commands: " + node->condition->to_string() + ".",
-                           {{"treeNode", node->condition->to_string()}}, "0A000");
+          throw SparkError(
+              ErrorKind::kAnalysis,
+              "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_IN_EXISTS_SUBQUERY",
+              "Unsupported subquery expression: IN/EXISTS predicate subqueries can only be used in "
+              "filters, joins, aggregations, window functions, projections, and "
+              "UPDATE/MERGE/DELETE "
+              "commands: " +
+                  node->condition->to_string() + ".",
+              {{"treeNode", node->condition->to_string()}}, "0A000");
         // An inner join's condition is a filter over the cross product.
         auto cross = std::make_shared<PlanNode>(*node);
         cross->condition = nullptr;
@@ -95,9 +106,12 @@ class RewritePredicateSubquery final : public Rule {
           for (auto& e : *list) any |= has_predicate_subquery(e);
         if (node->condition) any |= has_predicate_subquery(node->condition);
         if (!any || node->kind == PlanKind::kJoin) return node;
-        throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_IN_EXISTS_SUBQUERY",
-                         "Unsupported subquery expression: IN/EXISTS predicate subqueries can only be used in filters, "
-                         "joins, aggregations, window functions, projections, and UPDATE/MERGE/DELETE commands: " +
+        throw SparkError(ErrorKind::kAnalysis,
+                         "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.UNSUPPORTED_IN_EXISTS_SUBQUERY",
+                         "Unsupported subquery expression: IN/EXISTS predicate subqueries can only "
+                         "be used in filters, "
+                         "joins, aggregations, window functions, projections, and "
+                         "UPDATE/MERGE/DELETE commands: " +
                              plan_tree_string(node) + ".",
                          {{"treeNode", plan_tree_string(node)}}, "0A000");
       }
@@ -107,6 +121,8 @@ class RewritePredicateSubquery final : public Rule {
 
 }  // namespace
 
-std::unique_ptr<Rule> make_rewrite_predicate_subquery() { return std::make_unique<RewritePredicateSubquery>(); }
+std::unique_ptr<Rule> make_rewrite_predicate_subquery() {
+  return std::make_unique<RewritePredicateSubquery>();
+}
 
 }  // namespace ember::plan

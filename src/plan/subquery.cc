@@ -57,10 +57,13 @@ std::set<int64_t> ids_of(const std::vector<ExprPtr>& attrs) {
 }
 
 [[noreturn]] void unsupported_correlation(const std::string& where) {
-  throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.ACCESSING_OUTER_QUERY_COLUMN_IS_NOT_ALLOWED",
-                   "Unsupported subquery expression: Accessing outer query column is not allowed in this location:\n" +
-                       where,
-                   {{"treeNode", where}}, "0A000");
+  throw SparkError(
+      ErrorKind::kAnalysis,
+      "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.ACCESSING_OUTER_QUERY_COLUMN_IS_NOT_ALLOWED",
+      "Unsupported subquery expression: Accessing outer query column is not allowed in this "
+      "location:\n" +
+          where,
+      {{"treeNode", where}}, "0A000");
 }
 
 bool plan_reads_outer(const PlanPtr& p) {
@@ -136,8 +139,8 @@ ExprPtr value_on_empty_input(const ExprPtr& e) {
   return with_children(e, std::move(kids));
 }
 
-PlanPtr left_outer_join(const PlanPtr& left, const PlanPtr& right, const std::vector<ExprPtr>& on, bool single_match,
-                        const Config& conf) {
+PlanPtr left_outer_join(const PlanPtr& left, const PlanPtr& right, const std::vector<ExprPtr>& on,
+                        bool single_match, const Config& conf) {
   auto join = std::make_shared<PlanNode>();
   join->kind = PlanKind::kJoin;
   join->join_type = JoinType::kLeftOuter;
@@ -182,8 +185,16 @@ ExprPtr scalar_subquery_join(PlanPtr& input, const PlanPtr& query, const Config&
       collect_attribute_ids(b, rb);
       bool a_inner = !ra.empty() && refs_subset(a, inner);
       bool b_inner = !rb.empty() && refs_subset(b, inner);
-      bool a_outer = !ra.empty() && [&] { for (int64_t r : ra) if (inner.count(r)) return false; return true; }();
-      bool b_outer = !rb.empty() && [&] { for (int64_t r : rb) if (inner.count(r)) return false; return true; }();
+      bool a_outer = !ra.empty() && [&] {
+        for (int64_t r : ra)
+          if (inner.count(r)) return false;
+        return true;
+      }();
+      bool b_outer = !rb.empty() && [&] {
+        for (int64_t r : rb)
+          if (inner.count(r)) return false;
+        return true;
+      }();
       if (a_inner && b_outer) {
         inner_keys.push_back(a);
         outer_keys.push_back(b);
@@ -195,11 +206,12 @@ ExprPtr scalar_subquery_join(PlanPtr& input, const PlanPtr& query, const Config&
         continue;
       }
     }
-    throw SparkError(ErrorKind::kAnalysis,
-                     "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.CORRELATED_COLUMN_IS_NOT_ALLOWED_IN_PREDICATE",
-                     "Unsupported subquery expression: Correlated column is not allowed in predicate: " +
-                         p->to_string() + ".",
-                     {{"treeNode", p->to_string()}}, "0A000");
+    throw SparkError(
+        ErrorKind::kAnalysis,
+        "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.CORRELATED_COLUMN_IS_NOT_ALLOWED_IN_PREDICATE",
+        "Unsupported subquery expression: Correlated column is not allowed in predicate: " +
+            p->to_string() + ".",
+        {{"treeNode", p->to_string()}}, "0A000");
   }
   auto agg = std::make_shared<PlanNode>(*top);
   agg->children = {below};
@@ -220,12 +232,14 @@ ExprPtr scalar_subquery_join(PlanPtr& input, const PlanPtr& query, const Config&
   for (auto& e : agg->aggregates) agg->output.push_back(to_attribute(e));
 
   std::vector<ExprPtr> on;
-  for (size_t i = 0; i < outer_keys.size(); ++i) on.push_back(resolved_call("==", {outer_keys[i], key_attrs[i]}, conf));
+  for (size_t i = 0; i < outer_keys.size(); ++i)
+    on.push_back(resolved_call("==", {outer_keys[i], key_attrs[i]}, conf));
   PlanPtr join = left_outer_join(input, agg, on, false, conf);
   input = join;
 
   ExprPtr value = join->output[join->output.size() - 2];
-  const ExprPtr& inner_value = value_expr->kind == ExprKind::kAlias ? value_expr->children[0] : value_expr;
+  const ExprPtr& inner_value =
+      value_expr->kind == ExprKind::kAlias ? value_expr->children[0] : value_expr;
   if (inner_value->kind == ExprKind::kAggregate && !is_count_like(inner_value)) return value;
   // COUNT bug: with no matching rows the subquery still yields its aggregate over no rows
   // (count(*) = 0), not null.
@@ -234,7 +248,8 @@ ExprPtr scalar_subquery_join(PlanPtr& input, const PlanPtr& query, const Config&
   c->has_else = true;
   c->type = value->type;
   c->nullable = true;
-  c->children = {resolved_call("isnull", {join->output.back()}, conf), value_on_empty_input(inner_value), value};
+  c->children = {resolved_call("isnull", {join->output.back()}, conf),
+                 value_on_empty_input(inner_value), value};
   return c;
 }
 
@@ -312,7 +327,8 @@ ExprPtr resolved_call(const std::string& name, std::vector<ExprPtr> args, const 
 }
 
 void split_conjuncts(const ExprPtr& e, std::vector<ExprPtr>& out) {
-  if (e->kind == ExprKind::kCall && e->function && e->function->name == "and" && e->children.size() == 2) {
+  if (e->kind == ExprKind::kCall && e->function && e->function->name == "and" &&
+      e->children.size() == 2) {
     split_conjuncts(e->children[0], out);
     split_conjuncts(e->children[1], out);
   } else {
@@ -352,8 +368,8 @@ Decorrelated pull_up_correlated_predicates(const PlanPtr& subquery, const Config
   return d;
 }
 
-PlanPtr predicate_subquery_join(const PlanPtr& input, const ExprPtr& subquery, JoinType kind, bool null_aware,
-                                const ExprPtr& mark, const Config& conf) {
+PlanPtr predicate_subquery_join(const PlanPtr& input, const ExprPtr& subquery, JoinType kind,
+                                bool null_aware, const ExprPtr& mark, const Config& conf) {
   auto [right, conds] = pull_up_correlated_predicates(subquery->subquery, conf);
   if (subquery->subquery_kind == SubqueryKind::kIn) {
     std::vector<ExprPtr> eqs;
@@ -366,7 +382,8 @@ PlanPtr predicate_subquery_join(const PlanPtr& input, const ExprPtr& subquery, J
     }
     ExprPtr eq = conjoin(eqs, conf);
     // NOT IN: a row is out when some comparison is true or unknown.
-    if (null_aware && nullable) eq = resolved_call("or", {eq, resolved_call("isnull", {eq}, conf)}, conf);
+    if (null_aware && nullable)
+      eq = resolved_call("or", {eq, resolved_call("isnull", {eq}, conf)}, conf);
     conds.push_back(eq);
   } else if (conds.empty()) {
     // An uncorrelated EXISTS needs one row at most.
@@ -392,7 +409,8 @@ PlanPtr predicate_subquery_join(const PlanPtr& input, const ExprPtr& subquery, J
   return join;
 }
 
-ExprPtr rewrite_subquery_expressions(const ExprPtr& e, PlanPtr& input, const Config& conf, bool predicates,
+ExprPtr rewrite_subquery_expressions(const ExprPtr& e, PlanPtr& input, const Config& conf,
+                                     bool predicates,
                                      const std::function<PlanPtr(const PlanPtr&)>& rewrite_nested) {
   auto nested = [&](const ExprPtr& sq) {
     PlanPtr q = rewrite_nested(sq->subquery);
@@ -409,10 +427,12 @@ ExprPtr rewrite_subquery_expressions(const ExprPtr& e, PlanPtr& input, const Con
   bool negated_in = e->kind == ExprKind::kCall && e->function && e->function->name == "not" &&
                     e->children[0]->kind == ExprKind::kSubquery &&
                     e->children[0]->subquery_kind == SubqueryKind::kIn;
-  if (predicates && negated_in) return resolved_call("not", {existence(nested(e->children[0]), true)}, conf);
+  if (predicates && negated_in)
+    return resolved_call("not", {existence(nested(e->children[0]), true)}, conf);
   if (e->kind == ExprKind::kSubquery) {
     std::vector<ExprPtr> kids;
-    for (auto& c : e->children) kids.push_back(rewrite_subquery_expressions(c, input, conf, predicates, rewrite_nested));
+    for (auto& c : e->children)
+      kids.push_back(rewrite_subquery_expressions(c, input, conf, predicates, rewrite_nested));
     ExprPtr sq = nested(kids == e->children ? e : with_children(e, kids));
     if (sq->subquery_kind == SubqueryKind::kScalar) {
       if (predicates || !plan_is_correlated(sq->subquery)) return sq;
@@ -422,7 +442,8 @@ ExprPtr rewrite_subquery_expressions(const ExprPtr& e, PlanPtr& input, const Con
   }
   if (!has_subquery(e)) return e;
   std::vector<ExprPtr> kids;
-  for (auto& c : e->children) kids.push_back(rewrite_subquery_expressions(c, input, conf, predicates, rewrite_nested));
+  for (auto& c : e->children)
+    kids.push_back(rewrite_subquery_expressions(c, input, conf, predicates, rewrite_nested));
   return with_children(e, std::move(kids));
 }
 

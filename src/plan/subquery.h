@@ -54,15 +54,16 @@ Decorrelated pull_up_correlated_predicates(const PlanPtr& subquery, const Config
 /// the correlation keys. `predicates` picks which: EXISTS / IN (true) or correlated scalar
 /// subqueries (false); uncorrelated scalar subqueries always stay. `rewrite_nested` is applied
 /// to each subquery's plan first.
-ExprPtr rewrite_subquery_expressions(const ExprPtr& e, PlanPtr& input, const Config& conf, bool predicates,
+ExprPtr rewrite_subquery_expressions(const ExprPtr& e, PlanPtr& input, const Config& conf,
+                                     bool predicates,
                                      const std::function<PlanPtr(const PlanPtr&)>& rewrite_nested);
 
 /// The join that tests a predicate subquery: `kind` is kLeftSemi, kLeftAnti or kExistence
 /// (then `mark` is the flag attribute). IN's values compare with the subquery's columns; a
 /// negated IN (kLeftAnti, or an existence flag that will be negated: `null_aware`) matches
 /// when a comparison is null too, as NOT IN requires.
-PlanPtr predicate_subquery_join(const PlanPtr& input, const ExprPtr& subquery, JoinType kind, bool null_aware,
-                                const ExprPtr& mark, const Config& conf);
+PlanPtr predicate_subquery_join(const PlanPtr& input, const ExprPtr& subquery, JoinType kind,
+                                bool null_aware, const ExprPtr& mark, const Config& conf);
 
 /// A projection of `child` to exactly `output` (attributes of `child`).
 PlanPtr project_to(const PlanPtr& child, const std::vector<ExprPtr>& output);

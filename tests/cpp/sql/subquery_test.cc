@@ -2,13 +2,14 @@
 // subquery expression, and can be switched off; what no PySpark query reaches directly (plan
 // shapes, the rules off) is checked here, results against Spark in tests/python.
 
+#include "plan/subquery.h"
+
 #include <gtest/gtest.h>
 
 #include <functional>
 
 #include "common/error.h"
 #include "plan/optimizer.h"
-#include "plan/subquery.h"
 #include "sql/parser.h"
 #include "sql/statement.h"
 
@@ -20,8 +21,10 @@ using plan::PlanKind;
 using plan::PlanPtr;
 
 void views(plan::Session& s) {
-  execute_statement(s, "CREATE TEMP VIEW t AS SELECT * FROM VALUES (1, 'a'), (2, 'b'), (NULL, 'c') AS t(a, b)");
-  execute_statement(s, "CREATE TEMP VIEW u AS SELECT * FROM VALUES (1, 10), (3, 30), (NULL, 40) AS u(x, y)");
+  execute_statement(
+      s, "CREATE TEMP VIEW t AS SELECT * FROM VALUES (1, 'a'), (2, 'b'), (NULL, 'c') AS t(a, b)");
+  execute_statement(
+      s, "CREATE TEMP VIEW u AS SELECT * FROM VALUES (1, 10), (3, 30), (NULL, 40) AS u(x, y)");
 }
 
 PlanPtr optimized(plan::Session& s, const std::string& sql) {
@@ -45,23 +48,28 @@ std::vector<JoinType> joins_of(const PlanPtr& p, bool* subquery = nullptr) {
   return joins;
 }
 
-int64_t count(plan::Session& s, const std::string& sql) { return execute_statement(s, sql).num_rows(); }
+int64_t count(plan::Session& s, const std::string& sql) {
+  return execute_statement(s, sql).num_rows();
+}
 
 TEST(SubqueryRewrite, ExistsAndInBecomeSemiAndAntiJoins) {
   plan::Session s("t");
   views(s);
   bool left = true;
-  EXPECT_EQ(joins_of(optimized(s, "SELECT * FROM t WHERE EXISTS (SELECT 1 FROM u WHERE x = a)"), &left),
-            std::vector<JoinType>{JoinType::kLeftSemi});
+  EXPECT_EQ(
+      joins_of(optimized(s, "SELECT * FROM t WHERE EXISTS (SELECT 1 FROM u WHERE x = a)"), &left),
+      std::vector<JoinType>{JoinType::kLeftSemi});
   EXPECT_FALSE(left);
-  EXPECT_EQ(joins_of(optimized(s, "SELECT * FROM t WHERE NOT EXISTS (SELECT 1 FROM u WHERE x = a)")),
-            std::vector<JoinType>{JoinType::kLeftAnti});
+  EXPECT_EQ(
+      joins_of(optimized(s, "SELECT * FROM t WHERE NOT EXISTS (SELECT 1 FROM u WHERE x = a)")),
+      std::vector<JoinType>{JoinType::kLeftAnti});
   EXPECT_EQ(joins_of(optimized(s, "SELECT * FROM t WHERE a IN (SELECT x FROM u)")),
             std::vector<JoinType>{JoinType::kLeftSemi});
   // NOT IN over nullable columns: the anti join also matches unknown comparisons.
   PlanPtr not_in = optimized(s, "SELECT * FROM t WHERE a NOT IN (SELECT x FROM u)");
   ASSERT_EQ(joins_of(not_in), std::vector<JoinType>{JoinType::kLeftAnti});
-  std::function<const plan::PlanNode*(const PlanPtr&)> find_join = [&](const PlanPtr& p) -> const plan::PlanNode* {
+  std::function<const plan::PlanNode*(const PlanPtr&)> find_join =
+      [&](const PlanPtr& p) -> const plan::PlanNode* {
     if (p->kind == PlanKind::kJoin) return p.get();
     for (auto& c : p->children)
       if (auto* j = find_join(c)) return j;
@@ -78,8 +86,9 @@ TEST(SubqueryRewrite, ValuesBecomeExistenceJoinsAndScalarsOuterJoins) {
   views(s);
   EXPECT_EQ(joins_of(optimized(s, "SELECT a, a IN (SELECT x FROM u) FROM t")),
             std::vector<JoinType>{JoinType::kExistence});
-  EXPECT_EQ(joins_of(optimized(s, "SELECT * FROM t WHERE a = 2 OR EXISTS (SELECT 1 FROM u WHERE x = a)")),
-            std::vector<JoinType>{JoinType::kExistence});
+  EXPECT_EQ(
+      joins_of(optimized(s, "SELECT * FROM t WHERE a = 2 OR EXISTS (SELECT 1 FROM u WHERE x = a)")),
+      std::vector<JoinType>{JoinType::kExistence});
   EXPECT_EQ(joins_of(optimized(s, "SELECT a, (SELECT count(*) FROM u WHERE x = a) FROM t")),
             std::vector<JoinType>{JoinType::kLeftOuter});
   // The COUNT bug: no matching row counts 0.
@@ -95,7 +104,8 @@ TEST(SubqueryRewrite, NonEquiCorrelationIsAJoinCondition) {
   plan::Session s("t");
   views(s);
   EXPECT_EQ(count(s, "SELECT * FROM u u1 WHERE EXISTS (SELECT 1 FROM u u2 WHERE u2.y > u1.y)"), 2);
-  EXPECT_EQ(count(s, "SELECT * FROM u u1 WHERE NOT EXISTS (SELECT 1 FROM u u2 WHERE u2.y > u1.y)"), 1);
+  EXPECT_EQ(count(s, "SELECT * FROM u u1 WHERE NOT EXISTS (SELECT 1 FROM u u2 WHERE u2.y > u1.y)"),
+            1);
 }
 
 TEST(SubqueryRewrite, RulesCanBeSwitchedOff) {
