@@ -72,7 +72,7 @@ std::string HashJoin::name() const {
 }
 
 std::string HashJoin::details() const {
-  static const char* kNames[] = {"Inner", "LeftOuter", "RightOuter", "FullOuter", "LeftSemi", "LeftAnti"};
+  static const char* kNames[] = {"Inner", "LeftOuter", "RightOuter", "FullOuter", "LeftSemi", "LeftAnti", "ExistenceJoin"};
   std::string s = "[";
   for (size_t i = 0; i < probe_keys_.size(); ++i) s += (i ? ", " : "") + probe_keys_[i]->to_string();
   s += "], [";
@@ -128,6 +128,14 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
   switch (kind_) {
     case HashJoinKind::kInner:
     case HashJoinKind::kRightOuter: batch = pair_batch(probe_rows, build_rows); return;
+    case HashJoinKind::kExistence: {
+      std::vector<uint8_t> hit(static_cast<size_t>(n), 0);
+      for (int32_t p : probe_rows) hit[static_cast<size_t>(p)] = 1;
+      ColumnBuilder flag(DataType::boolean(), n);
+      for (int64_t i = 0; i < n; ++i) flag.append_bool(hit[static_cast<size_t>(i)] != 0);
+      batch.columns.push_back(flag.finish());
+      return;
+    }
     case HashJoinKind::kLeftSemi:
     case HashJoinKind::kLeftAnti: {
       std::vector<uint8_t> hit(static_cast<size_t>(n), 0);
@@ -149,6 +157,9 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
       for (int64_t i = 0; i < n; ++i) {
         bool any = false;
         while (k < probe_rows.size() && probe_rows[k] == i) {
+          if (any && single_match_)
+            throw SparkError(ErrorKind::kRuntime, "SCALAR_SUBQUERY_TOO_MANY_ROWS",
+                             "More than one row returned by a subquery used as an expression.", {}, "21000");
           pr.push_back(probe_rows[k]);
           br.push_back(build_rows[k]);
           ++k;

@@ -13,7 +13,9 @@ namespace ember::exec {
 
 /// How a hash join combines its two inputs. The probe side is children[0] (the left input),
 /// the build side children[1] (the right input).
-enum class HashJoinKind { kInner, kLeftOuter, kRightOuter, kFullOuter, kLeftSemi, kLeftAnti };
+/// kExistence keeps every probe row and appends a boolean column: whether any candidate pair
+/// passed (a mark join, for EXISTS / IN used as a value).
+enum class HashJoinKind { kInner, kLeftOuter, kRightOuter, kFullOuter, kLeftSemi, kLeftAnti, kExistence };
 
 /// Hash join: children[1] runs first into a JoinHashTable (the build sink, one table built at
 /// finalize from the batches every thread collected); then children[0] streams through
@@ -31,6 +33,9 @@ class HashJoin final : public PhysicalOperator {
   void execute(Batch& batch, ExecContext& ctx) const override;
   PhysicalOperator* build_sink() override;
   bool finish_output(Batch& out, ExecContext& ctx) const override;
+  /// A left outer join standing for a scalar subquery: a probe row with two matches fails with
+  /// SCALAR_SUBQUERY_TOO_MANY_ROWS.
+  void require_single_match() { single_match_ = true; }
 
   /// The build sink: collects the build side's batches and indexes them once.
   class Build;
@@ -40,6 +45,7 @@ class HashJoin final : public PhysicalOperator {
   std::vector<PhysExprPtr> probe_keys_, build_keys_;
   std::vector<bool> null_safe_;
   PhysExprPtr condition_;
+  bool single_match_ = false;
   std::vector<TypePtr> probe_types_;
   std::unique_ptr<Build> build_;
 };

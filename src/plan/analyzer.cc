@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "functions/cast.h"
 #include "functions/function.h"
+#include "plan/subquery.h"
 #include "plan/window_resolution.h"
 
 namespace ember::plan {
@@ -101,9 +102,15 @@ class Analyzer {
   PlanPtr join_node(const PlanPtr& left, const PlanPtr& right, JoinType type, ExprPtr condition);
   ExprPtr and_all(const std::vector<ExprPtr>& conjuncts);
 
+  ExprPtr resolve_subquery(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
+  ExprPtr resolve_outer_reference(const ExprPtr& e);
+
   Session& session_;
   bool case_sensitive_;
   bool in_aggregate_ = false;
+  /// While a subquery resolves: the plans whose outputs its names may also reference
+  /// (innermost last), as outer references.
+  std::vector<PlanPtr> outer_scopes_;
 };
 
 PlanPtr Analyzer::resolve(const PlanPtr& p) {
@@ -268,6 +275,8 @@ ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
     if (name_eq(a->name, parts[0])) plain.emplace_back(a, 1);
   }
   auto& matches = !qualified.empty() ? qualified : plain;
+  if (matches.empty() && e->plan_id < 0 && !outer_scopes_.empty())
+    if (ExprPtr outer = resolve_outer_reference(e)) return outer;
   if (matches.empty()) unresolved_column(parts, child);
   if (matches.size() > 1) {
     std::set<int64_t> ids;
@@ -551,6 +560,8 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
                        "Extracting values from " + base->type->sql() + " is not supported yet.");
     }
     case ExprKind::kWindow: return resolve_window_expr(e, child, allow_agg);
+    case ExprKind::kSubquery: return resolve_subquery(e, child, allow_agg);
+    case ExprKind::kOuterReference: return e;
     case ExprKind::kWindowFunction:
     case ExprKind::kCall:
     case ExprKind::kAggregate:
@@ -604,6 +615,115 @@ ExprPtr Analyzer::resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bo
     order.push_back(resolve_expr(so, child, allow_agg));
   }
   return resolve_window(std::move(fn), std::move(partition), std::move(order), e->frame);
+}
+
+/// A name no attribute of the subquery's own FROM resolves: an attribute of an enclosing
+/// query (innermost first), wrapped as an outer reference; null when none has it.
+ExprPtr Analyzer::resolve_outer_reference(const ExprPtr& e) {
+  std::vector<PlanPtr> scopes;
+  scopes.swap(outer_scopes_);
+  ExprPtr found;
+  int levels = 0;
+  for (size_t i = scopes.size(); i-- > 0 && !found;) {
+    try {
+      levels = static_cast<int>(scopes.size() - i);
+      found = resolve_attribute(e, scopes[i]);
+    } catch (const SparkError& err) {
+      if (err.error_class().rfind("UNRESOLVED_COLUMN", 0) != 0) {
+        scopes.swap(outer_scopes_);
+        throw;
+      }
+    }
+  }
+  scopes.swap(outer_scopes_);
+  if (!found) return nullptr;
+  return transform_attributes(found, [&](const ExprPtr& a) {
+    auto o = std::make_shared<Expr>();
+    o->kind = ExprKind::kOuterReference;
+    o->ordinal = levels;
+    o->type = a->type;
+    o->nullable = a->nullable;
+    o->children = {a};
+    return ExprPtr(o);
+  });
+}
+
+/// Resolves a subquery's plan with `child` as its outer scope, then types the expression:
+/// a scalar subquery has its one column's type, EXISTS and IN are boolean; IN's values and the
+/// subquery's columns are cast pairwise to the type their equality compares in.
+ExprPtr Analyzer::resolve_subquery(const ExprPtr& e, const PlanPtr& child, bool allow_agg) {
+  if (e->subquery->resolved) return e;
+  std::vector<ExprPtr> values;
+  for (auto& v : e->children) values.push_back(resolve_expr(v, child, allow_agg));
+  bool saved_agg = in_aggregate_;
+  in_aggregate_ = false;
+  outer_scopes_.push_back(child);
+  PlanPtr query;
+  try {
+    query = resolve(e->subquery);
+  } catch (...) {
+    outer_scopes_.pop_back();
+    in_aggregate_ = saved_agg;
+    throw;
+  }
+  outer_scopes_.pop_back();
+  in_aggregate_ = saved_agg;
+  auto out = std::make_shared<Expr>(*e);
+  out->name = outer_reference_names(query);
+  switch (e->subquery_kind) {
+    case SubqueryKind::kScalar:
+      if (query->output.size() != 1) {
+        std::string n = std::to_string(query->output.size());
+        throw SparkError(ErrorKind::kAnalysis, "INVALID_SUBQUERY_EXPRESSION.SCALAR_SUBQUERY_RETURN_MORE_THAN_ONE_OUTPUT_COLUMN",
+                         "Invalid subquery: Scalar subquery must return only one column, but got " + n + ".",
+                         {{"number", n}}, "42823");
+      }
+      out->type = query->output[0]->type;
+      out->nullable = true;
+      break;
+    case SubqueryKind::kExists:
+      out->type = DataType::boolean();
+      out->nullable = false;
+      break;
+    case SubqueryKind::kIn: {
+      out->children = values;
+      if (values.size() != query->output.size()) {
+        auto list = [](const std::vector<ExprPtr>& xs) {
+          std::string s;
+          for (size_t i = 0; i < xs.size(); ++i) s += (i ? ", " : "") + ("\"" + xs[i]->to_string() + "\"");
+          return "[" + s + "]";
+        };
+        std::string shown = "\"" + out->to_string() + "\"";
+        throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.IN_SUBQUERY_LENGTH_MISMATCH",
+                         "Cannot resolve " + shown + " due to data type mismatch: The number of columns in the left hand "
+                         "side of an IN subquery does not match the number of columns in the output of subquery. Left "
+                         "hand side columns(length: " + std::to_string(values.size()) + "): " + list(values) +
+                             ", right hand side columns(length: " + std::to_string(query->output.size()) + "): " +
+                             list(query->output) + ".",
+                         {{"sqlExpr", shown}, {"leftLength", std::to_string(values.size())},
+                          {"leftColumns", list(values)}, {"rightLength", std::to_string(query->output.size())},
+                          {"rightColumns", list(query->output)}},
+                         "42K09");
+      }
+      std::vector<ExprPtr> casted;
+      bool recast = false;
+      bool nullable = false;
+      for (size_t i = 0; i < values.size(); ++i) {
+        ExprPtr eq = resolve_function(call("==", {}), {values[i], query->output[i]}, false);
+        out->children[i] = eq->children[0];
+        const ExprPtr& q = eq->children[1];
+        recast |= q != query->output[i];
+        casted.push_back(q == query->output[i] ? q : alias(q, query->output[i]->name));
+        nullable |= values[i]->nullable || query->output[i]->nullable;
+      }
+      if (recast) query = project(query, std::move(casted));
+      out->type = DataType::boolean();
+      out->nullable = nullable;
+      break;
+    }
+  }
+  out->subquery = query;
+  return out;
 }
 
 /// An aggregate whose outputs hold window expressions (`rank() OVER (ORDER BY sum(v))` with a
@@ -856,6 +976,13 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
                              "qualify the name with the correct schema and catalog.\nTo tolerate the error on drop use "
                              "DROP VIEW IF EXISTS or DROP TABLE IF EXISTS.",
                          {{"relationName", join_parts(p->table_name, true)}});
+      if (!outer_scopes_.empty()) {
+        // Inside a subquery a view gets fresh attribute ids, so that its columns stay apart
+        // from the same view's columns in the enclosing query once the subquery becomes a join.
+        std::vector<ExprPtr> fresh;
+        for (auto& a : view->output) fresh.push_back(alias(a, a->name));
+        view = project(view, std::move(fresh));
+      }
       auto alias_node = std::make_shared<PlanNode>();
       alias_node->kind = PlanKind::kSubqueryAlias;
       alias_node->alias = p->table_name.back();
@@ -1142,6 +1269,19 @@ PlanPtr Analyzer::join_node(const PlanPtr& left, const PlanPtr& right, JoinType 
 }
 
 PlanPtr Analyzer::resolve_join(const PlanPtr& p, const PlanPtr& left, PlanPtr right) {
+  if (p->natural) {
+    // NATURAL JOIN is a USING join on the columns both sides have, in the left side's order.
+    auto using_join = copy(*p);
+    using_join->natural = false;
+    for (auto& l : left->output) {
+      bool common = false;
+      for (auto& r : right->output) common |= name_eq(l->name, r->name);
+      bool listed = false;
+      for (auto& u : using_join->using_columns) listed |= name_eq(u, l->name);
+      if (common && !listed) using_join->using_columns.push_back(l->name);
+    }
+    return resolve_join(using_join, left, right);
+  }
   right = dedup_right(left, right);
   if (p->using_columns.empty()) {
     ExprPtr condition;
@@ -1370,6 +1510,8 @@ std::string semantic_key(const ExprPtr& e) {
     case ExprKind::kAttribute: return "#" + std::to_string(e->expr_id);
     case ExprKind::kAlias: return semantic_key(e->children[0]);
     case ExprKind::kLiteral: return "lit:" + e->to_string() + ":" + (e->type ? e->type->simple_string() : "");
+    // Two subqueries are the same expression only when they are the same node.
+    case ExprKind::kSubquery: return "subquery@" + std::to_string(reinterpret_cast<uintptr_t>(e->subquery.get()));
     default: {
       std::string s = std::to_string(static_cast<int>(e->kind)) + ":" + (e->function ? e->function->name : e->name) +
                       (e->type ? ":" + e->type->simple_string() : "") + (e->distinct ? ":d" : "") + "(";

@@ -112,6 +112,14 @@ ExprPtr sort_order(ExprPtr child, bool ascending, bool nulls_first) {
   return e;
 }
 
+ExprPtr subquery(SubqueryKind kind, std::shared_ptr<const PlanNode> query, std::vector<ExprPtr> values) {
+  auto e = node(ExprKind::kSubquery);
+  e->subquery_kind = kind;
+  e->subquery = std::move(query);
+  e->children = std::move(values);
+  return e;
+}
+
 ExprPtr attribute(std::string name, TypePtr type, bool nullable, int64_t expr_id,
                   std::vector<std::string> qualifier) {
   auto e = node(ExprKind::kAttribute);
@@ -201,6 +209,26 @@ std::string Expr::to_string() const {
     case ExprKind::kGetField: return children[0]->to_string() + "." + name;
     case ExprKind::kUnresolvedExtract: return children[0]->to_string() + "[" + children[1]->to_string() + "]";
     case ExprKind::kLambdaVariable: return name;
+    // Spark's names: scalarsubquery(), exists(), (a IN (listquery())), listing the outer
+    // references a correlated subquery reads.
+    case ExprKind::kSubquery: {
+      std::string outer = name;
+      switch (subquery_kind) {
+        case SubqueryKind::kScalar: return "scalarsubquery(" + outer + ")";
+        case SubqueryKind::kExists: return "exists(" + outer + ")";
+        case SubqueryKind::kIn: {
+          std::string values = children.size() == 1 ? children[0]->to_string() : "named_struct(" + [&] {
+            std::string s;
+            for (size_t i = 0; i < children.size(); ++i)
+              s += (i ? ", " : "") + std::string("col") + std::to_string(i + 1) + ", " + children[i]->to_string();
+            return s;
+          }() + ")";
+          return "(" + values + " IN (listquery(" + outer + ")))";
+        }
+      }
+      return "?";
+    }
+    case ExprKind::kOuterReference: return "outer(" + children[0]->to_string() + ")";
     case ExprKind::kLambda: return "lambdafunction(" + args() + ")";
     case ExprKind::kWindow: {
       std::string spec;

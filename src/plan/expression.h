@@ -42,7 +42,20 @@ enum class ExprKind {
   kGetField,      // children[0] = struct, ordinal
   kWindow,        // children[0] = window function; partition_by, order_by, frame
   kWindowFunction,  // name (row_number, rank, lag, nth_value, ...), children; ignore_nulls
+  // Subqueries (plan/subquery.h): `subquery` holds the query's plan (unresolved from the front
+  // ends, resolved by the analyzer); children are the outer values an IN subquery tests.
+  kSubquery,         // subquery_kind, subquery
+  kOuterReference,   // children[0] = an attribute of the query `ordinal` levels up, seen from a subquery
 };
+
+/// What a subquery expression asks of its query's rows.
+enum class SubqueryKind {
+  kScalar,  // (SELECT x ...): the one value of its one row, null with no rows
+  kExists,  // EXISTS (SELECT ...)
+  kIn,      // (a, b) IN (SELECT x, y ...): children are a, b
+};
+
+struct PlanNode;
 
 struct Expr;
 using ExprPtr = std::shared_ptr<const Expr>;
@@ -99,6 +112,9 @@ struct Expr {
   /// How names show an expression rewritten by the analyzer into others (IN into ORs,
   /// BETWEEN into comparisons): Spark's name of the original. Empty: rendered from the tree.
   std::string display;
+  /// kSubquery: the query (a `PlanNode`; shared, immutable) and how its rows are used.
+  std::shared_ptr<const PlanNode> subquery;
+  SubqueryKind subquery_kind = SubqueryKind::kScalar;
 
   /// Spark's rendering of the expression in plans and auto-generated column names
   /// (`(a + 1)`, `sum(x)`, `CAST(a AS INT)`).
@@ -119,6 +135,8 @@ ExprPtr call(std::string name, std::vector<ExprPtr> args, bool distinct = false)
 ExprPtr alias(ExprPtr child, std::string name, int64_t expr_id = -1);
 ExprPtr cast(ExprPtr child, TypePtr type, bool try_cast = false);
 ExprPtr sort_order(ExprPtr child, bool ascending, bool nulls_first);
+/// An unresolved subquery expression over `query` (IN: `values` are the tested values).
+ExprPtr subquery(SubqueryKind kind, std::shared_ptr<const PlanNode> query, std::vector<ExprPtr> values = {});
 ExprPtr attribute(std::string name, TypePtr type, bool nullable, int64_t expr_id,
                   std::vector<std::string> qualifier = {});
 /// A copy of `e` with new children.

@@ -24,6 +24,7 @@ std::string join_type_name(JoinType t) {
     case JoinType::kLeftSemi: return "LeftSemi";
     case JoinType::kLeftAnti: return "LeftAnti";
     case JoinType::kCross: return "Cross";
+    case JoinType::kExistence: return "ExistenceJoin";
   }
   return "?";
 }

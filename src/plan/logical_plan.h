@@ -37,14 +37,16 @@ enum class PlanKind {
   kRepartition,    // no-op for the result
   kHint,
   // Binary and n-ary.
-  kJoin,           // join_type, condition, using_columns
+  kJoin,           // join_type, condition, using_columns (natural: using the common columns)
   kSetOp,          // set_op, is_all, by_name, allow_missing
   // Window functions (created by the analyzer): exprs = aliases of kWindow expressions that
   // share one PARTITION BY / ORDER BY; output = the child's output followed by theirs.
   kWindow,
 };
 
-enum class JoinType { kInner, kLeftOuter, kRightOuter, kFullOuter, kLeftSemi, kLeftAnti, kCross };
+/// kExistence (Spark's ExistenceJoin) keeps every left row and adds a boolean column, `exprs[0]`:
+/// whether a right row matched. The optimizer creates it for EXISTS / IN used as values.
+enum class JoinType { kInner, kLeftOuter, kRightOuter, kFullOuter, kLeftSemi, kLeftAnti, kCross, kExistence };
 enum class SetOpType { kUnion, kIntersect, kExcept };
 
 struct PlanNode;
@@ -96,6 +98,9 @@ struct PlanNode {
   // Join.
   JoinType join_type = JoinType::kInner;
   std::vector<std::string> using_columns;
+  bool natural = false;
+  /// A LEFT OUTER join that stands for a scalar subquery: a left row may match one right row.
+  bool single_match = false;
   // Set operations.
   SetOpType set_op = SetOpType::kUnion;
   bool is_all = false, by_name = false, allow_missing = false;

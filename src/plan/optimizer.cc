@@ -55,6 +55,9 @@ PlanPtr map_expressions(const PlanPtr& node, const std::function<ExprPtr(const E
 const std::vector<std::unique_ptr<Rule>>& optimizer_rules() {
   static const std::vector<std::unique_ptr<Rule>> rules = [] {
     std::vector<std::unique_ptr<Rule>> r;
+    // Subqueries first: the rules after them see joins only.
+    r.push_back(make_rewrite_correlated_scalar_subquery());
+    r.push_back(make_rewrite_predicate_subquery());
     r.push_back(make_constant_folding());
     r.push_back(make_boolean_simplification());
     r.push_back(make_push_down_filters());

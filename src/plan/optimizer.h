@@ -35,6 +35,8 @@ PlanPtr optimize_plan(const PlanPtr& plan, const Config& conf, std::vector<RuleR
 const std::vector<std::unique_ptr<Rule>>& optimizer_rules();
 
 // Rule factories, one per file, plan/rule_<name>.cc.
+std::unique_ptr<Rule> make_rewrite_correlated_scalar_subquery();
+std::unique_ptr<Rule> make_rewrite_predicate_subquery();
 std::unique_ptr<Rule> make_constant_folding();
 std::unique_ptr<Rule> make_boolean_simplification();
 std::unique_ptr<Rule> make_push_down_filters();

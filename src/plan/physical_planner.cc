@@ -15,6 +15,8 @@
 #include "exec/window_group_limit.h"
 #include "plan/analyzer.h"
 #include "plan/gpu_placement.h"
+#include "plan/optimizer.h"
+#include "plan/subquery.h"
 
 namespace ember::plan {
 namespace {
@@ -347,7 +349,8 @@ class Planner {
     const PlanPtr& left = n->children[0];
     const PlanPtr& right = n->children[1];
     std::set<int64_t> req = required ? *required : ids(n->output);
-    if (n->join_type == JoinType::kLeftSemi || n->join_type == JoinType::kLeftAnti)
+    if (n->join_type == JoinType::kLeftSemi || n->join_type == JoinType::kLeftAnti ||
+        n->join_type == JoinType::kExistence)
       for (auto& a : left->output) req.insert(a->expr_id);
     if (n->condition) collect_refs(n->condition, req);
     PhysicalPlan l = plan(left, &req);
@@ -389,16 +392,20 @@ class Planner {
       case JoinType::kFullOuter: kind = exec::HashJoinKind::kFullOuter; break;
       case JoinType::kLeftSemi: kind = exec::HashJoinKind::kLeftSemi; break;
       case JoinType::kLeftAnti: kind = exec::HashJoinKind::kLeftAnti; break;
+      case JoinType::kExistence: kind = exec::HashJoinKind::kExistence; break;
     }
     std::vector<TypePtr> ltypes, rtypes;
     for (auto& a : l.output) ltypes.push_back(a->type);
     for (auto& a : r.output) rtypes.push_back(a->type);
     PhysicalPlan p;
-    p.root = std::make_unique<exec::HashJoin>(kind, std::move(lkeys), std::move(rkeys), std::move(null_safe),
-                                              std::move(condition), std::move(ltypes), std::move(rtypes));
+    auto join = std::make_unique<exec::HashJoin>(kind, std::move(lkeys), std::move(rkeys), std::move(null_safe),
+                                                 std::move(condition), std::move(ltypes), std::move(rtypes));
+    if (n->single_match) join->require_single_match();
+    p.root = std::move(join);
     p.root->children.push_back(std::move(l.root));
     p.root->children.push_back(std::move(r.root));
-    bool semi = kind == exec::HashJoinKind::kLeftSemi || kind == exec::HashJoinKind::kLeftAnti;
+    bool semi = kind == exec::HashJoinKind::kLeftSemi || kind == exec::HashJoinKind::kLeftAnti ||
+                kind == exec::HashJoinKind::kExistence;
     // Output attributes carry the join's nullability (outer sides become nullable).
     std::map<int64_t, ExprPtr> by_id;
     for (auto& a : n->output) by_id[a->expr_id] = a;
@@ -406,6 +413,7 @@ class Planner {
       auto it = by_id.find(a->expr_id);
       p.output.push_back(it != by_id.end() ? it->second : a);
     }
+    if (kind == exec::HashJoinKind::kExistence) p.output.push_back(n->exprs[0]);
     return p;
   }
 
@@ -564,9 +572,45 @@ class Planner {
 
 }  // namespace
 
+/// Uncorrelated scalar subqueries run once, before the query, and become literals: no row is
+/// null, more than one row SCALAR_SUBQUERY_TOO_MANY_ROWS. Any other subquery expression left
+/// means the optimizer's subquery rules were switched off.
+PlanPtr run_scalar_subqueries(const PlanPtr& plan, Session& session) {
+  auto substitute = [&](const ExprPtr& e) -> ExprPtr {
+    return transform_expr_up(e, [&](const ExprPtr& x) -> ExprPtr {
+      if (x->kind == ExprKind::kOuterReference ||
+          (x->kind == ExprKind::kSubquery && (x->subquery_kind != SubqueryKind::kScalar || plan_is_correlated(x->subquery))))
+        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY",
+                         "Unsupported subquery expression: " + x->to_string() +
+                             " runs only as a join; enable the optimizer rules RewritePredicateSubquery and "
+                             "RewriteCorrelatedScalarSubquery.",
+                         {}, "0A000");
+      if (x->kind != ExprKind::kSubquery) return x;
+      QueryResult r = session.execute_analyzed(x->subquery);
+      Value v;
+      int64_t rows = 0;
+      for (auto& b : r.batches) {
+        if (b.num_rows > 0 && rows == 0) v = b.columns[0]->value_at(0);
+        rows += b.num_rows;
+      }
+      if (rows > 1)
+        throw SparkError(ErrorKind::kRuntime, "SCALAR_SUBQUERY_TOO_MANY_ROWS",
+                         "More than one row returned by a subquery used as an expression.", {}, "21000");
+      return lit(std::move(v), x->type);
+    });
+  };
+  return transform_up(plan, [&](const PlanPtr& node) {
+    bool any = false;
+    for (auto* list : {&node->exprs, &node->aggregates})
+      for (auto& e : *list) any |= has_subquery(e) || has_outer_reference(e);
+    if (node->condition) any |= has_subquery(node->condition) || has_outer_reference(node->condition);
+    return any ? map_expressions(node, substitute) : node;
+  });
+}
+
 PhysicalPlan create_physical_plan(const PlanPtr& plan, Session& session) {
   Planner planner(session);
-  PhysicalPlan p = planner.plan(plan, nullptr);
+  PhysicalPlan p = planner.plan(run_scalar_subqueries(plan, session), nullptr);
   p.gpu_explain = planner.gpu().apply(p.root);  // GPU placement
   return p;
 }

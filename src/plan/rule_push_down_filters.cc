@@ -93,7 +93,8 @@ class PushDownFilters final : public Rule {
   PlanPtr place_into_join(const PlanPtr& join, const std::vector<ExprPtr>& extra, std::vector<ExprPtr>& rest) const {
     const JoinType jt = join->join_type;
     const bool inner = jt == JoinType::kInner || jt == JoinType::kCross;
-    const bool to_left = inner || jt == JoinType::kLeftOuter || jt == JoinType::kLeftSemi || jt == JoinType::kLeftAnti;
+    const bool to_left = inner || jt == JoinType::kLeftOuter || jt == JoinType::kLeftSemi || jt == JoinType::kLeftAnti ||
+                         jt == JoinType::kExistence;
     const bool to_right = inner || jt == JoinType::kRightOuter;
     const PlanPtr& left = join->children[0];
     const PlanPtr& right = join->children[1];

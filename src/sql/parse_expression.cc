@@ -118,9 +118,12 @@ ExprPtr Parser::not_expression() {
     next();
     return negate(not_expression());
   }
-  if (at_word("EXISTS") && at_op("(", 1))
-    fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-               "The feature is not supported: EXISTS subqueries.", {}, peek().begin, peek().stop);
+  if (at_word("EXISTS") && at_op("(", 1) && at_query_start(2)) {
+    pos_ += 2;
+    PlanPtr q = query();
+    expect_op(")");
+    return plan::subquery(plan::SubqueryKind::kExists, std::move(q));
+  }
   return predicated();
 }
 
@@ -141,9 +144,19 @@ ExprPtr Parser::predicated() {
     const Token& in_tok = peek(ahead);
     pos_ += ahead + 1;
     if (!at_op("(")) fail_here();
-    if (at_query_start(1))
-      fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                 "The feature is not supported: IN subqueries.", {}, in_tok.begin, peek(1).stop);
+    if (at_query_start(1)) {
+      // x IN (SELECT ...); (a, b) IN (SELECT x, y ...) tests the row's values, not a struct.
+      next();
+      PlanPtr q = query();
+      expect_op(")");
+      std::vector<ExprPtr> values{e};
+      if (e->kind == plan::ExprKind::kUnresolvedFunction && e->name == "named_struct") {
+        values.clear();
+        for (size_t i = 1; i < e->children.size(); i += 2) values.push_back(e->children[i]);
+      }
+      ExprPtr r = plan::subquery(plan::SubqueryKind::kIn, std::move(q), std::move(values));
+      return negated ? negate(r) : r;
+    }
     if (at_op(")", 1)) {
       fail_range(ErrorKind::kParse, "INVALID_SQL_SYNTAX.EMPTY_IN_PREDICATE",
                  "Invalid SQL syntax: IN predicate requires at least one value. Empty IN clauses "
@@ -362,10 +375,12 @@ ExprPtr Parser::primary() {
       }
       if (t.is_op(":") && peek(1).kind == TokenKind::kWord) return parameter_marker();
       if (t.is_op("(")) {
-        if (at_query_start(1))
-          fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                     "The feature is not supported: scalar subqueries.", {}, t.begin, peek(1).stop);
         next();
+        if (at_query_start()) {
+          PlanPtr q = query();
+          expect_op(")");
+          return plan::subquery(plan::SubqueryKind::kScalar, std::move(q));
+        }
         ExprPtr first = expression();
         if (!at_op(",")) {
           expect_op(")");

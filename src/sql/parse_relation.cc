@@ -57,7 +57,6 @@ PlanPtr Parser::relation() {
   while (true) {
     size_t k = 0;
     bool natural = false;
-    const Token& first = peek();
     if (at_word("NATURAL")) {
       natural = true;
       k = 1;
@@ -97,16 +96,16 @@ PlanPtr Parser::relation() {
       return left;
     }
     pos_ += k;
-    if (natural)
-      fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                 "The feature is not supported: NATURAL JOIN.", {}, first.begin, last_stop());
     if (at_word("LATERAL"))
       fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                  "The feature is not supported: LATERAL subqueries.", {}, peek().begin,
                  peek().stop);
     auto join = new_node(PlanKind::kJoin, {left, relation_primary()});
     join->join_type = type;
-    if (accept_word("ON")) {
+    join->natural = natural;
+    if (natural) {
+      // NATURAL JOIN: USING the columns both sides have; no ON / USING of its own.
+    } else if (accept_word("ON")) {
       join->condition = expression();
     } else if (at_word("USING")) {
       next();

@@ -223,9 +223,12 @@ def test_joins(diff):
     diff(sql("SELECT a, count(*) FROM sql_t t1 JOIN sql_t t2 USING (a) GROUP BY a ORDER BY a"))
 
 
-@other_layer("NATURAL JOIN needs a field on the plan's join node")
 def test_natural_join(diff):
     diff(sql("SELECT * FROM sql_t NATURAL JOIN sql_t"))
+    diff(sql("SELECT * FROM sql_t NATURAL LEFT JOIN (SELECT a, 'z' AS d FROM sql_t WHERE a > 1) s"))
+    diff(sql("SELECT * FROM sql_t NATURAL RIGHT JOIN (SELECT a, 'z' AS d FROM sql_t WHERE a > 1) s"))
+    diff(sql("SELECT * FROM sql_t NATURAL FULL JOIN (SELECT a + 1 AS a, 'z' AS d FROM sql_t) s"))
+    diff(sql("SELECT * FROM sql_t NATURAL JOIN (SELECT 'z' AS d) s"))
 
 
 def test_window_functions(diff):

@@ -1,9 +1,9 @@
 """The 22 TPC-H queries on both engines — Ember against Apache Spark.
 
 The data comes from `tpchgen-cli` at scale factor 0.01, generated once per test session as
-Parquet into a temporary directory; each engine reads it into eight temporary views. The query
-texts are the benchmark's (bench/tpch_queries.py). Rows are compared in order when the query
-sorts, floating-point values within a relative tolerance.
+Parquet into a temporary directory; each engine's session reads it into eight temporary views,
+once. The query texts are the benchmark's (bench/tpch_queries.py). Rows are compared in order
+when the query sorts, floating-point values within a relative tolerance.
 """
 
 from __future__ import annotations
@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from harness import session_mode
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import tpch_queries  # noqa: E402
@@ -38,13 +39,16 @@ def tpch_dir(tmp_path_factory):
     return out
 
 
-def tpch_views(s, data: Path):
-    for table in TABLES:
-        s.read.parquet(str(data / f"{table}.parquet")).createOrReplaceTempView(table)
-    return s
+@pytest.fixture(scope="session")
+def tpch_views(tpch_dir, ember, oracle):
+    """The eight tables as temporary views, created once on each engine's session."""
+    for s in (oracle, ember):
+        with session_mode(s):
+            for table in TABLES:
+                s.read.parquet(str(tpch_dir / f"{table}.parquet")).createOrReplaceTempView(table)
 
 
 @pytest.mark.parametrize("n", sorted(tpch_queries.QUERIES))
-def test_tpch_query(diff, tpch_dir, n):
+def test_tpch_query(diff, tpch_views, n):
     text = tpch_queries.query(n, SCALE)
-    diff(lambda s: tpch_views(s, tpch_dir).sql(text), ordered=bool(tpch_queries.ORDER[n]), approx=1e-6)
+    diff(lambda s: s.sql(text), ordered=bool(tpch_queries.ORDER[n]), approx=1e-6)

@@ -1,0 +1,450 @@
+#include "plan/subquery.h"
+
+#include <map>
+
+#include "common/error.h"
+#include "functions/function.h"
+
+namespace ember::plan {
+namespace {
+
+void walk_plan_exprs(const PlanPtr& p, const std::function<void(const ExprPtr&)>& f) {
+  for (auto* list : {&p->exprs, &p->aggregates})
+    for (auto& e : *list) f(e);
+  if (p->condition) f(p->condition);
+  for (auto& c : p->children) walk_plan_exprs(c, f);
+}
+
+/// Outer references anywhere in `p` (nested subqueries included, `level` deep) that reach
+/// above `p`: an outer reference names the query `ordinal` levels up from its own.
+void scan_plan(const PlanPtr& p, int level, std::vector<ExprPtr>& outer) {
+  std::function<void(const ExprPtr&)> expr = [&](const ExprPtr& e) {
+    if (e->kind == ExprKind::kOuterReference && e->ordinal > level) outer.push_back(e->children[0]);
+    if (e->kind == ExprKind::kSubquery && e->subquery) scan_plan(e->subquery, level + 1, outer);
+    for (auto& c : e->children) expr(c);
+    if (e->filter) expr(e->filter);
+  };
+  walk_plan_exprs(p, expr);
+}
+
+std::vector<ExprPtr> outer_attributes(const PlanPtr& p) {
+  std::vector<ExprPtr> outer;
+  scan_plan(p, 0, outer);
+  std::set<int64_t> seen;
+  std::vector<ExprPtr> out;
+  for (auto& a : outer)
+    if (seen.insert(a->expr_id).second) out.push_back(a);
+  return out;
+}
+
+void collect_attribute_ids(const ExprPtr& e, std::set<int64_t>& out) {
+  if (e->kind == ExprKind::kAttribute) out.insert(e->expr_id);
+  for (auto& c : e->children) collect_attribute_ids(c, out);
+}
+
+bool refs_subset(const ExprPtr& e, const std::set<int64_t>& ids) {
+  std::set<int64_t> refs;
+  collect_attribute_ids(e, refs);
+  for (int64_t r : refs)
+    if (!ids.count(r)) return false;
+  return true;
+}
+
+std::set<int64_t> ids_of(const std::vector<ExprPtr>& attrs) {
+  std::set<int64_t> s;
+  for (auto& a : attrs) s.insert(a->expr_id);
+  return s;
+}
+
+[[noreturn]] void unsupported_correlation(const std::string& where) {
+  throw SparkError(
+      ErrorKind::kAnalysis,
+      "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.ACCESSING_OUTER_QUERY_COLUMN_IS_NOT_ALLOWED",
+      "Unsupported subquery expression: Accessing outer query column is not allowed in this "
+      "location:\n" +
+          where,
+      {{"treeNode", where}}, "0A000");
+}
+
+bool plan_reads_outer(const PlanPtr& p) {
+  bool found = false;
+  walk_plan_exprs(p, [&](const ExprPtr& e) { found = found || has_outer_reference(e); });
+  return found;
+}
+
+PlanPtr pull(const PlanPtr& node, std::vector<ExprPtr>& preds, const Config& conf) {
+  switch (node->kind) {
+    case PlanKind::kFilter: {
+      PlanPtr child = pull(node->children[0], preds, conf);
+      std::vector<ExprPtr> parts, keep;
+      split_conjuncts(node->condition, parts);
+      bool pulled = false;
+      for (auto& c : parts) {
+        if (has_outer_reference(c)) {
+          preds.push_back(strip_outer_references(c));
+          pulled = true;
+        } else {
+          keep.push_back(c);
+        }
+      }
+      if (!pulled && child == node->children[0]) return node;
+      return keep.empty() ? child : filter_node(child, conjoin(keep, conf));
+    }
+    case PlanKind::kProject: {
+      for (auto& e : node->exprs)
+        if (has_outer_reference(e)) unsupported_correlation(plan_tree_string(node));
+      size_t before = preds.size();
+      PlanPtr child = pull(node->children[0], preds, conf);
+      if (preds.size() == before && child == node->children[0]) return node;
+      // Keep the columns the pulled conjuncts read.
+      auto n = std::make_shared<PlanNode>(*node);
+      n->children = {child};
+      std::set<int64_t> have = ids_of(n->output);
+      std::set<int64_t> below = ids_of(child->output);
+      for (auto& p : preds) {
+        std::set<int64_t> refs;
+        collect_attribute_ids(p, refs);
+        for (auto& a : child->output)
+          if (refs.count(a->expr_id) && below.count(a->expr_id) && have.insert(a->expr_id).second) {
+            n->exprs.push_back(a);
+            n->output.push_back(a);
+          }
+      }
+      return n;
+    }
+    case PlanKind::kSubqueryAlias: {
+      PlanPtr child = pull(node->children[0], preds, conf);
+      return child == node->children[0] ? node : child;
+    }
+    default:
+      if (plan_reads_outer(node)) unsupported_correlation(plan_tree_string(node));
+      return node;
+  }
+}
+
+bool is_count_like(const ExprPtr& agg) {
+  const std::string& n = agg->function->name;
+  return n == "count" || n == "count_if" || n == "approx_count_distinct";
+}
+
+/// The value of an aggregate output expression over no rows: counts are 0, other aggregates
+/// null (Spark's evaluation of the expression on an empty group, for the COUNT bug).
+ExprPtr value_on_empty_input(const ExprPtr& e) {
+  if (e->kind == ExprKind::kAggregate)
+    return lit(is_count_like(e) ? Value::integer(0) : Value(), e->type);
+  if (e->kind == ExprKind::kAlias) return value_on_empty_input(e->children[0]);
+  if (e->children.empty()) return e;
+  std::vector<ExprPtr> kids;
+  for (auto& c : e->children) kids.push_back(value_on_empty_input(c));
+  return with_children(e, std::move(kids));
+}
+
+PlanPtr left_outer_join(const PlanPtr& left, const PlanPtr& right, const std::vector<ExprPtr>& on,
+                        bool single_match, const Config& conf) {
+  auto join = std::make_shared<PlanNode>();
+  join->kind = PlanKind::kJoin;
+  join->join_type = JoinType::kLeftOuter;
+  join->single_match = single_match;
+  join->children = {left, right};
+  join->condition = on.empty() ? nullptr : conjoin(on, conf);
+  join->output = left->output;
+  for (auto& a : right->output) {
+    auto c = std::make_shared<Expr>(*a);
+    c->nullable = true;
+    join->output.push_back(c);
+  }
+  join->resolved = true;
+  return join;
+}
+
+/// Correlated scalar subquery → its aggregate grouped by the correlation keys, left outer
+/// joined to `input` on them (a subquery without an aggregate: joined on its correlated
+/// conjuncts, at most one match a row). Returns the expression that replaces the subquery.
+ExprPtr scalar_subquery_join(PlanPtr& input, const PlanPtr& query, const Config& conf) {
+  PlanPtr top = query;
+  while (top->kind == PlanKind::kSubqueryAlias) top = top->children[0];
+  if (top->kind != PlanKind::kAggregate || !top->exprs.empty() || top->aggregates.size() != 1) {
+    // Not an aggregate: a left outer join on the correlated conjuncts, which fails when an
+    // outer row matches more than one row.
+    auto [right, conds] = pull_up_correlated_predicates(query, conf);
+    PlanPtr join = left_outer_join(input, right, conds, true, conf);
+    ExprPtr value = join->output[input->output.size()];
+    input = join;
+    return value;
+  }
+  auto [below, preds] = pull_up_correlated_predicates(top->children[0], conf);
+  std::set<int64_t> inner = ids_of(below->output);
+  std::vector<ExprPtr> inner_keys, outer_keys;
+  for (auto& p : preds) {
+    bool eq = p->kind == ExprKind::kCall && p->function && p->function->name == "==";
+    if (eq) {
+      const ExprPtr& a = p->children[0];
+      const ExprPtr& b = p->children[1];
+      std::set<int64_t> ra, rb;
+      collect_attribute_ids(a, ra);
+      collect_attribute_ids(b, rb);
+      bool a_inner = !ra.empty() && refs_subset(a, inner);
+      bool b_inner = !rb.empty() && refs_subset(b, inner);
+      bool a_outer = !ra.empty() && [&] {
+        for (int64_t r : ra)
+          if (inner.count(r)) return false;
+        return true;
+      }();
+      bool b_outer = !rb.empty() && [&] {
+        for (int64_t r : rb)
+          if (inner.count(r)) return false;
+        return true;
+      }();
+      if (a_inner && b_outer) {
+        inner_keys.push_back(a);
+        outer_keys.push_back(b);
+        continue;
+      }
+      if (b_inner && a_outer) {
+        inner_keys.push_back(b);
+        outer_keys.push_back(a);
+        continue;
+      }
+    }
+    throw SparkError(
+        ErrorKind::kAnalysis,
+        "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.CORRELATED_COLUMN_IS_NOT_ALLOWED_IN_PREDICATE",
+        "Unsupported subquery expression: Correlated column is not allowed in predicate: " +
+            p->to_string() + ".",
+        {{"treeNode", p->to_string()}}, "0A000");
+  }
+  auto agg = std::make_shared<PlanNode>(*top);
+  agg->children = {below};
+  agg->exprs = inner_keys;
+  agg->aggregates.clear();
+  std::vector<ExprPtr> key_attrs;
+  for (size_t i = 0; i < inner_keys.size(); ++i) {
+    ExprPtr k = alias(inner_keys[i], "__key" + std::to_string(i));
+    agg->aggregates.push_back(k);
+    key_attrs.push_back(to_attribute(k));
+  }
+  const ExprPtr value_expr = top->aggregates[0];
+  agg->aggregates.push_back(value_expr);
+  ExprPtr matched = alias(lit(Value::boolean(true), DataType::boolean()), "__matched");
+  agg->aggregates.push_back(matched);
+  agg->aggregate_output_is_select_list = true;
+  agg->output.clear();
+  for (auto& e : agg->aggregates) agg->output.push_back(to_attribute(e));
+
+  std::vector<ExprPtr> on;
+  for (size_t i = 0; i < outer_keys.size(); ++i)
+    on.push_back(resolved_call("==", {outer_keys[i], key_attrs[i]}, conf));
+  PlanPtr join = left_outer_join(input, agg, on, false, conf);
+  input = join;
+
+  ExprPtr value = join->output[join->output.size() - 2];
+  const ExprPtr& inner_value =
+      value_expr->kind == ExprKind::kAlias ? value_expr->children[0] : value_expr;
+  if (inner_value->kind == ExprKind::kAggregate && !is_count_like(inner_value)) return value;
+  // COUNT bug: with no matching rows the subquery still yields its aggregate over no rows
+  // (count(*) = 0), not null.
+  auto c = std::make_shared<Expr>();
+  c->kind = ExprKind::kCaseWhen;
+  c->has_else = true;
+  c->type = value->type;
+  c->nullable = true;
+  c->children = {resolved_call("isnull", {join->output.back()}, conf),
+                 value_on_empty_input(inner_value), value};
+  return c;
+}
+
+}  // namespace
+
+ExprPtr transform_attributes(const ExprPtr& e, const std::function<ExprPtr(const ExprPtr&)>& f) {
+  if (e->kind == ExprKind::kAttribute) return f(e);
+  if (e->children.empty()) return e;
+  std::vector<ExprPtr> kids;
+  bool changed = false;
+  for (auto& c : e->children) {
+    kids.push_back(transform_attributes(c, f));
+    changed |= kids.back() != c;
+  }
+  return changed ? with_children(e, std::move(kids)) : e;
+}
+
+ExprPtr strip_outer_references(const ExprPtr& e) {
+  if (e->kind == ExprKind::kOuterReference) {
+    if (e->ordinal <= 1) return e->children[0];
+    auto up = std::make_shared<Expr>(*e);
+    up->ordinal = e->ordinal - 1;
+    return up;
+  }
+  if (e->children.empty()) return e;
+  std::vector<ExprPtr> kids;
+  bool changed = false;
+  for (auto& c : e->children) {
+    kids.push_back(strip_outer_references(c));
+    changed |= kids.back() != c;
+  }
+  return changed ? with_children(e, std::move(kids)) : e;
+}
+
+bool has_outer_reference(const ExprPtr& e) {
+  if (e->kind == ExprKind::kOuterReference) return true;
+  for (auto& c : e->children)
+    if (has_outer_reference(c)) return true;
+  return e->filter && has_outer_reference(e->filter);
+}
+
+bool has_subquery(const ExprPtr& e) {
+  if (e->kind == ExprKind::kSubquery) return true;
+  for (auto& c : e->children)
+    if (has_subquery(c)) return true;
+  return false;
+}
+
+bool plan_is_correlated(const PlanPtr& plan) { return !outer_attributes(plan).empty(); }
+
+std::string outer_reference_names(const PlanPtr& plan) {
+  std::string s;
+  for (auto& a : outer_attributes(plan)) s += (s.empty() ? "" : ", ") + a->name;
+  return s;
+}
+
+ExprPtr resolved_call(const std::string& name, std::vector<ExprPtr> args, const Config& conf) {
+  const functions::FunctionDef* def = functions::Registry::instance().find(name);
+  EMBER_CHECK(def != nullptr, "resolved_call: no function " + name);
+  std::vector<TypePtr> types;
+  bool any_nullable = false;
+  for (auto& a : args) {
+    types.push_back(a->type);
+    any_nullable |= a->nullable;
+  }
+  functions::Signature sig = def->type_rule(types, conf);
+  auto n = std::make_shared<Expr>();
+  n->kind = ExprKind::kCall;
+  n->function = def;
+  n->name = def->display == functions::Display::kCall ? def->name : "";
+  n->type = sig.result_type;
+  n->nullable = !sig.never_null && (any_nullable || sig.may_introduce_null);
+  n->children = std::move(args);
+  return n;
+}
+
+void split_conjuncts(const ExprPtr& e, std::vector<ExprPtr>& out) {
+  if (e->kind == ExprKind::kCall && e->function && e->function->name == "and" &&
+      e->children.size() == 2) {
+    split_conjuncts(e->children[0], out);
+    split_conjuncts(e->children[1], out);
+  } else {
+    out.push_back(e);
+  }
+}
+
+ExprPtr conjoin(const std::vector<ExprPtr>& parts, const Config& conf) {
+  ExprPtr acc;
+  for (auto& p : parts) acc = acc ? resolved_call("and", {acc, p}, conf) : p;
+  return acc;
+}
+
+PlanPtr project_to(const PlanPtr& child, const std::vector<ExprPtr>& output) {
+  auto n = std::make_shared<PlanNode>();
+  n->kind = PlanKind::kProject;
+  n->children = {child};
+  n->exprs = output;
+  n->output = output;
+  n->resolved = true;
+  return n;
+}
+
+PlanPtr filter_node(const PlanPtr& child, ExprPtr condition) {
+  auto f = std::make_shared<PlanNode>();
+  f->kind = PlanKind::kFilter;
+  f->condition = std::move(condition);
+  f->output = child->output;
+  f->resolved = true;
+  f->children = {child};
+  return f;
+}
+
+Decorrelated pull_up_correlated_predicates(const PlanPtr& subquery, const Config& conf) {
+  Decorrelated d;
+  d.plan = pull(subquery, d.predicates, conf);
+  return d;
+}
+
+PlanPtr predicate_subquery_join(const PlanPtr& input, const ExprPtr& subquery, JoinType kind,
+                                bool null_aware, const ExprPtr& mark, const Config& conf) {
+  auto [right, conds] = pull_up_correlated_predicates(subquery->subquery, conf);
+  if (subquery->subquery_kind == SubqueryKind::kIn) {
+    std::vector<ExprPtr> eqs;
+    bool nullable = false;
+    for (size_t i = 0; i < subquery->children.size(); ++i) {
+      const ExprPtr& l = subquery->children[i];
+      const ExprPtr& r = right->output[i];
+      eqs.push_back(resolved_call("==", {l, r}, conf));
+      nullable |= l->nullable || r->nullable;
+    }
+    ExprPtr eq = conjoin(eqs, conf);
+    // NOT IN: a row is out when some comparison is true or unknown.
+    if (null_aware && nullable)
+      eq = resolved_call("or", {eq, resolved_call("isnull", {eq}, conf)}, conf);
+    conds.push_back(eq);
+  } else if (conds.empty()) {
+    // An uncorrelated EXISTS needs one row at most.
+    auto limit = std::make_shared<PlanNode>();
+    limit->kind = PlanKind::kLimit;
+    limit->limit = 1;
+    limit->children = {right};
+    limit->output = right->output;
+    limit->resolved = true;
+    right = limit;
+  }
+  auto join = std::make_shared<PlanNode>();
+  join->kind = PlanKind::kJoin;
+  join->join_type = kind;
+  join->children = {input, right};
+  join->condition = conds.empty() ? nullptr : conjoin(conds, conf);
+  join->output = input->output;
+  if (kind == JoinType::kExistence) {
+    join->exprs = {mark};
+    join->output.push_back(mark);
+  }
+  join->resolved = true;
+  return join;
+}
+
+ExprPtr rewrite_subquery_expressions(const ExprPtr& e, PlanPtr& input, const Config& conf,
+                                     bool predicates,
+                                     const std::function<PlanPtr(const PlanPtr&)>& rewrite_nested) {
+  auto nested = [&](const ExprPtr& sq) {
+    PlanPtr q = rewrite_nested(sq->subquery);
+    if (q == sq->subquery) return sq;
+    auto c = std::make_shared<Expr>(*sq);
+    c->subquery = q;
+    return ExprPtr(c);
+  };
+  auto existence = [&](const ExprPtr& sq, bool null_aware) {
+    ExprPtr mark = attribute("exists", DataType::boolean(), false, new_expr_id());
+    input = predicate_subquery_join(input, sq, JoinType::kExistence, null_aware, mark, conf);
+    return mark;
+  };
+  bool negated_in = e->kind == ExprKind::kCall && e->function && e->function->name == "not" &&
+                    e->children[0]->kind == ExprKind::kSubquery &&
+                    e->children[0]->subquery_kind == SubqueryKind::kIn;
+  if (predicates && negated_in)
+    return resolved_call("not", {existence(nested(e->children[0]), true)}, conf);
+  if (e->kind == ExprKind::kSubquery) {
+    std::vector<ExprPtr> kids;
+    for (auto& c : e->children)
+      kids.push_back(rewrite_subquery_expressions(c, input, conf, predicates, rewrite_nested));
+    ExprPtr sq = nested(kids == e->children ? e : with_children(e, kids));
+    if (sq->subquery_kind == SubqueryKind::kScalar) {
+      if (predicates || !plan_is_correlated(sq->subquery)) return sq;
+      return scalar_subquery_join(input, sq->subquery, conf);
+    }
+    return predicates ? existence(sq, false) : sq;
+  }
+  if (!has_subquery(e)) return e;
+  std::vector<ExprPtr> kids;
+  for (auto& c : e->children)
+    kids.push_back(rewrite_subquery_expressions(c, input, conf, predicates, rewrite_nested));
+  return with_children(e, std::move(kids));
+}
+
+}  // namespace ember::plan
