@@ -409,8 +409,9 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
   }
   // Spark promotes an integral literal beside a decimal in a binary operator to the narrowest
   // decimal that holds it (DECIMAL(digits, 0)), which decides the result's precision and scale.
-  static const std::set<std::string> kDecimalLiteralOperators = {"+", "-", "*", "/", "%", "pmod", "==",
-                                                                 "<", "<=", ">", ">=", "<=>"};
+  static const std::set<std::string> kDecimalLiteralOperators = {
+      "+", "-", "*", "/", "%", "pmod", "==", "<", "<=", ">", ">=", "<=>",
+      "try_add", "try_subtract", "try_multiply", "try_divide", "try_mod"};
   if (args.size() == 2 && kDecimalLiteralOperators.count(def->name)) {
     for (size_t i = 0; i < 2; ++i) {
       const ExprPtr& l = args[i];
