@@ -130,6 +130,7 @@ void register_statistical_aggregates(Registry& r);
 void register_value_aggregates(Registry& r);
 void register_logical_aggregates(Registry& r);
 void register_regression_aggregates(Registry& r);
+void register_percentile_aggregates(Registry& r);
 void register_string_basic(Registry& r);
 void register_string_regexp(Registry& r);
 void register_string_format(Registry& r);

@@ -42,6 +42,7 @@ Registry::Registry() {
   register_value_aggregates(*this);
   register_logical_aggregates(*this);
   register_regression_aggregates(*this);
+  register_percentile_aggregates(*this);
   register_string_basic(*this);
   register_string_regexp(*this);
   register_string_format(*this);

@@ -183,3 +183,33 @@ def test_bad_input_types(diff_error, call):
         data(s).createOrReplaceTempView("agg_bad_t")
         return s.sql(f"SELECT {call} FROM agg_bad_t")
     diff_error(program, "DATATYPE_MISMATCH")
+
+
+def test_percentile_and_median(diff):
+    def program(s):
+        rows = [("a", 1.5, 2), ("a", None, 1), ("a", 3.0, 0), ("a", -7.25, 5), ("a", 2.0, 1), ("b", 4.0, 1),
+                ("n", None, 3)]
+        df = s.createDataFrame(rows, "k string, v double, f int")
+        return df.groupBy("k").agg(F.percentile("v", 0.3), F.median("v"), F.percentile("v", 0.25, F.col("f")),
+                                   F.percentile("v", 1.0), F.percentile(F.col("v").cast("decimal(5,2)"), 0.75),
+                                   F.percentile("f", 0.5))
+    diff(program)
+
+
+def test_percentile_many_rows_and_sql(diff):
+    def program(s):
+        s.range(0, 200000).select((F.col("id") % 4).alias("g"), ((F.col("id") * 7919) % 10007).alias("v")) \
+            .createOrReplaceTempView("agg_pct_t")
+        return s.sql("SELECT g, percentile(v, 0.1), median(v), percentile(v, 0.999, 2) FROM agg_pct_t GROUP BY g")
+    diff(program)
+
+
+def test_percentile_empty_and_window(diff):
+    diff(lambda s: data(s).filter("v > 100").agg(F.median("v"), F.percentile("x", 0.5)))
+    diff(lambda s: data(s).select("k", "v", F.median("x").over(Window.partitionBy("k")).alias("m")))
+
+
+def test_percentile_errors(diff_error):
+    diff_error(lambda s: data(s).agg(F.percentile("v", 1.5)), "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE")
+    diff_error(lambda s: data(s).agg(F.percentile("v", 0.5, F.lit(-1))), "NEGATIVE_VALUES_IN_FREQUENCY_EXPRESSION")
+    diff_error(lambda s: data(s).agg(F.median("b")), "DATATYPE_MISMATCH")
