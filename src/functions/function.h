@@ -131,6 +131,7 @@ void register_value_aggregates(Registry& r);
 void register_logical_aggregates(Registry& r);
 void register_regression_aggregates(Registry& r);
 void register_percentile_aggregates(Registry& r);
+void register_approx_percentile(Registry& r);
 void register_string_basic(Registry& r);
 void register_string_regexp(Registry& r);
 void register_string_format(Registry& r);

@@ -43,6 +43,7 @@ Registry::Registry() {
   register_logical_aggregates(*this);
   register_regression_aggregates(*this);
   register_percentile_aggregates(*this);
+  register_approx_percentile(*this);
   register_string_basic(*this);
   register_string_regexp(*this);
   register_string_format(*this);

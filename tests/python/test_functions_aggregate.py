@@ -213,3 +213,32 @@ def test_percentile_errors(diff_error):
     diff_error(lambda s: data(s).agg(F.percentile("v", 1.5)), "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE")
     diff_error(lambda s: data(s).agg(F.percentile("v", 0.5, F.lit(-1))), "NEGATIVE_VALUES_IN_FREQUENCY_EXPRESSION")
     diff_error(lambda s: data(s).agg(F.median("b")), "DATATYPE_MISMATCH")
+
+
+def test_percentile_approx_small_groups_are_exact(diff):
+    def program(s):
+        df = s.range(0, 3000).select((F.col("id") % 3).alias("g"), (F.col("id") % 997).alias("v"),
+                                     (F.col("id") % 13).cast("decimal(5,2)").alias("d"),
+                                     (F.col("id") * 0.25).alias("x"), F.col("id").cast("int").alias("i"),
+                                     F.date_add(F.lit("2020-01-01").cast("date"), F.col("id").cast("int")).alias("dt"))
+        return df.groupBy("g").agg(F.percentile_approx("v", 0.5), F.percentile_approx("d", 0.3),
+                                   F.percentile_approx("x", 0.99, 100), F.percentile_approx("i", 0.0),
+                                   F.percentile_approx("i", 1.0), F.percentile_approx("dt", 0.25),
+                                   F.percentile_approx(F.col("x").cast("float"), 0.7))
+    diff(program)
+
+
+def test_percentile_approx_sql_nulls_and_empty(diff):
+    def program(s):
+        data(s).createOrReplaceTempView("agg_approx_t")
+        return s.sql("SELECT k, percentile_approx(v, 0.5), approx_percentile(x, 0.25, 100), "
+                     "percentile_approx(w, 0.9) FROM agg_approx_t GROUP BY k")
+    diff(program)
+    diff(lambda s: data(s).filter("v > 100").agg(F.percentile_approx("v", 0.5)))
+
+
+def test_percentile_approx_bad_accuracy(diff_error):
+    diff_error(lambda s: s.sql("SELECT percentile_approx(v, 0.5, 0) FROM VALUES (1) t(v)"),
+               "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE")
+    diff_error(lambda s: s.sql("SELECT percentile_approx(v, 1.5) FROM VALUES (1) t(v)"),
+               "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE")
