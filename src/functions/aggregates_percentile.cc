@@ -1,6 +1,9 @@
-// Exact percentiles: percentile(col, percentage [, frequency]) and median(col). Each group keeps
-// the count of every distinct value; the result interpolates linearly between the two values
-// around position (count - 1) * percentage of the sorted values, as Spark's Percentile does.
+// Exact percentiles: percentile(col, percentage [, frequency]), median(col), and the ordered-set
+// forms percentile_cont / percentile_disc(percentage) WITHIN GROUP (ORDER BY col [DESC]), which
+// the parser turns into percentile_cont(col, percentage, descending). Each group keeps the count
+// of every distinct value; percentile and percentile_cont interpolate linearly between the two
+// values around position (count - 1) * percentage of the sorted values, as Spark's Percentile
+// does; percentile_disc takes the first value whose cumulative share reaches the percentage.
 // `percentage` is a constant double in [0, 1] (a double result) or an array of them (an array
 // of doubles); `frequency` a non-negative integral weight per row.
 
@@ -29,20 +32,37 @@ bool double_less(double a, double b) {
 struct PercentileData {
   std::unordered_map<uint64_t, int64_t> counts;
   std::vector<double> percentages;
+  bool descending = false;
+};
+
+/// Where a call's parameters are: `fixed` is median's percentage (no argument); `freq_arg` /
+/// `desc_arg` the frequency and descending-order arguments (-1: none).
+struct PercentileForm {
+  std::optional<double> fixed;
+  bool array = false;
+  bool discrete = false;
+  int freq_arg = -1;
+  int desc_arg = -1;
+  std::string sql;
 };
 
 class Percentile final : public AggregateFunction {
  public:
-  /// `fixed`: the percentage of median (no percentage argument); `array`: the result is an array.
-  Percentile(std::optional<double> fixed, bool array, std::string sql)
-      : fixed_(fixed), array_(array), sql_(std::move(sql)) {}
+  explicit Percentile(PercentileForm form) : form_(std::move(form)) {}
   size_t state_size() const override { return sizeof(PercentileData*); }
   void init(uint8_t* s) const override { *reinterpret_cast<PercentileData**>(s) = nullptr; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull || n == 0) return;
-    std::vector<double> pcts = fixed_ ? std::vector<double>{*fixed_} : percentages(*args[1]);
-    const Column* freq = args.size() > 2 ? args[2].get() : nullptr;
+    std::vector<double> pcts = form_.fixed ? std::vector<double>{*form_.fixed} : percentages(*args[1]);
+    const Column* freq = form_.freq_arg >= 0 && args.size() > static_cast<size_t>(form_.freq_arg)
+                             ? args[static_cast<size_t>(form_.freq_arg)].get()
+                             : nullptr;
+    bool descending = false;
+    if (form_.desc_arg >= 0) {
+      const Column& f = *args[static_cast<size_t>(form_.desc_arg)];
+      descending = f.type()->id() == TypeId::kBoolean && f.is_valid(0) && f.bool_at(0);
+    }
     const double* x = c.values<double>();
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || c.is_null(i)) continue;
@@ -59,7 +79,7 @@ class Percentile final : public AggregateFunction {
         if (w == 0) continue;
       }
       PercentileData& d = data(states[i]);
-      if (d.percentages.empty()) d.percentages = pcts;
+      if (d.percentages.empty()) d.percentages = pcts, d.descending = descending;
       double v = x[i] == 0 ? 0.0 : x[i];  // -0.0 and 0.0 are one value
       uint64_t bits;
       std::memcpy(&bits, &v, sizeof bits);
@@ -71,7 +91,7 @@ class Percentile final : public AggregateFunction {
     auto* s = *reinterpret_cast<PercentileData* const*>(src);
     if (!s || s->counts.empty()) return;
     PercentileData& d = data(dst);
-    if (d.percentages.empty()) d.percentages = s->percentages;
+    if (d.percentages.empty()) d.percentages = s->percentages, d.descending = s->descending;
     for (auto& [k, c] : s->counts) d.counts[k] += c;
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
@@ -88,15 +108,17 @@ class Percentile final : public AggregateFunction {
         std::memcpy(&v, &bits, sizeof v);
         sorted.emplace_back(v, c);
       }
-      std::sort(sorted.begin(), sorted.end(), [](auto& a, auto& b) { return double_less(a.first, b.first); });
+      bool desc = d->descending;
+      std::sort(sorted.begin(), sorted.end(), [desc](auto& a, auto& b) {
+        return desc ? double_less(b.first, a.first) : double_less(a.first, b.first);
+      });
       // Accumulated counts: sorted[k].second becomes the number of values <= sorted[k].first.
       for (size_t k = 1; k < sorted.size(); ++k) sorted[k].second += sorted[k - 1].second;
-      double max_position = static_cast<double>(sorted.back().second - 1);
-      if (!array_) {
-        out.append<double>(at(sorted, max_position * d->percentages[0]));
+      if (!form_.array) {
+        out.append<double>(at(sorted, d->percentages[0]));
         continue;
       }
-      for (double p : d->percentages) out.child(0).append<double>(at(sorted, max_position * p));
+      for (double p : d->percentages) out.child(0).append<double>(at(sorted, p));
       out.close_list();
     }
   }
@@ -113,16 +135,21 @@ class Percentile final : public AggregateFunction {
     if (!*d) *d = new PercentileData();
     return **d;
   }
-  /// The value at `position` (0-based, fractional) of the accumulated counts.
-  static double at(const std::vector<std::pair<double, int64_t>>& acc, double position) {
-    auto value_at_rank = [&](int64_t rank) {  // the value of the rank-th value, 1-based
-      auto it = std::lower_bound(acc.begin(), acc.end(), rank, [](auto& e, int64_t r) { return e.second < r; });
-      return it->first;
-    };
+  /// The value of rank `rank` (1-based) among the accumulated counts.
+  static double value_at_rank(const std::vector<std::pair<double, int64_t>>& acc, int64_t rank) {
+    auto it = std::lower_bound(acc.begin(), acc.end(), rank, [](auto& e, int64_t r) { return e.second < r; });
+    return it->first;
+  }
+  /// The percentile `p` of the accumulated counts.
+  double at(const std::vector<std::pair<double, int64_t>>& acc, double p) const {
+    int64_t total = acc.back().second;
+    if (form_.discrete)
+      return value_at_rank(acc, std::max<int64_t>(1, static_cast<int64_t>(std::ceil(p * static_cast<double>(total)))));
+    double position = static_cast<double>(total - 1) * p;
     double lower = std::floor(position), higher = std::ceil(position);
-    double lo = value_at_rank(static_cast<int64_t>(lower) + 1);
+    double lo = value_at_rank(acc, static_cast<int64_t>(lower) + 1);
     if (lower == higher) return lo;
-    double hi = value_at_rank(static_cast<int64_t>(higher) + 1);
+    double hi = value_at_rank(acc, static_cast<int64_t>(higher) + 1);
     if (hi == lo) return lo;
     return (higher - position) * lo + (position - lower) * hi;
   }
@@ -137,10 +164,10 @@ class Percentile final : public AggregateFunction {
         throw_type_mismatch("VALUE_OUT_OF_RANGE",
                             "The percentage must be between [0.0, 1.0] (current value = " + java_double_string(d) +
                                 "D).",
-                            sql_);
+                            form_.sql);
       out.push_back(d);
     };
-    if (array_) {
+    if (form_.array) {
       if (!v.is_null())
         for (auto& p : v.as_list()) check(p);
     } else {
@@ -148,9 +175,7 @@ class Percentile final : public AggregateFunction {
     }
     return out;
   }
-  std::optional<double> fixed_;
-  bool array_;
-  std::string sql_;
+  PercentileForm form_;
 };
 
 bool numeric_or_null(const TypePtr& t) {
@@ -195,8 +220,11 @@ void register_percentile_aggregates(Registry& r) {
       return s;
     };
     d.aggregate = [](const Signature& sig, const EvalContext&) {
-      bool array = sig.arg_types[1]->id() == TypeId::kArray;
-      return std::make_unique<Percentile>(std::nullopt, array, "percentile");
+      PercentileForm form;
+      form.array = sig.arg_types[1]->id() == TypeId::kArray;
+      form.freq_arg = 2;
+      form.sql = "percentile";
+      return std::make_unique<Percentile>(form);
     };
     // Spark shows the default frequency: percentile(v, 0.5, 1).
     d.render = [](const std::string& called, const std::vector<std::string>& args) {
@@ -225,9 +253,52 @@ void register_percentile_aggregates(Registry& r) {
       return s;
     };
     d.aggregate = [](const Signature&, const EvalContext&) {
-      return std::make_unique<Percentile>(0.5, false, "median");
+      PercentileForm form;
+      form.fixed = 0.5;
+      form.sql = "median";
+      return std::make_unique<Percentile>(form);
     };
     d.usage = "median(col) - Returns the median of numeric column `col`.";
+    r.add(std::move(d));
+  }
+  for (bool discrete : {false, true}) {
+    FunctionDef d;
+    d.name = discrete ? "percentile_disc" : "percentile_cont";
+    d.kind = FunctionKind::kAggregate;
+    d.min_args = d.max_args = 3;
+    std::string name = d.name;
+    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) {
+      std::string sql = name + "(" + args[1]->sql() + ")";
+      if (!value_input(args[0]))
+        throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                            "The first parameter requires the \"NUMERIC\" type, however \"" + args[0]->sql() +
+                                "\" has the type \"" + args[0]->sql() + "\".",
+                            sql);
+      if (!numeric_or_null(args[1]))
+        throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                            "The second parameter requires the \"DOUBLE\" type, however \"" + args[1]->sql() +
+                                "\" has the type \"" + args[1]->sql() + "\".",
+                            sql);
+      Signature s;
+      s.arg_types = {DataType::double_(), DataType::double_(), DataType::boolean()};
+      s.result_type = DataType::double_();
+      s.null_if_any_arg_null = false;
+      return s;
+    };
+    d.aggregate = [discrete, name](const Signature&, const EvalContext&) {
+      PercentileForm form;
+      form.discrete = discrete;
+      form.desc_arg = 2;
+      form.sql = name;
+      return std::make_unique<Percentile>(form);
+    };
+    d.render = [](const std::string& called, const std::vector<std::string>& args) {
+      return called + "(" + args[1] + ") WITHIN GROUP (ORDER BY " + args[0] + (args[2] == "true" ? " DESC" : "") + ")";
+    };
+    d.usage = discrete ? "percentile_disc(percentage) WITHIN GROUP (ORDER BY col) - Returns a percentile value "
+                         "based on a discrete distribution of numeric column `col`."
+                       : "percentile_cont(percentage) WITHIN GROUP (ORDER BY col) - Returns a percentile value "
+                         "based on a continuous distribution of numeric column `col`.";
     r.add(std::move(d));
   }
 }

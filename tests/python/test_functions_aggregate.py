@@ -242,3 +242,16 @@ def test_percentile_approx_bad_accuracy(diff_error):
                "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE")
     diff_error(lambda s: s.sql("SELECT percentile_approx(v, 1.5) FROM VALUES (1) t(v)"),
                "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE")
+
+
+def test_percentile_cont_disc_within_group(diff):
+    def program(s):
+        s.createDataFrame([("a", 1), ("a", 3), ("a", 7), ("a", 10), ("a", None), ("b", 4), ("n", None)],
+                          "k string, v int").createOrReplaceTempView("agg_within_t")
+        return s.sql("SELECT k, percentile_cont(0.1) WITHIN GROUP (ORDER BY v), "
+                     "percentile_cont(0.1) WITHIN GROUP (ORDER BY v DESC), "
+                     "percentile_disc(0.0) WITHIN GROUP (ORDER BY v), percentile_disc(0.25) WITHIN GROUP (ORDER BY v), "
+                     "percentile_disc(0.6) WITHIN GROUP (ORDER BY v ASC), "
+                     "percentile_disc(0.75) WITHIN GROUP (ORDER BY v DESC), "
+                     "percentile_disc(1.0) WITHIN GROUP (ORDER BY v) FROM agg_within_t GROUP BY k")
+    diff(program)
