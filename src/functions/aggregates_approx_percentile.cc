@@ -230,7 +230,8 @@ class ApproxPercentile final : public AggregateFunction {
     Value v = c.value_at(0);
     std::vector<double> out;
     auto check = [&](const Value& p) {
-      double d = p.is_null() ? NAN : p.as_double();
+      if (p.is_null()) throw_type_mismatch("UNEXPECTED_NULL", "The percentage must not be null.", name_);
+      double d = p.as_double();
       if (!(d >= 0.0 && d <= 1.0))
         throw_type_mismatch("VALUE_OUT_OF_RANGE", "All percentage values must be between 0.0 and 1.0.", name_);
       out.push_back(d);

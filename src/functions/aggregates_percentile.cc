@@ -158,7 +158,7 @@ class Percentile final : public AggregateFunction {
     Value v = c.value_at(0);
     std::vector<double> out;
     auto check = [&](const Value& p) {
-      if (p.is_null()) return;
+      if (p.is_null()) throw_type_mismatch("UNEXPECTED_NULL", "The percentage must not be null.", form_.sql);
       double d = p.as_double();
       if (!(d >= 0.0 && d <= 1.0))
         throw_type_mismatch("VALUE_OUT_OF_RANGE",

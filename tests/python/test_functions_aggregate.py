@@ -213,6 +213,9 @@ def test_percentile_errors(diff_error):
     diff_error(lambda s: data(s).agg(F.percentile("v", 1.5)), "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE")
     diff_error(lambda s: data(s).agg(F.percentile("v", 0.5, F.lit(-1))), "NEGATIVE_VALUES_IN_FREQUENCY_EXPRESSION")
     diff_error(lambda s: data(s).agg(F.median("b")), "DATATYPE_MISMATCH")
+    diff_error(lambda s: data(s).agg(F.percentile("v", F.lit(None).cast("double"))), "DATATYPE_MISMATCH.UNEXPECTED_NULL")
+    diff_error(lambda s: data(s).agg(F.percentile_approx("v", F.lit(None).cast("double"))),
+               "DATATYPE_MISMATCH.UNEXPECTED_NULL")
 
 
 def test_percentile_approx_small_groups_are_exact(diff):
