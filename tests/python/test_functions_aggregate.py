@@ -258,3 +258,13 @@ def test_percentile_cont_disc_within_group(diff):
                      "percentile_disc(0.75) WITHIN GROUP (ORDER BY v DESC), "
                      "percentile_disc(1.0) WITHIN GROUP (ORDER BY v) FROM agg_within_t GROUP BY k")
     diff(program)
+
+
+def test_select_of_aggregates_is_a_global_aggregate(diff):
+    diff(lambda s: data(s).select(F.count_if(F.col("v") > 2), F.sum("v").alias("total"), F.regr_count("v", "x"),
+                                  (F.max("w") - F.min("w")).alias("range")))
+    diff(lambda s: data(s).filter("v > 100").select(F.bool_and("b"), F.count("v")))
+
+
+def test_select_mixing_aggregate_and_column_fails(diff_error):
+    diff_error(lambda s: data(s).select("k", F.sum("v")), "MISSING_GROUP_BY")
