@@ -1,4 +1,4 @@
-// Basic aggregate functions: count, sum, avg, min, max, first, last.
+// Basic aggregate functions: count, sum, avg, try_sum, try_avg, min, max.
 
 #include <cmath>
 #include <cstring>
@@ -48,16 +48,21 @@ template <typename Acc>
 struct SumState {
   Acc sum;
   int64_t count;
+  bool overflow;
 };
+
+/// What an integral sum that leaves the long range gives: Spark's ANSI error, Java's
+/// wrap-around (ANSI off), or null (try_sum).
+enum class SumOverflow { kError, kWrap, kNull };
 
 /// sum and avg over integral (accumulated as int64, ANSI overflow checked) or floating
 /// (double) inputs. For avg, integral inputs are accumulated as double, as Spark does.
 template <typename In, typename Acc, bool kAvg>
 class SumAvg final : public AggregateFunction {
  public:
-  explicit SumAvg(bool ansi) : ansi_(ansi) {}
+  explicit SumAvg(SumOverflow overflow) : overflow_(overflow) {}
   size_t state_size() const override { return sizeof(SumState<Acc>); }
-  void init(uint8_t* s) const override { *reinterpret_cast<SumState<Acc>*>(s) = {Acc{}, 0}; }
+  void init(uint8_t* s) const override { *reinterpret_cast<SumState<Acc>*>(s) = {Acc{}, 0, false}; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
@@ -65,20 +70,21 @@ class SumAvg final : public AggregateFunction {
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || !c.is_valid(i)) continue;
       auto* s = reinterpret_cast<SumState<Acc>*>(states[i]);
-      add(s->sum, static_cast<Acc>(x[i]));
+      add(*s, static_cast<Acc>(x[i]));
       ++s->count;
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
     auto* d = reinterpret_cast<SumState<Acc>*>(dst);
     auto* s = reinterpret_cast<const SumState<Acc>*>(src);
-    add(d->sum, s->sum);
+    d->overflow |= s->overflow;
+    add(*d, s->sum);
     d->count += s->count;
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
       auto* s = reinterpret_cast<const SumState<Acc>*>(states[i]);
-      if (s->count == 0) {
+      if (s->count == 0 || s->overflow) {
         out.append_null();
       } else if constexpr (kAvg) {
         out.append<double>(static_cast<double>(s->sum) / static_cast<double>(s->count));
@@ -89,17 +95,17 @@ class SumAvg final : public AggregateFunction {
   }
 
  private:
-  void add(Acc& acc, Acc v) const {
+  void add(SumState<Acc>& s, Acc v) const {
     if constexpr (std::is_integral_v<Acc>) {
-      if (__builtin_add_overflow(acc, v, &acc)) {
-        if (ansi_) sum_overflow();
-        // Non-ANSI: Spark's sum wraps... but returns null on overflow for longs; wrap here.
+      if (__builtin_add_overflow(s.sum, v, &s.sum)) {
+        if (overflow_ == SumOverflow::kError) sum_overflow();
+        if (overflow_ == SumOverflow::kNull) s.overflow = true;
       }
     } else {
-      acc += v;
+      s.sum += v;
     }
   }
-  bool ansi_;
+  SumOverflow overflow_;
 };
 
 // ---- min / max / first / last ---------------------------------------------------------------
@@ -248,28 +254,26 @@ void require_numeric(const std::string& fn, const TypePtr& t) {
                         fn + "(" + t->sql() + ")");
 }
 
-std::unique_ptr<AggregateFunction> make_sum_avg(const Signature& sig, const EvalContext& ctx, bool avg) {
-  TypeId in = sig.arg_types[0]->id();
-  switch (in) {
-    case TypeId::kByte:
-      return avg ? std::unique_ptr<AggregateFunction>(new SumAvg<int8_t, double, true>(ctx.ansi))
-                 : std::unique_ptr<AggregateFunction>(new SumAvg<int8_t, int64_t, false>(ctx.ansi));
-    case TypeId::kShort:
-      return avg ? std::unique_ptr<AggregateFunction>(new SumAvg<int16_t, double, true>(ctx.ansi))
-                 : std::unique_ptr<AggregateFunction>(new SumAvg<int16_t, int64_t, false>(ctx.ansi));
-    case TypeId::kInt:
-      return avg ? std::unique_ptr<AggregateFunction>(new SumAvg<int32_t, double, true>(ctx.ansi))
-                 : std::unique_ptr<AggregateFunction>(new SumAvg<int32_t, int64_t, false>(ctx.ansi));
-    case TypeId::kLong:
-      return avg ? std::unique_ptr<AggregateFunction>(new SumAvg<int64_t, double, true>(ctx.ansi))
-                 : std::unique_ptr<AggregateFunction>(new SumAvg<int64_t, int64_t, false>(ctx.ansi));
-    case TypeId::kFloat:
-      return avg ? std::unique_ptr<AggregateFunction>(new SumAvg<float, double, true>(ctx.ansi))
-                 : std::unique_ptr<AggregateFunction>(new SumAvg<float, double, false>(ctx.ansi));
-    case TypeId::kDouble:
-      return avg ? std::unique_ptr<AggregateFunction>(new SumAvg<double, double, true>(ctx.ansi))
-                 : std::unique_ptr<AggregateFunction>(new SumAvg<double, double, false>(ctx.ansi));
-    case TypeId::kDecimal: return make_decimal_sum_avg(sig, ctx, avg);
+/// sum / avg, or try_sum / try_avg when `try_mode` (null instead of overflow errors).
+std::unique_ptr<AggregateFunction> make_sum_avg(const Signature& sig, const EvalContext& ctx, bool avg,
+                                                bool try_mode) {
+  SumOverflow of = try_mode ? SumOverflow::kNull : ctx.ansi ? SumOverflow::kError : SumOverflow::kWrap;
+  auto make = [&]<typename In, typename SumAcc>() -> std::unique_ptr<AggregateFunction> {
+    if (avg) return std::make_unique<SumAvg<In, double, true>>(of);
+    return std::make_unique<SumAvg<In, SumAcc, false>>(of);
+  };
+  switch (sig.arg_types[0]->id()) {
+    case TypeId::kByte: return make.template operator()<int8_t, int64_t>();
+    case TypeId::kShort: return make.template operator()<int16_t, int64_t>();
+    case TypeId::kInt: return make.template operator()<int32_t, int64_t>();
+    case TypeId::kLong: return make.template operator()<int64_t, int64_t>();
+    case TypeId::kFloat: return make.template operator()<float, double>();
+    case TypeId::kDouble: return make.template operator()<double, double>();
+    case TypeId::kDecimal: {
+      EvalContext lenient = ctx;
+      lenient.ansi = ctx.ansi && !try_mode;
+      return make_decimal_sum_avg(sig, lenient, avg);
+    }
     default:
       throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                        std::string(avg ? "avg" : "sum") + " of " + sig.arg_types[0]->sql() +
@@ -314,29 +318,39 @@ void register_aggregates(Registry& r) {
     d.usage = "count(*) - Returns the total number of retrieved rows, including rows containing null.";
     r.add(std::move(d));
   }
-  for (bool avg : {false, true}) {
-    FunctionDef d;
-    d.name = avg ? "avg" : "sum";
-    if (avg) d.aliases = {"mean"};
-    d.kind = FunctionKind::kAggregate;
-    d.min_args = d.max_args = 1;
-    d.type_rule = [avg](const std::vector<TypePtr>& args, const Config&) {
-      require_numeric(avg ? "avg" : "sum", args[0]);
-      Signature s;
-      TypePtr in = args[0]->id() == TypeId::kNull || args[0]->id() == TypeId::kString ? DataType::double_() : args[0];
-      s.arg_types = {in};
-      s.result_type = avg ? (in->id() == TypeId::kDecimal
-                                 ? DataType::decimal(std::min(38, in->precision() + 4), std::min(38, in->scale() + 4))
-                                 : DataType::double_())
-                          : sum_result(in);
-      s.null_if_any_arg_null = false;
-      return s;
-    };
-    d.aggregate = [avg](const Signature& sig, const EvalContext& ctx) { return make_sum_avg(sig, ctx, avg); };
-    d.gpu_supported = true;
-    d.usage = avg ? "avg(expr) - Returns the mean calculated from values of a group."
-                  : "sum(expr) - Returns the sum calculated from values of a group.";
-    r.add(std::move(d));
+  for (bool try_mode : {false, true}) {
+    for (bool avg : {false, true}) {
+      FunctionDef d;
+      std::string base = avg ? "avg" : "sum";
+      d.name = try_mode ? "try_" + base : base;
+      if (avg && !try_mode) d.aliases = {"mean"};
+      d.kind = FunctionKind::kAggregate;
+      d.min_args = d.max_args = 1;
+      std::string name = d.name;
+      d.type_rule = [avg, name](const std::vector<TypePtr>& args, const Config&) {
+        require_numeric(name, args[0]);
+        Signature s;
+        TypePtr in = args[0]->id() == TypeId::kNull || args[0]->id() == TypeId::kString ? DataType::double_() : args[0];
+        s.arg_types = {in};
+        s.result_type = avg ? (in->id() == TypeId::kDecimal
+                                   ? DataType::decimal(std::min(38, in->precision() + 4), std::min(38, in->scale() + 4))
+                                   : DataType::double_())
+                            : sum_result(in);
+        s.null_if_any_arg_null = false;
+        return s;
+      };
+      d.aggregate = [avg, try_mode](const Signature& sig, const EvalContext& ctx) {
+        return make_sum_avg(sig, ctx, avg, try_mode);
+      };
+      d.gpu_supported = !try_mode;
+      d.usage = try_mode ? (avg ? "try_avg(expr) - Returns the mean calculated from values of a group and the "
+                                  "result is null on overflow."
+                                : "try_sum(expr) - Returns the sum calculated from values of a group and the "
+                                  "result is null on overflow.")
+                         : (avg ? "avg(expr) - Returns the mean calculated from values of a group."
+                                : "sum(expr) - Returns the sum calculated from values of a group.");
+      r.add(std::move(d));
+    }
   }
   for (bool max : {false, true}) {
     FunctionDef d;

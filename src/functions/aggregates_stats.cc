@@ -1,5 +1,6 @@
-// Statistical aggregates: stddev / std / stddev_samp / stddev_pop and variance / var_samp /
-// var_pop, with Spark's semantics: the input is cast to double; no non-null input gives null;
+// Statistical aggregates: stddev / std / stddev_samp / stddev_pop, variance / var_samp /
+// var_pop, skewness and kurtosis, with Spark's semantics: the input is cast to double; no
+// non-null input gives null;
 // a single value gives 0.0 for the population forms and null for the sample forms (NaN when
 // spark.sql.legacy.statisticalAggregate is true).
 
@@ -80,6 +81,70 @@ class CentralMoments final : public AggregateFunction {
   bool sample_, sqrt_, legacy_;
 };
 
+/// Count, mean and second to fourth central moments, updated and merged with Spark's
+/// formulas (CentralMomentAgg) for skewness and kurtosis.
+struct HigherMoments {
+  double n, mean, m2, m3, m4;
+};
+
+class ShapeMoments final : public AggregateFunction {
+ public:
+  ShapeMoments(bool kurtosis, bool legacy) : kurtosis_(kurtosis), legacy_(legacy) {}
+  size_t state_size() const override { return sizeof(HigherMoments); }
+  void init(uint8_t* s) const override { *reinterpret_cast<HigherMoments*>(s) = {0, 0, 0, 0, 0}; }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& c = *args[0];
+    if (c.type()->id() == TypeId::kNull) return;
+    const double* x = c.values<double>();
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i] || !c.is_valid(i)) continue;
+      auto* m = reinterpret_cast<HigherMoments*>(states[i]);
+      double count = m->n + 1;
+      double delta = x[i] - m->mean;
+      double delta_n = delta / count;
+      double delta2 = delta * delta, delta_n2 = delta_n * delta_n;
+      m->mean += delta_n;
+      m->m2 += delta * (delta - delta_n);
+      m->m3 += -3.0 * delta_n * m->m2 + delta * (delta2 - delta_n2);
+      m->m4 += -4.0 * delta_n * m->m3 - 6.0 * delta_n2 * m->m2 + delta * (delta * delta2 - delta_n * delta_n2);
+      m->n = count;
+    }
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    auto* a = reinterpret_cast<HigherMoments*>(dst);
+    auto* b = reinterpret_cast<const HigherMoments*>(src);
+    double n1 = a->n, n2 = b->n, count = n1 + n2;
+    double delta = b->mean - a->mean;
+    double dn = count == 0 ? 0.0 : delta / count;
+    double m2 = a->m2 + b->m2 + delta * dn * n1 * n2;
+    double m3 = a->m3 + b->m3 + dn * dn * delta * n1 * n2 * (n1 - n2) + 3.0 * dn * (n1 * b->m2 - n2 * a->m2);
+    double m4 = a->m4 + b->m4 + dn * dn * dn * delta * n1 * n2 * (n1 * n1 - n1 * n2 + n2 * n2) +
+                6.0 * dn * dn * (n1 * n1 * b->m2 + n2 * n2 * a->m2) + 4.0 * dn * (n1 * b->m3 - n2 * a->m3);
+    a->mean += dn * n2;
+    a->m2 = m2;
+    a->m3 = m3;
+    a->m4 = m4;
+    a->n = count;
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    for (int64_t i = 0; i < n; ++i) {
+      auto* m = reinterpret_cast<const HigherMoments*>(states[i]);
+      if (m->n == 0 || (m->m2 == 0 && !legacy_)) {
+        out.append_null();
+      } else if (m->m2 == 0) {
+        out.append<double>(NAN);
+      } else if (kurtosis_) {
+        out.append<double>(m->n * m->m4 / (m->m2 * m->m2) - 3.0);
+      } else {
+        out.append<double>(std::sqrt(m->n) * m->m3 / std::sqrt(m->m2 * m->m2 * m->m2));
+      }
+    }
+  }
+
+ private:
+  bool kurtosis_, legacy_;
+};
+
 Signature moments_rule(const std::vector<TypePtr>& args, const std::string& name) {
   const TypePtr& t = args[0];
   if (!t->is_numeric() && t->id() != TypeId::kNull && t->id() != TypeId::kString)
@@ -140,6 +205,21 @@ void register_statistical_aggregates(Registry& r) {
     };
     d.gpu_supported = true;
     d.usage = s.usage;
+    r.add(std::move(d));
+  }
+  for (bool kurtosis : {false, true}) {
+    FunctionDef d;
+    d.name = kurtosis ? "kurtosis" : "skewness";
+    d.kind = FunctionKind::kAggregate;
+    d.min_args = d.max_args = 1;
+    std::string name = d.name;
+    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) { return moments_rule(args, name); };
+    d.aggregate = [kurtosis](const Signature&, const EvalContext& ctx) {
+      bool legacy = ctx.config && ctx.config->get_bool("spark.sql.legacy.statisticalAggregate", false);
+      return std::make_unique<ShapeMoments>(kurtosis, legacy);
+    };
+    d.usage = kurtosis ? "kurtosis(expr) - Returns the kurtosis value calculated from values of a group."
+                       : "skewness(expr) - Returns the skewness value calculated from values of a group.";
     r.add(std::move(d));
   }
 }

@@ -1,5 +1,6 @@
 // Arithmetic operators: + - * / % div, unary minus, with Spark's type rules and ANSI overflow
-// and division-by-zero behaviour.
+// and division-by-zero behaviour; try_add / try_subtract / try_multiply / try_divide / try_mod,
+// the same operators with null instead of overflow and division-by-zero errors.
 
 #include <cmath>
 #include <limits>
@@ -13,6 +14,9 @@ namespace {
 
 enum class Op { kAdd, kSub, kMul };
 
+/// What an integral overflow gives: Spark's ANSI error, Java's wrap-around, or null (try_).
+enum class Overflow { kError, kWrap, kNull };
+
 const char* try_name(Op op) {
   switch (op) {
     case Op::kAdd: return "try_add";
@@ -22,7 +26,7 @@ const char* try_name(Op op) {
 }
 
 template <typename T>
-ColumnPtr integral_op(Op op, const Column& a, const Column& b, int64_t n, const TypePtr& rt, bool ansi) {
+ColumnPtr integral_op(Op op, const Column& a, const Column& b, int64_t n, const TypePtr& rt, Overflow overflow) {
   auto apply = [op](T x, T y, T* out) -> bool {
     switch (op) {
       case Op::kAdd: return !__builtin_add_overflow(x, y, out);
@@ -30,7 +34,8 @@ ColumnPtr integral_op(Op op, const Column& a, const Column& b, int64_t n, const 
       default: return !__builtin_mul_overflow(x, y, out);
     }
   };
-  if (ansi) {
+  if (overflow == Overflow::kNull) return binary_fixed_nullable<T, T, T>(a, b, n, rt, apply);
+  if (overflow == Overflow::kError) {
     return binary_fixed<T, T, T, true>(a, b, n, rt, [&](T x, T y) {
       T r;
       if (!apply(x, y, &r)) throw_arithmetic_overflow(int_word<T>(), try_name(op));
@@ -53,16 +58,18 @@ ColumnPtr floating_op(Op op, const Column& a, const Column& b, int64_t n, const 
   }
 }
 
+/// `try_mode`: overflow gives null (ctx.ansi must then be false, for decimals).
 ColumnPtr arith_kernel(Op op, const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
-                       const EvalContext& ctx) {
+                       const EvalContext& ctx, bool try_mode = false) {
   const Column& a = *args[0];
   const Column& b = *args[1];
   const TypePtr& rt = sig.result_type;
+  Overflow of = try_mode ? Overflow::kNull : ctx.ansi ? Overflow::kError : Overflow::kWrap;
   switch (rt->id()) {
-    case TypeId::kByte: return integral_op<int8_t>(op, a, b, n, rt, ctx.ansi);
-    case TypeId::kShort: return integral_op<int16_t>(op, a, b, n, rt, ctx.ansi);
-    case TypeId::kInt: return integral_op<int32_t>(op, a, b, n, rt, ctx.ansi);
-    case TypeId::kLong: return integral_op<int64_t>(op, a, b, n, rt, ctx.ansi);
+    case TypeId::kByte: return integral_op<int8_t>(op, a, b, n, rt, of);
+    case TypeId::kShort: return integral_op<int16_t>(op, a, b, n, rt, of);
+    case TypeId::kInt: return integral_op<int32_t>(op, a, b, n, rt, of);
+    case TypeId::kLong: return integral_op<int64_t>(op, a, b, n, rt, of);
     case TypeId::kFloat: return floating_op<float>(op, a, b, n, rt);
     case TypeId::kDouble: return floating_op<double>(op, a, b, n, rt);
     case TypeId::kDecimal:
@@ -233,6 +240,56 @@ ColumnPtr negate_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Sig
   });
 }
 
+/// The kernel of an operator's try_ form: non-ANSI evaluation (null for division by zero and
+/// decimal overflow) with integral overflow as null too.
+ScalarKernel try_kernel(ScalarKernel kernel) {
+  return [kernel](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig, const EvalContext& ctx) {
+    EvalContext lenient = ctx;
+    lenient.ansi = false;
+    return kernel(args, n, sig, lenient);
+  };
+}
+
+void register_try_arithmetic(Registry& r) {
+  struct Spec {
+    const char* name;
+    TypeRule rule;
+    ScalarKernel kernel;
+    const char* usage;
+  };
+  auto arith = [](Op op) -> ScalarKernel {
+    return [op](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig, const EvalContext& ctx) {
+      return arith_kernel(op, args, n, sig, ctx, true);
+    };
+  };
+  for (Spec s : {Spec{"try_add", numeric_binary("+"), arith(Op::kAdd),
+                      "try_add(expr1, expr2) - Returns the sum of `expr1`and `expr2` and the result is null on "
+                      "overflow."},
+                 Spec{"try_subtract", numeric_binary("-"), arith(Op::kSub),
+                      "try_subtract(expr1, expr2) - Returns `expr1`-`expr2` and the result is null on overflow."},
+                 Spec{"try_multiply", numeric_binary("*"), arith(Op::kMul),
+                      "try_multiply(expr1, expr2) - Returns `expr1`*`expr2` and the result is null on overflow."},
+                 Spec{"try_divide", divide_rule, divide_kernel,
+                      "try_divide(dividend, divisor) - Returns `dividend`/`divisor`. It always performs floating "
+                      "point division. Its result is always null if `expr2` is 0."},
+                 Spec{"try_mod", numeric_binary("%"), remainder_kernel(false),
+                      "try_mod(dividend, divisor) - Returns the remainder after `expr1`/`expr2`. Its result is "
+                      "always null if `expr2` is 0."}}) {
+    FunctionDef d;
+    d.name = s.name;
+    d.min_args = d.max_args = 2;
+    TypeRule rule = s.rule;
+    d.type_rule = [rule](const std::vector<TypePtr>& args, const Config& conf) {
+      Signature sig = rule(args, conf);
+      sig.may_introduce_null = true;
+      return sig;
+    };
+    d.kernel = try_kernel(s.kernel);
+    d.usage = s.usage;
+    r.add(std::move(d));
+  }
+}
+
 }  // namespace
 
 void register_arithmetic(Registry& r) {
@@ -299,6 +356,7 @@ void register_arithmetic(Registry& r) {
     d.usage = "negative(expr) - Returns the negated value of expr.";
     r.add(std::move(d));
   }
+  register_try_arithmetic(r);
 }
 
 }  // namespace ember::functions

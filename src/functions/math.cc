@@ -1,6 +1,6 @@
 // Math functions: abs, ceil/floor, round/bround, the double-valued unary and binary functions
 // (sqrt, exp, logarithms, trigonometry, pow, atan2, hypot), signum, greatest/least, bitwise
-// operators and shifts, try_add/try_subtract/try_multiply/try_divide, factorial, hex/unhex/bin,
+// operators and shifts, factorial, hex/unhex/bin,
 // with Spark's result types, column names, null results and ANSI overflow errors.
 //
 // Decimal arguments are not supported yet (they need decimal arithmetic); ceil/floor with a
@@ -732,101 +732,6 @@ void register_bitwise(Registry& r) {
 }
 
 // ---------------------------------------------------------------------------------------------
-// try_add, try_subtract, try_multiply, try_divide.
-
-void register_try_arithmetic(Registry& r) {
-  enum class T3 { kAdd, kSub, kMul };
-  struct Spec {
-    const char* name;
-    T3 op;
-  };
-  for (Spec sp : {Spec{"try_add", T3::kAdd}, Spec{"try_subtract", T3::kSub},
-                  Spec{"try_multiply", T3::kMul}}) {
-    FunctionDef d;
-    d.name = sp.name;
-    d.min_args = d.max_args = 2;
-    std::string name = sp.name;
-    d.type_rule = [name](const std::vector<TypePtr>& args, const Config& conf) {
-      TypePtr a = args[0], b = args[1];
-      if (a->id() == TypeId::kString) a = DataType::double_();
-      if (b->id() == TypeId::kString) b = DataType::double_();
-      if (a->id() == TypeId::kNull && b->id() == TypeId::kNull) a = b = DataType::double_();
-      TypePtr w = wider_type(a, b, conf.ansi_enabled());
-      if (!w || !w->is_numeric())
-        throw_type_mismatch("BINARY_OP_DIFF_TYPES",
-                            "the left and right operands of the binary operator have incompatible "
-                            "types (\"" + args[0]->sql() + "\" and \"" + args[1]->sql() + "\").",
-                            call_sql(name, args));
-      if (w->id() == TypeId::kDecimal)
-        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                         name + " on DECIMAL is not supported yet.");
-      Signature s;
-      s.arg_types = {w, w};
-      s.result_type = w;
-      s.may_introduce_null = true;
-      return s;
-    };
-    T3 op = sp.op;
-    d.kernel = [op](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
-                    const EvalContext&) {
-      const TypePtr& rt = sig.result_type;
-      return dispatch_fixed(rt->id(), [&]<typename T>() -> ColumnPtr {
-        if constexpr (std::is_same_v<T, int128_t>) {
-          EMBER_UNREACHABLE("try arithmetic on decimal");
-        } else {
-          return binary_fixed_nullable<T, T, T>(*args[0], *args[1], n, rt, [op](T x, T y, T* out) {
-            if constexpr (std::is_floating_point_v<T>) {
-              *out = op == T3::kAdd ? x + y : op == T3::kSub ? x - y : x * y;
-              return true;
-            } else {
-              switch (op) {
-                case T3::kAdd: return !__builtin_add_overflow(x, y, out);
-                case T3::kSub: return !__builtin_sub_overflow(x, y, out);
-                default: return !__builtin_mul_overflow(x, y, out);
-              }
-            }
-          });
-        }
-      });
-    };
-    d.usage = name + "(expr1, expr2) - Arithmetic that returns NULL on overflow.";
-    r.add(std::move(d));
-  }
-  FunctionDef d;
-  d.name = "try_divide";
-  d.min_args = d.max_args = 2;
-  d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
-    Signature s;
-    for (size_t i = 0; i < 2; ++i) {
-      if (args[i]->id() == TypeId::kDecimal)
-        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                         "try_divide on DECIMAL is not supported yet.");
-      if (!(args[i]->is_numeric() || args[i]->id() == TypeId::kNull ||
-            args[i]->id() == TypeId::kString))
-        throw_type_mismatch("BINARY_OP_WRONG_TYPE",
-                            "the binary operator requires the input type (\"DOUBLE\" or "
-                            "\"DECIMAL\"), not \"" + args[i]->sql() + "\".",
-                            call_sql("try_divide", args));
-    }
-    s.arg_types = {DataType::double_(), DataType::double_()};
-    s.result_type = DataType::double_();
-    s.may_introduce_null = true;
-    return s;
-  };
-  d.kernel = [](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
-                const EvalContext&) {
-    return binary_fixed_nullable<double, double, double>(*args[0], *args[1], n, sig.result_type,
-                                                         [](double x, double y, double* out) {
-                                                           if (y == 0) return false;
-                                                           *out = x / y;
-                                                           return true;
-                                                         });
-  };
-  d.usage = "try_divide(dividend, divisor) - Division that returns NULL for a zero divisor.";
-  r.add(std::move(d));
-}
-
-// ---------------------------------------------------------------------------------------------
 // factorial, hex, unhex, bin.
 
 void register_integer_functions(Registry& r) {
@@ -1001,7 +906,6 @@ void register_math(Registry& r) {
   register_round(r);
   register_greatest_least(r);
   register_bitwise(r);
-  register_try_arithmetic(r);
   register_integer_functions(r);
 }
 

@@ -39,6 +39,11 @@ Registry::Registry() {
   register_math(*this);
   register_rand(*this);
   register_statistical_aggregates(*this);
+  register_value_aggregates(*this);
+  register_logical_aggregates(*this);
+  register_regression_aggregates(*this);
+  register_percentile_aggregates(*this);
+  register_approx_percentile(*this);
   register_string_basic(*this);
   register_string_regexp(*this);
   register_string_format(*this);

@@ -452,8 +452,9 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
   }
   // Spark promotes an integral literal beside a decimal in a binary operator to the narrowest
   // decimal that holds it (DECIMAL(digits, 0)), which decides the result's precision and scale.
-  static const std::set<std::string> kDecimalLiteralOperators = {"+", "-", "*", "/", "%", "pmod", "==",
-                                                                 "<", "<=", ">", ">=", "<=>"};
+  static const std::set<std::string> kDecimalLiteralOperators = {
+      "+", "-", "*", "/", "%", "pmod", "==", "<", "<=", ">", ">=", "<=>",
+      "try_add", "try_subtract", "try_multiply", "try_divide", "try_mod"};
   if (args.size() == 2 && kDecimalLiteralOperators.count(def->name)) {
     for (size_t i = 0; i < 2; ++i) {
       const ExprPtr& l = args[i];
@@ -996,7 +997,33 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       return alias_node;
     }
     case PlanKind::kProject: {
-      n->exprs = resolve_named_list(p->exprs, child, false);
+      try {
+        n->exprs = resolve_named_list(p->exprs, child, false);
+      } catch (const SparkError& e) {
+        // A projection of aggregate functions is a global aggregate (df.select(sum(v))).
+        if (e.error_class() != "UNSUPPORTED_EXPR_FOR_OPERATOR") throw;
+        std::vector<ExprPtr> aggs = resolve_named_list(p->exprs, child, true);
+        bool any = false;
+        for (auto& a : aggs) any |= a->contains_aggregate();
+        if (!any) throw;
+        for (auto& a : aggs)
+          if (contains_window(a)) return aggregate_with_windows(p, {}, aggs, child);
+        try {
+          for (auto& a : aggs) check_aggregate(a->kind == ExprKind::kAlias ? a->children[0] : a, {}, a);
+        } catch (const SparkError& missing) {
+          if (missing.error_class() != "MISSING_AGGREGATION") throw;
+          throw SparkError(ErrorKind::kAnalysis, "MISSING_GROUP_BY",
+                           "The query does not include a GROUP BY clause. Add GROUP BY or turn it into the window "
+                           "functions using OVER clauses.",
+                           {}, "42803");
+        }
+        n->kind = PlanKind::kAggregate;
+        n->exprs.clear();
+        n->aggregates = aggs;
+        n->output.clear();
+        for (auto& a : aggs) n->output.push_back(to_attribute(a));
+        return n;
+      }
       bool windows = false;
       for (auto& e : n->exprs) windows |= contains_window(e);
       if (windows) return project_with_windows(child, n->exprs, p->plan_id);

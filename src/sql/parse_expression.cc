@@ -590,9 +590,22 @@ ExprPtr Parser::function_call(std::vector<std::string> name_parts, int begin) {
   }
   expect_op(")");
   auto call = std::make_shared<Expr>(*plan::call(name, std::move(args), distinct));
-  if (at_word("WITHIN") && at_word("GROUP", 1))
-    fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-               "The feature is not supported: WITHIN GROUP.", {}, peek().begin, peek(1).stop);
+  if (at_word("WITHIN") && at_word("GROUP", 1)) {
+    // percentile_cont / percentile_disc(p) WITHIN GROUP (ORDER BY v [ASC | DESC]) is the
+    // function of (v, p, descending).
+    if ((lname != "percentile_cont" && lname != "percentile_disc") || call->children.size() != 1)
+      fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                 "The feature is not supported: WITHIN GROUP.", {}, peek().begin, peek(1).stop);
+    pos_ += 2;
+    expect_op("(");
+    expect_word("ORDER");
+    expect_word("BY");
+    ExprPtr key = expression();
+    bool descending = accept_word("DESC");
+    if (!descending) accept_word("ASC");
+    expect_op(")");
+    call->children = {key, call->children[0], plan::lit(Value::boolean(descending), DataType::boolean())};
+  }
   if (at_word("FILTER") && at_op("(", 1)) {
     pos_ += 2;
     expect_word("WHERE");

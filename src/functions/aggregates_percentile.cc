@@ -1,0 +1,306 @@
+// Exact percentiles: percentile(col, percentage [, frequency]), median(col), and the ordered-set
+// forms percentile_cont / percentile_disc(percentage) WITHIN GROUP (ORDER BY col [DESC]), which
+// the parser turns into percentile_cont(col, percentage, descending). Each group keeps the count
+// of every distinct value; percentile and percentile_cont interpolate linearly between the two
+// values around position (count - 1) * percentage of the sorted values, as Spark's Percentile
+// does; percentile_disc takes the first value whose cumulative share reaches the percentage.
+// `percentage` is a constant double in [0, 1] (a double result) or an array of them (an array
+// of doubles); `frequency` a non-negative integral weight per row.
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <optional>
+#include <unordered_map>
+
+#include "common/number_format.h"
+#include "functions/function.h"
+#include "functions/kernel_util.h"
+
+namespace ember::functions {
+namespace {
+
+/// Total order of doubles with NaN greatest, as Spark sorts them.
+bool double_less(double a, double b) {
+  if (std::isnan(a)) return false;
+  if (std::isnan(b)) return true;
+  return a < b;
+}
+
+/// One group's weighted values (keyed by their bits, so NaN is one key) and the constant
+/// percentages, read from the call's argument the first time the group sees a row.
+struct PercentileData {
+  std::unordered_map<uint64_t, int64_t> counts;
+  std::vector<double> percentages;
+  bool descending = false;
+};
+
+/// Where a call's parameters are: `fixed` is median's percentage (no argument); `freq_arg` /
+/// `desc_arg` the frequency and descending-order arguments (-1: none).
+struct PercentileForm {
+  std::optional<double> fixed;
+  bool array = false;
+  bool discrete = false;
+  int freq_arg = -1;
+  int desc_arg = -1;
+  std::string sql;
+};
+
+class Percentile final : public AggregateFunction {
+ public:
+  explicit Percentile(PercentileForm form) : form_(std::move(form)) {}
+  size_t state_size() const override { return sizeof(PercentileData*); }
+  void init(uint8_t* s) const override { *reinterpret_cast<PercentileData**>(s) = nullptr; }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& c = *args[0];
+    if (c.type()->id() == TypeId::kNull || n == 0) return;
+    std::vector<double> pcts = form_.fixed ? std::vector<double>{*form_.fixed} : percentages(*args[1]);
+    const Column* freq = form_.freq_arg >= 0 && args.size() > static_cast<size_t>(form_.freq_arg)
+                             ? args[static_cast<size_t>(form_.freq_arg)].get()
+                             : nullptr;
+    bool descending = false;
+    if (form_.desc_arg >= 0) {
+      const Column& f = *args[static_cast<size_t>(form_.desc_arg)];
+      descending = f.type()->id() == TypeId::kBoolean && f.is_valid(0) && f.bool_at(0);
+    }
+    const double* x = c.values<double>();
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i] || c.is_null(i)) continue;
+      int64_t w = 1;
+      if (freq) {
+        if (freq->type()->id() == TypeId::kNull || freq->is_null(i)) continue;
+        w = freq->values<int64_t>()[i];
+        if (w < 0)
+          throw SparkError(ErrorKind::kIllegalArgument, "NEGATIVE_VALUES_IN_FREQUENCY_EXPRESSION",
+                           "Found the negative value in \"boundreference()\": " + std::to_string(w) +
+                               "L, but expected a positive integral value.",
+                           {{"frequencyExpression", "\"boundreference()\""}, {"negativeValue", std::to_string(w) + "L"}},
+                           "22003");
+        if (w == 0) continue;
+      }
+      PercentileData& d = data(states[i]);
+      if (d.percentages.empty()) d.percentages = pcts, d.descending = descending;
+      double v = x[i] == 0 ? 0.0 : x[i];  // -0.0 and 0.0 are one value
+      uint64_t bits;
+      std::memcpy(&bits, &v, sizeof bits);
+      if (std::isnan(v)) bits = 0x7ff8000000000000ULL;
+      d.counts[bits] += w;
+    }
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    auto* s = *reinterpret_cast<PercentileData* const*>(src);
+    if (!s || s->counts.empty()) return;
+    PercentileData& d = data(dst);
+    if (d.percentages.empty()) d.percentages = s->percentages, d.descending = s->descending;
+    for (auto& [k, c] : s->counts) d.counts[k] += c;
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    std::vector<std::pair<double, int64_t>> sorted;
+    for (int64_t i = 0; i < n; ++i) {
+      auto* d = *reinterpret_cast<PercentileData* const*>(states[i]);
+      if (!d || d->counts.empty()) {
+        out.append_null();
+        continue;
+      }
+      sorted.clear();
+      for (auto& [bits, c] : d->counts) {
+        double v;
+        std::memcpy(&v, &bits, sizeof v);
+        sorted.emplace_back(v, c);
+      }
+      bool desc = d->descending;
+      std::sort(sorted.begin(), sorted.end(), [desc](auto& a, auto& b) {
+        return desc ? double_less(b.first, a.first) : double_less(a.first, b.first);
+      });
+      // Accumulated counts: sorted[k].second becomes the number of values <= sorted[k].first.
+      for (size_t k = 1; k < sorted.size(); ++k) sorted[k].second += sorted[k - 1].second;
+      if (!form_.array) {
+        out.append<double>(at(sorted, d->percentages[0]));
+        continue;
+      }
+      for (double p : d->percentages) out.child(0).append<double>(at(sorted, p));
+      out.close_list();
+    }
+  }
+  void destroy(uint8_t* state) const override {
+    auto** d = reinterpret_cast<PercentileData**>(state);
+    delete *d;
+    *d = nullptr;
+  }
+  bool needs_destroy() const override { return true; }
+
+ private:
+  static PercentileData& data(uint8_t* state) {
+    auto** d = reinterpret_cast<PercentileData**>(state);
+    if (!*d) *d = new PercentileData();
+    return **d;
+  }
+  /// The value of rank `rank` (1-based) among the accumulated counts.
+  static double value_at_rank(const std::vector<std::pair<double, int64_t>>& acc, int64_t rank) {
+    auto it = std::lower_bound(acc.begin(), acc.end(), rank, [](auto& e, int64_t r) { return e.second < r; });
+    return it->first;
+  }
+  /// The percentile `p` of the accumulated counts.
+  double at(const std::vector<std::pair<double, int64_t>>& acc, double p) const {
+    int64_t total = acc.back().second;
+    if (form_.discrete)
+      return value_at_rank(acc, std::max<int64_t>(1, static_cast<int64_t>(std::ceil(p * static_cast<double>(total)))));
+    double position = static_cast<double>(total - 1) * p;
+    double lower = std::floor(position), higher = std::ceil(position);
+    double lo = value_at_rank(acc, static_cast<int64_t>(lower) + 1);
+    if (lower == higher) return lo;
+    double hi = value_at_rank(acc, static_cast<int64_t>(higher) + 1);
+    if (hi == lo) return lo;
+    return (higher - position) * lo + (position - lower) * hi;
+  }
+  /// The constant percentages of argument `c`, checked to lie in [0, 1].
+  std::vector<double> percentages(const Column& c) const {
+    Value v = c.value_at(0);
+    std::vector<double> out;
+    auto check = [&](const Value& p) {
+      if (p.is_null()) throw_type_mismatch("UNEXPECTED_NULL", "The percentage must not be null.", form_.sql);
+      double d = p.as_double();
+      if (!(d >= 0.0 && d <= 1.0))
+        throw_type_mismatch("VALUE_OUT_OF_RANGE",
+                            "The percentage must be between [0.0, 1.0] (current value = " + java_double_string(d) +
+                                "D).",
+                            form_.sql);
+      out.push_back(d);
+    };
+    if (form_.array) {
+      if (!v.is_null())
+        for (auto& p : v.as_list()) check(p);
+    } else {
+      check(v);
+    }
+    return out;
+  }
+  PercentileForm form_;
+};
+
+bool numeric_or_null(const TypePtr& t) {
+  return t->is_numeric() || t->id() == TypeId::kNull;
+}
+
+/// The value argument: numeric, or a string cast to double as Spark's implicit casts do.
+bool value_input(const TypePtr& t) { return numeric_or_null(t) || t->id() == TypeId::kString; }
+
+}  // namespace
+
+void register_percentile_aggregates(Registry& r) {
+  {
+    FunctionDef d;
+    d.name = "percentile";
+    d.kind = FunctionKind::kAggregate;
+    d.min_args = 2;
+    d.max_args = 3;
+    d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
+      std::string sql = "percentile(" + args[0]->sql() + ", " + args[1]->sql() + ")";
+      if (!value_input(args[0]))
+        throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                            "The first parameter requires the \"NUMERIC\" type, however \"" + args[0]->sql() +
+                                "\" has the type \"" + args[0]->sql() + "\".",
+                            sql);
+      bool array = args[1]->id() == TypeId::kArray;
+      if (!(array ? numeric_or_null(args[1]->element_type()) : numeric_or_null(args[1])))
+        throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                            "The second parameter requires the (\"DOUBLE\" or \"ARRAY<DOUBLE>\") type, however \"" +
+                                args[1]->sql() + "\" has the type \"" + args[1]->sql() + "\".",
+                            sql);
+      if (args.size() > 2 && !(args[2]->is_integral() || args[2]->id() == TypeId::kNull))
+        throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                            "The third parameter requires the \"INTEGRAL\" type, however \"" + args[2]->sql() +
+                                "\" has the type \"" + args[2]->sql() + "\".",
+                            sql);
+      Signature s;
+      s.arg_types = {DataType::double_(), array ? DataType::array(DataType::double_()) : DataType::double_()};
+      if (args.size() > 2) s.arg_types.push_back(DataType::long_());
+      s.result_type = array ? DataType::array(DataType::double_(), false) : DataType::double_();
+      s.null_if_any_arg_null = false;
+      return s;
+    };
+    d.aggregate = [](const Signature& sig, const EvalContext&) {
+      PercentileForm form;
+      form.array = sig.arg_types[1]->id() == TypeId::kArray;
+      form.freq_arg = 2;
+      form.sql = "percentile";
+      return std::make_unique<Percentile>(form);
+    };
+    // Spark shows the default frequency: percentile(v, 0.5, 1).
+    d.render = [](const std::string& called, const std::vector<std::string>& args) {
+      return called + "(" + args[0] + ", " + args[1] + ", " + (args.size() > 2 ? args[2] : "1") + ")";
+    };
+    d.usage =
+        "percentile(col, percentage [, frequency]) - Returns the exact percentile value of numeric column `col` at "
+        "the given percentage.";
+    r.add(std::move(d));
+  }
+  {
+    FunctionDef d;
+    d.name = "median";
+    d.kind = FunctionKind::kAggregate;
+    d.min_args = d.max_args = 1;
+    d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
+      if (!value_input(args[0]))
+        throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                            "The first parameter requires the \"NUMERIC\" type, however \"" + args[0]->sql() +
+                                "\" has the type \"" + args[0]->sql() + "\".",
+                            "median(" + args[0]->sql() + ")");
+      Signature s;
+      s.arg_types = {DataType::double_()};
+      s.result_type = DataType::double_();
+      s.null_if_any_arg_null = false;
+      return s;
+    };
+    d.aggregate = [](const Signature&, const EvalContext&) {
+      PercentileForm form;
+      form.fixed = 0.5;
+      form.sql = "median";
+      return std::make_unique<Percentile>(form);
+    };
+    d.usage = "median(col) - Returns the median of numeric column `col`.";
+    r.add(std::move(d));
+  }
+  for (bool discrete : {false, true}) {
+    FunctionDef d;
+    d.name = discrete ? "percentile_disc" : "percentile_cont";
+    d.kind = FunctionKind::kAggregate;
+    d.min_args = d.max_args = 3;
+    std::string name = d.name;
+    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) {
+      std::string sql = name + "(" + args[1]->sql() + ")";
+      if (!value_input(args[0]))
+        throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                            "The first parameter requires the \"NUMERIC\" type, however \"" + args[0]->sql() +
+                                "\" has the type \"" + args[0]->sql() + "\".",
+                            sql);
+      if (!numeric_or_null(args[1]))
+        throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                            "The second parameter requires the \"DOUBLE\" type, however \"" + args[1]->sql() +
+                                "\" has the type \"" + args[1]->sql() + "\".",
+                            sql);
+      Signature s;
+      s.arg_types = {DataType::double_(), DataType::double_(), DataType::boolean()};
+      s.result_type = DataType::double_();
+      s.null_if_any_arg_null = false;
+      return s;
+    };
+    d.aggregate = [discrete, name](const Signature&, const EvalContext&) {
+      PercentileForm form;
+      form.discrete = discrete;
+      form.desc_arg = 2;
+      form.sql = name;
+      return std::make_unique<Percentile>(form);
+    };
+    d.render = [](const std::string& called, const std::vector<std::string>& args) {
+      return called + "(" + args[1] + ") WITHIN GROUP (ORDER BY " + args[0] + (args[2] == "true" ? " DESC" : "") + ")";
+    };
+    d.usage = discrete ? "percentile_disc(percentage) WITHIN GROUP (ORDER BY col) - Returns a percentile value "
+                         "based on a discrete distribution of numeric column `col`."
+                       : "percentile_cont(percentage) WITHIN GROUP (ORDER BY col) - Returns a percentile value "
+                         "based on a continuous distribution of numeric column `col`.";
+    r.add(std::move(d));
+  }
+}
+
+}  // namespace ember::functions

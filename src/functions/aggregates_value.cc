@@ -1,0 +1,361 @@
+// Aggregates that pick one of their input values: first / first_value / last / last_value /
+// any_value (optionally ignoring nulls), max_by / min_by (the value at the row whose ordering
+// key is greatest / least), mode (the most frequent value).
+//
+// Values of any type are held as owned `Value`s. first and last depend on the order in which
+// rows arrive, as in Spark; partial states merge in the order the engine combines them.
+
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <unordered_map>
+
+#include "functions/function.h"
+#include "functions/kernel_util.h"
+
+namespace ember::functions {
+namespace {
+
+/// Total order of two non-null values of `type` as Spark orders them (NaN greatest).
+int compare_values(const Value& a, const Value& b, const DataType& type) {
+  switch (type.id()) {
+    case TypeId::kBoolean: return static_cast<int>(a.as_bool()) - static_cast<int>(b.as_bool());
+    case TypeId::kFloat:
+    case TypeId::kDouble: {
+      double x = a.as_double(), y = b.as_double();
+      bool xn = std::isnan(x), yn = std::isnan(y);
+      if (xn || yn) return xn && yn ? 0 : (xn ? 1 : -1);
+      return x < y ? -1 : (x > y ? 1 : 0);
+    }
+    case TypeId::kDecimal: {
+      int128_t x = a.as_decimal(), y = b.as_decimal();
+      return x < y ? -1 : (x > y ? 1 : 0);
+    }
+    case TypeId::kString:
+    case TypeId::kBinary: {
+      int r = a.as_bytes().compare(b.as_bytes());
+      return r < 0 ? -1 : (r > 0 ? 1 : 0);
+    }
+    default: {
+      int64_t x = a.as_int(), y = b.as_int();
+      return x < y ? -1 : (x > y ? 1 : 0);
+    }
+  }
+}
+
+/// The constant flag argument `ignoreNulls` of first/last/any_value (false when absent).
+bool ignore_nulls_arg(const std::vector<ColumnPtr>& args) {
+  if (args.size() < 2 || args[1]->length() == 0) return false;
+  const Column& f = *args[1];
+  return f.type()->id() == TypeId::kBoolean && f.is_valid(0) && f.bool_at(0);
+}
+
+// ---- first / last / any_value ---------------------------------------------------------------
+
+/// `taken`: a row was chosen (its value may be null unless nulls are ignored).
+struct PickState {
+  Value* value;
+  bool taken;
+};
+
+class FirstLast final : public AggregateFunction {
+ public:
+  explicit FirstLast(bool last) : last_(last) {}
+  size_t state_size() const override { return sizeof(PickState); }
+  void init(uint8_t* s) const override { *reinterpret_cast<PickState*>(s) = {nullptr, false}; }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& c = *args[0];
+    bool ignore = ignore_nulls_arg(args);
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i]) continue;
+      auto* s = reinterpret_cast<PickState*>(states[i]);
+      if (!last_ && s->taken) continue;
+      if (ignore && c.is_null(i)) continue;
+      set(s, c.value_at(i));
+    }
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    auto* d = reinterpret_cast<PickState*>(dst);
+    auto* s = reinterpret_cast<const PickState*>(src);
+    if (!s->taken || (!last_ && d->taken)) return;
+    set(d, s->value ? *s->value : Value());
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    for (int64_t i = 0; i < n; ++i) {
+      auto* s = reinterpret_cast<const PickState*>(states[i]);
+      if (s->value) out.append_value(*s->value);
+      else out.append_null();
+    }
+  }
+  void destroy(uint8_t* state) const override {
+    auto* s = reinterpret_cast<PickState*>(state);
+    delete s->value;
+    s->value = nullptr;
+  }
+  bool needs_destroy() const override { return true; }
+
+ private:
+  static void set(PickState* s, Value v) {
+    s->taken = true;
+    if (v.is_null()) {
+      delete s->value;
+      s->value = nullptr;
+    } else if (s->value) {
+      *s->value = std::move(v);
+    } else {
+      s->value = new Value(std::move(v));
+    }
+  }
+  bool last_;
+};
+
+// ---- max_by / min_by ------------------------------------------------------------------------
+
+/// The chosen row's value and ordering key; `key == nullptr` until a row with a non-null key.
+struct ByState {
+  Value* value;
+  Value* key;
+};
+
+class MaxMinBy final : public AggregateFunction {
+ public:
+  MaxMinBy(TypePtr key_type, bool max) : key_type_(std::move(key_type)), max_(max) {}
+  size_t state_size() const override { return sizeof(ByState); }
+  void init(uint8_t* s) const override { *reinterpret_cast<ByState*>(s) = {nullptr, nullptr}; }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& v = *args[0];
+    const Column& k = *args[1];
+    if (k.type()->id() == TypeId::kNull) return;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i] || k.is_null(i)) continue;
+      auto* s = reinterpret_cast<ByState*>(states[i]);
+      Value key = k.value_at(i);
+      if (s->key && !better(key, *s->key)) continue;
+      offer(s, v.value_at(i), std::move(key));
+    }
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    auto* d = reinterpret_cast<ByState*>(dst);
+    auto* s = reinterpret_cast<const ByState*>(src);
+    if (!s->key || (d->key && !better(*s->key, *d->key))) return;
+    offer(d, s->value ? *s->value : Value(), *s->key);
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    for (int64_t i = 0; i < n; ++i) {
+      auto* s = reinterpret_cast<const ByState*>(states[i]);
+      if (s->value) out.append_value(*s->value);
+      else out.append_null();
+    }
+  }
+  void destroy(uint8_t* state) const override {
+    auto* s = reinterpret_cast<ByState*>(state);
+    delete s->value;
+    delete s->key;
+    *s = {nullptr, nullptr};
+  }
+  bool needs_destroy() const override { return true; }
+
+ private:
+  /// A key replaces the chosen row unless the chosen one is strictly better: ties take the
+  /// row seen last, as Spark's max_by / min_by do.
+  bool better(const Value& candidate, const Value& current) const {
+    int c = compare_values(candidate, current, *key_type_);
+    return max_ ? c >= 0 : c <= 0;
+  }
+  static void offer(ByState* s, Value value, Value key) {
+    delete s->value;
+    s->value = value.is_null() ? nullptr : new Value(std::move(value));
+    if (s->key) *s->key = std::move(key);
+    else s->key = new Value(std::move(key));
+  }
+  TypePtr key_type_;
+  bool max_;
+};
+
+// ---- mode -----------------------------------------------------------------------------------
+
+/// Counts per distinct value, keyed by the value's bytes (fixed-width values by their storage
+/// bytes, so -0.0 and 0.0 count apart, as Spark's boxed keys do).
+using ModeCounts = std::unordered_map<std::string, int64_t>;
+
+class Mode final : public AggregateFunction {
+ public:
+  explicit Mode(TypePtr type) : type_(std::move(type)) {}
+  size_t state_size() const override { return sizeof(ModeCounts*); }
+  void init(uint8_t* s) const override { *reinterpret_cast<ModeCounts**>(s) = nullptr; }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& c = *args[0];
+    if (c.type()->id() == TypeId::kNull) return;
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i] || c.is_null(i)) continue;
+      ++counts(states[i])[key_of(c, i)];
+    }
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    auto* s = *reinterpret_cast<ModeCounts* const*>(src);
+    if (!s) return;
+    ModeCounts& d = counts(dst);
+    for (auto& [k, v] : *s) d[k] += v;
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    for (int64_t i = 0; i < n; ++i) {
+      auto* m = *reinterpret_cast<ModeCounts* const*>(states[i]);
+      if (!m || m->empty()) {
+        out.append_null();
+        continue;
+      }
+      // The most frequent value; among equally frequent ones the least in Spark's order.
+      int64_t best_count = 0;
+      Value best_value;
+      for (auto& [k, cnt] : *m) {
+        if (cnt < best_count) continue;
+        Value v = value_of(k);
+        if (cnt > best_count || compare_values(v, best_value, *type_) < 0) {
+          best_count = cnt;
+          best_value = std::move(v);
+        }
+      }
+      out.append_value(best_value);
+    }
+  }
+  void destroy(uint8_t* state) const override {
+    auto** m = reinterpret_cast<ModeCounts**>(state);
+    delete *m;
+    *m = nullptr;
+  }
+  bool needs_destroy() const override { return true; }
+
+ private:
+  static ModeCounts& counts(uint8_t* state) {
+    auto** m = reinterpret_cast<ModeCounts**>(state);
+    if (!*m) *m = new ModeCounts();
+    return **m;
+  }
+  std::string key_of(const Column& c, int64_t i) const {
+    if (type_->is_string_like()) return std::string(c.string_at(i));
+    if (type_->id() == TypeId::kBoolean) return std::string(1, static_cast<char>(c.bool_at(i)));
+    return dispatch_fixed(type_->id(), [&]<typename T>() {
+      return std::string(reinterpret_cast<const char*>(c.values<T>() + i), sizeof(T));
+    });
+  }
+  Value value_of(const std::string& k) const {
+    if (type_->is_string_like()) return Value::bytes(k);
+    if (type_->id() == TypeId::kBoolean) return Value::boolean(k[0] != 0);
+    return dispatch_fixed(type_->id(), [&]<typename T>() {
+      T x;
+      std::memcpy(&x, k.data(), sizeof(T));
+      if constexpr (std::is_floating_point_v<T>) return Value::floating(x);
+      else if constexpr (std::is_same_v<T, int128_t>) return Value::decimal(x);
+      else return Value::integer(x);
+    });
+  }
+  TypePtr type_;
+};
+
+// ---- registration ---------------------------------------------------------------------------
+
+void require_boolean_flag(const std::string& fn, const std::vector<TypePtr>& args) {
+  if (args.size() > 1 && args[1]->id() != TypeId::kBoolean)
+    throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                        "The second parameter requires the \"BOOLEAN\" type, however \"" + args[1]->sql() +
+                            "\" has the type \"" + args[1]->sql() + "\".",
+                        fn + "(" + args[0]->sql() + ", " + args[1]->sql() + ")");
+}
+
+bool orderable(const DataType& t) {
+  return t.is_fixed_width() || t.is_string_like() || t.id() == TypeId::kBoolean || t.id() == TypeId::kNull;
+}
+
+}  // namespace
+
+void register_value_aggregates(Registry& r) {
+  struct Pick {
+    const char* name;
+    std::vector<std::string> aliases;
+    bool last;
+    const char* usage;
+  };
+  for (const Pick& p :
+       {Pick{"first", {"first_value"}, false,
+             "first(expr[, isIgnoreNull]) - Returns the first value of `expr` for a group of rows."},
+        Pick{"last", {"last_value"}, true,
+             "last(expr[, isIgnoreNull]) - Returns the last value of `expr` for a group of rows."},
+        Pick{"any_value", {}, false,
+             "any_value(expr[, isIgnoreNull]) - Returns some value of `expr` for a group of rows."}}) {
+    FunctionDef d;
+    d.name = p.name;
+    d.aliases = p.aliases;
+    d.kind = FunctionKind::kAggregate;
+    d.min_args = 1;
+    d.max_args = 2;
+    std::string name = p.name;
+    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) {
+      require_boolean_flag(name, args);
+      Signature s;
+      s.arg_types = args;
+      s.result_type = args[0];
+      s.null_if_any_arg_null = false;
+      return s;
+    };
+    bool last = p.last;
+    d.aggregate = [last](const Signature&, const EvalContext&) { return std::make_unique<FirstLast>(last); };
+    // Spark names the call by its input only: first(v), whether nulls are ignored or not.
+    d.render = [](const std::string& called, const std::vector<std::string>& args) {
+      return called + "(" + args[0] + ")";
+    };
+    d.usage = p.usage;
+    r.add(std::move(d));
+  }
+  for (bool max : {true, false}) {
+    FunctionDef d;
+    d.name = max ? "max_by" : "min_by";
+    d.kind = FunctionKind::kAggregate;
+    d.min_args = d.max_args = 2;
+    std::string name = d.name;
+    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) {
+      if (!orderable(*args[1]))
+        throw_type_mismatch("INVALID_ORDERING_TYPE",
+                            "The `" + name + "` does not support ordering on type \"" + args[1]->sql() + "\".",
+                            name + "(" + args[0]->sql() + ", " + args[1]->sql() + ")");
+      Signature s;
+      s.arg_types = args;
+      s.result_type = args[0];
+      s.null_if_any_arg_null = false;
+      return s;
+    };
+    d.aggregate = [max](const Signature& sig, const EvalContext&) {
+      return std::make_unique<MaxMinBy>(sig.arg_types[1], max);
+    };
+    d.usage = max ? "max_by(x, y) - Returns the value of `x` associated with the maximum value of `y`."
+                  : "min_by(x, y) - Returns the value of `x` associated with the minimum value of `y`.";
+    r.add(std::move(d));
+  }
+  {
+    FunctionDef d;
+    d.name = "mode";
+    d.kind = FunctionKind::kAggregate;
+    d.min_args = 1;
+    d.max_args = 2;
+    d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
+      if (!orderable(*args[0]))
+        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                         "mode of " + args[0]->sql() + " is not supported yet.");
+      require_boolean_flag("mode", args);
+      Signature s;
+      s.arg_types = args;
+      s.result_type = args[0];
+      s.null_if_any_arg_null = false;
+      return s;
+    };
+    d.aggregate = [](const Signature& sig, const EvalContext&) { return std::make_unique<Mode>(sig.arg_types[0]); };
+    // Spark shows the deterministic form as the ordered-set aggregate it is equivalent to.
+    d.render = [](const std::string& called, const std::vector<std::string>& args) {
+      if (args.size() > 1 && args[1] == "true") return called + "() WITHIN GROUP (ORDER BY " + args[0] + " DESC)";
+      return called + "(" + args[0] + ")";
+    };
+    d.usage = "mode(col[, deterministic]) - Returns the most frequent value for the values within `col`.";
+    r.add(std::move(d));
+  }
+}
+
+}  // namespace ember::functions

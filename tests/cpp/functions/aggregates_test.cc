@@ -1,0 +1,120 @@
+// Aggregate functions driven through their update / merge / finalize contract, for what queries
+// do not pin down: partial states merged in different splits give the sequential result, and
+// the array results of percentile and percentile_approx.
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+#include "common/config.h"
+#include "functions/function.h"
+
+namespace ember::functions {
+namespace {
+
+ColumnPtr doubles(const std::vector<double>& values) {
+  ColumnBuilder b(DataType::double_());
+  for (double v : values) b.append<double>(v);
+  return b.finish();
+}
+
+ColumnPtr constant(const TypePtr& type, const Value& v, int64_t n) { return Column::constant(type, v, n); }
+
+/// Runs `name` over `args` split at row `split` into two partial states merged at the end.
+ColumnPtr aggregate(const std::string& name, const std::vector<ColumnPtr>& args, int64_t split) {
+  const FunctionDef* d = Registry::instance().find(name);
+  EXPECT_NE(d, nullptr) << name;
+  std::vector<TypePtr> types;
+  for (auto& a : args) types.push_back(a->type());
+  Config conf;
+  Signature sig = d->type_rule(types, conf);
+  EvalContext ctx;
+  auto fn = d->aggregate(sig, ctx);
+  std::vector<uint8_t> a(fn->state_size() + 16), b(fn->state_size() + 16);
+  fn->init(a.data());
+  fn->init(b.data());
+  int64_t n = args[0]->length();
+  std::vector<uint8_t*> ptrs(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) ptrs[i] = i < split ? a.data() : b.data();
+  fn->update(ptrs.data(), args, n);
+  fn->merge(a.data(), b.data());
+  ColumnBuilder out(sig.result_type);
+  uint8_t* s = a.data();
+  fn->finalize(&s, 1, out);
+  if (fn->needs_destroy()) {
+    fn->destroy(a.data());
+    fn->destroy(b.data());
+  }
+  return out.finish();
+}
+
+TEST(AggregatesTest, CoMomentMergeMatchesOneState) {
+  std::vector<double> x, y;
+  for (int i = 0; i < 1000; ++i) {
+    x.push_back(std::sin(i) * 100 + i);
+    y.push_back(std::cos(i * 0.7) * 50 - 0.25 * i);
+  }
+  for (const char* fn : {"corr", "covar_samp", "regr_slope", "regr_intercept", "regr_r2", "regr_sxy"}) {
+    double whole = aggregate(fn, {doubles(y), doubles(x)}, 1000)->values<double>()[0];
+    for (int64_t split : {0, 1, 137, 999}) {
+      double merged = aggregate(fn, {doubles(y), doubles(x)}, split)->values<double>()[0];
+      EXPECT_NEAR(merged, whole, std::abs(whole) * 1e-12) << fn << " split " << split;
+    }
+  }
+}
+
+TEST(AggregatesTest, ShapeMomentMergeMatchesOneState) {
+  std::vector<double> x;
+  for (int i = 0; i < 500; ++i) x.push_back(std::exp(std::sin(i)) * 10);
+  for (const char* fn : {"skewness", "kurtosis"}) {
+    double whole = aggregate(fn, {doubles(x)}, 500)->values<double>()[0];
+    for (int64_t split : {0, 3, 250}) {
+      double merged = aggregate(fn, {doubles(x)}, split)->values<double>()[0];
+      EXPECT_NEAR(merged, whole, std::abs(whole) * 1e-12) << fn << " split " << split;
+    }
+  }
+}
+
+TEST(AggregatesTest, PercentileArrayOfPercentages) {
+  auto v = doubles({7, 1, 3});
+  auto pcts = constant(DataType::array(DataType::double_()),
+                       Value::list({Value::floating(0.1), Value::floating(0.9)}), 3);
+  for (int64_t split : {0, 1, 3}) {
+    ColumnPtr out = aggregate("percentile", {v, pcts}, split);
+    Value r = out->value_at(0);
+    ASSERT_EQ(r.as_list().size(), 2u);
+    EXPECT_DOUBLE_EQ(r.as_list()[0].as_double(), 1.4);
+    EXPECT_DOUBLE_EQ(r.as_list()[1].as_double(), 6.2);
+  }
+}
+
+TEST(AggregatesTest, ApproxPercentileExactForSmallInputsWhateverTheSplit) {
+  std::vector<double> x;
+  for (int i = 0; i < 2000; ++i) x.push_back((i * 7919) % 2000);
+  auto pcts = constant(DataType::array(DataType::double_()),
+                       Value::list({Value::floating(0.0), Value::floating(0.25), Value::floating(0.5),
+                                    Value::floating(1.0)}),
+                       2000);
+  for (int64_t split : {0, 700, 2000}) {
+    Value r = aggregate("percentile_approx", {doubles(x), pcts}, split)->value_at(0);
+    ASSERT_EQ(r.as_list().size(), 4u);
+    EXPECT_EQ(r.as_list()[0].as_double(), 0.0);
+    EXPECT_EQ(r.as_list()[1].as_double(), 499.0);
+    EXPECT_EQ(r.as_list()[2].as_double(), 999.0);
+    EXPECT_EQ(r.as_list()[3].as_double(), 1999.0);
+  }
+}
+
+TEST(AggregatesTest, ApproxPercentileWithinRankErrorForLargeInputs) {
+  std::vector<double> x;
+  for (int i = 0; i < 200000; ++i) x.push_back((static_cast<int64_t>(i) * 7919) % 200000);
+  auto p = constant(DataType::double_(), Value::floating(0.3), 200000);
+  auto accuracy = constant(DataType::long_(), Value::integer(100), 200000);
+  for (int64_t split : {0, 123456}) {
+    double r = aggregate("percentile_approx", {doubles(x), p, accuracy}, split)->values<double>()[0];
+    EXPECT_NEAR(r, 59999, 200000 / 100.0) << split;
+  }
+}
+
+}  // namespace
+}  // namespace ember::functions
