@@ -47,6 +47,9 @@ Registry::Registry() {
   register_datetime_fields(*this);
   register_datetime_arith(*this);
   register_datetime_format(*this);
+  register_collection_constructors(*this);
+  register_collection_access(*this);
+  register_array_functions(*this);
 }
 
 void Registry::add(FunctionDef def) {
