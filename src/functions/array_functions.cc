@@ -68,24 +68,6 @@ void require_orderable(const std::string& fn, const std::vector<TypePtr>& types,
                         call_sql(fn, types));
 }
 
-/// Positions [begin, end) of `elems` without repeats: the first occurrence of each value (one
-/// null at most), in their original order.
-std::vector<int32_t> distinct_positions(const Column& elems, const ValueCompare& cmp, int32_t begin, int32_t end) {
-  std::vector<int32_t> order(static_cast<size_t>(end - begin));
-  std::iota(order.begin(), order.end(), begin);
-  auto less = [&](int32_t x, int32_t y) {
-    bool xn = elems.is_null(x), yn = elems.is_null(y);
-    if (xn || yn) return xn && !yn;
-    return cmp(x, y) < 0;
-  };
-  std::stable_sort(order.begin(), order.end(), less);
-  std::vector<int32_t> keep;
-  for (size_t k = 0; k < order.size(); ++k)
-    if (k == 0 || less(order[k - 1], order[k])) keep.push_back(order[k]);
-  std::sort(keep.begin(), keep.end());
-  return keep;
-}
-
 // --- sort_array / array_sort ------------------------------------------------------------------
 
 Signature sort_rule(const std::string& fn, const Infos& a, const Config&) {
@@ -661,8 +643,16 @@ ColumnPtr concat_arrays(const std::vector<ColumnPtr>& a, int64_t n, const TypePt
 }
 
 void register_array_functions(Registry& r) {
-  r.add(scalar_args("sort_array", 1, 2, [](const Infos& a, const Config& c) { return sort_rule("sort_array", a, c); },
-                    sort_array_kernel));
+  {
+    FunctionDef d = scalar_args(
+        "sort_array", 1, 2, [](const Infos& a, const Config& c) { return sort_rule("sort_array", a, c); },
+        sort_array_kernel);
+    // The defaulted order shows in Spark's name: sort_array(a, true).
+    d.render = [](const std::string& called, const std::vector<std::string>& args) {
+      return called + "(" + args[0] + ", " + (args.size() > 1 ? args[1] : "true") + ")";
+    };
+    r.add(std::move(d));
+  }
   {
     FunctionDef d = scalar_args(
         "array_sort", 1, 1, [](const Infos& a, const Config& c) { return sort_rule("array_sort", a, c); },

@@ -1,6 +1,7 @@
 #include "functions/collection_util.h"
 
 #include <algorithm>
+#include <numeric>
 
 #include "column/value.h"
 #include "common/error.h"
@@ -33,6 +34,24 @@ BufferPtr validity_from(const std::vector<uint8_t>& valid) {
   for (int64_t i = 0; i < n; ++i)
     if (valid[static_cast<size_t>(i)]) set_bit(bits->mutable_data(), i);
   return bits;
+}
+
+/// Positions [begin, end) of `elems` without repeats: the first occurrence of each value (one
+/// null at most), in their original order.
+std::vector<int32_t> distinct_positions(const Column& elems, const ValueCompare& cmp, int32_t begin, int32_t end) {
+  std::vector<int32_t> order(static_cast<size_t>(end - begin));
+  std::iota(order.begin(), order.end(), begin);
+  auto less = [&](int32_t x, int32_t y) {
+    bool xn = elems.is_null(x), yn = elems.is_null(y);
+    if (xn || yn) return xn && !yn;
+    return cmp(x, y) < 0;
+  };
+  std::stable_sort(order.begin(), order.end(), less);
+  std::vector<int32_t> keep;
+  for (size_t k = 0; k < order.size(); ++k)
+    if (k == 0 || less(order[k - 1], order[k])) keep.push_back(order[k]);
+  std::sort(keep.begin(), keep.end());
+  return keep;
 }
 
 namespace {

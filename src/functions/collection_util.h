@@ -23,6 +23,10 @@ ColumnPtr gather_list(const TypePtr& type, const Column& array, const std::vecto
 /// A validity bitmap from one byte per row; null when every row is valid.
 BufferPtr validity_from(const std::vector<uint8_t>& valid);
 
+/// Positions [begin, end) of `elems` without repeats: the first occurrence of each value (one
+/// null at most), in their original order. `cmp` compares rows of `elems`.
+std::vector<int32_t> distinct_positions(const Column& elems, const ValueCompare& cmp, int32_t begin, int32_t end);
+
 /// Spark's wider common type of arguments `which`, through nested types (array<int> beside
 /// array<bigint> is array<bigint>, nullability merged); DATA_DIFF_TYPES naming `fn` otherwise.
 TypePtr collection_common_type(const std::string& fn, const std::vector<TypePtr>& args,

@@ -152,6 +152,8 @@ void register_datetime_format(Registry& r);
 void register_collection_constructors(Registry& r);
 void register_collection_access(Registry& r);
 void register_array_functions(Registry& r);
+void register_map_functions(Registry& r);
+void register_collect_aggregates(Registry& r);
 
 /// Spark's implicit type widening for arithmetic and comparison (`findWiderTypeForTwo` in ANSI
 /// mode); nullptr when there is no common type.

@@ -50,6 +50,8 @@ Registry::Registry() {
   register_collection_constructors(*this);
   register_collection_access(*this);
   register_array_functions(*this);
+  register_map_functions(*this);
+  register_collect_aggregates(*this);
 }
 
 void Registry::add(FunctionDef def) {

@@ -157,3 +157,36 @@ def test_array_function_errors(diff_error):
     diff_error(lambda s: s.sql("SELECT array_union(array(1), array('a'))"),
                "DATATYPE_MISMATCH.BINARY_ARRAY_DIFF_TYPES")
     diff_error(lambda s: s.sql("SELECT sort_array(1)"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
+
+
+def test_map_functions(diff):
+    diff(lambda s: nested(s).select(
+        "k", F.map_keys("m"), F.map_values("m"), F.map_entries("m"), F.map_contains_key("m", "a"),
+        F.map_contains_key("m", F.col("key")), F.map_concat("m", F.create_map(F.lit("z"), "k"))))
+    diff(lambda s: s.sql("SELECT map_keys(map(1, 'a', 2, NULL)), map_values(map(1, 'a', 2, NULL)), "
+                         "map_concat(map(1, 'a'), map(2, 'b')), map_contains_key(map(1, 'a'), 1L)"))
+
+
+def test_map_function_errors(diff_error):
+    diff_error(lambda s: s.sql("SELECT map_concat(map(1, 'a'), map(1, 'b'))"), "DUPLICATED_MAP_KEY")
+    diff_error(lambda s: s.sql("SELECT map_keys(array(1))"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
+
+
+def test_collect_aggregates(diff):
+    diff(lambda s: arrays(s).groupBy((F.col("k") % 2).alias("g")).agg(
+        F.sort_array(F.collect_list("k")), F.sort_array(F.collect_set(F.col("k") % 3)), F.count("*")))
+    diff(lambda s: arrays(s).agg(F.size(F.collect_list("a")), F.sort_array(F.collect_set("s")),
+                                    F.sort_array(F.collect_list(F.try_element_at("b", F.lit(1))))))
+    diff(lambda s: arrays(s).where("k > 10").agg(F.collect_list("k"), F.collect_set("k")))
+    diff(lambda s: s.sql("SELECT sort_array(array_agg(x)) FROM VALUES (1), (NULL), (2), (1) AS t(x)"))
+
+
+def test_group_and_sort_by_nested(diff):
+    def df(s):
+        return s.createDataFrame(
+            [([1, 2], ("a", 1)), ([1, 2], ("a", 1)), ([2], ("b", None)), (None, None), ([], ("a", 0))],
+            "arr array<int>, st struct<x:string,y:int>")
+    diff(lambda s: df(s).groupBy("arr").count())
+    diff(lambda s: df(s).groupBy("st").agg(F.count("*")))
+    diff(lambda s: df(s).distinct())
+    diff(lambda s: df(s).orderBy("st", "arr"), ordered=True)
