@@ -190,3 +190,12 @@ def test_group_and_sort_by_nested(diff):
     diff(lambda s: df(s).groupBy("st").agg(F.count("*")))
     diff(lambda s: df(s).distinct())
     diff(lambda s: df(s).orderBy("st", "arr"), ordered=True)
+
+
+def test_collect_over_windows(diff):
+    from pyspark.sql import Window
+
+    def df(s):
+        return s.createDataFrame([(1, 1, "a"), (1, 2, None), (1, 3, "c"), (2, 1, "d")], "g int, o int, v string")
+    diff(lambda s: df(s).select("g", "o", F.collect_list("v").over(Window.partitionBy("g").orderBy("o")),
+                                F.size(F.collect_set("v").over(Window.partitionBy("g")))))
