@@ -9,7 +9,8 @@ bool PhysExpr::may_throw() const {
   if (kind == Kind::kCast) return true;
   if (kind == Kind::kCall && function && function->kind == functions::FunctionKind::kScalar) {
     const std::string& n = function->name;
-    if (n == "+" || n == "-" || n == "*" || n == "/" || n == "%" || n == "pmod" || n == "negative")
+    if (function->may_throw || n == "+" || n == "-" || n == "*" || n == "/" || n == "%" || n == "pmod" ||
+        n == "negative")
       return true;
   }
   for (auto& c : children)

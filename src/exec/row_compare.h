@@ -5,13 +5,9 @@
 #include <vector>
 
 #include "column/column.h"
+#include "column/compare.h"
 
 namespace ember::exec {
-
-/// Compares two rows of one column by value (both non-null): <0, 0 or >0. NaN sorts above
-/// every other floating value and equals itself, as in Spark's ordering.
-using ValueCompare = std::function<int(int64_t, int64_t)>;
-ValueCompare value_comparator(const ColumnPtr& c);
 
 /// Compares rows of several key columns in Spark's sort order: each key ascending or
 /// descending, with nulls first or last. Rows are positions in the key columns.

@@ -121,12 +121,27 @@ struct Caster {
     if (from->is_datetime() || to->is_datetime()) return datetime();
     if (to->is_numeric() && (from->is_numeric() || from->id() == TypeId::kBoolean)) return numeric();
     if (to->id() == TypeId::kBoolean && from->is_numeric()) return numeric_to_bool();
-    if (from->is_nested() && to->is_nested() && from->same_type(*to)) {
-      // Only nullability differs.
-      return Column::make(to, n, in->validity_buffer(), in->data_buffer(), in->offsets_buffer(), in->children());
-    }
+    if (from->is_nested() && to->id() == from->id()) return nested();
     throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                      "Cast from " + from->sql() + " to " + to->sql() + " is not supported yet.");
+  }
+
+  /// Array, map and struct casts: the children cast to the target's element, entry or field
+  /// types; offsets and validity stay.
+  ColumnPtr nested() {
+    std::vector<ColumnPtr> kids;
+    if (to->id() == TypeId::kStruct) {
+      if (to->fields().size() != in->children().size())
+        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                         "Cast from " + in->type()->sql() + " to " + to->sql() + " is not supported yet.");
+      for (size_t f = 0; f < to->fields().size(); ++f)
+        kids.push_back(cast_column(in->child(f), to->fields()[f].type, ctx, try_));
+    } else if (to->id() == TypeId::kArray) {
+      kids.push_back(cast_column(in->child(0), to->element_type(), ctx, try_));
+    } else {
+      kids.push_back(cast_column(in->child(0), DataType::struct_(to->fields()), ctx, try_));
+    }
+    return Column::make(to, n, in->validity_buffer(), nullptr, in->offsets_buffer(), std::move(kids));
   }
 
   ColumnPtr to_string() {

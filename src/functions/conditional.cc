@@ -12,24 +12,6 @@ namespace {
 using Args = std::vector<ColumnPtr>;
 using Types = std::vector<TypePtr>;
 
-TypePtr common_type(const std::string& fn, const Types& args, const std::vector<size_t>& which,
-                    const Config& conf) {
-  TypePtr t = args[which[0]];
-  for (size_t k = 1; k < which.size(); ++k) {
-    TypePtr w = wider_type(t, args[which[k]], conf.ansi_enabled());
-    if (!w && (t->id() == TypeId::kString || args[which[k]]->id() == TypeId::kString) &&
-        !t->is_nested() && !args[which[k]]->is_nested())
-      w = DataType::string();
-    if (!w)
-      throw_type_mismatch("DATA_DIFF_TYPES",
-                          "Input to `" + fn + "` should all be the same type, but it's [" +
-                              t->sql() + ", " + args[which[k]]->sql() + "].",
-                          call_sql(fn, args));
-    t = w;
-  }
-  return t;
-}
-
 ColumnPtr nvl2_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
   ColumnBuilder b(sig.result_type, n);
   for (int64_t i = 0; i < n; ++i) b.append_from(a[0]->is_valid(i) ? *a[1] : *a[2], i);

@@ -80,6 +80,16 @@ enum class Display {
 /// `DATATYPE_MISMATCH.*` SparkError naming the function (`sql_name`) and the bad argument.
 using TypeRule = std::function<Signature(const std::vector<TypePtr>& args, const Config& conf)>;
 
+/// What a type rule may know of an argument beyond its type: whether it may be null and, for a
+/// literal, its value. Constructors need both: `array(a, b)` contains nulls only when an element
+/// may be null, and `named_struct('x', v)` takes its field names from literals.
+struct ArgInfo {
+  TypePtr type;
+  bool nullable = true;
+  const Value* literal = nullptr;  // set only for literal arguments
+};
+using ArgTypeRule = std::function<Signature(const std::vector<ArgInfo>& args, const Config& conf)>;
+
 /// One Spark function: everything the engine needs to know about it, in one place.
 struct FunctionDef {
   std::string name;                  // canonical lower-case name (or operator symbol)
@@ -88,10 +98,14 @@ struct FunctionDef {
   int min_args = 0;
   int max_args = 0;  // -1 = variadic
   TypeRule type_rule;
+  ArgTypeRule arg_type_rule;     // used instead of type_rule when set
   ScalarKernel kernel;           // scalar functions
   AggregateFactory aggregate;    // aggregate functions
   bool deterministic = true;
   bool gpu_supported = false;    // a GPU kernel exists (the planner reads this)
+  /// The kernel may raise a runtime error for some values (element_at out of bounds in ANSI
+  /// mode), so conditional expressions must evaluate it only on the rows that reach it.
+  bool may_throw = false;
   Display display = Display::kCall;
   std::string display_name;      // name shown in column names: "+", "=", "AND", "sum"
   std::string usage;             // one-line description, for SHOW FUNCTIONS / docs
@@ -140,6 +154,11 @@ void register_conditional(Registry& r);
 void register_datetime_fields(Registry& r);
 void register_datetime_arith(Registry& r);
 void register_datetime_format(Registry& r);
+void register_collection_constructors(Registry& r);
+void register_collection_access(Registry& r);
+void register_array_functions(Registry& r);
+void register_map_functions(Registry& r);
+void register_collect_aggregates(Registry& r);
 
 /// Spark's implicit type widening for arithmetic and comparison (`findWiderTypeForTwo` in ANSI
 /// mode); nullptr when there is no common type.

@@ -52,6 +52,11 @@ Registry::Registry() {
   register_datetime_fields(*this);
   register_datetime_arith(*this);
   register_datetime_format(*this);
+  register_collection_constructors(*this);
+  register_collection_access(*this);
+  register_array_functions(*this);
+  register_map_functions(*this);
+  register_collect_aggregates(*this);
 }
 
 void Registry::add(FunctionDef def) {

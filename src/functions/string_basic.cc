@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "functions/collection_util.h"
 #include "functions/string_util.h"
 
 namespace ember::functions {
@@ -46,6 +47,7 @@ auto defaults_render(size_t first_default, std::vector<std::string> defaults) {
 // Concatenation and lengths.
 
 ColumnPtr concat_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+  if (sig.result_type->id() == TypeId::kArray) return concat_arrays(a, n, sig.result_type);
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     std::string s;
     for (size_t k = 0; k < a.size(); ++k) s += a[k]->string_at(i);
@@ -53,9 +55,21 @@ ColumnPtr concat_kernel(const Args& a, int64_t n, const Signature& sig, const Ev
   });
 }
 
-Signature concat_rule(const Types& args, const Config&) {
+Signature concat_rule(const Types& args, const Config& conf) {
   bool all_binary = !args.empty();
   for (auto& t : args) all_binary &= t->id() == TypeId::kBinary;
+  bool any_array = false;
+  for (auto& t : args) any_array |= t->id() == TypeId::kArray;
+  if (any_array) {
+    // concat of arrays: one common array type, null when any argument is.
+    std::vector<size_t> all(args.size());
+    for (size_t i = 0; i < all.size(); ++i) all[i] = i;
+    TypePtr t = collection_common_type("concat", args, all, conf);
+    Signature s;
+    s.arg_types.assign(args.size(), t);
+    s.result_type = t;
+    return s;
+  }
   for (auto& t : args)
     if (t->is_nested())
       throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",

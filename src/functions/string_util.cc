@@ -111,6 +111,24 @@ std::string call_sql(const std::string& name, const std::vector<TypePtr>& args) 
   return s + ")";
 }
 
+TypePtr common_type(const std::string& fn, const std::vector<TypePtr>& args, const std::vector<size_t>& which,
+                    const Config& conf) {
+  TypePtr t = args[which[0]];
+  for (size_t k = 1; k < which.size(); ++k) {
+    TypePtr w = wider_type(t, args[which[k]], conf.ansi_enabled());
+    if (!w && (t->id() == TypeId::kString || args[which[k]]->id() == TypeId::kString) &&
+        !t->is_nested() && !args[which[k]]->is_nested())
+      w = DataType::string();
+    if (!w)
+      throw_type_mismatch("DATA_DIFF_TYPES",
+                          "Input to `" + fn + "` should all be the same type, but it's [" +
+                              t->sql() + ", " + args[which[k]]->sql() + "].",
+                          call_sql(fn, args));
+    t = w;
+  }
+  return t;
+}
+
 Signature coerce_args(const std::string& fn, const std::vector<TypePtr>& args,
                       const std::string& spec, TypePtr result) {
   static const char* ordinals[] = {"first", "second", "third", "fourth", "fifth", "sixth"};

@@ -71,6 +71,11 @@ ColumnPtr map_rows(const std::vector<ColumnPtr>& args, int64_t n, const TypePtr&
 /// "name(T1, T2)" with the argument types, for type mismatch messages.
 std::string call_sql(const std::string& name, const std::vector<TypePtr>& args);
 
+/// The common type of arguments `which` (Spark's wider type, or STRING beside a string), or a
+/// DATATYPE_MISMATCH.DATA_DIFF_TYPES error naming `fn`.
+TypePtr common_type(const std::string& fn, const std::vector<TypePtr>& args, const std::vector<size_t>& which,
+                    const Config& conf);
+
 /// Signature for a function whose argument i is coerced according to spec[i]:
 ///   'S' string (atomic types cast to string), 'B' binary (strings cast to binary),
 ///   'I' int, 'L' long, 'D' double, 'b' boolean, 'd' date, 't' timestamp (TIMESTAMP_NTZ kept),

@@ -12,6 +12,7 @@
 #include "functions/cast.h"
 #include "functions/function.h"
 #include "plan/subquery.h"
+#include "plan/nested_resolution.h"
 #include "plan/window_resolution.h"
 
 namespace ember::plan {
@@ -405,6 +406,12 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
     named->display = "between(" + args[0]->to_string() + ", " + args[1]->to_string() + ", " + args[2]->to_string() + ")";
     return named;
   }
+  if (name == "struct") {
+    auto out = std::make_shared<Expr>(
+        *resolve_function(call("named_struct", {}), struct_to_named_struct_args(e->children, args), false));
+    out->display = struct_display(args);
+    return out;
+  }
   if (name == "count" && args.size() == 1 && args[0]->kind == ExprKind::kUnresolvedStar) {
     args[0] = lit(Value::integer(1), DataType::int_());
   }
@@ -467,9 +474,7 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
       args[i] = implicit_cast(l, DataType::decimal(digits, 0));
     }
   }
-  std::vector<TypePtr> types;
-  for (auto& a : args) types.push_back(a->type);
-  functions::Signature sig = def->type_rule(types, session_.config());
+  functions::Signature sig = call_signature(*def, args, session_.config());
   for (size_t i = 0; i < args.size() && i < sig.arg_types.size(); ++i) args[i] = implicit_cast(args[i], sig.arg_types[i]);
   auto n = std::make_shared<Expr>();
   n->kind = is_agg ? ExprKind::kAggregate : ExprKind::kCall;
@@ -554,11 +559,14 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
     }
     case ExprKind::kUnresolvedExtract: {
       ExprPtr base = resolve_expr(e->children[0], child, allow_agg);
-      const ExprPtr& key = e->children[1];
-      if (base->type->id() == TypeId::kStruct && key->kind == ExprKind::kLiteral && key->type->id() == TypeId::kString)
-        return extract_field(base, key->value.as_bytes());
-      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                       "Extracting values from " + base->type->sql() + " is not supported yet.");
+      ExprPtr key = resolve_expr(e->children[1], child, allow_agg);
+      if (base->type->id() == TypeId::kArray || base->type->id() == TypeId::kMap)
+        return resolve_function(call(kSubscriptFunction, {}), {base, key}, false);
+      if (base->type->id() == TypeId::kStruct && !(key->kind == ExprKind::kLiteral && key->type->id() == TypeId::kString))
+        throw SparkError(ErrorKind::kAnalysis, "INVALID_EXTRACT_FIELD_TYPE",
+                         "Field name should be a non-null string literal, but it's " + key->to_string() + ".",
+                         {{"extraction", key->to_string()}});
+      return extract_field(base, key->kind == ExprKind::kLiteral && key->type->id() == TypeId::kString ? key->value.as_bytes() : "");
     }
     case ExprKind::kWindow: return resolve_window_expr(e, child, allow_agg);
     case ExprKind::kSubquery: return resolve_subquery(e, child, allow_agg);

@@ -143,6 +143,18 @@ ExprPtr to_attribute(const ExprPtr& named) {
   return attribute(named->name, named->type, named->nullable, named->expr_id);
 }
 
+functions::Signature call_signature(const functions::FunctionDef& def, const std::vector<ExprPtr>& args,
+                                    const Config& conf) {
+  if (def.arg_type_rule) {
+    std::vector<functions::ArgInfo> infos;
+    for (auto& a : args) infos.push_back({a->type, a->nullable, a->kind == ExprKind::kLiteral ? &a->value : nullptr});
+    return def.arg_type_rule(infos, conf);
+  }
+  std::vector<TypePtr> types;
+  for (auto& a : args) types.push_back(a->type);
+  return def.type_rule(types, conf);
+}
+
 std::string Expr::to_string() const {
   if (!display.empty()) return display;
   auto args = [this](size_t from = 0) {

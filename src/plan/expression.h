@@ -9,8 +9,10 @@
 #include "types/data_type.h"
 
 namespace ember {
+class Config;
 namespace functions {
 struct FunctionDef;
+struct Signature;
 }
 
 namespace plan {
@@ -143,6 +145,10 @@ ExprPtr attribute(std::string name, TypePtr type, bool nullable, int64_t expr_id
 ExprPtr with_children(const ExprPtr& e, std::vector<ExprPtr> children);
 /// The output attribute of a named expression (an alias or an attribute).
 ExprPtr to_attribute(const ExprPtr& named);
+/// The signature of `def` called on resolved `args`: its type rule given their types, or its
+/// argument rule given their types, nullability and literal values.
+functions::Signature call_signature(const functions::FunctionDef& def, const std::vector<ExprPtr>& args,
+                                    const Config& conf);
 /// Splits a dotted column name as Spark does, honouring backquotes: "a.`b.c`" → [a, b.c].
 /// Throws PARSE_SYNTAX_ERROR-style errors on malformed quoting.
 std::vector<std::string> parse_attribute_name(const std::string& name);

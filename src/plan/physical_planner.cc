@@ -77,9 +77,7 @@ PhysExprPtr bind_expr_impl(const ExprPtr& e, const std::vector<ExprPtr>& input, 
     case ExprKind::kCall: {
       p->kind = PhysExpr::Kind::kCall;
       p->function = e->function;
-      std::vector<TypePtr> types;
-      for (auto& c : e->children) types.push_back(c->type);
-      p->signature = e->function->type_rule(types, conf);
+      p->signature = call_signature(*e->function, e->children, conf);
       break;
     }
     case ExprKind::kCaseWhen:
@@ -465,12 +463,8 @@ class Planner {
       if (fn->kind == ExprKind::kAggregate) {
         call.kind = K::kAggregate;
         call.function = fn->function;
-        std::vector<TypePtr> types;
-        for (auto& arg : fn->children) {
-          call.args.push_back(bind_expr(arg, c.output, conf));
-          types.push_back(arg->type);
-        }
-        call.signature = fn->function->type_rule(types, conf);
+        for (auto& arg : fn->children) call.args.push_back(bind_expr(arg, c.output, conf));
+        call.signature = call_signature(*fn->function, fn->children, conf);
         if (fn->filter) call.filter = bind_expr(fn->filter, c.output, conf);
       } else {
         static const std::map<std::string, K> kinds = {
@@ -537,12 +531,8 @@ class Planner {
       ac.distinct = call->distinct;
       ac.function = call->function;
       ac.display = display_of(call);
-      std::vector<TypePtr> types;
-      for (auto& arg : call->children) {
-        ac.args.push_back(bind_expr(arg, c.output, conf));
-        types.push_back(arg->type);
-      }
-      ac.signature = call->function->type_rule(types, conf);
+      for (auto& arg : call->children) ac.args.push_back(bind_expr(arg, c.output, conf));
+      ac.signature = call_signature(*call->function, call->children, conf);
       if (call->filter) ac.filter = bind_expr(call->filter, c.output, conf);
       calls.push_back(std::move(ac));
       ExprPtr attr = attribute(call->to_string(), call->type, call->nullable, new_expr_id());

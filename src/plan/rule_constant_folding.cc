@@ -37,9 +37,7 @@ exec::PhysExprPtr to_physical(const ExprPtr& e, const Config& conf) {
     case ExprKind::kCall: {
       p->kind = exec::PhysExpr::Kind::kCall;
       p->function = e->function;
-      std::vector<TypePtr> types;
-      for (auto& c : e->children) types.push_back(c->type);
-      p->signature = e->function->type_rule(types, conf);
+      p->signature = call_signature(*e->function, e->children, conf);
       break;
     }
     case ExprKind::kCast:

@@ -1,0 +1,106 @@
+// Aggregates that collect values into arrays: collect_list (array_agg) and collect_set. Both
+// skip nulls; collect_set keeps the first occurrence of each value.
+
+#include "functions/collection_util.h"
+
+namespace ember::functions {
+namespace {
+
+/// State: the group's non-null values, owned on the heap.
+struct CollectState {
+  std::vector<Value>* values;
+};
+
+class Collect final : public AggregateFunction {
+ public:
+  Collect(TypePtr element, bool distinct) : element_(std::move(element)), distinct_(distinct) {}
+  size_t state_size() const override { return sizeof(CollectState); }
+  void init(uint8_t* s) const override { reinterpret_cast<CollectState*>(s)->values = new std::vector<Value>(); }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& c = *args[0];
+    for (int64_t i = 0; i < n; ++i)
+      if (states[i] && c.is_valid(i)) reinterpret_cast<CollectState*>(states[i])->values->push_back(c.value_at(i));
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    auto* d = reinterpret_cast<CollectState*>(dst)->values;
+    const auto* s = reinterpret_cast<const CollectState*>(src)->values;
+    d->insert(d->end(), s->begin(), s->end());
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    // All groups' values in one column, so that collect_set compares them column-wise.
+    ColumnBuilder all(element_);
+    std::vector<int32_t> starts = {0};
+    for (int64_t i = 0; i < n; ++i) {
+      for (const Value& v : *reinterpret_cast<const CollectState*>(states[i])->values) all.append_value(v);
+      starts.push_back(static_cast<int32_t>(all.length()));
+    }
+    ColumnPtr values = all.finish();
+    ValueCompare cmp = value_comparator(values);
+    for (int64_t i = 0; i < n; ++i) {
+      int32_t b = starts[static_cast<size_t>(i)], e = starts[static_cast<size_t>(i) + 1];
+      if (distinct_) {
+        for (int32_t p : distinct_positions(*values, cmp, b, e)) out.child(0).append_from(*values, p);
+      } else {
+        for (int32_t p = b; p < e; ++p) out.child(0).append_from(*values, p);
+      }
+      out.close_list();
+    }
+  }
+  void destroy(uint8_t* state) const override {
+    auto* s = reinterpret_cast<CollectState*>(state);
+    delete s->values;
+    s->values = nullptr;
+  }
+  bool needs_destroy() const override { return true; }
+
+ private:
+  TypePtr element_;
+  bool distinct_;
+};
+
+FunctionDef collect_fn(const std::string& name, bool distinct, std::vector<std::string> aliases, std::string usage) {
+  FunctionDef d;
+  d.name = name;
+  d.aliases = std::move(aliases);
+  d.kind = FunctionKind::kAggregate;
+  d.min_args = d.max_args = 1;
+  d.type_rule = [name, distinct](const std::vector<TypePtr>& args, const Config&) {
+    if (distinct) {
+      std::function<bool(const TypePtr&)> has_map = [&](const TypePtr& t) {
+        if (t->id() == TypeId::kMap) return true;
+        for (auto& f : t->fields())
+          if (has_map(f.type)) return true;
+        return false;
+      };
+      if (has_map(args[0]))
+        throw_type_mismatch("UNSUPPORTED_INPUT_TYPE",
+                            "The input of `" + name + "` can't be \"MAP\" type data.", name + "(" + args[0]->sql() + ")");
+    }
+    Signature s;
+    s.arg_types = args;
+    s.result_type = DataType::array(args[0], false);
+    s.null_if_any_arg_null = false;
+    s.never_null = true;
+    return s;
+  };
+  d.aggregate = [distinct](const Signature& sig, const EvalContext&) {
+    return std::make_unique<Collect>(sig.arg_types[0], distinct);
+  };
+  d.usage = std::move(usage);
+  return d;
+}
+
+}  // namespace
+
+void register_collect_aggregates(Registry& r) {
+  {
+    FunctionDef d = collect_fn("collect_list", false, {"array_agg"},
+                               "collect_list(expr) - Collects and returns a list of non-unique elements.");
+    // array_agg is collect_list under another name; Spark names the column collect_list.
+    d.render = [](const std::string&, const std::vector<std::string>& args) { return "collect_list(" + args[0] + ")"; };
+    r.add(std::move(d));
+  }
+  r.add(collect_fn("collect_set", true, {}, "collect_set(expr) - Collects and returns a set of unique elements."));
+}
+
+}  // namespace ember::functions
