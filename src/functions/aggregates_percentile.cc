@@ -30,7 +30,8 @@ bool double_less(double a, double b) {
 /// One group's weighted values (keyed by their bits, so NaN is one key) and the constant
 /// percentages, read from the call's argument the first time the group sees a row.
 struct PercentileData {
-  std::unordered_map<uint64_t, int64_t> counts;
+  std::unordered_map<uint64_t, int64_t> counts;  // weighted values (with a frequency argument)
+  std::vector<uint64_t> unit;                    // values of weight one, appended as they come
   std::vector<double> percentages;
   bool descending = false;
 };
@@ -84,34 +85,48 @@ class Percentile final : public AggregateFunction {
       uint64_t bits;
       std::memcpy(&bits, &v, sizeof bits);
       if (std::isnan(v)) bits = 0x7ff8000000000000ULL;
-      d.counts[bits] += w;
+      if (freq) d.counts[bits] += w;
+      else d.unit.push_back(bits);
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
     auto* s = *reinterpret_cast<PercentileData* const*>(src);
-    if (!s || s->counts.empty()) return;
+    if (!s || (s->counts.empty() && s->unit.empty())) return;
     PercentileData& d = data(dst);
     if (d.percentages.empty()) d.percentages = s->percentages, d.descending = s->descending;
     for (auto& [k, c] : s->counts) d.counts[k] += c;
+    d.unit.insert(d.unit.end(), s->unit.begin(), s->unit.end());
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     std::vector<std::pair<double, int64_t>> sorted;
     for (int64_t i = 0; i < n; ++i) {
       auto* d = *reinterpret_cast<PercentileData* const*>(states[i]);
-      if (!d || d->counts.empty()) {
+      if (!d || (d->counts.empty() && d->unit.empty())) {
         out.append_null();
         continue;
       }
       sorted.clear();
-      for (auto& [bits, c] : d->counts) {
+      bool desc = d->descending;
+      auto before = [desc](double a, double b) { return desc ? double_less(b, a) : double_less(a, b); };
+      auto as_double = [](uint64_t bits) {
         double v;
         std::memcpy(&v, &bits, sizeof v);
-        sorted.emplace_back(v, c);
+        return v;
+      };
+      if (d->counts.empty()) {
+        // Unweighted: sort the values, then one (value, count) per run of equal values.
+        std::vector<double> values(d->unit.size());
+        for (size_t k = 0; k < values.size(); ++k) values[k] = as_double(d->unit[k]);
+        std::sort(values.begin(), values.end(), before);
+        for (size_t k = 0; k < values.size(); ++k) {
+          if (!sorted.empty() && !before(sorted.back().first, values[k])) ++sorted.back().second;
+          else sorted.emplace_back(values[k], 1);
+        }
+      } else {
+        for (uint64_t bits : d->unit) d->counts[bits] += 1;
+        for (auto& [bits, c] : d->counts) sorted.emplace_back(as_double(bits), c);
+        std::sort(sorted.begin(), sorted.end(), [&](auto& a, auto& b) { return before(a.first, b.first); });
       }
-      bool desc = d->descending;
-      std::sort(sorted.begin(), sorted.end(), [desc](auto& a, auto& b) {
-        return desc ? double_less(b.first, a.first) : double_less(a.first, b.first);
-      });
       // Accumulated counts: sorted[k].second becomes the number of values <= sorted[k].first.
       for (size_t k = 1; k < sorted.size(); ++k) sorted[k].second += sorted[k - 1].second;
       if (!form_.array) {
