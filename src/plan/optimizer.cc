@@ -61,6 +61,7 @@ const std::vector<std::unique_ptr<Rule>>& optimizer_rules() {
     r.push_back(make_constant_folding());
     r.push_back(make_boolean_simplification());
     r.push_back(make_push_down_filters());
+    r.push_back(make_reorder_join());
     r.push_back(make_collapse_projects());
     return r;
   }();

@@ -4,7 +4,8 @@
 // conjuncts that read one side go below the join where the join type allows it, conjuncts
 // that read both sides of an inner (or cross) join become its join condition, and an inner
 // join's own single-side conditions move into its inputs — so `FROM a, b WHERE a.k = b.k`
-// becomes a hash join instead of a cross product.
+// becomes a hash join instead of a cross product. ReorderJoin, here too, orders chains of inner
+// joins so that joins with a condition come before cross joins.
 
 #include <map>
 #include <set>
@@ -78,6 +79,134 @@ bool within(const ExprPtr& e, const PlanPtr& side) {
     if (!ids.count(r)) return false;
   return true;
 }
+
+bool is_inner(const PlanPtr& n) {
+  return n->kind == PlanKind::kJoin && (n->join_type == JoinType::kInner || n->join_type == JoinType::kCross) &&
+         n->using_columns.empty() && (!n->condition || n->condition->deterministic());
+}
+
+/// ReorderJoin, as Spark's rule without statistics: a chain of inner joins is rebuilt so that
+/// each next input is the first one (in the written order) joined to those before it by a
+/// condition; inputs with no condition to the others come last, as cross joins. So
+/// `FROM part, supplier, lineitem WHERE p = l AND s = l` joins lineitem before supplier instead
+/// of starting with part x supplier. A chain already in such an order is left as it is.
+class ReorderJoin final : public Rule {
+ public:
+  const char* name() const override { return "ReorderJoin"; }
+  PlanPtr apply(const PlanPtr& plan, const Config&) const override { return reorder(plan); }
+
+ private:
+  void flatten(const PlanPtr& n, std::vector<PlanPtr>& items, std::vector<ExprPtr>& conds) const {
+    if (is_inner(n)) {
+      flatten(n->children[0], items, conds);
+      flatten(n->children[1], items, conds);
+      if (n->condition) split_and(n->condition, conds);
+    } else {
+      items.push_back(reorder(n));
+    }
+  }
+
+  PlanPtr reorder(const PlanPtr& n) const {
+    if (!is_inner(n)) {
+      bool changed = false;
+      std::vector<PlanPtr> kids;
+      for (auto& c : n->children) {
+        kids.push_back(reorder(c));
+        changed |= kids.back() != c;
+      }
+      if (!changed) return n;
+      auto copy = std::make_shared<PlanNode>(*n);
+      copy->children = std::move(kids);
+      return copy;
+    }
+    std::vector<PlanPtr> items;
+    std::vector<ExprPtr> conds;
+    flatten(n, items, conds);
+    std::vector<std::set<int64_t>> refs(conds.size()), ids(items.size());
+    for (size_t c = 0; c < conds.size(); ++c) referenced_ids(conds[c], refs[c]);
+    for (size_t i = 0; i < items.size(); ++i)
+      for (auto& a : items[i]->output) ids[i].insert(a->expr_id);
+    auto covered = [&](size_t c, const std::set<int64_t>& have) {
+      for (int64_t r : refs[c])
+        if (!have.count(r)) return false;
+      return true;
+    };
+    // Greedy order: the first input that a condition connects to the inputs taken so far.
+    std::vector<size_t> order{0};
+    std::vector<bool> taken(items.size(), false), used(conds.size(), false);
+    taken[0] = true;
+    std::set<int64_t> have = ids[0];
+    while (order.size() < items.size()) {
+      size_t next = items.size();
+      for (size_t i = 0; i < items.size() && next == items.size(); ++i) {
+        if (taken[i]) continue;
+        std::set<int64_t> with = have;
+        with.insert(ids[i].begin(), ids[i].end());
+        for (size_t c = 0; c < conds.size(); ++c) {
+          if (used[c] || covered(c, have)) continue;
+          bool touches_i = false;
+          for (int64_t r : refs[c]) touches_i |= ids[i].count(r) > 0;
+          if (touches_i && covered(c, with)) {
+            next = i;
+            break;
+          }
+        }
+      }
+      if (next == items.size())
+        for (size_t i = 0; i < items.size(); ++i)
+          if (!taken[i]) {
+            next = i;
+            break;
+          }
+      order.push_back(next);
+      taken[next] = true;
+      have.insert(ids[next].begin(), ids[next].end());
+    }
+    bool same = true;
+    for (size_t k = 0; k < order.size(); ++k) same &= order[k] == k;
+    // Same order: only chains nested inside the inputs may change.
+    if (same) return rebuild_same(n);
+    // Left-deep joins in the new order, each with the conditions it completes.
+    PlanPtr acc = items[order[0]];
+    std::set<int64_t> seen = ids[order[0]];
+    for (size_t k = 1; k < order.size(); ++k) {
+      const PlanPtr& right = items[order[k]];
+      seen.insert(ids[order[k]].begin(), ids[order[k]].end());
+      std::vector<ExprPtr> here;
+      for (size_t c = 0; c < conds.size(); ++c)
+        if (!used[c] && covered(c, seen)) here.push_back(conds[c]), used[c] = true;
+      auto j = std::make_shared<PlanNode>(*n);
+      j->children = {acc, right};
+      j->condition = here.empty() ? nullptr : conjunction(here);
+      j->join_type = here.empty() ? JoinType::kCross : JoinType::kInner;
+      j->output = acc->output;
+      j->output.insert(j->output.end(), right->output.begin(), right->output.end());
+      acc = j;
+    }
+    std::vector<ExprPtr> left_over;
+    for (size_t c = 0; c < conds.size(); ++c)
+      if (!used[c]) left_over.push_back(conds[c]);
+    if (!left_over.empty()) acc = make_filter(conjunction(left_over), acc);
+    // The chain's columns in their written order.
+    auto p = std::make_shared<PlanNode>();
+    p->kind = PlanKind::kProject;
+    p->exprs = n->output;
+    p->output = n->output;
+    p->resolved = true;
+    p->children = {acc};
+    return p;
+  }
+
+  /// The chain in its written order, with any nested chain inside its inputs reordered.
+  PlanPtr rebuild_same(const PlanPtr& n) const {
+    if (!is_inner(n)) return reorder(n);
+    PlanPtr l = rebuild_same(n->children[0]), r = rebuild_same(n->children[1]);
+    if (l == n->children[0] && r == n->children[1]) return n;
+    auto copy = std::make_shared<PlanNode>(*n);
+    copy->children = {l, r};
+    return copy;
+  }
+};
 
 class PushDownFilters final : public Rule {
  public:
@@ -189,5 +318,6 @@ class PushDownFilters final : public Rule {
 }  // namespace
 
 std::unique_ptr<Rule> make_push_down_filters() { return std::make_unique<PushDownFilters>(); }
+std::unique_ptr<Rule> make_reorder_join() { return std::make_unique<ReorderJoin>(); }
 
 }  // namespace ember::plan

@@ -228,3 +228,15 @@ def test_join_key_repeated_in_every_or_branch(diff):
                      "(p.k = l.k AND p.brand = 2 AND p.size > 10) OR "
                      "(l.k = p.k AND p.brand = 3 AND l.qty BETWEEN 2 AND 8)")
     diff(program)
+
+
+def test_join_chain_is_reordered_so_no_cross_product_comes_first(diff):
+    def program(s):
+        s.range(20000).selectExpr("id AS ak", "id % 3 AS av").createOrReplaceTempView("chain_a")
+        s.range(20000).selectExpr("id AS bk", "id % 5 AS bv").createOrReplaceTempView("chain_b")
+        s.range(20000).selectExpr("id AS ck", "(id * 7) % 20000 AS cb").createOrReplaceTempView("chain_c")
+        # Written order a, b, c: a and b share no condition. Joined as written, a x b is a
+        # 400-million-row cross product; reordered, c joins a first, then b.
+        return s.sql("SELECT av, bv, count(*) AS n FROM chain_a, chain_b, chain_c "
+                     "WHERE ak = ck AND bk = cb GROUP BY av, bv")
+    diff(program)
