@@ -1,5 +1,6 @@
 #include "column/arrow_c.h"
 
+#include <algorithm>
 #include <cstdio>
 #include <cstring>
 #include <tuple>
@@ -156,7 +157,14 @@ struct ImportedArray {
 };
 
 BufferPtr wrap_buffer(const ArrowArray& a, int i, size_t size, const std::shared_ptr<ImportedArray>& owner) {
-  if (i >= a.n_buffers || a.buffers[i] == nullptr) return nullptr;
+  if (i >= a.n_buffers || a.buffers[i] == nullptr) {
+    // No validity bitmap: no nulls. A missing data or offsets buffer (Arrow allows it when the
+    // array is empty) becomes a zeroed one, so every column of these types has its buffers.
+    if (i == 0) return nullptr;
+    auto b = Buffer::allocate(std::max<size_t>(size, 8));
+    std::memset(b->mutable_data(), 0, std::max<size_t>(size, 8));
+    return b;
+  }
   return Buffer::wrap(a.buffers[i], size, owner);
 }
 

@@ -45,7 +45,8 @@ class Column {
   const uint8_t* validity_bits() const { return validity_ ? validity_->data() : nullptr; }
 
   template <typename T>
-  const T* values() const { return reinterpret_cast<const T*>(data_->data()); }
+  /// The fixed-width values (null for a column without a data buffer, e.g. an empty child).
+  const T* values() const { return data_ ? reinterpret_cast<const T*>(data_->data()) : nullptr; }
   bool bool_at(int64_t i) const { return get_bit(data_->data(), i); }
   const int32_t* offsets() const { return offsets_->as<int32_t>(); }
   std::string_view string_at(int64_t i) const {

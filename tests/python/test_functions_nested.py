@@ -199,3 +199,13 @@ def test_collect_over_windows(diff):
         return s.createDataFrame([(1, 1, "a"), (1, 2, None), (1, 3, "c"), (2, 1, "d")], "g int, o int, v string")
     diff(lambda s: df(s).select("g", "o", F.collect_list("v").over(Window.partitionBy("g").orderBy("o")),
                                 F.size(F.collect_set("v").over(Window.partitionBy("g")))))
+
+
+def test_empty_arrays_from_local_data(diff):
+    # Arrow may send an empty array's element buffers as absent; every function must cope.
+    def program(s):
+        df = s.createDataFrame([([], []), ([3, 1, 3], ["b", "a"])], "data array<int>, s array<string>")
+        return df.select(F.array_distinct("data"), F.sort_array("data"), F.array_max("data"),
+                         F.array_contains("data", 1), F.array_distinct("s"), F.array_join("s", ","),
+                         F.size("s"), F.array_union("data", "data"))
+    diff(program)

@@ -62,6 +62,7 @@ def main() -> int:
     ap.add_argument("--binary", default=str(ROOT / "build" / "release" / "ember"))
     ap.add_argument("--json")
     ap.add_argument("-k", default="")
+    ap.add_argument("-v", "--verbose", action="store_true", help="name each function as it runs")
     args = ap.parse_args()
     os.environ.setdefault("TZ", "UTC")
     time.tzset()
@@ -85,10 +86,20 @@ def main() -> int:
                 continue
             name = test.name.rsplit(".", 1)[-1]
             out: list[str] = []
+            if args.verbose:
+                print(f"{name} ...", file=sys.stderr, flush=True)
+            test.globs["spark"] = spark
             runner = doctest.DocTestRunner(optionflags=flags)
             runner.run(test, out=out.append, clear_globs=True)
             ok = runner.failures == 0
             cause = None if ok else first_error("".join(out))
+            if proc and proc.poll() is not None:
+                # The server died under this function's examples: count it, start a new one.
+                ok, cause = False, "SERVER_CRASHED"
+                print(f"ember server exited with status {proc.returncode} during {name}",
+                      file=sys.stderr, flush=True)
+                proc, remote = start_server(Path(args.binary))
+                spark = SparkSession.builder.remote(remote).create()
             results[name] = {"ok": ok, "examples": len(test.examples), "failed": runner.failures,
                              "cause": cause}
             if not ok:
