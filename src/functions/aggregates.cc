@@ -281,6 +281,9 @@ std::unique_ptr<AggregateFunction> make_sum_avg(const Signature& sig, const Eval
   }
 }
 
+
+}  // namespace
+
 std::unique_ptr<AggregateFunction> make_min_max(const Signature& sig, bool max) {
   TypeId id = sig.arg_types[0]->id();
   if (id == TypeId::kBoolean) return std::make_unique<MinMaxBool>(max);
@@ -295,8 +298,6 @@ std::unique_ptr<AggregateFunction> make_min_max(const Signature& sig, bool max) 
     return std::make_unique<MinMaxFixed<T, false>>();
   });
 }
-
-}  // namespace
 
 void register_aggregates(Registry& r) {
   {

@@ -27,36 +27,6 @@ class CountIf final : public AggregateFunction {
 
 enum class BoolOp { kAnd, kOr };
 
-/// state[0]: the running result, state[1]: some non-null input was seen.
-class BoolAgg final : public AggregateFunction {
- public:
-  explicit BoolAgg(BoolOp op) : op_(op) {}
-  size_t state_size() const override { return 2; }
-  void init(uint8_t* s) const override { s[0] = op_ == BoolOp::kAnd, s[1] = 0; }
-  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
-    const Column& c = *args[0];
-    if (c.type()->id() == TypeId::kNull) return;
-    for (int64_t i = 0; i < n; ++i)
-      if (states[i] && c.is_valid(i)) offer(states[i], c.bool_at(i));
-  }
-  void merge(uint8_t* dst, const uint8_t* src) const override {
-    if (src[1]) offer(dst, src[0]);
-  }
-  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
-    for (int64_t i = 0; i < n; ++i) {
-      if (states[i][1]) out.append_bool(states[i][0]);
-      else out.append_null();
-    }
-  }
-
- private:
-  void offer(uint8_t* s, bool v) const {
-    s[0] = op_ == BoolOp::kAnd ? (s[0] && v) : (s[0] || v);
-    s[1] = 1;
-  }
-  BoolOp op_;
-};
-
 enum class BitOp { kAnd, kOr, kXor };
 
 template <typename T>
@@ -146,7 +116,8 @@ void register_logical_aggregates(Registry& r) {
       s.null_if_any_arg_null = false;
       return s;
     };
-    d.aggregate = [op](const Signature&, const EvalContext&) { return std::make_unique<BoolAgg>(op); };
+    // false < true: every value true is the minimum, some value true the maximum.
+    d.aggregate = [is_and](const Signature& sig, const EvalContext&) { return make_min_max(sig, !is_and); };
     d.usage = is_and ? "bool_and(expr) - Returns true if all values of `expr` are true."
                      : "bool_or(expr) - Returns true if at least one value of `expr` is true.";
     r.add(std::move(d));

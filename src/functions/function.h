@@ -63,6 +63,10 @@ class AggregateFunction {
   virtual bool needs_destroy() const { return false; }
 };
 
+/// The min (max) aggregate over values of `sig.arg_types[0]`, nulls skipped. bool_and and
+/// bool_or are min and max over booleans.
+std::unique_ptr<AggregateFunction> make_min_max(const Signature& sig, bool max);
+
 using AggregateFactory =
     std::function<std::unique_ptr<AggregateFunction>(const Signature& sig, const EvalContext& ctx)>;
 
