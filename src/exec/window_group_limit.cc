@@ -172,11 +172,8 @@ void WindowGroupLimit::finalize(ExecContext& ctx) {
   for (int64_t i = 0; i < n; ++i)
     if (keep[static_cast<size_t>(i)]) kept.push_back(static_cast<int32_t>(i));
   const int64_t m = static_cast<int64_t>(kept.size());
-  for (int64_t off = 0, b = 0; off < m; off += kBatchRows, ++b) {
-    Batch out = gather_batch(all, kept.data() + off, std::min(kBatchRows, m - off));
-    out.index = b;
-    output_.push_back(std::move(out));
-  }
+  for (int64_t off = 0; off < m; off += kBatchRows)
+    output_.push_back(gather_batch(all, kept.data() + off, std::min(kBatchRows, m - off)));
 }
 
 std::unique_ptr<SourceState> WindowGroupLimit::open_source(ExecContext&) const {
