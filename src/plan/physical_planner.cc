@@ -347,9 +347,6 @@ class Planner {
     const PlanPtr& left = n->children[0];
     const PlanPtr& right = n->children[1];
     std::set<int64_t> req = required ? *required : ids(n->output);
-    if (n->join_type == JoinType::kLeftSemi || n->join_type == JoinType::kLeftAnti ||
-        n->join_type == JoinType::kExistence)
-      for (auto& a : left->output) req.insert(a->expr_id);
     if (n->condition) collect_refs(n->condition, req);
     PhysicalPlan l = plan(left, &req);
     PhysicalPlan r = plan(right, &req);
