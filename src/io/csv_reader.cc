@@ -110,6 +110,7 @@ class CsvReader final : public DataSourceReader {
   void read_split(size_t i, const std::vector<int>& projection,
                   const std::function<void(Batch)>& emit) const override;
   std::vector<std::string> input_files() const override;
+  double estimated_rows() const override { return estimated_text_rows(files_, schema_.size()); }
 
  private:
   static constexpr int64_t kWholeFile = -1;

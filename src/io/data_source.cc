@@ -16,6 +16,12 @@
 
 namespace ember::io {
 
+double estimated_text_rows(const std::vector<InputFile>& files, size_t columns) {
+  double bytes = 0;
+  for (const auto& f : files) bytes += static_cast<double>(f.size);
+  return bytes / (8.0 * static_cast<double>(std::max<size_t>(columns, 1)));
+}
+
 namespace {
 
 std::string lower(std::string s) {

@@ -72,7 +72,15 @@ class DataSourceReader {
   }
   /// Files this relation reads (for `inputFiles`).
   virtual std::vector<std::string> input_files() const = 0;
+  /// How many rows the relation holds, for the planner's choices (which side of a join to
+  /// build, the order of joins): exact where the format records it (Parquet footers), a
+  /// guess from the files' sizes otherwise. Never used for results.
+  virtual double estimated_rows() const = 0;
 };
+
+/// A guess at the rows of text files (CSV, JSON, text): their bytes over a typical row's
+/// width, taken as 8 bytes per column.
+double estimated_text_rows(const std::vector<InputFile>& files, size_t columns);
 
 /// Opens a data source: resolves paths (globs, directories), infers the schema when needed.
 /// Throws Spark errors: PATH_NOT_FOUND, UNABLE_TO_INFER_SCHEMA, ...

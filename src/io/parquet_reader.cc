@@ -193,6 +193,11 @@ class ParquetReader final : public DataSourceReader {
 
   const Schema& schema() const override { return schema_; }
   size_t num_splits() const override { return splits_.size(); }
+  double estimated_rows() const override {
+    double rows = 0;
+    for (const auto& f : files_) rows += static_cast<double>(f.metadata->num_rows());
+    return rows;
+  }
   std::vector<std::string> input_files() const override {
     std::vector<std::string> out;
     for (const auto& f : files_) out.push_back(file_uri(f.path));

@@ -189,6 +189,11 @@ class PartitionedReader final : public DataSourceReader {
 
   const Schema& schema() const override { return schema_; }
   size_t num_splits() const override { return splits_.size(); }
+  double estimated_rows() const override {
+    double rows = 0;
+    for (const auto& r : readers_) rows += r->estimated_rows();
+    return rows;
+  }
 
   void read_split(size_t i, const std::vector<int>& projection,
                   const std::function<void(Batch)>& emit) const override {

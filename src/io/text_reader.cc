@@ -45,6 +45,7 @@ class TextReader final : public DataSourceReader {
 
   const Schema& schema() const override { return schema_; }
   size_t num_splits() const override { return splits_.size(); }
+  double estimated_rows() const override { return estimated_text_rows(files_, schema_.size()); }
   std::vector<std::string> input_files() const override {
     std::vector<std::string> out;
     for (const auto& f : files_) out.push_back(file_uri(f.path));

@@ -14,6 +14,7 @@
 #include "exec/window.h"
 #include "exec/window_group_limit.h"
 #include "plan/analyzer.h"
+#include "plan/cardinality.h"
 #include "plan/gpu_placement.h"
 #include "plan/optimizer.h"
 #include "plan/subquery.h"
@@ -343,7 +344,50 @@ class Planner {
 
   /// Joins: equalities between one expression of each side become hash keys; the whole
   /// condition stays as a filter on candidate pairs when any other conjunct remains.
+  /// The build side of a hash join is its right input, held in memory and indexed on one
+  /// thread; the probe side streams on all of them. So an inner or outer join whose left
+  /// input looks clearly smaller runs mirrored (LEFT OUTER as RIGHT OUTER, and so on), with a
+  /// projection restoring the column order. A join standing for a scalar subquery keeps its
+  /// sides: it checks that each left row matches at most once.
+  static std::optional<JoinType> mirrored_join(const PlanNode& n) {
+    if (n.single_match) return std::nullopt;
+    JoinType mirror;
+    switch (n.join_type) {
+      case JoinType::kInner:
+      case JoinType::kCross:
+      case JoinType::kFullOuter: mirror = n.join_type; break;
+      case JoinType::kLeftOuter: mirror = JoinType::kRightOuter; break;
+      case JoinType::kRightOuter: mirror = JoinType::kLeftOuter; break;
+      default: return std::nullopt;
+    }
+    if (estimate_rows(n.children[0]) * 1.25 >= estimate_rows(n.children[1])) return std::nullopt;
+    return mirror;
+  }
+
   PhysicalPlan plan_join(const PlanPtr& n, const std::set<int64_t>* required, const Config& conf) {
+    if (auto mirror = mirrored_join(*n); mirror && conf.get_bool("spark.ember.join.buildSmallerSide", true)) {
+      auto m = std::make_shared<PlanNode>(*n);
+      std::swap(m->children[0], m->children[1]);
+      m->join_type = *mirror;
+      PhysicalPlan swapped = plan_join_sides(m, required, conf);
+      std::vector<PhysExprPtr> cols;
+      PhysicalPlan p;
+      for (auto& a : n->output) {
+        auto it = std::find_if(swapped.output.begin(), swapped.output.end(),
+                               [&](const ExprPtr& o) { return o->expr_id == a->expr_id; });
+        if (it == swapped.output.end()) continue;
+        cols.push_back(bind_expr(*it, swapped.output, conf));
+        p.output.push_back(*it);
+      }
+      p.root = std::make_unique<exec::Project>(cols);
+      gpu_.note_project(p.root.get(), std::move(cols));  // GPU placement
+      p.root->children.push_back(std::move(swapped.root));
+      return p;
+    }
+    return plan_join_sides(n, required, conf);
+  }
+
+  PhysicalPlan plan_join_sides(const PlanPtr& n, const std::set<int64_t>* required, const Config& conf) {
     const PlanPtr& left = n->children[0];
     const PlanPtr& right = n->children[1];
     std::set<int64_t> req = required ? *required : ids(n->output);

@@ -1,0 +1,22 @@
+#pragma once
+
+#include "plan/logical_plan.h"
+
+namespace ember::plan {
+
+/// Row-count estimates of resolved plans, for the planner's choices only: which side of a hash
+/// join to build, and the order of inner joins. Without column statistics they are rough, in
+/// the way of a rule-based optimizer:
+///  - sources report their row counts (Parquet footers) or a guess from their bytes;
+///  - a filter keeps a fixed fraction per conjunct (a tenth for an equality with a constant,
+///    a third for any other comparison, half for anything else);
+///  - an equi-join keeps the larger of its inputs, as a foreign key meeting its primary key
+///    does; a join without equalities multiplies them;
+///  - a grouping keeps a quarter of its input, a global aggregate one row.
+/// A result never feeds back into answers, so a bad estimate costs time, never correctness.
+double estimate_rows(const PlanPtr& plan);
+
+/// The fraction of rows a filter condition keeps, by the rules above.
+double estimate_selectivity(const ExprPtr& condition);
+
+}  // namespace ember::plan
