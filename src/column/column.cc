@@ -247,6 +247,10 @@ ColumnPtr gather(const Column& in, const int32_t* idx, int64_t n) {
 
 ColumnPtr slice(const ColumnPtr& in, int64_t offset, int64_t length) {
   if (offset == 0 && length == in->length()) return in;
+  // A prefix of a column without children shares its buffers: bitmaps, values and offsets
+  // of the first `length` rows are where they were.
+  if (offset == 0 && length < in->length() && in->children().empty())
+    return Column::make(in->type(), length, in->validity_buffer(), in->data_buffer(), in->offsets_buffer(), {});
   std::vector<int32_t> idx(static_cast<size_t>(length));
   for (int64_t k = 0; k < length; ++k) idx[k] = static_cast<int32_t>(offset + k);
   return gather(*in, idx.data(), length);

@@ -135,7 +135,7 @@ ColumnPtr eval_coalesce(const PhysExpr& e, const Batch& batch, const functions::
 
 ColumnPtr ConstantCache::get(const TypePtr& type, const Value& value, int64_t length) const {
   ColumnPtr cached = column_.load(std::memory_order_acquire);
-  if (cached && cached->length() == length) return cached;
+  if (cached && cached->length() >= length) return slice(cached, 0, length);
   ColumnPtr fresh = Column::constant(type, value, length);
   column_.store(fresh, std::memory_order_release);
   return fresh;

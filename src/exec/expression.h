@@ -10,9 +10,10 @@
 
 namespace ember::exec {
 
-/// A literal's column for the last batch length it was evaluated at, shared by the threads of a
-/// query (columns are immutable), so that a constant is not rebuilt for every batch. A copy of
-/// an expression starts with an empty cache.
+/// A literal's column, shared by the threads of a query (columns are immutable), so that a
+/// constant is not rebuilt for every batch: a shorter batch (after a filter) gets a prefix of
+/// the cached column, which shares its buffers; a longer one rebuilds it. A copy of an
+/// expression starts with an empty cache.
 class ConstantCache {
  public:
   ConstantCache() = default;
