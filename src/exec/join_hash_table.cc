@@ -1,5 +1,6 @@
 #include "exec/join_hash_table.h"
 
+#include <algorithm>
 #include <cstring>
 
 #include "common/error.h"
@@ -25,28 +26,182 @@ std::vector<uint8_t> null_key_rows(const std::vector<ColumnPtr>& keys, const std
 }
 
 namespace {
+
 std::vector<TypePtr> types_of(const std::vector<ColumnPtr>& keys) {
   std::vector<TypePtr> t;
   for (auto& k : keys) t.push_back(k->type());
   return t;
 }
+
+bool is_int_key(TypeId id) {
+  switch (id) {
+    case TypeId::kByte:
+    case TypeId::kShort:
+    case TypeId::kInt:
+    case TypeId::kLong:
+    case TypeId::kDate:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampNtz: return true;
+    default: return false;
+  }
+}
+
+/// Calls `f(values)` with the column's values as a pointer to its signed integer storage type.
+template <typename F>
+void with_int_values(const Column& c, F&& f) {
+  switch (c.type()->byte_width()) {
+    case 1: f(c.values<int8_t>()); break;
+    case 2: f(c.values<int16_t>()); break;
+    case 4: f(c.values<int32_t>()); break;
+    default: f(c.values<int64_t>()); break;
+  }
+}
+
+inline uint64_t hash_int(int64_t k) {
+  uint64_t h = static_cast<uint64_t>(k);
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 33);
+}
+
+uint64_t buckets_for(int64_t rows) {
+  uint64_t buckets = 16;
+  while (buckets < static_cast<uint64_t>(rows) * 2) buckets <<= 1;
+  return buckets;
+}
+
+// How far ahead of the row being probed its table slot is fetched into cache.
+constexpr int64_t kPrefetchAhead = 16;
+
 }  // namespace
+
+bool JoinHashTable::try_int_keys(const std::vector<ColumnPtr>& keys, const std::vector<bool>& null_safe,
+                                 const std::vector<uint8_t>& skip) {
+  if (keys.empty()) return false;
+  for (size_t k = 0; k < keys.size(); ++k)
+    if (null_safe[k] || !is_int_key(keys[k]->type()->id())) return false;
+  const int64_t n = rows_.num_rows;
+  const size_t nk = keys.size();
+  key_min_.assign(nk, INT64_MAX);
+  key_max_.assign(nk, INT64_MIN);
+  for (size_t k = 0; k < nk; ++k) {
+    int64_t lo = INT64_MAX, hi = INT64_MIN;
+    with_int_values(*keys[k], [&](const auto* x) {
+      for (int64_t i = 0; i < n; ++i) {
+        if (skip[static_cast<size_t>(i)]) continue;
+        int64_t v = x[i];
+        lo = std::min(lo, v);
+        hi = std::max(hi, v);
+      }
+    });
+    if (lo > hi) lo = hi = 0;  // no row can match
+    key_min_[k] = lo;
+    key_max_[k] = hi;
+  }
+  // The combined key's range must stay below 2^62: -1 marks rows that cannot match.
+  key_stride_.assign(nk, 1);
+  __int128 total = 1;
+  for (size_t k = nk; k-- > 0;) {
+    key_stride_[k] = static_cast<int64_t>(total);
+    total *= static_cast<__int128>(key_max_[k]) - key_min_[k] + 1;
+    if (total >= (static_cast<__int128>(1) << 62)) return false;
+  }
+  const int64_t range = static_cast<int64_t>(total);
+  mode_ = range <= std::max<int64_t>(4 * n, 1024) && range <= (int64_t{1} << 30) ? Mode::kDirect : Mode::kInt64;
+  std::vector<int64_t> combined;
+  combine_int_keys(keys, n, combined);
+  next_.assign(static_cast<size_t>(n), -1);
+  if (mode_ == Mode::kDirect) {
+    direct_.assign(static_cast<size_t>(range), -1);
+    // Insert in reverse so that each chain lists rows in build order.
+    for (int64_t i = n - 1; i >= 0; --i) {
+      int64_t key = combined[static_cast<size_t>(i)];
+      if (key < 0) continue;
+      int32_t& head = direct_[static_cast<size_t>(key)];
+      next_[static_cast<size_t>(i)] = head;
+      head = static_cast<int32_t>(i);
+    }
+    return true;
+  }
+  uint64_t buckets = buckets_for(n);
+  mask_ = buckets - 1;
+  int_slots_.assign(buckets, Int64Slot{0, -1});
+  for (int64_t i = n - 1; i >= 0; --i) {
+    int64_t key = combined[static_cast<size_t>(i)];
+    if (key < 0) continue;
+    size_t pos = hash_int(key) & mask_;
+    while (int_slots_[pos].first >= 0 && int_slots_[pos].key != key) pos = (pos + 1) & mask_;
+    next_[static_cast<size_t>(i)] = int_slots_[pos].first;
+    int_slots_[pos].key = key;
+    int_slots_[pos].first = static_cast<int32_t>(i);
+  }
+  return true;
+}
+
+void JoinHashTable::combine_int_keys(const std::vector<ColumnPtr>& keys, int64_t n, std::vector<int64_t>& out) const {
+  out.assign(static_cast<size_t>(n), 0);
+  int64_t* o = out.data();
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const Column& c = *keys[k];
+    const int64_t lo = key_min_[k], hi = key_max_[k], stride = key_stride_[k];
+    const uint8_t* valid = c.validity_bits();
+    with_int_values(c, [&](const auto* x) {
+      for (int64_t i = 0; i < n; ++i) {
+        int64_t v = x[i];
+        bool ok = o[i] >= 0 && v >= lo && v <= hi && (!valid || get_bit(valid, i));
+        o[i] = ok ? o[i] + (v - lo) * stride : -1;
+      }
+    });
+  }
+}
+
+void JoinHashTable::probe_int(const std::vector<int64_t>& combined, std::vector<int32_t>& probe_rows,
+                              std::vector<int32_t>& build_rows) const {
+  const int64_t n = static_cast<int64_t>(combined.size());
+  const int64_t* key = combined.data();
+  auto emit = [&](int64_t i, int32_t first) {
+    for (int32_t b = first; b >= 0; b = next_[static_cast<size_t>(b)]) {
+      probe_rows.push_back(static_cast<int32_t>(i));
+      build_rows.push_back(b);
+    }
+  };
+  if (mode_ == Mode::kDirect) {
+    const int32_t* heads = direct_.data();
+    for (int64_t i = 0; i < n; ++i) {
+      if (i + kPrefetchAhead < n && key[i + kPrefetchAhead] >= 0) __builtin_prefetch(heads + key[i + kPrefetchAhead]);
+      if (key[i] >= 0 && heads[key[i]] >= 0) emit(i, heads[key[i]]);
+    }
+    return;
+  }
+  // Slot positions first, so that the slot of a row a little ahead is already in cache.
+  std::vector<uint64_t> pos(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) pos[static_cast<size_t>(i)] = hash_int(key[i]) & mask_;
+  const Int64Slot* slots = int_slots_.data();
+  for (int64_t i = 0; i < n; ++i) {
+    if (i + kPrefetchAhead < n) __builtin_prefetch(slots + pos[static_cast<size_t>(i + kPrefetchAhead)]);
+    if (key[i] < 0) continue;
+    uint64_t p = pos[static_cast<size_t>(i)];
+    while (slots[p].first >= 0 && slots[p].key != key[i]) p = (p + 1) & mask_;
+    if (slots[p].first >= 0) emit(i, slots[p].first);
+  }
+}
 
 void JoinHashTable::build(Batch rows, const std::vector<ColumnPtr>& keys, const std::vector<bool>& null_safe) {
   rows_ = std::move(rows);
   const int64_t n = rows_.num_rows;
   if (n > INT32_MAX - 1)
     throw SparkError(ErrorKind::kRuntime, "INTERNAL_ERROR", "join build side exceeds 2^31 rows");
-  KeyEncoder encoder(types_of(keys));
   std::vector<uint8_t> skip = null_key_rows(keys, null_safe, n);
-  packed_ = encoder.can_pack();
-  if (packed_) {
+  if (try_int_keys(keys, null_safe, skip)) return;
+  KeyEncoder encoder(types_of(keys));
+  if (encoder.can_pack()) {
+    mode_ = Mode::kPacked;
     std::vector<PackedKey> packed(static_cast<size_t>(n));
     encoder.encode_packed(keys, n, packed.data());
-    uint64_t buckets = 16;
-    while (buckets < static_cast<uint64_t>(n) * 2) buckets <<= 1;
-    mask_ = buckets - 1;
-    slots_.assign(buckets, PackedSlot{0, -1});
+    mask_ = buckets_for(n) - 1;
+    slots_.assign(mask_ + 1, PackedSlot{0, -1});
     next_.assign(static_cast<size_t>(n), -1);
     // Insert in reverse so that each chain lists rows in build order.
     for (int64_t i = n - 1; i >= 0; --i) {
@@ -61,14 +216,12 @@ void JoinHashTable::build(Batch rows, const std::vector<ColumnPtr>& keys, const 
     }
     return;
   }
+  mode_ = Mode::kBytes;
   encoder.encode(keys, n, arena_, offsets_, lengths_);
-  uint64_t buckets = 16;
-  while (buckets < static_cast<uint64_t>(n) * 2) buckets <<= 1;
-  mask_ = buckets - 1;
-  heads_.assign(buckets, -1);
+  mask_ = buckets_for(n) - 1;
+  heads_.assign(mask_ + 1, -1);
   next_.assign(static_cast<size_t>(n), -1);
   hashes_.resize(static_cast<size_t>(n));
-  // Insert in reverse so that each chain lists rows in build order.
   for (int64_t i = n - 1; i >= 0; --i) {
     size_t r = static_cast<size_t>(i);
     if (skip[r]) continue;
@@ -82,7 +235,13 @@ void JoinHashTable::build(Batch rows, const std::vector<ColumnPtr>& keys, const 
 void JoinHashTable::probe(const std::vector<ColumnPtr>& keys, const std::vector<bool>& null_safe, int64_t n,
                           std::vector<int32_t>& probe_rows, std::vector<int32_t>& build_rows) const {
   if (rows_.num_rows == 0 || n == 0) return;
-  if (packed_) {
+  if (mode_ == Mode::kDirect || mode_ == Mode::kInt64) {
+    std::vector<int64_t> combined;
+    combine_int_keys(keys, n, combined);
+    probe_int(combined, probe_rows, build_rows);
+    return;
+  }
+  if (mode_ == Mode::kPacked) {
     KeyEncoder encoder(types_of(keys));
     std::vector<PackedKey> packed(static_cast<size_t>(n));
     encoder.encode_packed(keys, n, packed.data());

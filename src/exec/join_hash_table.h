@@ -9,9 +9,20 @@
 
 namespace ember::exec {
 
-/// The build side of a hash join: every build row, and a chained hash table over the encoded
-/// join keys of the rows that can match (rows whose keys are null under `=` never match and
-/// are kept only for outer output). Immutable once built, so probes run concurrently.
+/// The build side of a hash join: every build row, and an index over the join keys of the rows
+/// that can match (rows whose keys are null under `=` never match and are kept only for outer
+/// output). Immutable once built, so probes run concurrently.
+///
+/// The index takes the cheapest form the build keys allow:
+///  - integer keys (byte to long, date, timestamp) under `=` whose build-side ranges multiply
+///    to less than 2^62 combine into one int64 per row, `sum (k_i - min_i) * stride_i`; a probe
+///    key outside a build range matches nothing without a lookup. When the combined range is
+///    small for the row count (dense keys, as surrogate keys are), the index is an array
+///    indexed by the combined key: no hashing and no key comparison (kDirect); otherwise an open
+///    addressing table of 16-byte slots (kInt64);
+///  - other fixed-width keys that fit 16 bytes: open addressing over 128-bit packed keys;
+///  - anything else: chained buckets over encoded key bytes.
+/// Rows with equal keys chain through `next_` in build order.
 class JoinHashTable {
  public:
   JoinHashTable() = default;
@@ -27,25 +38,43 @@ class JoinHashTable {
   const Batch& rows() const { return rows_; }
   int64_t size() const { return rows_.num_rows; }
 
+  enum class Mode { kDirect, kInt64, kPacked, kBytes };
+  Mode mode() const { return mode_; }
+
  private:
-  /// A slot of the packed-key table: a distinct key and the first build row holding it.
   struct PackedSlot {
     unsigned __int128 key;
     int32_t first;  // -1: empty slot
   };
+  struct Int64Slot {
+    int64_t key;
+    int32_t first;  // -1: empty slot
+  };
+
+  bool try_int_keys(const std::vector<ColumnPtr>& keys, const std::vector<bool>& null_safe,
+                    const std::vector<uint8_t>& skip);
+  /// Each row's combined integer key, or -1 where the row cannot match (a null key, or a key
+  /// outside the build side's range).
+  void combine_int_keys(const std::vector<ColumnPtr>& keys, int64_t n, std::vector<int64_t>& out) const;
+  void build_int(const std::vector<int64_t>& combined, const std::vector<uint8_t>& skip);
+  void probe_int(const std::vector<int64_t>& combined, std::vector<int32_t>& probe_rows,
+                 std::vector<int32_t>& build_rows) const;
 
   Batch rows_;
-  // Packed keys (fixed-width key types that fit 16 bytes): open addressing over distinct keys,
-  // one probe touching one slot when build keys are unique; rows of equal keys chain in next_.
-  bool packed_ = false;
+  Mode mode_ = Mode::kBytes;
+  std::vector<int32_t> next_;  // row → next row of equal key, -1 at the end
+  uint64_t mask_ = 0;
+  // kDirect / kInt64.
+  std::vector<int64_t> key_min_, key_max_, key_stride_;
+  std::vector<int32_t> direct_;  // combined key → first row, -1 when none
+  std::vector<Int64Slot> int_slots_;
+  // kPacked.
   std::vector<PackedSlot> slots_;
-  // Byte keys (any types): chained buckets over encoded keys.
+  // kBytes.
   std::string arena_;
   std::vector<uint32_t> offsets_, lengths_;
   std::vector<uint64_t> hashes_;
   std::vector<int32_t> heads_;  // bucket → first row, -1 when empty
-  std::vector<int32_t> next_;   // row → next row of its chain
-  uint64_t mask_ = 0;
 };
 
 /// True for rows where some key that is not null-safe is null: such rows match nothing.

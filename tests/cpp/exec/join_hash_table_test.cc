@@ -4,7 +4,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
 #include <optional>
+#include <random>
 
 namespace ember::exec {
 namespace {
@@ -61,6 +63,81 @@ TEST(JoinHashTable, ManyKeysAllFound) {
   t.build(Batch({keys}, 10000), {keys}, {false});
   // Key 0 occurs three times, 3999 twice, 4000 never.
   EXPECT_EQ(pairs(t, ints({0, 3999, 4000}), false).size(), 5u);
+}
+
+ColumnPtr longs(const std::vector<std::optional<int64_t>>& values) {
+  ColumnBuilder b(DataType::long_());
+  for (auto& v : values) {
+    if (v) b.append<int64_t>(*v);
+    else b.append_null();
+  }
+  return b.finish();
+}
+
+/// Expected pairs by brute force: every (probe, build) with equal non-null keys, in probe order
+/// then build order.
+std::vector<std::pair<int32_t, int32_t>> brute_force(const std::vector<std::vector<std::optional<int64_t>>>& build,
+                                                     const std::vector<std::vector<std::optional<int64_t>>>& probe) {
+  std::vector<std::pair<int32_t, int32_t>> out;
+  for (size_t i = 0; i < probe[0].size(); ++i)
+    for (size_t j = 0; j < build[0].size(); ++j) {
+      bool eq = true;
+      for (size_t k = 0; k < build.size(); ++k)
+        eq &= probe[k][i].has_value() && build[k][j].has_value() && *probe[k][i] == *build[k][j];
+      if (eq) out.emplace_back(static_cast<int32_t>(i), static_cast<int32_t>(j));
+    }
+  return out;
+}
+
+/// Builds and probes with random keys drawn from `spread` values around `base`, one or two key
+/// columns, with nulls; checks the index form chosen and the matches against brute force.
+void check_random(int keys, int64_t base, int64_t spread, int64_t rows, JoinHashTable::Mode want_mode) {
+  std::mt19937_64 rng(static_cast<uint64_t>(base + spread + keys));
+  auto draw = [&](int64_t n) {
+    std::vector<std::vector<std::optional<int64_t>>> cols(static_cast<size_t>(keys));
+    for (auto& c : cols)
+      for (int64_t i = 0; i < n; ++i) {
+        if (rng() % 17 == 0) c.push_back(std::nullopt);
+        else c.push_back(base + static_cast<int64_t>(rng() % static_cast<uint64_t>(spread)) * (spread > 1000000 ? 977 : 1));
+      }
+    return cols;
+  };
+  auto build = draw(rows), probe = draw(rows / 2 + 3);
+  std::vector<ColumnPtr> bcols, pcols;
+  for (auto& c : build) bcols.push_back(longs(c));
+  for (auto& c : probe) pcols.push_back(longs(c));
+  JoinHashTable t;
+  t.build(Batch(bcols, rows), bcols, std::vector<bool>(static_cast<size_t>(keys), false));
+  EXPECT_EQ(t.mode(), want_mode);
+  std::vector<int32_t> p, b;
+  t.probe(pcols, std::vector<bool>(static_cast<size_t>(keys), false), pcols[0]->length(), p, b);
+  std::vector<std::pair<int32_t, int32_t>> got;
+  for (size_t i = 0; i < p.size(); ++i) got.emplace_back(p[i], b[i]);
+  EXPECT_EQ(got, brute_force(build, probe));
+}
+
+TEST(JoinHashTable, IntegerKeysIndexDirectlyWhenDense) {
+  check_random(1, 100, 300, 500, JoinHashTable::Mode::kDirect);
+  check_random(1, -50, 40, 500, JoinHashTable::Mode::kDirect);
+  check_random(2, 7, 20, 800, JoinHashTable::Mode::kDirect);
+}
+
+TEST(JoinHashTable, SparseIntegerKeysHash) {
+  check_random(1, -3000000000LL, 5000000, 600, JoinHashTable::Mode::kInt64);
+  check_random(2, 1LL << 40, 2000000, 700, JoinHashTable::Mode::kInt64);
+}
+
+TEST(JoinHashTable, KeysBeyondSixtyTwoBitsUseThePackedTable) {
+  std::vector<std::optional<int64_t>> v = {INT64_MIN, 0, INT64_MAX, 0};
+  ColumnPtr keys = longs(v);
+  JoinHashTable t;
+  t.build(Batch({keys}, 4), {keys}, {false});
+  EXPECT_EQ(t.mode(), JoinHashTable::Mode::kPacked);
+  std::vector<int32_t> p, b;
+  t.probe({longs({0, INT64_MAX, 5})}, {false}, 3, p, b);
+  std::vector<int32_t> want_p = {0, 0, 1}, want_b = {1, 3, 2};
+  EXPECT_EQ(p, want_p);
+  EXPECT_EQ(b, want_b);
 }
 
 }  // namespace
