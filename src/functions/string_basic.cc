@@ -562,6 +562,11 @@ struct LikePattern {
     char32_t c;
   };
   std::vector<Tok> toks;
+  /// A pattern without `_` under LIKE (not ILIKE) is its literal runs between `%`s, matched on
+  /// UTF-8 bytes without decoding: in valid UTF-8 no code point's bytes occur inside another's,
+  /// so a byte match of a run is a code point match. Empty when the pattern has `_` or folds.
+  std::vector<std::string> runs;
+  bool by_runs = false;
 
   LikePattern(std::string_view p, char32_t esc, bool fold) {
     std::u32string u = utf8_decode(p);
@@ -581,6 +586,31 @@ struct LikePattern {
         toks.push_back({Tok::kChar, fold ? to_lower_cp(c) : c});
       }
     }
+    by_runs = !fold && std::none_of(toks.begin(), toks.end(), [](const Tok& t) { return t.kind == Tok::kOne; });
+    if (by_runs) {
+      runs.emplace_back();
+      for (const Tok& t : toks) {
+        if (t.kind == Tok::kAny) runs.emplace_back();
+        else utf8_append(runs.back(), t.c);
+      }
+    }
+  }
+
+  /// Matching by runs: the first run is a prefix, the last a suffix, and the ones between occur
+  /// in order in what is left (leftmost occurrences suffice).
+  bool match_runs(std::string_view s) const {
+    if (runs.size() == 1) return s == runs[0];
+    const std::string& prefix = runs.front();
+    const std::string& suffix = runs.back();
+    if (s.size() < prefix.size() + suffix.size() || !s.starts_with(prefix) || !s.ends_with(suffix)) return false;
+    std::string_view middle = s.substr(prefix.size(), s.size() - prefix.size() - suffix.size());
+    for (size_t r = 1; r + 1 < runs.size(); ++r) {
+      if (runs[r].empty()) continue;
+      size_t at = middle.find(runs[r]);
+      if (at == std::string_view::npos) return false;
+      middle.remove_prefix(at + runs[r].size());
+    }
+    return true;
   }
 
   /// Greedy matching with single-star backtracking: linear for patterns without many '%'.
@@ -632,6 +662,10 @@ FunctionDef like_def(const std::string& name, bool fold) {
           if (!pat || p != last) {
             pat = std::make_unique<LikePattern>(p, esc, fold);
             last = std::string(p);
+          }
+          if (pat->by_runs) {
+            out[static_cast<size_t>(i)] = pat->match_runs(a[0]->string_at(i));
+            continue;
           }
           std::u32string s = utf8_decode(a[0]->string_at(i));
           if (fold)

@@ -65,6 +65,21 @@ TEST(StringKernels, LikeWithEscapesAndMultiByteCharacters) {
   EXPECT_THROW(call("like", {strings({"a"}), strings({"a\\"})}), SparkError);
 }
 
+TEST(StringKernels, LikeRunsBetweenPercentSigns) {
+  // Patterns without `_` match their literal runs on bytes; each case against decoding.
+  std::vector<std::pair<const char*, const char*>> yes = {
+      {"abc", "abc"}, {"abc", "a%"}, {"abc", "%c"}, {"abc", "%b%"}, {"abc", "%"}, {"", "%"}, {"", ""},
+      {"Customer x Complaints", "%Customer%Complaints%"}, {"aXbXc", "a%b%c"}, {"日本語", "日%語"}, {"aa", "a%a"},
+      {"50% off", "50\\% off"}};
+  std::vector<std::pair<const char*, const char*>> no = {
+      {"abc", "ab"}, {"abc", "%d%"}, {"a", "a%a"}, {"Complaints Customer", "%Customer%Complaints%"},
+      {"acb", "a%b%c"}, {"日本", "日%語"}, {"", "a%"}, {"aXc", "a%b%c"}};
+  for (auto& [text, pattern] : yes)
+    EXPECT_TRUE(call("like", {strings({text}), strings({pattern})})->bool_at(0)) << text << " LIKE " << pattern;
+  for (auto& [text, pattern] : no)
+    EXPECT_FALSE(call("like", {strings({text}), strings({pattern})})->bool_at(0)) << text << " LIKE " << pattern;
+}
+
 TEST(StringKernels, SubstringCountsCodePoints) {
   ColumnPtr r =
       call("substring", {strings({"héllo", "日本語", "abc"}), ints({2, -2, 0}), ints({3, 5, 2})});
