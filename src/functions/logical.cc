@@ -26,27 +26,36 @@ Signature boolean_args(const std::vector<TypePtr>& args, const char* name) {
 /// AND / OR over three-valued booleans: `dominant` is the value that decides the result
 /// alone (false for AND, true for OR).
 ColumnPtr connective(const Column& a, const Column& b, int64_t n, bool dominant) {
-  auto data = Buffer::zeroed(static_cast<size_t>(bitmap_bytes(n)));
-  BufferPtr validity;
-  bool any_null = a.may_have_nulls() || b.may_have_nulls();
-  if (any_null) validity = Buffer::zeroed(static_cast<size_t>(bitmap_bytes(n)));
-  for (int64_t i = 0; i < n; ++i) {
-    bool av = a.is_valid(i), bv = b.is_valid(i);
-    bool x = av && a.bool_at(i), y = bv && b.bool_at(i);
-    bool result;
-    bool valid;
-    if ((av && x == dominant) || (bv && y == dominant)) {
-      result = dominant;
-      valid = true;
-    } else if (av && bv) {
-      result = !dominant;
-      valid = true;
+  // Byte at a time over the bitmaps: per bit, t = valid and true, f = valid and false.
+  // AND is true where both are true, and valid where both are valid or either is false;
+  // OR is true where either is true, and valid where both are valid or either is true.
+  const int64_t bytes = bitmap_bytes(n);
+  auto data = Buffer::allocate(static_cast<size_t>(bytes));
+  const bool any_null = a.may_have_nulls() || b.may_have_nulls();
+  BufferPtr validity = any_null ? Buffer::allocate(static_cast<size_t>(bytes)) : nullptr;
+  // A column of only nulls may have no data buffer: its bits read as false.
+  std::vector<uint8_t> a_zero, b_zero;
+  auto bits = [&](const Column& c, std::vector<uint8_t>& zero) -> const uint8_t* {
+    if (c.data_buffer() && c.data_buffer()->size() >= static_cast<size_t>(bytes)) return c.data_buffer()->data();
+    zero.assign(static_cast<size_t>(bytes), 0);
+    return zero.data();
+  };
+  const uint8_t* ad = bits(a, a_zero);
+  const uint8_t* bd = bits(b, b_zero);
+  const uint8_t* av = a.validity_bits();
+  const uint8_t* bv = b.validity_bits();
+  uint8_t* out = data->mutable_data();
+  uint8_t* out_valid = validity ? validity->mutable_data() : nullptr;
+  for (int64_t i = 0; i < bytes; ++i) {
+    uint8_t va = av ? av[i] : 0xFF, vb = bv ? bv[i] : 0xFF;
+    uint8_t ta = ad[i] & va, tb = bd[i] & vb;
+    if (dominant) {
+      out[i] = ta | tb;
+      if (out_valid) out_valid[i] = (va & vb) | ta | tb;
     } else {
-      result = false;
-      valid = false;
+      out[i] = ta & tb;
+      if (out_valid) out_valid[i] = (va & vb) | (va & ~ad[i]) | (vb & ~bd[i]);
     }
-    if (result) set_bit(data->mutable_data(), i);
-    if (validity && valid) set_bit(validity->mutable_data(), i);
   }
   return Column::make(DataType::boolean(), n, validity, data);
 }

@@ -146,8 +146,15 @@ BufferPtr and_validity(const std::vector<const Column*>& cols, int64_t n) {
 ColumnPtr make_bool_column(const std::vector<uint8_t>& values, BufferPtr validity, int64_t n) {
   auto data = Buffer::zeroed(static_cast<size_t>(bitmap_bytes(n)));
   uint8_t* d = data->mutable_data();
-  for (int64_t i = 0; i < n; ++i)
-    if (values[i]) set_bit(d, i);
+  const uint8_t* v = values.data();
+  const int64_t whole = n / 8;
+  for (int64_t i = 0; i < whole; ++i) {
+    const uint8_t* b = v + i * 8;
+    d[i] = static_cast<uint8_t>((b[0] != 0) | (b[1] != 0) << 1 | (b[2] != 0) << 2 | (b[3] != 0) << 3 |
+                                (b[4] != 0) << 4 | (b[5] != 0) << 5 | (b[6] != 0) << 6 | (b[7] != 0) << 7);
+  }
+  for (int64_t i = whole * 8; i < n; ++i)
+    if (v[i]) set_bit(d, i);
   return Column::make(DataType::boolean(), n, std::move(validity), data);
 }
 
