@@ -4,6 +4,7 @@
 #include <cstring>
 #include <deque>
 
+#include "common/thread_pool.h"
 #include "exec/distinct_aggregate.h"
 #include "exec/group_keys.h"
 #include "exec/operators.h"
@@ -97,10 +98,15 @@ HashAggregate::HashAggregate(std::vector<PhysExprPtr> keys, std::vector<Aggregat
     : keys_(std::move(keys)), calls_(std::move(calls)) {}
 
 HashAggregate::~HashAggregate() {
-  if (!global_) return;
+  for (auto& t : locals_) destroy_states(*t);
+  for (auto& t : partitions_)
+    if (t) destroy_states(*t);
+}
+
+void HashAggregate::destroy_states(Table& t) {
   for (size_t f = 0; f < functions_.size(); ++f) {
     if (!functions_[f]->needs_destroy()) continue;
-    for (size_t g = 0; g < global_->groups(); ++g) functions_[f]->destroy(global_->state(g) + state_offsets_[f]);
+    for (size_t g = 0; g < t.groups(); ++g) functions_[f]->destroy(t.state(g) + state_offsets_[f]);
   }
 }
 
@@ -124,7 +130,6 @@ void HashAggregate::init(ExecContext& ctx) {
     state_size_ += (functions_.back()->state_size() + 15) / 16 * 16;
   }
   if (state_size_ == 0) state_size_ = 16;
-  global_ = std::make_unique<Table>(state_size_);
   initialized_ = true;
 }
 
@@ -179,34 +184,41 @@ void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
 }
 
 void HashAggregate::combine(LocalSinkState& local, ExecContext&) {
-  Table& t = *static_cast<LocalTable&>(local).table;
   std::lock_guard<std::mutex> lock(mu_);
+  auto& table = static_cast<LocalTable&>(local).table;
+  if (table->groups() > 0) locals_.push_back(std::move(table));
+}
+
+namespace {
+// Below this many groups in all, one thread merges: partitioning would cost more than it saves.
+constexpr size_t kParallelMergeGroups = 1 << 15;
+// Partitions use hash bits above those that place a group in its table's slots.
+inline size_t partition_of(uint64_t hash, size_t partitions) { return (hash >> 40) & (partitions - 1); }
+}  // namespace
+
+/// Merges the groups of `src` that fall in `partition` (of `partitions`, a power of two) into
+/// `dst`, destroying their states in `src`.
+void HashAggregate::merge_into(Table& dst, Table& src, size_t partitions, size_t partition) {
   auto init_state = [this](uint8_t* s) {
     for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
   };
-  for (size_t g = 0; g < t.groups(); ++g) {
-    int32_t dst = t.packed.empty() ? global_->find_or_insert(t.keys[g], t.hashes[g], init_state)
-                                   : global_->find_or_insert_packed(t.packed[g], t.hashes[g], init_state);
+  const bool packed = !src.packed.empty();
+  for (size_t g = 0; g < src.groups(); ++g) {
+    if (partitions > 1 && partition_of(src.hashes[g], partitions) != partition) continue;
+    int32_t to = packed ? dst.find_or_insert_packed(src.packed[g], src.hashes[g], init_state)
+                        : dst.find_or_insert(src.keys[g], src.hashes[g], init_state);
     for (size_t f = 0; f < functions_.size(); ++f) {
-      functions_[f]->merge(global_->state(static_cast<size_t>(dst)) + state_offsets_[f],
-                           t.state(g) + state_offsets_[f]);
-      if (functions_[f]->needs_destroy()) functions_[f]->destroy(t.state(g) + state_offsets_[f]);
+      functions_[f]->merge(dst.state(static_cast<size_t>(to)) + state_offsets_[f], src.state(g) + state_offsets_[f]);
+      if (functions_[f]->needs_destroy()) functions_[f]->destroy(src.state(g) + state_offsets_[f]);
     }
   }
 }
 
-void HashAggregate::finalize(ExecContext& ctx) {
-  init(ctx);
-  Table& t = *global_;
-  // A global aggregate (no keys) produces one row even for empty input.
+std::vector<Batch> HashAggregate::materialize(Table& t) const {
   std::vector<TypePtr> key_types;
   for (auto& k : keys_) key_types.push_back(k->type);
   KeyEncoder enc(key_types);
-  if (keys_.empty() && t.groups() == 0) {
-    t.find_or_insert_packed(PackedKey{0}, hash_packed(PackedKey{0}), [this](uint8_t* s) {
-      for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
-    });
-  }
+  std::vector<Batch> out;
   size_t total = t.groups();
   for (size_t off = 0; off < total; off += static_cast<size_t>(kBatchRows)) {
     size_t len = std::min(total - off, static_cast<size_t>(kBatchRows));
@@ -222,12 +234,48 @@ void HashAggregate::finalize(ExecContext& ctx) {
     std::vector<uint8_t*> ptrs(len);
     for (size_t f = 0; f < functions_.size(); ++f) {
       for (size_t i = 0; i < len; ++i) ptrs[i] = t.state(off + i) + state_offsets_[f];
-      ColumnBuilder out(calls_[f].signature.result_type, static_cast<int64_t>(len));
-      functions_[f]->finalize(ptrs.data(), static_cast<int64_t>(len), out);
-      b.columns.push_back(out.finish());
+      ColumnBuilder col(calls_[f].signature.result_type, static_cast<int64_t>(len));
+      functions_[f]->finalize(ptrs.data(), static_cast<int64_t>(len), col);
+      b.columns.push_back(col.finish());
     }
-    output_.push_back(std::move(b));
+    out.push_back(std::move(b));
   }
+  return out;
+}
+
+void HashAggregate::finalize(ExecContext& ctx) {
+  init(ctx);
+  size_t total = 0;
+  for (auto& t : locals_) total += t->groups();
+  if (locals_.size() == 1) {
+    partitions_.push_back(std::move(locals_[0]));
+  } else if (total < kParallelMergeGroups) {
+    auto merged = std::make_unique<Table>(state_size_);
+    for (auto& t : locals_) merge_into(*merged, *t, 1, 0);
+    partitions_.push_back(std::move(merged));
+  } else {
+    size_t partitions = 1;
+    while (partitions < 4 * ThreadPool::global().size() && partitions < 256) partitions <<= 1;
+    partitions_.resize(partitions);
+    ThreadPool::global().parallel_run(partitions, [&](size_t p) {
+      auto part = std::make_unique<Table>(state_size_);
+      for (auto& t : locals_) merge_into(*part, *t, partitions, p);
+      partitions_[p] = std::move(part);
+    });
+  }
+  // Every state of the handed-over tables was merged (and destroyed) or moved.
+  locals_.clear();
+  if (partitions_.empty()) partitions_.push_back(std::make_unique<Table>(state_size_));
+  // A global aggregate (no keys) produces one row even for empty input.
+  if (keys_.empty() && partitions_[0]->groups() == 0) {
+    partitions_[0]->find_or_insert_packed(PackedKey{0}, hash_packed(PackedKey{0}), [this](uint8_t* s) {
+      for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
+    });
+  }
+  std::vector<std::vector<Batch>> parts(partitions_.size());
+  ThreadPool::global().parallel_run(partitions_.size(), [&](size_t p) { parts[p] = materialize(*partitions_[p]); });
+  for (auto& part : parts)
+    for (auto& b : part) output_.push_back(std::move(b));
 }
 
 std::unique_ptr<SourceState> HashAggregate::open_source(ExecContext&) const {

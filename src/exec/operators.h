@@ -106,7 +106,9 @@ struct AggregateCall {
 };
 
 /// Hash aggregation: output = grouping keys then one column per aggregate call. Each thread
-/// aggregates into its own table; tables merge at combine; finalize materializes groups.
+/// aggregates into its own table and hands it over at combine. Finalize merges the tables:
+/// with many groups in parallel, each task merging the groups of one hash partition from every
+/// table (so no two tasks touch one group), then materializes each partition's groups.
 class HashAggregate final : public PhysicalOperator {
  public:
   HashAggregate(std::vector<PhysExprPtr> keys, std::vector<AggregateCall> calls);
@@ -131,10 +133,14 @@ class HashAggregate final : public PhysicalOperator {
   std::vector<size_t> state_offsets_;
   size_t state_size_ = 0;
   std::mutex mu_;
-  std::unique_ptr<Table> global_;
+  std::vector<std::unique_ptr<Table>> locals_;      // handed over at combine
+  std::vector<std::unique_ptr<Table>> partitions_;  // merged at finalize, disjoint groups
   std::vector<Batch> output_;
   bool initialized_ = false;
   void init(ExecContext& ctx);
+  void merge_into(Table& dst, Table& src, size_t partitions, size_t partition);
+  std::vector<Batch> materialize(Table& t) const;
+  void destroy_states(Table& t);
 };
 
 struct SortKey {

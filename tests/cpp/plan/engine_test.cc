@@ -72,6 +72,35 @@ TEST(Engine, FilterProjectAggregateSort) {
   EXPECT_EQ(count, 990);
 }
 
+TEST(Engine, ManyGroupsMergeInParallelPartitions) {
+  // Enough groups that the per-thread tables merge by hash partition, with fixed-width keys
+  // (packed) and string keys (bytes); every group appears once with its exact aggregates.
+  for (bool string_key : {false, true}) {
+    Session s("t");
+    const int64_t rows = 1000000, groups = 100000;
+    auto proj = unary(PlanKind::kProject, range(0, rows));
+    ExprPtr key = call("%", {col({"id"}), i64(groups)});
+    if (string_key) key = cast(key, DataType::string());
+    const_cast<PlanNode*>(proj.get())->exprs = {col({"id"}), alias(key, "k")};
+    auto agg = unary(PlanKind::kAggregate, proj);
+    const_cast<PlanNode*>(agg.get())->exprs = {col({"k"})};
+    const_cast<PlanNode*>(agg.get())->aggregates = {call("count", {star()}), call("min", {col({"id"})}),
+                                                    call("sum", {col({"id"})})};
+    auto r = s.execute(agg);
+    ASSERT_EQ(r.num_rows(), groups);
+    std::vector<Value> counts = column_values(r, 1), mins = column_values(r, 2), sums = column_values(r, 3);
+    std::vector<uint8_t> seen(static_cast<size_t>(groups), 0);
+    for (size_t i = 0; i < counts.size(); ++i) {
+      int64_t g = mins[i].as_int();
+      ASSERT_LT(g, groups);
+      EXPECT_EQ(seen[static_cast<size_t>(g)]++, 0);
+      EXPECT_EQ(counts[i].as_int(), rows / groups);
+      // Rows g, g + groups, ...: ten of them.
+      EXPECT_EQ(sums[i].as_int(), 10 * g + groups * 45);
+    }
+  }
+}
+
 TEST(Engine, GlobalAggregateOfEmptyInputHasOneRow) {
   Session s("t");
   auto agg = unary(PlanKind::kAggregate, range(0, 0));
