@@ -76,6 +76,18 @@ std::string node_line(const PlanNode& n) {
       const Expr& w = *n.exprs[0]->children[0];
       return "Window " + attr_list(n.exprs) + ", " + attr_list(w.partition_by) + ", " + attr_list(w.order_by);
     }
+    case PlanKind::kGenerate: {
+      // Spark's analyzed form, `Generate explode(arr#1), false, [col#2]`: the generator, outer,
+      // the table alias of a LATERAL VIEW, the generated columns.
+      const Expr& g = *n.exprs[0];
+      if (g.kind != ExprKind::kGenerator) return "'Generate " + g.to_string();
+      std::string args = attr_list(g.children);
+      std::string qualifier;
+      if (!n.generator_output.empty() && !n.generator_output[0]->qualifier.empty())
+        qualifier = n.generator_output[0]->qualifier.back() + ", ";
+      return "Generate " + g.name + "(" + args.substr(1, args.size() - 2) + "), " + (g.outer ? "true" : "false") +
+             ", " + qualifier + attr_list(n.generator_output);
+    }
     case PlanKind::kSetOp: return n.set_op == SetOpType::kUnion ? "Union" : (n.set_op == SetOpType::kIntersect ? "Intersect" : "Except");
   }
   return "?";

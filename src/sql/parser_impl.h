@@ -117,6 +117,7 @@ class Parser {
   PlanPtr from_clause();
   PlanPtr relation();
   PlanPtr relation_primary();
+  PlanPtr lateral_view(PlanPtr rel);
   PlanPtr inline_table();
   PlanPtr table_alias(PlanPtr rel, bool allow_column_list);
 
