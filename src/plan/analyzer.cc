@@ -1290,7 +1290,8 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
         }
         if (!replaced) list.push_back(r);
       }
-      return project_with_windows(extract_generators(child, list), list, -1);
+      PlanPtr generated = extract_generators(child, list);
+      return project_with_windows(generated, list, -1);
     }
     case PlanKind::kWithColumnsRenamed: {
       std::vector<ExprPtr> list;
