@@ -184,3 +184,13 @@ def test_stack_errors(diff_error):
     diff_error(lambda s: view(s).sql("SELECT stack(id, 1) FROM t"), "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT")
     diff_error(lambda s: s.sql("SELECT stack(1)"), "WRONG_NUM_ARGS")
     diff_error(lambda s: s.sql("SELECT explode(array(1), array(2))"), "WRONG_NUM_ARGS")
+
+
+def test_values_with_empty_arrays_and_maps(diff):
+    # PySpark's own examples: VALUES rows whose empty ARRAY() / MAP() widen to the other rows' types.
+    values = "SELECT * FROM VALUES (1, ARRAY(1, 2, NULL)), (2, ARRAY()), (3, NULL) AS t(i, a)"
+    diff(lambda s: s.sql(values).select("*", F.explode_outer("a")))
+    diff(lambda s: s.sql(values).select("*", F.posexplode("a")))
+    maps = "SELECT * FROM VALUES (1, MAP(1, 2, 3, NULL)), (2, MAP()), (3, NULL) AS t(i, m)"
+    diff(lambda s: s.sql(maps).select("*", F.explode("m")))
+    diff(lambda s: s.range(3).select(F.explode_outer(F.when(F.col("id") > 0, F.array("id")).otherwise(F.array()))))
