@@ -122,6 +122,11 @@ def test_sql_select_list(diff):
     diff(lambda s: view(s).sql("SELECT explode(map(1, 'a')) AS (k, v)"))
 
 
+def test_lateral_column_alias_of_a_generator(diff):
+    diff(lambda s: view(s).sql("SELECT id, explode(arr) AS x, x + 1 AS y FROM t"))
+    diff(lambda s: view(s).sql("SELECT explode(s) AS e, upper(e), id FROM t WHERE id < 4"))
+
+
 def test_lateral_view(diff):
     diff(lambda s: view(s).sql("SELECT * FROM t LATERAL VIEW explode(arr) tt AS c"))
     diff(lambda s: view(s).sql("SELECT id, col FROM t LATERAL VIEW OUTER explode(arr) tt"))
