@@ -628,6 +628,7 @@ ExprPtr Analyzer::resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bo
   const ExprPtr& f = e->children[0];
   ExprPtr fn;
   std::string lname = f->kind == ExprKind::kUnresolvedFunction ? lower(f->name) : "";
+  if (is_generator_name(lname)) throw_generator_nested(e->to_string());
   if (!lname.empty() && is_window_function_name(lname)) {
     std::vector<ExprPtr> args;
     for (auto& a : f->children) args.push_back(resolve_expr(a, child, allow_agg));
@@ -645,6 +646,7 @@ ExprPtr Analyzer::resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bo
     fn = resolve_expr(f->kind == ExprKind::kUnresolvedAlias ? f->children[0] : f, child, true);
   }
   {
+    if (fn->kind == ExprKind::kGenerator) throw_generator_nested(e->to_string());
     if (fn->kind != ExprKind::kAggregate && fn->kind != ExprKind::kWindowFunction) {
       std::string shown = fn->to_string();
       throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_EXPR_FOR_WINDOW",
@@ -857,6 +859,12 @@ PlanPtr Analyzer::aggregate_with_generator(const PlanPtr& p, const std::vector<E
   std::vector<ExprPtr> agg_list, out;
   for (auto& a : all) {
     ExprPtr g = top_level_generator(a);
+    if (g && &a - all.data() < static_cast<std::ptrdiff_t>(p->aggregate_output_is_select_list ? 0 : groups.size())) {
+      // groupBy(explode(arr)): its input is not grouped (MISSING_AGGREGATION, as in Spark)
+      // unless grouped as well, which Spark's grouping by a generator does not allow either.
+      for (auto& arg : g->children) check_aggregate(arg, {}, arg);
+      throw_generator_outside_select("GROUP BY " + g->to_string());
+    }
     if (!g) {
       check_aggregate(a->kind == ExprKind::kAlias ? a->children[0] : a, keys, a);
       agg_list.push_back(a);
@@ -1176,8 +1184,13 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
     }
     case PlanKind::kAggregate: {
       if (!p->grouping_sets.empty()) return resolve_grouping_sets(p, child);
-      std::vector<ExprPtr> groups = resolve_named_list(p->exprs, child, false);
+      // The DataFrame API's grouping expressions are also its output, so a generator there is
+      // extracted like one in the select list (its input must then be grouped).
+      std::vector<ExprPtr> groups = p->aggregate_output_is_select_list ? resolve_named_list(p->exprs, child, false)
+                                                                        : resolve_select_list(p->exprs, child, false);
       std::vector<ExprPtr> aggs = resolve_select_list(p->aggregates, child, true);
+      for (auto& g : groups)
+        if (top_level_generator(g)) return aggregate_with_generator(p, groups, aggs, child);
       for (auto& a : aggs)
         if (top_level_generator(a)) return aggregate_with_generator(p, groups, aggs, child);
       for (auto& a : aggs)

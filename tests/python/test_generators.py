@@ -5,6 +5,7 @@ FROM; column names, nullability, multi-aliases; and Spark's errors."""
 
 from __future__ import annotations
 
+from pyspark.sql import Window
 from pyspark.sql import functions as F
 
 ROWS = [
@@ -170,6 +171,11 @@ def test_errors(diff_error):
     diff_error(lambda s: data(s).filter(F.explode("arr") > 1), "UNSUPPORTED_GENERATOR.OUTSIDE_SELECT")
     diff_error(lambda s: view(s).sql("SELECT * FROM t WHERE explode(arr) > 1"), "UNSUPPORTED_GENERATOR.OUTSIDE_SELECT")
     diff_error(lambda s: view(s).sql("SELECT id FROM t ORDER BY explode(arr)"), "UNSUPPORTED_GENERATOR.OUTSIDE_SELECT")
+    diff_error(lambda s: data(s).select(F.sum(F.explode("arr"))), "UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS")
+    diff_error(lambda s: data(s).select(F.explode("arr").over(Window.orderBy("id"))),
+               "UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS")
+    diff_error(lambda s: data(s).groupBy(F.explode("arr")).count(), "MISSING_AGGREGATION")
+    diff_error(lambda s: data(s).withColumn("x", F.posexplode("arr")), "UDTF_ALIAS_NUMBER_MISMATCH")
     diff_error(lambda s: view(s).sql("SELECT explode(collect_list(id)), explode(collect_list(id)) FROM t"),
                "UNSUPPORTED_GENERATOR.MULTI_GENERATOR")
     diff_error(lambda s: data(s).select(F.explode("id")), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
