@@ -3,6 +3,7 @@
 
 #include <cctype>
 
+#include "plan/generator_resolution.h"
 #include "sql/parse_error.h"
 #include "sql/parser_impl.h"
 
@@ -38,6 +39,19 @@ PlanPtr one_row_relation() {
 PlanPtr Parser::from_clause() {
   PlanPtr rel = relation();
   while (accept_op(",")) {
+    if (at_word("LATERAL") && peek(1).kind == TokenKind::kWord && at_op("(", 2) &&
+        plan::is_generator_name(lower(peek(1).text))) {
+      // `t, LATERAL explode(t.arr) [AS] alias[(c1, ...)]`: a Generate over what precedes.
+      next();
+      PlanPtr gen = generator_call(rel, false);
+      auto* g = const_cast<plan::PlanNode*>(gen.get());
+      if (accept_word("AS") || word_is_alias(0, true)) {
+        g->alias = identifier();
+        if (at_op("(")) g->names = identifier_list();
+      }
+      rel = gen;
+      continue;
+    }
     auto join = new_node(PlanKind::kJoin, {rel, relation()});
     join->join_type = JoinType::kInner;
     rel = join;
@@ -56,6 +70,18 @@ PlanPtr Parser::lateral_view(PlanPtr rel) {
   next();
   next();
   bool outer = accept_word("OUTER");
+  auto gen = std::const_pointer_cast<plan::PlanNode>(generator_call(std::move(rel), outer));
+  if (!at_word("AS") && word_is_alias(0, true)) gen->alias = identifier();
+  if (accept_word("AS") || word_is_alias(0, true)) {
+    do {
+      gen->names.push_back(identifier());
+    } while (accept_op(","));
+  }
+  return gen;
+}
+
+/// `f(args)` as an unresolved Generate node over `rel`.
+PlanPtr Parser::generator_call(PlanPtr rel, bool outer) {
   std::vector<std::string> name = multipart_identifier();
   expect_op("(");
   std::vector<ExprPtr> args;
@@ -69,12 +95,6 @@ PlanPtr Parser::lateral_view(PlanPtr rel) {
   call->outer = outer;
   auto gen = new_node(PlanKind::kGenerate, {std::move(rel)});
   gen->exprs = {call};
-  if (!at_word("AS") && word_is_alias(0, true)) gen->alias = identifier();
-  if (accept_word("AS") || word_is_alias(0, true)) {
-    do {
-      gen->names.push_back(identifier());
-    } while (accept_op(","));
-  }
   return gen;
 }
 

@@ -146,6 +146,12 @@ def test_lateral_view_chained(diff):
         "SELECT c, count(*) AS n FROM t LATERAL VIEW explode(arr) x AS c GROUP BY c"))
 
 
+def test_lateral_generator_in_from(diff):
+    diff(lambda s: view(s).sql("SELECT * FROM t, LATERAL explode(arr)"))
+    diff(lambda s: view(s).sql("SELECT id, e.x FROM t, LATERAL explode(t.arr) AS e(x) WHERE id > 1"))
+    diff(lambda s: view(s).sql("SELECT id, p, v FROM t, LATERAL posexplode(s) e(p, v)"))
+
+
 def test_table_valued_functions(diff):
     diff(lambda s: s.sql("SELECT * FROM explode(array(1, 2))"))
     diff(lambda s: s.sql("SELECT * FROM explode(array(1, 2)) AS tt(x)"))
