@@ -113,6 +113,9 @@ def test_generator_over_aggregate(diff):
     diff(lambda s: data(s).groupBy("id").agg(F.explode(F.collect_list("id"))))
     diff(lambda s: view(s).sql("SELECT explode(collect_list(id)) AS v FROM t"))
     diff(lambda s: view(s).sql("SELECT id, posexplode(collect_list(arr)) FROM t GROUP BY id"))
+    diff(lambda s: view(s).sql("SELECT explode(arr) AS x, count(*) AS n FROM t GROUP BY arr"))
+    diff(lambda s: view(s).sql("SELECT DISTINCT explode(arr) AS x FROM t"))
+    diff(lambda s: data(s).groupBy("id").agg(F.inline(F.collect_list(F.struct("id", F.col("id") * 2)))))
 
 
 def test_sql_select_list(diff):
