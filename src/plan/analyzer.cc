@@ -854,17 +854,18 @@ PlanPtr Analyzer::aggregate_with_generator(const PlanPtr& p, const std::vector<E
                          std::to_string(found.size()) + ": " + list + ".",
                      {{"num", std::to_string(found.size())}, {"generators", list}}, "42K0E");
   }
+  for (auto& group : groups)
+    if (ExprPtr g = top_level_generator(group)) {
+      // groupBy(explode(arr)): the generator's input is not grouped (MISSING_AGGREGATION, as in
+      // Spark); grouping by a generator is not supported beyond that.
+      for (auto& arg : g->children) check_aggregate(arg, {}, arg);
+      throw_generator_outside_select("GROUP BY " + g->to_string());
+    }
   std::set<std::string> keys;
   for (auto& g : groups) keys.insert(semantic_key(g));
   std::vector<ExprPtr> agg_list, out;
   for (auto& a : all) {
     ExprPtr g = top_level_generator(a);
-    if (g && &a - all.data() < static_cast<std::ptrdiff_t>(p->aggregate_output_is_select_list ? 0 : groups.size())) {
-      // groupBy(explode(arr)): its input is not grouped (MISSING_AGGREGATION, as in Spark)
-      // unless grouped as well, which Spark's grouping by a generator does not allow either.
-      for (auto& arg : g->children) check_aggregate(arg, {}, arg);
-      throw_generator_outside_select("GROUP BY " + g->to_string());
-    }
     if (!g) {
       check_aggregate(a->kind == ExprKind::kAlias ? a->children[0] : a, keys, a);
       agg_list.push_back(a);
