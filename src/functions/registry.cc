@@ -205,6 +205,17 @@ TypePtr wider_type(const TypePtr& a, const TypePtr& b, bool ansi) {
   if (a->id() == TypeId::kTimestamp && b->id() == TypeId::kDate) return a;
   if ((a->id() == TypeId::kDate || a->id() == TypeId::kTimestampNtz) && b->id() == TypeId::kTimestampNtz) return b;
   if (a->id() == TypeId::kTimestampNtz && b->id() == TypeId::kDate) return a;
+  // Nested types widen element by element (array<void> beside array<int> is array<int>), with
+  // their nullability merged, as Spark's findWiderTypeForTwo does.
+  if (a->id() == TypeId::kArray && b->id() == TypeId::kArray) {
+    TypePtr e = wider_type(a->element_type(), b->element_type(), ansi);
+    return e ? DataType::array(e, a->contains_null() || b->contains_null()) : nullptr;
+  }
+  if (a->id() == TypeId::kMap && b->id() == TypeId::kMap) {
+    TypePtr k = wider_type(a->key_type(), b->key_type(), ansi);
+    TypePtr v = wider_type(a->value_type(), b->value_type(), ansi);
+    return k && v ? DataType::map(k, v, a->value_contains_null() || b->value_contains_null()) : nullptr;
+  }
   if (a->is_nested() && a->same_type(*b)) return a;
   return nullptr;
 }

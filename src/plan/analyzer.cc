@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "functions/cast.h"
 #include "functions/function.h"
+#include "plan/generator_resolution.h"
 #include "plan/subquery.h"
 #include "plan/nested_resolution.h"
 #include "plan/window_resolution.h"
@@ -106,9 +107,28 @@ class Analyzer {
   ExprPtr resolve_subquery(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
   ExprPtr resolve_outer_reference(const ExprPtr& e);
 
+  /// A select list may hold generators; they become Generate nodes below its projection.
+  std::vector<ExprPtr> resolve_select_list(const std::vector<ExprPtr>& exprs, const PlanPtr& child, bool allow_agg) {
+    bool saved = in_select_list_;
+    in_select_list_ = true;
+    try {
+      auto out = resolve_named_list(exprs, child, allow_agg);
+      in_select_list_ = saved;
+      return out;
+    } catch (...) {
+      in_select_list_ = saved;
+      throw;
+    }
+  }
+  PlanPtr aggregate_with_generator(const PlanPtr& p, const std::vector<ExprPtr>& groups, std::vector<ExprPtr> aggs,
+                                   const PlanPtr& child);
+  PlanPtr resolve_generate(const PlanPtr& p, const PlanPtr& child);
+
   Session& session_;
   bool case_sensitive_;
   bool in_aggregate_ = false;
+  /// While a select list resolves: generators are allowed at its top level.
+  bool in_select_list_ = false;
   /// While a subquery resolves: the plans whose outputs its names may also reference
   /// (innermost last), as outer references.
   std::vector<PlanPtr> outer_scopes_;
@@ -136,7 +156,10 @@ PlanPtr Analyzer::project(const PlanPtr& child, std::vector<ExprPtr> exprs) {
 }
 
 ExprPtr Analyzer::named(const ExprPtr& resolved, const ExprPtr& original) {
-  if (resolved->kind == ExprKind::kAttribute || resolved->kind == ExprKind::kAlias) return resolved;
+  // A generator's columns are named by the generator (col, pos, key ...), not by its text.
+  if (resolved->kind == ExprKind::kAttribute || resolved->kind == ExprKind::kAlias ||
+      resolved->kind == ExprKind::kGenerator)
+    return resolved;
   // A cast of a named column keeps the column's name (Spark's ResolveAliases); inside other
   // expressions the cast shows.
   if (resolved->kind == ExprKind::kCast && !resolved->implicit &&
@@ -514,6 +537,11 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
                        "Invalid usage of '*' in expression.", {{"elem", "'*'"}, {"prettyName", "expression"}});
     case ExprKind::kUnresolvedFunction: {
       std::vector<ExprPtr> args;
+      if (is_generator_name(lower(e->name))) {
+        if (!in_select_list_) throw_generator_outside_select(e->to_string());
+        for (auto& a : e->children) args.push_back(resolve_expr(a, child, allow_agg));
+        return resolve_generator(lower(e->name), std::move(args), e->outer);
+      }
       bool agg_fn = false;
       if (const FunctionDef* d = Registry::instance().find(e->name)) agg_fn = d->kind == functions::FunctionKind::kAggregate;
       if (agg_fn && in_aggregate_)
@@ -527,6 +555,8 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
         else args.push_back(resolve_expr(a, child, allow_agg));
       }
       in_aggregate_ = saved;
+      for (auto& a : args)
+        if (a->kind == ExprKind::kGenerator) throw_generator_nested(e->to_string());
       ExprPtr resolved = resolve_function(e, std::move(args), allow_agg);
       if (e->filter) {
         // FILTER (WHERE ...) of an aggregate: a boolean over the aggregate's input rows.
@@ -552,7 +582,11 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
       return a;
     }
     case ExprKind::kUnresolvedAlias: return resolve_expr(e->children[0], child, allow_agg);
-    case ExprKind::kCast: return checked_cast(e, resolve_expr(e->children[0], child, allow_agg));
+    case ExprKind::kCast: {
+      ExprPtr c = resolve_expr(e->children[0], child, allow_agg);
+      if (c->kind == ExprKind::kGenerator) throw_generator_nested(e->to_string());
+      return checked_cast(e, c);
+    }
     case ExprKind::kSortOrder: {
       ExprPtr c = resolve_expr(e->children[0], child, allow_agg);
       return sort_order(c, e->ascending, e->nulls_first);
@@ -560,6 +594,7 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
     case ExprKind::kUnresolvedExtract: {
       ExprPtr base = resolve_expr(e->children[0], child, allow_agg);
       ExprPtr key = resolve_expr(e->children[1], child, allow_agg);
+      if (base->kind == ExprKind::kGenerator || key->kind == ExprKind::kGenerator) throw_generator_nested(e->to_string());
       if (base->type->id() == TypeId::kArray || base->type->id() == TypeId::kMap)
         return resolve_function(call(kSubscriptFunction, {}), {base, key}, false);
       if (base->type->id() == TypeId::kStruct && !(key->kind == ExprKind::kLiteral && key->type->id() == TypeId::kString))
@@ -593,6 +628,7 @@ ExprPtr Analyzer::resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bo
   const ExprPtr& f = e->children[0];
   ExprPtr fn;
   std::string lname = f->kind == ExprKind::kUnresolvedFunction ? lower(f->name) : "";
+  if (is_generator_name(lname)) throw_generator_nested(e->to_string());
   if (!lname.empty() && is_window_function_name(lname)) {
     std::vector<ExprPtr> args;
     for (auto& a : f->children) args.push_back(resolve_expr(a, child, allow_agg));
@@ -610,6 +646,7 @@ ExprPtr Analyzer::resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bo
     fn = resolve_expr(f->kind == ExprKind::kUnresolvedAlias ? f->children[0] : f, child, true);
   }
   {
+    if (fn->kind == ExprKind::kGenerator) throw_generator_nested(e->to_string());
     if (fn->kind != ExprKind::kAggregate && fn->kind != ExprKind::kWindowFunction) {
       std::string shown = fn->to_string();
       throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_EXPR_FOR_WINDOW",
@@ -664,8 +701,9 @@ ExprPtr Analyzer::resolve_subquery(const ExprPtr& e, const PlanPtr& child, bool 
   if (e->subquery->resolved) return e;
   std::vector<ExprPtr> values;
   for (auto& v : e->children) values.push_back(resolve_expr(v, child, allow_agg));
-  bool saved_agg = in_aggregate_;
+  bool saved_agg = in_aggregate_, saved_select = in_select_list_;
   in_aggregate_ = false;
+  in_select_list_ = false;
   outer_scopes_.push_back(child);
   PlanPtr query;
   try {
@@ -673,10 +711,12 @@ ExprPtr Analyzer::resolve_subquery(const ExprPtr& e, const PlanPtr& child, bool 
   } catch (...) {
     outer_scopes_.pop_back();
     in_aggregate_ = saved_agg;
+    in_select_list_ = saved_select;
     throw;
   }
   outer_scopes_.pop_back();
   in_aggregate_ = saved_agg;
+  in_select_list_ = saved_select;
   auto out = std::make_shared<Expr>(*e);
   out->name = outer_reference_names(query);
   switch (e->subquery_kind) {
@@ -792,6 +832,88 @@ PlanPtr Analyzer::aggregate_with_windows(const PlanPtr& p, const std::vector<Exp
   for (auto& e : agg_list) agg->output.push_back(to_attribute(e));
   agg->resolved = true;
   return project_with_windows(agg, std::move(out), p->plan_id);
+}
+
+/// A select list with a generator over aggregates (`SELECT explode(collect_list(x)) ... GROUP BY
+/// k`): the Aggregate computes the generator's arguments as columns `_gen_input_N`, as Spark
+/// names them, the Generate runs over its rows, and a projection restores the select list. Only
+/// one generator may appear there (UNSUPPORTED_GENERATOR.MULTI_GENERATOR).
+PlanPtr Analyzer::aggregate_with_generator(const PlanPtr& p, const std::vector<ExprPtr>& groups,
+                                           std::vector<ExprPtr> aggs, const PlanPtr& child) {
+  std::vector<ExprPtr> all;
+  if (!p->aggregate_output_is_select_list) all = groups;
+  for (auto& a : aggs) all.push_back(a);
+  std::vector<std::string> found;
+  for (auto& a : all)
+    if (ExprPtr g = top_level_generator(a)) found.push_back("\"" + g->to_string() + "\"");
+  if (found.size() > 1) {
+    std::string list;
+    for (size_t i = 0; i < found.size(); ++i) list += (i ? ", " : "") + found[i];
+    throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_GENERATOR.MULTI_GENERATOR",
+                     "The generator is not supported: only one generator allowed per SELECT clause but found " +
+                         std::to_string(found.size()) + ": " + list + ".",
+                     {{"num", std::to_string(found.size())}, {"generators", list}}, "42K0E");
+  }
+  for (auto& group : groups)
+    if (ExprPtr g = top_level_generator(group)) {
+      // groupBy(explode(arr)): the generator's input is not grouped (MISSING_AGGREGATION, as in
+      // Spark); grouping by a generator is not supported beyond that.
+      for (auto& arg : g->children) check_aggregate(arg, {}, arg);
+      throw_generator_outside_select("GROUP BY " + g->to_string());
+    }
+  std::set<std::string> keys;
+  for (auto& g : groups) keys.insert(semantic_key(g));
+  std::vector<ExprPtr> agg_list, out;
+  for (auto& a : all) {
+    ExprPtr g = top_level_generator(a);
+    if (!g) {
+      check_aggregate(a->kind == ExprKind::kAlias ? a->children[0] : a, keys, a);
+      agg_list.push_back(a);
+      out.push_back(to_attribute(a));
+      continue;
+    }
+    std::vector<ExprPtr> inputs;
+    for (size_t i = 0; i < g->children.size(); ++i) {
+      const ExprPtr& arg = g->children[i];
+      if (arg->kind == ExprKind::kLiteral) {
+        inputs.push_back(arg);
+        continue;
+      }
+      check_aggregate(arg, keys, arg);
+      ExprPtr hidden = alias(arg, "_gen_input_" + std::to_string(i));
+      agg_list.push_back(hidden);
+      inputs.push_back(to_attribute(hidden));
+    }
+    ExprPtr over = with_children(g, std::move(inputs));
+    out.push_back(a->kind == ExprKind::kAlias ? with_children(a, {over}) : over);
+  }
+  auto agg = std::make_shared<PlanNode>();
+  agg->kind = PlanKind::kAggregate;
+  agg->children = {child};
+  agg->exprs = groups;
+  agg->aggregates = agg_list;
+  agg->aggregate_output_is_select_list = true;
+  for (auto& e : agg_list) agg->output.push_back(to_attribute(e));
+  agg->resolved = true;
+  PlanPtr generated = extract_generators(agg, out);
+  return project_with_windows(generated, std::move(out), p->plan_id);
+}
+
+/// SQL's LATERAL VIEW [OUTER] f(args) alias AS names: a Generate over the FROM clause.
+PlanPtr Analyzer::resolve_generate(const PlanPtr& p, const PlanPtr& child) {
+  const ExprPtr& call = p->exprs[0];
+  auto not_generator = [&] {
+    std::string fn = call->kind == ExprKind::kUnresolvedFunction ? call->name : call->to_string();
+    throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_GENERATOR.NOT_GENERATOR",
+                     "The generator is not supported: " + quote_id(fn) +
+                         " is expected to be a generator. However, it is not a generator.",
+                     {{"functionName", quote_id(fn)}}, "42K0E");
+  };
+  if (call->kind != ExprKind::kUnresolvedFunction || !is_generator_name(lower(call->name))) not_generator();
+  ExprPtr g = resolve_select_list({call}, child, false)[0];
+  auto n = std::const_pointer_cast<PlanNode>(generate_node(child, g, p->names, p->alias));
+  n->plan_id = p->plan_id;
+  return n;
 }
 
 /// ROLLUP / CUBE / GROUPING SETS: one Aggregate per grouping set, whose grouping expressions
@@ -1006,14 +1128,16 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
     }
     case PlanKind::kProject: {
       try {
-        n->exprs = resolve_named_list(p->exprs, child, false);
+        n->exprs = resolve_select_list(p->exprs, child, false);
       } catch (const SparkError& e) {
         // A projection of aggregate functions is a global aggregate (df.select(sum(v))).
         if (e.error_class() != "UNSUPPORTED_EXPR_FOR_OPERATOR") throw;
-        std::vector<ExprPtr> aggs = resolve_named_list(p->exprs, child, true);
+        std::vector<ExprPtr> aggs = resolve_select_list(p->exprs, child, true);
         bool any = false;
         for (auto& a : aggs) any |= a->contains_aggregate();
         if (!any) throw;
+        for (auto& a : aggs)
+          if (top_level_generator(a)) return aggregate_with_generator(p, {}, aggs, child);
         for (auto& a : aggs)
           if (contains_window(a)) return aggregate_with_windows(p, {}, aggs, child);
         try {
@@ -1032,6 +1156,11 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
         for (auto& a : aggs) n->output.push_back(to_attribute(a));
         return n;
       }
+      for (auto& e : n->exprs)
+        if (top_level_generator(e)) {
+          PlanPtr generated = extract_generators(child, n->exprs);
+          return project_with_windows(generated, n->exprs, p->plan_id);
+        }
       bool windows = false;
       for (auto& e : n->exprs) windows |= contains_window(e);
       if (windows) return project_with_windows(child, n->exprs, p->plan_id);
@@ -1056,8 +1185,15 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
     }
     case PlanKind::kAggregate: {
       if (!p->grouping_sets.empty()) return resolve_grouping_sets(p, child);
-      std::vector<ExprPtr> groups = resolve_named_list(p->exprs, child, false);
-      std::vector<ExprPtr> aggs = resolve_named_list(p->aggregates, child, true);
+      // The DataFrame API's grouping expressions are also its output, so a generator there is
+      // extracted like one in the select list (its input must then be grouped).
+      std::vector<ExprPtr> groups = p->aggregate_output_is_select_list ? resolve_named_list(p->exprs, child, false)
+                                                                        : resolve_select_list(p->exprs, child, false);
+      std::vector<ExprPtr> aggs = resolve_select_list(p->aggregates, child, true);
+      for (auto& g : groups)
+        if (top_level_generator(g)) return aggregate_with_generator(p, groups, aggs, child);
+      for (auto& a : aggs)
+        if (top_level_generator(a)) return aggregate_with_generator(p, groups, aggs, child);
       for (auto& a : aggs)
         if (contains_window(a)) return aggregate_with_windows(p, groups, aggs, child);
       std::set<std::string> keys;
@@ -1158,7 +1294,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
     case PlanKind::kWithColumns: {
       std::vector<ExprPtr> list = child->output;
       for (auto& e : p->exprs) {
-        ExprPtr r = named(resolve_expr(e, child, false), e);
+        ExprPtr r = resolve_select_list({e}, child, false)[0];
         bool replaced = false;
         for (auto& existing : list) {
           if (name_eq(existing->kind == ExprKind::kAlias ? existing->name : existing->name, r->name)) {
@@ -1168,7 +1304,8 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
         }
         if (!replaced) list.push_back(r);
       }
-      return project_with_windows(child, list, -1);
+      PlanPtr generated = extract_generators(child, list);
+      return project_with_windows(generated, list, -1);
     }
     case PlanKind::kWithColumnsRenamed: {
       std::vector<ExprPtr> list;
@@ -1213,6 +1350,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       return project(child, list);
     }
     case PlanKind::kJoin: return resolve_join(p, children[0], children[1]);
+    case PlanKind::kGenerate: return resolve_generate(p, child);
     case PlanKind::kSetOp: {
       if (p->set_op != SetOpType::kUnion) return resolve_set_op(p, children[0], children[1]);
       PlanPtr by_name_left = child;

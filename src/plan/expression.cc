@@ -241,6 +241,7 @@ std::string Expr::to_string() const {
       return "?";
     }
     case ExprKind::kOuterReference: return "outer(" + children[0]->to_string() + ")";
+    case ExprKind::kGenerator: return name + (outer ? "_outer(" : "(") + args() + ")";
     case ExprKind::kLambda: return "lambdafunction(" + args() + ")";
     case ExprKind::kWindow: {
       std::string spec;

@@ -48,6 +48,10 @@ enum class ExprKind {
   // ends, resolved by the analyzer); children are the outer values an IN subquery tests.
   kSubquery,         // subquery_kind, subquery
   kOuterReference,   // children[0] = an attribute of the query `ordinal` levels up, seen from a subquery
+  // A generator (explode, posexplode, inline, stack; plan/generator_resolution.h): name = the
+  // generator without `_outer`, children = its arguments, `outer`; `type` is the struct of the
+  // columns it produces per input row. Only a select list or a Generate node may hold one.
+  kGenerator,
 };
 
 /// What a subquery expression asks of its query's rows.
@@ -104,6 +108,7 @@ struct Expr {
   bool nulls_first = true;              // sort order
   bool has_else = false;                // CASE WHEN
   bool ignore_nulls = false;            // window functions (lag, lead, first, last, nth_value)
+  bool outer = false;                   // generators: one row of nulls for a null or empty input
   int ordinal = -1;                     // struct field ordinal
   const functions::FunctionDef* function = nullptr;  // resolved function
   ExprPtr filter;                       // aggregate FILTER (WHERE ...)

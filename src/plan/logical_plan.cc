@@ -42,6 +42,15 @@ std::string attr_list(const std::vector<ExprPtr>& es) {
   return s + "]";
 }
 
+/// An expression as Spark's plans show it, attributes with their ids (`array(id#0, 1)`).
+std::string with_ids(const ExprPtr& e) {
+  if (e->kind == ExprKind::kAttribute) return e->name + "#" + std::to_string(e->expr_id);
+  if (e->children.empty() || !e->resolved()) return e->to_string();
+  std::vector<ExprPtr> kids;
+  for (auto& c : e->children) kids.push_back(attribute(with_ids(c), c->type, c->nullable, -1));
+  return with_children(e, std::move(kids))->to_string();
+}
+
 std::string node_line(const PlanNode& n) {
   switch (n.kind) {
     case PlanKind::kRange:
@@ -75,6 +84,19 @@ std::string node_line(const PlanNode& n) {
     case PlanKind::kWindow: {
       const Expr& w = *n.exprs[0]->children[0];
       return "Window " + attr_list(n.exprs) + ", " + attr_list(w.partition_by) + ", " + attr_list(w.order_by);
+    }
+    case PlanKind::kGenerate: {
+      // Spark's analyzed form, `Generate explode(arr#1), false, [col#2]`: the generator, outer,
+      // the table alias of a LATERAL VIEW, the generated columns.
+      const Expr& g = *n.exprs[0];
+      if (g.kind != ExprKind::kGenerator) return "'Generate " + g.to_string();
+      std::string args;
+      for (size_t i = 0; i < g.children.size(); ++i) args += (i ? ", " : "") + with_ids(g.children[i]);
+      std::string qualifier;
+      if (!n.generator_output.empty() && !n.generator_output[0]->qualifier.empty())
+        qualifier = n.generator_output[0]->qualifier.back() + ", ";
+      return "Generate " + g.name + "(" + args + "), " + (g.outer ? "true" : "false") +
+             ", " + qualifier + attr_list(n.generator_output);
     }
     case PlanKind::kSetOp: return n.set_op == SetOpType::kUnion ? "Union" : (n.set_op == SetOpType::kIntersect ? "Intersect" : "Except");
   }

@@ -42,6 +42,10 @@ enum class PlanKind {
   // Window functions (created by the analyzer): exprs = aliases of kWindow expressions that
   // share one PARTITION BY / ORDER BY; output = the child's output followed by theirs.
   kWindow,
+  // A generator (plan/generator_resolution.h): exprs[0] = the kGenerator expression;
+  // output = the child's output followed by `generator_output`. Unresolved (SQL's LATERAL VIEW):
+  // exprs[0] the call, `names` the column aliases, `alias` the table alias.
+  kGenerate,
 };
 
 /// kExistence (Spark's ExistenceJoin) keeps every left row and adds a boolean column, `exprs[0]`:
@@ -104,6 +108,9 @@ struct PlanNode {
   // Set operations.
   SetOpType set_op = SetOpType::kUnion;
   bool is_all = false, by_name = false, allow_missing = false;
+
+  // Generate: the attributes of the generator's columns (nullable when the generator is outer).
+  std::vector<ExprPtr> generator_output;
 
   /// Output attributes (kAttribute expressions), set once resolved.
   std::vector<ExprPtr> output;

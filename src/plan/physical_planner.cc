@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "exec/deduplicate.h"
+#include "exec/generate.h"
 #include "exec/hash_join.h"
 #include "exec/operators.h"
 #include "exec/sort_keys.h"
@@ -271,6 +272,7 @@ class Planner {
         return p;
       }
       case PlanKind::kSort: return plan_sort(n, required, -1);
+      case PlanKind::kGenerate: return plan_generate(n, required, conf);
       case PlanKind::kWindow: return plan_window(n, required, conf);
       case PlanKind::kLimit:
       case PlanKind::kOffset:
@@ -453,6 +455,53 @@ class Planner {
       p.output.push_back(it != by_id.end() ? it->second : a);
     }
     if (kind == exec::HashJoinKind::kExistence) p.output.push_back(n->exprs[0]);
+    return p;
+  }
+
+  /// A Generate: the child's columns the parent needs are repeated per generated row (the
+  /// generator's arguments are read, not kept, unless needed); the generated columns follow.
+  PhysicalPlan plan_generate(const PlanPtr& n, const std::set<int64_t>* required, const Config& conf) {
+    const ExprPtr& g = n->exprs[0];
+    std::set<int64_t> req = required ? *required : ids(n->output);
+    for (auto& a : n->generator_output) req.erase(a->expr_id);
+    std::set<int64_t> kept_ids = req;
+    collect_refs(g, req);
+    PhysicalPlan c = plan(n->children[0], &req);
+    exec::GeneratorSpec spec;
+    using K = exec::GeneratorSpec::Kind;
+    spec.kind = g->name == "posexplode" ? K::kPosExplode
+                : g->name == "inline"   ? K::kInline
+                : g->name == "stack"    ? K::kStack
+                                        : K::kExplode;
+    spec.outer = g->outer;
+    for (size_t i = 0; i < g->children.size(); ++i) {
+      if (spec.kind == K::kStack && i == 0) spec.stack_rows = g->children[0]->value.as_int();
+      else spec.args.push_back(bind_expr(g->children[i], c.output, conf));
+    }
+    for (auto& f : g->type->fields()) spec.output_types.push_back(f.type);
+    std::vector<int> kept;
+    PhysicalPlan p;
+    for (size_t i = 0; i < c.output.size(); ++i)
+      if (kept_ids.count(c.output[i]->expr_id)) {
+        kept.push_back(static_cast<int>(i));
+        p.output.push_back(c.output[i]);
+      }
+    auto list = [](const std::vector<ExprPtr>& attrs) {
+      std::string s;
+      for (size_t i = 0; i < attrs.size(); ++i) s += (i ? ", " : "") + display_of(attrs[i]);
+      return "[" + s + "]";
+    };
+    std::string args;
+    for (size_t i = 0; i < g->children.size(); ++i) args += (i ? ", " : "") + display_of(g->children[i]);
+    std::string display = g->name + "(" + args + "), " + list(p.output) + ", " + (g->outer ? "true" : "false") + ", " +
+                          list(n->generator_output);
+    p.root = std::make_unique<exec::Generate>(std::move(spec), std::move(kept), std::move(display));
+    for (auto& a : p.output) p.root->schema.push_back({a->name, a->type, a->nullable, "{}"});
+    for (auto& a : n->generator_output) {
+      p.root->schema.push_back({a->name, a->type, a->nullable, "{}"});
+      p.output.push_back(a);
+    }
+    p.root->children.push_back(std::move(c.root));
     return p;
   }
 

@@ -1,6 +1,7 @@
 // PushDownFilters: moves filters towards the scans — combines adjacent filters, pushes a filter
 // below a projection (substituting the projection's aliases) when both are deterministic, and
-// below sorts, repartitions and aliases, so that scans and joins see fewer rows. Into joins:
+// below sorts, repartitions, aliases and generators (conjuncts on a generator's input columns),
+// so that scans and joins see fewer rows. Into joins:
 // conjuncts that read one side go below the join where the join type allows it, conjuncts
 // that read both sides of an inner (or cross) join become its join condition, and an inner
 // join's own single-side conditions move into its inputs — so `FROM a, b WHERE a.k = b.k`
@@ -301,6 +302,15 @@ class PushDownFilters final : public Rule {
       case PlanKind::kHint: {
         // Attributes keep their ids through these nodes.
         return with_child(child, push(make_filter(node->condition, child->children[0])));
+      }
+      case PlanKind::kGenerate: {
+        // Conjuncts on the generator's input columns filter input rows instead of their output.
+        std::vector<ExprPtr> parts, below, rest;
+        split_and(node->condition, parts);
+        for (auto& c : parts) (within(c, child->children[0]) ? below : rest).push_back(c);
+        if (below.empty()) return node;
+        PlanPtr generate = with_child(child, push(make_filter(conjunction(below), child->children[0])));
+        return rest.empty() ? generate : make_filter(conjunction(rest), generate);
       }
       case PlanKind::kJoin: {
         std::vector<ExprPtr> parts, rest;

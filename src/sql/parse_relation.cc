@@ -1,8 +1,9 @@
 // Relations of the FROM clause: tables and views, common table expressions, subqueries,
-// inline tables (VALUES), the range() table function, and joins.
+// inline tables (VALUES), the range() and generator table functions, joins, and LATERAL VIEW.
 
 #include <cctype>
 
+#include "plan/generator_resolution.h"
 #include "sql/parse_error.h"
 #include "sql/parser_impl.h"
 
@@ -38,18 +39,63 @@ PlanPtr one_row_relation() {
 PlanPtr Parser::from_clause() {
   PlanPtr rel = relation();
   while (accept_op(",")) {
+    if (at_word("LATERAL") && peek(1).kind == TokenKind::kWord && at_op("(", 2) &&
+        plan::is_generator_name(lower(peek(1).text))) {
+      // `t, LATERAL explode(t.arr) [AS] alias[(c1, ...)]`: a Generate over what precedes.
+      next();
+      PlanPtr gen = generator_call(rel, false);
+      auto* g = const_cast<plan::PlanNode*>(gen.get());
+      if (accept_word("AS") || word_is_alias(0, true)) {
+        g->alias = identifier();
+        if (at_op("(")) g->names = identifier_list();
+      }
+      rel = gen;
+      continue;
+    }
     auto join = new_node(PlanKind::kJoin, {rel, relation()});
     join->join_type = JoinType::kInner;
     rel = join;
   }
-  if (at_word("LATERAL") && at_word("VIEW", 1))
-    fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-               "The feature is not supported: LATERAL VIEW.", {}, peek().begin, peek(1).stop);
+  while (at_word("LATERAL") && at_word("VIEW", 1)) rel = lateral_view(rel);
   if ((at_word("PIVOT") || at_word("UNPIVOT")) && at_op("(", 1))
     fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                "The feature is not supported: " + peek().upper + ".", {}, peek().begin,
                peek().stop);
   return rel;
+}
+
+/// LATERAL VIEW [OUTER] generator(args) table [AS] column, ...: a Generate over the relation
+/// so far, which keeps its columns.
+PlanPtr Parser::lateral_view(PlanPtr rel) {
+  next();
+  next();
+  bool outer = accept_word("OUTER");
+  auto gen = std::const_pointer_cast<plan::PlanNode>(generator_call(std::move(rel), outer));
+  if (!at_word("AS") && word_is_alias(0, true)) gen->alias = identifier();
+  if (accept_word("AS") || word_is_alias(0, true)) {
+    do {
+      gen->names.push_back(identifier());
+    } while (accept_op(","));
+  }
+  return gen;
+}
+
+/// `f(args)` as an unresolved Generate node over `rel`.
+PlanPtr Parser::generator_call(PlanPtr rel, bool outer) {
+  std::vector<std::string> name = multipart_identifier();
+  expect_op("(");
+  std::vector<ExprPtr> args;
+  if (!at_op(")")) {
+    do {
+      args.push_back(expression());
+    } while (accept_op(","));
+  }
+  expect_op(")");
+  auto call = std::make_shared<plan::Expr>(*plan::call(name.back(), std::move(args)));
+  call->outer = outer;
+  auto gen = new_node(PlanKind::kGenerate, {std::move(rel)});
+  gen->exprs = {call};
+  return gen;
 }
 
 PlanPtr Parser::relation() {
@@ -177,12 +223,21 @@ PlanPtr Parser::relation_primary() {
                    {{"funcName", "`range`"}}, begin, last_stop());
       return table_alias(r, true);
     }
+    static const char* const kGenerators[] = {"explode",    "explode_outer",    "inline", "inline_outer",
+                                              "posexplode", "posexplode_outer", "stack"};
+    for (const char* g : kGenerators) {
+      if (name.size() != 1 || fname != g) continue;
+      // A generator in FROM: its columns alone, the select list of one row without columns.
+      auto one_row = new_node(PlanKind::kLocalRelation);
+      one_row->batches.push_back(Batch({}, 1));
+      auto project = new_node(PlanKind::kProject, {one_row});
+      project->exprs = {plan::call(fname, std::move(args))};
+      return table_alias(project, true);
+    }
     std::string shown;
     for (size_t i = 0; i < name.size(); ++i) shown += (i ? "." : "") + quote_id(name[i]);
-    static const char* const kKnown[] = {
-        "explode",      "explode_outer", "inline",           "inline_outer",
-        "json_tuple",   "posexplode",    "posexplode_outer", "stack",
-        "sql_keywords", "collations",    "variant_explode",  "variant_explode_outer"};
+    static const char* const kKnown[] = {"json_tuple", "sql_keywords", "collations", "variant_explode",
+                                         "variant_explode_outer"};
     for (const char* k : kKnown)
       if (fname == k)
         fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",

@@ -17,6 +17,7 @@
 #include <map>
 #include <set>
 
+#include "plan/generator_resolution.h"
 #include "sql/parse_error.h"
 #include "sql/parser_impl.h"
 
@@ -264,9 +265,11 @@ class FromColumns {
 
 /// Lateral column aliases: a select item may use the alias of an earlier item
 /// (`SELECT a * 2 AS b, b + 1 AS c`) when no FROM column has that name. The reference is
-/// replaced by the aliased expression. Needs the FROM columns, so only with
+/// replaced by the aliased expression, except for a generator's alias (`explode(arr) AS x,
+/// x + 1`): the reference stays and the item's index goes to `generators`, whose items become
+/// Generate nodes below the select list. Needs the FROM columns, so only with
 /// `ParseOptions::relation_columns`.
-void resolve_lateral_aliases(SelectClause& s, FromColumns& from) {
+void resolve_lateral_aliases(SelectClause& s, FromColumns& from, std::set<size_t>& generators) {
   if (!from.known()) return;
   std::map<std::string, size_t> earlier;  // lower-case alias → item
   for (size_t i = 0; i < s.items.size(); ++i) {
@@ -276,7 +279,12 @@ void resolve_lateral_aliases(SelectClause& s, FromColumns& from) {
         if (e->kind == ExprKind::kUnresolvedAttribute && e->name_parts.size() == 1) {
           auto it = earlier.find(lower(e->name_parts[0]));
           if (it == earlier.end() || from.has(it->first)) return e;
-          return s.items[it->second].expr;
+          const ExprPtr& target = s.items[it->second].expr;
+          if (target->kind == ExprKind::kUnresolvedFunction && plan::is_generator_name(lower(target->name))) {
+            generators.insert(it->second);
+            return e;
+          }
+          return target;
         }
         std::vector<ExprPtr> children;
         for (auto& c : e->children) children.push_back(substitute(c));
@@ -331,7 +339,20 @@ PlanPtr build_select(const Parser& p, SelectClause s, QueryOrganization* org) {
   std::vector<ClauseKey> order = std::move(org->order_by);
   org->order_by.clear();
   FromColumns from_columns(p, base);
-  resolve_lateral_aliases(s, from_columns);
+  std::set<size_t> lateral_generators;
+  resolve_lateral_aliases(s, from_columns, lateral_generators);
+  if (!s.has_group_by) {
+    // A generator whose alias later items read runs below the select list, as LATERAL VIEW
+    // does, so that the alias is a column there.
+    for (size_t i : lateral_generators) {
+      SelectItem& item = s.items[i];
+      auto generate = new_node(PlanKind::kGenerate, {base});
+      generate->exprs = {item.expr};
+      generate->names = {*item.alias};
+      base = generate;
+      item.expr = plan::col({*item.alias});
+    }
+  }
 
   bool has_star = false;
   bool has_aggregate = false;

@@ -117,6 +117,8 @@ class Parser {
   PlanPtr from_clause();
   PlanPtr relation();
   PlanPtr relation_primary();
+  PlanPtr lateral_view(PlanPtr rel);
+  PlanPtr generator_call(PlanPtr rel, bool outer);
   PlanPtr inline_table();
   PlanPtr table_alias(PlanPtr rel, bool allow_column_list);
 

@@ -91,5 +91,26 @@ TEST(Optimizer, CollapsesProjectChains) {
   EXPECT_EQ(r.batches[0].columns[3]->value_at(9).as_int(), 11);
 }
 
+TEST(Optimizer, PushesFiltersOnGeneratorInputBelowGenerate) {
+  Session s("t");
+  // SELECT id, x FROM range(100) LATERAL VIEW explode(array(id, id + 1)) AS x WHERE id < 10 AND x > 3
+  auto gen = unary(PlanKind::kGenerate, range(100));
+  const_cast<PlanNode*>(gen.get())->exprs = {call("explode", {call("array", {col({"id"}), call("+", {col({"id"}), i64(1)})})})};
+  const_cast<PlanNode*>(gen.get())->names = {"x"};
+  auto filter = unary(PlanKind::kFilter, gen);
+  const_cast<PlanNode*>(filter.get())->condition =
+      call("and", {call("<", {col({"id"}), i64(10)}), call(">", {col({"x"}), i64(3)})});
+  PlanPtr analyzed = s.analyze(filter);
+  PlanPtr optimized = optimize_plan(analyzed, s.config(), nullptr);
+  ASSERT_EQ(optimized->kind, PlanKind::kFilter);
+  EXPECT_EQ(optimized->condition->to_string(), "(x > 3)");
+  const PlanPtr& below = optimized->children[0];
+  ASSERT_EQ(below->kind, PlanKind::kGenerate);
+  ASSERT_EQ(below->children[0]->kind, PlanKind::kFilter);
+  EXPECT_EQ(below->children[0]->condition->to_string(), "(id < 10)");
+  auto a = s.execute_analyzed(analyzed);
+  EXPECT_EQ(a.num_rows(), 13);  // x in 4..10 from id 3..9 and id + 1
+}
+
 }  // namespace
 }  // namespace ember::plan

@@ -1,0 +1,43 @@
+#pragma once
+
+// Generators in the analyzer (Spark's explode family: explode, posexplode, inline, stack and
+// their `_outer` forms): their argument checks and output columns, where a query may use them,
+// and the extraction of a select list's generators into Generate plan nodes.
+
+#include <string>
+#include <vector>
+
+#include "plan/logical_plan.h"
+
+namespace ember::plan {
+
+/// Whether `lower_name` names a generator function (explode, explode_outer, inline, stack ...).
+bool is_generator_name(const std::string& lower_name);
+
+/// Resolves a call of the generator `called` (lower case, `_outer` form included) over resolved
+/// arguments: checks their types as Spark does (DATATYPE_MISMATCH.*) and gives the kGenerator
+/// expression the struct of its output columns. `outer` also comes from SQL's LATERAL VIEW OUTER.
+ExprPtr resolve_generator(const std::string& called, std::vector<ExprPtr> args, bool outer);
+
+/// The generator of a select-list entry: the entry itself or the child of its alias; null when
+/// the entry is not a generator.
+ExprPtr top_level_generator(const ExprPtr& named);
+
+/// UNSUPPORTED_GENERATOR.NESTED_IN_EXPRESSIONS for `expr`, an expression holding a generator.
+[[noreturn]] void throw_generator_nested(const std::string& expr);
+/// UNSUPPORTED_GENERATOR.OUTSIDE_SELECT: a generator where `clause` does not allow one.
+[[noreturn]] void throw_generator_outside_select(const std::string& clause);
+
+/// A resolved Generate node over `child`: the generator's columns get fresh attributes named
+/// `names` (Spark's defaults when empty; UDTF_ALIAS_NUMBER_MISMATCH for a wrong count) and
+/// qualified by `qualifier` when not empty.
+PlanPtr generate_node(const PlanPtr& child, const ExprPtr& generator, const std::vector<std::string>& names,
+                      const std::string& qualifier);
+
+/// Moves the generators of the select list `named` into Generate nodes stacked over `child`
+/// (the first generator lowest, so its rows vary slowest, as in Spark), and replaces each
+/// generator entry by the attributes of its columns. Returns the new child; `named` is unchanged
+/// when it has no generator.
+PlanPtr extract_generators(const PlanPtr& child, std::vector<ExprPtr>& named);
+
+}  // namespace ember::plan
