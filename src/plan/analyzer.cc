@@ -11,6 +11,7 @@
 #include "common/error.h"
 #include "functions/cast.h"
 #include "functions/function.h"
+#include "plan/lambda_resolution.h"
 #include "plan/subquery.h"
 #include "plan/nested_resolution.h"
 #include "plan/window_resolution.h"
@@ -104,6 +105,8 @@ class Analyzer {
   ExprPtr and_all(const std::vector<ExprPtr>& conjuncts);
 
   ExprPtr resolve_subquery(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
+  ExprPtr resolve_higher_order(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
+  ExprPtr resolve_lambda_variable(const std::vector<std::string>& parts);
   ExprPtr resolve_outer_reference(const ExprPtr& e);
 
   Session& session_;
@@ -112,6 +115,8 @@ class Analyzer {
   /// While a subquery resolves: the plans whose outputs its names may also reference
   /// (innermost last), as outer references.
   std::vector<PlanPtr> outer_scopes_;
+  /// While a lambda body resolves: the variables of the lambdas around it.
+  LambdaScopes lambda_scopes_;
 };
 
 PlanPtr Analyzer::resolve(const PlanPtr& p) {
@@ -250,6 +255,8 @@ ExprPtr Analyzer::extract_field(ExprPtr base, const std::string& field) {
 
 ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
   const auto& parts = e->name_parts;
+  if (!lambda_scopes_.empty() && e->plan_id < 0)
+    if (ExprPtr v = resolve_lambda_variable(parts)) return v;
   std::vector<ExprPtr> attrs = child->output;
   if (e->plan_id >= 0) {
     if (const PlanNode* n = find_plan_id(child, e->plan_id)) {
@@ -513,6 +520,7 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
       throw SparkError(ErrorKind::kAnalysis, "INVALID_USAGE_OF_STAR_OR_REGEX",
                        "Invalid usage of '*' in expression.", {{"elem", "'*'"}, {"prettyName", "expression"}});
     case ExprKind::kUnresolvedFunction: {
+      if (is_higher_order_call(e)) return resolve_higher_order(e, child, allow_agg);
       std::vector<ExprPtr> args;
       bool agg_fn = false;
       if (const FunctionDef* d = Registry::instance().find(e->name)) agg_fn = d->kind == functions::FunctionKind::kAggregate;
@@ -571,6 +579,12 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
     case ExprKind::kWindow: return resolve_window_expr(e, child, allow_agg);
     case ExprKind::kSubquery: return resolve_subquery(e, child, allow_agg);
     case ExprKind::kOuterReference: return e;
+    case ExprKind::kLambdaVariable: {
+      if (e->type) return e;
+      if (ExprPtr v = resolve_lambda_variable(e->name_parts.empty() ? std::vector<std::string>{e->name} : e->name_parts))
+        return v;
+      unresolved_column(e->name_parts.empty() ? std::vector<std::string>{e->name} : e->name_parts, child);
+    }
     case ExprKind::kWindowFunction:
     case ExprKind::kCall:
     case ExprKind::kAggregate:
@@ -582,6 +596,31 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
       throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                        "The expression " + e->to_string() + " is not supported yet.");
   }
+}
+
+ExprPtr Analyzer::resolve_lambda_variable(const std::vector<std::string>& parts) {
+  ExprPtr v = find_lambda_variable(lambda_scopes_, parts[0], case_sensitive_);
+  if (!v) return nullptr;
+  for (size_t i = 1; i < parts.size(); ++i) v = extract_field(v, parts[i]);
+  return v;
+}
+
+ExprPtr Analyzer::resolve_higher_order(const ExprPtr& e, const PlanPtr& child, bool allow_agg) {
+  auto resolve = [&](const ExprPtr& arg, const std::vector<ExprPtr>& params) {
+    if (params.empty()) return resolve_expr(arg, child, allow_agg);
+    lambda_scopes_.push_back(params);
+    try {
+      ExprPtr r = resolve_expr(arg, child, allow_agg);
+      lambda_scopes_.pop_back();
+      return r;
+    } catch (...) {
+      lambda_scopes_.pop_back();
+      throw;
+    }
+  };
+  return resolve_higher_order_call(
+      e, resolve, [&](std::vector<ExprPtr> args) { return resolve_function(e, std::move(args), allow_agg); },
+      session_.config());
 }
 
 ExprPtr Analyzer::resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bool allow_agg) {
