@@ -220,3 +220,18 @@ def test_show_functions_lists_them(ember):
     for fn in ["transform", "filter", "exists", "forall", "aggregate", "reduce", "zip_with", "map_filter",
                "transform_keys", "transform_values", "map_zip_with", "array_sort"]:
         assert fn in names, fn
+
+
+def test_in_aggregates_filters_and_sorts(diff):
+    # Lambdas over aggregate results, in WHERE (pushed down or not) and in ORDER BY.
+    diff(lambda s: arrays(s).groupBy((F.col("k") % 2).alias("g")).agg(
+        F.transform(F.collect_list("n"), lambda x: x * 2).alias("t"),
+        F.aggregate(F.collect_list("k"), F.lit(0), lambda acc, x: acc + x).alias("s")))
+    diff(lambda s: s.sql("SELECT k % 2 AS g, transform(collect_list(k), x -> x + g) AS t FROM VALUES (1), (2), (3) t(k) "
+                         "GROUP BY k % 2"))
+    diff(lambda s: arrays(s).where(F.exists("a", lambda x: x > 2)).select("k"))
+    diff(lambda s: arrays(s).where("forall(a, x -> x > n)").select("k"))
+    diff(lambda s: arrays(s).orderBy(F.aggregate("b", F.lit(0), lambda acc, x: acc + x).desc_nulls_last(), "k")
+         .select("k"), ordered=True)
+    diff(lambda s: arrays(s).select("k", F.transform("a", lambda x: x + 1).alias("t"))
+         .where(F.size("t") > 1).select("k", F.filter("t", lambda x: x > 2)))
