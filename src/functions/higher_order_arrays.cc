@@ -115,8 +115,9 @@ ColumnPtr filter_kernel(const Args& a, const Lambdas& l, int64_t n, const Signat
 // --- exists / forall --------------------------------------------------------------------------
 
 /// exists (any) and forall (all) under three-valued logic: a deciding value (true for exists,
-/// false for forall) decides; otherwise a null predicate makes the row null.
-ColumnPtr quantifier_kernel(const Args& a, const Lambdas& l, int64_t n, bool any) {
+/// false for forall) decides; otherwise a null predicate makes the row null (for exists only
+/// while spark.sql.legacy.followThreeValuedLogicInArrayExists is true, the default).
+ColumnPtr quantifier_kernel(const Args& a, const Lambdas& l, int64_t n, bool any, bool three_valued) {
   const Column& arr = *a[0];
   FlatElements flat = flatten_elements(arr, n);
   ColumnPtr pred = l[0]->call(element_params(arr, flat, *l[0]), flat.rows);
@@ -132,10 +133,16 @@ ColumnPtr quantifier_kernel(const Args& a, const Lambdas& l, int64_t n, bool any
       else decided = pred->bool_at(k) == any;
     }
     if (decided) value[static_cast<size_t>(i)] = any;
-    else if (saw_null) valid[static_cast<size_t>(i)] = 0;
+    else if (saw_null && three_valued) valid[static_cast<size_t>(i)] = 0;
     else value[static_cast<size_t>(i)] = !any;
   }
   return make_bool_column(value, validity_from(valid), n);
+}
+
+/// Whether exists follows three-valued logic (null, not false, when no element satisfies the
+/// predicate but some predicate is null).
+bool follows_three_valued_logic(const Config* conf) {
+  return !conf || conf->get_bool("spark.sql.legacy.followThreeValuedLogicInArrayExists", true);
 }
 
 // --- aggregate / reduce -----------------------------------------------------------------------
@@ -247,14 +254,15 @@ void register_higher_order_arrays(Registry& r) {
           require_array(name, a, 0);
           return std::vector<LambdaParam>{{a[0].type->element_type(), a[0].type->contains_null()}};
         },
-        [name](const Infos& a, const Config&) {
+        [name, any](const Infos& a, const Config& conf) {
           require_array(name, a, 0);
-          Signature s = signature(a, DataType::boolean(), {0, 1});
+          bool three_valued = !any || follows_three_valued_logic(&conf);
+          Signature s = signature(a, DataType::boolean(), three_valued ? std::vector<int>{0, 1} : std::vector<int>{0});
           s.arg_types[1] = require_boolean_lambda(name, a, 1);
           return s;
         },
-        [any](const Args& args, const Lambdas& l, int64_t n, const Signature&, const EvalContext&) {
-          return quantifier_kernel(args, l, n, any);
+        [any](const Args& args, const Lambdas& l, int64_t n, const Signature&, const EvalContext& ctx) {
+          return quantifier_kernel(args, l, n, any, !any || follows_three_valued_logic(ctx.config));
         },
         any ? "exists(expr, pred) - Tests whether a predicate holds for one or more elements in the array."
             : "forall(expr, pred) - Tests whether a predicate holds for all elements in the array."));

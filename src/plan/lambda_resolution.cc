@@ -1,6 +1,7 @@
 #include "plan/lambda_resolution.h"
 
 #include <cctype>
+#include <map>
 
 #include "common/error.h"
 #include "functions/cast.h"
@@ -89,15 +90,14 @@ ExprPtr resolve_higher_order_call(const ExprPtr& call,
   int nargs = static_cast<int>(args.size());
   if (nargs < def->min_args || nargs > def->max_args) return finish(args);  // WRONG_NUM_ARGS
   while (static_cast<int>(args.size()) < def->max_args) args.push_back(identity_lambda());
-  // Plain arguments first: lambda parameters take their types.
-  for (size_t i = 0; i < args.size(); ++i)
-    if (static_cast<int>(i) < def->first_lambda) args[i] = resolve(args[i], {});
-    else if (args[i]->kind != ExprKind::kLambda) args[i] = nullptr;  // an expression that ignores its parameters
-  std::vector<ExprPtr> given = call->children;
-  while (given.size() < args.size()) given.push_back(nullptr);
+  // Plain arguments first: lambda parameters take their types. Lambda positions stay
+  // unresolved (a null type to the binder) until their turn.
+  const std::vector<ExprPtr> written = args;
+  for (size_t i = 0; i < args.size(); ++i) args[i] = static_cast<int>(i) < def->first_lambda ? resolve(args[i], {}) : nullptr;
   for (size_t i = static_cast<size_t>(def->first_lambda); i < args.size(); ++i) {
-    const ExprPtr& lambda = args[i] ? args[i] : given[i];
-    bool is_lambda = args[i] != nullptr;
+    const ExprPtr& lambda = written[i];
+    // An expression where a lambda goes is a lambda that ignores the parameters it is given.
+    bool is_lambda = lambda->kind == ExprKind::kLambda;
     size_t declared = is_lambda ? lambda->children.size() - 1 : 0;
     std::vector<functions::LambdaParam> params = def->lambda_binder(arg_infos(args), i, declared);
     if (is_lambda && params.size() != declared)
@@ -134,7 +134,7 @@ ExprPtr resolve_higher_order_call(const ExprPtr& call,
                            {{"args", list}, {"caseSensitiveConfig", "\"spark.sql.caseSensitive\""}});
       }
     }
-    ExprPtr body = resolve(is_lambda ? lambda->children[0] : given[i], vars);
+    ExprPtr body = resolve(is_lambda ? lambda->children[0] : lambda, vars);
     auto resolved = std::make_shared<Expr>();
     resolved->kind = ExprKind::kLambda;
     resolved->children.push_back(body);

@@ -235,3 +235,9 @@ def test_in_aggregates_filters_and_sorts(diff):
          .select("k"), ordered=True)
     diff(lambda s: arrays(s).select("k", F.transform("a", lambda x: x + 1).alias("t"))
          .where(F.size("t") > 1).select("k", F.filter("t", lambda x: x > 2)))
+
+
+def test_exists_legacy_two_valued_logic(diff, ember, oracle):
+    with session_conf(ember, oracle, spark_sql_legacy_followThreeValuedLogicInArrayExists="false"):
+        diff(lambda s: s.sql("SELECT exists(array(1, NULL), x -> x > 1), exists(array(3, NULL), x -> x > 1), "
+                             "forall(array(1, NULL), x -> x > 0)"))
