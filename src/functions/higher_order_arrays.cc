@@ -147,52 +147,63 @@ bool follows_three_valued_logic(const Config* conf) {
 
 // --- aggregate / reduce -----------------------------------------------------------------------
 
-/// Column `base` with the rows `rows` replaced by `update` (update[k] for row rows[k]).
-ColumnPtr replace_rows(const ColumnPtr& base, const std::vector<int32_t>& rows, const ColumnPtr& update) {
-  if (static_cast<int64_t>(rows.size()) == base->length()) return with_type(update, base->type());
-  ColumnPtr both = concat({base, with_type(update, base->type())});
-  std::vector<int32_t> pick(static_cast<size_t>(base->length()));
-  for (size_t i = 0; i < pick.size(); ++i) pick[i] = static_cast<int32_t>(i);
-  for (size_t k = 0; k < rows.size(); ++k) pick[static_cast<size_t>(rows[k])] = static_cast<int32_t>(base->length() + k);
-  return gather(*both, pick.data(), static_cast<int64_t>(pick.size()));
-}
-
 /// Folds each row's elements into its accumulator one element position at a time: step j
-/// evaluates the merge lambda once over every row that has a j-th element. The finish lambda
-/// then runs once over all non-null rows.
+/// evaluates the merge lambda once over the rows that have a j-th element, whose accumulators
+/// are kept side by side; a row leaves that set, its final accumulator set aside, after its
+/// last element, so the work is proportional to the elements, however skewed the lengths. The
+/// finish lambda then runs once over all non-null rows.
 ColumnPtr aggregate_kernel(const Args& a, const Lambdas& l, int64_t n, const Signature& sig, const EvalContext&) {
   const Column& arr = *a[0];
   const ColumnPtr& elems = arr.child(0);
   const int32_t* o = arr.offsets();
-  ColumnPtr acc = with_type(a[1], as_nullable(a[1]->type()));
-  std::vector<int32_t> valid_rows;
-  int32_t longest = 0;
+  const TypePtr acc_type = as_nullable(a[1]->type());
+  auto length = [o](int32_t i) { return o[i + 1] - o[i]; };
+  std::vector<int32_t> valid_rows, active;
   for (int64_t i = 0; i < n; ++i)
     if (arr.is_valid(i)) {
       valid_rows.push_back(static_cast<int32_t>(i));
-      longest = std::max(longest, o[i + 1] - o[i]);
+      if (length(static_cast<int32_t>(i)) > 0) active.push_back(static_cast<int32_t>(i));
     }
-  std::vector<int32_t> rows, positions;
-  for (int32_t j = 0; j < longest; ++j) {
-    rows.clear();
-    positions.clear();
-    for (int32_t i : valid_rows)
-      if (o[i + 1] - o[i] > j) {
-        rows.push_back(i);
-        positions.push_back(o[i] + j);
-      }
-    int64_t m = static_cast<int64_t>(rows.size());
-    ColumnPtr x = gather(*elems, positions.data(), m);
-    ColumnPtr current = gather(*acc, rows.data(), m);
-    acc = replace_rows(acc, rows, l[0]->call({current, x}, rows));
-  }
   const TypePtr& out = sig.result_type;
   if (valid_rows.empty()) return Column::all_null(out, n);
-  ColumnPtr finished = l[1]->call({gather(*acc, valid_rows.data(), static_cast<int64_t>(valid_rows.size()))}, valid_rows);
+  // Final accumulators: the zero values of every row, then each step's leavers. `final_at[i]`
+  // is row i's position in their concatenation.
+  std::vector<ColumnPtr> finals{with_type(a[1], acc_type)};
+  int64_t finals_length = n;
+  std::vector<int32_t> final_at(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) final_at[static_cast<size_t>(i)] = static_cast<int32_t>(i);
+  ColumnPtr acc = gather(*finals[0], active.data(), static_cast<int64_t>(active.size()));
+  std::vector<int32_t> positions, stay, leave, next;
+  for (int32_t j = 0; !active.empty(); ++j) {
+    int64_t m = static_cast<int64_t>(active.size());
+    positions.resize(active.size());
+    for (size_t k = 0; k < active.size(); ++k) positions[k] = o[active[k]] + j;
+    acc = with_type(l[0]->call({acc, gather(*elems, positions.data(), m)}, active), acc_type);
+    stay.clear(), leave.clear(), next.clear();
+    for (size_t k = 0; k < active.size(); ++k) {
+      if (length(active[k]) > j + 1) {
+        stay.push_back(static_cast<int32_t>(k));
+        next.push_back(active[k]);
+      } else {
+        final_at[static_cast<size_t>(active[k])] = static_cast<int32_t>(finals_length + static_cast<int64_t>(leave.size()));
+        leave.push_back(static_cast<int32_t>(k));
+      }
+    }
+    if (!leave.empty()) {
+      finals.push_back(stay.empty() ? acc : gather(*acc, leave.data(), static_cast<int64_t>(leave.size())));
+      finals_length += static_cast<int64_t>(leave.size());
+    }
+    if (!stay.empty() && stay.size() < active.size()) acc = gather(*acc, stay.data(), static_cast<int64_t>(stay.size()));
+    active.swap(next);
+  }
+  ColumnPtr all = concat(finals);
+  std::vector<int32_t> pick(valid_rows.size());
+  for (size_t k = 0; k < valid_rows.size(); ++k) pick[k] = final_at[static_cast<size_t>(valid_rows[k])];
+  ColumnPtr finished = l[1]->call({gather(*all, pick.data(), static_cast<int64_t>(pick.size()))}, valid_rows);
   if (static_cast<int64_t>(valid_rows.size()) == n) return with_type(finished, out);
-  std::vector<int32_t> pick(static_cast<size_t>(n), -1);
-  for (size_t k = 0; k < valid_rows.size(); ++k) pick[static_cast<size_t>(valid_rows[k])] = static_cast<int32_t>(k);
-  return with_type(gather(*finished, pick.data(), n), out);
+  std::vector<int32_t> spread(static_cast<size_t>(n), -1);
+  for (size_t k = 0; k < valid_rows.size(); ++k) spread[static_cast<size_t>(valid_rows[k])] = static_cast<int32_t>(k);
+  return with_type(gather(*finished, spread.data(), n), out);
 }
 
 // --- zip_with ---------------------------------------------------------------------------------

@@ -152,6 +152,28 @@ TEST(HigherOrder, AggregateFoldsOneElementPositionPerCall) {
   EXPECT_EQ(out->value_at(3).as_int(), -110);
 }
 
+TEST(HigherOrder, AggregateWorkFollowsTheElementsUnderSkew) {
+  // One long row among many short ones: later steps bind only the long row.
+  std::vector<std::optional<Ints>> rows;
+  Ints longest;
+  for (int k = 0; k < 1000; ++k) longest.push_back(1);
+  rows.push_back(longest);
+  for (int r = 0; r < 500; ++r) rows.push_back(Ints{r});
+  ColumnPtr arr = int_arrays(rows);
+  ColumnPtr zero = Column::constant(DataType::int_(), Value::integer(0), 501);
+  TestLambda add(2, int_body([](auto& v, int32_t) { return static_cast<int>(v[0] + v[1]); }, DataType::int_()));
+  TestLambda id(1, int_body([](auto& v, int32_t) { return static_cast<int>(v[0]); }, DataType::int_()));
+  const FunctionDef& d = fn("aggregate");
+  Signature s = sig_of(d, {{arr->type(), true}, {DataType::int_(), false}, {DataType::int_(), true},
+                           {DataType::int_(), true}});
+  ColumnPtr out = d.higher_order({arr, zero, nullptr, nullptr}, {&add, &id}, 501, s, EvalContext{});
+  EXPECT_EQ(add.calls, 1000);
+  EXPECT_EQ(add.bindings, 1500);
+  EXPECT_EQ(out->value_at(0).as_int(), 1000);
+  EXPECT_EQ(out->value_at(1).as_int(), 0);
+  EXPECT_EQ(out->value_at(500).as_int(), 499);
+}
+
 TEST(HigherOrder, ZipWithPadsTheShorterArrayWithNulls) {
   ColumnPtr a = int_arrays({Ints{1, 2, 3}, Ints{1}, std::nullopt});
   ColumnPtr b = int_arrays({Ints{10}, Ints{}, Ints{1}});
