@@ -1,6 +1,8 @@
 // Higher-order map functions: map_filter, transform_keys, transform_values and map_zip_with.
 // Each evaluates its lambda once per batch over the flattened entries of all rows.
 
+#include <functional>
+
 #include "common/error.h"
 #include "functions/collection_util.h"
 #include "functions/lambda.h"
@@ -186,6 +188,17 @@ void register_higher_order_maps(Registry& r) {
         [](const Infos& a, const Config&) {
           require_map("transform_keys", a, 0);
           const TypePtr& t = a[0].type;
+          // A map cannot be (or contain) a map key.
+          std::function<bool(const TypePtr&)> has_map = [&](const TypePtr& x) {
+            if (x->id() == TypeId::kMap) return true;
+            for (auto& f : x->fields())
+              if (has_map(f.type)) return true;
+            return false;
+          };
+          if (has_map(a[1].type))
+            throw_type_mismatch("INVALID_MAP_KEY_TYPE",
+                                "The key of map cannot be/contain \"" + a[1].type->sql() + "\".",
+                                "transform_keys(" + t->sql() + ", lambdafunction)");
           return signature(a, DataType::map(a[1].type, t->value_type(), t->value_contains_null()), {0});
         },
         transform_keys_kernel,

@@ -94,7 +94,8 @@ def test_aggregate_reduce(diff):
         "aggregate(a, array(0), (acc, x) -> concat(acc, array(x)))"))
     diff(lambda s: s.sql("SELECT aggregate(array(1, 2, 3), 0, (acc, x) -> acc + x), "
                          "aggregate(array(), 5, (acc, x) -> acc + x, acc -> acc * 2), "
-                         "aggregate(array(1, 2), NULL, (acc, x) -> acc), aggregate(array(1, 2), 0, (acc, x) -> NULL)"))
+                         "aggregate(array(1, 2), NULL, (acc, x) -> acc), aggregate(array(1, 2), 0, (acc, x) -> NULL), "
+                         "aggregate(array(1, 2), 0, (acc, x) -> acc + x, acc -> NULL)"))
 
 
 def test_zip_with(diff):
@@ -203,6 +204,10 @@ def test_lambda_errors(diff_error):
                "DATATYPE_MISMATCH.UNEXPECTED_RETURN_TYPE")
     diff_error(lambda s: s.sql("SELECT map_zip_with(map(1, 2), map('a', 3), (k, a, b) -> a + b)"),
                "DATATYPE_MISMATCH.MAP_ZIP_WITH_DIFF_TYPES")
+    diff_error(lambda s: s.sql("SELECT transform_keys(map(1, 2), (k, v) -> map(1, 1))"),
+               "DATATYPE_MISMATCH.INVALID_MAP_KEY_TYPE")
+    diff_error(lambda s: s.sql("SELECT zip_with(array(1), array(2), (x, x) -> x)"),
+               "INVALID_LAMBDA_FUNCTION_CALL.DUPLICATE_ARG_NAMES")
     diff_error(lambda s: s.sql("SELECT transform(a, x -> y) FROM VALUES (array(1)) t(a)"),
                "UNRESOLVED_COLUMN.WITH_SUGGESTION")
     diff_error(lambda s: s.sql("SELECT transform(array(1))"), "WRONG_NUM_ARGS")
