@@ -1,6 +1,7 @@
 #include "exec/expression.h"
 
 #include "common/error.h"
+#include "exec/lambda.h"
 #include "functions/cast.h"
 
 namespace ember::exec {
@@ -148,6 +149,7 @@ ColumnPtr evaluate(const PhysExpr& e, const Batch& batch, const functions::EvalC
     case PhysExpr::Kind::kCast:
       return functions::cast_column(evaluate(*e.children[0], batch, ctx), e.type, ctx, e.try_cast);
     case PhysExpr::Kind::kCall: {
+      if (e.function->higher_order && is_higher_order_call(e)) return evaluate_higher_order(e, batch, ctx);
       const std::string& n = e.function->name;
       // AND / OR evaluate the right side only where the left does not decide, when the right
       // side could raise an error (Spark short-circuits them).
@@ -187,6 +189,7 @@ ColumnPtr evaluate(const PhysExpr& e, const Batch& batch, const functions::EvalC
       return eval_case(c, batch, ctx);
     }
     case PhysExpr::Kind::kCoalesce: return eval_coalesce(e, batch, ctx);
+    case PhysExpr::Kind::kLambda: EMBER_UNREACHABLE("evaluate: a lambda outside a higher-order call");
     case PhysExpr::Kind::kGetField: {
       ColumnPtr s = evaluate(*e.children[0], batch, ctx);
       ColumnPtr f = s->child(static_cast<size_t>(e.ordinal));

@@ -28,7 +28,10 @@ class ConstantCache {
 /// A bound, typed expression evaluated over whole batches. Built by the physical planner from
 /// a resolved logical expression: attributes become column ordinals of the input batch.
 struct PhysExpr {
-  enum class Kind { kColumn, kLiteral, kCall, kCast, kCaseWhen, kIf, kCoalesce, kGetField };
+  /// kLambda is a lambda argument of a higher-order call (exec/lambda.h): children[0] is its
+  /// body, bound over a batch of the enclosing columns it reads (`lambda_inputs`, gathered to
+  /// one row per binding) followed by its parameters, whose number is `ordinal`.
+  enum class Kind { kColumn, kLiteral, kCall, kCast, kCaseWhen, kIf, kCoalesce, kGetField, kLambda };
   Kind kind;
   TypePtr type;
   bool nullable = true;
@@ -39,7 +42,8 @@ struct PhysExpr {
   functions::Signature signature;               // kCall
   bool try_cast = false;                        // kCast
   bool has_else = false;                        // kCaseWhen
-  int ordinal = -1;                             // kGetField
+  int ordinal = -1;                             // kGetField; kLambda: parameter count
+  std::vector<int> lambda_inputs;               // kLambda
   std::vector<std::shared_ptr<const PhysExpr>> children;
   /// How plans show this expression (the logical expression's text with attribute ids).
   std::string display;

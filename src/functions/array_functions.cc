@@ -9,6 +9,7 @@
 
 #include "common/error.h"
 #include "functions/collection_util.h"
+#include "functions/lambda.h"
 
 namespace ember::functions {
 namespace {
@@ -655,10 +656,29 @@ void register_array_functions(Registry& r) {
   }
   {
     FunctionDef d = scalar_args(
-        "array_sort", 1, 1, [](const Infos& a, const Config& c) { return sort_rule("array_sort", a, c); },
+        "array_sort", 1, 2,
+        [](const Infos& a, const Config& c) {
+          if (a.size() == 1) return sort_rule("array_sort", a, c);
+          // With a comparator lambda (given here as its body's type), which must return INT.
+          array_sort_params(a);
+          if (a[1].type->id() != TypeId::kInt)
+            throw_type_mismatch("UNEXPECTED_RETURN_TYPE",
+                                "The `lambdafunction` requires return \"INT\" type, but the actual is \"" +
+                                    a[1].type->sql() + "\" type.",
+                                "array_sort(" + a[0].type->sql() + ", lambdafunction)");
+          Signature s;
+          s.arg_types = types_of(a);
+          s.result_type = a[0].type;
+          s.nullable_from = {0};
+          return s;
+        },
         array_sort_kernel);
+    d.lambda_binder = [](const Infos& a, size_t, size_t) { return array_sort_params(a); };
+    d.higher_order = array_sort_with_comparator;
+    d.first_lambda = 1;
     // Spark names the call with its default comparator written out as a lambda.
     d.render = [](const std::string& called, const std::vector<std::string>& args) {
+      if (args.size() > 1) return called + "(" + args[0] + ", " + args[1] + ")";
       const std::string v = "namedlambdavariable()";
       return called + "(" + args[0] + ", lambdafunction((IF(((" + v + " IS NULL) AND (" + v + " IS NULL)), 0, (IF((" +
              v + " IS NULL), 1, (IF((" + v + " IS NULL), -1, (IF((" + v + " < " + v + "), -1, (IF((" + v + " > " + v +

@@ -94,6 +94,28 @@ struct ArgInfo {
 };
 using ArgTypeRule = std::function<Signature(const std::vector<ArgInfo>& args, const Config& conf)>;
 
+class LambdaFunction;  // functions/lambda.h
+
+/// The type and nullability of one lambda parameter.
+struct LambdaParam {
+  TypePtr type;
+  bool nullable = true;
+};
+
+/// A higher-order function's binding of its lambda arguments: the parameters it passes to the
+/// lambda at argument `lambda_arg` when that lambda declares `num_params` of them (transform
+/// passes the element, and the index too to a two-parameter lambda). `args` are the call's
+/// arguments (lambda arguments have a null type here). Throws DATATYPE_MISMATCH errors for
+/// inputs of the wrong type; the analyzer compares the count with the lambda's.
+using LambdaBinder =
+    std::function<std::vector<LambdaParam>(const std::vector<ArgInfo>& args, size_t lambda_arg, size_t num_params)>;
+
+/// A higher-order function's kernel: `args` are the evaluated arguments (null at lambda
+/// positions), `lambdas` the lambda arguments in order, evaluated on demand over many bindings.
+using HigherOrderKernel =
+    std::function<ColumnPtr(const std::vector<ColumnPtr>& args, const std::vector<const LambdaFunction*>& lambdas,
+                            int64_t num_rows, const Signature& sig, const EvalContext& ctx)>;
+
 /// One Spark function: everything the engine needs to know about it, in one place.
 struct FunctionDef {
   std::string name;                  // canonical lower-case name (or operator symbol)
@@ -104,6 +126,15 @@ struct FunctionDef {
   TypeRule type_rule;
   ArgTypeRule arg_type_rule;     // used instead of type_rule when set
   ScalarKernel kernel;           // scalar functions
+  /// Higher-order functions (functions/lambda.h): how lambda arguments bind, and the kernel used
+  /// when the call has lambda arguments (array_sort has both forms). Their type rule receives a
+  /// lambda argument as the type and nullability of its body.
+  LambdaBinder lambda_binder;
+  HigherOrderKernel higher_order;
+  /// Higher-order functions: arguments from this position on are lambdas (an expression given
+  /// there is a lambda that ignores its parameters); lambdas missing from a call with fewer than
+  /// `max_args` arguments are the identity (aggregate's finish).
+  int first_lambda = -1;
   AggregateFactory aggregate;    // aggregate functions
   bool deterministic = true;
   bool gpu_supported = false;    // a GPU kernel exists (the planner reads this)
@@ -163,6 +194,8 @@ void register_collection_access(Registry& r);
 void register_array_functions(Registry& r);
 void register_map_functions(Registry& r);
 void register_collect_aggregates(Registry& r);
+void register_higher_order_arrays(Registry& r);
+void register_higher_order_maps(Registry& r);
 
 /// Spark's implicit type widening for arithmetic and comparison (`findWiderTypeForTwo` in ANSI
 /// mode); nullptr when there is no common type.

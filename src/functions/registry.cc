@@ -57,6 +57,8 @@ Registry::Registry() {
   register_array_functions(*this);
   register_map_functions(*this);
   register_collect_aggregates(*this);
+  register_higher_order_arrays(*this);
+  register_higher_order_maps(*this);
 }
 
 void Registry::add(FunctionDef def) {

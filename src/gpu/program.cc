@@ -315,6 +315,8 @@ int ProgramBuilder::expression(const exec::PhysExpr& e) {
     }
     case K::kGetField:
       throw Unsupported("expression struct field access is not supported");
+    case K::kLambda:
+      throw Unsupported("lambda functions are not supported");
   }
   EMBER_UNREACHABLE("gpu program: unknown expression kind");
 }

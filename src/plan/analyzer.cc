@@ -12,6 +12,7 @@
 #include "functions/cast.h"
 #include "functions/function.h"
 #include "plan/generator_resolution.h"
+#include "plan/lambda_resolution.h"
 #include "plan/subquery.h"
 #include "plan/nested_resolution.h"
 #include "plan/window_resolution.h"
@@ -105,6 +106,8 @@ class Analyzer {
   ExprPtr and_all(const std::vector<ExprPtr>& conjuncts);
 
   ExprPtr resolve_subquery(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
+  ExprPtr resolve_higher_order(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
+  ExprPtr resolve_lambda_variable(const std::vector<std::string>& parts);
   ExprPtr resolve_outer_reference(const ExprPtr& e);
 
   /// A select list may hold generators; they become Generate nodes below its projection.
@@ -132,6 +135,8 @@ class Analyzer {
   /// While a subquery resolves: the plans whose outputs its names may also reference
   /// (innermost last), as outer references.
   std::vector<PlanPtr> outer_scopes_;
+  /// While a lambda body resolves: the variables of the lambdas around it.
+  LambdaScopes lambda_scopes_;
 };
 
 PlanPtr Analyzer::resolve(const PlanPtr& p) {
@@ -273,6 +278,8 @@ ExprPtr Analyzer::extract_field(ExprPtr base, const std::string& field) {
 
 ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
   const auto& parts = e->name_parts;
+  if (!lambda_scopes_.empty() && e->plan_id < 0)
+    if (ExprPtr v = resolve_lambda_variable(parts)) return v;
   std::vector<ExprPtr> attrs = child->output;
   if (e->plan_id >= 0) {
     if (const PlanNode* n = find_plan_id(child, e->plan_id)) {
@@ -536,6 +543,7 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
       throw SparkError(ErrorKind::kAnalysis, "INVALID_USAGE_OF_STAR_OR_REGEX",
                        "Invalid usage of '*' in expression.", {{"elem", "'*'"}, {"prettyName", "expression"}});
     case ExprKind::kUnresolvedFunction: {
+      if (is_higher_order_call(e)) return resolve_higher_order(e, child, allow_agg);
       std::vector<ExprPtr> args;
       if (is_generator_name(lower(e->name))) {
         if (!in_select_list_) throw_generator_outside_select(e->to_string());
@@ -606,6 +614,12 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
     case ExprKind::kWindow: return resolve_window_expr(e, child, allow_agg);
     case ExprKind::kSubquery: return resolve_subquery(e, child, allow_agg);
     case ExprKind::kOuterReference: return e;
+    case ExprKind::kLambdaVariable: {
+      if (e->type) return e;
+      if (ExprPtr v = resolve_lambda_variable(e->name_parts.empty() ? std::vector<std::string>{e->name} : e->name_parts))
+        return v;
+      unresolved_column(e->name_parts.empty() ? std::vector<std::string>{e->name} : e->name_parts, child);
+    }
     case ExprKind::kWindowFunction:
     case ExprKind::kCall:
     case ExprKind::kAggregate:
@@ -617,6 +631,31 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
       throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                        "The expression " + e->to_string() + " is not supported yet.");
   }
+}
+
+ExprPtr Analyzer::resolve_lambda_variable(const std::vector<std::string>& parts) {
+  ExprPtr v = find_lambda_variable(lambda_scopes_, parts[0], case_sensitive_);
+  if (!v) return nullptr;
+  for (size_t i = 1; i < parts.size(); ++i) v = extract_field(v, parts[i]);
+  return v;
+}
+
+ExprPtr Analyzer::resolve_higher_order(const ExprPtr& e, const PlanPtr& child, bool allow_agg) {
+  auto resolve = [&](const ExprPtr& arg, const std::vector<ExprPtr>& params) {
+    if (params.empty()) return resolve_expr(arg, child, allow_agg);
+    lambda_scopes_.push_back(params);
+    try {
+      ExprPtr r = resolve_expr(arg, child, allow_agg);
+      lambda_scopes_.pop_back();
+      return r;
+    } catch (...) {
+      lambda_scopes_.pop_back();
+      throw;
+    }
+  };
+  return resolve_higher_order_call(
+      e, resolve, [&](std::vector<ExprPtr> args) { return resolve_function(e, std::move(args), allow_agg); },
+      session_.config());
 }
 
 ExprPtr Analyzer::resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bool allow_agg) {

@@ -220,7 +220,8 @@ std::string Expr::to_string() const {
     case ExprKind::kCoalesce: return (name.empty() ? std::string("coalesce") : name) + "(" + args() + ")";
     case ExprKind::kGetField: return children[0]->to_string() + "." + name;
     case ExprKind::kUnresolvedExtract: return children[0]->to_string() + "[" + children[1]->to_string() + "]";
-    case ExprKind::kLambdaVariable: return name;
+    // Spark names a resolved lambda variable by no name at all.
+    case ExprKind::kLambdaVariable: return type ? "namedlambdavariable()" : name;
     // Spark's names: scalarsubquery(), exists(), (a IN (listquery())), listing the outer
     // references a correlated subquery reads.
     case ExprKind::kSubquery: {
@@ -278,8 +279,8 @@ bool Expr::resolved() const {
     case ExprKind::kUnresolvedStar:
     case ExprKind::kUnresolvedFunction:
     case ExprKind::kUnresolvedExtract:
-    case ExprKind::kUnresolvedAlias:
-    case ExprKind::kLambdaVariable: return false;
+    case ExprKind::kUnresolvedAlias: return false;
+    case ExprKind::kLambdaVariable: return type != nullptr;
     default: break;
   }
   for (auto& c : children)

@@ -27,7 +27,9 @@ enum class ExprKind {
   kUnresolvedFunction,   // name, children, distinct
   kUnresolvedExtract,    // children[0] = value, children[1] = key/field/index
   kUnresolvedAlias,      // children[0], name chosen by the analyzer (Spark's auto-naming)
-  kLambdaVariable,       // name (unresolved lambda variable)
+  // Lambdas (plan/lambda_resolution.h): resolved once the analyzer binds them to a
+  // higher-order function, a variable gaining expr_id, type and nullable.
+  kLambdaVariable,       // name
   kLambda,               // children[0] = body, children[1..] = variables
   // Both.
   kLiteral,    // value, type

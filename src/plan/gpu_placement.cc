@@ -200,6 +200,7 @@ std::string GpuPlacement::try_aggregate(exec::OperatorPtr& op) {
     // Batches from a CPU source: the types of its columns, as the lowest expressions see them.
     plan.range = false;
     std::function<void(const exec::PhysExpr&)> collect = [&](const exec::PhysExpr& e) {
+      if (e.kind == exec::PhysExpr::Kind::kLambda) return;  // its columns are the lambda's own
       if (e.kind == exec::PhysExpr::Kind::kColumn) {
         auto i = static_cast<size_t>(e.column);
         if (plan.source_types.size() <= i) plan.source_types.resize(i + 1, DataType::long_());

@@ -32,6 +32,12 @@ void collect_refs(const ExprPtr& e, std::set<int64_t>& out) {
   if (e->filter) collect_refs(e->filter, out);
 }
 
+/// The attributes and lambda variables an expression reads (lambda bodies included).
+void collect_lambda_reads(const ExprPtr& e, std::set<int64_t>& out) {
+  if (e->kind == ExprKind::kAttribute || e->kind == ExprKind::kLambdaVariable) out.insert(e->expr_id);
+  for (auto& c : e->children) collect_lambda_reads(c, out);
+}
+
 /// The text plans show for an expression: Spark's rendering with attribute ids (`amount#12`).
 std::string display_of(const ExprPtr& e) {
   if (e->kind == ExprKind::kAttribute) return e->name + "#" + std::to_string(e->expr_id);
@@ -57,6 +63,7 @@ PhysExprPtr bind_expr_impl(const ExprPtr& e, const std::vector<ExprPtr>& input, 
   p->type = e->type;
   p->nullable = e->nullable;
   switch (e->kind) {
+    case ExprKind::kLambdaVariable:
     case ExprKind::kAttribute: {
       for (size_t i = 0; i < input.size(); ++i) {
         if (input[i]->expr_id == e->expr_id) {
@@ -68,6 +75,23 @@ PhysExprPtr bind_expr_impl(const ExprPtr& e, const std::vector<ExprPtr>& input, 
       EMBER_UNREACHABLE("binding: attribute " + e->name + "#" + std::to_string(e->expr_id) + " not in input");
     }
     case ExprKind::kAlias: return bind_expr(e->children[0], input, conf);
+    case ExprKind::kLambda: {
+      // The body runs over a batch of its own: the enclosing columns it reads (outer
+      // attributes, and the parameters of enclosing lambdas), then its parameters.
+      std::set<int64_t> reads;
+      collect_lambda_reads(e->children[0], reads);
+      std::vector<ExprPtr> body_input;
+      for (size_t i = 0; i < input.size(); ++i)
+        if (reads.count(input[i]->expr_id)) {
+          p->lambda_inputs.push_back(static_cast<int>(i));
+          body_input.push_back(input[i]);
+        }
+      body_input.insert(body_input.end(), e->children.begin() + 1, e->children.end());
+      p->kind = PhysExpr::Kind::kLambda;
+      p->ordinal = static_cast<int>(e->children.size()) - 1;
+      p->children.push_back(bind_expr(e->children[0], body_input, conf));
+      return p;
+    }
     case ExprKind::kLiteral:
       p->kind = PhysExpr::Kind::kLiteral;
       p->value = e->value;
