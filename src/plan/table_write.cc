@@ -178,6 +178,24 @@ void write_rows(Session& session, const TableInfo& t, const PlanPtr& plan, io::W
   });
 }
 
+/// Spark refuses to overwrite a table its own query reads, which would delete the input.
+void check_not_reading(const TableInfo& t, const PlanPtr& plan) {
+  std::function<void(const PlanPtr&)> walk = [&](const PlanPtr& node) {
+    if (node->kind == PlanKind::kRead) {
+      for (const auto& p : node->read.paths) {
+        if (fs::path(p).lexically_normal() == fs::path(t.location).lexically_normal()) {
+          throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_OVERWRITE.TABLE",
+                           "Can't overwrite the target that is also being read from. The target "
+                           "table is " + quoted_ident(t) + ".",
+                           {{"table", quoted_ident(t)}}, "42902");
+        }
+      }
+    }
+    for (const auto& c : node->children) walk(c);
+  };
+  walk(plan);
+}
+
 bool directory_has_entries(const std::string& path) {
   std::error_code ec;
   return fs::is_directory(path, ec) && fs::directory_iterator(path, ec) != fs::directory_iterator();
@@ -190,6 +208,7 @@ void insert_into_table(Session& session, const InsertRequest& request, const Pla
   const TableInfo t = require_table(session, request.table);
   const PlanPtr analyzed = session.analyze(query);
   const Schema query_schema = analyzed->output_schema();
+  if (request.overwrite) check_not_reading(t, analyzed);
 
   // Static partition values.
   std::map<int, ExprPtr> static_values;
@@ -242,18 +261,24 @@ void insert_into_table(Session& session, const InsertRequest& request, const Pla
     }
     if (listed.size() != query_schema.size()) arity_mismatch(t, listed, data_names);
   } else if (request.by_name) {
-    std::vector<std::string> table_cols;
-    for (size_t c = 0; c < t.schema.size(); ++c)
-      if (!static_values.count(static_cast<int>(c))) table_cols.push_back(t.schema[c].name);
-    if (table_cols.size() != query_schema.size()) arity_mismatch(t, table_cols, data_names);
+    // saveAsTable's append: Spark's own (legacy) errors for a schema that does not line up.
+    const std::string ident = "spark_catalog." + t.database + "." + t.name;
+    if (t.schema.size() != query_schema.size()) {
+      const std::string table_type = DataType::struct_(t.schema)->simple_string();
+      const std::string data_type = DataType::struct_(query_schema)->simple_string();
+      throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_1161",
+                       "The column number of the existing table " + ident + " (" + table_type +
+                           ") doesn't match the data schema (" + data_type + ").",
+                       {{"tableName", ident}, {"existingTableSchema", table_type}, {"querySchema", data_type}});
+    }
     for (size_t c = 0; c < t.schema.size(); ++c) {
-      if (static_values.count(static_cast<int>(c))) continue;
       const int q = find_column(query_schema, t.schema[c].name);
       if (q < 0) {
-        throw SparkError(ErrorKind::kAnalysis, "INCOMPATIBLE_DATA_FOR_TABLE.CANNOT_FIND_DATA",
-                         "Cannot write incompatible data for the table " + quoted_ident(t) +
-                             ": Cannot find data for the output column " + quote_id(t.schema[c].name) + ".",
-                         {{"tableName", quoted_ident(t)}, {"colName", quote_id(t.schema[c].name)}}, "KD000");
+        std::string inputs;
+        for (const auto& f : query_schema) inputs += (inputs.empty() ? "" : ", ") + f.name;
+        throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_1162",
+                         "Cannot resolve '" + t.schema[c].name + "' given input columns: [" + inputs + "].",
+                         {{"col", t.schema[c].name}, {"inputColumns", inputs}});
       }
       source[c] = q;
     }
@@ -274,7 +299,6 @@ void insert_into_table(Session& session, const InsertRequest& request, const Pla
   w.mode = request.overwrite ? io::SaveMode::kOverwrite : io::SaveMode::kAppend;
   if (request.overwrite && !t.partition_columns.empty()) {
     const bool dynamic =
-        request.dynamic_overwrite ||
         catalog_name(session.config().get_or("spark.sql.sources.partitionOverwriteMode", "static")) == "dynamic";
     if (dynamic) {
       w.overwrite_scope = io::OverwriteScope::kWrittenPartitions;
@@ -291,9 +315,22 @@ bool create_table(Session& session, const CreateTableRequest& request, const Pla
   auto [db, name] = session.table_ident(request.table);
   TableCatalog& catalog = session.tables();
   if (!catalog.database_exists(db)) throw_schema_not_found(db);
+  if (request.replace) {
+    // Spark's session catalog keeps v1 tables, which cannot be replaced, existing or not.
+    {
+      const std::string ident = quote_id("spark_catalog") + "." + quote_id(db) + "." + quote_id(name);
+      throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_FEATURE.TABLE_OPERATION",
+                       "The feature is not supported: Table " + ident +
+                           " does not support REPLACE TABLE AS SELECT. Please check the current "
+                           "catalog and namespace to make sure the qualified table name is expected, "
+                           "and also check the catalog implementation which is configured by "
+                           "\"spark.sql.catalog\".",
+                       {{"tableName", ident}, {"operation", "REPLACE TABLE AS SELECT"}}, "0A000");
+    }
+  }
   if (catalog.find_table(db, name)) {
     if (request.if_not_exists) return false;
-    if (!request.replace) throw_table_already_exists(db, name);
+    if (!request.overwrite) throw_table_already_exists(db, name);
   }
   TableInfo t;
   t.database = db;
@@ -368,7 +405,7 @@ bool create_table(Session& session, const CreateTableRequest& request, const Pla
     }
   }
 
-  const bool replacing = request.replace && catalog.find_table(db, name).has_value();
+  const bool replacing = request.overwrite && catalog.find_table(db, name).has_value();
   if (!replacing && directory_has_entries(t.location)) {
     const std::string ident = quote_id("spark_catalog") + "." + quote_id(db) + "." + quote_id(name);
     throw SparkError(ErrorKind::kAnalysis, "LOCATION_ALREADY_EXISTS",
@@ -380,6 +417,10 @@ bool create_table(Session& session, const CreateTableRequest& request, const Pla
   }
 
   if (analyzed) {
+    if (replacing) {
+      TableInfo old = catalog.table(db, name);
+      check_not_reading(old, analyzed);
+    }
     std::vector<int> source(columns.begin(), columns.end());
     const PlanPtr plan = table_projection(session, t, analyzed, source, {});
     io::WriteRequest w;
@@ -390,7 +431,7 @@ bool create_table(Session& session, const CreateTableRequest& request, const Pla
     if (replacing) fs::remove_all(t.location, ec);
     fs::create_directories(t.location, ec);
   }
-  catalog.create_table(t, request.replace);
+  catalog.create_table(t, replacing);
   return true;
 }
 

@@ -24,12 +24,9 @@ struct InsertRequest {
   /// columns with their (null) defaults.
   std::vector<std::string> columns;
   std::vector<PartitionValue> partition;
-  /// Match query columns to table columns by name (saveAsTable append, DataFrameWriterV2)
-  /// instead of by position.
+  /// Match query columns to table columns by name (INSERT ... BY NAME, saveAsTable's append)
+  /// instead of by position; every table column must be given.
   bool by_name = false;
-  /// Overwrite only the partitions the query writes, whatever
-  /// spark.sql.sources.partitionOverwriteMode says (overwritePartitions()).
-  bool dynamic_overwrite = false;
 };
 
 /// Runs an insert: the query's columns are matched to the table's (INSERT_COLUMN_ARITY_MISMATCH
@@ -50,7 +47,11 @@ struct CreateTableRequest {
   std::map<std::string, std::string> options;
   std::string comment;
   bool if_not_exists = false;
+  /// CREATE OR REPLACE / createOrReplace(): creates a missing table; an existing one fails with
+  /// UNSUPPORTED_FEATURE.TABLE_OPERATION, as Spark's session catalog cannot replace its tables.
   bool replace = false;
+  /// saveAsTable in overwrite mode: an existing table is dropped and created anew.
+  bool overwrite = false;
 };
 
 /// Creates a managed table, and fills it from `query` when one is given (CTAS). The data is
