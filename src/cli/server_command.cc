@@ -1,4 +1,5 @@
 #include <csignal>
+#include <filesystem>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -92,6 +93,12 @@ int run_server(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
+  // Spark fixes the warehouse at startup, and reports it qualified (spark.conf.get shows it).
+  if (!Config().get("spark.sql.warehouse.dir")) {
+    std::error_code ec;
+    const std::filesystem::path cwd = std::filesystem::current_path(ec);
+    Config::set_startup("spark.sql.warehouse.dir", "file:" + (cwd / "spark-warehouse").string());
+  }
   connect::ConnectServer server(options);
   int port = 0;
   try {

@@ -354,6 +354,13 @@ bool create_table(Session& session, const CreateTableRequest& request, const Pla
 
   PlanPtr analyzed = query ? session.analyze(query) : nullptr;
   const Schema declared = analyzed ? analyzed->output_schema() : request.schema;
+  if (!analyzed && declared.empty()) {
+    // A table without columns or data to infer them from, as Spark's file sources say it.
+    const std::string format = t.provider == "parquet" ? "Parquet" : t.provider == "csv" ? "CSV" : "JSON";
+    throw SparkError(ErrorKind::kAnalysis, "UNABLE_TO_INFER_SCHEMA",
+                     "Unable to infer schema for " + format + ". It must be specified manually.",
+                     {{"format", format}}, "42KD9");
+  }
   for (size_t i = 0; i < declared.size(); ++i) {
     for (size_t j = 0; j < i; ++j) {
       if (catalog_name(declared[i].name) == catalog_name(declared[j].name)) {

@@ -81,6 +81,12 @@ Statement Parser::create_table(Statement s) {
       break;
     }
   }
+  if (at_word("LIKE")) {
+    while (peek().kind != TokenKind::kEnd) next();
+    s.kind = StatementKind::kUnsupported;
+    s.feature = "CREATE TABLE ... LIKE";
+    return s;
+  }
   if (accept_word("AS") || at_query_start()) {
     if (!s.table_schema.empty()) {
       throw SparkError(ErrorKind::kParse, "_LEGACY_ERROR_TEMP_0035",

@@ -289,6 +289,7 @@ def test_failed_ctas_leaves_nothing(both):
     (["CREATE TABLE tb_dup (a INT) USING parquet", "SHOW PARTITIONS tb_dup"],
      "INVALID_PARTITION_OPERATION.PARTITION_SCHEMA_IS_EMPTY"),
     (["CREATE TABLE nodb_xyz.t (a INT) USING parquet"], "SCHEMA_NOT_FOUND"),
+    (["CREATE TABLE tb_dup USING parquet"], "UNABLE_TO_INFER_SCHEMA"),
 ])
 def test_ddl_errors(diff_error, statements, error_class):
     def program(spark):
