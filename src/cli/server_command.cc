@@ -1,9 +1,11 @@
 #include <csignal>
+#include <filesystem>
 #include <cstdio>
 #include <cstdlib>
 #include <string>
 
 #include "cli/commands.h"
+#include "common/config.h"
 
 #ifdef EMBER_WITH_GRPC
 #include <pthread.h>
@@ -62,8 +64,18 @@ int run_server(int argc, char** argv) {
         std::fprintf(stderr, "ember server: --port needs a number from 0 to 65535\n");
         return 2;
       }
+    } else if (arg == "--conf") {
+      // Startup settings, as spark-submit's --conf: static ones such as
+      // spark.sql.warehouse.dir can be given only here.
+      std::string kv;
+      size_t eq = std::string::npos;
+      if (!next(&kv) || (eq = kv.find('=')) == std::string::npos || eq == 0) {
+        std::fprintf(stderr, "ember server: --conf needs KEY=VALUE\n");
+        return 2;
+      }
+      Config::set_startup(kv.substr(0, eq), kv.substr(eq + 1));
     } else if (arg == "--help" || arg == "-h") {
-      std::printf("usage: ember server [--host HOST] [--port PORT]\n");
+      std::printf("usage: ember server [--host HOST] [--port PORT] [--conf KEY=VALUE ...]\n");
       return 0;
     } else {
       std::fprintf(stderr, "ember server: unknown argument '%s'\n", argv[i]);
@@ -81,6 +93,12 @@ int run_server(int argc, char** argv) {
   pthread_sigmask(SIG_BLOCK, &stop_signals, nullptr);
   std::signal(SIGPIPE, SIG_IGN);
 
+  // Spark fixes the warehouse at startup, and reports it qualified (spark.conf.get shows it).
+  if (!Config().get("spark.sql.warehouse.dir")) {
+    std::error_code ec;
+    const std::filesystem::path cwd = std::filesystem::current_path(ec);
+    Config::set_startup("spark.sql.warehouse.dir", "file:" + (cwd / "spark-warehouse").string());
+  }
   connect::ConnectServer server(options);
   int port = 0;
   try {

@@ -41,6 +41,34 @@ const std::map<std::string, std::string>& Config::defaults() {
   return kDefaults;
 }
 
+namespace {
+
+struct StartupSettings {
+  std::mutex mu;
+  std::map<std::string, std::string> values;
+};
+
+StartupSettings& startup() {
+  static StartupSettings s;
+  return s;
+}
+
+std::optional<std::string> startup_value(const std::string& key) {
+  StartupSettings& s = startup();
+  std::lock_guard<std::mutex> lock(s.mu);
+  auto it = s.values.find(key);
+  if (it == s.values.end()) return std::nullopt;
+  return it->second;
+}
+
+}  // namespace
+
+void Config::set_startup(const std::string& key, const std::string& value) {
+  StartupSettings& s = startup();
+  std::lock_guard<std::mutex> lock(s.mu);
+  s.values[key] = value;
+}
+
 std::optional<bool> Config::parse_bool(const std::string& v) {
   std::string s = v;
   s.erase(0, s.find_first_not_of(" \t"));
@@ -68,6 +96,7 @@ std::optional<std::string> Config::get(const std::string& key) const {
     if (it != values_.end()) return it->second;
   }
   if (key == "spark.sql.session.timeZone") return session_time_zone();
+  if (auto v = startup_value(key)) return v;
   auto d = defaults().find(key);
   if (d != defaults().end()) return d->second;
   return std::nullopt;
@@ -111,6 +140,11 @@ std::vector<std::pair<std::string, std::string>> Config::all() const {
   std::map<std::string, std::string> merged;
   for (auto& [k, v] : defaults()) merged[k] = v;
   merged["spark.sql.session.timeZone"] = session_time_zone();
+  {
+    StartupSettings& s = startup();
+    std::lock_guard<std::mutex> lock(s.mu);
+    for (auto& [k, v] : s.values) merged[k] = v;
+  }
   {
     std::lock_guard<std::mutex> lock(mu_);
     for (auto& [k, v] : values_) merged[k] = v;

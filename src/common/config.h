@@ -33,6 +33,10 @@ class Config {
   std::string session_time_zone() const;
 
   static const std::map<std::string, std::string>& defaults();
+  /// Sets a process-wide startup setting (`ember server --conf key=value`): every session sees
+  /// it after its own settings and before the defaults. Static settings such as
+  /// spark.sql.warehouse.dir can only come from here, as in Spark they come from the launch.
+  static void set_startup(const std::string& key, const std::string& value);
   /// Parses Spark booleans ("true"/"false", case-insensitive); nullopt otherwise.
   static std::optional<bool> parse_bool(const std::string& v);
 

@@ -131,7 +131,8 @@ void run_command(ConnectSession& session, Operation& op, const pb::Command& cmd)
       run_write_operation(session, op, cmd.write_operation());
       break;
     case pb::Command::kWriteOperationV2:
-      throw_not_supported("DataFrameWriterV2 (DataFrame.writeTo)");
+      run_write_operation_v2(session, op, cmd.write_operation_v2());
+      break;
     case pb::Command::kRegisterFunction:
     case pb::Command::kRegisterTableFunction:
       throw_not_supported("Registering user-defined functions");

@@ -1,6 +1,7 @@
 // spark.catalog.*: answered from the session's catalog while planning, as Spark does, each as a
-// small local relation with the columns Spark returns. Ember has one catalog (spark_catalog)
-// with one database (default) holding the session's temporary views.
+// small local relation with the columns Spark returns. Ember has one catalog (spark_catalog):
+// the warehouse's databases and managed tables (plan/table_catalog), plus the session's
+// temporary views, which live in no database and shadow tables of the same name.
 
 #include <algorithm>
 #include <cctype>
@@ -9,7 +10,9 @@
 #include "common/error.h"
 #include "connect/errors.h"
 #include "connect/translate.h"
+#include "connect/translate_types.h"
 #include "plan/session.h"
+#include "plan/table_write.h"
 
 namespace ember::connect {
 
@@ -19,7 +22,6 @@ using plan::PlanKind;
 namespace {
 
 const char* const kCatalogName = "spark_catalog";
-const char* const kDatabaseName = "default";
 
 StructField field(const std::string& name, TypePtr type, bool nullable = true) {
   return {name, std::move(type), nullable, "{}"};
@@ -92,19 +94,10 @@ bool matches(const std::string& pattern, const std::string& name) {
   return false;
 }
 
-[[noreturn]] void schema_not_found(const std::string& db) {
-  std::string shown = quote_id(kCatalogName) + "." + quote_id(db);
-  throw SparkError(ErrorKind::kAnalysis, "SCHEMA_NOT_FOUND",
-                   "The schema " + shown +
-                       " cannot be found. Verify the spelling and correctness of the schema and "
-                       "catalog.\nIf you did not qualify the name with a catalog, verify the "
-                       "current_schema() output, or qualify the name with the correct catalog.\n"
-                       "To tolerate the error on drop use DROP SCHEMA IF EXISTS.",
-                   {{"schemaName", shown}}, "42704");
-}
+[[noreturn]] void schema_not_found(const std::string& db) { plan::throw_schema_not_found(plan::catalog_name(db)); }
 
 [[noreturn]] void table_not_found(const std::string& name) {
-  std::string shown = quote_id(name);
+  const std::string shown = quote_id(name);
   throw SparkError(ErrorKind::kAnalysis, "TABLE_OR_VIEW_NOT_FOUND",
                    "The table or view " + shown +
                        " cannot be found. Verify the spelling and correctness of the schema and "
@@ -114,8 +107,6 @@ bool matches(const std::string& pattern, const std::string& name) {
                        "TABLE IF EXISTS.",
                    {{"relationName", shown}}, "42P01");
 }
-
-bool is_default_db(const std::string& db) { return lower(db) == kDatabaseName; }
 
 Schema table_schema() {
   return {field("name", DataType::string()),
@@ -131,37 +122,56 @@ std::vector<Value> temp_view_row(const std::string& name) {
           Value::boolean(true)};
 }
 
+std::vector<Value> table_row(const plan::TableInfo& t) {
+  return {Value::bytes(t.name),
+          Value::bytes(kCatalogName),
+          Value::list({Value::bytes(t.database)}),
+          t.comment.empty() ? Value() : Value::bytes(t.comment),
+          Value::bytes("MANAGED"),
+          Value::boolean(false)};
+}
+
+/// The table a catalog call names: `name` may be qualified ("db.t"); `db`, when given,
+/// qualifies an unqualified name.
+std::optional<plan::TableInfo> find_table(plan::Session& session, const std::string& name,
+                                          const std::string* db) {
+  std::vector<std::string> parts = plan::parse_attribute_name(name);
+  if (db != nullptr && !db->empty() && parts.size() == 1) parts.insert(parts.begin(), *db);
+  if (parts.size() > 3) return std::nullopt;
+  return session.find_table(parts);
+}
+
 }  // namespace
 
 PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
   EMBER_CHECK(ctx_.session != nullptr, "catalog requests need a session");
-  plan::Catalog& views = ctx_.session->catalog();
+  plan::Session& session = *ctx_.session;
+  plan::Catalog& views = session.catalog();
+  plan::TableCatalog& tables = session.tables();
   auto view = [&](const std::string& name, const std::string* db) -> plan::PlanPtr {
     if (db != nullptr && !db->empty()) return nullptr;  // temporary views live in no database
     return views.lookup_temp_view(name);
   };
-  auto require_view = [&](const std::string& name) {
-    plan::PlanPtr v = views.lookup_temp_view(name);
-    if (!v) table_not_found(name);
-    return v;
+  // A temporary view or a table must exist (cache and refresh calls).
+  auto require_relation = [&](const std::string& name) {
+    if (!views.lookup_temp_view(name) && !find_table(session, name, nullptr)) table_not_found(name);
   };
   switch (r.cat_type_case()) {
     case pb::Catalog::kCurrentDatabase:
-      return string_result(kDatabaseName);
+      return string_result(session.current_database());
     case pb::Catalog::kSetCurrentDatabase:
-      if (!is_default_db(r.set_current_database().db_name())) {
+      if (!tables.database_exists(r.set_current_database().db_name()))
         schema_not_found(r.set_current_database().db_name());
-      }
+      session.set_current_database(r.set_current_database().db_name());
       return no_result();
     case pb::Catalog::kListDatabases: {
       const auto& l = r.list_databases();
       std::vector<std::vector<Value>> out;
-      if (!l.has_pattern() || matches(l.pattern(), kDatabaseName)) {
-        std::error_code ec;
-        std::string location =
-            "file:" + (std::filesystem::current_path(ec) / "spark-warehouse").string();
-        out.push_back({Value::bytes(kDatabaseName), Value::bytes(kCatalogName),
-                       Value::bytes("default database"), Value::bytes(location)});
+      for (const auto& d : tables.databases()) {
+        if (l.has_pattern() && !matches(l.pattern(), d.name)) continue;
+        out.push_back({Value::bytes(d.name), Value::bytes(kCatalogName),
+                       d.comment.empty() ? Value() : Value::bytes(d.comment),
+                       Value::bytes("file:" + d.location)});
       }
       return rows(
           {field("name", DataType::string()), field("catalog", DataType::string()),
@@ -169,11 +179,15 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
           out);
     }
     case pb::Catalog::kDatabaseExists:
-      return boolean_result(is_default_db(r.database_exists().db_name()));
+      return boolean_result(tables.database_exists(r.database_exists().db_name()));
     case pb::Catalog::kListTables: {
       const auto& l = r.list_tables();
-      if (l.has_db_name() && !is_default_db(l.db_name())) schema_not_found(l.db_name());
+      const std::string db = l.has_db_name() ? l.db_name() : session.current_database();
+      if (!tables.database_exists(db)) schema_not_found(db);
       std::vector<std::vector<Value>> out;
+      for (const auto& t : tables.tables(db)) {
+        if (!l.has_pattern() || matches(l.pattern(), t.name)) out.push_back(table_row(t));
+      }
       std::vector<std::string> names = views.temp_view_names();
       std::sort(names.begin(), names.end());
       for (const auto& n : names) {
@@ -183,24 +197,36 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
     }
     case pb::Catalog::kTableExists: {
       const auto& t = r.table_exists();
-      return boolean_result(view(t.table_name(), t.has_db_name() ? &t.db_name() : nullptr) !=
-                            nullptr);
+      const std::string* db = t.has_db_name() ? &t.db_name() : nullptr;
+      return boolean_result(view(t.table_name(), db) != nullptr ||
+                            find_table(session, t.table_name(), db).has_value());
     }
     case pb::Catalog::kGetTable: {
       const auto& t = r.get_table();
-      if (!view(t.table_name(), t.has_db_name() ? &t.db_name() : nullptr))
-        table_not_found(t.table_name());
-      return rows(table_schema(), {temp_view_row(t.table_name())});
+      const std::string* db = t.has_db_name() ? &t.db_name() : nullptr;
+      if (view(t.table_name(), db)) return rows(table_schema(), {temp_view_row(t.table_name())});
+      auto table = find_table(session, t.table_name(), db);
+      if (!table) table_not_found(t.table_name());
+      return rows(table_schema(), {table_row(*table)});
     }
     case pb::Catalog::kListColumns: {
       const auto& c = r.list_columns();
-      plan::PlanPtr v = view(c.table_name(), c.has_db_name() ? &c.db_name() : nullptr);
-      if (!v) table_not_found(c.table_name());
+      const std::string* db = c.has_db_name() ? &c.db_name() : nullptr;
+      Schema schema;
+      std::optional<plan::TableInfo> table;
+      if (plan::PlanPtr v = view(c.table_name(), db)) {
+        schema = v->output_schema();
+      } else if ((table = find_table(session, c.table_name(), db))) {
+        schema = table->schema;
+      } else {
+        table_not_found(c.table_name());
+      }
       std::vector<std::vector<Value>> out;
-      for (const auto& f : v->output_schema()) {
+      for (const auto& f : schema) {
         out.push_back({Value::bytes(f.name), Value(), Value::bytes(f.type->simple_string()),
-                       Value::boolean(f.nullable), Value::boolean(false), Value::boolean(false),
-                       Value::boolean(false)});
+                       Value::boolean(f.nullable),
+                       Value::boolean(table && table->is_partition_column(f.name)),
+                       Value::boolean(false), Value::boolean(false)});
       }
       return rows(
           {field("name", DataType::string()), field("description", DataType::string()),
@@ -210,21 +236,53 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
            field("isCluster", DataType::boolean(), false)},
           out);
     }
+    case pb::Catalog::kCreateTable: {
+      const auto& c = r.create_table();
+      if (c.has_path()) throw_not_supported("createTable with a path (external tables)");
+      plan::CreateTableRequest create;
+      create.table = plan::parse_attribute_name(c.table_name());
+      if (c.has_source()) create.provider = c.source();
+      if (c.has_description()) create.comment = c.description();
+      for (const auto& [k, v] : c.options()) {
+        if (plan::catalog_name(k) == "path") throw_not_supported("createTable with a path (external tables)");
+        create.options[k] = v;
+      }
+      if (!c.has_schema()) {
+        throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_1072",
+                         "Unable to infer the schema. The schema specification is required to "
+                         "create the table " + quote_id(c.table_name()) + ".");
+      }
+      create.schema = schema_from_proto(c.schema());
+      // PySpark returns a DataFrame over this very request, so every later use of it (columns,
+      // collect) sends it again: a table already created with this definition is that table.
+      auto [db, table] = session.table_ident(create.table);
+      auto existing = tables.find_table(db, table);
+      bool same = existing.has_value() && existing->schema.size() == create.schema.size() &&
+                  (create.provider.empty() || plan::catalog_name(create.provider) == existing->provider);
+      for (size_t i = 0; same && i < create.schema.size(); ++i) {
+        same = plan::catalog_name(existing->schema[i].name) == plan::catalog_name(create.schema[i].name) &&
+               existing->schema[i].type->same_type(*create.schema[i].type);
+      }
+      if (!same) plan::create_table(session, create, nullptr);
+      auto rel = new_node(PlanKind::kUnresolvedRelation);
+      rel->table_name = create.table;
+      return rel;
+    }
     case pb::Catalog::kDropTempView:
       return boolean_result(views.drop_temp_view(r.drop_temp_view().view_name()));
     case pb::Catalog::kDropGlobalTempView:
       return boolean_result(false);
     case pb::Catalog::kIsCached:
-      require_view(r.is_cached().table_name());
+      require_relation(r.is_cached().table_name());
       return boolean_result(false);
     case pb::Catalog::kCacheTable:
-      require_view(r.cache_table().table_name());
+      require_relation(r.cache_table().table_name());
       return no_result();
     case pb::Catalog::kUncacheTable:
-      require_view(r.uncache_table().table_name());
+      require_relation(r.uncache_table().table_name());
       return no_result();
     case pb::Catalog::kRefreshTable:
-      require_view(r.refresh_table().table_name());
+      require_relation(r.refresh_table().table_name());
       return no_result();
     case pb::Catalog::kClearCache:
     case pb::Catalog::kRefreshByPath:

@@ -16,10 +16,13 @@ namespace ember::connect {
 namespace pb = spark::connect;
 
 void run_write_operation(ConnectSession& session, Operation& op, const pb::WriteOperation& w) {
-  if (w.has_table()) throw_not_supported("Writing to tables (saveAsTable, insertInto)");
   if (w.has_bucket_by()) throw_not_supported("bucketBy");
   if (w.sort_column_names_size() > 0) throw_not_supported("sortBy");
   if (w.clustering_columns_size() > 0) throw_not_supported("clusterBy");
+  if (w.has_table()) {
+    run_table_write(session, op, w);
+    return;
+  }
 
   io::WriteRequest request;
   const plan::Session& engine = session.engine();

@@ -147,6 +147,11 @@ class JobFiles {
 
 }  // namespace
 
+std::string partition_directory(const std::string& name, const std::optional<std::string>& value) {
+  return escape_path_name(name) + "=" +
+         (!value || value->empty() ? "__HIVE_DEFAULT_PARTITION__" : escape_path_name(*value));
+}
+
 SaveMode parse_save_mode(const std::string& name) {
   const std::string m = lower(name);
   if (m == "error" || m == "errorifexists" || m == "default") return SaveMode::kErrorIfExists;
@@ -275,8 +280,7 @@ void write_files(const WriteRequest& request, const Schema& schema,
           const Column& col = *batch.columns[static_cast<size_t>(c)];
           std::string v = col.is_null(r) ? "" : value_text(col, r, time_zone);
           if (!dir.empty()) dir += '/';
-          dir += escape_path_name(schema[static_cast<size_t>(c)].name) + "=" +
-                 (v.empty() ? "__HIVE_DEFAULT_PARTITION__" : escape_path_name(v));
+          dir += partition_directory(schema[static_cast<size_t>(c)].name, v);
         }
         auto [it, inserted] = slot.emplace(dir, dirs.size());
         if (inserted) {
@@ -299,6 +303,29 @@ void write_files(const WriteRequest& request, const Schema& schema,
     if (!target_exists) {
       fs::create_directories(parent);
       fs::rename(staging, target_path);
+    } else if (request.mode == SaveMode::kOverwrite &&
+               request.overwrite_scope == OverwriteScope::kWrittenPartitions && !part_cols.empty()) {
+      // Each partition the job wrote replaces the existing one; the others stay.
+      std::function<void(const fs::path&, size_t)> replace = [&](const fs::path& rel, size_t depth) {
+        if (depth == part_cols.size()) {
+          std::error_code ec;
+          fs::remove_all(target_path / rel, ec);
+          move_tree(fs::path(staging) / rel, target_path / rel);
+          return;
+        }
+        for (const auto& entry : fs::directory_iterator(fs::path(staging) / rel))
+          if (entry.is_directory()) replace(rel / entry.path().filename(), depth + 1);
+      };
+      replace(fs::path(), 0);
+      std::ofstream(target_path / "_SUCCESS").close();
+      fs::remove_all(staging);
+    } else if (request.mode == SaveMode::kOverwrite &&
+               request.overwrite_scope == OverwriteScope::kStaticPartition &&
+               !request.static_partition.empty()) {
+      std::error_code ec;
+      fs::remove_all(target_path / request.static_partition, ec);
+      move_tree(staging, target_path);
+      fs::remove_all(staging);
     } else if (request.mode == SaveMode::kOverwrite) {
       const fs::path trash = parent / ("." + target_path.filename().string() + "-old-" + random_uuid());
       fs::rename(target_path, trash);

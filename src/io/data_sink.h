@@ -1,6 +1,8 @@
 #pragma once
 
+#include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,6 +18,11 @@ enum class SaveMode { kErrorIfExists, kAppend, kOverwrite, kIgnore };
 /// Parses Spark's mode names (error, errorifexists, default, append, overwrite, ignore).
 SaveMode parse_save_mode(const std::string& name);
 
+/// What an overwrite replaces of an existing target: everything (the default); only the
+/// partition directories the job writes (Spark's dynamic partition overwrite); or the directory
+/// of the static partition values of `INSERT OVERWRITE t PARTITION (p=1)`, leaving others.
+enum class OverwriteScope { kAll, kWrittenPartitions, kStaticPartition };
+
 /// What `df.write.format(f).mode(m).option(...).partitionBy(...).save(path)` asks for.
 struct WriteRequest {
   std::string format;
@@ -24,7 +31,13 @@ struct WriteRequest {
   Options options;
   std::vector<std::string> partition_by;
   const Config* config = nullptr;
+  OverwriteScope overwrite_scope = OverwriteScope::kAll;
+  std::string static_partition;  // kStaticPartition: `p=1/q=a`, from partition_directory
 };
+
+/// The Hive-style directory of one partition value, `name=value` escaped as Spark escapes it;
+/// a null or empty value is __HIVE_DEFAULT_PARTITION__.
+std::string partition_directory(const std::string& name, const std::optional<std::string>& value);
 
 /// One output file of a format, written batch by batch.
 class FileWriter {

@@ -14,6 +14,7 @@
 #include "plan/generator_resolution.h"
 #include "plan/lambda_resolution.h"
 #include "plan/subquery.h"
+#include "plan/table_relation.h"
 #include "plan/nested_resolution.h"
 #include "plan/window_resolution.h"
 
@@ -1124,6 +1125,10 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
     case PlanKind::kUnresolvedRelation: {
       std::string name = join_parts(p->table_name, false);
       PlanPtr view = p->table_name.size() == 1 ? session_.catalog().lookup_temp_view(p->table_name[0]) : nullptr;
+      // Temporary views shadow persistent tables of the same name, as in Spark.
+      if (!view) {
+        if (auto table = session_.find_table(p->table_name)) view = resolve(table_read_plan(*table));
+      }
       if (!view && p->table_name.size() == 2 && io::has_format(p->table_name[0])) {
         // SQL on files: SELECT ... FROM parquet.`/path`.
         io::ReadRequest req;

@@ -57,6 +57,42 @@ int64_t QueryResult::num_rows() const {
 
 Session::Session(std::string session_id) : id_(std::move(session_id)) {}
 
+TableCatalog& Session::tables() const {
+  // Each call looks the warehouse up again: the catalog object is cached per directory, and
+  // the setting is static, so this is one map lookup.
+  return *TableCatalog::open(warehouse_path(config_));
+}
+
+std::string Session::current_database() const {
+  std::lock_guard<std::mutex> lock(db_mu_);
+  return current_database_;
+}
+
+void Session::set_current_database(const std::string& db) {
+  if (!tables().database_exists(db)) throw_schema_not_found(catalog_name(db));
+  std::lock_guard<std::mutex> lock(db_mu_);
+  current_database_ = catalog_name(db);
+}
+
+std::pair<std::string, std::string> Session::table_ident(const std::vector<std::string>& name) const {
+  if (name.size() == 1) return {current_database(), catalog_name(name[0])};
+  if (name.size() == 2) return {catalog_name(name[0]), catalog_name(name[1])};
+  if (name.size() == 3 && catalog_name(name[0]) == "spark_catalog")
+    return {catalog_name(name[1]), catalog_name(name[2])};
+  std::string shown;
+  for (size_t i = 0; i < name.size(); ++i) shown += (i ? "." : "") + quote_id(name[i]);
+  throw SparkError(ErrorKind::kAnalysis, "REQUIRES_SINGLE_PART_NAMESPACE",
+                   "spark_catalog requires a single-part namespace, but got " + shown + ".",
+                   {{"sessionCatalog", "spark_catalog"}, {"namespace", shown}}, "42K05");
+}
+
+std::optional<TableInfo> Session::find_table(const std::vector<std::string>& name) const {
+  if (name.empty() || name.size() > 3) return std::nullopt;
+  if (name.size() == 3 && catalog_name(name[0]) != "spark_catalog") return std::nullopt;
+  auto [db, table] = table_ident(name);
+  return tables().find_table(db, table);
+}
+
 PlanPtr Session::analyze(const PlanPtr& unresolved) { return analyze_plan(unresolved, *this); }
 
 PlanPtr Session::optimize(const PlanPtr& analyzed) { return optimize_plan(analyzed, config_); }

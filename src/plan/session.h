@@ -11,6 +11,7 @@
 #include "column/column.h"
 #include "common/config.h"
 #include "plan/logical_plan.h"
+#include "plan/table_catalog.h"
 
 namespace ember::plan {
 
@@ -54,6 +55,18 @@ class Session {
   Config& config() { return config_; }
   const Config& config() const { return config_; }
   Catalog& catalog() { return catalog_; }
+  /// The persistent tables and databases of the warehouse (spark.sql.warehouse.dir), shared
+  /// with every session on the same warehouse.
+  TableCatalog& tables() const;
+  /// The database unqualified table names resolve in (USE db); `default` at first.
+  std::string current_database() const;
+  void set_current_database(const std::string& db);
+  /// The persistent table a name refers to (`t`, `db.t`, `spark_catalog.db.t`), or nullopt.
+  /// Temporary views are not consulted: callers that resolve relations look them up first.
+  std::optional<TableInfo> find_table(const std::vector<std::string>& name) const;
+  /// The (database, table) a name refers to, whether or not it exists; throws
+  /// REQUIRES_SINGLE_PART_NAMESPACE-style errors for names of more parts.
+  std::pair<std::string, std::string> table_ident(const std::vector<std::string>& name) const;
 
   /// Resolves names and types; throws AnalysisException-style SparkErrors.
   PlanPtr analyze(const PlanPtr& unresolved);
@@ -70,6 +83,8 @@ class Session {
   std::string id_;
   Config config_;
   Catalog catalog_;
+  mutable std::mutex db_mu_;
+  std::string current_database_ = "default";
 };
 
 }  // namespace ember::plan

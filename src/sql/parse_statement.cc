@@ -1,5 +1,6 @@
 // Statements: a query, or one of the commands a SQL session runs (SET, RESET, CREATE TEMP
-// VIEW, DROP VIEW, SHOW ..., DESCRIBE ..., EXPLAIN, USE, CACHE / UNCACHE TABLE). Commands
+// VIEW, DROP VIEW, SHOW ..., DESCRIBE ..., EXPLAIN, USE, CACHE / UNCACHE TABLE, TRUNCATE,
+// ALTER TABLE RENAME; CREATE TABLE, INSERT and databases in parse_table_statement.cc). Commands
 // Ember does not run are recognised, so that they fail with UNSUPPORTED_FEATURE rather than a
 // syntax error.
 
@@ -26,8 +27,8 @@ std::string unquote_key(std::string k) {
 
 /// Words that start a command Ember knows of but does not run.
 bool is_unsupported_command(const Token& t) {
-  static const char* const kWords[] = {"INSERT",  "MERGE",  "UPDATE",   "DELETE",  "ALTER",
-                                       "ANALYZE", "ADD",    "LIST",     "LOAD",    "TRUNCATE",
+  static const char* const kWords[] = {"MERGE",   "UPDATE", "DELETE",   "ALTER",
+                                       "ANALYZE", "ADD",    "LIST",     "LOAD",
                                        "MSCK",    "REPAIR", "DECLARE",  "EXECUTE", "CALL",
                                        "BEGIN",   "COMMIT", "ROLLBACK", "COMMENT", "REPLACE"};
   for (const char* w : kWords)
@@ -137,6 +138,9 @@ Statement Parser::statement() {
       expect_word("REPLACE");
       s.replace = true;
     }
+    if (!s.global && at_word("TABLE")) return create_table(s);
+    if (!s.replace && (at_word("DATABASE") || at_word("SCHEMA") || at_word("NAMESPACE")))
+      return create_namespace(s);
     if (accept_word("GLOBAL")) s.global = true;
     bool temp = accept_word("TEMP") || accept_word("TEMPORARY");
     if (!at_word("VIEW")) {
@@ -213,6 +217,7 @@ Statement Parser::statement() {
       accept_word("PURGE");
       return s;
     }
+    if (at_word("DATABASE") || at_word("SCHEMA") || at_word("NAMESPACE")) return drop_namespace(s);
     return unsupported("DROP " + (at_identifier() ? peek().upper : std::string("statements")));
   }
   if (first.is_word("SHOW")) {
@@ -259,6 +264,20 @@ Statement Parser::statement() {
       s.kind = StatementKind::kShowCurrentNamespace;
       return s;
     }
+    if (at_word("PARTITIONS")) {
+      next();
+      s.kind = StatementKind::kShowPartitions;
+      s.name = multipart_identifier();
+      if (at_word("PARTITION")) return unsupported("SHOW PARTITIONS with a partition specification");
+      return s;
+    }
+    if (at_word("CREATE") && at_word("TABLE", 1)) {
+      pos_ += 2;
+      s.kind = StatementKind::kShowCreateTable;
+      s.name = multipart_identifier();
+      if (at_word("AS")) return unsupported("SHOW CREATE TABLE AS SERDE");
+      return s;
+    }
     if (at_word("COLUMNS")) {
       next();
       if (!accept_word("FROM")) expect_word("IN");
@@ -288,7 +307,9 @@ Statement Parser::statement() {
       return s;
     }
     if (at_word("QUERY") && at_query_start(1)) next();
-    if (at_query_start()) {
+    // DESCRIBE TABLE [EXTENDED] name, not the query `TABLE name`.
+    const bool table_keyword = at_word("TABLE") && !at_word("QUERY");
+    if (!table_keyword && at_query_start()) {
       s.kind = StatementKind::kDescribe;
       s.query = query();
       return s;
@@ -367,6 +388,30 @@ Statement Parser::statement() {
     s.kind = StatementKind::kRefreshTable;
     s.name = multipart_identifier();
     return s;
+  }
+  if (first.is_word("INSERT")) {
+    next();
+    return insert(s);
+  }
+  if (first.is_word("TRUNCATE") && at_word("TABLE", 1)) {
+    pos_ += 2;
+    s.kind = StatementKind::kTruncateTable;
+    s.name = multipart_identifier();
+    if (at_word("PARTITION")) return unsupported("TRUNCATE TABLE ... PARTITION");
+    return s;
+  }
+  if (first.is_word("ALTER") && at_word("TABLE", 1)) {
+    const size_t start = pos_;
+    pos_ += 2;
+    std::vector<std::string> name = multipart_identifier();
+    if (at_word("RENAME") && at_word("TO", 1)) {
+      pos_ += 2;
+      s.kind = StatementKind::kRenameTable;
+      s.name = std::move(name);
+      s.new_name = multipart_identifier();
+      return s;
+    }
+    pos_ = start;
   }
   if (is_unsupported_command(first)) return unsupported(first.upper);
   // Anything else must be a query; a misspelt keyword fails here with Spark's syntax error.

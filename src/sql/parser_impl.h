@@ -144,6 +144,14 @@ class Parser {
   Statement statement();
   /// OPTIONS (key value, ...) of a data source: `path` into the paths, the rest into options.
   void options_list(io::ReadRequest& read);
+  // Table and database statements (parse_table_statement.cc); each starts after its leading
+  // keywords (CREATE [OR REPLACE], INSERT, ...) and fills `s`.
+  Statement create_table(Statement s);
+  Statement create_namespace(Statement s);
+  Statement drop_namespace(Statement s);
+  Statement insert(Statement s);
+  /// (a INT [NOT NULL] [COMMENT '...'], ...) of CREATE TABLE.
+  Schema column_definitions();
 
   const ParseOptions& options() const { return options_; }
   std::string_view sql() const { return sql_; }

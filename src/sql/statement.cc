@@ -9,6 +9,8 @@
 #include "common/timezone.h"
 #include "functions/function.h"
 #include "sql/parser.h"
+#include "sql/result_builder.h"
+#include "sql/table_statement.h"
 
 namespace ember::sql {
 
@@ -27,38 +29,6 @@ std::string quoted_name(const std::vector<std::string>& parts) {
   for (size_t i = 0; i < parts.size(); ++i) s += (i ? "." : "") + quote_id(parts[i]);
   return s;
 }
-
-/// A small local result: string columns unless `types` says otherwise.
-class ResultBuilder {
- public:
-  void column(std::string name, TypePtr type, bool nullable) {
-    schema_.push_back({std::move(name), std::move(type), nullable, "{}"});
-  }
-  void row(std::vector<Value> values) { rows_.push_back(std::move(values)); }
-
-  QueryResult finish() {
-    QueryResult r;
-    r.schema = schema_;
-    if (schema_.empty()) return r;
-    std::vector<ColumnPtr> columns;
-    for (size_t c = 0; c < schema_.size(); ++c) {
-      ColumnBuilder b(schema_[c].type, static_cast<int64_t>(rows_.size()));
-      for (auto& row : rows_) {
-        if (row[c].is_null())
-          b.append_null();
-        else
-          b.append_value(row[c]);
-      }
-      columns.push_back(b.finish());
-    }
-    r.batches.push_back(Batch(std::move(columns), static_cast<int64_t>(rows_.size())));
-    return r;
-  }
-
- private:
-  Schema schema_;
-  std::vector<std::vector<Value>> rows_;
-};
 
 Value str(const std::string& s) { return Value::bytes(s); }
 
@@ -95,11 +65,6 @@ bool like_pattern(const std::string& pattern, const std::string& name) {
     start = bar + 1;
   }
   return false;
-}
-
-bool is_default_namespace(const std::vector<std::string>& ns) {
-  if (ns.size() == 1) return lower(ns[0]) == "default";
-  return ns.size() == 2 && lower(ns[0]) == "spark_catalog" && lower(ns[1]) == "default";
 }
 
 [[noreturn]] void schema_not_found(const std::vector<std::string>& ns) {
@@ -291,15 +256,36 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
     }
     case StatementKind::kDropView: {
       bool dropped = s.name.size() == 1 && session.catalog().drop_temp_view(s.name[0]);
+      if (!dropped && !s.is_view && s.name.size() <= 3) {
+        // DROP TABLE: a temporary view of the name goes first, then the persistent table.
+        auto [db, table] = session.table_ident(s.name);
+        if (session.tables().find_table(db, table)) {
+          session.tables().drop_table(db, table);
+          dropped = true;
+        } else if (!s.if_exists) {
+          plan::throw_table_not_found({"spark_catalog", db, table});
+        }
+      }
       if (!dropped && !s.if_exists) table_not_found(s.name);
       return {};
     }
     case StatementKind::kShowTables: {
-      if (!s.name.empty() && !is_default_namespace(s.name)) schema_not_found(s.name);
       ResultBuilder r;
       r.column("namespace", DataType::string(), false);
       r.column(s.is_view ? "viewName" : "tableName", DataType::string(), false);
       r.column("isTemporary", DataType::boolean(), false);
+      std::string db = session.current_database();
+      if (!s.name.empty()) {
+        if (s.name.size() == 2 && lower(s.name[0]) == "spark_catalog") db = lower(s.name[1]);
+        else if (s.name.size() == 1) db = lower(s.name[0]);
+        else schema_not_found(s.name);
+      }
+      if (!session.tables().database_exists(db)) schema_not_found({db});
+      if (!s.is_view) {
+        for (const auto& t : session.tables().tables(db))
+          if (!s.has_pattern || like_pattern(s.pattern, t.name))
+            r.row({str(t.database), str(t.name), Value::boolean(false)});
+      }
       auto names = session.catalog().temp_view_names();
       std::sort(names.begin(), names.end());
       for (auto& n : names)
@@ -312,14 +298,15 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
     case StatementKind::kShowNamespaces: {
       ResultBuilder r;
       r.column("namespace", DataType::string(), false);
-      if (!s.has_pattern || like_pattern(s.pattern, "default")) r.row({str("default")});
+      for (const auto& d : session.tables().databases())
+        if (!s.has_pattern || like_pattern(s.pattern, d.name)) r.row({str(d.name)});
       return r.finish();
     }
     case StatementKind::kShowCurrentNamespace: {
       ResultBuilder r;
       r.column("catalog", DataType::string(), false);
       r.column("namespace", DataType::string(), false);
-      r.row({str("spark_catalog"), str("default")});
+      r.row({str("spark_catalog"), str(session.current_database())});
       return r.finish();
     }
     case StatementKind::kShowColumns: {
@@ -330,6 +317,7 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
       return r.finish();
     }
     case StatementKind::kDescribe:
+      if (auto table = describe_table(session, s)) return std::move(*table);
       return describe_columns(s.query ? session.analyze(s.query)
                                       : analyze_relation(session, s.name));
     case StatementKind::kDescribeFunction:
@@ -341,8 +329,23 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
       return r.finish();
     }
     case StatementKind::kUse:
-      if (!is_default_namespace(s.name)) schema_not_found(s.name);
+      if (s.name.size() == 2 && lower(s.name[0]) == "spark_catalog") {
+        session.set_current_database(s.name[1]);
+      } else if (s.name.size() == 1) {
+        session.set_current_database(s.name[0]);
+      } else {
+        schema_not_found(s.name);
+      }
       return {};
+    case StatementKind::kCreateTable:
+    case StatementKind::kInsert:
+    case StatementKind::kTruncateTable:
+    case StatementKind::kRenameTable:
+    case StatementKind::kShowPartitions:
+    case StatementKind::kShowCreateTable:
+    case StatementKind::kCreateNamespace:
+    case StatementKind::kDropNamespace:
+      return execute_table_statement(session, s, options);
     case StatementKind::kCacheTable:
       if (s.query) {
         if (s.name.size() != 1) table_not_found(s.name);

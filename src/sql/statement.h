@@ -1,11 +1,13 @@
 #pragma once
 
+#include <map>
 #include <string>
 #include <string_view>
 #include <vector>
 
 #include "plan/logical_plan.h"
 #include "plan/session.h"
+#include "plan/table_write.h"
 
 namespace ember::sql {
 
@@ -30,6 +32,15 @@ enum class StatementKind {
   kUncacheTable,  // UNCACHE TABLE [IF EXISTS] name
   kClearCache,    // CLEAR CACHE
   kRefreshTable,  // REFRESH TABLE name
+  // Persistent tables and databases (sql/parse_table_statement.cc, sql/table_statement.cc).
+  kCreateTable,       // CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name [(cols)] [USING f] ... [AS query]
+  kInsert,            // INSERT INTO|OVERWRITE [TABLE] name [PARTITION (...)] [(cols)] query
+  kTruncateTable,     // TRUNCATE TABLE name
+  kRenameTable,       // ALTER TABLE name RENAME TO new_name
+  kShowPartitions,    // SHOW PARTITIONS name
+  kShowCreateTable,   // SHOW CREATE TABLE name
+  kCreateNamespace,   // CREATE DATABASE|SCHEMA|NAMESPACE [IF NOT EXISTS] name [COMMENT '...']
+  kDropNamespace,     // DROP DATABASE|SCHEMA|NAMESPACE [IF EXISTS] name [RESTRICT|CASCADE]
   kUnsupported,   // a command Ember recognises but does not run (CREATE TABLE, INSERT ...)
 };
 
@@ -48,6 +59,15 @@ struct Statement {
   bool has_pattern = false;
   plan::ExplainMode explain_mode = plan::ExplainMode::kSimple;
   std::string feature;  // kUnsupported: what the statement is ("CREATE TABLE")
+  // kCreateTable, kInsert, kRenameTable, kDropNamespace.
+  Schema table_schema;                 // CREATE TABLE t (a INT, ...)
+  std::string provider;                // USING f
+  std::vector<std::string> partition_by;
+  std::map<std::string, std::string> table_options;
+  std::string comment;
+  bool overwrite = false, by_name = false, cascade = false;
+  std::vector<plan::PartitionValue> partition;  // INSERT ... PARTITION (p = 1, q)
+  std::vector<std::string> new_name;            // ALTER TABLE ... RENAME TO
 };
 
 /// Whether the statement is a query whose result is a relation (as opposed to a command that

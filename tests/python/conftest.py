@@ -77,10 +77,12 @@ def _tail(path: Path, limit: int = 8000) -> str:
 class EmberServer:
     """An `ember server` process on a free loopback port."""
 
-    def __init__(self, binary: Path):
+    def __init__(self, binary: Path, warehouse: Path | None = None):
         self.binary = binary
         self.port = _free_port()
         self._log_dir = tempfile.TemporaryDirectory(prefix="ember-server-")
+        # Managed tables go to a warehouse of this server's own, never the checkout's.
+        self.warehouse = warehouse or Path(self._log_dir.name) / "spark-warehouse"
         self.stdout_path = Path(self._log_dir.name) / "stdout.log"
         self.stderr_path = Path(self._log_dir.name) / "stderr.log"
         self.process: subprocess.Popen | None = None
@@ -101,7 +103,8 @@ class EmberServer:
         env = dict(os.environ, TZ="UTC")
         with open(self.stdout_path, "wb") as out, open(self.stderr_path, "wb") as err:
             self.process = subprocess.Popen(
-                [str(self.binary), "server", "--host", "127.0.0.1", "--port", str(self.port)],
+                [str(self.binary), "server", "--host", "127.0.0.1", "--port", str(self.port),
+                 "--conf", f"spark.sql.warehouse.dir={self.warehouse}"],
                 stdin=subprocess.DEVNULL, stdout=out, stderr=err, env=env, cwd=REPO_ROOT)
         deadline = time.monotonic() + SERVER_START_TIMEOUT_S
         while time.monotonic() < deadline:
@@ -143,10 +146,13 @@ class EmberServer:
         self._log_dir.cleanup()
 
 
+def ember_binary() -> Path:
+    return Path(os.environ.get("EMBER_BIN", REPO_ROOT / "build" / "release" / "ember"))
+
+
 @pytest.fixture(scope="session")
 def ember_server():
-    binary = Path(os.environ.get("EMBER_BIN", REPO_ROOT / "build" / "release" / "ember"))
-    server = EmberServer(binary)
+    server = EmberServer(ember_binary())
     server.start()
     yield server
     server.stop()
@@ -175,9 +181,11 @@ def ember(ember_server):
 
 
 @pytest.fixture(scope="session")
-def oracle():
+def oracle(tmp_path_factory):
     """A classic local Apache Spark session: the expected results."""
     from pyspark.sql import SparkSession
+
+    warehouse = tmp_path_factory.mktemp("oracle-warehouse")
 
     # Opening a remote session marks the process as Spark Connect mode; the oracle must
     # stay classic whichever fixture ran first.
@@ -188,6 +196,7 @@ def oracle():
                .config("spark.api.mode", "classic")
                .appName("ember-oracle")
                .config("spark.ui.enabled", "false")
+               .config("spark.sql.warehouse.dir", str(warehouse))
                .config("spark.sql.shuffle.partitions", "2")
                .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
                .config("spark.executor.extraJavaOptions", "-Duser.timezone=UTC"))

@@ -38,8 +38,11 @@ class DataSinkTest : public ::testing::Test {
 
   void write(const std::string& format, const std::string& path, SaveMode mode,
              std::vector<Batch> batches, std::vector<std::string> partition_by = {},
-             bool fail_after_first = false) {
+             bool fail_after_first = false, OverwriteScope scope = OverwriteScope::kAll,
+             std::string static_partition = "") {
     WriteRequest r;
+    r.overwrite_scope = scope;
+    r.static_partition = std::move(static_partition);
     r.format = format;
     r.path = path;
     r.mode = mode;
@@ -134,6 +137,45 @@ TEST_F(DataSinkTest, PartitionDirectoriesAreEscapedAndDiscovered) {
   for (size_t i = 0; i < reader->num_splits(); ++i)
     matching += reader->split_may_match(i, {{1, ScanPredicate::Op::kEq, Value::bytes("a/b")}});
   EXPECT_EQ(matching, 1);
+}
+
+/// The partition directories under `p` that hold a data file.
+std::vector<std::string> partitions_with_files(const fs::path& p) {
+  std::vector<std::string> out;
+  for (const auto& e : fs::directory_iterator(p)) {
+    if (!e.is_directory()) continue;
+    for (const auto& f : fs::directory_iterator(e.path()))
+      if (f.path().filename().string().rfind("part-", 0) == 0) {
+        out.push_back(e.path().filename().string());
+        break;
+      }
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+TEST_F(DataSinkTest, OverwriteScopes) {
+  const std::string out = (dir_ / "t").string();
+  write("parquet", out, SaveMode::kErrorIfExists, {ints({1, 2, 3}, {"x", "y", "z"})}, {"s"});
+  // Dynamic: only the partitions written are replaced.
+  write("parquet", out, SaveMode::kOverwrite, {ints({20, 40}, {"y", "w"})}, {"s"}, false,
+        OverwriteScope::kWrittenPartitions);
+  EXPECT_EQ(partitions_with_files(out), (std::vector<std::string>{"s=w", "s=x", "s=y", "s=z"}));
+  EXPECT_TRUE(fs::exists(fs::path(out) / "_SUCCESS"));
+  // Static: the named partition goes, whatever the job writes.
+  write("parquet", out, SaveMode::kOverwrite, {ints({5}, {"v"})}, {"s"}, false,
+        OverwriteScope::kStaticPartition, partition_directory("s", std::string("x")));
+  EXPECT_EQ(partitions_with_files(out), (std::vector<std::string>{"s=v", "s=w", "s=y", "s=z"}));
+  // A failing dynamic overwrite leaves every partition as it was.
+  EXPECT_THROW(write("parquet", out, SaveMode::kOverwrite, {ints({1}, {"y"}), ints({2}, {"z"})}, {"s"}, true,
+                     OverwriteScope::kWrittenPartitions),
+               SparkError);
+  EXPECT_EQ(partitions_with_files(out), (std::vector<std::string>{"s=v", "s=w", "s=y", "s=z"}));
+  // Everything.
+  write("parquet", out, SaveMode::kOverwrite, {ints({9}, {"q"})}, {"s"});
+  EXPECT_EQ(partitions_with_files(out), (std::vector<std::string>{"s=q"}));
+  EXPECT_EQ(partition_directory("p", std::nullopt), "p=__HIVE_DEFAULT_PARTITION__");
+  EXPECT_EQ(partition_directory("p", std::string("a:b")), "p=a%3Ab");
 }
 
 TEST(DateTimeFormatter, SparkWriterDefaults) {

@@ -206,7 +206,7 @@ TEST(SqlExecute, SetResetExplain) {
     EXPECT_EQ(e.error_class(), "SCHEMA_NOT_FOUND");
   }
   try {
-    execute_statement(s, "CREATE TABLE x (a INT)");
+    execute_statement(s, "CREATE TABLE x (a INT) LOCATION '/tmp/x'");
     ADD_FAILURE() << "expected UNSUPPORTED_FEATURE";
   } catch (const SparkError& e) {
     EXPECT_EQ(e.error_class(), "UNSUPPORTED_FEATURE");

@@ -559,7 +559,51 @@ TEST(SqlStatement, Commands) {
   EXPECT_EQ(parse_statement("DESCRIBE QUERY SELECT 1").kind, StatementKind::kDescribe);
   EXPECT_EQ(parse_statement("USE default").kind, StatementKind::kUse);
   EXPECT_EQ(parse_statement("CACHE TABLE t").kind, StatementKind::kCacheTable);
-  EXPECT_EQ(parse_statement("CREATE TABLE x (a INT)").kind, StatementKind::kUnsupported);
+  EXPECT_EQ(parse_statement("CREATE TABLE x (a INT) LOCATION '/x'").kind, StatementKind::kUnsupported);
+  EXPECT_EQ(parse_statement("DESCRIBE TABLE EXTENDED d.t").name, (std::vector<std::string>{"d", "t"}));
+}
+
+TEST(SqlStatement, ParsesTableStatements) {
+  Statement s = parse_statement(
+      "CREATE OR REPLACE TABLE db.t (a INT NOT NULL COMMENT 'x', p STRING) USING csv "
+      "PARTITIONED BY (p) OPTIONS (header 'true') COMMENT 'c'");
+  EXPECT_EQ(s.kind, StatementKind::kCreateTable);
+  EXPECT_TRUE(s.replace);
+  EXPECT_EQ(s.name, (std::vector<std::string>{"db", "t"}));
+  ASSERT_EQ(s.table_schema.size(), 2u);
+  EXPECT_FALSE(s.table_schema[0].nullable);
+  EXPECT_EQ(s.provider, "csv");
+  EXPECT_EQ(s.partition_by, (std::vector<std::string>{"p"}));
+  EXPECT_EQ(s.table_options.at("header"), "true");
+  EXPECT_EQ(s.comment, "c");
+
+  s = parse_statement("CREATE TABLE IF NOT EXISTS t USING parquet AS SELECT 1 AS a");
+  EXPECT_TRUE(s.if_not_exists);
+  EXPECT_NE(s.query, nullptr);
+
+  s = parse_statement("INSERT OVERWRITE TABLE t PARTITION (p = 1, q) (a, b) SELECT 1, 2");
+  EXPECT_EQ(s.kind, StatementKind::kInsert);
+  EXPECT_TRUE(s.overwrite);
+  ASSERT_EQ(s.partition.size(), 2u);
+  EXPECT_NE(s.partition[0].value, nullptr);
+  EXPECT_EQ(s.partition[1].value, nullptr);
+  EXPECT_EQ(s.column_names, (std::vector<std::string>{"a", "b"}));
+
+  s = parse_statement("INSERT INTO t (SELECT 1)");
+  EXPECT_TRUE(s.column_names.empty());
+  EXPECT_NE(s.query, nullptr);
+
+  EXPECT_EQ(parse_statement("ALTER TABLE a RENAME TO b").new_name, (std::vector<std::string>{"b"}));
+  EXPECT_EQ(parse_statement("ALTER TABLE a ADD COLUMNS (c INT)").kind, StatementKind::kUnsupported);
+  EXPECT_EQ(parse_statement("TRUNCATE TABLE a").kind, StatementKind::kTruncateTable);
+  EXPECT_EQ(parse_statement("SHOW PARTITIONS a").kind, StatementKind::kShowPartitions);
+  EXPECT_EQ(parse_statement("SHOW CREATE TABLE a").kind, StatementKind::kShowCreateTable);
+  s = parse_statement("DROP SCHEMA IF EXISTS d CASCADE");
+  EXPECT_EQ(s.kind, StatementKind::kDropNamespace);
+  EXPECT_TRUE(s.if_exists && s.cascade);
+  s = parse_statement("CREATE DATABASE IF NOT EXISTS d COMMENT 'x'");
+  EXPECT_EQ(s.kind, StatementKind::kCreateNamespace);
+  EXPECT_EQ(s.comment, "x");
 }
 
 TEST(SqlStatement, SplitsScripts) {
