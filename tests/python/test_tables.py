@@ -409,14 +409,17 @@ def test_databases(diff):
 
 def test_use_database_resolves_unqualified_names(diff):
     def program(spark):
-        run_sql(spark, "DROP DATABASE IF EXISTS tb_use CASCADE", "CREATE DATABASE tb_use", "USE tb_use",
-                "CREATE TABLE t (a INT) USING parquet", "INSERT INTO t VALUES (7)")
+        # The session is shared with other tests: a unique table name (a temp view `t` would
+        # shadow a table `t`), and the current database restored whatever happens.
+        run_sql(spark, "DROP DATABASE IF EXISTS tb_use CASCADE", "CREATE DATABASE tb_use")
         try:
+            run_sql(spark, "USE tb_use", "CREATE TABLE tb_use_t (a INT) USING parquet",
+                    "INSERT INTO tb_use_t VALUES (7)")
             current = spark.catalog.currentDatabase()
-            rows = spark.sql("SHOW TABLES").collect()
+            rows = [r for r in spark.sql("SHOW TABLES").collect() if not r.isTemporary]
         finally:
             run_sql(spark, "USE default")
-        return spark.sql(f"SELECT a, '{current}' AS db, {len(rows)} AS n FROM tb_use.t")
+        return spark.sql(f"SELECT a, '{current}' AS db, {len(rows)} AS n FROM tb_use.tb_use_t")
 
     diff(program)
 
