@@ -217,4 +217,25 @@ std::string json_quote(const std::string& s) {
   return out;
 }
 
+std::string json_text(const JsonValue& v) {
+  switch (v.kind) {
+    case JsonValue::Kind::kNull: return "null";
+    case JsonValue::Kind::kBool: return v.boolean ? "true" : "false";
+    case JsonValue::Kind::kNumber: return v.text;
+    case JsonValue::Kind::kString: return json_quote(v.text);
+    case JsonValue::Kind::kArray: {
+      std::string s = "[";
+      for (size_t i = 0; i < v.items.size(); ++i) s += (i ? "," : "") + json_text(v.items[i]);
+      return s + "]";
+    }
+    case JsonValue::Kind::kObject: {
+      std::string s = "{";
+      for (size_t i = 0; i < v.members.size(); ++i)
+        s += (i ? "," : "") + json_quote(v.members[i].first) + ":" + json_text(v.members[i].second);
+      return s + "}";
+    }
+  }
+  return "null";
+}
+
 }  // namespace ember

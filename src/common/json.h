@@ -32,4 +32,7 @@ JsonValue parse_json(const std::string& text);
 void json_quote(std::string& out, std::string_view s, bool upper_hex = false);
 std::string json_quote(const std::string& s);
 
+/// The value as compact JSON text (no spaces; members in document order).
+std::string json_text(const JsonValue& v);
+
 }  // namespace ember

@@ -56,28 +56,6 @@ LambdaBinder element_binder(const std::string& fn) {
   };
 }
 
-FunctionDef higher_order(std::string name, int first_lambda, int max_args, LambdaBinder binder, ArgTypeRule rule,
-                         HigherOrderKernel kernel, std::string usage) {
-  FunctionDef d;
-  d.name = std::move(name);
-  d.first_lambda = first_lambda;
-  d.min_args = first_lambda + 1;
-  d.max_args = max_args;
-  d.lambda_binder = std::move(binder);
-  d.arg_type_rule = std::move(rule);
-  d.higher_order = std::move(kernel);
-  d.usage = std::move(usage);
-  return d;
-}
-
-Signature signature(const Infos& a, TypePtr result, std::vector<int> nullable_from) {
-  Signature s;
-  s.arg_types = types_of(a);
-  s.result_type = std::move(result);
-  s.nullable_from = std::move(nullable_from);
-  return s;
-}
-
 /// The element bindings of transform / filter / exists / forall: the element, and its index
 /// when the lambda takes two parameters.
 std::vector<ColumnPtr> element_params(const Column& arr, const FlatElements& flat, const LambdaFunction& f) {
@@ -242,17 +220,17 @@ ColumnPtr zip_with_kernel(const Args& a, const Lambdas& l, int64_t n, const Sign
 
 void register_higher_order_arrays(Registry& r) {
   r.add(higher_order(
-      "transform", 1, 2, element_binder("transform"),
+      "transform", 1, 2, 2, element_binder("transform"),
       [](const Infos& a, const Config&) {
         require_array("transform", a, 0);
-        return signature(a, DataType::array(a[1].type, a[1].nullable), {0});
+        return higher_order_signature(a, DataType::array(a[1].type, a[1].nullable), {0});
       },
       transform_kernel, "transform(expr, func) - Transforms elements in an array using the function."));
   r.add(higher_order(
-      "filter", 1, 2, element_binder("filter"),
+      "filter", 1, 2, 2, element_binder("filter"),
       [](const Infos& a, const Config&) {
         require_array("filter", a, 0);
-        Signature s = signature(a, a[0].type, {0});
+        Signature s = higher_order_signature(a, a[0].type, {0});
         s.arg_types[1] = require_boolean_lambda("filter", a, 1);
         return s;
       },
@@ -260,7 +238,7 @@ void register_higher_order_arrays(Registry& r) {
   for (bool any : {true, false}) {
     std::string name = any ? "exists" : "forall";
     r.add(higher_order(
-        name, 1, 2,
+        name, 1, 2, 2,
         [name](const Infos& a, size_t, size_t) {
           require_array(name, a, 0);
           return std::vector<LambdaParam>{{a[0].type->element_type(), a[0].type->contains_null()}};
@@ -268,7 +246,7 @@ void register_higher_order_arrays(Registry& r) {
         [name, any](const Infos& a, const Config& conf) {
           require_array(name, a, 0);
           bool three_valued = !any || follows_three_valued_logic(&conf);
-          Signature s = signature(a, DataType::boolean(), three_valued ? std::vector<int>{0, 1} : std::vector<int>{0});
+          Signature s = higher_order_signature(a, DataType::boolean(), three_valued ? std::vector<int>{0, 1} : std::vector<int>{0});
           s.arg_types[1] = require_boolean_lambda(name, a, 1);
           return s;
         },
@@ -281,7 +259,7 @@ void register_higher_order_arrays(Registry& r) {
   for (const char* fn : {"aggregate", "reduce"}) {
     std::string name = fn;
     r.add(higher_order(
-        name, 2, 4,
+        name, 2, 3, 4,
         // The accumulator has the zero value's type; the merge lambda's result may be null.
         [name](const Infos& a, size_t lambda_arg, size_t) {
           require_array(name, a, 0);
@@ -295,7 +273,7 @@ void register_higher_order_arrays(Registry& r) {
           // The merge must return the accumulator's type; a NULL merge is cast to it.
           bool null_merge = a[2].type->id() == TypeId::kNull;
           if (!null_merge && !a[2].type->same_type(*a[1].type)) throw_lambda_input_type(name, a, 2, a[1].type->sql());
-          Signature s = signature(a, as_nullable(a[3].type), {0, 3});
+          Signature s = higher_order_signature(a, as_nullable(a[3].type), {0, 3});
           if (null_merge) s.arg_types[2] = as_nullable(a[1].type);
           return s;
         },
@@ -305,7 +283,7 @@ void register_higher_order_arrays(Registry& r) {
                "by applying a finish function."));
   }
   r.add(higher_order(
-      "zip_with", 2, 3,
+      "zip_with", 2, 3, 3,
       [](const Infos& a, size_t, size_t) {
         require_array("zip_with", a, 0);
         require_array("zip_with", a, 1);
@@ -314,7 +292,7 @@ void register_higher_order_arrays(Registry& r) {
       [](const Infos& a, const Config&) {
         require_array("zip_with", a, 0);
         require_array("zip_with", a, 1);
-        return signature(a, DataType::array(a[2].type, a[2].nullable), {0, 1});
+        return higher_order_signature(a, DataType::array(a[2].type, a[2].nullable), {0, 1});
       },
       zip_with_kernel,
       "zip_with(left, right, func) - Merges the two given arrays, element-wise, into a single array using "

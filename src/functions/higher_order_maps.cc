@@ -27,27 +27,6 @@ LambdaBinder entry_binder(const std::string& fn) {
   };
 }
 
-FunctionDef higher_order(std::string name, int args, LambdaBinder binder, ArgTypeRule rule, HigherOrderKernel kernel,
-                         std::string usage) {
-  FunctionDef d;
-  d.name = std::move(name);
-  d.min_args = d.max_args = args;
-  d.first_lambda = args - 1;
-  d.lambda_binder = std::move(binder);
-  d.arg_type_rule = std::move(rule);
-  d.higher_order = std::move(kernel);
-  d.usage = std::move(usage);
-  return d;
-}
-
-Signature signature(const Infos& a, TypePtr result, std::vector<int> nullable_from) {
-  Signature s;
-  s.arg_types = types_of(a);
-  s.result_type = std::move(result);
-  s.nullable_from = std::move(nullable_from);
-  return s;
-}
-
 /// The entries struct column of a map type from key and value columns.
 ColumnPtr entries_of(const TypePtr& map_type, ColumnPtr keys, ColumnPtr values) {
   const auto& f = map_type->fields();
@@ -172,10 +151,10 @@ TypePtr zip_key_type(const Infos& a, const Config& conf) {
 
 void register_higher_order_maps(Registry& r) {
   r.add(higher_order(
-      "map_filter", 2, entry_binder("map_filter"),
+      "map_filter", 1, 2, 2, entry_binder("map_filter"),
       [](const Infos& a, const Config&) {
         require_map("map_filter", a, 0);
-        Signature s = signature(a, a[0].type, {0});
+        Signature s = higher_order_signature(a, a[0].type, {0});
         TypeId id = a[1].type->id();
         if (id != TypeId::kBoolean && id != TypeId::kNull) throw_lambda_input_type("map_filter", a, 1, "BOOLEAN");
         s.arg_types[1] = DataType::boolean();
@@ -184,7 +163,7 @@ void register_higher_order_maps(Registry& r) {
       map_filter_kernel, "map_filter(expr, func) - Filters entries in a map using the function."));
   {
     FunctionDef d = higher_order(
-        "transform_keys", 2, entry_binder("transform_keys"),
+        "transform_keys", 1, 2, 2, entry_binder("transform_keys"),
         [](const Infos& a, const Config&) {
           require_map("transform_keys", a, 0);
           const TypePtr& t = a[0].type;
@@ -199,7 +178,7 @@ void register_higher_order_maps(Registry& r) {
             throw_type_mismatch("INVALID_MAP_KEY_TYPE",
                                 "The key of map cannot be/contain \"" + a[1].type->sql() + "\".",
                                 "transform_keys(" + t->sql() + ", lambdafunction)");
-          return signature(a, DataType::map(a[1].type, t->value_type(), t->value_contains_null()), {0});
+          return higher_order_signature(a, DataType::map(a[1].type, t->value_type(), t->value_contains_null()), {0});
         },
         transform_keys_kernel,
         "transform_keys(expr, func) - Transforms elements in a map using the function.");
@@ -207,14 +186,14 @@ void register_higher_order_maps(Registry& r) {
     r.add(std::move(d));
   }
   r.add(higher_order(
-      "transform_values", 2, entry_binder("transform_values"),
+      "transform_values", 1, 2, 2, entry_binder("transform_values"),
       [](const Infos& a, const Config&) {
         require_map("transform_values", a, 0);
-        return signature(a, DataType::map(a[0].type->key_type(), a[1].type, a[1].nullable), {0});
+        return higher_order_signature(a, DataType::map(a[0].type->key_type(), a[1].type, a[1].nullable), {0});
       },
       transform_values_kernel, "transform_values(expr, func) - Transforms values in the map using the function."));
   r.add(higher_order(
-      "map_zip_with", 3,
+      "map_zip_with", 2, 3, 3,
       [](const Infos& a, size_t, size_t) {
         // Parameters: the key, then each map's value (null where that map lacks the key).
         TypePtr k = zip_key_type(a, Config());
@@ -222,7 +201,7 @@ void register_higher_order_maps(Registry& r) {
       },
       [](const Infos& a, const Config& conf) {
         TypePtr k = zip_key_type(a, conf);
-        Signature s = signature(a, DataType::map(k, a[2].type, a[2].nullable), {0, 1});
+        Signature s = higher_order_signature(a, DataType::map(k, a[2].type, a[2].nullable), {0, 1});
         for (size_t i = 0; i < 2; ++i)
           s.arg_types[i] = DataType::map(k, a[i].type->value_type(), a[i].type->value_contains_null());
         return s;

@@ -57,4 +57,26 @@ void throw_lambda_input_type(const std::string& fn, const std::vector<ArgInfo>& 
                       sql);
 }
 
+FunctionDef higher_order(std::string name, int first_lambda, int min_args, int max_args, LambdaBinder binder,
+                         ArgTypeRule rule, HigherOrderKernel kernel, std::string usage) {
+  FunctionDef d;
+  d.name = std::move(name);
+  d.first_lambda = first_lambda;
+  d.min_args = min_args;
+  d.max_args = max_args;
+  d.lambda_binder = std::move(binder);
+  d.arg_type_rule = std::move(rule);
+  d.higher_order = std::move(kernel);
+  d.usage = std::move(usage);
+  return d;
+}
+
+Signature higher_order_signature(const std::vector<ArgInfo>& args, TypePtr result, std::vector<int> nullable_from) {
+  Signature s;
+  s.arg_types = types_of(args);
+  s.result_type = std::move(result);
+  s.nullable_from = std::move(nullable_from);
+  return s;
+}
+
 }  // namespace ember::functions

@@ -59,4 +59,12 @@ ColumnPtr array_sort_with_comparator(const std::vector<ColumnPtr>& args,
 [[noreturn]] void throw_lambda_input_type(const std::string& fn, const std::vector<ArgInfo>& args, size_t index,
                                           const std::string& required);
 
+/// The definition of a higher-order function taking `min_args`..`max_args` arguments, the
+/// lambdas from argument `first_lambda` on.
+FunctionDef higher_order(std::string name, int first_lambda, int min_args, int max_args, LambdaBinder binder,
+                         ArgTypeRule rule, HigherOrderKernel kernel, std::string usage);
+/// A higher-order call's signature: its argument types as given, `result`, and the arguments
+/// whose nulls make the result null.
+Signature higher_order_signature(const std::vector<ArgInfo>& args, TypePtr result, std::vector<int> nullable_from);
+
 }  // namespace ember::functions

@@ -133,26 +133,6 @@ std::optional<TypePtr> canonical(const TypePtr& t) {
 
 // ---- Values ---------------------------------------------------------------------------------
 
-std::string json_text(const JsonValue& v) {
-  switch (v.kind) {
-    case JsonValue::Kind::kNull: return "null";
-    case JsonValue::Kind::kBool: return v.boolean ? "true" : "false";
-    case JsonValue::Kind::kNumber: return v.text;
-    case JsonValue::Kind::kString: return json_quote(v.text);
-    case JsonValue::Kind::kArray: {
-      std::string s = "[";
-      for (size_t i = 0; i < v.items.size(); ++i) s += (i ? "," : "") + json_text(v.items[i]);
-      return s + "]";
-    }
-    case JsonValue::Kind::kObject: {
-      std::string s = "{";
-      for (size_t i = 0; i < v.members.size(); ++i)
-        s += (i ? "," : "") + json_quote(v.members[i].first) + ":" + json_text(v.members[i].second);
-      return s + "}";
-    }
-  }
-  return "";
-}
 
 struct ConvertContext {
   const TimeZone* zone;

@@ -4,7 +4,6 @@
 #include <cctype>
 #include <filesystem>
 #include <fstream>
-#include <functional>
 #include <sstream>
 #include <unistd.h>
 
@@ -59,27 +58,7 @@ TableInfo table_from_json(const JsonValue& j) {
   if (schema == nullptr) throw std::invalid_argument("table " + t.name + " has no schema");
   // The schema was written by DataType::json(); re-serialising the parsed object keeps this
   // reader independent of the JSON text's layout.
-  std::function<std::string(const JsonValue&)> text = [&](const JsonValue& v) -> std::string {
-    switch (v.kind) {
-      case JsonValue::Kind::kNull: return "null";
-      case JsonValue::Kind::kBool: return v.boolean ? "true" : "false";
-      case JsonValue::Kind::kNumber: return v.text;
-      case JsonValue::Kind::kString: return json_quote(v.text);
-      case JsonValue::Kind::kArray: {
-        std::string s = "[";
-        for (size_t i = 0; i < v.items.size(); ++i) s += (i ? "," : "") + text(v.items[i]);
-        return s + "]";
-      }
-      case JsonValue::Kind::kObject: {
-        std::string s = "{";
-        for (size_t i = 0; i < v.members.size(); ++i)
-          s += (i ? "," : "") + json_quote(v.members[i].first) + ":" + text(v.members[i].second);
-        return s + "}";
-      }
-    }
-    return "null";
-  };
-  t.schema = parse_json_type(text(*schema))->fields();
+  t.schema = parse_json_type(json_text(*schema))->fields();
   if (const JsonValue* p = j.find("partitionColumns"))
     for (const auto& c : p->items) t.partition_columns.push_back(c.text);
   if (const JsonValue* o = j.find("options"))

@@ -331,6 +331,21 @@ def compare_results(expected: Result, actual: Result, ordered: bool = False,
 # Errors and show()
 
 
+@contextlib.contextmanager
+def session_conf(ember, oracle, **conf):
+    """Sets session configurations (dots written as underscores) on both engines for a block."""
+    keys = {k.replace("_", "."): v for k, v in conf.items()}
+    for s in (ember, oracle):
+        for k, v in keys.items():
+            s.conf.set(k, v)
+    try:
+        yield
+    finally:
+        for s in (ember, oracle):
+            for k in keys:
+                s.conf.unset(k)
+
+
 def error_condition(exc: BaseException) -> str | None:
     """The Spark error class (condition) of an exception, if it has one."""
     for getter in ("getCondition", "getErrorClass"):

@@ -3,24 +3,8 @@ membership, and nulls at every level (null array, null element, empty array, nul
 
 from __future__ import annotations
 
-import contextlib
-
+from harness import session_conf
 from pyspark.sql import functions as F
-
-
-@contextlib.contextmanager
-def session_conf(ember, oracle, **conf):
-    """Sets session configurations (dots written as underscores) on both engines for a block."""
-    keys = {k.replace("_", "."): v for k, v in conf.items()}
-    for s in (ember, oracle):
-        for k, v in keys.items():
-            s.conf.set(k, v)
-    try:
-        yield
-    finally:
-        for s in (ember, oracle):
-            for k in keys:
-                s.conf.unset(k)
 
 
 def nested(s):
