@@ -1,5 +1,6 @@
 #include "exec/group_keys.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -178,23 +179,83 @@ void unpack_values(const PackedKey* keys, int64_t n, int at, ColumnBuilder& b) {
 
 }  // namespace
 
+namespace {
+bool is_string_key(const DataType& t) { return t.id() == TypeId::kString || t.id() == TypeId::kBinary; }
+}  // namespace
+
 KeyEncoder::KeyEncoder(std::vector<TypePtr> types) : types_(std::move(types)) {
-  int width = 0;
+  int fixed = 0, strings = 0;
   for (auto& t : types_) {
+    if (is_string_key(*t)) {
+      ++strings;
+      continue;
+    }
     int w = packed_value_width(*t);
     if (w < 0) return;
+    fixed += 1 + w;
+  }
+  if (strings > 0) {
+    // What the fixed-width keys leave, shared evenly between the strings (a length byte each).
+    int each = (16 - fixed - strings) / strings;
+    if (each < 1) return;
+    short_string_width_ = std::min(each, 15);
+  }
+  int width = 0;
+  for (auto& t : types_) {
     packed_offsets_.push_back(width);
-    width += 1 + w;
+    width += 1 + (is_string_key(*t) ? short_string_width_ : packed_value_width(*t));
   }
   if (width <= 16) packed_width_ = width;
 }
 
 void KeyEncoder::encode_packed(const std::vector<ColumnPtr>& keys, int64_t n, PackedKey* out) const {
   EMBER_CHECK(can_pack(), "packed keys for types that do not fit");
+  try_encode_packed(keys, n, out);
+}
+
+namespace {
+/// A string key: its length + 1 in the flag byte (0: null), then its bytes zero-padded, so
+/// that equal strings and only they give equal bits.
+bool pack_strings(const Column& c, int64_t n, int at, int width, PackedKey* out) {
+  const int32_t* o = c.offsets();
+  const char* data = c.data_buffer() ? reinterpret_cast<const char*>(c.data_buffer()->data()) : nullptr;
+  for (int64_t i = 0; i < n; ++i) {
+    if (c.is_null(i)) continue;
+    const int32_t len = o[i + 1] - o[i];
+    if (len > width) return false;
+    PackedKey bits = 0;
+    if (len > 0) std::memcpy(&bits, data + o[i], static_cast<size_t>(len));
+    out[i] |= (at + 1 < 16 ? bits << (8 * (at + 1)) : PackedKey{0}) |
+              (PackedKey{static_cast<uint8_t>(len + 1)} << (8 * at));
+  }
+  return true;
+}
+
+void unpack_strings(const PackedKey* keys, int64_t n, int at, ColumnBuilder& b) {
+  for (int64_t i = 0; i < n; ++i) {
+    const int flag = static_cast<int>((keys[i] >> (8 * at)) & 0xff);
+    if (flag == 0) {
+      b.append_null();
+      continue;
+    }
+    PackedKey bits = keys[i] >> (8 * (at + 1));
+    char buf[16];
+    std::memcpy(buf, &bits, 16);
+    b.append_bytes(std::string_view(buf, static_cast<size_t>(flag - 1)));
+  }
+}
+}  // namespace
+
+bool KeyEncoder::try_encode_packed(const std::vector<ColumnPtr>& keys, int64_t n, PackedKey* out) const {
+  EMBER_CHECK(packed_width_ >= 0, "packed keys for types that do not fit");
   std::fill_n(out, n, PackedKey{0});
   for (size_t k = 0; k < keys.size(); ++k) {
     const Column& c = *keys[k];
     int at = packed_offsets_[k];
+    if (is_string_key(*c.type())) {
+      if (!pack_strings(c, n, at, short_string_width_, out)) return false;
+      continue;
+    }
     switch (c.type()->id()) {
       case TypeId::kNull: continue;  // always null: flag 0
       case TypeId::kBoolean:
@@ -220,6 +281,7 @@ void KeyEncoder::encode_packed(const std::vector<ColumnPtr>& keys, int64_t n, Pa
         if (c.is_null(i)) out[i] &= ~field;
     }
   }
+  return true;
 }
 
 std::vector<ColumnPtr> KeyEncoder::decode_packed(const PackedKey* keys, int64_t n) const {
@@ -232,6 +294,8 @@ std::vector<ColumnPtr> KeyEncoder::decode_packed(const PackedKey* keys, int64_t 
       case TypeId::kNull:
         for (int64_t i = 0; i < n; ++i) b.append_null();
         break;
+      case TypeId::kString:
+      case TypeId::kBinary: unpack_strings(keys, n, at, b); break;
       case TypeId::kBoolean:
         for (int64_t i = 0; i < n; ++i) {
           if (((keys[i] >> (8 * at)) & 0xff) == 0) b.append_null();

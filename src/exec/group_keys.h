@@ -25,14 +25,25 @@ class KeyEncoder {
   /// Packed keys: when every key type is fixed width and the keys fit in 16 bytes (a null flag
   /// byte and the value bytes per key), each row's key is one 128-bit integer, equal for rows
   /// of equal keys in the grouping semantics above. True when this encoder's types allow it.
-  bool can_pack() const { return packed_width_ >= 0; }
+  bool can_pack() const { return packed_width_ >= 0 && short_string_width_ == 0; }
   void encode_packed(const std::vector<ColumnPtr>& keys, int64_t n, PackedKey* out) const;
   std::vector<ColumnPtr> decode_packed(const PackedKey* keys, int64_t n) const;
+
+  /// Packed keys with strings: when the keys are fixed width, strings or binaries, and each
+  /// string gets at least one byte of the 16 (a length byte, 0 for null, then the string
+  /// zero-padded to short_string_width() bytes), keys whose strings are all short enough pack
+  /// as above. True when this encoder's types have strings and allow it.
+  bool can_pack_short_strings() const { return packed_width_ >= 0 && short_string_width_ > 0; }
+  int short_string_width() const { return short_string_width_; }
+  /// Packs every row's key, fixed-width and short-string layouts alike. False (and `out`
+  /// unspecified) when a string of some row is longer than short_string_width().
+  bool try_encode_packed(const std::vector<ColumnPtr>& keys, int64_t n, PackedKey* out) const;
 
  private:
   std::vector<TypePtr> types_;
   std::vector<int> packed_offsets_;  // byte offset of each key's null flag in a packed key
   int packed_width_ = -1;
+  int short_string_width_ = 0;       // value bytes of each string key; 0: no string keys
 };
 
 uint64_t hash_bytes(const void* data, size_t len);

@@ -1,6 +1,7 @@
 // Hash aggregation: per-thread tables of encoded group keys and fixed-size aggregate states,
 // merged at combine.
 
+#include <algorithm>
 #include <cstring>
 #include <deque>
 
@@ -23,6 +24,9 @@ struct HashAggregate::Table {
   std::vector<std::string_view> keys;         // per group (byte keys)
   std::vector<PackedKey> packed;              // per group (packed keys)
   std::vector<uint8_t> states;                // group-major, state_size bytes each
+  /// Which keys the table holds: packed (fixed-width keys, or strings short enough so far) or
+  /// byte-encoded. A packed table turns into a byte one when a longer string arrives.
+  bool byte_keys = false;
 
   size_t groups() const { return hashes.size(); }
   uint8_t* state(size_t g) { return states.data() + g * state_size; }
@@ -62,6 +66,15 @@ struct HashAggregate::Table {
     int32_t g = static_cast<int32_t>(keys.size());
     slots[pos] = g;
     hashes.push_back(h);
+    byte_keys = true;
+    append_key(key);
+    states.resize(states.size() + state_size);
+    init(state(static_cast<size_t>(g)));
+    if (keys.size() * 2 > slots.size()) grow();
+    return g;
+  }
+
+  void append_key(std::string_view key) {
     if (key_chunks.empty() || key_chunks.back().capacity() - key_chunks.back().size() < key.size()) {
       key_chunks.emplace_back();
       key_chunks.back().reserve(std::max<size_t>(1 << 16, key.size()));
@@ -70,14 +83,31 @@ struct HashAggregate::Table {
     size_t at = chunk.size();
     chunk.append(key.data(), key.size());
     keys.emplace_back(chunk.data() + at, key.size());
-    states.resize(states.size() + state_size);
-    init(state(static_cast<size_t>(g)));
-    if (keys.size() * 2 > slots.size()) grow();
-    return g;
   }
 
-  void grow() {
-    std::vector<int32_t> bigger(slots.size() * 2, -1);
+  /// Re-keys a packed table with byte-encoded keys (same groups, same numbers, same states).
+  void to_byte_keys(const KeyEncoder& enc) {
+    if (byte_keys) return;
+    byte_keys = true;
+    if (packed.empty()) return;
+    std::vector<ColumnPtr> cols = enc.decode_packed(packed.data(), static_cast<int64_t>(packed.size()));
+    std::string arena;
+    std::vector<uint32_t> offs, lens;
+    enc.encode(cols, static_cast<int64_t>(packed.size()), arena, offs, lens);
+    for (size_t g = 0; g < packed.size(); ++g) {
+      std::string_view key(arena.data() + offs[g], lens[g]);
+      append_key(key);
+      hashes[g] = hash_bytes(key.data(), key.size());
+    }
+    packed.clear();
+    packed.shrink_to_fit();
+    rehash(slots.size());
+  }
+
+  void grow() { rehash(slots.size() * 2); }
+
+  void rehash(size_t size) {
+    std::vector<int32_t> bigger(size, -1);
     size_t mask = bigger.size() - 1;
     for (size_t g = 0; g < hashes.size(); ++g) {
       size_t pos = hashes[g] & mask;
@@ -155,11 +185,17 @@ void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
     for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
   };
   std::vector<int32_t> group(static_cast<size_t>(n));
-  if (enc.can_pack()) {
+  bool done = false;
+  if (!t.byte_keys && (enc.can_pack() || enc.can_pack_short_strings())) {
     std::vector<PackedKey> packed(static_cast<size_t>(n));
-    enc.encode_packed(key_cols, n, packed.data());
-    for (int64_t i = 0; i < n; ++i) group[i] = t.find_or_insert_packed(packed[i], hash_packed(packed[i]), init_state);
-  } else {
+    if (enc.try_encode_packed(key_cols, n, packed.data())) {
+      for (int64_t i = 0; i < n; ++i) group[i] = t.find_or_insert_packed(packed[i], hash_packed(packed[i]), init_state);
+      done = true;
+    } else {
+      t.to_byte_keys(enc);  // a string longer than the packed layout holds
+    }
+  }
+  if (!done) {
     std::string arena;
     std::vector<uint32_t> offs, lens;
     enc.encode(key_cols, n, arena, offs, lens);
@@ -202,7 +238,7 @@ void HashAggregate::merge_into(Table& dst, Table& src, size_t partitions, size_t
   auto init_state = [this](uint8_t* s) {
     for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
   };
-  const bool packed = !src.packed.empty();
+  const bool packed = !src.byte_keys;
   for (size_t g = 0; g < src.groups(); ++g) {
     if (partitions > 1 && partition_of(src.hashes[g], partitions) != partition) continue;
     int32_t to = packed ? dst.find_or_insert_packed(src.packed[g], src.hashes[g], init_state)
@@ -224,7 +260,7 @@ std::vector<Batch> HashAggregate::materialize(Table& t) const {
     size_t len = std::min(total - off, static_cast<size_t>(kBatchRows));
     Batch b;
     b.num_rows = static_cast<int64_t>(len);
-    if (enc.can_pack()) {
+    if (!t.byte_keys) {
       b.columns = enc.decode_packed(t.packed.data() + off, static_cast<int64_t>(len));
     } else {
       std::vector<std::string_view> keys(t.keys.begin() + static_cast<std::ptrdiff_t>(off),
@@ -247,6 +283,14 @@ void HashAggregate::finalize(ExecContext& ctx) {
   init(ctx);
   size_t total = 0;
   for (auto& t : locals_) total += t->groups();
+  // Tables merge only with tables of the same key form: when one thread saw a long string, all
+  // take byte keys.
+  if (std::any_of(locals_.begin(), locals_.end(), [](const auto& t) { return t->byte_keys; })) {
+    std::vector<TypePtr> key_types;
+    for (auto& k : keys_) key_types.push_back(k->type);
+    KeyEncoder enc(key_types);
+    for (auto& t : locals_) t->to_byte_keys(enc);
+  }
   if (locals_.size() == 1) {
     partitions_.push_back(std::move(locals_[0]));
   } else if (total < kParallelMergeGroups) {

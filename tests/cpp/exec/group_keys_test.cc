@@ -76,5 +76,56 @@ TEST(KeyEncoder, PackedKeysDecodeToTheirValues) {
   }
 }
 
+ColumnPtr strings(const std::vector<std::optional<std::string>>& values) {
+  ColumnBuilder b(DataType::string());
+  for (auto& v : values) {
+    if (v) b.append_bytes(*v);
+    else b.append_null();
+  }
+  return b.finish();
+}
+
+TEST(KeyEncoder, ShortStringsPackBesideFixedWidthKeys) {
+  KeyEncoder one({DataType::string()});
+  EXPECT_FALSE(one.can_pack());
+  EXPECT_TRUE(one.can_pack_short_strings());
+  EXPECT_EQ(one.short_string_width(), 15);
+  KeyEncoder two({DataType::string(), DataType::string()});
+  EXPECT_EQ(two.short_string_width(), 7);
+  KeyEncoder mixed({DataType::long_(), DataType::string()});  // 9 bytes, then 1 + 6
+  EXPECT_EQ(mixed.short_string_width(), 6);
+  EXPECT_FALSE(KeyEncoder({DataType::long_(), DataType::long_(), DataType::string()}).can_pack_short_strings());
+  EXPECT_FALSE(KeyEncoder({DataType::decimal(10, 2), DataType::string()}).can_pack_short_strings());
+}
+
+TEST(KeyEncoder, ShortStringKeysFollowEqualityAndRoundTrip) {
+  ColumnPtr s = strings({std::string("a"), std::string("a\0", 2), std::string(""), std::nullopt,
+                         std::string("id001"), std::string("id001"), std::string("\xe6\x97\xa5\xe6\x9c\xac"),
+                         std::string("fifteen bytes!!")});
+  ColumnPtr i = column<int32_t>(DataType::int_(), {1, 1, 1, 1, std::nullopt, std::nullopt, 7, 8});
+  KeyEncoder enc({DataType::string(), DataType::int_()});
+  ASSERT_TRUE(enc.can_pack_short_strings());
+  EXPECT_EQ(enc.short_string_width(), 10);
+  std::vector<PackedKey> k(8);
+  // "fifteen bytes!!" does not fit in 10 bytes: the whole batch is refused.
+  EXPECT_FALSE(enc.try_encode_packed({s, i}, 8, k.data()));
+  ASSERT_TRUE(enc.try_encode_packed({slice(s, 0, 7), slice(i, 0, 7)}, 7, k.data()));
+  EXPECT_NE(k[0], k[1]);  // "a" and "a\0": lengths differ
+  EXPECT_NE(k[2], k[3]);  // empty string and null
+  EXPECT_NE(k[0], k[2]);
+  EXPECT_EQ(k[4], k[5]);
+  auto cols = enc.decode_packed(k.data(), 7);
+  ASSERT_EQ(cols.size(), 2u);
+  for (int64_t r = 0; r < 7; ++r) {
+    EXPECT_EQ(cols[0]->is_null(r), s->is_null(r)) << r;
+    if (!s->is_null(r)) EXPECT_EQ(cols[0]->string_at(r), s->string_at(r)) << r;
+    EXPECT_EQ(cols[1]->is_null(r), i->is_null(r)) << r;
+  }
+  KeyEncoder wide({DataType::string()});
+  std::vector<PackedKey> w(8);
+  ASSERT_TRUE(wide.try_encode_packed({s}, 8, w.data()));
+  EXPECT_EQ(wide.decode_packed(w.data(), 8)[0]->string_at(7), "fifteen bytes!!");
+}
+
 }  // namespace
 }  // namespace ember::exec
