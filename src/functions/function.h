@@ -142,6 +142,9 @@ struct FunctionDef {
   /// mode), so conditional expressions must evaluate it only on the rows that reach it.
   bool may_throw = false;
   Display display = Display::kCall;
+  /// Internal: reached only through the analyzer's rewrites (find_internal), never by name from
+  /// SQL or the DataFrame API, and not listed by SHOW FUNCTIONS.
+  bool internal = false;
   std::string display_name;      // name shown in column names: "+", "=", "AND", "sum"
   std::string usage;             // one-line description, for SHOW FUNCTIONS / docs
   /// Spark's text for a call where it is not `name(a, b)`: special syntax (`s LIKE p`,
@@ -157,6 +160,9 @@ class Registry {
   static Registry& instance();
   void add(FunctionDef def);
   const FunctionDef* find(const std::string& name) const;
+  /// An internal function (FunctionDef::internal) by name.
+  const FunctionDef* find_internal(const std::string& name) const;
+  /// The functions callable by name (internal ones left out).
   std::vector<const FunctionDef*> all() const;
   /// Names close to `name`, for UNRESOLVED_ROUTINE suggestions.
   std::vector<std::string> similar(const std::string& name, size_t max = 5) const;
@@ -169,6 +175,7 @@ class Registry {
 
 // Registration entry points, one per family (each in its own file).
 void register_arithmetic(Registry& r);
+void register_datetime_operators(Registry& r);
 void register_comparison(Registry& r);
 void register_logical(Registry& r);
 void register_aggregates(Registry& r);

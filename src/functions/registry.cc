@@ -51,6 +51,7 @@ Registry::Registry() {
   register_conditional(*this);
   register_datetime_fields(*this);
   register_datetime_arith(*this);
+  register_datetime_operators(*this);
   register_datetime_format(*this);
   register_collection_constructors(*this);
   register_collection_access(*this);
@@ -71,16 +72,22 @@ void Registry::add(FunctionDef def) {
             [](const auto& x, const auto& y) { return x.first < y.first; });
 }
 
-const FunctionDef* Registry::find(const std::string& name) const {
+const FunctionDef* Registry::find_internal(const std::string& name) const {
   std::string key = lower(name);
   auto it = std::lower_bound(index_.begin(), index_.end(), key,
                              [](const auto& e, const std::string& k) { return e.first < k; });
   return it != index_.end() && it->first == key ? it->second : nullptr;
 }
 
+const FunctionDef* Registry::find(const std::string& name) const {
+  const FunctionDef* d = find_internal(name);
+  return d && !d->internal ? d : nullptr;
+}
+
 std::vector<const FunctionDef*> Registry::all() const {
   std::vector<const FunctionDef*> out;
-  for (auto& d : defs_) out.push_back(d.get());
+  for (auto& d : defs_)
+    if (!d->internal) out.push_back(d.get());
   return out;
 }
 
@@ -88,7 +95,7 @@ std::vector<std::string> Registry::similar(const std::string& name, size_t max) 
   std::string key = lower(name);
   std::vector<std::pair<size_t, std::string>> scored;
   for (auto& [n, d] : index_) {
-    if (!std::isalpha(static_cast<unsigned char>(n[0]))) continue;
+    if (!std::isalpha(static_cast<unsigned char>(n[0])) || d->internal) continue;
     scored.emplace_back(edit_distance(key, n), n);
   }
   std::sort(scored.begin(), scored.end());

@@ -1,6 +1,7 @@
 // The analyzer: unresolved plan → resolved plan.
 
 #include "plan/analyzer.h"
+#include "plan/datetime_arithmetic.h"
 
 #include <algorithm>
 #include <cctype>
@@ -86,6 +87,8 @@ class Analyzer {
   }
 
   ExprPtr resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg);
+  /// A call of `def` (null: UNRESOLVED_ROUTINE for e's name) with resolved arguments.
+  ExprPtr bind_call(const FunctionDef* def, const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg);
   ExprPtr resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
   PlanPtr aggregate_with_windows(const PlanPtr& p, const std::vector<ExprPtr>& groups, std::vector<ExprPtr> aggs,
                                  const PlanPtr& child);
@@ -446,6 +449,13 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
   if (name == "count" && args.size() == 1 && args[0]->kind == ExprKind::kUnresolvedStar) {
     args[0] = lit(Value::integer(1), DataType::int_());
   }
+  if ((name == "+" || name == "-") && args.size() == 2) {
+    DatetimeArithmeticBinder binder{
+        [this](const std::string& fn, std::vector<ExprPtr> a) { return resolve_function(call(fn, {}), std::move(a), false); },
+        [this](const FunctionDef* d, std::vector<ExprPtr> a) { return bind_call(d, call(d->name, {}), std::move(a), false); },
+        [this](ExprPtr x, TypePtr t) { return implicit_cast(std::move(x), std::move(t)); }};
+    if (ExprPtr rewritten = rewrite_datetime_arithmetic(name, args, binder)) return rewritten;
+  }
   const FunctionDef* def = Registry::instance().find(name);
   if (!def && args.size() == 1) {
     // int(x), double(x), string(x) ...: Spark's cast aliases, casts as CAST(x AS type) is.
@@ -463,6 +473,10 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
       return c;
     }
   }
+  return bind_call(def, e, std::move(args), allow_agg);
+}
+
+ExprPtr Analyzer::bind_call(const FunctionDef* def, const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg) {
   if (!def) {
     std::string routine = quote_id(e->name);
     throw SparkError(ErrorKind::kAnalysis, "UNRESOLVED_ROUTINE",

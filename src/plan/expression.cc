@@ -1,5 +1,7 @@
 #include "plan/expression.h"
 
+#include "exec/show_string.h"
+
 #include <atomic>
 #include <cctype>
 
@@ -43,10 +45,14 @@ std::string literal_string(const Value& v, const TypePtr& t) {
     // the session, so they use UTC.
     case TypeId::kTimestamp: return "TIMESTAMP '" + format_timestamp(v.as_int(), TimeZone::utc()) + "'";
     case TypeId::kTimestampNtz: return "TIMESTAMP_NTZ '" + format_timestamp_ntz(v.as_int()) + "'";
-    default: {
-      // Render through a one-row column and the cast to string where supported.
-      return "literal";
+    case TypeId::kYearMonthInterval:
+    case TypeId::kDayTimeInterval: {
+      // Spark's interval text (INTERVAL '30' DAY), as show() prints it.
+      ColumnBuilder b(t, 1);
+      b.append_value(v);
+      return exec::show_cell(*b.finish(), 0, "UTC");
     }
+    default: return "literal";
   }
 }
 }  // namespace
