@@ -14,6 +14,7 @@
 #include <string>
 
 #include "functions/function.h"
+#include "functions/decimal_util.h"
 #include "functions/kernel_util.h"
 
 namespace ember::functions {
@@ -276,8 +277,7 @@ void register_abs_positive(Registry& r) {
     d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
       TypePtr t = args[0];
       if (t->id() == TypeId::kString || t->id() == TypeId::kNull) t = DataType::double_();
-      if (t->id() == TypeId::kDecimal || !t->is_numeric())
-        wrong_type("abs", args, 0, "(\"NUMERIC\" or \"INTERVAL\")");
+      if (!t->is_numeric()) wrong_type("abs", args, 0, "(\"NUMERIC\" or \"INTERVAL\")");
       Signature s;
       s.arg_types = {t};
       s.result_type = t;
@@ -290,7 +290,8 @@ void register_abs_positive(Registry& r) {
         if constexpr (std::is_floating_point_v<T>) {
           return unary_fixed<T, T, false>(*args[0], n, rt, [](T x) { return std::fabs(x); });
         } else if constexpr (std::is_same_v<T, int128_t>) {
-          EMBER_UNREACHABLE("abs: decimal");
+          // |x| of a decimal never needs another digit.
+          return unary_fixed<T, T, false>(*args[0], n, rt, [](T x) { return x < 0 ? -x : x; });
         } else {
           if (ctx.ansi)
             return unary_fixed<T, T, true>(*args[0], n, rt, [](T x) {
@@ -436,6 +437,52 @@ T round_integral(T x, int64_t scale, bool half_even, bool ansi) {
   return static_cast<T>(result);
 }
 
+/// round/bround of a decimal to `scale` digits (HALF_UP or HALF_EVEN, on the exact value),
+/// null where the result does not fit its precision.
+ColumnPtr round_decimal(const Column& a, int64_t n, const Signature& sig, int64_t scale, bool half_even) {
+  const int in_scale = sig.arg_types[0]->scale();
+  const int out_scale = sig.result_type->scale();
+  const int out_precision = sig.result_type->precision();
+  // Digits dropped from the input, and zeros appended to the rounded value (negative scales).
+  const int64_t drop = in_scale - std::min<int64_t>(scale, in_scale);
+  const int64_t pad = scale < 0 ? -scale : 0;
+  ColumnBuilder b(sig.result_type, n);
+  const int128_t* x = a.values<int128_t>();
+  for (int64_t i = 0; i < n; ++i) {
+    if (a.is_null(i)) {
+      b.append_null();
+      continue;
+    }
+    int128_t v = x[i];
+    if (drop > 0) {
+      if (drop > 38) {
+        v = 0;
+      } else {
+        const int128_t f = pow10_i128(static_cast<int>(drop));
+        int128_t q = v / f, rem = v % f;
+        int128_t twice = (rem < 0 ? -rem : rem) * 2;
+        bool up = twice > f || (twice == f && (!half_even || (q % 2 != 0)));
+        if (up) q += v < 0 ? -1 : 1;
+        v = q;
+      }
+    }
+    if (pad > 0) {
+      if (pad > 38 || !decimal_fits(v, 38 - static_cast<int>(pad))) {
+        b.append_null();
+        continue;
+      }
+      v *= pow10_i128(static_cast<int>(pad));
+    }
+    (void)out_scale;
+    if (!decimal_fits(v, out_precision)) {
+      b.append_null();
+      continue;
+    }
+    b.append<int128_t>(v);
+  }
+  return b.finish();
+}
+
 void register_round(Registry& r) {
   for (bool half_even : {false, true}) {
     FunctionDef d;
@@ -443,17 +490,37 @@ void register_round(Registry& r) {
     d.min_args = 1;
     d.max_args = 2;
     std::string name = d.name;
-    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) {
+    d.arg_type_rule = [name](const std::vector<ArgInfo>& info, const Config&) {
+      std::vector<TypePtr> args;
+      for (auto& a : info) args.push_back(a.type);
       TypePtr t = args[0];
       if (t->id() == TypeId::kString || t->id() == TypeId::kNull) t = DataType::double_();
-      if (t->id() == TypeId::kDecimal)
-        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                         name + " on DECIMAL is not supported yet.");
       if (!t->is_numeric()) wrong_type(name, args, 0, "\"NUMERIC\"");
       Signature s;
       s.arg_types = {t};
       if (args.size() == 2) s.arg_types.push_back(integral_input(name, args, 1, DataType::int_(), "\"INT\""));
       s.result_type = t;
+      if (t->id() == TypeId::kDecimal) {
+        // Spark's result: one more integral digit than the input may need, and the scale
+        // asked for (at most the input's; a negative scale rounds to tens, hundreds ...).
+        int64_t scale = 0;
+        if (info.size() == 2) {
+          if (!info[1].literal)
+            throw_type_mismatch("NON_FOLDABLE_INPUT",
+                                "the input scale should be a foldable \"INT\" expression; however, got \"" +
+                                    args[1]->sql() + "\".",
+                                call_sql(name, args));
+          scale = info[1].literal->is_null() ? 0 : info[1].literal->as_int();
+        }
+        const int p = t->precision(), sc = t->scale();
+        const int integral = p - sc + 1;
+        if (scale < 0) {
+          s.result_type = DataType::decimal(std::min<int64_t>(std::max<int64_t>(integral, 1 - scale), 38), 0);
+        } else {
+          const int ns = static_cast<int>(std::min<int64_t>(sc, scale));
+          s.result_type = DataType::decimal(std::min(integral + ns, 38), ns);
+        }
+      }
       s.may_introduce_null = true;  // Spark's round is always nullable
       return s;
     };
@@ -473,13 +540,17 @@ void register_round(Registry& r) {
             return static_cast<T>(round_double(static_cast<double>(x), scale, half_even));
           });
         } else if constexpr (std::is_same_v<T, int128_t>) {
-          EMBER_UNREACHABLE("round: decimal");
+          return round_decimal(*args[0], n, sig, scale, half_even);
         } else {
           return unary_fixed<T, T, true>(*args[0], n, rt, [&](T x) {
             return round_integral<T>(x, scale, half_even, ansi);
           });
         }
       });
+    };
+    // Spark shows the defaulted scale: round(x) is named round(x, 0).
+    d.render = [](const std::string& called, const std::vector<std::string>& a) {
+      return called + "(" + a[0] + ", " + (a.size() > 1 ? a[1] : std::string("0")) + ")";
     };
     d.usage = half_even ? "bround(expr, d) - Rounds expr to d decimal places, HALF_EVEN."
                         : "round(expr, d) - Rounds expr to d decimal places, HALF_UP.";

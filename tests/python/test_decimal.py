@@ -140,3 +140,16 @@ def test_comparisons_and_ordering(diff):
 
 def test_group_by_decimal_key(diff):
     diff(lambda s: table(s).union(table(s)).groupBy("a").agg(F.count("*"), F.sum("b")))
+
+
+def test_abs_round_bround_on_decimals(diff):
+    def df(s):
+        return s.sql("SELECT * FROM VALUES (CAST(1.2345 AS DECIMAL(22,6))), (CAST(-2.5 AS DECIMAL(22,6))), "
+                     "(CAST(0.125 AS DECIMAL(22,6))), (CAST(-0.125 AS DECIMAL(22,6))), (CAST(99.995 AS DECIMAL(22,6))), "
+                     "(CAST(-1234567.5 AS DECIMAL(22,6))), (CAST(NULL AS DECIMAL(22,6))) AS t(x)")
+    diff(lambda s: df(s).selectExpr("abs(x)", "round(x)", "round(x, 2)", "bround(x, 2)", "round(x, 0)",
+                                    "bround(x, 0)", "round(x, -1)", "bround(x, -2)", "round(x, 8)", "typeof(round(x, 2))",
+                                    "typeof(round(x, -1))", "typeof(bround(x, 8))", "typeof(abs(x))"))
+    diff(lambda s: s.sql("SELECT round(2.5BD), bround(2.5BD), round(-2.5BD), bround(-3.5BD), round(123.456BD, -2), "
+                         "abs(CAST('-123456789012345678901234567890' AS DECIMAL(38,0))), round(9.99BD, 1), typeof(round(9.99BD, 1)), "
+                         "round(CAST(NULL AS DECIMAL(5,2)), 1)"))
