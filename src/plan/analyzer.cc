@@ -94,6 +94,7 @@ class Analyzer {
                                  const PlanPtr& child);
   PlanPtr project_with_windows(const PlanPtr& child, std::vector<ExprPtr> exprs, int64_t plan_id);
   PlanPtr resolve_grouping_sets(const PlanPtr& p, const PlanPtr& child);
+  PlanPtr grouping_sets_with_windows(const PlanPtr& p, const PlanPtr& child);
   ExprPtr named(const ExprPtr& resolved, const ExprPtr& original);
   std::vector<ExprPtr> expand_star(const ExprPtr& star, const PlanPtr& child);
   [[noreturn]] void unresolved_column(const std::vector<std::string>& parts, const PlanPtr& child);
@@ -970,10 +971,72 @@ PlanPtr Analyzer::resolve_generate(const PlanPtr& p, const PlanPtr& child) {
   return n;
 }
 
+/// ROLLUP / CUBE / GROUPING SETS under window functions (`rank() OVER (PARTITION BY
+/// grouping(a) ORDER BY sum(v))`): the windows rank rows of all the sets together, so they run
+/// over the union. The sets compute every select item without a window and, as hidden columns,
+/// what the windows read (function arguments, partition and order keys: aggregates, grouping
+/// keys, grouping() calls); a projection with the windows over the union restores the list.
+PlanPtr Analyzer::grouping_sets_with_windows(const PlanPtr& p, const PlanPtr& child) {
+  std::vector<ExprPtr> inner;
+  int hidden = 0;
+  auto lift = [&](const ExprPtr& e) -> ExprPtr {
+    if (e->kind == ExprKind::kLiteral) return e;
+    std::string name = "__window_input_" + std::to_string(hidden++);
+    inner.push_back(alias(e, name));
+    return col({name});
+  };
+  std::function<ExprPtr(const ExprPtr&)> rewrite = [&](const ExprPtr& e) -> ExprPtr {
+    if (e->kind == ExprKind::kWindow) {
+      auto w = std::make_shared<Expr>(*e);
+      const ExprPtr& fn = e->children[0];
+      std::vector<ExprPtr> args;
+      for (auto& a : fn->children) args.push_back(lift(a));
+      w->children = {with_children(fn, std::move(args))};
+      for (auto& x : w->partition_by) x = lift(x);
+      for (auto& o : w->order_by) o = with_children(o, {lift(o->children[0])});
+      return w;
+    }
+    if (!contains_window(e)) return lift(e);
+    std::vector<ExprPtr> kids;
+    for (auto& c : e->children) kids.push_back(rewrite(c));
+    return with_children(e, std::move(kids));
+  };
+  std::vector<ExprPtr> outer;
+  std::vector<int> position;  // an item's column in the sets' output, or -1 for a window item
+  for (auto& a : p->aggregates) {
+    if (!contains_window(a)) {
+      position.push_back(static_cast<int>(inner.size()));
+      inner.push_back(a);
+      outer.push_back(nullptr);
+      continue;
+    }
+    position.push_back(-1);
+    if (a->kind == ExprKind::kAlias || a->kind == ExprKind::kUnresolvedAlias) {
+      auto named = std::make_shared<Expr>(*a);
+      named->children = {rewrite(a->children[0])};
+      outer.push_back(named);
+    } else {
+      outer.push_back(rewrite(a));
+    }
+  }
+  auto sets = std::make_shared<PlanNode>(*p);
+  sets->aggregates = inner;
+  PlanPtr below = resolve_grouping_sets(sets, child);
+  std::vector<ExprPtr> items;
+  for (size_t i = 0; i < outer.size(); ++i) {
+    if (position[i] >= 0) items.push_back(below->output[static_cast<size_t>(position[i])]);
+    else items.push_back(resolve_select_list({outer[i]}, below, false)[0]);
+  }
+  return project_with_windows(below, std::move(items), p->plan_id);
+}
+
 /// ROLLUP / CUBE / GROUPING SETS: one Aggregate per grouping set, whose grouping expressions
 /// outside the set read as null (outside aggregate functions) and whose grouping() /
 /// grouping_id() calls are the set's constants, under a UNION ALL.
 PlanPtr Analyzer::resolve_grouping_sets(const PlanPtr& p, const PlanPtr& child) {
+  if (p->aggregate_output_is_select_list &&
+      std::any_of(p->aggregates.begin(), p->aggregates.end(), [](const ExprPtr& a) { return contains_window(a); }))
+    return grouping_sets_with_windows(p, child);
   std::vector<ExprPtr> groups = resolve_named_list(p->exprs, child, false);
   const size_t n = groups.size();
   std::vector<std::string> gkeys;
@@ -1326,6 +1389,20 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       return n;
     case PlanKind::kSubqueryAlias: {
       n->output.clear();
+      if (!outer_scopes_.empty()) {
+        // Inside a subquery an aliased relation gets fresh attribute ids, as a view does: a
+        // common table expression's plan is shared by all its references, and its columns must
+        // stay apart from the same CTE's columns in the enclosing query.
+        std::vector<ExprPtr> fresh;
+        for (auto& a : child->output) fresh.push_back(alias(a, a->name));
+        n->children = {project(child, std::move(fresh))};
+        for (auto& a : n->children[0]->output) {
+          auto q = std::make_shared<Expr>(*a);
+          q->qualifier = {p->alias};
+          n->output.push_back(q);
+        }
+        return n;
+      }
       for (auto& a : child->output) {
         auto q = std::make_shared<Expr>(*a);
         q->qualifier = {p->alias};

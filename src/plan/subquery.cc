@@ -3,6 +3,7 @@
 #include <map>
 
 #include "common/error.h"
+#include "plan/analyzer.h"
 #include "functions/function.h"
 
 namespace ember::plan {
@@ -72,12 +73,75 @@ bool plan_reads_outer(const PlanPtr& p) {
   return found;
 }
 
+bool is_or(const ExprPtr& e) { return e->kind == ExprKind::kCall && e->function && e->function->name == "or"; }
+
+void split_disjuncts(const ExprPtr& e, std::vector<ExprPtr>& out) {
+  if (is_or(e)) {
+    for (auto& c : e->children) split_disjuncts(c, out);
+    return;
+  }
+  out.push_back(e);
+}
+
+/// (a AND b) OR (a AND c) → a, (b OR c): the conjuncts every disjunct shares come out of the
+/// disjunction, so that a correlated equality repeated in each branch (TPC-DS q41) becomes a
+/// join key. Appends the resulting conjuncts of `e` to `out`.
+void factor_disjunction(const ExprPtr& e, std::vector<ExprPtr>& out, const Config& conf) {
+  std::vector<ExprPtr> branches;
+  split_disjuncts(e, branches);
+  if (branches.size() < 2) {
+    out.push_back(e);
+    return;
+  }
+  std::vector<std::vector<ExprPtr>> terms(branches.size());
+  for (size_t i = 0; i < branches.size(); ++i) split_conjuncts(branches[i], terms[i]);
+  std::vector<ExprPtr> common;
+  for (auto& t : terms[0]) {
+    const std::string k = semantic_key(t);
+    bool everywhere = true;
+    for (size_t i = 1; i < terms.size() && everywhere; ++i) {
+      everywhere = false;
+      for (auto& u : terms[i])
+        if (semantic_key(u) == k) everywhere = true;
+    }
+    bool seen = false;
+    for (auto& c : common) seen |= semantic_key(c) == k;
+    if (everywhere && !seen && t->deterministic()) common.push_back(t);
+  }
+  if (common.empty()) {
+    out.push_back(e);
+    return;
+  }
+  std::vector<ExprPtr> rest;
+  bool some_branch_empty = false;
+  for (auto& t : terms) {
+    std::vector<ExprPtr> left;
+    for (auto& u : t) {
+      bool shared = false;
+      for (auto& c : common) shared |= semantic_key(c) == semantic_key(u);
+      if (!shared) left.push_back(u);
+    }
+    if (left.empty()) some_branch_empty = true;  // that branch is the common part alone: true
+    else rest.push_back(conjoin(left, conf));
+  }
+  for (auto& c : common) out.push_back(c);
+  if (!some_branch_empty) {
+    ExprPtr d = rest[0];
+    for (size_t i = 1; i < rest.size(); ++i) d = resolved_call("or", {d, rest[i]}, conf);
+    out.push_back(d);
+  }
+}
+
 PlanPtr pull(const PlanPtr& node, std::vector<ExprPtr>& preds, const Config& conf) {
   switch (node->kind) {
     case PlanKind::kFilter: {
       PlanPtr child = pull(node->children[0], preds, conf);
-      std::vector<ExprPtr> parts, keep;
-      split_conjuncts(node->condition, parts);
+      std::vector<ExprPtr> split, parts, keep;
+      split_conjuncts(node->condition, split);
+      for (auto& c : split) {
+        if (is_or(c) && has_outer_reference(c)) factor_disjunction(c, parts, conf);
+        else parts.push_back(c);
+      }
       bool pulled = false;
       for (auto& c : parts) {
         if (has_outer_reference(c)) {

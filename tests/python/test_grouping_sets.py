@@ -55,3 +55,14 @@ def test_sql_rollup_cube_grouping_sets(diff):
         "SELECT k, sum(v) AS s FROM gs_t GROUP BY ROLLUP(k) HAVING sum(v) > 3",
     ]:
         diff(lambda s, q=q: program(s, q))
+
+
+def test_windows_over_rollup_rank_all_sets_together(diff):
+    diff(lambda s: s.sql(
+        "SELECT a, b, grouping(a) + grouping(b) AS lvl, sum(v) AS total, "
+        "rank() OVER (PARTITION BY grouping(a) + grouping(b), CASE WHEN grouping(b) = 0 THEN a END "
+        "ORDER BY sum(v) DESC) AS rk FROM VALUES (1, 'x', 10), (1, 'y', 5), (2, 'x', 7), (2, 'y', 7), (3, 'x', 1) "
+        "AS t(a, b, v) GROUP BY ROLLUP(a, b)"))
+    diff(lambda s: s.sql(
+        "SELECT a, sum(v) AS s, row_number() OVER (ORDER BY grouping_id(a), a) AS n "
+        "FROM VALUES (1, 2), (1, 3), (2, 4) AS t(a, v) GROUP BY CUBE(a) ORDER BY n"), ordered=True)

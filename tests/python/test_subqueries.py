@@ -136,3 +136,17 @@ def test_in_subquery_length_mismatch(diff_error):
 
 def test_unresolved_column_in_subquery(diff_error):
     diff_error(sql("SELECT a FROM sq_t WHERE EXISTS (SELECT zz FROM sq_u)"), "UNRESOLVED_COLUMN")
+
+
+def test_correlated_scalar_subquery_over_aliased_cte(diff):
+    diff(lambda s: s.sql(
+        "WITH ctr AS (SELECT a AS ka, b AS kb, sum(c) AS s FROM VALUES (1, 1, 10), (1, 2, 5), (2, 1, 20), (3, 1, 1) "
+        "AS t(a, b, c) GROUP BY a, b) "
+        "SELECT ka, kb, s FROM ctr ctr1 WHERE ctr1.s > (SELECT avg(s) * 1.2 FROM ctr ctr2 WHERE ctr1.kb = ctr2.kb)"))
+
+
+def test_correlated_equality_repeated_in_each_disjunct(diff):
+    diff(lambda s: s.sql(
+        "SELECT DISTINCT name FROM VALUES ('a', 1, 'red'), ('b', 1, 'blue'), ('c', 2, 'red'), ('d', 3, 'green') "
+        "AS i1(name, m, color) WHERE (SELECT count(*) FROM VALUES (1, 'red'), (1, 'blue'), (2, 'blue') AS i2(m, color) "
+        "WHERE (i2.m = i1.m AND i2.color = 'red') OR (i2.m = i1.m AND i2.color = 'blue')) > 0"))
