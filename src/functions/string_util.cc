@@ -156,13 +156,13 @@ Signature coerce_args(const std::string& fn, const std::vector<TypePtr>& args,
         break;
       case 'I':
         required = "\"INT\"";
-        if (is_null || t->id() == TypeId::kString || t->id() == TypeId::kByte ||
-            t->id() == TypeId::kShort || t->id() == TypeId::kInt)
-          to = DataType::int_();
+        // Spark casts any numeric argument to INT implicitly (a BIGINT out of range fails the
+        // cast in ANSI mode; decimals and doubles truncate).
+        if (is_null || t->id() == TypeId::kString || t->is_numeric()) to = DataType::int_();
         break;
       case 'L':
         required = "\"BIGINT\"";
-        if (is_null || t->id() == TypeId::kString || t->is_integral()) to = DataType::long_();
+        if (is_null || t->id() == TypeId::kString || t->is_numeric()) to = DataType::long_();
         break;
       case 'D':
         required = "\"DOUBLE\"";
