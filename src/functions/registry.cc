@@ -36,6 +36,7 @@ Registry::Registry() {
   register_logical(*this);
   register_aggregates(*this);
   register_misc(*this);
+  register_crypto(*this);
   register_math(*this);
   register_rand(*this);
   register_statistical_aggregates(*this);
@@ -47,6 +48,8 @@ Registry::Registry() {
   register_string_basic(*this);
   register_string_regexp(*this);
   register_string_format(*this);
+  register_string_encode(*this);
+  register_string_misc(*this);
   register_hash(*this);
   register_conditional(*this);
   register_datetime_fields(*this);

@@ -1,0 +1,104 @@
+"""Miscellaneous scalar functions against Apache Spark: star arguments, nullifzero, zeroifnull,
+bitwise NOT, bit_get, width_bucket, conv, implicit casts of date and factorial arguments, and
+the session configuration map_concat reads."""
+
+from __future__ import annotations
+
+from pyspark.sql import functions as F
+
+from harness import session_conf
+
+
+def nums(s):
+    return s.createDataFrame([(1, 0, 0.0, "x"), (2, 5, -2.5, "y"), (3, None, None, None),
+                              (4, -7, float("nan"), "")], "k int, i int, d double, t string")
+
+
+def test_hash_of_star(diff):
+    diff(lambda s: nums(s).select("*", F.hash("*"), F.xxhash64("*")))
+    diff(lambda s: nums(s).alias("n").select(F.hash("n.*"), F.concat_ws("-", "*")))
+
+
+def test_map_key_dedup_policy_default(ember, oracle):
+    assert ember.conf.get("spark.sql.mapKeyDedupPolicy") == oracle.conf.get("spark.sql.mapKeyDedupPolicy")
+
+
+def test_map_concat_last_win(diff, ember, oracle):
+    with session_conf(ember, oracle, spark_sql_mapKeyDedupPolicy="LAST_WIN"):
+        diff(lambda s: s.sql("SELECT map(1, 'a', 2, 'b') AS m1, map(2, 'c') AS m2").select(
+            F.map_concat("m1", "m2")))
+
+
+def test_bigint_date_parts_and_factorial(diff):
+    diff(lambda s: s.range(6).select(
+        "id", F.factorial("id"), F.date_from_unix_date("id"),
+        F.make_date(F.col("id") + 2020, F.col("id") + 1, F.col("id") + 10),
+        F.make_timestamp(F.col("id") + 2020, F.lit(2), F.lit(3), F.col("id"), F.lit(5), F.lit(6.5))))
+    diff(lambda s: s.sql("SELECT factorial(5.0D), factorial(21L), factorial(-1L), date_from_unix_date(1.5D)"))
+
+
+def test_factorial_bigint_overflowing_int(diff, diff_error, ember, oracle):
+    diff_error(lambda s: s.sql("SELECT factorial(3000000000L)"), "CAST_OVERFLOW")
+    with session_conf(ember, oracle, spark_sql_ansi_enabled="false"):
+        diff(lambda s: s.sql("SELECT factorial(3000000000L)"))
+
+
+def test_nullifzero_zeroifnull(diff):
+    diff(lambda s: nums(s).select("k", F.nullifzero("i"), F.nullifzero("d"), F.zeroifnull("i"), F.zeroifnull("d"),
+                                  F.nullifzero(F.lit(0).cast("decimal(5,2)")), F.zeroifnull(F.col("i").cast("tinyint")),
+                                  F.zeroifnull(F.lit(None)), F.zeroifnull(F.col("i").cast("decimal(5,2)"))))
+    diff(lambda s: s.sql("SELECT nullifzero(0), nullifzero(1.5), nullifzero(0L), nullifzero(-0.0D), "
+                         "zeroifnull(CAST(NULL AS INT)), zeroifnull(2.5D)"))
+
+
+def test_bitwise_not_and_bit_get(diff):
+    diff(lambda s: nums(s).select("k", F.bitwise_not("i"), F.bitwise_not(F.col("i").cast("tinyint")),
+                                  F.bitwise_not(F.col("i").cast("bigint")), F.bit_get("i", F.lit(0)),
+                                  F.getbit("i", F.lit(31)), F.bit_get(F.col("i").cast("bigint"), F.lit(63)),
+                                  F.bit_get(F.col("i").cast("tinyint"), F.lit(2))))
+    diff(lambda s: s.sql("SELECT ~5, ~CAST(5 AS SMALLINT), bit_get(11, 3), getbit(11L, 1)"))
+
+
+def test_bit_get_position_out_of_range(diff_error):
+    diff_error(lambda s: nums(s).select(F.bit_get("i", F.lit(32))), "INVALID_PARAMETER_VALUE.BIT_POSITION_RANGE")
+    diff_error(lambda s: s.sql("SELECT bit_get(11L, -1)"), "INVALID_PARAMETER_VALUE.BIT_POSITION_RANGE")
+
+
+def test_width_bucket(diff):
+    rows = [(5.3, 0.2, 10.6, 5), (-2.1, 1.3, 3.4, 3), (8.1, 0.0, 5.7, 4), (-0.9, 5.2, 0.5, 2), (5.0, 0.0, 10.0, 0),
+            (5.0, 10.0, 10.0, 3), (float("nan"), 0.0, 1.0, 2), (1.0, 0.0, float("inf"), 2), (10.0, 0.0, 10.0, 4),
+            (0.5, 5.2, 0.5, 2), (5.0, 0.0, 10.0, 9223372036854775807), (None, 0.0, 1.0, 1), (3.0, 0.0, 4.0, None)]
+    diff(lambda s: s.createDataFrame(rows, "v double, lo double, hi double, n bigint").select(
+        F.width_bucket("v", "lo", "hi", "n")))
+    diff(lambda s: s.sql("SELECT width_bucket(5.3, 0.2, 10.6, 5), width_bucket(5, 0, 10, 3)"))
+
+
+def test_conv(diff, diff_error, ember, oracle):
+    rows = [("100", 2, 10), ("-10", 16, -10), ("ff", 16, 10), ("-1", 10, 16), ("zz", 36, 10), ("1", 1, 10),
+            ("9223372036854775807", 10, -10), ("1 2", 10, 10), ("", 10, 10), ("g", 16, 10), ("-ff", 16, -16),
+            ("18446744073709551615", 10, 16), ("-9223372036854775808", 10, -10), ("10", 37, 10), ("10", 10, -1),
+            ("-", 10, 10), ("  12", 10, 10), ("12ab", 10, 16), ("-5", 10, 2), (None, 10, 2), ("7", None, 2),
+            ("1" * 19, 10, 16), ("1" * 20, 10, -16)]
+    df = lambda s: s.createDataFrame(rows, "n string, f int, t int")
+    diff(lambda s: df(s).select(F.conv("n", 10, 16), F.expr("conv(n, f, t)")))
+    diff(lambda s: s.sql("SELECT conv(10.5, 10, 2), conv(-10, 16, -10), conv(255, 10, 36)"))
+    diff_error(lambda s: s.sql("SELECT conv('18446744073709551616', 10, 16)"), "ARITHMETIC_OVERFLOW")
+    diff_error(lambda s: s.sql("SELECT conv(repeat('1', 65), 2, 10)"), "ARITHMETIC_OVERFLOW")
+    with session_conf(ember, oracle, spark_sql_ansi_enabled="false"):
+        diff(lambda s: s.sql("SELECT conv('18446744073709551616', 10, 16), conv('-18446744073709551616', 10, 16), "
+                             "conv('ZZZZZZZZZZZZZZ', 36, 16), conv(repeat('1', 65), 2, 10), conv(repeat('1', 64), 10, -16)"))
+        diff(lambda s: df(s).union(s.createDataFrame([("1" * 64, 2, 16), ("1" * 65, 2, -2)], "n string, f int, t int"))
+             .select(F.conv("n", 10, 16), F.expr("conv(n, f, t)")))
+
+
+def test_hmac(diff):
+    diff(lambda s: s.createDataFrame([("key", "Spark"), ("k", ""), ("x" * 200, "é日"), ("k", None), (None, "m")],
+                                     "k string, m string").select(
+        F.hmac("k", "m"), *[F.hmac("k", "m", F.lit(a)) for a in ("sha256", "MD5", "SHA1", "sha224", "sha384",
+                                                                  "sha512", "SHA-256", "sha-1")]))
+    diff(lambda s: s.sql("SELECT hex(hmac('key', 'Spark')), hmac(X'00ff', X'', 'SHA-512')"))
+
+
+def test_hmac_errors(diff_error):
+    diff_error(lambda s: s.sql("SELECT hmac('', 'Spark', 'sha256')"), "INVALID_PARAMETER_VALUE.HMAC_CRYPTO_ERROR")
+    diff_error(lambda s: s.sql("SELECT hmac('key', 'Spark', 'sha3')"), "INVALID_PARAMETER_VALUE.HMAC_ALGORITHM")
