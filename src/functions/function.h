@@ -91,6 +91,9 @@ struct ArgInfo {
   TypePtr type;
   bool nullable = true;
   const Value* literal = nullptr;  // set only for literal arguments
+  /// The name of an argument that is a column reference or an alias (arrays_zip names its
+  /// struct fields after them); empty otherwise.
+  std::string name;
 };
 using ArgTypeRule = std::function<Signature(const std::vector<ArgInfo>& args, const Config& conf)>;
 
@@ -196,6 +199,8 @@ void register_collection_constructors(Registry& r);
 void register_collection_access(Registry& r);
 void register_array_functions(Registry& r);
 void register_map_functions(Registry& r);
+void register_arrays_zip(Registry& r);
+void register_vector_functions(Registry& r);
 void register_collect_aggregates(Registry& r);
 void register_higher_order_arrays(Registry& r);
 void register_higher_order_maps(Registry& r);

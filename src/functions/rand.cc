@@ -1,8 +1,10 @@
-// rand([seed]): uniformly distributed doubles in [0, 1), Spark's XORShiftRandom stream (see
-// rand.h for the algorithm and for how partitions are numbered).
+// rand([seed]): uniformly distributed doubles in [0, 1), and randn([seed]): standard normal
+// doubles, both from Spark's XORShiftRandom stream (see rand.h for the algorithm and for how
+// partitions are numbered).
 
 #include "functions/rand.h"
 
+#include <cmath>
 #include <random>
 
 #include "functions/function.h"
@@ -55,6 +57,45 @@ ColumnPtr rand_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Signa
   return Column::make(sig.result_type, n, nullptr, data);
 }
 
+/// java.util.Random.nextGaussian over the xorshift stream: the polar method, which draws pairs
+/// of uniforms until one falls inside the unit circle and keeps the second normal of the pair
+/// for the next call.
+struct Gaussian {
+  uint64_t state;
+  bool have_next = false;
+  double next = 0;
+
+  double operator()() {
+    if (have_next) {
+      have_next = false;
+      return next;
+    }
+    double v1, v2, s;
+    do {
+      v1 = 2 * xorshift::next_double(state) - 1;
+      v2 = 2 * xorshift::next_double(state) - 1;
+      s = v1 * v1 + v2 * v2;
+    } while (s >= 1 || s == 0);
+    double multiplier = std::sqrt(-2 * std::log(s) / s);
+    next = v2 * multiplier;
+    have_next = true;
+    return v1 * multiplier;
+  }
+};
+
+ColumnPtr randn_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                       const EvalContext&) {
+  PartitionContext where = t_partition;
+  Gaussian g{xorshift::initial_state(static_cast<int64_t>(
+      static_cast<uint64_t>(seed_of(args)) + static_cast<uint64_t>(where.partition)))};
+  // The draws per row vary, so the rows before this batch are replayed.
+  for (int64_t i = 0; i < where.row_offset; ++i) g();
+  auto data = Buffer::allocate(static_cast<size_t>(n) * sizeof(double));
+  double* out = data->mutable_as<double>();
+  for (int64_t i = 0; i < n; ++i) out[i] = g();
+  return Column::make(sig.result_type, n, nullptr, data);
+}
+
 }  // namespace
 
 PartitionContext current_partition() { return t_partition; }
@@ -79,6 +120,18 @@ void register_rand(Registry& r) {
       "rand([seed]) - Returns a random value with independent and identically distributed (i.i.d.) "
       "uniformly distributed values in [0, 1).";
   r.add(std::move(d));
+
+  FunctionDef g;
+  g.name = "randn";
+  g.min_args = 0;
+  g.max_args = 1;
+  g.type_rule = rand_rule;
+  g.kernel = randn_kernel;
+  g.deterministic = false;
+  g.usage =
+      "randn([seed]) - Returns a random value with independent and identically distributed (i.i.d.) values "
+      "drawn from the standard normal distribution.";
+  r.add(std::move(g));
 }
 
 }  // namespace ember::functions

@@ -59,6 +59,8 @@ Registry::Registry() {
   register_collection_access(*this);
   register_array_functions(*this);
   register_map_functions(*this);
+  register_arrays_zip(*this);
+  register_vector_functions(*this);
   register_collect_aggregates(*this);
   register_higher_order_arrays(*this);
   register_higher_order_maps(*this);

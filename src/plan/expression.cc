@@ -153,7 +153,11 @@ functions::Signature call_signature(const functions::FunctionDef& def, const std
                                     const Config& conf) {
   if (def.arg_type_rule) {
     std::vector<functions::ArgInfo> infos;
-    for (auto& a : args) infos.push_back({a->type, a->nullable, a->kind == ExprKind::kLiteral ? &a->value : nullptr});
+    for (auto& a : args) {
+      bool named = a->kind == ExprKind::kAttribute || a->kind == ExprKind::kAlias;
+      infos.push_back({a->type, a->nullable, a->kind == ExprKind::kLiteral ? &a->value : nullptr,
+                       named ? a->name : std::string()});
+    }
     return def.arg_type_rule(infos, conf);
   }
   std::vector<TypePtr> types;

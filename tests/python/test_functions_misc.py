@@ -102,3 +102,46 @@ def test_hmac(diff):
 def test_hmac_errors(diff_error):
     diff_error(lambda s: s.sql("SELECT hmac('', 'Spark', 'sha256')"), "INVALID_PARAMETER_VALUE.HMAC_CRYPTO_ERROR")
     diff_error(lambda s: s.sql("SELECT hmac('key', 'Spark', 'sha3')"), "INVALID_PARAMETER_VALUE.HMAC_ALGORITHM")
+
+
+def test_randn_stream(diff):
+    diff(lambda s: s.range(0, 50, 1, 1).select("id", F.randn(42), F.randn(0), F.randn(-7).alias("r")))
+    # One partition on both engines: the stream depends on the partition index.
+    diff(lambda s: s.range(0, 3, 1, 1).select(F.expr("randn(NULL)"), F.expr("randn(1L)"), F.expr("randn(7)")))
+
+
+def test_arrays_zip(diff):
+    df = lambda s: s.createDataFrame([([1, 2], ["a", "b", "c"], [1.5]), ([], ["x"], None), (None, ["y"], [2.0]),
+                                      ([3], [], [])], "a array<int>, b array<string>, c array<double>")
+    diff(lambda s: df(s).select(F.arrays_zip("a", "b"), F.arrays_zip("a", "b", "c"), F.arrays_zip("b"),
+                                F.arrays_zip("a", F.array(F.lit(1)))))
+    diff(lambda s: s.sql("SELECT arrays_zip(array(1, 2), array('a', 'b', 'c')), arrays_zip(array(1), NULL), "
+                         "arrays_zip()"))
+
+
+def vectors(s):
+    rows = [([1.0, 2.0, 3.0], [4.0, 5.0, 6.5]), ([1.1, 2.2], [3.3, 4.4]), ([0.0, 0.0], [1.0, 2.0]),
+            ([1.0, None], [1.0, 2.0]), ([], []), (None, [1.0]), ([3.0, -4.0], [3e38, 3e38]),
+            ([float("nan"), 1.0], [1.0, 1.0])]
+    return s.createDataFrame(rows, "x array<float>, y array<float>")
+
+
+def test_vector_pair_functions(diff):
+    diff(lambda s: vectors(s).select(F.vector_cosine_similarity("x", "y"), F.vector_inner_product("x", "y"),
+                                     F.vector_l2_distance("x", "y")))
+
+
+def test_vector_norm_and_normalize(diff):
+    diff(lambda s: vectors(s).select(
+        F.vector_norm("x"), F.vector_norm("y", F.lit(1.0).cast("float")),
+        F.vector_norm("x", F.lit(float("inf")).cast("float")), F.vector_normalize("x"),
+        F.vector_normalize("y", F.lit(1.0).cast("float")), F.vector_normalize("x", F.lit(float("inf")).cast("float"))))
+
+
+def test_vector_errors(diff_error):
+    diff_error(lambda s: s.sql("SELECT vector_cosine_similarity(array(1.0F), array(1.0F, 2.0F))"),
+               "VECTOR_DIMENSION_MISMATCH")
+    diff_error(lambda s: s.sql("SELECT vector_norm(array(3.0F, 4.0F), 3.0F)"), "INVALID_VECTOR_NORM_DEGREE")
+    diff_error(lambda s: s.sql("SELECT vector_inner_product(array(1.0D), array(1.0D))"),
+               "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
+    diff_error(lambda s: s.sql("SELECT vector_norm(array(1.0F), 2.0D)"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
