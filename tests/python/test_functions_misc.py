@@ -145,3 +145,50 @@ def test_vector_errors(diff_error):
     diff_error(lambda s: s.sql("SELECT vector_inner_product(array(1.0D), array(1.0D))"),
                "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
     diff_error(lambda s: s.sql("SELECT vector_norm(array(1.0F), 2.0D)"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
+
+
+AES_KEYS = ["0000111122223333", "000011112222333344445555", "abcdefghijklmnop12345678ABCDEFGH"]
+
+
+def test_aes_deterministic_modes(diff):
+    # ECB, and CBC/GCM with a given IV, encrypt the same way on both engines.
+    diff(lambda s: s.createDataFrame([("Spark", k) for k in AES_KEYS] + [("", AES_KEYS[0]), (None, AES_KEYS[0])],
+                                     "m string, k string").select(
+        F.hex(F.aes_encrypt("m", "k", F.lit("ECB"))), F.hex(F.aes_encrypt("m", "k", F.lit("ecb"), F.lit("pkcs"))),
+        F.hex(F.aes_encrypt("m", "k", F.lit("CBC"), F.lit("DEFAULT"), F.unhex(F.lit("00" * 16)))),
+        F.hex(F.aes_encrypt("m", "k", F.lit("GCM"), F.lit("NONE"), F.unhex(F.lit("01" * 12)), F.lit("aad"))),
+        F.hex(F.aes_encrypt("m", "k", F.lit("GCM"), F.lit("DEFAULT"), F.unhex(F.lit("02" * 12))))))
+
+
+def test_aes_round_trip_and_known_ciphertexts(diff):
+    diff(lambda s: s.createDataFrame([("Spark SQL", k) for k in AES_KEYS] + [("é日", AES_KEYS[1])],
+                                     "m string, k string").select(
+        F.aes_decrypt(F.aes_encrypt("m", "k"), "k").cast("string"),
+        F.aes_decrypt(F.aes_encrypt("m", "k", F.lit("CBC")), "k", F.lit("CBC")).cast("string"),
+        F.aes_decrypt(F.aes_encrypt("m", "k", F.lit("GCM"), F.lit("DEFAULT"), F.lit(""), F.lit("x")), "k",
+                      F.lit("GCM"), F.lit("DEFAULT"), F.lit("x")).cast("string")))
+    diff(lambda s: s.sql(
+        "SELECT CAST(aes_decrypt(unbase64('AAAAAAAAAAAAAAAAQiYi+sTLm7KD9UcZ2nlRdYDe/PX4'), "
+        "'abcdefghijklmnop12345678ABCDEFGH', 'GCM', 'DEFAULT', 'This is an AAD mixed into the input') AS STRING), "
+        "CAST(aes_decrypt(unbase64('AAAAAAAAAAAAAAAAAAAAAPSd4mWyMZ5mhvjiAPQJnfg='), "
+        "'abcdefghijklmnop12345678ABCDEFGH', 'CBC') AS STRING), "
+        "try_aes_decrypt(X'0102', '0000111122223333'), try_aes_decrypt(X'0102', 'short'), "
+        "try_aes_decrypt(aes_encrypt('a', '0000111122223333', 'GCM', 'DEFAULT', '', 'x'), '0000111122223333', "
+        "'GCM', 'DEFAULT', 'y')"))
+
+
+def test_aes_errors(diff_error):
+    cases = [("aes_encrypt('Spark', 'short')", "INVALID_PARAMETER_VALUE.AES_KEY_LENGTH"),
+             ("aes_encrypt('Spark', '0000111122223333', 'CTR')", "UNSUPPORTED_FEATURE.AES_MODE"),
+             ("aes_encrypt('Spark', '0000111122223333', 'ECB', 'NONE')", "UNSUPPORTED_FEATURE.AES_MODE"),
+             ("aes_encrypt('Spark', '0000111122223333', 'ECB', 'DEFAULT', X'00000000000000000000000000000000')",
+              "UNSUPPORTED_FEATURE.AES_MODE_IV"),
+             ("aes_encrypt('Spark', '0000111122223333', 'CBC', 'DEFAULT', X'0000')",
+              "INVALID_PARAMETER_VALUE.AES_IV_LENGTH"),
+             ("aes_encrypt('Spark', '0000111122223333', 'CBC', 'DEFAULT', '', 'aad')", "UNSUPPORTED_FEATURE.AES_MODE_AAD"),
+             ("aes_decrypt(X'0102', '0000111122223333')", "INVALID_PARAMETER_VALUE.AES_CRYPTO_ERROR"),
+             ("aes_decrypt(X'0102', '0000111122223333', 'ECB')", "INVALID_PARAMETER_VALUE.AES_CRYPTO_ERROR"),
+             ("aes_decrypt(aes_encrypt('a', '0000111122223333', 'GCM', 'DEFAULT', '', 'x'), '0000111122223333', "
+              "'GCM', 'DEFAULT', 'y')", "INVALID_PARAMETER_VALUE.AES_CRYPTO_ERROR")]
+    for expr, cls in cases:
+        diff_error(lambda s, expr=expr: s.sql(f"SELECT {expr}"), cls)
