@@ -1,7 +1,9 @@
 // Functions over embedding vectors (ARRAY<FLOAT>, no implicit casts): vector_cosine_similarity,
-// vector_inner_product, vector_l2_distance, vector_norm and vector_normalize. Sums and products
-// run in double precision and the result is rounded to FLOAT once; a vector holding a null
-// element gives null, and vectors of different lengths raise VECTOR_DIMENSION_MISMATCH.
+// vector_inner_product, vector_l2_distance, vector_norm and vector_normalize, whose sums and
+// products run in double precision with the result rounded to FLOAT once (a vector holding a
+// null element gives null); and the aggregates vector_sum and vector_avg, which accumulate in
+// FLOAT as Spark does and skip null vectors and vectors holding a null. Vectors of different
+// lengths raise VECTOR_DIMENSION_MISMATCH.
 
 #include <cmath>
 
@@ -98,9 +100,101 @@ std::string with_default_degree(const std::string& called, const std::vector<std
   return called + "(" + a[0] + ", " + (a.size() > 1 ? a[1] : "2.0") + ")";
 }
 
+/// vector_sum / vector_avg state: the running sum (or mean) and the number of vectors in it.
+struct VectorState {
+  std::vector<float>* acc;
+  int64_t count;
+};
+
+class VectorAggregate final : public AggregateFunction {
+ public:
+  VectorAggregate(std::string name, bool avg) : name_(std::move(name)), avg_(avg) {}
+  size_t state_size() const override { return sizeof(VectorState); }
+  void init(uint8_t* s) const override { *reinterpret_cast<VectorState*>(s) = {new std::vector<float>(), 0}; }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& c = *args[0];
+    const Column& items = *c.child(0);
+    const float* v = items.values<float>();
+    const int32_t* off = c.offsets();
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i] || c.is_null(i)) continue;
+      bool has_null = false;
+      for (int32_t k = off[i]; k < off[i + 1]; ++k) has_null |= items.is_null(k);
+      if (has_null) continue;
+      auto* st = reinterpret_cast<VectorState*>(states[i]);
+      size_t dim = static_cast<size_t>(off[i + 1] - off[i]);
+      if (st->count == 0) st->acc->assign(dim, 0.0f);
+      else if (st->acc->size() != dim) dimension_mismatch(name_, st->acc->size(), dim);
+      ++st->count;
+      // The mean moves toward each new vector by 1/count of the difference.
+      const float inv = 1.0f / static_cast<float>(st->count);
+      for (size_t k = 0; k < dim; ++k) {
+        float x = v[off[i] + static_cast<int32_t>(k)];
+        float& a = (*st->acc)[k];
+        a = avg_ ? a + (x - a) * inv : a + x;
+      }
+    }
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    auto* d = reinterpret_cast<VectorState*>(dst);
+    const auto* s = reinterpret_cast<const VectorState*>(src);
+    if (s->count == 0) return;
+    if (d->count == 0) {
+      *d->acc = *s->acc;
+      d->count = s->count;
+      return;
+    }
+    if (d->acc->size() != s->acc->size()) dimension_mismatch(name_, d->acc->size(), s->acc->size());
+    const int64_t total = d->count + s->count;
+    const float weight = static_cast<float>(s->count) / static_cast<float>(total);
+    for (size_t k = 0; k < d->acc->size(); ++k) {
+      float& a = (*d->acc)[k];
+      a = avg_ ? a + ((*s->acc)[k] - a) * weight : a + (*s->acc)[k];
+    }
+    d->count = total;
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    for (int64_t i = 0; i < n; ++i) {
+      const auto* st = reinterpret_cast<const VectorState*>(states[i]);
+      if (st->count == 0) {
+        out.append_null();
+        continue;
+      }
+      for (float x : *st->acc) out.child(0).append<float>(x);
+      out.close_list();
+    }
+  }
+  void destroy(uint8_t* state) const override {
+    auto* s = reinterpret_cast<VectorState*>(state);
+    delete s->acc;
+    s->acc = nullptr;
+  }
+  bool needs_destroy() const override { return true; }
+
+ private:
+  std::string name_;
+  bool avg_;
+};
+
 }  // namespace
 
 void register_vector_functions(Registry& r) {
+  for (bool avg : {false, true}) {
+    std::string fn = avg ? "vector_avg" : "vector_sum";
+    FunctionDef d;
+    d.name = fn;
+    d.kind = FunctionKind::kAggregate;
+    d.min_args = d.max_args = 1;
+    d.type_rule = [fn](const Types& a, const Config&) {
+      return vector_rule(fn, a, 1, DataType::array(DataType::float_(), false));
+    };
+    d.aggregate = [fn, avg](const Signature&, const EvalContext&) {
+      return std::make_unique<VectorAggregate>(fn, avg);
+    };
+    d.usage = avg ? "vector_avg(v) - Returns the element-wise mean of the float vectors in a group."
+                  : "vector_sum(v) - Returns the element-wise sum of the float vectors in a group.";
+    r.add(std::move(d));
+  }
   struct Pair {
     const char* name;
     bool (*op)(const std::vector<double>&, const std::vector<double>&, double*);

@@ -192,3 +192,16 @@ def test_aes_errors(diff_error):
               "'GCM', 'DEFAULT', 'y')", "INVALID_PARAMETER_VALUE.AES_CRYPTO_ERROR")]
     for expr, cls in cases:
         diff_error(lambda s, expr=expr: s.sql(f"SELECT {expr}"), cls)
+
+
+def test_vector_sum_and_avg(diff):
+    rows = [(1, [0.1, 1e8]), (1, [0.2, 1.0]), (1, [0.3, 1.0]), (1, [0.7, 3.0]), (2, [1.0, None]), (2, [3.0, 4.0]),
+            (3, None), (4, [3e38, 3e38]), (4, [3e38, float("nan")]), (5, []), (5, [])]
+    df = lambda s: s.createDataFrame(rows, "g int, v array<float>").coalesce(1)
+    diff(lambda s: df(s).groupBy("g").agg(F.vector_sum("v"), F.vector_avg("v")))
+    diff(lambda s: df(s).where("g = 1").agg(F.vector_sum("v"), F.vector_avg("v")))
+
+
+def test_vector_sum_dimension_mismatch(diff_error):
+    diff_error(lambda s: s.createDataFrame([([1.0, 2.0],), ([3.0],)], "v array<float>").coalesce(1).agg(
+        F.vector_avg("v")), "VECTOR_DIMENSION_MISMATCH")
