@@ -205,3 +205,25 @@ def test_vector_sum_and_avg(diff):
 def test_vector_sum_dimension_mismatch(diff_error):
     diff_error(lambda s: s.createDataFrame([([1.0, 2.0],), ([3.0],)], "v array<float>").coalesce(1).agg(
         F.vector_avg("v")), "VECTOR_DIMENSION_MISMATCH")
+
+
+def test_uniform(diff):
+    diff(lambda s: s.range(0, 20, 1, 1).select(
+        "id", F.uniform(F.lit(5), F.lit(105), F.lit(3)), F.uniform(F.lit(5.0), F.lit(105.0), F.lit(3)),
+        F.uniform(F.lit(-10), F.lit(10), F.lit(3)), F.uniform(F.lit(10), F.lit(5), F.lit(3)),
+        F.uniform(F.lit(5).cast("bigint"), F.lit(105), F.lit(3)), F.uniform(F.lit(5).cast("float"), F.lit(105), F.lit(3)),
+        F.uniform(F.lit(5), F.lit(6), F.lit(3))))
+    diff(lambda s: s.sql("SELECT uniform(5, 105.5, 3), uniform(5, 105.55, 3), uniform(5, 105, NULL), "
+                         "uniform(NULL, 1, 3), uniform(1, CAST(NULL AS INT), 3), uniform(5, 105, 3L) "
+                         "FROM range(0, 10, 1, 1)"))
+
+
+def test_uniform_errors(diff_error):
+    diff_error(lambda s: s.sql("SELECT uniform('a', 10, 3)"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
+
+
+def test_randstr(diff, diff_error):
+    diff(lambda s: s.range(0, 20, 1, 1).select("id", F.randstr(F.lit(10), F.lit(3)), F.randstr(F.lit(3), F.lit(0)),
+                                               F.randstr(F.lit(0), F.lit(5))))
+    diff(lambda s: s.sql("SELECT randstr(CAST(3 AS SMALLINT), 0), randstr(NULL, 1) FROM range(0, 3, 1, 1)"))
+    diff_error(lambda s: s.sql("SELECT randstr(-1, 3)"), "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE")
