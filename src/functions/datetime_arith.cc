@@ -332,7 +332,7 @@ void register_datetime_arith(Registry& r) {
   for (auto [name, sign] : {std::pair{"date_add", 1}, {"date_sub", -1}}) {
     int sg = sign;
     FunctionDef d = scalar(
-        name, 2, 2, rule(name, "dI", DataType::date()),
+        name, 2, 2, rule(name, "di", DataType::date()),
         [sg](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
           return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
             b.append<int32_t>(static_cast<int32_t>(date_at(a, 0, i) + sg * int_arg(a, 1, i)));

@@ -160,6 +160,13 @@ Signature coerce_args(const std::string& fn, const std::vector<TypePtr>& args,
         // cast in ANSI mode; decimals and doubles truncate).
         if (is_null || t->id() == TypeId::kString || t->is_numeric()) to = DataType::int_();
         break;
+      case 'i':
+        // INT without the narrowing casts: only the smaller integral types (date_add's days).
+        required = "(\"INT\" or \"SMALLINT\" or \"TINYINT\")";
+        if (is_null || t->id() == TypeId::kString || t->id() == TypeId::kByte || t->id() == TypeId::kShort ||
+            t->id() == TypeId::kInt)
+          to = DataType::int_();
+        break;
       case 'L':
         required = "\"BIGINT\"";
         if (is_null || t->id() == TypeId::kString || t->is_numeric()) to = DataType::long_();

@@ -227,3 +227,10 @@ def test_randstr(diff, diff_error):
                                                F.randstr(F.lit(0), F.lit(5))))
     diff(lambda s: s.sql("SELECT randstr(CAST(3 AS SMALLINT), 0), randstr(NULL, 1) FROM range(0, 3, 1, 1)"))
     diff_error(lambda s: s.sql("SELECT randstr(-1, 3)"), "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE")
+
+
+def test_date_add_days_stay_strictly_integral(diff, diff_error):
+    diff(lambda s: s.sql("SELECT add_months(DATE'2020-01-31', 1.5D), add_months(DATE'2020-01-31', 1L), "
+                         "date_add(DATE'2020-01-01', CAST(2 AS SMALLINT)), date_sub(DATE'2020-01-01', '3')"))
+    diff_error(lambda s: s.sql("SELECT date_add(DATE'2020-01-01', 1L)"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
+    diff_error(lambda s: s.sql("SELECT date_sub(DATE'2020-01-01', 1.5D)"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
