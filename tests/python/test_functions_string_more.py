@@ -76,7 +76,7 @@ def test_encode_charsets(diff):
     diff(lambda s: text(s).select(
         "k", *[F.encode("s", cs) for cs in ("UTF-8", "utf-16", "UTF-16BE", "utf-16le", "UTF-32")]))
     diff(lambda s: s.createDataFrame([("abc",), ("é",), (None,)], "s string").select(
-        F.encode("s", "ISO-8859-1"), F.encode("s", "us-ascii") if False else F.encode(F.lit("ab"), "US-ASCII")))
+        F.encode("s", "ISO-8859-1"), F.encode(F.lit("ab"), "US-ASCII")))
 
 
 def test_encode_unmappable_and_unknown_charset(diff_error):
