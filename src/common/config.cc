@@ -29,6 +29,7 @@ const std::map<std::string, std::string>& Config::defaults() {
       {"spark.sql.timestampType", "TIMESTAMP_LTZ"},
       {"spark.sql.execution.pandas.convertToArrowArraySafely", "false"},
       {"spark.sql.legacy.timeParserPolicy", "CORRECTED"},
+      {"spark.sql.mapKeyDedupPolicy", "EXCEPTION"},
       {"spark.rapids.sql.enabled", "true"},
       {"spark.rapids.sql.explain", "NOT_ON_GPU"},
       {"spark.rapids.sql.concurrentGpuTasks", "2"},

@@ -372,6 +372,4 @@ void register_aggregates(Registry& r) {
   }
 }
 
-void register_misc(Registry&) {}
-
 }  // namespace ember::functions

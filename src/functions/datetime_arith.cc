@@ -7,6 +7,7 @@
 
 #include "common/datetime.h"
 #include "common/timezone.h"
+#include "functions/cast.h"
 #include "functions/string_util.h"
 
 namespace ember::functions {
@@ -331,7 +332,7 @@ void register_datetime_arith(Registry& r) {
   for (auto [name, sign] : {std::pair{"date_add", 1}, {"date_sub", -1}}) {
     int sg = sign;
     FunctionDef d = scalar(
-        name, 2, 2, rule(name, "dI", DataType::date()),
+        name, 2, 2, rule(name, "di", DataType::date()),
         [sg](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
           return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
             b.append<int32_t>(static_cast<int32_t>(date_at(a, 0, i) + sg * int_arg(a, 1, i)));
@@ -387,7 +388,10 @@ void register_datetime_arith(Registry& r) {
               call_sql("make_timestamp", a));
         Signature s = coerce_args("make_timestamp", a, "IIIII*S", DataType::timestamp());
         if (a[5]->id() == TypeId::kNull) s.arg_types[5] = DataType::double_();
-        s.may_introduce_null = !conf.ansi_enabled();
+        // Spark casts the seconds to DECIMAL(16,6); a cast that may fail makes the result
+        // nullable even in ANSI mode.
+        s.may_introduce_null =
+            !conf.ansi_enabled() || cast_forces_null(*a[5], *DataType::decimal(16, 6));
         return s;
       },
       make_timestamp_kernel));

@@ -91,6 +91,9 @@ struct ArgInfo {
   TypePtr type;
   bool nullable = true;
   const Value* literal = nullptr;  // set only for literal arguments
+  /// The name of an argument that is a column reference or an alias (arrays_zip names its
+  /// struct fields after them); empty otherwise.
+  std::string name;
 };
 using ArgTypeRule = std::function<Signature(const std::vector<ArgInfo>& args, const Config& conf)>;
 
@@ -180,6 +183,7 @@ void register_comparison(Registry& r);
 void register_logical(Registry& r);
 void register_aggregates(Registry& r);
 void register_misc(Registry& r);
+void register_crypto(Registry& r);
 void register_math(Registry& r);
 void register_rand(Registry& r);
 void register_statistical_aggregates(Registry& r);
@@ -191,6 +195,8 @@ void register_approx_percentile(Registry& r);
 void register_string_basic(Registry& r);
 void register_string_regexp(Registry& r);
 void register_string_format(Registry& r);
+void register_string_encode(Registry& r);
+void register_string_misc(Registry& r);
 void register_hash(Registry& r);
 void register_conditional(Registry& r);
 void register_datetime_fields(Registry& r);
@@ -200,6 +206,8 @@ void register_collection_constructors(Registry& r);
 void register_collection_access(Registry& r);
 void register_array_functions(Registry& r);
 void register_map_functions(Registry& r);
+void register_arrays_zip(Registry& r);
+void register_vector_functions(Registry& r);
 void register_collect_aggregates(Registry& r);
 void register_higher_order_arrays(Registry& r);
 void register_higher_order_maps(Registry& r);

@@ -812,8 +812,10 @@ void register_integer_functions(Registry& r) {
     d.min_args = d.max_args = 1;
     d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
       Signature s;
-      TypePtr t = integral_input("factorial", args, 0, DataType::int_(), "\"INT\"");
-      if (t->id() == TypeId::kLong) wrong_type("factorial", args, 0, "\"INT\"");
+      // Any numeric argument is cast to INT implicitly, as Spark does.
+      const TypePtr& t = args[0];
+      if (!t->is_numeric() && t->id() != TypeId::kString && t->id() != TypeId::kNull)
+        wrong_type("factorial", args, 0, "\"INT\"");
       s.arg_types = {DataType::int_()};
       s.result_type = DataType::long_();
       s.may_introduce_null = true;

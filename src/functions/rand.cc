@@ -1,11 +1,15 @@
-// rand([seed]): uniformly distributed doubles in [0, 1), Spark's XORShiftRandom stream (see
-// rand.h for the algorithm and for how partitions are numbered).
+// rand([seed]): uniformly distributed doubles in [0, 1); randn([seed]): standard normal doubles;
+// uniform(min, max[, seed]): min + rand * (max - min) in the arguments' type; randstr(length[,
+// seed]): alphanumeric strings. All draw from Spark's XORShiftRandom stream (see rand.h for the
+// algorithm and for how partitions are numbered).
 
 #include "functions/rand.h"
 
+#include <cmath>
 #include <random>
 
 #include "functions/function.h"
+#include "functions/decimal_util.h"
 #include "functions/kernel_util.h"
 
 namespace ember::functions {
@@ -55,6 +59,171 @@ ColumnPtr rand_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Signa
   return Column::make(sig.result_type, n, nullptr, data);
 }
 
+/// java.util.Random.nextGaussian over the xorshift stream: the polar method, which draws pairs
+/// of uniforms until one falls inside the unit circle and keeps the second normal of the pair
+/// for the next call.
+struct Gaussian {
+  uint64_t state;
+  bool have_next = false;
+  double next = 0;
+
+  double operator()() {
+    if (have_next) {
+      have_next = false;
+      return next;
+    }
+    double v1, v2, s;
+    do {
+      v1 = 2 * xorshift::next_double(state) - 1;
+      v2 = 2 * xorshift::next_double(state) - 1;
+      s = v1 * v1 + v2 * v2;
+    } while (s >= 1 || s == 0);
+    double multiplier = std::sqrt(-2 * std::log(s) / s);
+    next = v2 * multiplier;
+    have_next = true;
+    return v1 * multiplier;
+  }
+};
+
+ColumnPtr randn_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                       const EvalContext&) {
+  PartitionContext where = t_partition;
+  Gaussian g{xorshift::initial_state(static_cast<int64_t>(
+      static_cast<uint64_t>(seed_of(args)) + static_cast<uint64_t>(where.partition)))};
+  // The draws per row vary, so the rows before this batch are replayed.
+  for (int64_t i = 0; i < where.row_offset; ++i) g();
+  auto data = Buffer::allocate(static_cast<size_t>(n) * sizeof(double));
+  double* out = data->mutable_as<double>();
+  for (int64_t i = 0; i < n; ++i) out[i] = g();
+  return Column::make(sig.result_type, n, nullptr, data);
+}
+
+/// The stream of a call at the start of the current batch: seeded with seed + partition.
+uint64_t stream_start(int64_t seed) {
+  return xorshift::initial_state(
+      static_cast<int64_t>(static_cast<uint64_t>(seed) + static_cast<uint64_t>(t_partition.partition)));
+}
+
+/// The seed argument `k` of a call (constant), or a fresh one when the call has none.
+int64_t seed_at(const std::vector<ColumnPtr>& args, size_t k) {
+  if (args.size() <= k) return seed_of({});
+  return seed_of({args[k]});
+}
+
+[[noreturn]] void not_numeric(const std::string& fn, const std::vector<TypePtr>& a, size_t k) {
+  static const char* ordinals[] = {"first", "second", "third"};
+  throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                      std::string("The ") + ordinals[k] + " parameter requires the \"NUMERIC\" type, however \"" +
+                          a[k]->sql() + "\" has the type \"" + a[k]->sql() + "\".",
+                      fn + "(" + a[0]->sql() + ", " + a[1]->sql() + ")");
+}
+
+void check_seed(const std::string& fn, const std::vector<TypePtr>& a, size_t k) {
+  if (a.size() <= k) return;
+  TypeId id = a[k]->id();
+  if (id != TypeId::kInt && id != TypeId::kLong && id != TypeId::kNull)
+    throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                        "The " + std::string(k == 1 ? "second" : "third") +
+                            " parameter requires the (\"INT\" or \"BIGINT\") type, however \"" + a[k]->sql() +
+                            "\" has the type \"" + a[k]->sql() + "\".",
+                        fn);
+}
+
+/// uniform's result type: the integral type when both bounds are integral (the wider one),
+/// else DOUBLE, FLOAT or the DECIMAL among them, in that order; DOUBLE beside a NULL bound.
+TypePtr uniform_type(const TypePtr& lo, const TypePtr& hi) {
+  if (lo->id() == TypeId::kNull || hi->id() == TypeId::kNull)
+    return lo->id() == TypeId::kNull && hi->id() != TypeId::kNull && hi->is_integral() ? DataType::double_()
+           : hi->id() == TypeId::kNull && lo->id() != TypeId::kNull ? lo
+                                                                   : DataType::double_();
+  if (lo->is_integral() && hi->is_integral()) {
+    auto rank = [](TypeId id) { return id == TypeId::kLong ? 4 : id == TypeId::kInt ? 3 : id == TypeId::kShort ? 2 : 1; };
+    return rank(lo->id()) >= rank(hi->id()) ? lo : hi;
+  }
+  if (lo->id() == TypeId::kDouble || hi->id() == TypeId::kDouble) return DataType::double_();
+  if (lo->id() == TypeId::kFloat || hi->id() == TypeId::kFloat) return DataType::float_();
+  return hi->id() == TypeId::kDecimal ? hi : lo;
+}
+
+ColumnPtr uniform_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                         const EvalContext&) {
+  uint64_t state = stream_start(seed_at(args, 2));
+  for (int64_t i = 0; i < t_partition.row_offset; ++i) state = xorshift::step(xorshift::step(state));
+  const TypePtr& t = sig.result_type;
+  auto as_double = [](const Column& c, int64_t i) -> double {
+    if (c.type()->id() == TypeId::kNull) return 0;
+    return dispatch_fixed(c.type()->id(), [&]<typename T>() -> double {
+      if constexpr (std::is_same_v<T, int128_t>)
+        return static_cast<double>(c.values<T>()[i]) / std::pow(10.0, c.type()->scale());
+      else
+        return static_cast<double>(c.values<T>()[i]);
+    });
+  };
+  ColumnBuilder b(t, n);
+  for (int64_t i = 0; i < n; ++i) {
+    double r = xorshift::next_double(state);
+    if (args[0]->is_null(i) || args[1]->is_null(i)) {
+      b.append_null();
+      continue;
+    }
+    double lo = as_double(*args[0], i), hi = as_double(*args[1], i);
+    double v = lo + r * (hi - lo);
+    switch (t->id()) {
+      case TypeId::kByte: b.append<int8_t>(static_cast<int8_t>(static_cast<int32_t>(v))); break;
+      case TypeId::kShort: b.append<int16_t>(static_cast<int16_t>(static_cast<int32_t>(v))); break;
+      case TypeId::kInt: b.append<int32_t>(static_cast<int32_t>(v)); break;
+      case TypeId::kLong: b.append<int64_t>(static_cast<int64_t>(v)); break;
+      case TypeId::kFloat: b.append<float>(static_cast<float>(v)); break;
+      case TypeId::kDecimal: {
+        // Rounded half up to the result's scale.
+        double scaled = v * std::pow(10.0, t->scale());
+        b.append<int128_t>(static_cast<int128_t>(std::llround(scaled)));
+        break;
+      }
+      default: b.append<double>(v);
+    }
+  }
+  return b.finish();
+}
+
+/// Spark's randstr: each character from one nextInt(): |v % 62| picks among 0-9, a-z, A-Z.
+ColumnPtr randstr_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                         const EvalContext&) {
+  const Column& len_col = *args[0];
+  auto length_at = [&](int64_t i) -> int64_t {
+    if (len_col.type()->id() == TypeId::kNull || len_col.is_null(i)) return 0;
+    return dispatch_fixed(len_col.type()->id(), [&]<typename T>() -> int64_t {
+      if constexpr (std::is_integral_v<T>) return static_cast<int64_t>(len_col.values<T>()[i]);
+      else return 0;
+    });
+  };
+  const int64_t len = n > 0 ? length_at(0) : 0;
+  for (int64_t i = 1; i < n; ++i)
+    if (length_at(i) != len)
+      throw_type_mismatch("NON_FOLDABLE_INPUT",
+                          "the input `length` should be a foldable integer expression; however, got a column.",
+                          "randstr(" + len_col.type()->sql() + ")");
+  if (len < 0)
+    throw_type_mismatch("VALUE_OUT_OF_RANGE",
+                        "The `length` must be between [0, 2147483647] (current value = " + std::to_string(len) + ").",
+                        "randstr(" + len_col.type()->sql() + ")");
+  uint64_t state = stream_start(seed_at(args, 1));
+  for (int64_t i = 0; i < t_partition.row_offset * len; ++i) state = xorshift::step(state);
+  ColumnBuilder b(sig.result_type, n);
+  std::string s(static_cast<size_t>(len), '0');
+  for (int64_t i = 0; i < n; ++i) {
+    for (int64_t k = 0; k < len; ++k) {
+      state = xorshift::step(state);
+      int32_t v = static_cast<int32_t>(static_cast<uint32_t>(state));
+      int32_t d = v % 62;
+      d = d < 0 ? -d : d;
+      s[static_cast<size_t>(k)] = static_cast<char>(d < 10 ? '0' + d : d < 36 ? 'a' + (d - 10) : 'A' + (d - 36));
+    }
+    b.append_bytes(s);
+  }
+  return b.finish();
+}
+
 }  // namespace
 
 PartitionContext current_partition() { return t_partition; }
@@ -79,6 +248,76 @@ void register_rand(Registry& r) {
       "rand([seed]) - Returns a random value with independent and identically distributed (i.i.d.) "
       "uniformly distributed values in [0, 1).";
   r.add(std::move(d));
+
+  FunctionDef g;
+  g.name = "randn";
+  g.min_args = 0;
+  g.max_args = 1;
+  g.type_rule = rand_rule;
+  g.kernel = randn_kernel;
+  g.deterministic = false;
+  g.usage =
+      "randn([seed]) - Returns a random value with independent and identically distributed (i.i.d.) values "
+      "drawn from the standard normal distribution.";
+  r.add(std::move(g));
+
+  FunctionDef u;
+  u.name = "uniform";
+  u.min_args = 2;
+  u.max_args = 3;
+  u.type_rule = [](const std::vector<TypePtr>& a, const Config&) {
+    for (size_t k = 0; k < 2; ++k)
+      if (!a[k]->is_numeric() && a[k]->id() != TypeId::kNull) not_numeric("uniform", a, k);
+    check_seed("uniform", a, 2);
+    Signature s;
+    s.arg_types = a;
+    // The bounds keep their types (the result type depends on them); the kernel reads them as
+    // doubles.
+    s.result_type = uniform_type(a[0], a[1]);
+    // Spark declares the result non-nullable even beside a NULL bound.
+    s.null_if_any_arg_null = false;
+    s.never_null = true;
+    return s;
+  };
+  u.kernel = uniform_kernel;
+  u.deterministic = false;
+  u.usage = "uniform(min, max[, seed]) - Returns a random value with independent and identically distributed "
+            "(i.i.d.) values with the specified range of numbers.";
+  r.add(std::move(u));
+
+  FunctionDef rs;
+  rs.name = "randstr";
+  rs.min_args = 1;
+  rs.max_args = 2;
+  rs.arg_type_rule = [](const std::vector<ArgInfo>& a, const Config&) {
+    TypeId id = a[0].type->id();
+    std::string call = "randstr(" + a[0].type->sql() + ")";
+    if (id != TypeId::kInt && id != TypeId::kShort && id != TypeId::kByte && id != TypeId::kNull)
+      throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                          "The first parameter requires the \"INT\" type, however \"" + a[0].type->sql() +
+                              "\" has the type \"" + a[0].type->sql() + "\".",
+                          call);
+    // A constant expression that is not a literal (a cast) is read by the kernel.
+    if (a[0].literal && !a[0].literal->is_null() && a[0].literal->as_int() < 0)
+      throw_type_mismatch("VALUE_OUT_OF_RANGE",
+                          "The `length` must be between [0, 2147483647] (current value = " +
+                              std::to_string(a[0].literal->as_int()) + ").",
+                          call);
+    std::vector<TypePtr> types;
+    for (auto& x : a) types.push_back(x.type);
+    check_seed("randstr", types, 1);
+    Signature s;
+    s.arg_types = types;
+    s.result_type = DataType::string();
+    s.null_if_any_arg_null = false;
+    s.never_null = true;
+    return s;
+  };
+  rs.kernel = randstr_kernel;
+  rs.deterministic = false;
+  rs.usage = "randstr(length[, seed]) - Returns a string of the specified length whose characters are chosen "
+             "uniformly at random from the pool of characters 0-9, a-z, A-Z.";
+  r.add(std::move(rs));
 }
 
 }  // namespace ember::functions

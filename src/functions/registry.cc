@@ -36,6 +36,7 @@ Registry::Registry() {
   register_logical(*this);
   register_aggregates(*this);
   register_misc(*this);
+  register_crypto(*this);
   register_math(*this);
   register_rand(*this);
   register_statistical_aggregates(*this);
@@ -47,6 +48,8 @@ Registry::Registry() {
   register_string_basic(*this);
   register_string_regexp(*this);
   register_string_format(*this);
+  register_string_encode(*this);
+  register_string_misc(*this);
   register_hash(*this);
   register_conditional(*this);
   register_datetime_fields(*this);
@@ -57,6 +60,8 @@ Registry::Registry() {
   register_collection_access(*this);
   register_array_functions(*this);
   register_map_functions(*this);
+  register_arrays_zip(*this);
+  register_vector_functions(*this);
   register_collect_aggregates(*this);
   register_higher_order_arrays(*this);
   register_higher_order_maps(*this);

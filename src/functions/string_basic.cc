@@ -311,6 +311,49 @@ int64_t index_of(std::string_view hay, std::string_view needle, int64_t from) {
   return utf8_length(hay.substr(0, at));
 }
 
+/// instr(str, substr, pos, occurrence): the 1-based code point position of the occurrence-th
+/// match of `needle` counting from code point `pos` (from the end, backwards, when negative);
+/// matches may overlap. 0 when there is none or pos is 0; an empty needle is found at 1.
+int32_t instr_at(std::string_view hay, std::string_view needle, int64_t pos, int64_t occurrence) {
+  if (needle.empty()) return 1;
+  if (pos == 0) return 0;
+  int64_t len = utf8_length(hay);
+  if (pos > 0) {
+    if (pos > len) return 0;
+    size_t at = utf8_offset(hay, pos - 1);
+    while (true) {
+      at = hay.find(needle, at);
+      if (at == std::string_view::npos) return 0;
+      if (--occurrence == 0) return static_cast<int32_t>(utf8_length(hay.substr(0, at)) + 1);
+      ++at;
+    }
+  }
+  if (len + pos < 0) return 0;
+  size_t limit = utf8_offset(hay, len + pos);
+  while (true) {
+    size_t at = hay.rfind(needle, limit);
+    if (at == std::string_view::npos) return 0;
+    if (--occurrence == 0) return static_cast<int32_t>(utf8_length(hay.substr(0, at)) + 1);
+    if (at == 0) return 0;
+    limit = at - 1;
+  }
+}
+
+ColumnPtr instr_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+    int64_t pos = a.size() > 2 ? int_arg(a, 2, i) : 1;
+    int64_t occurrence = a.size() > 3 ? int_arg(a, 3, i) : 1;
+    if (occurrence <= 0)
+      throw SparkError(ErrorKind::kRuntime, "INVALID_PARAMETER_VALUE.OCCURRENCE",
+                       "The value of parameter(s) `occurrence` in `instr` is invalid: expects a positive "
+                       "integer, but got " + std::to_string(occurrence) + ".",
+                       {{"parameter", "`occurrence`"}, {"functionName", "`instr`"},
+                        {"invalidValue", std::to_string(occurrence)}},
+                       "22023");
+    b.append<int32_t>(instr_at(a[0]->string_at(i), a[1]->string_at(i), pos, occurrence));
+  });
+}
+
 ColumnPtr locate_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
   // locate(substr, str[, pos]); a null pos gives 0 (Spark follows Hive here).
   ColumnBuilder b(sig.result_type, n);
@@ -440,6 +483,13 @@ ColumnPtr reverse_kernel(const Args& a, int64_t n, const Signature& sig, const E
     return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
       for (int32_t k = off[i + 1] - 1; k >= off[i]; --k) b.child(0).append_from(items, k);
       b.close_list();
+    });
+  }
+  if (sig.result_type->id() == TypeId::kBinary) {
+    return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+      std::string v(a[0]->string_at(i));
+      std::reverse(v.begin(), v.end());
+      b.append_bytes(v);
     });
   }
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
@@ -939,13 +989,15 @@ void register_string_basic(Registry& r) {
          [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
            return left_right_kernel(a, n, s, false);
          });
-  simple("instr", 2, 2, "S", DataType::int_(),
-         [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
-           return map_rows(a, n, s.result_type, [&](int64_t i, ColumnBuilder& b) {
-             b.append<int32_t>(
-                 static_cast<int32_t>(index_of(a[0]->string_at(i), a[1]->string_at(i), 0) + 1));
-           });
-         });
+  {
+    FunctionDef d = scalar("instr", 2, 4, rule("instr", "SSII", DataType::int_()), instr_kernel);
+    d.may_throw = true;
+    // A position given without an occurrence shows the default occurrence, 1.
+    d.render = [](const std::string& called, const std::vector<std::string>& a) {
+      return called + "(" + join(a) + (a.size() == 3 ? ", 1" : "") + ")";
+    };
+    r.add(std::move(d));
+  }
   for (std::string fn : {"locate", "position"}) {
     FunctionDef d = scalar(fn, 2, 3, rule(fn, "SSI", DataType::int_()), locate_kernel);
     d.render = defaults_render(2, {"1"});
@@ -989,6 +1041,7 @@ void register_string_basic(Registry& r) {
       "reverse", 1, 1,
       [](const Types& a, const Config&) {
         if (a[0]->id() == TypeId::kArray) return coerce_args("reverse", a, "*", a[0]);
+        if (a[0]->id() == TypeId::kBinary) return coerce_args("reverse", a, "B", DataType::binary());
         return coerce_args("reverse", a, "S", S());
       },
       reverse_kernel));

@@ -188,15 +188,15 @@ ColumnPtr substr_kernel(const Args& a, int64_t n, const Signature& sig, const Ev
 }
 
 ColumnPtr instr_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
-  // regexp_instr: 1-based code point position of the first match (of group idx), 0 when none.
+  // regexp_instr: 1-based code point position of the first match, 0 when none. Spark reports
+  // where the whole match starts whatever group the third argument names, and does not check it.
   PatternCache cache("regexp_instr");
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     const RE2& re = cache.get(a[1]->string_at(i));
-    int g = a.size() > 2 ? group_index("regexp_instr", re, a, 2, i) : 0;
     std::string_view s = a[0]->string_at(i);
     int32_t at = 0;
     for_each_match(re, s, 0, [&](const std::vector<re2::StringPiece>& m) {
-      const re2::StringPiece& p = m[static_cast<size_t>(g)];
+      const re2::StringPiece& p = m[0];
       if (p.data()) at = static_cast<int32_t>(utf8_length(s.substr(0, offset_of(s, p))) + 1);
       return false;
     });

@@ -156,13 +156,20 @@ Signature coerce_args(const std::string& fn, const std::vector<TypePtr>& args,
         break;
       case 'I':
         required = "\"INT\"";
-        if (is_null || t->id() == TypeId::kString || t->id() == TypeId::kByte ||
-            t->id() == TypeId::kShort || t->id() == TypeId::kInt)
+        // Spark casts any numeric argument to INT implicitly (a BIGINT out of range fails the
+        // cast in ANSI mode; decimals and doubles truncate).
+        if (is_null || t->id() == TypeId::kString || t->is_numeric()) to = DataType::int_();
+        break;
+      case 'i':
+        // INT without the narrowing casts: only the smaller integral types (date_add's days).
+        required = "(\"INT\" or \"SMALLINT\" or \"TINYINT\")";
+        if (is_null || t->id() == TypeId::kString || t->id() == TypeId::kByte || t->id() == TypeId::kShort ||
+            t->id() == TypeId::kInt)
           to = DataType::int_();
         break;
       case 'L':
         required = "\"BIGINT\"";
-        if (is_null || t->id() == TypeId::kString || t->is_integral()) to = DataType::long_();
+        if (is_null || t->id() == TypeId::kString || t->is_numeric()) to = DataType::long_();
         break;
       case 'D':
         required = "\"DOUBLE\"";

@@ -576,6 +576,9 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
       in_aggregate_ = in_aggregate_ || agg_fn;
       for (auto& a : e->children) {
         if (a->kind == ExprKind::kUnresolvedStar && lower(e->name) == "count") args.push_back(a);
+        // A star among a function's arguments stands for the columns it names (hash(*)).
+        else if (a->kind == ExprKind::kUnresolvedStar && child)
+          for (auto& c : expand_star(a, child)) args.push_back(c);
         else args.push_back(resolve_expr(a, child, allow_agg));
       }
       in_aggregate_ = saved;

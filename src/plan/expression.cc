@@ -40,6 +40,12 @@ std::string literal_string(const Value& v, const TypePtr& t) {
     case TypeId::kDouble: return functions::format_double(v.as_double());
     case TypeId::kDecimal: return decimal_to_string(v.as_decimal(), t->scale());
     case TypeId::kString: return v.as_bytes();
+    case TypeId::kBinary: {
+      static const char* kHex = "0123456789ABCDEF";
+      std::string out = "X'";
+      for (unsigned char c : v.as_bytes()) out += kHex[c >> 4], out += kHex[c & 15];
+      return out + "'";
+    }
     case TypeId::kDate: return "DATE '" + format_date(static_cast<int32_t>(v.as_int())) + "'";
     // Spark prints timestamp literals in the session time zone; names are rendered without
     // the session, so they use UTC.
@@ -153,7 +159,11 @@ functions::Signature call_signature(const functions::FunctionDef& def, const std
                                     const Config& conf) {
   if (def.arg_type_rule) {
     std::vector<functions::ArgInfo> infos;
-    for (auto& a : args) infos.push_back({a->type, a->nullable, a->kind == ExprKind::kLiteral ? &a->value : nullptr});
+    for (auto& a : args) {
+      bool named = a->kind == ExprKind::kAttribute || a->kind == ExprKind::kAlias;
+      infos.push_back({a->type, a->nullable, a->kind == ExprKind::kLiteral ? &a->value : nullptr,
+                       named ? a->name : std::string()});
+    }
     return def.arg_type_rule(infos, conf);
   }
   std::vector<TypePtr> types;
