@@ -142,6 +142,9 @@ struct FunctionDef {
   /// mode), so conditional expressions must evaluate it only on the rows that reach it.
   bool may_throw = false;
   Display display = Display::kCall;
+  /// Arguments Spark requires to be constant (from_json's schema): the analyzer folds them to
+  /// literals first, so an arg_type_rule sees their values.
+  std::vector<int> constant_args;
   std::string display_name;      // name shown in column names: "+", "=", "AND", "sum"
   std::string usage;             // one-line description, for SHOW FUNCTIONS / docs
   /// Spark's text for a call where it is not `name(a, b)`: special syntax (`s LIKE p`,
