@@ -59,6 +59,7 @@ Registry::Registry() {
   register_collect_aggregates(*this);
   register_higher_order_arrays(*this);
   register_higher_order_maps(*this);
+  register_json_functions(*this);
 }
 
 void Registry::add(FunctionDef def) {
