@@ -201,6 +201,7 @@ void register_higher_order_arrays(Registry& r);
 void register_higher_order_maps(Registry& r);
 void register_json_functions(Registry& r);
 void register_url_functions(Registry& r);
+void register_csv_functions(Registry& r);
 
 /// Spark's implicit type widening for arithmetic and comparison (`findWiderTypeForTwo` in ANSI
 /// mode); nullptr when there is no common type.

@@ -8,6 +8,7 @@
 
 #include "column/column.h"
 #include "common/json.h"
+#include "io/data_source.h"
 
 namespace ember::functions {
 
@@ -24,6 +25,8 @@ class FunctionOptions {
   /// The parser relaxations Spark's JSON options name, with Spark's defaults (single quotes and
   /// NaN / Infinity allowed, the rest off).
   JsonParseOptions json_parse_options() const;
+  /// The options as a data source reads them (for the CSV options parser).
+  io::Options io_options() const { return io::Options(entries_); }
 
  private:
   std::map<std::string, std::string> entries_;  // keys lower case

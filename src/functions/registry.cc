@@ -61,6 +61,7 @@ Registry::Registry() {
   register_higher_order_maps(*this);
   register_json_functions(*this);
   register_url_functions(*this);
+  register_csv_functions(*this);
 }
 
 void Registry::add(FunctionDef def) {

@@ -1,6 +1,6 @@
 """JSON functions against Apache Spark: from_json, to_json, schema_of_json, get_json_object,
 json_tuple, json_array_length and json_object_keys — values, types, column names, NULLs,
-malformed documents, nested types, unicode, parser options and errors."""
+malformed documents, nested types, unicode, parser options and errors; and schema_of_csv."""
 
 from __future__ import annotations
 
@@ -181,7 +181,7 @@ def test_schema_of_json(diff):
 
 
 def test_schema_of_json_errors(diff_error):
-    diff_error(lambda s: s.sql("select schema_of_json(cast(null as string))"), "DATATYPE_MISMATCH")
+    diff_error(lambda s: s.sql("select schema_of_json(cast(null as string))"), "DATATYPE_MISMATCH.UNEXPECTED_NULL")
 
 
 def test_get_json_object(diff):
@@ -243,3 +243,20 @@ def test_numbers_written_back_as_text(diff):
                                    from_json('{"a":123456789012345678901234567890}', 'a STRING') as e,
                                    from_json('{"a":0.1234567890123456789}', 'a STRING') as f"""))
     diff(lambda s: s.sql("""select json_tuple('{"a":{"b":1.50e3}, "c": 2.50, "d": "x"}', 'a', 'c', 'd')"""))
+
+
+def test_schema_of_csv(diff):
+    diff(lambda s: s.sql("""select schema_of_csv('1,abc') as a,
+                                   schema_of_csv('a,,"x,y",99999999999,1e400, 1.5') as b,
+                                   schema_of_csv('12345678901234567890123') as c,
+                                   schema_of_csv('"a""b",NaN,Inf,-Inf') as d,
+                                   schema_of_csv(' ') as e"""))
+    diff(lambda s: s.range(1).select(
+        F.schema_of_csv(F.lit("1|2.5|true|2020-01-01|2020-01-01 10:00:00"), {"sep": "|"}),
+        F.schema_of_csv(F.lit("01/02/2020"), {"dateFormat": "dd/MM/yyyy"}),
+        F.schema_of_csv(F.lit("1;2"), {"sep": ";", "inferSchema": "false"}),
+        F.schema_of_csv(F.lit("a\tb"), {"sep": "\t"})))
+
+
+def test_schema_of_csv_errors(diff_error):
+    diff_error(lambda s: s.sql("select schema_of_csv(cast(null as string))"), "DATATYPE_MISMATCH.UNEXPECTED_NULL")
