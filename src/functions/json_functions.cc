@@ -240,8 +240,9 @@ Signature to_json_rule(const Infos& a, const Config&) {
   const std::string sql = "to_json(" + t->sql() + ")";
   if (t->id() != TypeId::kStruct && t->id() != TypeId::kArray && t->id() != TypeId::kMap) invalid_json_schema(t, sql);
   if (has_interval(*t))
-    throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_FEATURE.INTERVAL_IN_JSON",
-                     "The feature is not supported: interval values in to_json.", {}, "0A000");
+    throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_FEATURE",
+                     "The feature is not supported: interval values in to_json (Ember does not write them yet).",
+                     {}, "0A000");
   require_options_map("to_json", a, 1);
   Signature sig;
   for (auto& i : a) sig.arg_types.push_back(i.type);
