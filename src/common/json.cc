@@ -27,7 +27,7 @@ namespace {
 
 class Parser {
  public:
-  explicit Parser(const std::string& s) : s_(s) {}
+  Parser(std::string_view s, const JsonParseOptions& o) : s_(s), o_(o) {}
 
   JsonValue parse_document() {
     JsonValue v = parse_value();
@@ -36,15 +36,69 @@ class Parser {
     return v;
   }
 
+  JsonValue parse_value() {
+    skip_ws();
+    if (pos_ >= s_.size()) fail("unexpected end");
+    JsonValue v;
+    char c = s_[pos_];
+    if (c == '{') {
+      ++pos_;
+      v.kind = JsonValue::Kind::kObject;
+      if (consume('}')) return v;
+      do {
+        skip_ws();
+        std::string key = parse_name();
+        expect(':');
+        v.members.emplace_back(std::move(key), parse_value());
+      } while (consume(','));
+      expect('}');
+    } else if (c == '[') {
+      ++pos_;
+      v.kind = JsonValue::Kind::kArray;
+      if (consume(']')) return v;
+      do {
+        v.items.push_back(parse_value());
+      } while (consume(','));
+      expect(']');
+    } else if (c == '"' || (c == '\'' && o_.allow_single_quotes)) {
+      v.kind = JsonValue::Kind::kString;
+      v.text = parse_string();
+    } else if (keyword("true")) {
+      v.kind = JsonValue::Kind::kBool;
+      v.boolean = true;
+    } else if (keyword("false")) {
+      v.kind = JsonValue::Kind::kBool;
+    } else if (keyword("null")) {
+    } else {
+      v.kind = JsonValue::Kind::kNumber;
+      v.text = parse_number();
+      v.number = std::strtod(v.text.c_str(), nullptr);
+    }
+    return v;
+  }
+
+  size_t pos() const { return pos_; }
+
  private:
   [[noreturn]] void fail(const char* what) {
     throw std::invalid_argument(std::string("invalid JSON at offset ") + std::to_string(pos_) +
                                 ": " + what);
   }
   void skip_ws() {
-    while (pos_ < s_.size() && (s_[pos_] == ' ' || s_[pos_] == '\n' || s_[pos_] == '\t' ||
-                                s_[pos_] == '\r'))
-      ++pos_;
+    while (pos_ < s_.size()) {
+      char c = s_[pos_];
+      if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+        ++pos_;
+      } else if (c == '/' && o_.allow_comments && pos_ + 1 < s_.size() && s_[pos_ + 1] == '*') {
+        size_t e = s_.find("*/", pos_ + 2);
+        if (e == std::string_view::npos) fail("unterminated comment");
+        pos_ = e + 2;
+      } else if (c == '/' && o_.allow_comments && pos_ + 1 < s_.size() && s_[pos_ + 1] == '/') {
+        while (pos_ < s_.size() && s_[pos_] != '\n' && s_[pos_] != '\r') ++pos_;
+      } else {
+        break;
+      }
+    }
   }
   bool consume(char c) {
     skip_ws();
@@ -56,6 +110,17 @@ class Parser {
   }
   void expect(char c) {
     if (!consume(c)) fail("unexpected character");
+  }
+  static bool ident_char(char c) {
+    return std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '$' ||
+           static_cast<unsigned char>(c) >= 0x80;
+  }
+  /// A literal word, which must not run on into more identifier characters (`truex`).
+  bool keyword(std::string_view w) {
+    if (s_.compare(pos_, w.size(), w) != 0) return false;
+    if (pos_ + w.size() < s_.size() && ident_char(s_[pos_ + w.size()])) fail("unrecognized token");
+    pos_ += w.size();
+    return true;
   }
 
   static void put_utf8(std::string& out, uint32_t cp) {
@@ -90,11 +155,24 @@ class Parser {
     return v;
   }
 
+  /// An object member name: a string, or with allow_unquoted_field_names an identifier.
+  std::string parse_name() {
+    if (pos_ < s_.size() && (s_[pos_] == '"' || (s_[pos_] == '\'' && o_.allow_single_quotes)))
+      return parse_string();
+    if (!o_.allow_unquoted_field_names || pos_ >= s_.size() || !ident_char(s_[pos_]))
+      fail("expected a field name");
+    size_t start = pos_;
+    while (pos_ < s_.size() && ident_char(s_[pos_])) ++pos_;
+    return std::string(s_.substr(start, pos_ - start));
+  }
+
   std::string parse_string() {
-    expect('"');
+    const char quote = s_[pos_++];
     std::string out;
-    while (pos_ < s_.size() && s_[pos_] != '"') {
+    while (pos_ < s_.size() && s_[pos_] != quote) {
       char c = s_[pos_++];
+      if (static_cast<unsigned char>(c) < 0x20 && !o_.allow_unquoted_control_chars)
+        fail("unescaped control character");
       if (c != '\\') {
         out += c;
         continue;
@@ -121,7 +199,9 @@ class Parser {
           put_utf8(out, cp);
           break;
         }
-        default: fail("bad escape");
+        default:
+          if (!o_.allow_backslash_escaping_any) fail("bad escape");
+          out += e;
       }
     }
     if (pos_ >= s_.size()) fail("unterminated string");
@@ -129,63 +209,73 @@ class Parser {
     return out;
   }
 
-  JsonValue parse_value() {
-    skip_ws();
-    if (pos_ >= s_.size()) fail("unexpected end");
-    JsonValue v;
-    char c = s_[pos_];
-    if (c == '{') {
-      ++pos_;
-      v.kind = JsonValue::Kind::kObject;
-      if (consume('}')) return v;
-      do {
-        skip_ws();
-        std::string key = parse_string();
-        expect(':');
-        v.members.emplace_back(std::move(key), parse_value());
-      } while (consume(','));
-      expect('}');
-    } else if (c == '[') {
-      ++pos_;
-      v.kind = JsonValue::Kind::kArray;
-      if (consume(']')) return v;
-      do {
-        v.items.push_back(parse_value());
-      } while (consume(','));
-      expect(']');
-    } else if (c == '"') {
-      v.kind = JsonValue::Kind::kString;
-      v.text = parse_string();
-    } else if (s_.compare(pos_, 4, "true") == 0) {
-      pos_ += 4;
-      v.kind = JsonValue::Kind::kBool;
-      v.boolean = true;
-    } else if (s_.compare(pos_, 5, "false") == 0) {
-      pos_ += 5;
-      v.kind = JsonValue::Kind::kBool;
-    } else if (s_.compare(pos_, 4, "null") == 0) {
-      pos_ += 4;
-    } else {
-      size_t start = pos_;
-      while (pos_ < s_.size() && (std::isdigit(static_cast<unsigned char>(s_[pos_])) ||
-                                  s_[pos_] == '-' || s_[pos_] == '+' || s_[pos_] == '.' ||
-                                  s_[pos_] == 'e' || s_[pos_] == 'E'))
-        ++pos_;
-      if (start == pos_) fail("unexpected character");
-      v.kind = JsonValue::Kind::kNumber;
-      v.text = s_.substr(start, pos_ - start);
-      v.number = std::strtod(v.text.c_str(), nullptr);
+  /// `-?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?`, or NaN / Infinity when allowed.
+  std::string parse_number() {
+    const size_t start = pos_;
+    auto digits = [&]() {
+      size_t d = pos_;
+      while (pos_ < s_.size() && std::isdigit(static_cast<unsigned char>(s_[pos_]))) ++pos_;
+      return pos_ - d;
+    };
+    if (o_.allow_non_numeric_numbers) {
+      size_t p = pos_ + (pos_ < s_.size() && (s_[pos_] == '-' || s_[pos_] == '+') ? 1 : 0);
+      for (std::string_view w : {std::string_view("NaN"), std::string_view("Infinity")}) {
+        if (s_.compare(p, w.size(), w) == 0 && (w[0] == 'I' || p == pos_)) {
+          pos_ = p;
+          keyword(w);
+          return std::string(s_.substr(start, pos_ - start));
+        }
+      }
     }
-    return v;
+    if (pos_ < s_.size() && s_[pos_] == '-') ++pos_;
+    const size_t int_start = pos_;
+    const size_t n = digits();
+    if (n == 0) fail("unexpected character");
+    if (n > 1 && s_[int_start] == '0' && !o_.allow_numeric_leading_zeros) fail("leading zero");
+    if (pos_ < s_.size() && s_[pos_] == '.') {
+      ++pos_;
+      if (digits() == 0) fail("bad fraction");
+    }
+    if (pos_ < s_.size() && (s_[pos_] == 'e' || s_[pos_] == 'E')) {
+      ++pos_;
+      if (pos_ < s_.size() && (s_[pos_] == '+' || s_[pos_] == '-')) ++pos_;
+      if (digits() == 0) fail("bad exponent");
+    }
+    if (pos_ < s_.size() && ident_char(s_[pos_])) fail("bad number");
+    std::string t(s_.substr(start, pos_ - start));
+    if (n > 1 && o_.allow_numeric_leading_zeros) {
+      // Leading zeros are dropped from the literal, as the value they spell.
+      size_t first = int_start - start, z = first;
+      while (z + 1 < first + n && t[z] == '0') ++z;
+      t.erase(first, z - first);
+    }
+    return t;
   }
 
-  const std::string& s_;
+  std::string_view s_;
+  const JsonParseOptions& o_;
   size_t pos_ = 0;
 };
 
 }  // namespace
 
-JsonValue parse_json(const std::string& text) { return Parser(text).parse_document(); }
+JsonValue parse_json(const std::string& text) {
+  static const JsonParseOptions kStrict;
+  return Parser(text, kStrict).parse_document();
+}
+
+size_t parse_json_prefix(std::string_view text, const JsonParseOptions& options, JsonValue* out) {
+  Parser p(text, options);
+  *out = p.parse_value();
+  return p.pos();
+}
+
+bool json_number_is_integral(const JsonValue& v) {
+  if (v.kind != JsonValue::Kind::kNumber) return false;
+  for (char c : v.text)
+    if (!(std::isdigit(static_cast<unsigned char>(c)) || c == '-')) return false;
+  return !v.text.empty();
+}
 
 void json_quote(std::string& out, std::string_view s, bool upper_hex) {
   out += '"';

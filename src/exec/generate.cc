@@ -5,6 +5,7 @@
 #include <limits>
 
 #include "common/error.h"
+#include "functions/json_functions.h"
 
 namespace ember::exec {
 namespace {
@@ -105,6 +106,11 @@ void Generate::execute(Batch& batch, ExecContext& ctx) const {
   std::vector<ColumnPtr> generated;
   if (spec_.kind == Kind::kStack) {
     stack(spec_, args, batch.num_rows, x, generated);
+  } else if (spec_.kind == Kind::kJsonTuple) {
+    x.rows.resize(static_cast<size_t>(batch.num_rows));
+    for (int64_t i = 0; i < batch.num_rows; ++i) x.rows[static_cast<size_t>(i)] = static_cast<int32_t>(i);
+    generated = functions::json_tuple_columns(*args[0], std::vector<ColumnPtr>(args.begin() + 1, args.end()),
+                                              batch.num_rows);
   } else {
     const Column& in = *args[0];
     x = expand(in, spec_.outer);

@@ -15,11 +15,13 @@ namespace ember::exec {
 ///  - kPosExplode: the same, preceded by the element's position (`pos`, int);
 ///  - kInline: one row per struct element of an array, its fields as columns;
 ///  - kStack: stack(n, v1, ..., vk): `stack_rows` = n rows of the values `args`, column j of
-///    row r being value r * columns + j (null past the end).
+///    row r being value r * columns + j (null past the end);
+///  - kJsonTuple: json_tuple(json, k1, ..., kn): one row per input row, the named top-level
+///    fields of its JSON object as strings.
 /// Outer generators (explode_outer ...) give one row of nulls for a null or empty input, where
 /// the others give none.
 struct GeneratorSpec {
-  enum class Kind { kExplode, kPosExplode, kInline, kStack };
+  enum class Kind { kExplode, kPosExplode, kInline, kStack, kJsonTuple };
   Kind kind = Kind::kExplode;
   bool outer = false;
   std::vector<PhysExprPtr> args;

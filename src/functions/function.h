@@ -148,6 +148,9 @@ struct FunctionDef {
   /// Internal: reached only through the analyzer's rewrites (find_internal), never by name from
   /// SQL or the DataFrame API, and not listed by SHOW FUNCTIONS.
   bool internal = false;
+  /// Arguments Spark requires to be constant (from_json's schema): the analyzer folds them to
+  /// literals first, so an arg_type_rule sees their values.
+  std::vector<int> constant_args;
   std::string display_name;      // name shown in column names: "+", "=", "AND", "sum"
   std::string usage;             // one-line description, for SHOW FUNCTIONS / docs
   /// Spark's text for a call where it is not `name(a, b)`: special syntax (`s LIKE p`,
@@ -211,6 +214,9 @@ void register_vector_functions(Registry& r);
 void register_collect_aggregates(Registry& r);
 void register_higher_order_arrays(Registry& r);
 void register_higher_order_maps(Registry& r);
+void register_json_functions(Registry& r);
+void register_url_functions(Registry& r);
+void register_csv_functions(Registry& r);
 
 /// Spark's implicit type widening for arithmetic and comparison (`findWiderTypeForTwo` in ANSI
 /// mode); nullptr when there is no common type.

@@ -1,7 +1,9 @@
 // Map functions: map_keys, map_values, map_entries (views of the map's own buffers, no copy),
-// map_contains_key and map_concat.
+// map_contains_key, map_concat and str_to_map.
 
 #include "functions/collection_util.h"
+#include "functions/regexp_util.h"
+#include "functions/string_util.h"
 
 namespace ember::functions {
 namespace {
@@ -131,9 +133,60 @@ ColumnPtr map_concat_kernel(const Args& a, int64_t n, const Signature& sig, cons
   return build_map(sig.result_type, n, offsets, k, v, validity_from(valid), ctx);
 }
 
+/// str_to_map(text, pairDelim = ',', keyValueDelim = ':'): both delimiters are regular
+/// expressions; each pair splits at its first key-value delimiter (a pair without one maps to
+/// null); duplicate keys follow spark.sql.mapKeyDedupPolicy.
+ColumnPtr str_to_map_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
+  JavaRegex regex("str_to_map");
+  ColumnBuilder keys(DataType::string()), values(DataType::string());
+  std::vector<int32_t> offsets(static_cast<size_t>(n) + 1, 0);
+  std::vector<uint8_t> valid(static_cast<size_t>(n), 0);
+  int32_t count = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    bool null = false;
+    for (const auto& c : a) null = null || c->is_null(i);
+    if (!null) {
+      valid[static_cast<size_t>(i)] = 1;
+      const std::string_view pair_delim = a.size() > 1 ? a[1]->string_at(i) : ",";
+      const std::string_view kv_delim = a.size() > 2 ? a[2]->string_at(i) : ":";
+      // The pieces point into the row's text, which outlives this iteration.
+      for (std::string_view pair : regex.split(pair_delim, a[0]->string_at(i), -1)) {
+        std::vector<std::string_view> kv;
+        {
+          auto parts = regex.split(kv_delim, pair, 2);
+          kv.assign(parts.begin(), parts.end());
+        }
+        keys.append_bytes(kv[0]);
+        if (kv.size() > 1) values.append_bytes(kv[1]);
+        else values.append_null();
+        ++count;
+      }
+    }
+    offsets[static_cast<size_t>(i) + 1] = count;
+  }
+  BufferPtr validity = Buffer::zeroed(static_cast<size_t>(bitmap_bytes(n)));
+  for (int64_t i = 0; i < n; ++i)
+    if (valid[static_cast<size_t>(i)]) set_bit(validity->mutable_data(), i);
+  return build_map(sig.result_type, n, offsets, keys.finish(), values.finish(), validity, ctx);
+}
+
 }  // namespace
 
 void register_map_functions(Registry& r) {
+  {
+    FunctionDef d = scalar(
+        "str_to_map", 1, 3,
+        [](const std::vector<TypePtr>& t, const Config&) {
+          return coerce_args("str_to_map", t, "S", DataType::map(DataType::string(), DataType::string(), true));
+        },
+        str_to_map_kernel);
+    d.may_throw = true;
+    d.render = [](const std::string& called, const std::vector<std::string>& args) {
+      return called + "(" + args[0] + ", " + (args.size() > 1 ? args[1] : ",") + ", " + (args.size() > 2 ? args[2] : ":") +
+             ")";
+    };
+    r.add(std::move(d));
+  }
   struct PartFn {
     const char* name;
     Part part;

@@ -65,6 +65,9 @@ Registry::Registry() {
   register_collect_aggregates(*this);
   register_higher_order_arrays(*this);
   register_higher_order_maps(*this);
+  register_json_functions(*this);
+  register_url_functions(*this);
+  register_csv_functions(*this);
 }
 
 void Registry::add(FunctionDef def) {

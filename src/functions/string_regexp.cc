@@ -7,6 +7,7 @@
 // Iteration follows java.util.regex.Matcher.find: after an empty match the search resumes one
 // character further on.
 
+#include "functions/regexp_util.h"
 #include "functions/string_util.h"
 
 #ifdef EMBER_HAVE_RE2
@@ -94,6 +95,44 @@ void for_each_match(const RE2& re, std::string_view s, size_t from, F on_match) 
 
 size_t offset_of(std::string_view s, const re2::StringPiece& p) {
   return static_cast<size_t>(p.data() - s.data());
+}
+
+/// Java's Pattern.split(input, limit) with limit != 0: trailing empty strings are kept.
+std::vector<std::string_view> java_split(const RE2& re, std::string_view s, int64_t limit) {
+  std::vector<std::string_view> parts;
+  size_t index = 0;
+  bool limited = limit > 0;
+  for_each_match(re, s, 0, [&](const std::vector<re2::StringPiece>& m) {
+    size_t ms = offset_of(s, m[0]), me = ms + m[0].size();
+    if (!limited || static_cast<int64_t>(parts.size()) < limit - 1) {
+      if (index == 0 && ms == 0 && me == 0) return true;
+      parts.push_back(s.substr(index, ms - index));
+      index = me;
+      return true;
+    }
+    return false;
+  });
+  if (index == 0 && parts.empty())
+    parts.push_back(s);
+  else
+    parts.push_back(s.substr(index));
+  return parts;
+}
+
+/// Spark's UTF8String.split: an empty pattern splits into code points (the last piece taking
+/// the rest when `limit` is reached, no trailing empty string); otherwise Java's split.
+std::vector<std::string_view> spark_split(PatternCache& cache, std::string_view pattern, std::string_view s,
+                                          int64_t limit) {
+  if (!pattern.empty()) return java_split(cache.get(pattern), s, limit);
+  std::vector<std::string_view> parts;
+  if (s.empty()) parts.push_back(s);
+  for (size_t at = 0; at < s.size();) {
+    size_t len = utf8_offset(s.substr(at), 1);
+    if (limit > 0 && static_cast<int64_t>(parts.size()) == limit - 1) len = s.size() - at;
+    parts.push_back(s.substr(at, len));
+    at += len;
+  }
+  return parts;
 }
 
 [[noreturn]] void bad_group(const std::string& fn, int64_t idx, int groups) {
@@ -278,40 +317,7 @@ ColumnPtr split_kernel(const Args& a, int64_t n, const Signature& sig, const Eva
     if (limit == 0) limit = -1;
     ColumnBuilder& items = b.child(0);
     std::string_view pattern = a[1]->string_at(i);
-    if (pattern.empty()) {
-      // Spark splits into code points, without Java's trailing empty string.
-      if (s.empty()) items.append_bytes("");
-      int64_t count = 0, chars = utf8_length(s);
-      for (size_t at = 0; at < s.size();) {
-        size_t len = utf8_offset(s.substr(at), 1);
-        if (limit > 0 && count == limit - 1) len = s.size() - at;
-        items.append_bytes(s.substr(at, len));
-        at += len;
-        ++count;
-      }
-      (void)chars;
-      b.close_list();
-      return;
-    }
-    // Java's Pattern.split(input, limit) with limit != 0: trailing empty strings are kept.
-    std::vector<std::string_view> parts;
-    size_t index = 0;
-    bool limited = limit > 0;
-    for_each_match(cache.get(pattern), s, 0, [&](const std::vector<re2::StringPiece>& m) {
-      size_t ms = offset_of(s, m[0]), me = ms + m[0].size();
-      if (!limited || static_cast<int64_t>(parts.size()) < limit - 1) {
-        if (index == 0 && ms == 0 && me == 0) return true;
-        parts.push_back(s.substr(index, ms - index));
-        index = me;
-        return true;
-      }
-      return false;
-    });
-    if (index == 0 && parts.empty())
-      parts.push_back(s);
-    else
-      parts.push_back(s.substr(index));
-    for (auto p : parts) items.append_bytes(p);
+    for (auto p : spark_split(cache, pattern, s, limit)) items.append_bytes(p);
     b.close_list();
   });
 }
@@ -336,6 +342,48 @@ ScalarKernel rlike_kernel() { return unsupported("rlike"); }
 #endif
 
 }  // namespace
+
+#ifdef EMBER_HAVE_RE2
+struct JavaRegex::Impl {
+  explicit Impl(std::string fn) : cache(std::move(fn)) {}
+  PatternCache cache;
+};
+
+JavaRegex::JavaRegex(std::string fn) : impl_(std::make_unique<Impl>(std::move(fn))) {}
+JavaRegex::~JavaRegex() = default;
+
+std::vector<std::string_view> JavaRegex::split(std::string_view pattern, std::string_view s, int64_t limit) {
+  return spark_split(impl_->cache, pattern, s, limit);
+}
+
+std::optional<std::string_view> JavaRegex::find_group(std::string_view pattern, std::string_view s, int group) {
+  std::optional<std::string_view> out;
+  for_each_match(impl_->cache.get(pattern), s, 0, [&](const std::vector<re2::StringPiece>& m) {
+    const re2::StringPiece& g = m[static_cast<size_t>(group)];
+    if (g.data() != nullptr) out = std::string_view(g.data(), g.size());
+    else out = std::string_view();
+    return false;
+  });
+  return out;
+}
+#else
+struct JavaRegex::Impl {
+  std::string fn;
+};
+
+JavaRegex::JavaRegex(std::string fn) : impl_(std::make_unique<Impl>(Impl{std::move(fn)})) {}
+JavaRegex::~JavaRegex() = default;
+
+std::vector<std::string_view> JavaRegex::split(std::string_view, std::string_view, int64_t) {
+  throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                   "The function " + impl_->fn + " needs RE2, which this build of Ember lacks.");
+}
+
+std::optional<std::string_view> JavaRegex::find_group(std::string_view, std::string_view, int) {
+  throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                   "The function " + impl_->fn + " needs RE2, which this build of Ember lacks.");
+}
+#endif
 
 void register_string_regexp(Registry& r) {
   {

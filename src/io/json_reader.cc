@@ -14,6 +14,7 @@
 #include "common/timezone.h"
 #include "io/csv_options.h"
 #include "io/file_bytes.h"
+#include "io/json_values.h"
 #include "io/file_listing.h"
 #include "io/line_splits.h"
 #include "io/read_errors.h"
@@ -28,266 +29,6 @@ constexpr int64_t kBatchRows = 16384;
 std::string lower(std::string s) {
   std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
   return s;
-}
-
-bool is_integer_text(const std::string& t) {
-  return t.find_first_of(".eE") == std::string::npos;
-}
-
-// ---- Schema inference (Spark's JsonInferSchema) ---------------------------------------------
-
-TypePtr merge(const TypePtr& a, const TypePtr& b);
-
-TypePtr merge_structs(const DataType& a, const DataType& b) {
-  std::vector<StructField> fields = a.fields();
-  for (const auto& f : b.fields()) {
-    auto it = std::find_if(fields.begin(), fields.end(), [&](const StructField& g) { return g.name == f.name; });
-    if (it == fields.end()) fields.push_back(f);
-    else it->type = merge(it->type, f.type);
-  }
-  std::sort(fields.begin(), fields.end(),
-            [](const StructField& x, const StructField& y) { return x.name < y.name; });
-  return DataType::struct_(std::move(fields));
-}
-
-TypePtr merge(const TypePtr& a, const TypePtr& b) {
-  if (a->id() == TypeId::kNull) return b;
-  if (b->id() == TypeId::kNull) return a;
-  if (a->equals(*b)) return a;
-  const TypeId x = a->id(), y = b->id();
-  auto numeric = [](TypeId t) { return t == TypeId::kLong || t == TypeId::kDouble || t == TypeId::kDecimal; };
-  if (numeric(x) && numeric(y)) {
-    if (x == TypeId::kDouble || y == TypeId::kDouble) return DataType::double_();
-    // long behaves as decimal(20, 0) when widened with a decimal.
-    auto as_dec = [](const TypePtr& t) {
-      return t->id() == TypeId::kLong ? std::pair{20, 0} : std::pair{t->precision(), t->scale()};
-    };
-    auto [p1, s1] = as_dec(a);
-    auto [p2, s2] = as_dec(b);
-    const int scale = std::max(s1, s2);
-    const int range = std::max(p1 - s1, p2 - s2);
-    if (range + scale > DataType::kMaxDecimalPrecision) return DataType::double_();
-    return DataType::decimal(range + scale, scale);
-  }
-  if (x == TypeId::kStruct && y == TypeId::kStruct) return merge_structs(*a, *b);
-  if (x == TypeId::kArray && y == TypeId::kArray)
-    return DataType::array(merge(a->element_type(), b->element_type()), true);
-  return DataType::string();
-}
-
-TypePtr infer(const JsonValue& v, bool primitives_as_string) {
-  switch (v.kind) {
-    case JsonValue::Kind::kNull: return DataType::null();
-    case JsonValue::Kind::kBool: return primitives_as_string ? DataType::string() : DataType::boolean();
-    case JsonValue::Kind::kNumber: {
-      if (primitives_as_string) return DataType::string();
-      if (!is_integer_text(v.text)) return DataType::double_();
-      int64_t l;
-      if (parse_java_integer(v.text, INT64_MIN, INT64_MAX, &l)) return DataType::long_();
-      const size_t digits = v.text.size() - (v.text[0] == '-' ? 1 : 0);
-      return digits <= 38 ? DataType::decimal(static_cast<int>(digits), 0) : DataType::double_();
-    }
-    case JsonValue::Kind::kString: return DataType::string();
-    case JsonValue::Kind::kArray: {
-      TypePtr e = DataType::null();
-      for (const auto& item : v.items) e = merge(e, infer(item, primitives_as_string));
-      return DataType::array(e, true);
-    }
-    case JsonValue::Kind::kObject: {
-      std::vector<StructField> fields;
-      for (const auto& [name, value] : v.members) {
-        auto it = std::find_if(fields.begin(), fields.end(), [&](const StructField& f) { return f.name == name; });
-        TypePtr t = infer(value, primitives_as_string);
-        if (it == fields.end()) fields.push_back({name, t, true, "{}"});
-        else it->type = merge(it->type, t);
-      }
-      std::sort(fields.begin(), fields.end(),
-                [](const StructField& x, const StructField& y) { return x.name < y.name; });
-      return DataType::struct_(std::move(fields));
-    }
-  }
-  return DataType::string();
-}
-
-/// Spark's canonicalizeType: unknown (all-null) types become string; empty structs vanish.
-std::optional<TypePtr> canonical(const TypePtr& t) {
-  switch (t->id()) {
-    case TypeId::kNull: return DataType::string();
-    case TypeId::kArray: {
-      auto e = canonical(t->element_type());
-      if (!e) return std::nullopt;
-      return DataType::array(*e, true);
-    }
-    case TypeId::kStruct: {
-      std::vector<StructField> fields;
-      for (const auto& f : t->fields()) {
-        auto c = canonical(f.type);
-        if (c) fields.push_back({f.name, *c, true, "{}"});
-      }
-      if (fields.empty()) return std::nullopt;
-      return DataType::struct_(std::move(fields));
-    }
-    default: return t;
-  }
-}
-
-// ---- Values ---------------------------------------------------------------------------------
-
-
-struct ConvertContext {
-  const TimeZone* zone;
-  std::optional<DateTimePattern> date_format;
-  std::optional<DateTimePattern> timestamp_format;
-  bool case_sensitive = false;
-};
-
-/// Converts a JSON value to `type`; false when it does not fit (a malformed record).
-bool convert(const JsonValue& v, const DataType& type, const ConvertContext& ctx, Value* out) {
-  using K = JsonValue::Kind;
-  if (v.kind == K::kNull) {
-    *out = Value();
-    return true;
-  }
-  switch (type.id()) {
-    case TypeId::kBoolean:
-      if (v.kind != K::kBool) return false;
-      *out = Value::boolean(v.boolean);
-      return true;
-    case TypeId::kByte:
-    case TypeId::kShort:
-    case TypeId::kInt:
-    case TypeId::kLong: {
-      if (v.kind != K::kNumber || !is_integer_text(v.text)) return false;
-      const int bits = type.byte_width() * 8;
-      const int64_t max = bits == 64 ? INT64_MAX : (int64_t{1} << (bits - 1)) - 1;
-      const int64_t min = bits == 64 ? INT64_MIN : -(int64_t{1} << (bits - 1));
-      int64_t l;
-      if (!parse_java_integer(v.text, min, max, &l)) return false;
-      *out = Value::integer(l);
-      return true;
-    }
-    case TypeId::kFloat:
-    case TypeId::kDouble: {
-      double d;
-      if (v.kind == K::kNumber) {
-        if (!parse_java_double(v.text, &d)) return false;
-      } else if (v.kind == K::kString) {
-        const std::string& s = v.text;
-        if (s == "NaN") d = std::numeric_limits<double>::quiet_NaN();
-        else if (s == "Infinity" || s == "+Infinity" || s == "+INF" || s == "INF") d = HUGE_VAL;
-        else if (s == "-Infinity" || s == "-INF") d = -HUGE_VAL;
-        else return false;
-      } else {
-        return false;
-      }
-      *out = Value::floating(type.id() == TypeId::kFloat ? static_cast<double>(static_cast<float>(d)) : d);
-      return true;
-    }
-    case TypeId::kDecimal: {
-      if (v.kind != K::kNumber && v.kind != K::kString) return false;
-      int128_t u;
-      if (!parse_decimal(v.text, type.precision(), type.scale(), false, &u)) return false;
-      *out = Value::decimal(u);
-      return true;
-    }
-    case TypeId::kString:
-      *out = Value::bytes(v.kind == K::kString ? v.text : json_text(v));
-      return true;
-    case TypeId::kBinary: {
-      if (v.kind != K::kString) return false;
-      static const std::string kChars =
-          "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-      std::string bytes;
-      uint32_t acc = 0;
-      int bits = 0;
-      for (char c : v.text) {
-        if (c == '=') break;
-        const size_t k = kChars.find(c);
-        if (k == std::string::npos) return false;
-        acc = (acc << 6) | static_cast<uint32_t>(k);
-        bits += 6;
-        if (bits >= 8) {
-          bits -= 8;
-          bytes += static_cast<char>((acc >> bits) & 0xFF);
-        }
-      }
-      *out = Value::bytes(std::move(bytes));
-      return true;
-    }
-    case TypeId::kDate: {
-      if (v.kind != K::kString) return false;
-      int32_t days;
-      const bool ok = ctx.date_format ? ctx.date_format->parse_date(v.text, &days) : parse_date(v.text, &days);
-      if (!ok) return false;
-      *out = Value::integer(days);
-      return true;
-    }
-    case TypeId::kTimestamp:
-    case TypeId::kTimestampNtz: {
-      int64_t micros;
-      if (v.kind == K::kNumber && type.id() == TypeId::kTimestamp) {
-        int64_t seconds;
-        if (!is_integer_text(v.text) || !parse_java_integer(v.text, INT64_MIN / 1000000, INT64_MAX / 1000000, &seconds))
-          return false;
-        *out = Value::integer(seconds * 1000000);
-        return true;
-      }
-      if (v.kind != K::kString) return false;
-      bool ok;
-      if (type.id() == TypeId::kTimestamp) {
-        ok = ctx.timestamp_format ? ctx.timestamp_format->parse_timestamp(v.text, *ctx.zone, &micros)
-                                  : parse_timestamp(v.text, *ctx.zone, &micros);
-      } else {
-        ok = ctx.timestamp_format ? ctx.timestamp_format->parse_timestamp_ntz(v.text, &micros)
-                                  : parse_timestamp_ntz(v.text, &micros);
-      }
-      if (!ok) return false;
-      *out = Value::integer(micros);
-      return true;
-    }
-    case TypeId::kArray: {
-      if (v.kind != K::kArray) return false;
-      Value::List items;
-      for (const auto& item : v.items) {
-        Value e;
-        if (!convert(item, *type.element_type(), ctx, &e)) return false;
-        items.push_back(std::move(e));
-      }
-      *out = Value::list(std::move(items));
-      return true;
-    }
-    case TypeId::kMap: {
-      if (v.kind != K::kObject) return false;
-      Value::List entries;
-      for (const auto& [k, item] : v.members) {
-        Value key, value;
-        JsonValue key_json;
-        key_json.kind = K::kString;
-        key_json.text = k;
-        if (!convert(key_json, *type.key_type(), ctx, &key)) return false;
-        if (!convert(item, *type.value_type(), ctx, &value)) return false;
-        entries.push_back(Value::list({key, value}));
-      }
-      *out = Value::list(std::move(entries));
-      return true;
-    }
-    case TypeId::kStruct: {
-      if (v.kind != K::kObject) return false;
-      Value::List fields(type.fields().size());
-      for (const auto& [name, item] : v.members) {
-        for (size_t i = 0; i < type.fields().size(); ++i) {
-          const std::string& fname = type.fields()[i].name;
-          if (fname == name || (!ctx.case_sensitive && lower(fname) == lower(name))) {
-            if (!convert(item, *type.fields()[i].type, ctx, &fields[i])) return false;
-            break;
-          }
-        }
-      }
-      *out = Value::list(std::move(fields));
-      return true;
-    }
-    default: return false;
-  }
 }
 
 // ---- The reader -----------------------------------------------------------------------------
@@ -361,7 +102,7 @@ class JsonReader final : public DataSourceReader {
             if (static_cast<int>(f) == corrupt_index_) continue;
             const std::string& fname = schema_[f].name;
             if (fname == name || (!ctx_.case_sensitive && lower(fname) == lower(name))) {
-              if (!convert(item, *schema_[f].type, ctx_, &values[f])) {
+              if (!convert_json_value(item, *schema_[f].type, ctx_, &values[f])) {
                 values[f] = Value();
                 bad = true;
               }
@@ -430,7 +171,7 @@ class JsonReader final : public DataSourceReader {
       for_each_record(LineSplit{fi, 0, -1}, [&](const JsonValue* v, std::string_view) {
         auto take = [&](const JsonValue& r) {
           if (r.kind == JsonValue::Kind::kObject) {
-            root = merge(root, infer(r, primitives_as_string_));
+            root = merge_json_types(root, infer_json_type(r, primitives_as_string_));
           } else {
             corrupt_seen = true;
           }
@@ -452,7 +193,7 @@ class JsonReader final : public DataSourceReader {
       });
     }
     std::vector<StructField> fields;
-    if (auto c = canonical(root)) fields = (*c)->fields();
+    if (auto c = canonical_json_type(root)) fields = (*c)->fields();
     if (corrupt_seen && mode_ == ParseMode::kPermissive &&
         std::none_of(fields.begin(), fields.end(), [&](const StructField& f) { return f.name == corrupt_; })) {
       fields.push_back({corrupt_, DataType::string(), true, "{}"});
@@ -470,7 +211,7 @@ class JsonReader final : public DataSourceReader {
   ParseMode mode_ = ParseMode::kPermissive;
   std::string corrupt_;
   int corrupt_index_ = -1;
-  ConvertContext ctx_;
+  JsonConvertContext ctx_;
 };
 
 }  // namespace

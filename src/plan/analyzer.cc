@@ -13,6 +13,7 @@
 #include "functions/cast.h"
 #include "functions/function.h"
 #include "plan/generator_resolution.h"
+#include "plan/optimizer.h"
 #include "plan/lambda_resolution.h"
 #include "plan/subquery.h"
 #include "plan/table_relation.h"
@@ -520,6 +521,8 @@ ExprPtr Analyzer::bind_call(const FunctionDef* def, const ExprPtr& e, std::vecto
       args[i] = implicit_cast(l, DataType::decimal(digits, 0));
     }
   }
+  for (int k : def->constant_args)
+    if (static_cast<size_t>(k) < args.size()) args[static_cast<size_t>(k)] = fold_constant(args[static_cast<size_t>(k)], session_.config());
   functions::Signature sig = call_signature(*def, args, session_.config());
   for (size_t i = 0; i < args.size() && i < sig.arg_types.size(); ++i) args[i] = implicit_cast(args[i], sig.arg_types[i]);
   auto n = std::make_shared<Expr>();

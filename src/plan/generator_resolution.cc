@@ -86,7 +86,7 @@ std::vector<StructField> stack_fields(const std::string& sql, std::vector<ExprPt
 
 bool is_generator_name(const std::string& n) {
   return n == "explode" || n == "explode_outer" || n == "posexplode" || n == "posexplode_outer" || n == "inline" ||
-         n == "inline_outer" || n == "stack";
+         n == "inline_outer" || n == "stack" || n == "json_tuple";
 }
 
 ExprPtr resolve_generator(const std::string& called, std::vector<ExprPtr> args, bool outer) {
@@ -102,6 +102,17 @@ ExprPtr resolve_generator(const std::string& called, std::vector<ExprPtr> args, 
   std::vector<StructField> fields;
   if (base == "stack") {
     fields = stack_fields(sql, args);
+  } else if (base == "json_tuple") {
+    // json_tuple(json, k1, ..., kn): one row per input row, string columns c0 ... c(n-1).
+    if (args.size() < 2) wrong_num_args("json_tuple", "> 1", args.size());
+    for (size_t i = 0; i < args.size(); ++i) {
+      const TypeId id = args[i]->type->id();
+      if (id == TypeId::kNull) args[i] = implicit(args[i], DataType::string());
+      else if (id != TypeId::kString)
+        functions::throw_type_mismatch("NON_STRING_TYPE",
+                                       "all arguments of the function `json_tuple` must be string type.", sql);
+    }
+    for (size_t i = 1; i < args.size(); ++i) fields.push_back({"c" + std::to_string(i - 1), DataType::string(), true, "{}"});
   } else {
     if (args.size() != 1) wrong_num_args(called, "1", args.size());
     const ExprPtr& in = args[0];

@@ -496,6 +496,7 @@ class Planner {
     spec.kind = g->name == "posexplode" ? K::kPosExplode
                 : g->name == "inline"   ? K::kInline
                 : g->name == "stack"    ? K::kStack
+                : g->name == "json_tuple" ? K::kJsonTuple
                                         : K::kExplode;
     spec.outer = g->outer;
     for (size_t i = 0; i < g->children.size(); ++i) {

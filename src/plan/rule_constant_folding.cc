@@ -55,33 +55,44 @@ exec::PhysExprPtr to_physical(const ExprPtr& e, const Config& conf) {
   return p;
 }
 
+ExprPtr fold_tree(const ExprPtr& top, const Config& conf) {
+  functions::EvalContext ctx;
+  ctx.ansi = conf.ansi_enabled();
+  ctx.time_zone = conf.session_time_zone();
+  ctx.config = &conf;
+  return transform_expr_up(top, [&](const ExprPtr& e) -> ExprPtr {
+    if (e->kind == ExprKind::kLiteral || !foldable(e)) return e;
+    try {
+      Batch one({}, 1);
+      ColumnPtr v = exec::evaluate(*to_physical(e, conf), one, ctx);
+      ExprPtr l = lit(v->value_at(0), e->type);
+      return l;
+    } catch (const SparkError&) {
+      return e;
+    }
+  });
+}
+
 class ConstantFolding final : public Rule {
  public:
   const char* name() const override { return "ConstantFolding"; }
   PlanPtr apply(const PlanPtr& plan, const Config& conf) const override {
-    functions::EvalContext ctx;
-    ctx.ansi = conf.ansi_enabled();
-    ctx.time_zone = conf.session_time_zone();
-    ctx.config = &conf;
     return transform_up(plan, [&](const PlanPtr& node) {
-      return map_expressions(node, [&](const ExprPtr& top) {
-        return transform_expr_up(top, [&](const ExprPtr& e) -> ExprPtr {
-          if (e->kind == ExprKind::kLiteral || !foldable(e)) return e;
-          try {
-            Batch one({}, 1);
-            ColumnPtr v = exec::evaluate(*to_physical(e, conf), one, ctx);
-            ExprPtr l = lit(v->value_at(0), e->type);
-            return l;
-          } catch (const SparkError&) {
-            return e;
-          }
-        });
-      });
+      return map_expressions(node, [&](const ExprPtr& top) { return fold_tree(top, conf); });
     });
   }
 };
 
 }  // namespace
+
+ExprPtr fold_constant(const ExprPtr& e, const Config& conf) {
+  if (e->kind == ExprKind::kLiteral) return e;
+  ExprPtr f = fold_tree(e, conf);
+  if (f->kind != ExprKind::kLiteral) return e;
+  auto named = std::make_shared<Expr>(*f);
+  named->display = e->to_string();
+  return named;
+}
 
 std::unique_ptr<Rule> make_constant_folding() { return std::make_unique<ConstantFolding>(); }
 
