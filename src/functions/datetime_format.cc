@@ -311,10 +311,12 @@ void register_datetime_format(Registry& r) {
                  }));
   }
   for (std::string fn : {"to_timestamp", "try_to_timestamp"}) {
+    // to_timestamp_ltz is to_timestamp (TIMESTAMP is the local-time-zone type).
     r.add(scalar(fn, 1, 2, parse_rule(fn, DataType::timestamp()),
                  [fn](const Args& a, int64_t n, const Signature& s, const EvalContext& c) {
                    return parse_kernel<false>(a, n, s, c, fn, false);
-                 }));
+                 },
+                 fn == "to_timestamp" ? std::vector<std::string>{"to_timestamp_ltz"} : std::vector<std::string>{}));
   }
   for (std::string fn : {"unix_timestamp", "to_unix_timestamp"}) {
     FunctionDef d = scalar(

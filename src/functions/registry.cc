@@ -25,6 +25,9 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }
 }  // namespace
 
+// Families registered here whose entry points are not in function.h.
+void register_datetime_interval(Registry& r);
+
 Registry& Registry::instance() {
   static Registry* r = new Registry();
   return *r;
@@ -52,6 +55,7 @@ Registry::Registry() {
   register_datetime_fields(*this);
   register_datetime_arith(*this);
   register_datetime_format(*this);
+  register_datetime_interval(*this);
   register_collection_constructors(*this);
   register_collection_access(*this);
   register_array_functions(*this);
