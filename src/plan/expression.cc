@@ -43,6 +43,16 @@ std::string literal_string(const Value& v, const TypePtr& t) {
     // the session, so they use UTC.
     case TypeId::kTimestamp: return "TIMESTAMP '" + format_timestamp(v.as_int(), TimeZone::utc()) + "'";
     case TypeId::kTimestampNtz: return "TIMESTAMP_NTZ '" + format_timestamp_ntz(v.as_int()) + "'";
+    case TypeId::kBinary: {
+      // X'0142': upper-case hexadecimal of the bytes.
+      static const char* kHex = "0123456789ABCDEF";
+      std::string s = "X'";
+      for (unsigned char c : v.as_bytes()) {
+        s += kHex[c >> 4];
+        s += kHex[c & 15];
+      }
+      return s + "'";
+    }
     default: {
       // Render through a one-row column and the cast to string where supported.
       return "literal";
@@ -192,7 +202,14 @@ std::string Expr::to_string() const {
       if (function->render) {
         std::vector<std::string> rendered;
         for (const auto& c : children) rendered.push_back(c->to_string());
-        return function->render(name.empty() ? function->name : name, rendered);
+        std::string shown_call = function->render(name.empty() ? function->name : name, rendered);
+        // listagg(DISTINCT x, NULL): the keyword goes right after the opening parenthesis.
+        if (distinct) {
+          size_t open = shown_call.find('(');
+          if (open != std::string::npos && shown_call.compare(open + 1, 9, "DISTINCT ") != 0)
+            shown_call.insert(open + 1, "DISTINCT ");
+        }
+        return shown_call;
       }
       // A function called by its name (negative(x)) is shown by that name, as Spark does.
       if (!name.empty() && name != function->name) return name + "(" + args() + ")";
