@@ -105,6 +105,24 @@ def test_make_timestamp_ntz_invalid_fields(diff, diff_error, ember, oracle):
         diff(program)
 
 
+def test_to_timestamp_ntz(diff, ember, oracle):
+    rows = [("2016-12-31 00:12:00+05:00",), ("2016-12-31 00:12:00Z",), ("2016-12-31",), (None,),
+            ("2016-12-31 00:12:00 America/Los_Angeles",), ("2024-03-10 02:30:00",)]
+    with session_zone(ember, oracle, "America/Los_Angeles"):
+        diff(lambda s: s.createDataFrame(rows, "t string").select(
+            "t", F.to_timestamp_ntz("t"), F.to_timestamp_ntz(F.col("t").cast("date")),
+            F.to_timestamp_ntz(F.col("t").try_cast("timestamp")).alias("from_ts")))
+        diff(lambda s: s.createDataFrame([("2016-12-31 00:12:00+05:00",), ("2020-02-29 23:59:59-08:00",)], "t string")
+             .select(F.to_timestamp_ntz("t", F.lit("yyyy-MM-dd HH:mm:ssXXX")),
+                     F.to_timestamp_ntz(F.substring("t", 1, 10), F.lit("yyyy-MM-dd"))))
+
+
+def test_to_timestamp_ntz_malformed(diff_error):
+    diff_error(lambda s: s.createDataFrame([("x",)], "t string").select(F.to_timestamp_ntz("t")), "CAST_INVALID_INPUT")
+    diff_error(lambda s: s.createDataFrame([("x",)], "t string").select(F.to_timestamp_ntz("t", F.lit("yyyy"))),
+               "CANNOT_PARSE_TIMESTAMP")
+
+
 def test_to_timestamp_ltz(diff):
     diff(lambda s: s.createDataFrame([("2016-12-31 10:11:12",), ("2024-02-29 00:00:00",), (None,)], "t string")
          .select(F.to_timestamp_ltz(F.col("t"), F.lit("yyyy-MM-dd HH:mm:ss")).alias("a"), F.to_timestamp_ltz("t")))
