@@ -409,7 +409,11 @@ void register_datetime_arith(Registry& r) {
                 "The sixth parameter requires the \"DECIMAL(16,6)\" type, however \"" + a[5]->sql() +
                     "\" has the type \"" + a[5]->sql() + "\".",
                 call_sql(fn, a));
-          Signature s = coerce_args(fn, a, "IIIII*S", ntz ? DataType::timestamp_ntz() : DataType::timestamp());
+          // Any number is cast to the INT fields, as Spark's implicit casts do.
+          Types t = a;
+          for (size_t k = 0; k < 5; ++k)
+            if (t[k]->is_numeric()) t[k] = DataType::int_();
+          Signature s = coerce_args(fn, t, "IIIII*S", ntz ? DataType::timestamp_ntz() : DataType::timestamp());
           if (a[5]->id() == TypeId::kNull) s.arg_types[5] = DataType::double_();
           s.may_introduce_null = try_form || !conf.ansi_enabled();
           return s;

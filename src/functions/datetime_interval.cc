@@ -39,6 +39,14 @@ auto with_defaults(std::vector<std::string> defaults) {
   };
 }
 
+/// Spark casts any number to an INT parameter (overflow is a CAST_OVERFLOW error in ANSI
+/// mode): the first `count` argument types, with numbers shown as INT for coerce_args.
+Types numbers_as_int(Types a, size_t count) {
+  for (size_t k = 0; k < count && k < a.size(); ++k)
+    if (a[k]->is_numeric()) a[k] = DataType::int_();
+  return a;
+}
+
 /// A constant zero column standing for an argument the call left out.
 ColumnPtr zero_of(const TypePtr& t, int64_t n) {
   return Column::constant(t, t->id() == TypeId::kDecimal ? Value::decimal(0) : Value::integer(0), n);
@@ -272,7 +280,7 @@ void register_datetime_interval(Registry& r) {
     FunctionDef d = scalar(
         "make_dt_interval", 0, 4,
         [](const Types& a, const Config&) {
-          Signature s = coerce_args("make_dt_interval", a, "III*", DataType::day_time_interval(0, 3));
+          Signature s = coerce_args("make_dt_interval", numbers_as_int(a, 3), "III*", DataType::day_time_interval(0, 3));
           if (a.size() > 3) {
             if (!a[3]->is_numeric() && a[3]->id() != TypeId::kNull && a[3]->id() != TypeId::kString)
               throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
@@ -294,7 +302,7 @@ void register_datetime_interval(Registry& r) {
     FunctionDef d = scalar(
         "make_ym_interval", 0, 2,
         [](const Types& a, const Config&) {
-          return coerce_args("make_ym_interval", a, "I", DataType::year_month_interval(0, 1));
+          return coerce_args("make_ym_interval", numbers_as_int(a, 2), "I", DataType::year_month_interval(0, 1));
         },
         make_ym_interval_kernel);
     d.render = with_defaults({"0", "0"});

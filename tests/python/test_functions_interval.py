@@ -45,6 +45,16 @@ def test_make_dt_interval(diff):
                          "make_dt_interval(106751991, 4, 0, 54.775807)"))
 
 
+def test_constructors_cast_numbers_to_int(diff, diff_error):
+    # BIGINT and fractional arguments are cast to the INT fields (1.7 is 1).
+    diff(lambda s: s.createDataFrame([(1, 12, 30, 1.001001, 2014)], "d long, h long, mi long, sec double, y long")
+         .select(F.make_dt_interval("d", "h", "mi", "sec"), F.make_dt_interval(F.lit(1.7)),
+                 F.make_timestamp_ltz("y", F.lit(12), "d", "h", "mi", "sec", F.lit("CET")),
+                 F.make_timestamp_ntz("y", F.lit(12.9), "d", "h", "mi", "sec"),
+                 F.try_add(F.lit("2020-01-31").cast("date"), F.make_ym_interval("d", "h")).alias("ym")))
+    diff_error(lambda s: s.range(1).select(F.make_dt_interval(F.lit(3000000000))), "CAST_OVERFLOW")
+
+
 def test_make_dt_interval_overflow(diff_error):
     diff_error(lambda s: s.sql("SELECT make_dt_interval(106751992, 0, 0, 0)"), "INTERVAL_ARITHMETIC_OVERFLOW")
     diff_error(lambda s: s.range(1).select(F.make_dt_interval(F.lit(106751991), F.lit(23), F.lit(59),
