@@ -48,6 +48,11 @@ def test_listagg_distinct(diff):
         F.listagg_distinct("t"), F.string_agg_distinct("t", ", ")))
 
 
+def test_listagg_distinct_first_occurrence(diff):
+    diff(lambda s: s.createDataFrame([("a",), ("b",), (None,), ("c",), ("b",)], "t string").select(
+        F.listagg_distinct("t"), F.string_agg_distinct("t", ", ")))
+
+
 def test_listagg_sql(diff):
     def program(s):
         data(s).createOrReplaceTempView("agg_more_listagg")
