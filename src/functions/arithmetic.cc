@@ -255,7 +255,8 @@ ScalarKernel try_kernel(ScalarKernel kernel) {
 
 /// try_add / try_subtract over dates and ANSI intervals: date ± days (integral), date ±
 /// year-month interval (months added as add_months does), interval ± interval of the same kind,
-/// timestamp ± day-time interval. Overflow gives null. nullopt for other argument types.
+/// timestamp ± day-time interval. Overflow gives null. kNone for other argument types, which
+/// take the numeric rules.
 enum class DateTimeOperands { kNone, kDateDays, kDateMonths, kYearMonth, kDayTime, kTimestampMicros };
 
 DateTimeOperands datetime_operands(const TypePtr& a, const TypePtr& b) {
@@ -272,8 +273,8 @@ DateTimeOperands datetime_operands(const TypePtr& a, const TypePtr& b) {
   return DateTimeOperands::kNone;
 }
 
-/// The signature of a datetime try_add / try_subtract, operands in the order given; `swapped`
-/// when the datetime is the right operand of try_add (1 + date).
+/// The signature of a datetime try_add / try_subtract (nullopt for other operands); try_add also
+/// takes the datetime on the right (1 + date).
 std::optional<Signature> datetime_try_signature(bool add, const std::vector<TypePtr>& args) {
   TypePtr a = args[0], b = args[1];
   DateTimeOperands kind = datetime_operands(a, b);

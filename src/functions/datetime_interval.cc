@@ -1,5 +1,5 @@
 // Interval constructors and unit-based timestamp arithmetic: make_dt_interval,
-// make_ym_interval, timestampadd (timestamp_add), timestampdiff (timestamp_diff),
+// make_ym_interval, timestampadd and timestampdiff (PySpark's timestamp_add / timestamp_diff),
 // convert_timezone and current_timezone.
 //
 // Day-time intervals are int64 microseconds and year-month intervals int32 months (see
@@ -251,9 +251,8 @@ bool timestamp_like(const TypePtr& t) {
   return t->is_datetime() || t->id() == TypeId::kString || t->id() == TypeId::kNull;
 }
 
-[[noreturn]] void requires_timestamp(const std::string& fn, const Types& a, size_t k, const char* ordinal,
-                                     const std::vector<std::string>& shown) {
-  (void)shown;
+/// The DATATYPE_MISMATCH error for argument k of `a` that is not a timestamp.
+[[noreturn]] void requires_timestamp(const std::string& fn, const Types& a, size_t k, const char* ordinal) {
   throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
                       std::string("The ") + ordinal + " parameter requires the \"TIMESTAMP\" type, however \"" +
                           a[k]->sql() + "\" has the type \"" + a[k]->sql() + "\".",
@@ -314,7 +313,7 @@ void register_datetime_interval(Registry& r) {
     FunctionDef d = scalar(
         "timestampadd", 3, 3,
         [](const Types& a, const Config&) {
-          if (!timestamp_like(a[2])) requires_timestamp("timestampadd", a, 2, "third", {});
+          if (!timestamp_like(a[2])) requires_timestamp("timestampadd", a, 2, "third");
           // The quantity is a BIGINT; other numbers are cast to it (1.7 is 1).
           Types t = a;
           if (t[1]->is_numeric()) t[1] = DataType::long_();
@@ -323,9 +322,8 @@ void register_datetime_interval(Registry& r) {
           s.arg_types[2] = timestamp_arg(a[2]);
           return s;
         },
-        timestampadd_kernel, {"timestamp_add"});
+        timestampadd_kernel);
     d.may_throw = true;
-    d.display_name = "timestampadd";
     d.render = [](const std::string&, const std::vector<std::string>& args) {
       return "timestampadd(" + args[0] + ", " + args[1] + ", " + args[2] + ")";
     };
@@ -336,8 +334,8 @@ void register_datetime_interval(Registry& r) {
     FunctionDef d = scalar(
         "timestampdiff", 3, 3,
         [](const Types& a, const Config&) {
-          if (!timestamp_like(a[1])) requires_timestamp("timestampdiff", {a[1], a[2]}, 0, "first", {});
-          if (!timestamp_like(a[2])) requires_timestamp("timestampdiff", {a[1], a[2]}, 1, "second", {});
+          if (!timestamp_like(a[1])) requires_timestamp("timestampdiff", {a[1], a[2]}, 0, "first");
+          if (!timestamp_like(a[2])) requires_timestamp("timestampdiff", {a[1], a[2]}, 1, "second");
           // Both ends take one type: TIMESTAMP_NTZ only when both are (or a date beside one).
           bool ntz = (a[1]->id() == TypeId::kTimestampNtz || a[2]->id() == TypeId::kTimestampNtz) &&
                      a[1]->id() != TypeId::kTimestamp && a[2]->id() != TypeId::kTimestamp &&
@@ -347,7 +345,7 @@ void register_datetime_interval(Registry& r) {
           s.arg_types[1] = s.arg_types[2] = t;
           return s;
         },
-        timestampdiff_kernel, {"timestamp_diff"});
+        timestampdiff_kernel);
     d.may_throw = true;
     d.render = [](const std::string&, const std::vector<std::string>& args) {
       return "timestampdiff(" + args[0] + ", " + args[1] + ", " + args[2] + ")";
