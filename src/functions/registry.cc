@@ -29,6 +29,7 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 void register_datetime_interval(Registry& r);
 void register_string_aggregates(Registry& r);
 void register_bitmap_functions(Registry& r);
+void register_string_binary(Registry& r);
 
 Registry& Registry::instance() {
   static Registry* r = new Registry();
@@ -60,6 +61,7 @@ Registry::Registry() {
   register_datetime_interval(*this);
   register_string_aggregates(*this);
   register_bitmap_functions(*this);
+  register_string_binary(*this);
   register_collection_constructors(*this);
   register_collection_access(*this);
   register_array_functions(*this);

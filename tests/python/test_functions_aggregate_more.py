@@ -143,3 +143,15 @@ def test_bitmap_errors(diff_error):
     diff_error(lambda s: s.sql("SELECT bitmap_count('a')"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
     diff_error(lambda s: s.sql("SELECT bitmap_or_agg(x) FROM VALUES ('a') t(x)"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
 
+
+
+def test_to_binary(diff, diff_error):
+    # The bitmap functions take their bitmaps from to_binary in PySpark's examples.
+    diff(lambda s: s.createDataFrame([("F0",), ("616",), ("",), (None,), ("abc",)], "a string").select(
+        F.hex(F.try_to_binary("a", F.lit("hex"))), F.to_binary("a", F.lit("utf-8")), F.to_binary("a", F.lit("UTF8")),
+        F.try_to_binary("a"), F.try_to_binary("a", F.lit("xx"))))
+    diff(lambda s: s.createDataFrame([("FFFF",)], "a string").select(F.bitmap_count(F.to_binary("a", F.lit("hex")))))
+    diff_error(lambda s: s.sql("SELECT to_binary('zz', 'hex')"), "CONVERSION_INVALID_INPUT")
+    diff_error(lambda s: s.sql("SELECT to_binary('abc', 'xx')"), "DATATYPE_MISMATCH.INVALID_ARG_VALUE")
+    diff_error(lambda s: s.sql("SELECT to_binary(x, y) FROM VALUES ('F0', 'hex') t(x, y)"),
+               "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT")
