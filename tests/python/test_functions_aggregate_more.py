@@ -155,3 +155,33 @@ def test_to_binary(diff, diff_error):
     diff_error(lambda s: s.sql("SELECT to_binary('abc', 'xx')"), "DATATYPE_MISMATCH.INVALID_ARG_VALUE")
     diff_error(lambda s: s.sql("SELECT to_binary(x, y) FROM VALUES ('F0', 'hex') t(x, y)"),
                "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT")
+
+
+def test_histogram_numeric(diff):
+    # One partition in Spark (range with one slice) and one morsel in Ember: both add the rows
+    # in the same order, so the bins, their rounding and the random tie-breaks agree.
+    def program(s):
+        df = s.range(0, 3000, 1, 1)
+        return df.select(
+            F.histogram_numeric("id", F.lit(5)).alias("a"),
+            F.histogram_numeric((F.col("id") * 7919 % 1000).cast("int"), F.lit(7)).alias("b"),
+            F.histogram_numeric(F.sin("id"), F.lit(10)).alias("c"),
+            F.histogram_numeric((F.col("id") % 97).cast("decimal(6,2)") / 3, F.lit(4)).alias("d"),
+            F.histogram_numeric(F.date_add(F.lit("2020-01-01").cast("date"), (F.col("id") % 400).cast("int")),
+                                F.lit(3)).alias("e"),
+            F.histogram_numeric(F.timestamp_seconds(F.col("id") * 3601), F.lit(6)).alias("f"),
+            F.histogram_numeric((F.col("id") % 100).cast("tinyint"), F.lit(3)).alias("g"),
+            F.histogram_numeric(F.when(F.col("id") % 3 == 0, F.col("id")), F.lit(2)).alias("h"))
+    diff(program)
+    diff(lambda s: s.range(0, 100, 1, 1).select(F.histogram_numeric("id", F.lit(5))))
+    diff(lambda s: s.range(0, 10, 1, 1).where("id < 0").select(F.histogram_numeric("id", F.lit(5))))
+    diff(lambda s: s.range(0, 10, 1, 1).select(F.histogram_numeric(F.col("id").cast("string"), F.lit(3))))
+
+
+def test_histogram_numeric_errors(diff_error):
+    diff_error(lambda s: s.sql("SELECT histogram_numeric(x, 1) FROM VALUES (1), (4) t(x)"),
+               "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE")
+    diff_error(lambda s: s.sql("SELECT histogram_numeric(x, y) FROM VALUES (1, 2), (4, 2) t(x, y)"),
+               "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT")
+    diff_error(lambda s: s.sql("SELECT histogram_numeric(x, 2) FROM VALUES (true) t(x)"),
+               "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
