@@ -1,17 +1,29 @@
-// DISTINCT aggregates: the wrapped function sees each distinct argument row once.
+// DISTINCT aggregates: the wrapped function sees each distinct argument row once, in the order
+// of first occurrence (so order-dependent functions such as listagg(DISTINCT x) concatenate
+// values as they first arrived, and the result does not depend on hashing).
 
 #include "exec/distinct_aggregate.h"
 
 #include <string>
 #include <string_view>
 #include <unordered_set>
+#include <vector>
 
 #include "exec/group_keys.h"
 
 namespace ember::exec {
 namespace {
 
-using Set = std::unordered_set<std::string>;
+/// The distinct encoded rows and the order they first arrived in (pointers into the set's
+/// nodes, which stay put while the set grows).
+struct Set {
+  std::unordered_set<std::string> keys;
+  std::vector<const std::string*> order;
+  void insert(std::string key) {
+    auto [it, added] = keys.insert(std::move(key));
+    if (added) order.push_back(&*it);
+  }
+};
 
 class DistinctAggregate final : public functions::AggregateFunction {
  public:
@@ -27,7 +39,7 @@ class DistinctAggregate final : public functions::AggregateFunction {
     encoder_.encode(args, n, arena, offs, lens);
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i]) continue;
-      set_of(states[i]).emplace(arena.data() + offs[i], lens[i]);
+      set_of(states[i]).insert(std::string(arena.data() + offs[i], lens[i]));
     }
   }
 
@@ -35,7 +47,7 @@ class DistinctAggregate final : public functions::AggregateFunction {
     const Set* s = *reinterpret_cast<Set* const*>(src);
     if (!s) return;
     Set& d = set_of(dst);
-    for (auto& k : *s) d.insert(k);
+    for (const std::string* k : s->order) d.insert(*k);
   }
 
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
@@ -44,8 +56,10 @@ class DistinctAggregate final : public functions::AggregateFunction {
     for (int64_t i = 0; i < n; ++i) {
       const Set* s = *reinterpret_cast<Set* const*>(states[i]);
       inner_->init(st);
-      if (s && !s->empty()) {
-        std::vector<std::string_view> keys(s->begin(), s->end());
+      if (s && !s->order.empty()) {
+        std::vector<std::string_view> keys;
+        keys.reserve(s->order.size());
+        for (const std::string* k : s->order) keys.emplace_back(*k);
         std::vector<ColumnPtr> cols = encoder_.decode(keys);
         std::vector<uint8_t*> ptrs(keys.size(), st);
         inner_->update(ptrs.data(), cols, static_cast<int64_t>(keys.size()));

@@ -1,5 +1,6 @@
-// Aggregates that collect values into arrays: collect_list (array_agg) and collect_set. Both
-// skip nulls; collect_set keeps the first occurrence of each value.
+// Aggregates that collect values into arrays: collect_list (array_agg), collect_set and
+// collect_union (the set of the elements of array inputs). All skip nulls (collect_union also
+// null elements); the set forms keep the first occurrence of each value.
 
 #include "functions/collection_util.h"
 
@@ -13,11 +14,25 @@ struct CollectState {
 
 class Collect final : public AggregateFunction {
  public:
-  Collect(TypePtr element, bool distinct) : element_(std::move(element)), distinct_(distinct) {}
+  /// `unnest`: the input is an array whose elements are collected (collect_union).
+  Collect(TypePtr element, bool distinct, bool unnest = false)
+      : element_(std::move(element)), distinct_(distinct), unnest_(unnest) {}
   size_t state_size() const override { return sizeof(CollectState); }
   void init(uint8_t* s) const override { reinterpret_cast<CollectState*>(s)->values = new std::vector<Value>(); }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
+    if (c.type()->id() == TypeId::kNull) return;
+    if (unnest_) {
+      const Column& elements = *c.child(0);
+      const int32_t* off = c.offsets();
+      for (int64_t i = 0; i < n; ++i) {
+        if (!states[i] || !c.is_valid(i)) continue;
+        auto* values = reinterpret_cast<CollectState*>(states[i])->values;
+        for (int32_t p = off[i]; p < off[i + 1]; ++p)
+          if (elements.is_valid(p)) values->push_back(elements.value_at(p));
+      }
+      return;
+    }
     for (int64_t i = 0; i < n; ++i)
       if (states[i] && c.is_valid(i)) reinterpret_cast<CollectState*>(states[i])->values->push_back(c.value_at(i));
   }
@@ -56,6 +71,7 @@ class Collect final : public AggregateFunction {
  private:
   TypePtr element_;
   bool distinct_;
+  bool unnest_;
 };
 
 FunctionDef collect_fn(const std::string& name, bool distinct, std::vector<std::string> aliases, std::string usage) {
@@ -101,6 +117,30 @@ void register_collect_aggregates(Registry& r) {
     r.add(std::move(d));
   }
   r.add(collect_fn("collect_set", true, {}, "collect_set(expr) - Collects and returns a set of unique elements."));
+  {
+    FunctionDef d;
+    d.name = "collect_union";
+    d.kind = FunctionKind::kAggregate;
+    d.min_args = d.max_args = 1;
+    d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
+      if (args[0]->id() != TypeId::kArray)
+        throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                            "The first parameter requires the \"ARRAY\" type, however \"" + args[0]->sql() +
+                                "\" has the type \"" + args[0]->sql() + "\".",
+                            "collect_union(" + args[0]->sql() + ")");
+      Signature s;
+      s.arg_types = args;
+      s.result_type = DataType::array(args[0]->element_type(), false);
+      s.null_if_any_arg_null = false;
+      s.never_null = true;
+      return s;
+    };
+    d.aggregate = [](const Signature& sig, const EvalContext&) {
+      return std::make_unique<Collect>(sig.arg_types[0]->element_type(), true, true);
+    };
+    d.usage = "collect_union(expr) - Collects and returns the set of unique elements of the array values.";
+    r.add(std::move(d));
+  }
 }
 
 }  // namespace ember::functions

@@ -1,5 +1,5 @@
 // Statistical aggregates: stddev / std / stddev_samp / stddev_pop, variance / var_samp /
-// var_pop, skewness and kurtosis, with Spark's semantics: the input is cast to double; no
+// var_pop, skewness and kurtosis, and product (the double product of a group's values), with Spark's semantics: the input is cast to double; no
 // non-null input gives null;
 // a single value gives 0.0 for the population forms and null for the sample forms (NaN when
 // spark.sql.legacy.statisticalAggregate is true).
@@ -145,6 +145,43 @@ class ShapeMoments final : public AggregateFunction {
   bool kurtosis_, legacy_;
 };
 
+/// product(x): the product of the group's non-null values as a double; null without any.
+struct ProductState {
+  double product;
+  bool any;
+};
+
+class Product final : public AggregateFunction {
+ public:
+  size_t state_size() const override { return sizeof(ProductState); }
+  void init(uint8_t* s) const override { *reinterpret_cast<ProductState*>(s) = {1.0, false}; }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& c = *args[0];
+    if (c.type()->id() == TypeId::kNull) return;
+    const double* x = c.values<double>();
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i] || !c.is_valid(i)) continue;
+      auto* p = reinterpret_cast<ProductState*>(states[i]);
+      p->product *= x[i];
+      p->any = true;
+    }
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    auto* a = reinterpret_cast<ProductState*>(dst);
+    auto* b = reinterpret_cast<const ProductState*>(src);
+    if (!b->any) return;
+    a->product *= b->product;
+    a->any = true;
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    for (int64_t i = 0; i < n; ++i) {
+      auto* p = reinterpret_cast<const ProductState*>(states[i]);
+      if (p->any) out.append<double>(p->product);
+      else out.append_null();
+    }
+  }
+};
+
 Signature moments_rule(const std::vector<TypePtr>& args, const std::string& name) {
   const TypePtr& t = args[0];
   if (!t->is_numeric() && t->id() != TypeId::kNull && t->id() != TypeId::kString)
@@ -163,6 +200,16 @@ Signature moments_rule(const std::vector<TypePtr>& args, const std::string& name
 }  // namespace
 
 void register_statistical_aggregates(Registry& r) {
+  {
+    FunctionDef d;
+    d.name = "product";
+    d.kind = FunctionKind::kAggregate;
+    d.min_args = d.max_args = 1;
+    d.type_rule = [](const std::vector<TypePtr>& args, const Config&) { return moments_rule(args, "product"); };
+    d.aggregate = [](const Signature&, const EvalContext&) { return std::make_unique<Product>(); };
+    d.usage = "product(expr) - Returns the product calculated from values of a group.";
+    r.add(std::move(d));
+  }
   struct Spec {
     const char* name;
     bool sample;

@@ -6,6 +6,7 @@
 // rows arrive, as in Spark; partial states merge in the order the engine combines them.
 
 #include <cmath>
+#include <algorithm>
 #include <cstring>
 #include <string>
 #include <unordered_map>
@@ -172,6 +173,80 @@ class MaxMinBy final : public AggregateFunction {
   bool max_;
 };
 
+/// max_by / min_by(x, y, k): the values of the k rows with the greatest (least) keys, ordered by
+/// key; among equal keys the earlier rows come first and win. Rows are kept in arrival order
+/// and cut back to the best k (a stable sort) whenever twice that many have gathered.
+struct ByKState {
+  struct Entry {
+    Value key, value;
+  };
+  std::vector<Entry> entries;
+  int64_t k = 0;
+};
+
+class MaxMinByK final : public AggregateFunction {
+ public:
+  MaxMinByK(TypePtr key_type, bool max) : key_type_(std::move(key_type)), max_(max) {}
+  size_t state_size() const override { return sizeof(ByKState*); }
+  void init(uint8_t* s) const override { *reinterpret_cast<ByKState**>(s) = nullptr; }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& v = *args[0];
+    const Column& key = *args[1];
+    if (key.type()->id() == TypeId::kNull || args[2]->length() == 0) return;
+    int64_t k = args[2]->values<int32_t>()[0];
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i] || key.is_null(i)) continue;
+      ByKState& s = state(states[i], k);
+      s.entries.push_back({key.value_at(i), v.value_at(i)});
+      if (static_cast<int64_t>(s.entries.size()) >= 2 * s.k) prune(s);
+    }
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    auto* from = *reinterpret_cast<ByKState* const*>(src);
+    if (!from) return;
+    ByKState& d = state(dst, from->k);
+    d.entries.insert(d.entries.end(), from->entries.begin(), from->entries.end());
+    if (static_cast<int64_t>(d.entries.size()) >= 2 * d.k) prune(d);
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    for (int64_t i = 0; i < n; ++i) {
+      auto* s = *reinterpret_cast<ByKState* const*>(states[i]);
+      if (!s || s->entries.empty()) {
+        out.append_null();
+        continue;
+      }
+      prune(*s);
+      for (auto& e : s->entries) out.child(0).append_value(e.value);
+      out.close_list();
+    }
+  }
+  void destroy(uint8_t* state) const override {
+    auto** s = reinterpret_cast<ByKState**>(state);
+    delete *s;
+    *s = nullptr;
+  }
+  bool needs_destroy() const override { return true; }
+
+ private:
+  static ByKState& state(uint8_t* slot, int64_t k) {
+    auto** s = reinterpret_cast<ByKState**>(slot);
+    if (!*s) {
+      *s = new ByKState();
+      (*s)->k = k;
+    }
+    return **s;
+  }
+  void prune(ByKState& s) const {
+    std::stable_sort(s.entries.begin(), s.entries.end(), [&](const ByKState::Entry& a, const ByKState::Entry& b) {
+      int c = compare_values(a.key, b.key, *key_type_);
+      return max_ ? c > 0 : c < 0;
+    });
+    if (static_cast<int64_t>(s.entries.size()) > s.k) s.entries.resize(static_cast<size_t>(s.k));
+  }
+  TypePtr key_type_;
+  bool max_;
+};
+
 // ---- mode -----------------------------------------------------------------------------------
 
 /// Counts per distinct value, keyed by the value's bytes (fixed-width values by their storage
@@ -310,24 +385,46 @@ void register_value_aggregates(Registry& r) {
     FunctionDef d;
     d.name = max ? "max_by" : "min_by";
     d.kind = FunctionKind::kAggregate;
-    d.min_args = d.max_args = 2;
+    d.min_args = 2;
+    d.max_args = 3;
     std::string name = d.name;
-    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) {
-      if (!orderable(*args[1]))
+    d.arg_type_rule = [name](const std::vector<ArgInfo>& a, const Config&) {
+      std::string shown = name + "(" + a[0].type->sql() + ", " + a[1].type->sql() + (a.size() > 2 ? ", " + a[2].type->sql() : "") + ")";
+      if (!orderable(*a[1].type))
         throw_type_mismatch("INVALID_ORDERING_TYPE",
-                            "The `" + name + "` does not support ordering on type \"" + args[1]->sql() + "\".",
-                            name + "(" + args[0]->sql() + ", " + args[1]->sql() + ")");
+                            "The `" + name + "` does not support ordering on type \"" + a[1].type->sql() + "\".", shown);
       Signature s;
-      s.arg_types = args;
-      s.result_type = args[0];
+      s.arg_types = {a[0].type, a[1].type};
+      s.result_type = a[0].type;
       s.null_if_any_arg_null = false;
+      if (a.size() > 2) {
+        // k: a constant INT (or narrower) in [1, 100000].
+        if (!a[2].type->is_integral() || a[2].type->id() == TypeId::kLong)
+          throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                              "The third parameter requires the \"INT\" type, however \"" + a[2].type->sql() +
+                                  "\" has the type \"" + a[2].type->sql() + "\".",
+                              shown);
+        if (!a[2].literal)
+          throw_type_mismatch("NON_FOLDABLE_INPUT",
+                              "the input k should be a foldable int expression; however, got " + a[2].type->sql() + ".",
+                              shown);
+        int64_t k = a[2].literal->is_null() ? 0 : a[2].literal->as_int();
+        if (k < 1 || k > 100000)
+          throw_type_mismatch("VALUE_OUT_OF_RANGE",
+                              "The `k` must be between [1, 100000] (current value = " + std::to_string(k) + ").", shown);
+        s.arg_types.push_back(DataType::int_());
+        s.result_type = DataType::array(a[0].type, true);
+      }
       return s;
     };
-    d.aggregate = [max](const Signature& sig, const EvalContext&) {
+    d.aggregate = [max](const Signature& sig, const EvalContext&) -> std::unique_ptr<AggregateFunction> {
+      if (sig.arg_types.size() > 2) return std::make_unique<MaxMinByK>(sig.arg_types[1], max);
       return std::make_unique<MaxMinBy>(sig.arg_types[1], max);
     };
-    d.usage = max ? "max_by(x, y) - Returns the value of `x` associated with the maximum value of `y`."
-                  : "min_by(x, y) - Returns the value of `x` associated with the minimum value of `y`.";
+    d.usage = max ? "max_by(x, y[, k]) - Returns the value of `x` associated with the maximum value of `y` (the "
+                    "values of the k rows with the greatest `y`, as an array)."
+                  : "min_by(x, y[, k]) - Returns the value of `x` associated with the minimum value of `y` (the "
+                    "values of the k rows with the least `y`, as an array).";
     r.add(std::move(d));
   }
   {

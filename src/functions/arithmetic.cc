@@ -1,10 +1,13 @@
 // Arithmetic operators: + - * / % div, unary minus, with Spark's type rules and ANSI overflow
 // and division-by-zero behaviour; try_add / try_subtract / try_multiply / try_divide / try_mod,
-// the same operators with null instead of overflow and division-by-zero errors.
+// the same operators with null instead of overflow and division-by-zero errors (try_add and
+// try_subtract also over dates, timestamps and ANSI intervals).
 
 #include <cmath>
 #include <limits>
+#include <optional>
 
+#include "common/datetime.h"
 #include "functions/decimal_util.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
@@ -250,6 +253,94 @@ ScalarKernel try_kernel(ScalarKernel kernel) {
   };
 }
 
+/// try_add / try_subtract over dates and ANSI intervals: date ± days (integral), date ±
+/// year-month interval (months added as add_months does), interval ± interval of the same kind,
+/// timestamp ± day-time interval. Overflow gives null. kNone for other argument types, which
+/// take the numeric rules.
+enum class DateTimeOperands { kNone, kDateDays, kDateMonths, kYearMonth, kDayTime, kTimestampMicros };
+
+DateTimeOperands datetime_operands(const TypePtr& a, const TypePtr& b) {
+  auto small_int = [](const TypePtr& t) {
+    return t->id() == TypeId::kByte || t->id() == TypeId::kShort || t->id() == TypeId::kInt;
+  };
+  const TypeId x = a->id(), y = b->id();
+  if (x == TypeId::kDate && small_int(b)) return DateTimeOperands::kDateDays;
+  if (x == TypeId::kDate && y == TypeId::kYearMonthInterval) return DateTimeOperands::kDateMonths;
+  if (x == TypeId::kYearMonthInterval && y == TypeId::kYearMonthInterval) return DateTimeOperands::kYearMonth;
+  if (x == TypeId::kDayTimeInterval && y == TypeId::kDayTimeInterval) return DateTimeOperands::kDayTime;
+  if ((x == TypeId::kTimestamp || x == TypeId::kTimestampNtz) && y == TypeId::kDayTimeInterval)
+    return DateTimeOperands::kTimestampMicros;
+  return DateTimeOperands::kNone;
+}
+
+/// The signature of a datetime try_add / try_subtract (nullopt for other operands); try_add also
+/// takes the datetime on the right (1 + date).
+std::optional<Signature> datetime_try_signature(bool add, const std::vector<TypePtr>& args) {
+  TypePtr a = args[0], b = args[1];
+  DateTimeOperands kind = datetime_operands(a, b);
+  if (kind == DateTimeOperands::kNone && add) kind = datetime_operands(b, a);
+  if (kind == DateTimeOperands::kNone) return std::nullopt;
+  Signature s;
+  s.arg_types = {a, b};
+  s.may_introduce_null = true;
+  bool swapped = datetime_operands(a, b) == DateTimeOperands::kNone;
+  const TypePtr& left = swapped ? b : a;
+  const TypePtr& right = swapped ? a : b;
+  switch (kind) {
+    case DateTimeOperands::kDateDays:
+      (swapped ? s.arg_types[0] : s.arg_types[1]) = DataType::int_();
+      s.result_type = DataType::date();
+      break;
+    case DateTimeOperands::kYearMonth:
+      s.result_type = DataType::year_month_interval(std::min(left->start_field(), right->start_field()),
+                                                    std::max(left->end_field(), right->end_field()));
+      break;
+    case DateTimeOperands::kDayTime:
+      s.result_type = DataType::day_time_interval(std::min(left->start_field(), right->start_field()),
+                                                  std::max(left->end_field(), right->end_field()));
+      break;
+    case DateTimeOperands::kDateMonths: s.result_type = DataType::date(); break;
+    default: s.result_type = left; break;
+  }
+  return s;
+}
+
+/// Adds `months` to a date as add_months does (the day clamped to the month's last day); false
+/// when the result leaves the DATE range.
+bool date_plus_months(int64_t days, int64_t months, int32_t* out) {
+  CivilDate c = civil_from_days(days);
+  int64_t m = c.year * 12 + (c.month - 1) + months;
+  int64_t y = floor_div(m, 12);
+  int mo = static_cast<int>(floor_mod(m, 12)) + 1;
+  int64_t r = days_from_civil(y, mo, std::min(c.day, days_in_month(y, mo)));
+  if (r != static_cast<int32_t>(r)) return false;
+  *out = static_cast<int32_t>(r);
+  return true;
+}
+
+ColumnPtr datetime_try_kernel(bool add, const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig) {
+  bool swapped = datetime_operands(args[0]->type(), args[1]->type()) == DateTimeOperands::kNone;
+  const Column& l = *args[swapped ? 1 : 0];
+  const Column& r = *args[swapped ? 0 : 1];
+  DateTimeOperands kind = datetime_operands(l.type(), r.type());
+  const TypePtr& rt = sig.result_type;
+  switch (kind) {
+    case DateTimeOperands::kDateDays:
+    case DateTimeOperands::kYearMonth:
+      return binary_fixed_nullable<int32_t, int32_t, int32_t>(l, r, n, rt, [add](int32_t x, int32_t y, int32_t* out) {
+        return add ? !__builtin_add_overflow(x, y, out) : !__builtin_sub_overflow(x, y, out);
+      });
+    case DateTimeOperands::kDateMonths:
+      return binary_fixed_nullable<int32_t, int32_t, int32_t>(l, r, n, rt, [add](int32_t x, int32_t y, int32_t* out) {
+        return date_plus_months(x, add ? static_cast<int64_t>(y) : -static_cast<int64_t>(y), out);
+      });
+    default:
+      return binary_fixed_nullable<int64_t, int64_t, int64_t>(l, r, n, rt, [add](int64_t x, int64_t y, int64_t* out) {
+        return add ? !__builtin_add_overflow(x, y, out) : !__builtin_sub_overflow(x, y, out);
+      });
+  }
+}
+
 void register_try_arithmetic(Registry& r) {
   struct Spec {
     const char* name;
@@ -279,12 +370,23 @@ void register_try_arithmetic(Registry& r) {
     d.name = s.name;
     d.min_args = d.max_args = 2;
     TypeRule rule = s.rule;
-    d.type_rule = [rule](const std::vector<TypePtr>& args, const Config& conf) {
+    const bool datetime = std::string(s.name) == "try_add" || std::string(s.name) == "try_subtract";
+    const bool add = std::string(s.name) == "try_add";
+    d.type_rule = [rule, datetime, add](const std::vector<TypePtr>& args, const Config& conf) {
+      if (datetime)
+        if (auto sig = datetime_try_signature(add, args)) return *sig;
       Signature sig = rule(args, conf);
       sig.may_introduce_null = true;
       return sig;
     };
-    d.kernel = try_kernel(s.kernel);
+    ScalarKernel numeric = try_kernel(s.kernel);
+    d.kernel = [numeric, datetime, add](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                                        const EvalContext& ctx) {
+      if (datetime && (sig.result_type->is_datetime() || sig.result_type->id() == TypeId::kYearMonthInterval ||
+                       sig.result_type->id() == TypeId::kDayTimeInterval))
+        return datetime_try_kernel(add, args, n, sig);
+      return numeric(args, n, sig, ctx);
+    };
     d.usage = s.usage;
     r.add(std::move(d));
   }

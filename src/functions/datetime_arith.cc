@@ -1,5 +1,5 @@
 // Date and timestamp arithmetic: date_add/date_sub, add_months, months_between, datediff,
-// next_day, make_date, make_timestamp, date_trunc/trunc, from_utc_timestamp/to_utc_timestamp,
+// next_day, make_date, make_timestamp (and its _ltz, _ntz and try_ forms), date_trunc/trunc, from_utc_timestamp/to_utc_timestamp,
 // timestamp_seconds/millis/micros, current_date/current_timestamp.
 
 #include <chrono>
@@ -175,9 +175,12 @@ bool seconds_micros(const Column& c, int64_t i, int64_t* out) {
   return true;
 }
 
+/// make_timestamp and its variants: `ntz` builds a TIMESTAMP_NTZ (no zone is applied), `try_`
+/// forms return null where the plain ones raise an error (bad fields, an unknown zone).
 ColumnPtr make_timestamp_kernel(const Args& a, int64_t n, const Signature& sig,
-                                const EvalContext& ctx) {
+                                const EvalContext& ctx, bool ntz, bool try_form) {
   const TimeZone& session = TimeZone::get(ctx.time_zone);
+  const bool raise = ctx.ansi && !try_form;
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     int64_t y = int_arg(a, 0, i), mo = int_arg(a, 1, i), d = int_arg(a, 2, i), h = int_arg(a, 3, i),
             mi = int_arg(a, 4, i), us = 0;
@@ -198,14 +201,25 @@ ColumnPtr make_timestamp_kernel(const Args& a, int64_t n, const Signature& sig,
              (us > 59999999 && us != 60 * kMicrosPerSecond))
       field = "SecondOfMinute", range = "0 - 59", bad = us / kMicrosPerSecond;
     if (field) {
-      if (ctx.ansi) field_out_of_bounds(field, range, bad);
+      if (raise) field_out_of_bounds(field, range, bad);
       b.append_null();
       return;
     }
     int64_t local = days_from_civil(y, static_cast<int>(mo), static_cast<int>(d)) * kMicrosPerDay +
                     (h * 3600 + mi * 60) * kMicrosPerSecond + us;
+    if (ntz) {
+      b.append<int64_t>(local);
+      return;
+    }
     const TimeZone* tz = &session;
-    if (a.size() > 6) tz = &TimeZone::get(std::string(a[6]->string_at(i)));
+    if (a.size() > 6) {
+      std::string name(a[6]->string_at(i));
+      tz = try_form ? TimeZone::find(name) : &TimeZone::get(name);
+      if (!tz) {
+        b.append_null();
+        return;
+      }
+    }
     b.append<int64_t>(tz->local_to_utc_micros(local));
   });
 }
@@ -377,24 +391,49 @@ void register_datetime_arith(Registry& r) {
         return s;
       },
       make_date_kernel));
-  r.add(scalar(
-      "make_timestamp", 6, 7,
-      [](const Types& a, const Config& conf) {
-        if (!a[5]->is_numeric() && a[5]->id() != TypeId::kNull)
-          throw_type_mismatch(
-              "UNEXPECTED_INPUT_TYPE",
-              "The sixth parameter requires the \"DECIMAL(16,6)\" type, however \"" + a[5]->sql() +
-                  "\" has the type \"" + a[5]->sql() + "\".",
-              call_sql("make_timestamp", a));
-        Signature s = coerce_args("make_timestamp", a, "IIIII*S", DataType::timestamp());
-        if (a[5]->id() == TypeId::kNull) s.arg_types[5] = DataType::double_();
-        // Spark casts the seconds to DECIMAL(16,6); a cast that may fail makes the result
-        // nullable even in ANSI mode.
-        s.may_introduce_null =
-            !conf.ansi_enabled() || cast_forces_null(*a[5], *DataType::decimal(16, 6));
-        return s;
-      },
-      make_timestamp_kernel));
+  struct MakeTs {
+    const char* name;
+    bool ntz, try_form;
+  };
+  for (const MakeTs& m : {MakeTs{"make_timestamp", false, false}, MakeTs{"make_timestamp_ltz", false, false},
+                          MakeTs{"make_timestamp_ntz", true, false}, MakeTs{"try_make_timestamp", false, true},
+                          MakeTs{"try_make_timestamp_ltz", false, true},
+                          MakeTs{"try_make_timestamp_ntz", true, true}}) {
+    std::string fn = m.name;
+    bool ntz = m.ntz, try_form = m.try_form;
+    FunctionDef d = scalar(
+        fn, 6, ntz ? 6 : 7,
+        [fn, ntz, try_form](const Types& a, const Config& conf) {
+          if (!a[5]->is_numeric() && a[5]->id() != TypeId::kNull)
+            throw_type_mismatch(
+                "UNEXPECTED_INPUT_TYPE",
+                "The sixth parameter requires the \"DECIMAL(16,6)\" type, however \"" + a[5]->sql() +
+                    "\" has the type \"" + a[5]->sql() + "\".",
+                call_sql(fn, a));
+          // Any number is cast to the INT fields, as Spark's implicit casts do.
+          Types t = a;
+          for (size_t k = 0; k < 5; ++k)
+            if (t[k]->is_numeric()) t[k] = DataType::int_();
+          Signature s = coerce_args(fn, t, "IIIII*S", ntz ? DataType::timestamp_ntz() : DataType::timestamp());
+          if (a[5]->id() == TypeId::kNull) s.arg_types[5] = DataType::double_();
+          // Spark casts the seconds to DECIMAL(16,6); a cast that may fail makes the result
+          // nullable even in ANSI mode.
+          s.may_introduce_null =
+              try_form || !conf.ansi_enabled() || cast_forces_null(*a[5], *DataType::decimal(16, 6));
+          return s;
+        },
+        [ntz, try_form](const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
+          return make_timestamp_kernel(a, n, sig, ctx, ntz, try_form);
+        });
+    // try_make_timestamp alone leaves its time zone out of its name.
+    if (fn == "try_make_timestamp")
+      d.render = [](const std::string& called, const std::vector<std::string>& a) {
+        std::string s = called + "(";
+        for (size_t i = 0; i < 6; ++i) s += (i ? ", " : "") + a[i];
+        return s + ")";
+      };
+    r.add(std::move(d));
+  }
   r.add(scalar("date_trunc", 2, 2, rule("date_trunc", "St", DataType::timestamp(), true),
                date_trunc_kernel));
   r.add(scalar("trunc", 2, 2, rule("trunc", "dS", DataType::date(), true), trunc_kernel));

@@ -1,5 +1,5 @@
-// Datetime patterns: to_date, to_timestamp, unix_timestamp/to_unix_timestamp (parsing with
-// common/datetime_pattern), date_format and from_unixtime (formatting with the pattern letters
+// Datetime patterns: to_date, to_timestamp (to_timestamp_ltz), to_timestamp_ntz,
+// unix_timestamp/to_unix_timestamp (parsing with common/datetime_pattern), date_format and from_unixtime (formatting with the pattern letters
 // of Spark's DateTimeFormatter use).
 
 #include <chrono>
@@ -218,11 +218,35 @@ class Cache {
                     {"func", "`" + try_fn + "`"}});
 }
 
+/// The local date-time of a timestamp string, a zone in it ignored (to_timestamp_ntz without a
+/// pattern); a time without a date is invalid.
+bool parse_local_timestamp(std::string_view s, int64_t* us) {
+  TimestampParts parts;
+  return parse_timestamp_parts(s, &parts) && !parts.just_time && local_micros_of(parts, us);
+}
+
+/// The same with a pattern: the fields it reads, an offset or zone among them ignored.
+bool parse_local_timestamp(const DateTimePattern& pattern, std::string_view s, int64_t* us) {
+  DateTimePattern::Result r;
+  if (!pattern.parse(s, &r)) return false;
+  TimestampParts parts;
+  parts.year = r.year;
+  parts.month = r.month;
+  parts.day = r.day;
+  parts.hour = r.hour;
+  parts.minute = r.minute;
+  parts.second = r.second;
+  parts.micros = r.micros;
+  return local_micros_of(parts, us);
+}
+
 /// Parses row i of the string argument with the pattern argument (or Spark's default parser
 /// when the call has no pattern), to a date or a timestamp.
 template <bool kDate>
 ColumnPtr parse_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx,
                        const std::string& fn, bool to_seconds) {
+  // to_timestamp_ntz reads the local date-time and ignores a zone in the text.
+  const bool ntz = sig.result_type->id() == TypeId::kTimestampNtz;
   const TimeZone& tz = TimeZone::get(ctx.time_zone);
   Cache<DateTimePattern> cache;
   bool strict = ctx.ansi && fn.rfind("try_", 0) != 0;
@@ -242,25 +266,25 @@ ColumnPtr parse_kernel(const Args& a, int64_t n, const Signature& sig, const Eva
     int64_t us = 0;
     if (a.size() > 1) {
       const DateTimePattern& p = cache.get(a[1]->string_at(i));
-      ok = kDate ? p.parse_date(s, &days) : p.parse_timestamp(s, tz, &us);
+      ok = kDate ? p.parse_date(s, &days) : ntz ? parse_local_timestamp(p, s, &us) : p.parse_timestamp(s, tz, &us);
     } else if (to_seconds) {
       ok = cache.get(kDefaultPattern).parse_timestamp(s, tz, &us);
     } else {
-      ok = kDate ? parse_date(s, &days) : parse_timestamp(s, tz, &us);
+      ok = kDate ? parse_date(s, &days) : ntz ? parse_local_timestamp(s, &us) : parse_timestamp(s, tz, &us);
     }
     if (!ok) {
       if (strict) {
         if (a.size() == 1 && !to_seconds) {
+          const std::string target = kDate ? "DATE" : ntz ? "TIMESTAMP_NTZ" : "TIMESTAMP";
           throw SparkError(
               ErrorKind::kDateTime, "CAST_INVALID_INPUT",
-              "The value '" + std::string(s) + "' of the type \"STRING\" cannot be cast to \"" +
-                  std::string(kDate ? "DATE" : "TIMESTAMP") +
+              "The value '" + std::string(s) + "' of the type \"STRING\" cannot be cast to \"" + target +
                   "\" because it is malformed. Correct the value as per the syntax, or change its "
                   "target type. Use `try_cast` to tolerate malformed input and return NULL "
                   "instead.",
               {{"expression", "'" + std::string(s) + "'"},
                {"sourceType", "\"STRING\""},
-               {"targetType", std::string("\"") + (kDate ? "DATE" : "TIMESTAMP") + "\""},
+               {"targetType", "\"" + target + "\""},
                {"ansiConfig", "\"spark.sql.ansi.enabled\""}});
         }
         cannot_parse(s, fn);
@@ -311,11 +335,17 @@ void register_datetime_format(Registry& r) {
                  }));
   }
   for (std::string fn : {"to_timestamp", "try_to_timestamp"}) {
+    // to_timestamp_ltz is to_timestamp (TIMESTAMP is the local-time-zone type).
     r.add(scalar(fn, 1, 2, parse_rule(fn, DataType::timestamp()),
                  [fn](const Args& a, int64_t n, const Signature& s, const EvalContext& c) {
                    return parse_kernel<false>(a, n, s, c, fn, false);
-                 }));
+                 },
+                 fn == "to_timestamp" ? std::vector<std::string>{"to_timestamp_ltz"} : std::vector<std::string>{}));
   }
+  r.add(scalar("to_timestamp_ntz", 1, 2, parse_rule("to_timestamp_ntz", DataType::timestamp_ntz()),
+               [](const Args& a, int64_t n, const Signature& s, const EvalContext& c) {
+                 return parse_kernel<false>(a, n, s, c, "to_timestamp_ntz", false);
+               }));
   for (std::string fn : {"unix_timestamp", "to_unix_timestamp"}) {
     FunctionDef d = scalar(
         fn, fn == "unix_timestamp" ? 0 : 1, 2, parse_rule(fn, DataType::long_()),

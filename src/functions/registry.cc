@@ -25,6 +25,12 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 }
 }  // namespace
 
+// Families registered here whose entry points are not in function.h.
+void register_datetime_interval(Registry& r);
+void register_string_aggregates(Registry& r);
+void register_bitmap_functions(Registry& r);
+void register_histogram_aggregates(Registry& r);
+
 Registry& Registry::instance() {
   static Registry* r = new Registry();
   return *r;
@@ -56,6 +62,10 @@ Registry::Registry() {
   register_datetime_arith(*this);
   register_datetime_operators(*this);
   register_datetime_format(*this);
+  register_datetime_interval(*this);
+  register_string_aggregates(*this);
+  register_bitmap_functions(*this);
+  register_histogram_aggregates(*this);
   register_collection_constructors(*this);
   register_collection_access(*this);
   register_array_functions(*this);

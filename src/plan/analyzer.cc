@@ -408,6 +408,15 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
     named->display = "(" + args[0]->to_string() + " IN (" + shown + "))";
     return named;
   }
+  if ((name == "current_database" || name == "current_schema" || name == "current_catalog") && args.empty()) {
+    // The session's current namespace, fixed when the query is analyzed; Spark names the
+    // database form current_schema() whichever name is called.
+    bool catalog = name == "current_catalog";
+    auto out = std::make_shared<Expr>(
+        *lit(Value::bytes(catalog ? "spark_catalog" : session_.current_database()), DataType::string()));
+    out->display = catalog ? "current_catalog()" : "current_schema()";
+    return out;
+  }
   if ((name == "extract" || name == "date_part") && args.size() == 2 && args[0]->kind == ExprKind::kLiteral &&
       args[0]->type->id() == TypeId::kString && !args[0]->value.is_null()) {
     // EXTRACT(field FROM e) / date_part('field', e): the field's function, named as written.
@@ -424,6 +433,33 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
     std::string upper;
     for (char c : written) upper += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
     auto it = kFields.find(upper);
+    static const std::set<std::string> kSecondNames = {"SECOND", "S", "SEC", "SECONDS", "SECS"};
+    static const std::set<std::string> kIsoDayNames = {"DAYOFWEEK_ISO", "DOW_ISO"};
+    if (kSecondNames.count(upper) || kIsoDayNames.count(upper)) {
+      ExprPtr out;
+      if (kIsoDayNames.count(upper)) {
+        // Monday = 1 ... Sunday = 7.
+        out = resolve_function(call("+", {}), {resolve_function(call("weekday", {}), {args[1]}, false),
+                                               lit(Value::integer(1), DataType::int_())}, false);
+      } else {
+        // The seconds of the minute with their fraction, as DECIMAL(8,6): the whole seconds plus
+        // the microseconds of the instant (zone offsets are whole seconds).
+        ExprPtr ts = args[1]->type->id() == TypeId::kTimestamp ? args[1] : cast(args[1], DataType::timestamp());
+        ExprPtr whole = resolve_function(call("second", {}), {args[1]}, false);
+        ExprPtr micros = resolve_function(
+            call("pmod", {}), {resolve_function(call("unix_micros", {}), {ts}, false),
+                               lit(Value::integer(1000000), DataType::long_())}, false);
+        ExprPtr fraction = resolve_function(
+            call("/", {}), {cast(micros, DataType::decimal(20, 6)), lit(Value::decimal(1000000), DataType::decimal(7, 0))},
+            false);
+        out = cast(resolve_function(call("+", {}), {cast(whole, DataType::decimal(8, 6)), fraction}, false),
+                   DataType::decimal(8, 6));
+      }
+      auto named = std::make_shared<Expr>(*out);
+      named->display = name == "extract" ? "extract(" + written + " FROM " + args[1]->to_string() + ")"
+                                       : "date_part(" + written + ", " + args[1]->to_string() + ")";
+      return named;
+    }
     if (it == kFields.end()) {
       throw SparkError(ErrorKind::kAnalysis, "INVALID_EXTRACT_FIELD",
                        "Cannot extract " + quote_id(written) + " from " + args[1]->to_string() + ".",

@@ -208,7 +208,14 @@ std::string Expr::to_string() const {
       if (function->render) {
         std::vector<std::string> rendered;
         for (const auto& c : children) rendered.push_back(c->to_string());
-        return function->render(name.empty() ? function->name : name, rendered);
+        std::string shown_call = function->render(name.empty() ? function->name : name, rendered);
+        // listagg(DISTINCT x, NULL): the keyword goes right after the opening parenthesis.
+        if (distinct) {
+          size_t open = shown_call.find('(');
+          if (open != std::string::npos && shown_call.compare(open + 1, 9, "DISTINCT ") != 0)
+            shown_call.insert(open + 1, "DISTINCT ");
+        }
+        return shown_call;
       }
       // A function called by its name (negative(x)) is shown by that name, as Spark does.
       if (!name.empty() && name != function->name) return name + "(" + args() + ")";

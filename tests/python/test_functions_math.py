@@ -147,3 +147,16 @@ def test_math_type_errors(diff_error):
     diff_error(lambda s: s.range(1).select(F.sqrt(F.lit(True))), "DATATYPE_MISMATCH")
     diff_error(lambda s: s.range(1).select(F.shiftleft(F.lit(True), 1)), "DATATYPE_MISMATCH")
 
+
+
+def test_randn_stream(diff):
+    # One partition in Spark and one morsel in Ember: both draw the same XORShiftRandom stream
+    # (a row may take more than two draws when the polar method rejects a pair).
+    diff(lambda s: s.range(0, 2000, 1, 1).select("id", F.randn(42).alias("g"), F.randn(-7).alias("h"),
+                                                 F.rand(42).alias("u")))
+    diff(lambda s: s.range(0, 1000, 1, 1).select((F.randn(42) + F.col("id") % 3 * 10).alias("v"))
+         .select(F.percentile("v", F.lit(0.5)), F.percentile("v", [0.25, 0.75], F.lit(1))))
+
+
+def test_randn_errors(diff_error):
+    diff_error(lambda s: s.sql("SELECT randn(1.5)"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")

@@ -104,7 +104,6 @@ def test_string_predicates_and_functions(diff):
     diff(sql("SELECT b LIKE 'a%', b RLIKE '^b', 'x' || b, upper(b), a DIV 2 FROM sql_t ORDER BY a"))
 
 
-@other_layer("DATE, TIMESTAMP and binary literals are named 'literal' by the plan layer")
 def test_typed_literals(diff):
     diff(sql("SELECT DATE '2020-01-01', TIMESTAMP '2020-01-01 10:00:00', X'0A0B'"))
 

@@ -157,5 +157,30 @@ TEST(DistinctAggregate, CountsEachDistinctRowOnceAcrossMergedStates) {
   fn->destroy(b.data());
 }
 
+TEST(DistinctAggregate, SeesDistinctRowsInOrderOfFirstOccurrence) {
+  const functions::FunctionDef* collect = functions::Registry::instance().find("collect_list");
+  Config conf;
+  functions::Signature sig = collect->type_rule({DataType::long_()}, conf);
+  functions::EvalContext ctx;
+  auto fn = make_distinct_aggregate(collect->aggregate(sig, ctx), {DataType::long_()});
+  std::vector<uint8_t> a(32, 0), b(32, 0);
+  fn->init(a.data());
+  fn->init(b.data());
+  ColumnPtr x = longs({3, 1, 3, 5}), y = longs({2, 1, 4, 5});
+  std::vector<uint8_t*> pa(4, a.data()), pb(4, b.data());
+  fn->update(pa.data(), {x}, 4);
+  fn->update(pb.data(), {y}, 4);
+  fn->merge(a.data(), b.data());
+  ColumnBuilder out(sig.result_type);
+  uint8_t* s = a.data();
+  fn->finalize(&s, 1, out);
+  Value r = out.finish()->value_at(0);
+  std::vector<int64_t> got;
+  for (const Value& v : r.as_list()) got.push_back(v.as_int());
+  EXPECT_EQ(got, (std::vector<int64_t>{3, 1, 5, 2, 4}));
+  fn->destroy(a.data());
+  fn->destroy(b.data());
+}
+
 }  // namespace
 }  // namespace ember::exec

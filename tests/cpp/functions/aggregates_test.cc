@@ -1,10 +1,14 @@
 // Aggregate functions driven through their update / merge / finalize contract, for what queries
 // do not pin down: partial states merged in different splits give the sequential result, and
-// the array results of percentile and percentile_approx.
+// the array results of percentile and percentile_approx, max_by / min_by with k, listagg and
+// the bitmap aggregates.
 
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdint>
+#include <optional>
+#include <string>
 
 #include "common/config.h"
 #include "functions/function.h"
@@ -21,13 +25,21 @@ ColumnPtr doubles(const std::vector<double>& values) {
 ColumnPtr constant(const TypePtr& type, const Value& v, int64_t n) { return Column::constant(type, v, n); }
 
 /// Runs `name` over `args` split at row `split` into two partial states merged at the end.
-ColumnPtr aggregate(const std::string& name, const std::vector<ColumnPtr>& args, int64_t split) {
+/// Arguments from `first_literal` on are constants that an argument rule sees as literals.
+ColumnPtr aggregate(const std::string& name, const std::vector<ColumnPtr>& args, int64_t split,
+                    size_t first_literal = SIZE_MAX) {
   const FunctionDef* d = Registry::instance().find(name);
   EXPECT_NE(d, nullptr) << name;
   std::vector<TypePtr> types;
   for (auto& a : args) types.push_back(a->type());
   Config conf;
-  Signature sig = d->type_rule(types, conf);
+  // Functions with an argument rule see constant columns as literals.
+  std::vector<Value> literals;
+  for (auto& a : args) literals.push_back(a->length() > 0 ? a->value_at(0) : Value());
+  std::vector<ArgInfo> infos;
+  for (size_t k = 0; k < args.size(); ++k)
+    infos.push_back({types[k], true, k >= first_literal ? &literals[k] : nullptr});
+  Signature sig = d->arg_type_rule ? d->arg_type_rule(infos, conf) : d->type_rule(types, conf);
   EvalContext ctx;
   auto fn = d->aggregate(sig, ctx);
   std::vector<uint8_t> a(fn->state_size() + 16), b(fn->state_size() + 16);
@@ -113,6 +125,75 @@ TEST(AggregatesTest, ApproxPercentileWithinRankErrorForLargeInputs) {
   for (int64_t split : {0, 123456}) {
     double r = aggregate("percentile_approx", {doubles(x), p, accuracy}, split)->values<double>()[0];
     EXPECT_NEAR(r, 59999, 200000 / 100.0) << split;
+  }
+}
+
+ColumnPtr strings(const std::vector<std::optional<std::string>>& values) {
+  ColumnBuilder b(DataType::string());
+  for (auto& v : values) {
+    if (v) b.append_bytes(*v);
+    else b.append_null();
+  }
+  return b.finish();
+}
+
+ColumnPtr longs(const std::vector<int64_t>& values) {
+  ColumnBuilder b(DataType::long_());
+  for (int64_t v : values) b.append<int64_t>(v);
+  return b.finish();
+}
+
+TEST(AggregatesTest, ListAggMergesInArrivalOrder) {
+  auto x = strings({"a", "b", std::nullopt, "c", "d"});
+  auto delim = constant(DataType::string(), Value::bytes(", "), 5);
+  for (int64_t split : {0, 1, 2, 3, 5}) {
+    ColumnPtr r = aggregate("listagg", {x, delim}, split, 1);
+    EXPECT_EQ(r->string_at(0), "a, b, c, d") << split;
+  }
+  EXPECT_TRUE(aggregate("listagg", {strings({std::nullopt}), delim}, 1, 1)->is_null(0));
+}
+
+TEST(AggregatesTest, MaxByWithKKeepsTheBestRowsWhateverTheSplit) {
+  std::vector<int64_t> keys, values;
+  for (int64_t i = 0; i < 500; ++i) {
+    keys.push_back((i * 37) % 101);  // each key about five times: ties everywhere
+    values.push_back(i);
+  }
+  auto k = constant(DataType::int_(), Value::integer(7), 500);
+  Value whole = aggregate("max_by", {longs(values), longs(keys), k}, 500, 2)->value_at(0);
+  ASSERT_EQ(whole.as_list().size(), 7u);
+  // Key 100 first (its earliest rows first), then key 99.
+  EXPECT_EQ(whole.as_list()[0].as_int(), 30);
+  for (int64_t split : {0, 1, 250, 499}) {
+    Value merged = aggregate("max_by", {longs(values), longs(keys), k}, split, 2)->value_at(0);
+    ASSERT_EQ(merged.as_list().size(), 7u);
+    for (size_t i = 0; i < 7; ++i) EXPECT_EQ(merged.as_list()[i].as_int(), whole.as_list()[i].as_int()) << split;
+  }
+}
+
+TEST(AggregatesTest, BitmapAggregatesMergeToTheSequentialBitmap) {
+  std::vector<int64_t> positions;
+  for (int64_t i = 0; i < 3000; ++i) positions.push_back((i * 7919) % 32768);
+  ColumnPtr whole = aggregate("bitmap_construct_agg", {longs(positions)}, 3000);
+  ASSERT_EQ(whole->string_at(0).size(), 4096u);
+  for (int64_t split : {0, 1, 1500}) EXPECT_EQ(aggregate("bitmap_construct_agg", {longs(positions)}, split)->string_at(0),
+                                              whole->string_at(0));
+  ColumnBuilder b(DataType::binary());
+  b.append_bytes(std::string("\xF0\x0F", 2));
+  b.append_bytes(std::string(5000, '\x3C'));
+  b.append_bytes(std::string("\xFF", 1));
+  ColumnPtr maps = b.finish();
+  for (int64_t split : {0, 1, 2, 3}) {
+    std::string o(aggregate("bitmap_or_agg", {maps}, split)->string_at(0));
+    std::string a(aggregate("bitmap_and_agg", {maps}, split)->string_at(0));
+    ASSERT_EQ(o.size(), 4096u);
+    EXPECT_EQ(static_cast<uint8_t>(o[0]), 0xFF);
+    EXPECT_EQ(static_cast<uint8_t>(o[1]), 0x3F);
+    EXPECT_EQ(static_cast<uint8_t>(o[4095]), 0x3C);
+    // AND pads shorter bitmaps with zero bytes.
+    EXPECT_EQ(static_cast<uint8_t>(a[0]), 0x30);
+    EXPECT_EQ(static_cast<uint8_t>(a[1]), 0x00);
+    EXPECT_EQ(static_cast<uint8_t>(a[4095]), 0x00);
   }
 }
 
