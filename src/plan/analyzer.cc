@@ -6,6 +6,7 @@
 #include <cctype>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/error.h"
@@ -16,6 +17,7 @@
 #include "plan/subquery.h"
 #include "plan/table_relation.h"
 #include "plan/nested_resolution.h"
+#include "plan/plan_id_resolution.h"
 #include "plan/window_resolution.h"
 
 namespace ember::plan {
@@ -46,6 +48,23 @@ std::string join_parts(const std::vector<std::string>& parts, bool quote) {
   for (size_t i = 0; i < parts.size(); ++i) {
     if (i) s += ".";
     s += quote ? quote_id(parts[i]) : parts[i];
+  }
+  return s;
+}
+
+/// A column name as Spark prints an unresolved reference: parts joined by dots, each in
+/// backquotes only when it is not a plain identifier.
+std::string sql_name(const std::vector<std::string>& parts) {
+  std::string s;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string& p = parts[i];
+    bool plain = !p.empty(), digits = true;
+    for (char c : p) {
+      plain &= std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+      digits &= std::isdigit(static_cast<unsigned char>(c)) != 0;
+    }
+    if (i) s += ".";
+    s += plain && !digits ? p : quote_id(p);
   }
   return s;
 }
@@ -97,7 +116,9 @@ class Analyzer {
   ExprPtr extract_field(ExprPtr base, const std::string& field);
   ExprPtr implicit_cast(const ExprPtr& e, const TypePtr& to);
   PlanPtr project(const PlanPtr& child, std::vector<ExprPtr> exprs);
-  const PlanNode* find_plan_id(const PlanPtr& p, int64_t id) const;
+  std::optional<std::pair<ExprPtr, size_t>> match_name(const std::vector<std::string>& parts,
+                                                       const std::vector<ExprPtr>& attrs) const;
+  std::vector<PlanPtr> plan_id_roots(const PlanPtr& child) const;
   void check_aggregate(const ExprPtr& e, const std::set<std::string>& group_keys, const ExprPtr& top);
   PlanPtr dedup_right(const PlanPtr& left, const PlanPtr& right);
   PlanPtr resolve_join(const PlanPtr& p, const PlanPtr& left, PlanPtr right);
@@ -138,6 +159,9 @@ class Analyzer {
   std::vector<PlanPtr> outer_scopes_;
   /// While a lambda body resolves: the variables of the lambdas around it.
   LambdaScopes lambda_scopes_;
+  /// While a join condition resolves: the scope node whose two inputs df["col"] references
+  /// search (Spark resolves a condition by the join's children).
+  const PlanNode* join_condition_scope_ = nullptr;
 };
 
 PlanPtr Analyzer::resolve(const PlanPtr& p) {
@@ -191,14 +215,14 @@ std::vector<ExprPtr> Analyzer::resolve_named_list(const std::vector<ExprPtr>& ex
 std::vector<ExprPtr> Analyzer::expand_star(const ExprPtr& star, const PlanPtr& child) {
   std::vector<ExprPtr> attrs = child->output;
   if (star->plan_id >= 0) {
-    if (const PlanNode* n = find_plan_id(child, star->plan_id)) {
-      std::set<int64_t> ids;
-      for (auto& a : n->output) ids.insert(a->expr_id);
-      std::vector<ExprPtr> keep;
-      for (auto& a : attrs)
-        if (ids.count(a->expr_id)) keep.push_back(a);
-      attrs = keep;
-    }
+    std::vector<ExprPtr> keep;
+    for (auto& a : expand_star_by_plan_id(plan_id_roots(child), star->plan_id, "*"))
+      for (auto& o : child->output)
+        if (o->expr_id == a->expr_id) {
+          keep.push_back(o);
+          break;
+        }
+    attrs = keep;
   }
   if (star->name_parts.empty()) return attrs;
   // qualifier.* or struct.*
@@ -220,13 +244,6 @@ std::vector<ExprPtr> Analyzer::expand_star(const ExprPtr& star, const PlanPtr& c
                      {{"targetString", join_parts(star->name_parts, true)}, {"columns", ""}});
   for (auto& f : base->type->fields()) out.push_back(alias(extract_field(base, f.name), f.name));
   return out;
-}
-
-const PlanNode* Analyzer::find_plan_id(const PlanPtr& p, int64_t id) const {
-  if (p->plan_id == id) return p.get();
-  for (auto& c : p->children)
-    if (const PlanNode* n = find_plan_id(c, id)) return n;
-  return nullptr;
 }
 
 void Analyzer::unresolved_column(const std::vector<std::string>& parts, const PlanPtr& child) {
@@ -277,21 +294,8 @@ ExprPtr Analyzer::extract_field(ExprPtr base, const std::string& field) {
                    {{"fieldName", quote_id(field)}, {"fields", names}});
 }
 
-ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
-  const auto& parts = e->name_parts;
-  if (!lambda_scopes_.empty() && e->plan_id < 0)
-    if (ExprPtr v = resolve_lambda_variable(parts)) return v;
-  std::vector<ExprPtr> attrs = child->output;
-  if (e->plan_id >= 0) {
-    if (const PlanNode* n = find_plan_id(child, e->plan_id)) {
-      std::set<int64_t> ids;
-      for (auto& a : n->output) ids.insert(a->expr_id);
-      std::vector<ExprPtr> keep;
-      for (auto& a : attrs)
-        if (ids.count(a->expr_id)) keep.push_back(a);
-      if (!keep.empty()) attrs = keep;
-    }
-  }
+std::optional<std::pair<ExprPtr, size_t>> Analyzer::match_name(const std::vector<std::string>& parts,
+                                                             const std::vector<ExprPtr>& attrs) const {
   // Candidates: (attribute, number of name parts consumed). Qualified matches take priority.
   std::vector<std::pair<ExprPtr, size_t>> qualified, plain;
   for (auto& a : attrs) {
@@ -307,9 +311,7 @@ ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
     if (name_eq(a->name, parts[0])) plain.emplace_back(a, 1);
   }
   auto& matches = !qualified.empty() ? qualified : plain;
-  if (matches.empty() && e->plan_id < 0 && !outer_scopes_.empty())
-    if (ExprPtr outer = resolve_outer_reference(e)) return outer;
-  if (matches.empty()) unresolved_column(parts, child);
+  if (matches.empty()) return std::nullopt;
   if (matches.size() > 1) {
     std::set<int64_t> ids;
     for (auto& m : matches) ids.insert(m.first->expr_id);
@@ -324,8 +326,44 @@ ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
                        {{"name", join_parts(parts, true)}, {"referenceNames", "[" + refs + "]"}});
     }
   }
-  ExprPtr out = matches[0].first;
-  for (size_t i = matches[0].second; i < parts.size(); ++i) out = extract_field(out, parts[i]);
+  return matches[0];
+}
+
+std::vector<PlanPtr> Analyzer::plan_id_roots(const PlanPtr& child) const {
+  // A join condition is resolved by the join's two inputs, not by the join itself.
+  if (child.get() == join_condition_scope_) return child->children;
+  return {child};
+}
+
+ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
+  const auto& parts = e->name_parts;
+  if (!lambda_scopes_.empty() && e->plan_id < 0)
+    if (ExprPtr v = resolve_lambda_variable(parts)) return v;
+  std::optional<std::pair<ExprPtr, size_t>> found;
+  if (e->plan_id >= 0) {
+    std::string shown = sql_name(parts);
+    PlanIdResult r = resolve_by_plan_id(
+        plan_id_roots(child), e->plan_id,
+        [&](const std::vector<ExprPtr>& output) { return match_name(parts, output); }, shown);
+    if (!r.plan_found) throw_cannot_resolve_dataframe_column(shown);
+    found = r.match;
+    if (!found) {
+      // Spark then resolves the name against the operator's input; a name that does not
+      // resolve there either is still reported as a DataFrame column.
+      found = match_name(parts, child->output);
+      if (!found) throw_cannot_resolve_dataframe_column(shown);
+    }
+  } else {
+    found = match_name(parts, child->output);
+    if (!found && !outer_scopes_.empty())
+      if (ExprPtr outer = resolve_outer_reference(e)) return outer;
+    if (!found) unresolved_column(parts, child);
+  }
+  ExprPtr out = found->first;
+  // The operator's input may mark the attribute nullable (an outer join's side).
+  for (auto& a : child->output)
+    if (a->expr_id == out->expr_id) out = a;
+  for (size_t i = found->second; i < parts.size(); ++i) out = extract_field(out, parts[i]);
   return out;
 }
 
@@ -1505,7 +1543,15 @@ PlanPtr Analyzer::resolve_join(const PlanPtr& p, const PlanPtr& left, PlanPtr ri
     if (p->condition) {
       // The condition sees both sides; df["col"] references pick a side through plan ids.
       PlanPtr scope = join_node(left, right, JoinType::kInner, nullptr);
-      condition = resolve_expr(p->condition, scope, false);
+      const PlanNode* saved = join_condition_scope_;
+      join_condition_scope_ = scope.get();
+      try {
+        condition = resolve_expr(p->condition, scope, false);
+      } catch (...) {
+        join_condition_scope_ = saved;
+        throw;
+      }
+      join_condition_scope_ = saved;
       if (condition->type->id() != TypeId::kBoolean && condition->type->id() != TypeId::kNull)
         throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
                          "Cannot resolve \"" + condition->to_string() + "\" due to data type mismatch: the join "

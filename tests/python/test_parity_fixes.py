@@ -1,0 +1,180 @@
+"""Differential tests of DataFrame behaviour that PySpark's own parity suites exercise: column
+references by DataFrame (plan ids) in self-joins, df["*"], and their errors. Programs whose
+meaning depends on Spark Connect run against Apache Spark's own Connect server."""
+
+from __future__ import annotations
+
+import pytest
+from pyspark.sql import functions as F
+
+
+
+@pytest.fixture
+def cdiff(connect_differ):
+    return connect_differ.diff
+
+
+@pytest.fixture
+def cdiff_error(connect_differ):
+    return connect_differ.diff_error
+
+
+def pairs(s):
+    return s.createDataFrame([(1, 2), (3, 4), (5, 4)], "a long, b long")
+
+
+# --- column references by DataFrame ------------------------------------------------------------
+
+def test_self_join_projection_on_condition(cdiff):
+    def program(s):
+        df = pairs(s)
+        df2 = df.select(df.a.alias("aa"), df.b)
+        return df2.join(df, df2.b == df.b)
+    cdiff(program)
+
+    def reversed_sides(s):
+        df = pairs(s)
+        df2 = df.select(df.a.alias("aa"), df.b)
+        return df.join(df2, df2.b == df.b)
+    cdiff(reversed_sides)
+
+
+def test_self_join_alias_on_condition(cdiff):
+    def program(s):
+        df = pairs(s)
+        x = df.alias("x")
+        return x.join(df, x.b == df.b)
+    cdiff(program)
+
+
+def test_alias_then_reference_after_join(cdiff_error):
+    def program(s):
+        df = pairs(s)
+        x = df.alias("x")
+        return x.join(df, x.b == df.b).select(df.a)
+    cdiff_error(program, "AMBIGUOUS_COLUMN_REFERENCE")
+
+
+def test_alias_reference_after_join(cdiff):
+    def program(s):
+        df = pairs(s)
+        x = df.alias("x")
+        return x.join(df, x.b == df.b).select(x.a, "x.b")
+    cdiff(program)
+
+
+def test_self_join_renamed_column(cdiff):
+    def program(s):
+        df1 = s.range(6).withColumn("a", F.lit(0))
+        df2 = df1.withColumnRenamed("a", "b")
+        return df1.join(df2, df1["a"] == df2["b"]).groupBy().count()
+    cdiff(program)
+
+    def other_order(s):
+        df1 = s.range(6).withColumn("a", F.col("id") % 2)
+        df2 = df1.withColumnRenamed("a", "b")
+        return df2.join(df1, df2["b"] == df1["a"]).select("a", "b")
+    cdiff(other_order)
+
+
+def test_self_join_reference_below_both_sides(cdiff_error):
+    def program(s):
+        df1 = s.range(6).withColumn("a", F.col("id") % 2)
+        df2 = df1.withColumnRenamed("a", "b")
+        return df2.join(df1, df2["b"] == df1["a"]).select(df1.id)
+    cdiff_error(program, "AMBIGUOUS_COLUMN_REFERENCE")
+
+
+def test_self_join_with_union_and_outer(cdiff):
+    def program(s):
+        df1 = s.range(5).withColumn("value", F.lit(1))
+        u = df1.union(df1)
+        return df1.join(u, df1.id == u.id, "left").select(df1.id, u.value)
+    cdiff(program)
+
+    def right(s):
+        df1 = s.range(5).withColumn("value", F.lit(1))
+        df2 = df1.withColumn("value", F.lit(2)).union(df1.withColumn("value", F.lit(3)))
+        return df1.join(df2, df1.id == df2.id, "right")
+    cdiff(right)
+
+
+def test_reference_through_later_operators(cdiff):
+    def filtered(s):
+        df = pairs(s)
+        df2 = df.select(df.a.alias("aa"), df.b)
+        return df2.join(df, df2.b == df.b).filter(df.a > 1)
+    cdiff(filtered)
+
+    def through_projection(s):
+        df = pairs(s)
+        return df.select(df.a.alias("aa"), df.b).select(df.b)
+    cdiff(through_projection)
+
+    def outer_side_nullable(s):
+        l = pairs(s)
+        r = s.createDataFrame([(4, "x")], "b long, t string")
+        return l.join(r, l.b == r.b, "left").select(l.a, r.b, r.t)
+    cdiff(outer_side_nullable)
+
+
+def test_ambiguous_column_reference(cdiff_error):
+    def same_frame(s):
+        df = pairs(s)
+        return df.join(df, df.b == df.b)
+    cdiff_error(same_frame, "AMBIGUOUS_COLUMN_REFERENCE")
+
+    def after_join(s):
+        df = pairs(s)
+        df2 = df.select(df.a.alias("aa"), df.b)
+        return df2.join(df, df2.b == df.b).select(df.b)
+    cdiff_error(after_join, "AMBIGUOUS_COLUMN_REFERENCE")
+
+
+def test_reference_to_other_frame(cdiff_error):
+    def unrelated(s):
+        df = pairs(s)
+        other = s.range(3)
+        return df.select(other.id)
+    cdiff_error(unrelated, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
+
+    def dropped(s):
+        df = pairs(s)
+        return df.select(df.a.alias("aa"), df.b).select(df.a)
+    cdiff_error(dropped, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
+
+    def fresh_alias(s):
+        df = pairs(s)
+        return df.alias("x").join(df, df.alias("x").b == df.b)
+    cdiff_error(fresh_alias, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
+
+
+def test_duplicate_names_by_frame(cdiff_error):
+    cdiff_error(lambda s: (lambda d: d.select(d.c))(s.createDataFrame([(1, 2)], ["c", "c"])),
+                "AMBIGUOUS_REFERENCE")
+
+
+def test_frame_star(connect_oracle, ember):
+    def columns(s):
+        df1 = s.createDataFrame([(1,)], "a long")
+        df2 = s.createDataFrame([(1, "v")], "a long, b string")
+        df3 = df2.withColumnsRenamed({"a": "x", "b": "y"})
+        out = []
+        for joined in (df1.join(df2), df1.join(df2).withColumn("c", F.lit(0))):
+            out.append((joined.columns, joined.select(df1["*"]).columns, joined.select(df2["*"]).columns))
+        j = df2.join(df3)
+        out.append((j.select(df2["*"]).columns, j.select(df3["*"]).columns))
+        return out
+    assert columns(ember) == columns(connect_oracle)
+
+
+def test_frame_star_values(cdiff, cdiff_error):
+    def program(s):
+        df1 = s.createDataFrame([(1, 10), (2, 20)], "a long, x long")
+        df2 = s.createDataFrame([(1, "v"), (3, "w")], "a long, b string")
+        return df1.join(df2, df1.a == df2.a, "full").select(df2["*"], df1.x)
+    cdiff(program)
+
+    def unrelated(s):
+        return pairs(s).select(s.range(2)["*"])
+    cdiff_error(unrelated, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
