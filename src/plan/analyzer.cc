@@ -10,6 +10,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "common/number_format.h"
 #include "functions/cast.h"
 #include "functions/function.h"
 #include "plan/generator_resolution.h"
@@ -1430,6 +1431,26 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       for (auto& a : child->output)
         if (!drop_ids.count(a->expr_id)) list.push_back(a);
       return project(child, list);
+    }
+    case PlanKind::kSample: {
+      // Spark checks the fraction when it builds the Sample (a plain IllegalArgumentException).
+      const double fraction = p->upper - p->lower, eps = 1e-6;
+      if (p->with_replacement ? fraction < -eps : (fraction < -eps || fraction > 1 + eps))
+        throw SparkError(ErrorKind::kIllegalArgument, "",
+                         "requirement failed: Sampling fraction (" + java_double_string(fraction) + ") must be " +
+                             (p->with_replacement ? "nonnegative with replacement" : "on interval [0, 1] without replacement"));
+      if (p->sample_sorted_input) {
+        auto sort = std::make_shared<PlanNode>();
+        sort->kind = PlanKind::kSort;
+        sort->children = {child};
+        for (auto& a : child->output)
+          if (a->type->id() != TypeId::kMap) sort->exprs.push_back(sort_order(a, true, true));
+        sort->output = child->output;
+        sort->resolved = true;
+        if (!sort->exprs.empty()) n->children = {sort};
+      }
+      n->output = child->output;
+      return n;
     }
     case PlanKind::kJoin: return resolve_join(p, children[0], children[1]);
     case PlanKind::kGenerate: return resolve_generate(p, child);

@@ -7,6 +7,7 @@ from __future__ import annotations
 import pytest
 from pyspark.sql import functions as F
 
+from harness import run_for_error
 
 
 @pytest.fixture
@@ -178,3 +179,78 @@ def test_frame_star_values(cdiff, cdiff_error):
     def unrelated(s):
         return pairs(s).select(s.range(2)["*"])
     cdiff_error(unrelated, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
+
+
+# --- sample ----------------------------------------------------------------------------------
+
+def ids(df):
+    return sorted(r[0] for r in df.collect())
+
+
+def test_sample_same_seed_same_rows(ember):
+    df = ember.range(0, 20000)
+    assert ids(df.sample(0.3, 7)) == ids(df.sample(0.3, 7))
+    assert ids(df.sample(True, 0.5, 11)) == ids(df.sample(True, 0.5, 11))
+    assert ids(df.sample(0.3, 7)) != ids(df.sample(0.3, 8))
+    assert ids(df.sample(True, 0.5, 11)) != ids(df.sample(True, 0.5, 12))
+
+
+def test_sample_bounds(ember):
+    df = ember.range(0, 5000)
+    assert df.sample(0.0, 3).count() == 0
+    assert ids(df.sample(1.0, 3)) == list(range(5000))
+    assert df.sample(True, 0.0, 3).count() == 0
+
+
+def test_sample_counts_within_statistical_bounds(ember):
+    n = 100_000
+    df = ember.range(0, n)
+    for fraction, seed in ((0.1, 1), (0.5, 2), (0.9, 3)):
+        got = df.sample(fraction, seed).count()
+        sd = (n * fraction * (1 - fraction)) ** 0.5
+        assert abs(got - n * fraction) < 5 * sd, (fraction, got)
+    for fraction, seed in ((0.3, 4), (2.5, 5)):
+        got = df.sample(True, fraction, seed).count()
+        sd = (n * fraction) ** 0.5
+        assert abs(got - n * fraction) < 5 * sd, (fraction, got)
+    # With replacement some rows repeat; without, none does.
+    rows = ids(df.sample(True, 2.0, 6))
+    assert len(rows) > len(set(rows))
+    rows = ids(df.sample(0.7, 6))
+    assert len(rows) == len(set(rows))
+
+
+def test_sample_schema(diff):
+    def program(s):
+        df = s.createDataFrame([(1, "a", None), (2, "b", 1.5)], "k int, v string, d double")
+        return df.sample(0.0, 1)
+    diff(program)
+    diff(lambda s: s.range(10).sample(1.0, 1).selectExpr("id", "id * 2 AS twice"))
+
+
+def same_unclassified_error(ember, oracle, program):
+    """Both engines fail with the same exception type and first message line (for Spark's
+    errors that carry no error class)."""
+    expected = run_for_error("spark", program, oracle)
+    actual = run_for_error("ember", program, ember)
+    first = lambda e: str(e).splitlines()[0]  # noqa: E731
+    assert (type(actual).__name__, first(actual)) == (type(expected).__name__, first(expected))
+    return first(actual)
+
+
+def test_sample_fraction_errors(ember, connect_oracle):
+    for program in (lambda s: s.range(5).sample(-0.1, 1),
+                    lambda s: s.range(5).sample(1.5, 1),
+                    lambda s: s.range(5).sample(True, -1.0, 1)):
+        assert "requirement failed: Sampling fraction" in same_unclassified_error(ember, connect_oracle, program)
+
+
+def test_random_split(ember, connect_oracle):
+    df = ember.range(0, 3000)
+    parts = df.randomSplit([1.0, 2.0, 3.0], 24)
+    got = [ids(p) for p in parts]
+    assert sorted(x for g in got for x in g) == list(range(3000))
+    assert [ids(p) for p in df.randomSplit([1.0, 2.0, 3.0], 24)] == got
+    for g, w in zip(got, (1, 2, 3)):
+        assert abs(len(g) - 3000 * w / 6) < 5 * (3000 * w / 6) ** 0.5
+    assert [p.schema for p in parts] == [p.schema for p in connect_oracle.range(0, 3000).randomSplit([1.0, 2.0, 3.0], 24)]
