@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 from pyspark.sql import functions as F
 
-from harness import run_for_error
+from harness import run_for_error, session_mode
 
 
 @pytest.fixture
@@ -231,10 +231,13 @@ def test_sample_schema(diff):
 def same_unclassified_error(ember, oracle, program):
     """Both engines fail with the same exception type and first message line (for Spark's
     errors that carry no error class)."""
-    expected = run_for_error("spark", program, oracle)
-    actual = run_for_error("ember", program, ember)
-    first = lambda e: str(e).splitlines()[0]  # noqa: E731
-    assert (type(actual).__name__, first(actual)) == (type(expected).__name__, first(expected))
+    with session_mode(oracle):
+        expected = run_for_error("spark", program, oracle)
+    with session_mode(ember):
+        actual = run_for_error("ember", program, ember)
+    first = lambda e: (str(e).splitlines() or [""])[0]  # noqa: E731
+    assert (type(actual).__name__, first(actual)) == (type(expected).__name__, first(expected)), \
+        f"spark: {expected!r}\nember: {actual!r}"
     return first(actual)
 
 
@@ -254,3 +257,47 @@ def test_random_split(ember, connect_oracle):
     for g, w in zip(got, (1, 2, 3)):
         assert abs(len(g) - 3000 * w / 6) < 5 * (3000 * w / 6) ** 0.5
     assert [p.schema for p in parts] == [p.schema for p in connect_oracle.range(0, 3000).randomSplit([1.0, 2.0, 3.0], 24)]
+
+
+# --- spark.sql.crossJoin.enabled -------------------------------------------------------------
+
+@pytest.fixture
+def no_cross_join(ember, connect_oracle):
+    for s in (ember, connect_oracle):
+        s.conf.set("spark.sql.crossJoin.enabled", "false")
+    yield
+    for s in (ember, connect_oracle):
+        s.conf.unset("spark.sql.crossJoin.enabled")
+
+
+def test_implicit_cartesian_product_rejected(no_cross_join, ember, connect_oracle):
+    def left(s):
+        return s.createDataFrame([(1, "1")], "key long, value string")
+
+    def right(s):
+        return s.createDataFrame([(1, "x")], "key2 long, tag string")
+
+    programs = [
+        lambda s: left(s).join(right(s)),
+        lambda s: left(s).join(right(s), how="inner"),
+        lambda s: left(s).join(right(s), F.lit(True)),
+        lambda s: left(s).join(right(s), F.col("key") > 0, "left"),
+        lambda s: left(s).join(right(s), how="full"),
+    ]
+    for program in programs:
+        first = same_unclassified_error(ember, connect_oracle, program)
+        assert first.startswith("Detected implicit cartesian product")
+
+
+def test_cross_join_still_allowed(no_cross_join, cdiff):
+    def left(s):
+        return s.createDataFrame([(1, "1"), (2, "2")], "key long, value string")
+
+    def right(s):
+        return s.createDataFrame([(1, "x"), (3, "y")], "key2 long, tag string")
+
+    cdiff(lambda s: left(s).crossJoin(right(s)))
+    cdiff(lambda s: left(s).join(right(s), F.col("key") == F.col("key2")))
+    cdiff(lambda s: left(s).join(right(s)).where(F.col("key") == F.col("key2")))
+    cdiff(lambda s: left(s).join(right(s), F.col("key") < F.col("key2"), "left"))
+    cdiff(lambda s: left(s).join(right(s), how="left_semi"))
