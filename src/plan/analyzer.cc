@@ -129,6 +129,11 @@ class Analyzer {
   ExprPtr and_all(const std::vector<ExprPtr>& conjuncts);
 
   ExprPtr resolve_subquery(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
+  ExprPtr resolve_update_fields(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
+  std::vector<std::pair<std::string, ExprPtr>> struct_fields(const ExprPtr& base);
+  ExprPtr build_struct(const ExprPtr& base, const std::vector<std::pair<std::string, ExprPtr>>& fields);
+  void apply_field_op(std::vector<std::pair<std::string, ExprPtr>>& fields, const std::vector<std::string>& path,
+                      size_t depth, const ExprPtr& value);
   ExprPtr resolve_higher_order(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
   ExprPtr resolve_lambda_variable(const std::vector<std::string>& parts);
   ExprPtr resolve_outer_reference(const ExprPtr& e);
@@ -368,6 +373,124 @@ ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
   return out;
 }
 
+/// Column.withField(path, value) / dropFields(path): the struct rebuilt field by field
+/// (named_struct), a null struct staying null; nested paths rebuild each level. As in Spark,
+/// withField replaces every field of that name or appends one, dropFields removes every field
+/// of that name, and a struct cannot lose all its fields.
+ExprPtr Analyzer::resolve_update_fields(const ExprPtr& e, const PlanPtr& child, bool allow_agg) {
+  // Chained calls (withField(...).withField(...), dropFields(a, b)) apply in order to one
+  // struct, as Spark merges them into one update_fields.
+  std::vector<ExprPtr> ops;
+  ExprPtr inner = e;
+  while (inner->kind == ExprKind::kUnresolvedFunction && inner->implicit && inner->name == "update_fields") {
+    ops.insert(ops.begin(), inner);
+    inner = inner->children[0];
+  }
+  ExprPtr base = resolve_expr(inner, child, allow_agg);
+  std::vector<std::pair<std::vector<std::string>, ExprPtr>> steps;
+  for (auto& op : ops)
+    steps.emplace_back(parse_attribute_name(op->children[1]->value.as_bytes()),
+                       op->children.size() > 2 ? resolve_expr(op->children[2], child, allow_agg) : nullptr);
+  // Spark's name: one update_fields per level of a path, WithField(...) naming the value or
+  // the next level, dropfield() a drop.
+  std::function<std::string(const std::string&, const std::vector<std::string>&, size_t, const ExprPtr&)> op_name =
+      [&](const std::string& at, const std::vector<std::string>& path, size_t depth, const ExprPtr& value) {
+        if (depth + 1 < path.size())
+          return "WithField(update_fields(" + at + "." + path[depth] + ", " +
+                 op_name(at + "." + path[depth], path, depth + 1, value) + "))";
+        return value ? "WithField(" + value->to_string() + ")" : std::string("dropfield()");
+      };
+  // A nested step reads its level from the struct as updated by the steps before it.
+  std::string ops_shown;
+  for (auto& [path, value] : steps) {
+    std::string at = ops_shown.empty() ? base->to_string() : "update_fields(" + base->to_string() + ops_shown + ")";
+    ops_shown += ", " + op_name(at, path, 0, value);
+  }
+  std::string shown = "update_fields(" + base->to_string() + ops_shown + ")";
+  if (base->type->id() != TypeId::kStruct)
+    throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                     "Cannot resolve \"" + shown + "\" due to data type mismatch: The first parameter requires the "
+                         "\"STRUCT\" type, however \"" + base->to_string() + "\" has the type \"" + base->type->sql() + "\".",
+                     {{"sqlExpr", "\"" + shown + "\""}, {"paramIndex", "first"}, {"requiredType", "\"STRUCT\""},
+                      {"inputSql", "\"" + base->to_string() + "\""}, {"inputType", "\"" + base->type->sql() + "\""}});
+  std::vector<std::pair<std::string, ExprPtr>> fields = struct_fields(base);
+  for (auto& [path, value] : steps) apply_field_op(fields, path, 0, value);
+  ExprPtr out = build_struct(base, fields);
+  auto named = std::make_shared<Expr>(*out);
+  named->display = shown;
+  return named;
+}
+
+std::vector<std::pair<std::string, ExprPtr>> Analyzer::struct_fields(const ExprPtr& base) {
+  std::vector<std::pair<std::string, ExprPtr>> out;
+  const auto& fields = base->type->fields();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    auto get = std::make_shared<Expr>();
+    get->kind = ExprKind::kGetField;
+    get->name = fields[i].name;
+    get->ordinal = static_cast<int>(i);
+    get->type = fields[i].type;
+    get->nullable = base->nullable || fields[i].nullable;
+    get->children = {base};
+    out.emplace_back(fields[i].name, get);
+  }
+  return out;
+}
+
+ExprPtr Analyzer::build_struct(const ExprPtr& base, const std::vector<std::pair<std::string, ExprPtr>>& fields) {
+  if (fields.empty())
+    throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.CANNOT_DROP_ALL_FIELDS",
+                     "Cannot resolve \"update_fields\" due to data type mismatch: Cannot drop all fields in struct.",
+                     {{"sqlExpr", "\"update_fields\""}});
+  std::vector<ExprPtr> args;
+  for (auto& [n, v] : fields) {
+    args.push_back(lit(Value::bytes(n), DataType::string()));
+    args.push_back(v);
+  }
+  ExprPtr made = resolve_function(call("named_struct", {}), std::move(args), false);
+  if (!base->nullable) return made;
+  ExprPtr is_null = resolve_function(call("isnull", {}), {base}, false);
+  return resolve_function(call("if", {}), {is_null, lit(Value(), made->type), made}, false);
+}
+
+void Analyzer::apply_field_op(std::vector<std::pair<std::string, ExprPtr>>& fields, const std::vector<std::string>& path,
+                              size_t depth, const ExprPtr& value) {
+  const std::string& name = path[depth];
+  const bool last = depth + 1 == path.size();
+  std::vector<std::pair<std::string, ExprPtr>> out;
+  bool found = false;
+  for (auto& [n, expr] : fields) {
+    if (!name_eq(n, name)) {
+      out.emplace_back(n, expr);
+      continue;
+    }
+    found = true;
+    if (last) {
+      if (value) out.emplace_back(name, value);
+      continue;
+    }
+    if (expr->type->id() != TypeId::kStruct)
+      throw SparkError(ErrorKind::kAnalysis, "FIELD_NOT_FOUND",
+                       "No such struct field " + quote_id(path[depth + 1]) + " in .",
+                       {{"fieldName", quote_id(path[depth + 1])}, {"fields", ""}});
+    auto nested = struct_fields(expr);
+    apply_field_op(nested, path, depth + 1, value);
+    out.emplace_back(n, build_struct(expr, nested));
+  }
+  if (!found) {
+    if (last && value) {
+      out.emplace_back(name, value);
+    } else if (!last) {
+      std::string names;
+      for (size_t i = 0; i < fields.size(); ++i) names += (i ? ", " : "") + quote_id(fields[i].first);
+      throw SparkError(ErrorKind::kAnalysis, "FIELD_NOT_FOUND",
+                       "No such struct field " + quote_id(name) + " in " + names + ".",
+                       {{"fieldName", quote_id(name)}, {"fields", names}});
+    }
+  }
+  fields = std::move(out);
+}
+
 ExprPtr Analyzer::implicit_cast(const ExprPtr& e, const TypePtr& to) {
   if (e->type->equals(*to)) return e;
   if (e->kind == ExprKind::kLiteral && e->value.is_null()) return lit(Value(), to);
@@ -583,6 +706,7 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
       throw SparkError(ErrorKind::kAnalysis, "INVALID_USAGE_OF_STAR_OR_REGEX",
                        "Invalid usage of '*' in expression.", {{"elem", "'*'"}, {"prettyName", "expression"}});
     case ExprKind::kUnresolvedFunction: {
+      if (e->implicit && e->name == "update_fields") return resolve_update_fields(e, child, allow_agg);
       if (is_higher_order_call(e)) return resolve_higher_order(e, child, allow_agg);
       std::vector<ExprPtr> args;
       if (is_generator_name(lower(e->name))) {

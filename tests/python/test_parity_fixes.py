@@ -301,3 +301,37 @@ def test_cross_join_still_allowed(no_cross_join, cdiff):
     cdiff(lambda s: left(s).join(right(s)).where(F.col("key") == F.col("key2")))
     cdiff(lambda s: left(s).join(right(s), F.col("key") < F.col("key2"), "left"))
     cdiff(lambda s: left(s).join(right(s), how="left_semi"))
+
+
+# --- Column.withField / dropFields ------------------------------------------------------------
+
+def nested(s):
+    return s.createDataFrame(
+        [((1, 2, (3, 4)),), ((5, None, None),), (None,)],
+        "a struct<b: int, c: int, d: struct<e: int, f: int>>")
+
+
+def test_with_field(diff):
+    diff(lambda s: nested(s).withColumn("a", F.col("a").withField("b", F.lit(30))))
+    diff(lambda s: nested(s).withColumn("a", F.col("a").withField("z", F.lit("new"))))
+    diff(lambda s: nested(s).select(F.col("a").withField("d.e", F.lit(7))))
+    diff(lambda s: nested(s).select(F.col("a").withField("d.g", F.col("a.b") * 2).alias("x")))
+    diff(lambda s: nested(s).select(F.col("a").withField("B", F.lit(1)).withField("c", F.lit(None))))
+
+
+def test_drop_fields(diff):
+    diff(lambda s: nested(s).select(F.col("a").dropFields("b")))
+    diff(lambda s: nested(s).select(F.col("a").dropFields("b", "c").alias("x")))
+    diff(lambda s: nested(s).select(F.col("a").dropFields("d.e").alias("x")))
+    diff(lambda s: nested(s).select(F.col("a").dropFields("missing").alias("x")))
+
+
+def test_update_fields_over_connect(cdiff):
+    cdiff(lambda s: nested(s).select(F.col("a").withField("d.e", F.lit(7)).withField("b", F.lit(0))))
+    cdiff(lambda s: nested(s).select(F.col("a").dropFields("b", "d.f")))
+
+
+def test_update_fields_errors(diff_error):
+    diff_error(lambda s: nested(s).select(F.col("a.b").withField("x", F.lit(1))), "DATATYPE_MISMATCH")
+    diff_error(lambda s: nested(s).select(F.col("a").dropFields("b", "c", "d")), "DATATYPE_MISMATCH")
+    diff_error(lambda s: nested(s).select(F.col("a").withField("q.r", F.lit(1))), "FIELD_NOT_FOUND")
