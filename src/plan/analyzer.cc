@@ -1516,11 +1516,12 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
     }
     case PlanKind::kWithColumnsRenamed: {
       std::vector<ExprPtr> list;
+      // The renames apply one after another, as Spark folds them: {id: a, a: b} renames id to b.
       for (auto& a : child->output) {
-        ExprPtr out = a;
+        std::string name = a->name;
         for (auto& [from, to] : p->renames)
-          if (name_eq(a->name, from)) out = alias(a, to);
-        list.push_back(out);
+          if (name_eq(name, from)) name = to;
+        list.push_back(name == a->name ? a : alias(a, name));
       }
       return project(child, list);
     }

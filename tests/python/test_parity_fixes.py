@@ -335,3 +335,11 @@ def test_update_fields_errors(diff_error):
     diff_error(lambda s: nested(s).select(F.col("a.b").withField("x", F.lit(1))), "DATATYPE_MISMATCH")
     diff_error(lambda s: nested(s).select(F.col("a").dropFields("b", "c", "d")), "DATATYPE_MISMATCH")
     diff_error(lambda s: nested(s).select(F.col("a").withField("q.r", F.lit(1))), "FIELD_NOT_FOUND")
+
+
+# --- smaller items ---------------------------------------------------------------------------
+
+def test_with_columns_renamed_applies_in_order(cdiff):
+    cdiff(lambda s: s.range(3).withColumnsRenamed({"id": "a", "a": "b"}))
+    cdiff(lambda s: s.range(3).withColumnsRenamed({"a": "b", "id": "a"}))
+    cdiff(lambda s: s.createDataFrame([(1, 2)], "x int, y int").withColumnsRenamed({"x": "y", "y": "z"}))
