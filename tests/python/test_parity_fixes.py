@@ -343,3 +343,26 @@ def test_with_columns_renamed_applies_in_order(cdiff):
     cdiff(lambda s: s.range(3).withColumnsRenamed({"id": "a", "a": "b"}))
     cdiff(lambda s: s.range(3).withColumnsRenamed({"a": "b", "id": "a"}))
     cdiff(lambda s: s.createDataFrame([(1, 2)], "x int, y int").withColumnsRenamed({"x": "y", "y": "z"}))
+
+
+def test_show_string_footer(connect_differ):
+    # Spark 4.3's Connect server ends the footer without a newline, in show() and in the
+    # eager-evaluation repr alike.
+    diff_show = connect_differ.diff_show
+    diff_show(lambda s: s.range(5), n=1)
+    diff_show(lambda s: s.range(5), n=2, vertical=True)
+    diff_show(lambda s: s.range(0), vertical=True)
+    diff_show(lambda s: s.range(2), n=5)
+
+
+def test_eager_eval_repr(ember, connect_oracle):
+    def text(s):
+        df = s.createDataFrame([(1, "1"), (22222, "22222")], ("key", "value"))
+        s.conf.set("spark.sql.repl.eagerEval.enabled", "true")
+        s.conf.set("spark.sql.repl.eagerEval.maxNumRows", "1")
+        try:
+            return repr(df)
+        finally:
+            s.conf.unset("spark.sql.repl.eagerEval.enabled")
+            s.conf.unset("spark.sql.repl.eagerEval.maxNumRows")
+    assert text(ember) == text(connect_oracle)
