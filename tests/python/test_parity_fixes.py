@@ -366,3 +366,22 @@ def test_eager_eval_repr(ember, connect_oracle):
             s.conf.unset("spark.sql.repl.eagerEval.enabled")
             s.conf.unset("spark.sql.repl.eagerEval.maxNumRows")
     assert text(ember) == text(connect_oracle)
+
+
+def test_alias_metadata(ember, connect_oracle):
+    def metadata(s):
+        df = s.createDataFrame([("",)], ["a"])
+        out = []
+        df = df.withMetadata("a", {"foo": "bar"})
+        out.append(df.schema["a"].metadata)
+        out.append(df.select("a", F.col("a").alias("b")).schema["b"].metadata)
+        df = df.select([F.col("a").alias("a", metadata={})])
+        out.append(df.schema["a"].metadata)
+        df = df.withMetadata("a", {"baz": "burr"})
+        out.append(df.select(F.concat(F.col("a"), F.lit("x")).alias("c"), "a").schema.jsonValue())
+        return out
+
+    def run(s):
+        with session_mode(s):
+            return metadata(s)
+    assert run(ember) == run(connect_oracle)
