@@ -71,6 +71,7 @@ PlanTranslator::NodePtr PlanTranslator::sample(const pb::Sample& r) {
   node->lower = r.lower_bound();
   node->upper = r.upper_bound();
   node->with_replacement = r.has_with_replacement() && r.with_replacement();
+  node->sample_sorted_input = r.deterministic_order();
   // PySpark always sends a seed; other clients may leave it to the server.
   if (r.has_seed()) {
     node->seed = r.seed();

@@ -161,8 +161,17 @@ ExprPtr PlanTranslator::expression(const pb::Expression& e) {
       return expression_string(e.expression_string().expression());
     case pb::Expression::kUnresolvedRegex:
       throw_not_supported("Column selection by regex (colRegex)");
-    case pb::Expression::kUpdateFields:
-      throw_not_supported("withField / dropFields");
+    case pb::Expression::kUpdateFields: {
+      // Column.withField / dropFields: an internal call (marked implicit, so that SQL cannot
+      // name it) that the analyzer rewrites into struct construction.
+      const auto& u = e.update_fields();
+      std::vector<ExprPtr> args = {expression(u.struct_expression()),
+                                   plan::lit(Value::bytes(u.field_name()), DataType::string())};
+      if (u.has_value_expression()) args.push_back(expression(u.value_expression()));
+      auto c = std::make_shared<plan::Expr>(*plan::call("update_fields", std::move(args)));
+      c->implicit = true;
+      return c;
+    }
     case pb::Expression::kCommonInlineUserDefinedFunction: {
       const auto& udf = e.common_inline_user_defined_function();
       throw_not_supported("User-defined function " + udf.function_name());

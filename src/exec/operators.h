@@ -196,6 +196,26 @@ class Limit final : public PhysicalOperator {
   std::vector<Batch> output_;
 };
 
+/// Random sampling of rows (DataFrame.sample, randomSplit, TABLESAMPLE). Without replacement a
+/// row is kept when its uniform draw falls in [lower, upper) (Bernoulli; randomSplit's splits
+/// are disjoint ranges over the same draws); with replacement it appears k times, k drawn from
+/// a Poisson distribution of mean upper - lower. A row's draw depends only on the seed, the
+/// batch's index and the row's place in it, so the same seed over the same input keeps the
+/// same rows, whatever the number of threads.
+class Sample final : public PhysicalOperator {
+ public:
+  Sample(double lower, double upper, bool with_replacement, int64_t seed)
+      : lower_(lower), upper_(upper), with_replacement_(with_replacement), seed_(seed) {}
+  std::string name() const override { return "Sample"; }
+  std::string details() const override;
+  void execute(Batch& batch, ExecContext& ctx) const override;
+
+ private:
+  double lower_, upper_;
+  bool with_replacement_;
+  int64_t seed_;
+};
+
 /// Emits the finished batches of a sink as morsels, one batch per morsel.
 struct BatchListSource : SourceState {
   std::atomic<size_t> next{0};

@@ -7,9 +7,11 @@
 #include <cctype>
 #include <functional>
 #include <map>
+#include <optional>
 #include <set>
 
 #include "common/error.h"
+#include "common/number_format.h"
 #include "functions/cast.h"
 #include "functions/function.h"
 #include "plan/generator_resolution.h"
@@ -18,6 +20,7 @@
 #include "plan/subquery.h"
 #include "plan/table_relation.h"
 #include "plan/nested_resolution.h"
+#include "plan/plan_id_resolution.h"
 #include "plan/window_resolution.h"
 
 namespace ember::plan {
@@ -48,6 +51,23 @@ std::string join_parts(const std::vector<std::string>& parts, bool quote) {
   for (size_t i = 0; i < parts.size(); ++i) {
     if (i) s += ".";
     s += quote ? quote_id(parts[i]) : parts[i];
+  }
+  return s;
+}
+
+/// A column name as Spark prints an unresolved reference: parts joined by dots, each in
+/// backquotes only when it is not a plain identifier.
+std::string sql_name(const std::vector<std::string>& parts) {
+  std::string s;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    const std::string& p = parts[i];
+    bool plain = !p.empty(), digits = true;
+    for (char c : p) {
+      plain &= std::isalnum(static_cast<unsigned char>(c)) || c == '_';
+      digits &= std::isdigit(static_cast<unsigned char>(c)) != 0;
+    }
+    if (i) s += ".";
+    s += plain && !digits ? p : quote_id(p);
   }
   return s;
 }
@@ -102,7 +122,9 @@ class Analyzer {
   ExprPtr extract_field(ExprPtr base, const std::string& field);
   ExprPtr implicit_cast(const ExprPtr& e, const TypePtr& to);
   PlanPtr project(const PlanPtr& child, std::vector<ExprPtr> exprs);
-  const PlanNode* find_plan_id(const PlanPtr& p, int64_t id) const;
+  std::optional<std::pair<ExprPtr, size_t>> match_name(const std::vector<std::string>& parts,
+                                                       const std::vector<ExprPtr>& attrs) const;
+  std::vector<PlanPtr> plan_id_roots(const PlanPtr& child) const;
   void check_aggregate(const ExprPtr& e, const std::set<std::string>& group_keys, const ExprPtr& top);
   PlanPtr dedup_right(const PlanPtr& left, const PlanPtr& right);
   PlanPtr resolve_join(const PlanPtr& p, const PlanPtr& left, PlanPtr right);
@@ -112,6 +134,11 @@ class Analyzer {
   ExprPtr and_all(const std::vector<ExprPtr>& conjuncts);
 
   ExprPtr resolve_subquery(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
+  ExprPtr resolve_update_fields(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
+  std::vector<std::pair<std::string, ExprPtr>> struct_fields(const ExprPtr& base);
+  ExprPtr build_struct(const ExprPtr& base, const std::vector<std::pair<std::string, ExprPtr>>& fields);
+  void apply_field_op(std::vector<std::pair<std::string, ExprPtr>>& fields, const std::vector<std::string>& path,
+                      size_t depth, const ExprPtr& value);
   ExprPtr resolve_higher_order(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
   ExprPtr resolve_lambda_variable(const std::vector<std::string>& parts);
   ExprPtr resolve_outer_reference(const ExprPtr& e);
@@ -143,6 +170,9 @@ class Analyzer {
   std::vector<PlanPtr> outer_scopes_;
   /// While a lambda body resolves: the variables of the lambdas around it.
   LambdaScopes lambda_scopes_;
+  /// While a join condition resolves: the scope node whose two inputs df["col"] references
+  /// search (Spark resolves a condition by the join's children).
+  const PlanNode* join_condition_scope_ = nullptr;
 };
 
 PlanPtr Analyzer::resolve(const PlanPtr& p) {
@@ -196,14 +226,14 @@ std::vector<ExprPtr> Analyzer::resolve_named_list(const std::vector<ExprPtr>& ex
 std::vector<ExprPtr> Analyzer::expand_star(const ExprPtr& star, const PlanPtr& child) {
   std::vector<ExprPtr> attrs = child->output;
   if (star->plan_id >= 0) {
-    if (const PlanNode* n = find_plan_id(child, star->plan_id)) {
-      std::set<int64_t> ids;
-      for (auto& a : n->output) ids.insert(a->expr_id);
-      std::vector<ExprPtr> keep;
-      for (auto& a : attrs)
-        if (ids.count(a->expr_id)) keep.push_back(a);
-      attrs = keep;
-    }
+    std::vector<ExprPtr> keep;
+    for (auto& a : expand_star_by_plan_id(plan_id_roots(child), star->plan_id, "*"))
+      for (auto& o : child->output)
+        if (o->expr_id == a->expr_id) {
+          keep.push_back(o);
+          break;
+        }
+    attrs = keep;
   }
   if (star->name_parts.empty()) return attrs;
   // qualifier.* or struct.*
@@ -225,13 +255,6 @@ std::vector<ExprPtr> Analyzer::expand_star(const ExprPtr& star, const PlanPtr& c
                      {{"targetString", join_parts(star->name_parts, true)}, {"columns", ""}});
   for (auto& f : base->type->fields()) out.push_back(alias(extract_field(base, f.name), f.name));
   return out;
-}
-
-const PlanNode* Analyzer::find_plan_id(const PlanPtr& p, int64_t id) const {
-  if (p->plan_id == id) return p.get();
-  for (auto& c : p->children)
-    if (const PlanNode* n = find_plan_id(c, id)) return n;
-  return nullptr;
 }
 
 void Analyzer::unresolved_column(const std::vector<std::string>& parts, const PlanPtr& child) {
@@ -282,21 +305,8 @@ ExprPtr Analyzer::extract_field(ExprPtr base, const std::string& field) {
                    {{"fieldName", quote_id(field)}, {"fields", names}});
 }
 
-ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
-  const auto& parts = e->name_parts;
-  if (!lambda_scopes_.empty() && e->plan_id < 0)
-    if (ExprPtr v = resolve_lambda_variable(parts)) return v;
-  std::vector<ExprPtr> attrs = child->output;
-  if (e->plan_id >= 0) {
-    if (const PlanNode* n = find_plan_id(child, e->plan_id)) {
-      std::set<int64_t> ids;
-      for (auto& a : n->output) ids.insert(a->expr_id);
-      std::vector<ExprPtr> keep;
-      for (auto& a : attrs)
-        if (ids.count(a->expr_id)) keep.push_back(a);
-      if (!keep.empty()) attrs = keep;
-    }
-  }
+std::optional<std::pair<ExprPtr, size_t>> Analyzer::match_name(const std::vector<std::string>& parts,
+                                                             const std::vector<ExprPtr>& attrs) const {
   // Candidates: (attribute, number of name parts consumed). Qualified matches take priority.
   std::vector<std::pair<ExprPtr, size_t>> qualified, plain;
   for (auto& a : attrs) {
@@ -312,9 +322,7 @@ ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
     if (name_eq(a->name, parts[0])) plain.emplace_back(a, 1);
   }
   auto& matches = !qualified.empty() ? qualified : plain;
-  if (matches.empty() && e->plan_id < 0 && !outer_scopes_.empty())
-    if (ExprPtr outer = resolve_outer_reference(e)) return outer;
-  if (matches.empty()) unresolved_column(parts, child);
+  if (matches.empty()) return std::nullopt;
   if (matches.size() > 1) {
     std::set<int64_t> ids;
     for (auto& m : matches) ids.insert(m.first->expr_id);
@@ -329,9 +337,163 @@ ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
                        {{"name", join_parts(parts, true)}, {"referenceNames", "[" + refs + "]"}});
     }
   }
-  ExprPtr out = matches[0].first;
-  for (size_t i = matches[0].second; i < parts.size(); ++i) out = extract_field(out, parts[i]);
+  return matches[0];
+}
+
+std::vector<PlanPtr> Analyzer::plan_id_roots(const PlanPtr& child) const {
+  // A join condition is resolved by the join's two inputs, not by the join itself.
+  if (child.get() == join_condition_scope_) return child->children;
+  return {child};
+}
+
+ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
+  const auto& parts = e->name_parts;
+  if (!lambda_scopes_.empty() && e->plan_id < 0)
+    if (ExprPtr v = resolve_lambda_variable(parts)) return v;
+  std::optional<std::pair<ExprPtr, size_t>> found;
+  if (e->plan_id >= 0) {
+    std::string shown = sql_name(parts);
+    PlanIdResult r = resolve_by_plan_id(
+        plan_id_roots(child), e->plan_id,
+        [&](const std::vector<ExprPtr>& output) { return match_name(parts, output); }, shown);
+    if (!r.plan_found) throw_cannot_resolve_dataframe_column(shown);
+    found = r.match;
+    if (!found) {
+      // Spark then resolves the name against the operator's input; a name that does not
+      // resolve there either is still reported as a DataFrame column.
+      found = match_name(parts, child->output);
+      if (!found) throw_cannot_resolve_dataframe_column(shown);
+    }
+  } else {
+    found = match_name(parts, child->output);
+    if (!found && !outer_scopes_.empty())
+      if (ExprPtr outer = resolve_outer_reference(e)) return outer;
+    if (!found) unresolved_column(parts, child);
+  }
+  ExprPtr out = found->first;
+  // The operator's input may mark the attribute nullable (an outer join's side).
+  for (auto& a : child->output)
+    if (a->expr_id == out->expr_id) out = a;
+  for (size_t i = found->second; i < parts.size(); ++i) out = extract_field(out, parts[i]);
   return out;
+}
+
+/// Column.withField(path, value) / dropFields(path): the struct rebuilt field by field
+/// (named_struct), a null struct staying null; nested paths rebuild each level. As in Spark,
+/// withField replaces every field of that name or appends one, dropFields removes every field
+/// of that name, and a struct cannot lose all its fields.
+ExprPtr Analyzer::resolve_update_fields(const ExprPtr& e, const PlanPtr& child, bool allow_agg) {
+  // Chained calls (withField(...).withField(...), dropFields(a, b)) apply in order to one
+  // struct, as Spark merges them into one update_fields.
+  std::vector<ExprPtr> ops;
+  ExprPtr inner = e;
+  while (inner->kind == ExprKind::kUnresolvedFunction && inner->implicit && inner->name == "update_fields") {
+    ops.insert(ops.begin(), inner);
+    inner = inner->children[0];
+  }
+  ExprPtr base = resolve_expr(inner, child, allow_agg);
+  std::vector<std::pair<std::vector<std::string>, ExprPtr>> steps;
+  for (auto& op : ops)
+    steps.emplace_back(parse_attribute_name(op->children[1]->value.as_bytes()),
+                       op->children.size() > 2 ? resolve_expr(op->children[2], child, allow_agg) : nullptr);
+  // Spark's name: one update_fields per level of a path, WithField(...) naming the value or
+  // the next level, dropfield() a drop.
+  std::function<std::string(const std::string&, const std::vector<std::string>&, size_t, const ExprPtr&)> op_name =
+      [&](const std::string& at, const std::vector<std::string>& path, size_t depth, const ExprPtr& value) {
+        if (depth + 1 < path.size())
+          return "WithField(update_fields(" + at + "." + path[depth] + ", " +
+                 op_name(at + "." + path[depth], path, depth + 1, value) + "))";
+        return value ? "WithField(" + value->to_string() + ")" : std::string("dropfield()");
+      };
+  // A nested step reads its level from the struct as updated by the steps before it.
+  std::string ops_shown;
+  for (auto& [path, value] : steps) {
+    std::string at = ops_shown.empty() ? base->to_string() : "update_fields(" + base->to_string() + ops_shown + ")";
+    ops_shown += ", " + op_name(at, path, 0, value);
+  }
+  std::string shown = "update_fields(" + base->to_string() + ops_shown + ")";
+  if (base->type->id() != TypeId::kStruct)
+    throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                     "Cannot resolve \"" + shown + "\" due to data type mismatch: The first parameter requires the "
+                         "\"STRUCT\" type, however \"" + base->to_string() + "\" has the type \"" + base->type->sql() + "\".",
+                     {{"sqlExpr", "\"" + shown + "\""}, {"paramIndex", "first"}, {"requiredType", "\"STRUCT\""},
+                      {"inputSql", "\"" + base->to_string() + "\""}, {"inputType", "\"" + base->type->sql() + "\""}});
+  std::vector<std::pair<std::string, ExprPtr>> fields = struct_fields(base);
+  for (auto& [path, value] : steps) apply_field_op(fields, path, 0, value);
+  ExprPtr out = build_struct(base, fields);
+  auto named = std::make_shared<Expr>(*out);
+  named->display = shown;
+  return named;
+}
+
+std::vector<std::pair<std::string, ExprPtr>> Analyzer::struct_fields(const ExprPtr& base) {
+  std::vector<std::pair<std::string, ExprPtr>> out;
+  const auto& fields = base->type->fields();
+  for (size_t i = 0; i < fields.size(); ++i) {
+    auto get = std::make_shared<Expr>();
+    get->kind = ExprKind::kGetField;
+    get->name = fields[i].name;
+    get->ordinal = static_cast<int>(i);
+    get->type = fields[i].type;
+    get->nullable = base->nullable || fields[i].nullable;
+    get->children = {base};
+    out.emplace_back(fields[i].name, get);
+  }
+  return out;
+}
+
+ExprPtr Analyzer::build_struct(const ExprPtr& base, const std::vector<std::pair<std::string, ExprPtr>>& fields) {
+  if (fields.empty())
+    throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.CANNOT_DROP_ALL_FIELDS",
+                     "Cannot resolve \"update_fields\" due to data type mismatch: Cannot drop all fields in struct.",
+                     {{"sqlExpr", "\"update_fields\""}});
+  std::vector<ExprPtr> args;
+  for (auto& [n, v] : fields) {
+    args.push_back(lit(Value::bytes(n), DataType::string()));
+    args.push_back(v);
+  }
+  ExprPtr made = resolve_function(call("named_struct", {}), std::move(args), false);
+  if (!base->nullable) return made;
+  ExprPtr is_null = resolve_function(call("isnull", {}), {base}, false);
+  return resolve_function(call("if", {}), {is_null, lit(Value(), made->type), made}, false);
+}
+
+void Analyzer::apply_field_op(std::vector<std::pair<std::string, ExprPtr>>& fields, const std::vector<std::string>& path,
+                              size_t depth, const ExprPtr& value) {
+  const std::string& name = path[depth];
+  const bool last = depth + 1 == path.size();
+  std::vector<std::pair<std::string, ExprPtr>> out;
+  bool found = false;
+  for (auto& [n, expr] : fields) {
+    if (!name_eq(n, name)) {
+      out.emplace_back(n, expr);
+      continue;
+    }
+    found = true;
+    if (last) {
+      if (value) out.emplace_back(name, value);
+      continue;
+    }
+    if (expr->type->id() != TypeId::kStruct)
+      throw SparkError(ErrorKind::kAnalysis, "FIELD_NOT_FOUND",
+                       "No such struct field " + quote_id(path[depth + 1]) + " in .",
+                       {{"fieldName", quote_id(path[depth + 1])}, {"fields", ""}});
+    auto nested = struct_fields(expr);
+    apply_field_op(nested, path, depth + 1, value);
+    out.emplace_back(n, build_struct(expr, nested));
+  }
+  if (!found) {
+    if (last && value) {
+      out.emplace_back(name, value);
+    } else if (!last) {
+      std::string names;
+      for (size_t i = 0; i < fields.size(); ++i) names += (i ? ", " : "") + quote_id(fields[i].first);
+      throw SparkError(ErrorKind::kAnalysis, "FIELD_NOT_FOUND",
+                       "No such struct field " + quote_id(name) + " in " + names + ".",
+                       {{"fieldName", quote_id(name)}, {"fields", names}});
+    }
+  }
+  fields = std::move(out);
 }
 
 ExprPtr Analyzer::implicit_cast(const ExprPtr& e, const TypePtr& to) {
@@ -598,6 +760,7 @@ ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allo
       throw SparkError(ErrorKind::kAnalysis, "INVALID_USAGE_OF_STAR_OR_REGEX",
                        "Invalid usage of '*' in expression.", {{"elem", "'*'"}, {"prettyName", "expression"}});
     case ExprKind::kUnresolvedFunction: {
+      if (e->implicit && e->name == "update_fields") return resolve_update_fields(e, child, allow_agg);
       if (is_higher_order_call(e)) return resolve_higher_order(e, child, allow_agg);
       std::vector<ExprPtr> args;
       if (is_generator_name(lower(e->name))) {
@@ -1486,11 +1649,12 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
     }
     case PlanKind::kWithColumnsRenamed: {
       std::vector<ExprPtr> list;
+      // The renames apply one after another, as Spark folds them: {id: a, a: b} renames id to b.
       for (auto& a : child->output) {
-        ExprPtr out = a;
+        std::string name = a->name;
         for (auto& [from, to] : p->renames)
-          if (name_eq(a->name, from)) out = alias(a, to);
-        list.push_back(out);
+          if (name_eq(name, from)) name = to;
+        list.push_back(name == a->name ? a : alias(a, name));
       }
       return project(child, list);
     }
@@ -1525,6 +1689,26 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       for (auto& a : child->output)
         if (!drop_ids.count(a->expr_id)) list.push_back(a);
       return project(child, list);
+    }
+    case PlanKind::kSample: {
+      // Spark checks the fraction when it builds the Sample (a plain IllegalArgumentException).
+      const double fraction = p->upper - p->lower, eps = 1e-6;
+      if (p->with_replacement ? fraction < -eps : (fraction < -eps || fraction > 1 + eps))
+        throw SparkError(ErrorKind::kIllegalArgument, "",
+                         "requirement failed: Sampling fraction (" + java_double_string(fraction) + ") must be " +
+                             (p->with_replacement ? "nonnegative with replacement" : "on interval [0, 1] without replacement"));
+      if (p->sample_sorted_input) {
+        auto sort = std::make_shared<PlanNode>();
+        sort->kind = PlanKind::kSort;
+        sort->children = {child};
+        for (auto& a : child->output)
+          if (a->type->id() != TypeId::kMap) sort->exprs.push_back(sort_order(a, true, true));
+        sort->output = child->output;
+        sort->resolved = true;
+        if (!sort->exprs.empty()) n->children = {sort};
+      }
+      n->output = child->output;
+      return n;
     }
     case PlanKind::kJoin: return resolve_join(p, children[0], children[1]);
     case PlanKind::kGenerate: return resolve_generate(p, child);
@@ -1638,7 +1822,15 @@ PlanPtr Analyzer::resolve_join(const PlanPtr& p, const PlanPtr& left, PlanPtr ri
     if (p->condition) {
       // The condition sees both sides; df["col"] references pick a side through plan ids.
       PlanPtr scope = join_node(left, right, JoinType::kInner, nullptr);
-      condition = resolve_expr(p->condition, scope, false);
+      const PlanNode* saved = join_condition_scope_;
+      join_condition_scope_ = scope.get();
+      try {
+        condition = resolve_expr(p->condition, scope, false);
+      } catch (...) {
+        join_condition_scope_ = saved;
+        throw;
+      }
+      join_condition_scope_ = saved;
       if (condition->type->id() != TypeId::kBoolean && condition->type->id() != TypeId::kNull)
         throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
                          "Cannot resolve \"" + condition->to_string() + "\" due to data type mismatch: the join "

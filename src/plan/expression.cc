@@ -152,7 +152,12 @@ ExprPtr with_children(const ExprPtr& e, std::vector<ExprPtr> children) {
 ExprPtr to_attribute(const ExprPtr& named) {
   if (named->kind == ExprKind::kAttribute) return named;
   EMBER_CHECK(named->kind == ExprKind::kAlias, "to_attribute of an unnamed expression");
-  return attribute(named->name, named->type, named->nullable, named->expr_id);
+  auto a = std::make_shared<Expr>(*attribute(named->name, named->type, named->nullable, named->expr_id));
+  // An alias without metadata of its own keeps its column's metadata, as in Spark.
+  a->metadata_json = named->metadata_json;
+  if (a->metadata_json.empty() && named->children[0]->kind == ExprKind::kAttribute)
+    a->metadata_json = named->children[0]->metadata_json;
+  return a;
 }
 
 functions::Signature call_signature(const functions::FunctionDef& def, const std::vector<ExprPtr>& args,

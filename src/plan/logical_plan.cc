@@ -4,7 +4,7 @@ namespace ember::plan {
 
 Schema PlanNode::output_schema() const {
   Schema s;
-  for (auto& a : output) s.push_back({a->name, a->type, a->nullable, "{}"});
+  for (auto& a : output) s.push_back({a->name, a->type, a->nullable, a->metadata_json.empty() ? "{}" : a->metadata_json});
   return s;
 }
 

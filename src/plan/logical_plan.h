@@ -99,6 +99,8 @@ struct PlanNode {
   double lower = 0, upper = 1;
   bool with_replacement = false;
   int64_t seed = 0;
+  /// randomSplit: the input is sorted first, so that every split draws over the same rows.
+  bool sample_sorted_input = false;
   // Join.
   JoinType join_type = JoinType::kInner;
   std::vector<std::string> using_columns;

@@ -61,6 +61,8 @@ const std::vector<std::unique_ptr<Rule>>& optimizer_rules() {
     r.push_back(make_constant_folding());
     r.push_back(make_boolean_simplification());
     r.push_back(make_push_down_filters());
+    // Before join reordering, which may pair relations the query never related.
+    r.push_back(make_check_cartesian_products());
     r.push_back(make_reorder_join());
     r.push_back(make_collapse_projects());
     return r;

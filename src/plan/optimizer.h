@@ -45,6 +45,7 @@ std::unique_ptr<Rule> make_rewrite_predicate_subquery();
 std::unique_ptr<Rule> make_constant_folding();
 std::unique_ptr<Rule> make_boolean_simplification();
 std::unique_ptr<Rule> make_push_down_filters();
+std::unique_ptr<Rule> make_check_cartesian_products();
 std::unique_ptr<Rule> make_reorder_join();
 std::unique_ptr<Rule> make_collapse_projects();
 

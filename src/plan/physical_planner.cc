@@ -313,6 +313,14 @@ class Planner {
         p.output = c.output;
         return p;
       }
+      case PlanKind::kSample: {
+        PhysicalPlan c = plan(n->children[0], required);
+        PhysicalPlan p;
+        p.root = std::make_unique<exec::Sample>(n->lower, n->upper, n->with_replacement, n->seed);
+        p.root->children.push_back(std::move(c.root));
+        p.output = c.output;
+        return p;
+      }
       case PlanKind::kSubqueryAlias:
       case PlanKind::kRepartition:
       case PlanKind::kHint: {

@@ -212,6 +212,84 @@ def oracle(tmp_path_factory):
         spark.stop()
 
 
+class SparkConnectOracle:
+    """Apache Spark's own Spark Connect server (the pinned PySpark's jars) on a free port.
+
+    Some semantics exist only over Spark Connect: DataFrame column references carry the plan id
+    of their DataFrame (self-joins, df["*"]), which a classic session resolves differently.
+    """
+
+    def __init__(self):
+        import pyspark
+
+        self.port = _free_port()
+        self._dir = tempfile.TemporaryDirectory(prefix="spark-connect-oracle-")
+        self.log_path = Path(self._dir.name) / "server.log"
+        spark_home = Path(pyspark.__file__).parent
+        env = dict(os.environ, TZ="UTC", SPARK_HOME=str(spark_home))
+        env.pop("SPARK_REMOTE", None)
+        env.pop("SPARK_CONNECT_MODE_ENABLED", None)
+        with open(self.log_path, "wb") as log:
+            self.process = subprocess.Popen(
+                [str(spark_home / "bin" / "spark-submit"), "--master", "local[2]",
+                 "--class", "org.apache.spark.sql.connect.service.SparkConnectServer",
+                 "--conf", f"spark.connect.grpc.binding.port={self.port}",
+                 "--conf", "spark.ui.enabled=false",
+                 "--conf", "spark.sql.shuffle.partitions=2",
+                 "--conf", f"spark.sql.warehouse.dir={Path(self._dir.name) / 'warehouse'}",
+                 "--conf", "spark.driver.extraJavaOptions=-Duser.timezone=UTC",
+                 "spark-internal"],
+                stdin=subprocess.DEVNULL, stdout=log, stderr=subprocess.STDOUT, env=env,
+                cwd=self._dir.name)
+        deadline = time.monotonic() + 120
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                pytest.fail(f"Spark Connect oracle exited early:\n{_tail(self.log_path)}",
+                            pytrace=False)
+            if _port_open(self.port):
+                return
+            time.sleep(0.2)
+        self.stop()
+        pytest.fail(f"Spark Connect oracle did not start:\n{_tail(self.log_path)}", pytrace=False)
+
+    def stop(self) -> None:
+        if self.process.poll() is None:
+            self.process.terminate()
+            try:
+                self.process.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                self.process.kill()
+                self.process.wait(timeout=10)
+        self._dir.cleanup()
+
+
+@pytest.fixture(scope="session")
+def connect_oracle(ember):
+    """A Spark Connect session on Apache Spark's own Connect server: the expected results of
+    programs whose meaning depends on Spark Connect (plan ids of DataFrame columns)."""
+    from pyspark.sql.connect.session import SparkSession as RemoteSparkSession
+
+    # `ember` first: the Connect builder's getOrCreate would otherwise hand this session out.
+    del ember
+    server = SparkConnectOracle()
+    builder = RemoteSparkSession.builder.remote(f"sc://127.0.0.1:{server.port}")
+    for key, value in SESSION_CONF.items():
+        builder = builder.config(key, value)
+    spark = builder.create()
+    yield spark
+    try:
+        spark.stop()
+    except Exception:  # noqa: BLE001 - the server is going away anyway
+        pass
+    server.stop()
+
+
+@pytest.fixture(scope="session")
+def connect_differ(connect_oracle, ember) -> Differ:
+    """The diff checks with Spark's Connect server as the oracle."""
+    return Differ(ember, connect_oracle)
+
+
 @pytest.fixture(scope="session")
 def differ(oracle, ember) -> Differ:
     return Differ(ember, oracle)

@@ -1,0 +1,387 @@
+"""Differential tests of DataFrame behaviour that PySpark's own parity suites exercise: column
+references by DataFrame (plan ids) in self-joins, df["*"], and their errors. Programs whose
+meaning depends on Spark Connect run against Apache Spark's own Connect server."""
+
+from __future__ import annotations
+
+import pytest
+from pyspark.sql import functions as F
+
+from harness import run_for_error, session_mode
+
+
+@pytest.fixture
+def cdiff(connect_differ):
+    return connect_differ.diff
+
+
+@pytest.fixture
+def cdiff_error(connect_differ):
+    return connect_differ.diff_error
+
+
+def pairs(s):
+    return s.createDataFrame([(1, 2), (3, 4), (5, 4)], "a long, b long")
+
+
+# --- column references by DataFrame ------------------------------------------------------------
+
+def test_self_join_projection_on_condition(cdiff):
+    def program(s):
+        df = pairs(s)
+        df2 = df.select(df.a.alias("aa"), df.b)
+        return df2.join(df, df2.b == df.b)
+    cdiff(program)
+
+    def reversed_sides(s):
+        df = pairs(s)
+        df2 = df.select(df.a.alias("aa"), df.b)
+        return df.join(df2, df2.b == df.b)
+    cdiff(reversed_sides)
+
+
+def test_self_join_alias_on_condition(cdiff):
+    def program(s):
+        df = pairs(s)
+        x = df.alias("x")
+        return x.join(df, x.b == df.b)
+    cdiff(program)
+
+
+def test_alias_then_reference_after_join(cdiff_error):
+    def program(s):
+        df = pairs(s)
+        x = df.alias("x")
+        return x.join(df, x.b == df.b).select(df.a)
+    cdiff_error(program, "AMBIGUOUS_COLUMN_REFERENCE")
+
+
+def test_alias_reference_after_join(cdiff):
+    def program(s):
+        df = pairs(s)
+        x = df.alias("x")
+        return x.join(df, x.b == df.b).select(x.a, "x.b")
+    cdiff(program)
+
+
+def test_self_join_renamed_column(cdiff):
+    def program(s):
+        df1 = s.range(6).withColumn("a", F.lit(0))
+        df2 = df1.withColumnRenamed("a", "b")
+        return df1.join(df2, df1["a"] == df2["b"]).groupBy().count()
+    cdiff(program)
+
+    def other_order(s):
+        df1 = s.range(6).withColumn("a", F.col("id") % 2)
+        df2 = df1.withColumnRenamed("a", "b")
+        return df2.join(df1, df2["b"] == df1["a"]).select("a", "b")
+    cdiff(other_order)
+
+
+def test_self_join_reference_below_both_sides(cdiff_error):
+    def program(s):
+        df1 = s.range(6).withColumn("a", F.col("id") % 2)
+        df2 = df1.withColumnRenamed("a", "b")
+        return df2.join(df1, df2["b"] == df1["a"]).select(df1.id)
+    cdiff_error(program, "AMBIGUOUS_COLUMN_REFERENCE")
+
+
+def test_self_join_with_union_and_outer(cdiff):
+    def program(s):
+        df1 = s.range(5).withColumn("value", F.lit(1))
+        u = df1.union(df1)
+        return df1.join(u, df1.id == u.id, "left").select(df1.id, u.value)
+    cdiff(program)
+
+    def right(s):
+        df1 = s.range(5).withColumn("value", F.lit(1))
+        df2 = df1.withColumn("value", F.lit(2)).union(df1.withColumn("value", F.lit(3)))
+        return df1.join(df2, df1.id == df2.id, "right")
+    cdiff(right)
+
+
+def test_reference_through_later_operators(cdiff):
+    def filtered(s):
+        df = pairs(s)
+        df2 = df.select(df.a.alias("aa"), df.b)
+        return df2.join(df, df2.b == df.b).filter(df.a > 1)
+    cdiff(filtered)
+
+    def through_projection(s):
+        df = pairs(s)
+        return df.select(df.a.alias("aa"), df.b).select(df.b)
+    cdiff(through_projection)
+
+    def outer_side_nullable(s):
+        l = pairs(s)
+        r = s.createDataFrame([(4, "x")], "b long, t string")
+        return l.join(r, l.b == r.b, "left").select(l.a, r.b, r.t)
+    cdiff(outer_side_nullable)
+
+
+def test_ambiguous_column_reference(cdiff_error):
+    def same_frame(s):
+        df = pairs(s)
+        return df.join(df, df.b == df.b)
+    cdiff_error(same_frame, "AMBIGUOUS_COLUMN_REFERENCE")
+
+    def after_join(s):
+        df = pairs(s)
+        df2 = df.select(df.a.alias("aa"), df.b)
+        return df2.join(df, df2.b == df.b).select(df.b)
+    cdiff_error(after_join, "AMBIGUOUS_COLUMN_REFERENCE")
+
+
+def test_reference_to_other_frame(cdiff_error):
+    def unrelated(s):
+        df = pairs(s)
+        other = s.range(3)
+        return df.select(other.id)
+    cdiff_error(unrelated, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
+
+    def dropped(s):
+        df = pairs(s)
+        return df.select(df.a.alias("aa"), df.b).select(df.a)
+    cdiff_error(dropped, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
+
+    def fresh_alias(s):
+        df = pairs(s)
+        return df.alias("x").join(df, df.alias("x").b == df.b)
+    cdiff_error(fresh_alias, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
+
+
+def test_duplicate_names_by_frame(cdiff_error):
+    cdiff_error(lambda s: (lambda d: d.select(d.c))(s.createDataFrame([(1, 2)], ["c", "c"])),
+                "AMBIGUOUS_REFERENCE")
+
+
+def test_frame_star(connect_oracle, ember):
+    def columns(s):
+        df1 = s.createDataFrame([(1,)], "a long")
+        df2 = s.createDataFrame([(1, "v")], "a long, b string")
+        df3 = df2.withColumnsRenamed({"a": "x", "b": "y"})
+        out = []
+        for joined in (df1.join(df2), df1.join(df2).withColumn("c", F.lit(0))):
+            out.append((joined.columns, joined.select(df1["*"]).columns, joined.select(df2["*"]).columns))
+        j = df2.join(df3)
+        out.append((j.select(df2["*"]).columns, j.select(df3["*"]).columns))
+        return out
+    assert columns(ember) == columns(connect_oracle)
+
+
+def test_frame_star_values(cdiff, cdiff_error):
+    def program(s):
+        df1 = s.createDataFrame([(1, 10), (2, 20)], "a long, x long")
+        df2 = s.createDataFrame([(1, "v"), (3, "w")], "a long, b string")
+        return df1.join(df2, df1.a == df2.a, "full").select(df2["*"], df1.x)
+    cdiff(program)
+
+    def unrelated(s):
+        return pairs(s).select(s.range(2)["*"])
+    cdiff_error(unrelated, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
+
+
+# --- sample ----------------------------------------------------------------------------------
+
+def ids(df):
+    return sorted(r[0] for r in df.collect())
+
+
+def test_sample_same_seed_same_rows(ember):
+    df = ember.range(0, 20000)
+    assert ids(df.sample(0.3, 7)) == ids(df.sample(0.3, 7))
+    assert ids(df.sample(True, 0.5, 11)) == ids(df.sample(True, 0.5, 11))
+    assert ids(df.sample(0.3, 7)) != ids(df.sample(0.3, 8))
+    assert ids(df.sample(True, 0.5, 11)) != ids(df.sample(True, 0.5, 12))
+
+
+def test_sample_bounds(ember):
+    df = ember.range(0, 5000)
+    assert df.sample(0.0, 3).count() == 0
+    assert ids(df.sample(1.0, 3)) == list(range(5000))
+    assert df.sample(True, 0.0, 3).count() == 0
+
+
+def test_sample_counts_within_statistical_bounds(ember):
+    n = 100_000
+    df = ember.range(0, n)
+    for fraction, seed in ((0.1, 1), (0.5, 2), (0.9, 3)):
+        got = df.sample(fraction, seed).count()
+        sd = (n * fraction * (1 - fraction)) ** 0.5
+        assert abs(got - n * fraction) < 5 * sd, (fraction, got)
+    for fraction, seed in ((0.3, 4), (2.5, 5)):
+        got = df.sample(True, fraction, seed).count()
+        sd = (n * fraction) ** 0.5
+        assert abs(got - n * fraction) < 5 * sd, (fraction, got)
+    # With replacement some rows repeat; without, none does.
+    rows = ids(df.sample(True, 2.0, 6))
+    assert len(rows) > len(set(rows))
+    rows = ids(df.sample(0.7, 6))
+    assert len(rows) == len(set(rows))
+
+
+def test_sample_schema(diff):
+    def program(s):
+        df = s.createDataFrame([(1, "a", None), (2, "b", 1.5)], "k int, v string, d double")
+        return df.sample(0.0, 1)
+    diff(program)
+    diff(lambda s: s.range(10).sample(1.0, 1).selectExpr("id", "id * 2 AS twice"))
+
+
+def same_unclassified_error(ember, oracle, program):
+    """Both engines fail with the same exception type and first message line (for Spark's
+    errors that carry no error class)."""
+    with session_mode(oracle):
+        expected = run_for_error("spark", program, oracle)
+    with session_mode(ember):
+        actual = run_for_error("ember", program, ember)
+    first = lambda e: (str(e).splitlines() or [""])[0]  # noqa: E731
+    assert (type(actual).__name__, first(actual)) == (type(expected).__name__, first(expected)), \
+        f"spark: {expected!r}\nember: {actual!r}"
+    return first(actual)
+
+
+def test_sample_fraction_errors(ember, connect_oracle):
+    for program in (lambda s: s.range(5).sample(-0.1, 1),
+                    lambda s: s.range(5).sample(1.5, 1),
+                    lambda s: s.range(5).sample(True, -1.0, 1)):
+        assert "requirement failed: Sampling fraction" in same_unclassified_error(ember, connect_oracle, program)
+
+
+def test_random_split(ember, connect_oracle):
+    df = ember.range(0, 3000)
+    parts = df.randomSplit([1.0, 2.0, 3.0], 24)
+    got = [ids(p) for p in parts]
+    assert sorted(x for g in got for x in g) == list(range(3000))
+    assert [ids(p) for p in df.randomSplit([1.0, 2.0, 3.0], 24)] == got
+    for g, w in zip(got, (1, 2, 3)):
+        assert abs(len(g) - 3000 * w / 6) < 5 * (3000 * w / 6) ** 0.5
+    assert [p.schema for p in parts] == [p.schema for p in connect_oracle.range(0, 3000).randomSplit([1.0, 2.0, 3.0], 24)]
+
+
+# --- spark.sql.crossJoin.enabled -------------------------------------------------------------
+
+@pytest.fixture
+def no_cross_join(ember, connect_oracle):
+    for s in (ember, connect_oracle):
+        s.conf.set("spark.sql.crossJoin.enabled", "false")
+    yield
+    for s in (ember, connect_oracle):
+        s.conf.unset("spark.sql.crossJoin.enabled")
+
+
+def test_implicit_cartesian_product_rejected(no_cross_join, ember, connect_oracle):
+    def left(s):
+        return s.createDataFrame([(1, "1")], "key long, value string")
+
+    def right(s):
+        return s.createDataFrame([(1, "x")], "key2 long, tag string")
+
+    programs = [
+        lambda s: left(s).join(right(s)),
+        lambda s: left(s).join(right(s), how="inner"),
+        lambda s: left(s).join(right(s), F.lit(True)),
+        lambda s: left(s).join(right(s), F.col("key") > 0, "left"),
+        lambda s: left(s).join(right(s), how="full"),
+    ]
+    for program in programs:
+        first = same_unclassified_error(ember, connect_oracle, program)
+        assert first.startswith("Detected implicit cartesian product")
+
+
+def test_cross_join_still_allowed(no_cross_join, cdiff):
+    def left(s):
+        return s.createDataFrame([(1, "1"), (2, "2")], "key long, value string")
+
+    def right(s):
+        return s.createDataFrame([(1, "x"), (3, "y")], "key2 long, tag string")
+
+    cdiff(lambda s: left(s).crossJoin(right(s)))
+    cdiff(lambda s: left(s).join(right(s), F.col("key") == F.col("key2")))
+    cdiff(lambda s: left(s).join(right(s)).where(F.col("key") == F.col("key2")))
+    cdiff(lambda s: left(s).join(right(s), F.col("key") < F.col("key2"), "left"))
+    cdiff(lambda s: left(s).join(right(s), how="left_semi"))
+
+
+# --- Column.withField / dropFields ------------------------------------------------------------
+
+def nested(s):
+    return s.createDataFrame(
+        [((1, 2, (3, 4)),), ((5, None, None),), (None,)],
+        "a struct<b: int, c: int, d: struct<e: int, f: int>>")
+
+
+def test_with_field(diff):
+    diff(lambda s: nested(s).withColumn("a", F.col("a").withField("b", F.lit(30))))
+    diff(lambda s: nested(s).withColumn("a", F.col("a").withField("z", F.lit("new"))))
+    diff(lambda s: nested(s).select(F.col("a").withField("d.e", F.lit(7))))
+    diff(lambda s: nested(s).select(F.col("a").withField("d.g", F.col("a.b") * 2).alias("x")))
+    diff(lambda s: nested(s).select(F.col("a").withField("B", F.lit(1)).withField("c", F.lit(None))))
+
+
+def test_drop_fields(diff):
+    diff(lambda s: nested(s).select(F.col("a").dropFields("b")))
+    diff(lambda s: nested(s).select(F.col("a").dropFields("b", "c").alias("x")))
+    diff(lambda s: nested(s).select(F.col("a").dropFields("d.e").alias("x")))
+    diff(lambda s: nested(s).select(F.col("a").dropFields("missing").alias("x")))
+
+
+def test_update_fields_over_connect(cdiff):
+    cdiff(lambda s: nested(s).select(F.col("a").withField("d.e", F.lit(7)).withField("b", F.lit(0))))
+    cdiff(lambda s: nested(s).select(F.col("a").dropFields("b", "d.f")))
+
+
+def test_update_fields_errors(diff_error):
+    diff_error(lambda s: nested(s).select(F.col("a.b").withField("x", F.lit(1))), "DATATYPE_MISMATCH")
+    diff_error(lambda s: nested(s).select(F.col("a").dropFields("b", "c", "d")), "DATATYPE_MISMATCH")
+    diff_error(lambda s: nested(s).select(F.col("a").withField("q.r", F.lit(1))), "FIELD_NOT_FOUND")
+
+
+# --- smaller items ---------------------------------------------------------------------------
+
+def test_with_columns_renamed_applies_in_order(cdiff):
+    cdiff(lambda s: s.range(3).withColumnsRenamed({"id": "a", "a": "b"}))
+    cdiff(lambda s: s.range(3).withColumnsRenamed({"a": "b", "id": "a"}))
+    cdiff(lambda s: s.createDataFrame([(1, 2)], "x int, y int").withColumnsRenamed({"x": "y", "y": "z"}))
+
+
+def test_show_string_footer(connect_differ):
+    # Spark 4.3's Connect server ends the footer without a newline, in show() and in the
+    # eager-evaluation repr alike.
+    diff_show = connect_differ.diff_show
+    diff_show(lambda s: s.range(5), n=1)
+    diff_show(lambda s: s.range(5), n=2, vertical=True)
+    diff_show(lambda s: s.range(0), vertical=True)
+    diff_show(lambda s: s.range(2), n=5)
+
+
+def test_eager_eval_repr(ember, connect_oracle):
+    def text(s):
+        df = s.createDataFrame([(1, "1"), (22222, "22222")], ("key", "value"))
+        s.conf.set("spark.sql.repl.eagerEval.enabled", "true")
+        s.conf.set("spark.sql.repl.eagerEval.maxNumRows", "1")
+        try:
+            return repr(df)
+        finally:
+            s.conf.unset("spark.sql.repl.eagerEval.enabled")
+            s.conf.unset("spark.sql.repl.eagerEval.maxNumRows")
+    assert text(ember) == text(connect_oracle)
+
+
+def test_alias_metadata(ember, connect_oracle):
+    def metadata(s):
+        df = s.createDataFrame([("",)], ["a"])
+        out = []
+        df = df.withMetadata("a", {"foo": "bar"})
+        out.append(df.schema["a"].metadata)
+        out.append(df.select("a", F.col("a").alias("b")).schema["b"].metadata)
+        df = df.select([F.col("a").alias("a", metadata={})])
+        out.append(df.schema["a"].metadata)
+        df = df.withMetadata("a", {"baz": "burr"})
+        out.append(df.select(F.concat(F.col("a"), F.lit("x")).alias("c"), "a").schema.jsonValue())
+        return out
+
+    def run(s):
+        with session_mode(s):
+            return metadata(s)
+    assert run(ember) == run(connect_oracle)
