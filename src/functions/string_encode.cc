@@ -402,8 +402,12 @@ bool unbase64_strict(std::string_view s, std::string* out) {
 
 BinaryFormat binary_format(const std::vector<ArgInfo>& a, bool try_form) {
   if (a.size() < 2) return BinaryFormat::kHex;
-  // A constant expression that is not a literal (CAST(NULL AS STRING)) is read by the kernel.
-  if (!a[1].literal) return BinaryFormat::kHex;
+  // The analyzer folds a constant format (CAST(NULL AS STRING)) to a literal first.
+  if (!a[1].literal)
+    throw_type_mismatch("NON_FOLDABLE_INPUT",
+                        "the input `fmt` should be a foldable \"STRING\" expression; however, got \"" +
+                            (a[1].name.empty() ? a[1].type->sql() : a[1].name) + "\".",
+                        "to_binary(" + a[0].type->sql() + ", " + a[1].name + ")");
   if (a[1].literal->is_null()) return BinaryFormat::kNull;
   std::string f = a[1].type->id() == TypeId::kString ? lower_ascii(a[1].literal->as_bytes()) : "";
   if (f == "hex") return BinaryFormat::kHex;
@@ -423,6 +427,7 @@ FunctionDef to_binary_def(bool try_form) {
   d.name = name;
   d.min_args = 1;
   d.max_args = 2;
+  d.constant_args = {1};
   d.arg_type_rule = [name, try_form](const std::vector<ArgInfo>& a, const Config&) {
     binary_format(a, try_form);
     Types types;
