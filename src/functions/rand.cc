@@ -3,6 +3,7 @@
 // seed]): alphanumeric strings. All draw from Spark's XORShiftRandom stream (see rand.h for the
 // algorithm and for how partitions are numbered).
 
+#include <algorithm>
 #include "functions/rand.h"
 
 #include <cmath>
@@ -234,7 +235,50 @@ PartitionScope::PartitionScope(PartitionContext context) : saved_(t_partition) {
 
 PartitionScope::~PartitionScope() { t_partition = saved_; }
 
+/// monotonically_increasing_id(): the partition in the upper 31 bits, the row's position in it
+/// in the lower 33, as Spark numbers rows (unique and increasing, not consecutive).
+ColumnPtr monotonically_increasing_id_kernel(const std::vector<ColumnPtr>&, int64_t n, const Signature& sig,
+                                             const EvalContext&) {
+  PartitionContext where = t_partition;
+  auto data = Buffer::allocate(static_cast<size_t>(n) * sizeof(int64_t));
+  int64_t* out = data->mutable_as<int64_t>();
+  const int64_t base = (where.partition << 33) + where.row_offset;
+  for (int64_t i = 0; i < n; ++i) out[i] = base + i;
+  return Column::make(sig.result_type, n, nullptr, data);
+}
+
+/// spark_partition_id(): the partition (morsel) the row belongs to.
+ColumnPtr spark_partition_id_kernel(const std::vector<ColumnPtr>&, int64_t n, const Signature& sig,
+                                    const EvalContext&) {
+  auto data = Buffer::allocate(static_cast<size_t>(n) * sizeof(int32_t));
+  std::fill_n(data->mutable_as<int32_t>(), n, static_cast<int32_t>(t_partition.partition));
+  return Column::make(sig.result_type, n, nullptr, data);
+}
+
+FunctionDef row_numbering(const char* name, TypePtr type, ScalarKernel kernel, const char* usage) {
+  FunctionDef d;
+  d.name = name;
+  d.min_args = d.max_args = 0;
+  d.type_rule = [type](const std::vector<TypePtr>&, const Config&) {
+    Signature s;
+    s.result_type = type;
+    s.never_null = true;
+    return s;
+  };
+  d.kernel = std::move(kernel);
+  d.deterministic = false;
+  d.usage = usage;
+  return d;
+}
+
 void register_rand(Registry& r) {
+  r.add(row_numbering("monotonically_increasing_id", DataType::long_(), monotonically_increasing_id_kernel,
+                      "monotonically_increasing_id() - Returns monotonically increasing 64-bit integers, unique "
+                      "but not consecutive: the partition in the upper 31 bits, the row number in it in the lower 33."));
+  FunctionDef pid = row_numbering("spark_partition_id", DataType::int_(), spark_partition_id_kernel,
+                                  "spark_partition_id() - Returns the current partition id.");
+  pid.render = [](const std::string&, const std::vector<std::string>&) { return std::string("SPARK_PARTITION_ID()"); };
+  r.add(std::move(pid));
   FunctionDef d;
   d.name = "rand";
   d.aliases = {"random"};

@@ -160,3 +160,12 @@ def test_randn_stream(diff):
 
 def test_randn_errors(diff_error):
     diff_error(lambda s: s.sql("SELECT randn(1.5)"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
+
+
+def test_monotonically_increasing_id_and_partition_id(diff):
+    # One partition on both engines: the ids are the row numbers. (After a filter in the same
+    # stage Spark numbers the surviving rows; Ember numbers rows of the scanned partition, so ids
+    # stay unique and increasing but may skip.)
+    diff(lambda s: s.range(0, 10, 1, 1).select("id", F.monotonically_increasing_id().alias("m"),
+                                               F.spark_partition_id().alias("p")))
+    diff(lambda s: s.range(0, 10, 1, 1).selectExpr("monotonically_increasing_id()", "spark_partition_id()"))
