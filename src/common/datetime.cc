@@ -1,5 +1,6 @@
 #include "common/datetime.h"
 
+#include <algorithm>
 #include <ctime>
 
 #include "common/timezone.h"
@@ -16,6 +17,14 @@ CivilDate civil_from_days(int64_t days) {
   const int d = static_cast<int>(doy - (153 * mp + 2) / 5 + 1);
   const int m = static_cast<int>(mp < 10 ? mp + 3 : mp - 9);
   return {yoe + era * 400 + (m <= 2), m, d};
+}
+
+int64_t add_months_to_days(int64_t days, int64_t months) {
+  CivilDate c = civil_from_days(days);
+  int64_t total = c.year * 12 + (c.month - 1) + months;
+  int64_t y = floor_div(total, 12);
+  int m = static_cast<int>(floor_mod(total, 12)) + 1;
+  return days_from_civil(y, m, std::min(c.day, days_in_month(y, m)));
 }
 
 namespace {

@@ -46,6 +46,10 @@ struct CivilDate {
 /// The inverse of days_from_civil.
 CivilDate civil_from_days(int64_t days);
 
+/// `days` moved by `months` calendar months, the day clamped to the target month's last day
+/// (add_months, date + INTERVAL MONTH).
+int64_t add_months_to_days(int64_t days, int64_t months);
+
 /// ISO day of week: 1 = Monday ... 7 = Sunday.
 inline int iso_day_of_week(int64_t days) { return static_cast<int>(floor_mod(days + 3, 7)) + 1; }
 

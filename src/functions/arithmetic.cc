@@ -308,11 +308,7 @@ std::optional<Signature> datetime_try_signature(bool add, const std::vector<Type
 /// Adds `months` to a date as add_months does (the day clamped to the month's last day); false
 /// when the result leaves the DATE range.
 bool date_plus_months(int64_t days, int64_t months, int32_t* out) {
-  CivilDate c = civil_from_days(days);
-  int64_t m = c.year * 12 + (c.month - 1) + months;
-  int64_t y = floor_div(m, 12);
-  int mo = static_cast<int>(floor_mod(m, 12)) + 1;
-  int64_t r = days_from_civil(y, mo, std::min(c.day, days_in_month(y, mo)));
+  int64_t r = add_months_to_days(days, months);
   if (r != static_cast<int32_t>(r)) return false;
   *out = static_cast<int32_t>(r);
   return true;

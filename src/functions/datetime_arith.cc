@@ -32,14 +32,6 @@ std::string upper(std::string_view s) {
 
 int32_t date_at(const Args& a, size_t k, int64_t i) { return a[k]->values<int32_t>()[i]; }
 
-int64_t add_months_days(int64_t days, int64_t months) {
-  CivilDate c = civil_from_days(days);
-  int64_t total = c.year * 12 + (c.month - 1) + months;
-  int64_t y = floor_div(total, 12);
-  int m = static_cast<int>(floor_mod(total, 12)) + 1;
-  return days_from_civil(y, m, std::min(c.day, days_in_month(y, m)));
-}
-
 [[noreturn]] void field_out_of_bounds(const std::string& field, const std::string& range,
                                       int64_t v) {
   throw SparkError(
@@ -363,7 +355,7 @@ void register_datetime_arith(Registry& r) {
                [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
                  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
                    b.append<int32_t>(
-                       static_cast<int32_t>(add_months_days(date_at(a, 0, i), int_arg(a, 1, i))));
+                       static_cast<int32_t>(add_months_to_days(date_at(a, 0, i), int_arg(a, 1, i))));
                  });
                }));
   r.add(scalar("datediff", 2, 2, rule("datediff", "d", DataType::int_()),

@@ -22,14 +22,6 @@ namespace {
 using Args = std::vector<ColumnPtr>;
 using Types = std::vector<TypePtr>;
 
-int64_t add_months_to_days(int64_t days, int64_t months) {
-  CivilDate c = civil_from_days(days);
-  int64_t total = c.year * 12 + (c.month - 1) + months;
-  int64_t y = floor_div(total, 12);
-  int m = static_cast<int>(floor_mod(total, 12)) + 1;
-  return days_from_civil(y, m, std::min(c.day, days_in_month(y, m)));
-}
-
 /// Fixed-width binary kernel with null propagation and a per-row function that may throw.
 template <typename A, typename B, typename R, typename F>
 ColumnPtr binary_rows(const Args& a, int64_t n, const TypePtr& rt, F&& f) {

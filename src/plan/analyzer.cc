@@ -1035,6 +1035,22 @@ ExprPtr Analyzer::resolve_subquery(const ExprPtr& e, const PlanPtr& child, bool 
   return out;
 }
 
+namespace {
+/// A resolved Aggregate of `child` grouped by `groups`, whose output is `aggregates` (the
+/// select list's form).
+PlanPtr resolved_aggregate(const PlanPtr& child, std::vector<ExprPtr> groups, std::vector<ExprPtr> aggregates) {
+  auto agg = std::make_shared<PlanNode>();
+  agg->kind = PlanKind::kAggregate;
+  agg->children = {child};
+  agg->exprs = std::move(groups);
+  agg->aggregates = std::move(aggregates);
+  agg->aggregate_output_is_select_list = true;
+  for (auto& e : agg->aggregates) agg->output.push_back(to_attribute(e));
+  agg->resolved = true;
+  return agg;
+}
+}  // namespace
+
 /// An aggregate whose outputs hold window expressions (`rank() OVER (ORDER BY sum(v))` with a
 /// GROUP BY): the Aggregate computes the grouping keys and aggregates the windows read, Window
 /// nodes run over its rows, and a projection restores the output list.
@@ -1083,15 +1099,7 @@ PlanPtr Analyzer::aggregate_with_windows(const PlanPtr& p, const std::vector<Exp
     agg_list.push_back(a);
     out.push_back(to_attribute(a));
   }
-  auto agg = std::make_shared<PlanNode>();
-  agg->kind = PlanKind::kAggregate;
-  agg->children = {child};
-  agg->exprs = groups;
-  agg->aggregates = agg_list;
-  agg->aggregate_output_is_select_list = true;
-  for (auto& e : agg_list) agg->output.push_back(to_attribute(e));
-  agg->resolved = true;
-  return project_with_windows(agg, std::move(out), p->plan_id);
+  return project_with_windows(resolved_aggregate(child, groups, agg_list), std::move(out), p->plan_id);
 }
 
 /// A select list with a generator over aggregates (`SELECT explode(collect_list(x)) ... GROUP BY
@@ -1147,15 +1155,7 @@ PlanPtr Analyzer::aggregate_with_generator(const PlanPtr& p, const std::vector<E
     ExprPtr over = with_children(g, std::move(inputs));
     out.push_back(a->kind == ExprKind::kAlias ? with_children(a, {over}) : over);
   }
-  auto agg = std::make_shared<PlanNode>();
-  agg->kind = PlanKind::kAggregate;
-  agg->children = {child};
-  agg->exprs = groups;
-  agg->aggregates = agg_list;
-  agg->aggregate_output_is_select_list = true;
-  for (auto& e : agg_list) agg->output.push_back(to_attribute(e));
-  agg->resolved = true;
-  PlanPtr generated = extract_generators(agg, out);
+  PlanPtr generated = extract_generators(resolved_aggregate(child, groups, agg_list), out);
   return project_with_windows(generated, std::move(out), p->plan_id);
 }
 
@@ -1332,15 +1332,7 @@ PlanPtr Analyzer::resolve_grouping_sets(const PlanPtr& p, const PlanPtr& child) 
     // The set's id is a grouping key too, so that empty input gives no row even for the empty
     // set, as in Spark.
     set_groups.push_back(lit(Value::integer(gid), DataType::long_()));
-    auto agg = std::make_shared<PlanNode>();
-    agg->kind = PlanKind::kAggregate;
-    agg->children = {child};
-    agg->exprs = set_groups;
-    agg->aggregates = out;
-    agg->aggregate_output_is_select_list = true;
-    for (auto& e : out) agg->output.push_back(to_attribute(e));
-    agg->resolved = true;
-    branches.push_back(agg);
+    branches.push_back(resolved_aggregate(child, set_groups, out));
   }
   auto u = std::make_shared<PlanNode>();
   u->kind = PlanKind::kSetOp;
