@@ -62,7 +62,7 @@ def main() -> int:
     ap.add_argument("--binary", default=str(ROOT / "build" / "release" / "ember"))
     ap.add_argument("--json")
     ap.add_argument("-k", default="")
-    ap.add_argument("-v", "--verbose", action="store_true", help="name each function as it runs")
+    ap.add_argument("-v", "--verbose", action="store_true", help="name each function as it runs and show the failing examples")
     args = ap.parse_args()
     os.environ.setdefault("TZ", "UTC")
     time.tzset()
@@ -104,6 +104,8 @@ def main() -> int:
                              "cause": cause}
             if not ok:
                 causes[cause] += 1
+                if args.verbose:
+                    print("".join(out)[:4000], file=sys.stderr, flush=True)
         spark.stop()
     finally:
         if proc:
