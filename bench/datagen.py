@@ -273,8 +273,9 @@ def prepare(families: set[str], scale: float, data_dir: Path, tpchgen: str | Non
         paths.update(make_sales(data_dir, n["sales_rows"], python))
     if "h2o" in families:
         paths.update(make_h2o(data_dir, n["h2o_rows"], with_csv=h2o_csv))
-    if "join" in families:
+    if "join" in families or "sort" in families:
         paths.update(make_join(data_dir, n["join_rows"]))
+        paths["join_rows"] = str(n["join_rows"])
     if "tpch" in families:
         if not tpchgen:
             raise RuntimeError("TPC-H data needs tpchgen-cli")

@@ -569,7 +569,7 @@ def run_engine(name: str, chosen: list[wl.Workload], ctx: Context, unavailable: 
 
 def needs(w: wl.Workload) -> list[str]:
     return {"sales": ["sales_csv", "sales_parquet"], "range": ["range_rows"], "h2o": ["h2o"],
-            "join": ["fact", "dim", "small"],
+            "join": ["fact", "dim", "small"], "sort": ["fact"],
             "tpch": ["tpch_lineitem", "tpch_sf"]}[w.family]
 
 

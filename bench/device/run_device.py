@@ -107,7 +107,7 @@ def views(family: str, P: dict) -> dict[str, tuple[str, str, dict]]:
                 "sales_parquet": ("parquet", P["sales_parquet"], {})}
     if family == "h2o":
         return {"x": ("parquet", P["h2o"], {})}
-    if family == "join":
+    if family in ("join", "sort"):
         return {t: ("parquet", P[t], {}) for t in ("fact", "dim", "small")}
     if family == "tpch":
         import workloads as wl
@@ -131,7 +131,8 @@ def spark_views(family: str, P: dict) -> list[str]:
 def duckdb_views(family: str, P: dict) -> list[str]:
     out = []
     for name, (fmt, path, opts) in views(family, P).items():
-        src = f"read_csv({sq(path)}, header = true)" if fmt == "csv" else f"read_parquet({sq(path)})"
+        src = (f"read_csv({sq(path)}, header = true)" if fmt == "csv"
+               else f"read_parquet({sq(path)}, hive_partitioning = false)")
         out.append(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM {src}")
     return out
 

@@ -57,35 +57,12 @@ void Sort::finalize(ExecContext& ctx) {
   input_.clear();
   size_t width = total_cols - keys_.size();
   std::vector<ColumnPtr> key_cols;
-  std::vector<bool> ascending, nulls_first;
-  for (size_t k = 0; k < keys_.size(); ++k) {
-    key_cols.push_back(all.columns[width + k]);
-    ascending.push_back(keys_[k].ascending);
-    nulls_first.push_back(keys_[k].nulls_first);
-  }
-  std::vector<int32_t> idx;
+  for (size_t k = 0; k < keys_.size(); ++k) key_cols.push_back(all.columns[width + k]);
   int64_t n = all.num_rows;
   std::vector<NormalizedKeySpec> specs;
   for (size_t k = 0; k < keys_.size(); ++k) specs.push_back({key_cols[k]->type(), keys_[k].ascending, keys_[k].nulls_first});
-  if (limit_ < 0 || limit_ >= n) {
-    idx = stable_sort_order(specs, key_cols, n);
-  } else if (normalized_keys_fit(specs)) {
-    // Top-N over fixed-width keys: (normalized key, row) pairs; the row breaks ties stably.
-    std::vector<SortEntry> entries = normalized_entries(specs, key_cols, n);
-    std::partial_sort(entries.begin(), entries.begin() + limit_, entries.end());
-    n = limit_;
-    idx.resize(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = static_cast<int32_t>(entries[static_cast<size_t>(i)].row);
-  } else {
-    RowComparator cmp(key_cols, std::move(ascending), std::move(nulls_first));
-    auto less = [&](int32_t a, int32_t b) { return cmp.less(a, b); };
-    idx.resize(static_cast<size_t>(n));
-    std::iota(idx.begin(), idx.end(), 0);
-    std::partial_sort(idx.begin(), idx.begin() + limit_, idx.end(), [&](int32_t a, int32_t b) {
-      return less(a, b) || (!less(b, a) && a < b);
-    });
-    n = limit_;
-  }
+  std::vector<int32_t> idx = sort_order(specs, key_cols, n, limit_);
+  n = static_cast<int64_t>(idx.size());
   all.columns.resize(width);
   ctx.check_cancelled();
   for (int64_t off = 0; off < n; off += kBatchRows) {

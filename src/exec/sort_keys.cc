@@ -12,14 +12,53 @@
 namespace ember::exec {
 namespace {
 
-/// Bytes of a key's value in a normalized key; -1 when the type has no fixed-width form.
+constexpr int kKeyBytes = static_cast<int>(sizeof(NormalizedKey));
+
+/// Bytes of a key's value in a normalized key when the whole value fits; -1 for types without a
+/// fixed-width form (strings and binary can still contribute a prefix).
 int value_width(const DataType& t) {
   switch (t.id()) {
     case TypeId::kNull: return 0;
     case TypeId::kBoolean: return 1;
-    case TypeId::kDecimal: return -1;
+    case TypeId::kDecimal: return t.precision() <= 18 ? 8 : -1;  // unscaled value as int64
     default: return t.byte_width() > 0 ? t.byte_width() : -1;
   }
+}
+
+bool prefix_encodable(const DataType& t) { return t.id() == TypeId::kString || t.id() == TypeId::kBinary; }
+
+/// How each key lands in the normalized key: whether it has a null byte, how many value bytes,
+/// and whether those bytes hold the whole value. Keys after the first one that does not fit
+/// wholly are left to the comparator.
+struct KeyLayout {
+  struct Part {
+    bool null_byte = true;
+    int bytes = 0;
+  };
+  std::vector<Part> parts;  // one per encoded key, a prefix of the keys
+  bool exact = true;        // every key wholly encoded: equal normalized keys are equal rows
+};
+
+KeyLayout plan_layout(const std::vector<NormalizedKeySpec>& keys, const std::vector<ColumnPtr>* cols) {
+  KeyLayout out;
+  int used = 0;
+  for (size_t k = 0; k < keys.size(); ++k) {
+    const DataType& t = *keys[k].type;
+    // A null byte unless the column (when known) has no nulls.
+    const bool null_byte = t.id() == TypeId::kNull || !cols || (*cols)[k]->may_have_nulls();
+    const int w = value_width(t);
+    const int need = (null_byte ? 1 : 0) + std::max(w, 0);
+    if (w >= 0 && used + need <= kKeyBytes) {
+      out.parts.push_back({null_byte, w});
+      used += need;
+      continue;
+    }
+    out.exact = false;
+    const int room = kKeyBytes - used - (null_byte ? 1 : 0);
+    if (prefix_encodable(t) && room >= 2) out.parts.push_back({null_byte, room});
+    break;
+  }
+  return out;
 }
 
 template <typename T>
@@ -39,43 +78,51 @@ uint64_t ordered_bits(T v) {
   }
 }
 
-template <typename T>
-void append_values(const Column& c, int64_t begin, int64_t end, int width, bool ascending, NormalizedKey* out) {
-  const T* v = c.values<T>();
+template <typename T, typename Get>
+void append_bits(int64_t begin, int64_t end, int width, bool ascending, NormalizedKey* out, Get get) {
   const uint64_t mask = width == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * width)) - 1;
   for (int64_t i = begin; i < end; ++i) {
-    uint64_t bits = ordered_bits<T>(v[i]);
+    uint64_t bits = ordered_bits<T>(get(i));
     if (!ascending) bits = ~bits & mask;
     NormalizedKey& k = out[i - begin];
     k = (k << (8 * width)) | bits;
   }
 }
 
-}  // namespace
-
-bool normalized_keys_fit(const std::vector<NormalizedKeySpec>& keys) {
-  int total = 0;
-  for (auto& k : keys) {
-    int w = value_width(*k.type);
-    if (w < 0) return false;
-    total += 1 + w;
-  }
-  return total <= 16;
+template <typename T>
+void append_values(const Column& c, int64_t begin, int64_t end, int width, bool ascending, NormalizedKey* out) {
+  const T* v = c.values<T>();
+  append_bits<T>(begin, end, width, ascending, out, [v](int64_t i) { return v[i]; });
 }
 
-void encode_normalized_keys(const std::vector<NormalizedKeySpec>& keys, const std::vector<ColumnPtr>& cols,
-                            int64_t begin, int64_t end, NormalizedKey* out) {
+/// The first `width` bytes of each string (zero padded), unsigned byte order as Spark compares
+/// strings and binary; equal prefixes are settled by the comparator.
+void append_prefix(const Column& c, int64_t begin, int64_t end, int width, bool ascending, NormalizedKey* out) {
+  for (int64_t i = begin; i < end; ++i) {
+    std::string_view s = c.is_null(i) ? std::string_view() : c.string_at(i);
+    NormalizedKey& k = out[i - begin];
+    for (int b = 0; b < width; ++b) {
+      unsigned byte = b < static_cast<int>(s.size()) ? static_cast<unsigned char>(s[static_cast<size_t>(b)]) : 0u;
+      k = (k << 8) | (ascending ? byte : 0xffu - byte);
+    }
+  }
+}
+
+void encode(const KeyLayout& layout, const std::vector<NormalizedKeySpec>& keys, const std::vector<ColumnPtr>& cols,
+            int64_t begin, int64_t end, NormalizedKey* out) {
   const int64_t n = end - begin;
   std::fill_n(out, n, NormalizedKey{0});
-  for (size_t k = 0; k < keys.size(); ++k) {
+  for (size_t k = 0; k < layout.parts.size(); ++k) {
     const Column& c = *cols[k];
-    const int width = value_width(*keys[k].type);
+    const int width = layout.parts[k].bytes;
     const bool asc = keys[k].ascending;
-    // The null byte: 0 or 2 for a null (first or last), 1 for a value.
-    const unsigned null_byte = keys[k].nulls_first ? 0 : 2;
-    for (int64_t i = begin; i < end; ++i) {
-      bool is_null = c.type()->id() == TypeId::kNull || c.is_null(i);
-      out[i - begin] = (out[i - begin] << 8) | (is_null ? null_byte : 1u);
+    if (layout.parts[k].null_byte) {
+      // The null byte: 0 or 2 for a null (first or last), 1 for a value.
+      const unsigned null_byte = keys[k].nulls_first ? 0 : 2;
+      for (int64_t i = begin; i < end; ++i) {
+        bool is_null = c.type()->id() == TypeId::kNull || c.is_null(i);
+        out[i - begin] = (out[i - begin] << 8) | (is_null ? null_byte : 1u);
+      }
     }
     if (width == 0) continue;
     switch (c.type()->id()) {
@@ -87,6 +134,13 @@ void encode_normalized_keys(const std::vector<NormalizedKeySpec>& keys, const st
         break;
       case TypeId::kFloat: append_values<float>(c, begin, end, width, asc, out); break;
       case TypeId::kDouble: append_values<double>(c, begin, end, width, asc, out); break;
+      case TypeId::kDecimal: {
+        const __int128* v = c.values<__int128>();
+        append_bits<int64_t>(begin, end, width, asc, out, [v](int64_t i) { return static_cast<int64_t>(v[i]); });
+        break;
+      }
+      case TypeId::kString:
+      case TypeId::kBinary: append_prefix(c, begin, end, width, asc, out); break;
       default:
         switch (width) {
           case 1: append_values<int8_t>(c, begin, end, width, asc, out); break;
@@ -95,30 +149,46 @@ void encode_normalized_keys(const std::vector<NormalizedKeySpec>& keys, const st
           default: append_values<int64_t>(c, begin, end, width, asc, out); break;
         }
     }
-    if (c.may_have_nulls()) {
+    if (layout.parts[k].null_byte && c.may_have_nulls()) {
       // Null rows carry value bits 0, so that all nulls compare equal.
-      const NormalizedKey mask = (width == 16 ? ~NormalizedKey{0} : (NormalizedKey{1} << (8 * width)) - 1);
+      const NormalizedKey mask = (width >= 16 ? ~NormalizedKey{0} : (NormalizedKey{1} << (8 * width)) - 1);
       for (int64_t i = begin; i < end; ++i)
         if (c.is_null(i)) out[i - begin] &= ~mask;
     }
   }
 }
 
-void parallel_sort(std::vector<SortEntry>& entries) {
+std::vector<SortEntry> entries_for(const KeyLayout& layout, const std::vector<NormalizedKeySpec>& keys,
+                                   const std::vector<ColumnPtr>& cols, int64_t n) {
+  std::vector<SortEntry> entries(static_cast<size_t>(n));
+  const int64_t chunk = 1 << 16;
+  const size_t chunks = static_cast<size_t>((n + chunk - 1) / chunk);
+  ThreadPool::global().parallel_run(chunks, [&](size_t c) {
+    int64_t begin = static_cast<int64_t>(c) * chunk, end = std::min(n, begin + chunk);
+    std::vector<NormalizedKey> encoded(static_cast<size_t>(end - begin));
+    encode(layout, keys, cols, begin, end, encoded.data());
+    for (int64_t i = begin; i < end; ++i)
+      entries[static_cast<size_t>(i)] = {encoded[static_cast<size_t>(i - begin)], static_cast<uint32_t>(i)};
+  });
+  return entries;
+}
+
+/// Sorts chunks on all threads of the global pool, then merges neighbouring runs pairwise.
+template <typename Less>
+void parallel_sort_by(std::vector<SortEntry>& entries, const Less& less) {
   ThreadPool& pool = ThreadPool::global();
   const size_t n = entries.size();
   size_t parts = std::min<size_t>(pool.size() + 1, std::max<size_t>(1, n / 65536));
   if (parts <= 1) {
-    std::sort(entries.begin(), entries.end());
+    std::sort(entries.begin(), entries.end(), less);
     return;
   }
   std::vector<size_t> bounds(parts + 1);
   for (size_t p = 0; p <= parts; ++p) bounds[p] = n * p / parts;
   pool.parallel_run(parts, [&](size_t p) {
     std::sort(entries.begin() + static_cast<std::ptrdiff_t>(bounds[p]),
-              entries.begin() + static_cast<std::ptrdiff_t>(bounds[p + 1]));
+              entries.begin() + static_cast<std::ptrdiff_t>(bounds[p + 1]), less);
   });
-  // Merge neighbouring runs pairwise, in parallel, until one run is left.
   std::vector<SortEntry> scratch(n);
   std::vector<SortEntry>* src = &entries;
   std::vector<SortEntry>* dst = &scratch;
@@ -132,7 +202,7 @@ void parallel_sort(std::vector<SortEntry>& entries) {
       size_t a = bounds[2 * q], m = bounds[std::min(2 * q + 1, runs)], b = bounds[std::min(2 * q + 2, runs)];
       std::merge(src->begin() + static_cast<std::ptrdiff_t>(a), src->begin() + static_cast<std::ptrdiff_t>(m),
                  src->begin() + static_cast<std::ptrdiff_t>(m), src->begin() + static_cast<std::ptrdiff_t>(b),
-                 dst->begin() + static_cast<std::ptrdiff_t>(a));
+                 dst->begin() + static_cast<std::ptrdiff_t>(a), less);
     });
     std::swap(src, dst);
     bounds = std::move(next);
@@ -140,39 +210,86 @@ void parallel_sort(std::vector<SortEntry>& entries) {
   if (src != &entries) entries.swap(*src);
 }
 
+}  // namespace
+
+bool normalized_keys_fit(const std::vector<NormalizedKeySpec>& keys) {
+  return plan_layout(keys, nullptr).exact;
+}
+
+void encode_normalized_keys(const std::vector<NormalizedKeySpec>& keys, const std::vector<ColumnPtr>& cols,
+                            int64_t begin, int64_t end, NormalizedKey* out) {
+  encode(plan_layout(keys, nullptr), keys, cols, begin, end, out);
+}
+
+void parallel_sort(std::vector<SortEntry>& entries) {
+  parallel_sort_by(entries, std::less<SortEntry>());
+}
+
 std::vector<SortEntry> normalized_entries(const std::vector<NormalizedKeySpec>& keys,
                                           const std::vector<ColumnPtr>& cols, int64_t n) {
-  std::vector<SortEntry> entries(static_cast<size_t>(n));
-  const int64_t chunk = 1 << 16;
-  const size_t chunks = static_cast<size_t>((n + chunk - 1) / chunk);
-  ThreadPool::global().parallel_run(chunks, [&](size_t c) {
-    int64_t begin = static_cast<int64_t>(c) * chunk, end = std::min(n, begin + chunk);
-    std::vector<NormalizedKey> encoded(static_cast<size_t>(end - begin));
-    encode_normalized_keys(keys, cols, begin, end, encoded.data());
-    for (int64_t i = begin; i < end; ++i)
-      entries[static_cast<size_t>(i)] = {encoded[static_cast<size_t>(i - begin)], static_cast<uint32_t>(i)};
-  });
-  return entries;
+  return entries_for(plan_layout(keys, nullptr), keys, cols, n);
+}
+
+std::vector<int32_t> sort_order(const std::vector<NormalizedKeySpec>& keys, const std::vector<ColumnPtr>& cols,
+                                int64_t n, int64_t limit) {
+  const bool top = limit >= 0 && limit < n;
+  const KeyLayout layout = plan_layout(keys, &cols);
+  std::vector<int32_t> idx;
+  if (layout.parts.empty()) {
+    // Nothing encodable leads the keys: compare values.
+    std::vector<bool> ascending, nulls_first;
+    for (auto& k : keys) {
+      ascending.push_back(k.ascending);
+      nulls_first.push_back(k.nulls_first);
+    }
+    RowComparator cmp(cols, std::move(ascending), std::move(nulls_first));
+    idx.resize(static_cast<size_t>(n));
+    std::iota(idx.begin(), idx.end(), 0);
+    auto less = [&](int32_t a, int32_t b) {
+      int c = cmp.compare(a, b);
+      return c != 0 ? c < 0 : a < b;
+    };
+    if (top) {
+      std::partial_sort(idx.begin(), idx.begin() + limit, idx.end(), less);
+      idx.resize(static_cast<size_t>(limit));
+    } else {
+      std::sort(idx.begin(), idx.end(), less);
+    }
+    return idx;
+  }
+  std::vector<SortEntry> entries = entries_for(layout, keys, cols, n);
+  auto finish = [&](auto less) {
+    if (top) {
+      std::partial_sort(entries.begin(), entries.begin() + limit, entries.end(), less);
+      entries.resize(static_cast<size_t>(limit));
+    } else {
+      parallel_sort_by(entries, less);
+    }
+  };
+  if (layout.exact) {
+    finish(std::less<SortEntry>());
+  } else {
+    // Equal normalized keys are settled by comparing the values, then by row (stability).
+    std::vector<bool> ascending, nulls_first;
+    for (auto& k : keys) {
+      ascending.push_back(k.ascending);
+      nulls_first.push_back(k.nulls_first);
+    }
+    RowComparator cmp(cols, std::move(ascending), std::move(nulls_first));
+    finish([&](const SortEntry& a, const SortEntry& b) {
+      if (a.key != b.key) return a.key < b.key;
+      int c = cmp.compare(a.row, b.row);
+      return c != 0 ? c < 0 : a.row < b.row;
+    });
+  }
+  idx.resize(entries.size());
+  for (size_t i = 0; i < entries.size(); ++i) idx[i] = static_cast<int32_t>(entries[i].row);
+  return idx;
 }
 
 std::vector<int32_t> stable_sort_order(const std::vector<NormalizedKeySpec>& keys,
                                        const std::vector<ColumnPtr>& cols, int64_t n) {
-  std::vector<int32_t> idx(static_cast<size_t>(n));
-  if (normalized_keys_fit(keys)) {
-    std::vector<SortEntry> entries = normalized_entries(keys, cols, n);
-    parallel_sort(entries);
-    for (int64_t i = 0; i < n; ++i) idx[static_cast<size_t>(i)] = static_cast<int32_t>(entries[static_cast<size_t>(i)].row);
-    return idx;
-  }
-  std::vector<bool> ascending, nulls_first;
-  for (auto& k : keys) {
-    ascending.push_back(k.ascending);
-    nulls_first.push_back(k.nulls_first);
-  }
-  RowComparator cmp(cols, std::move(ascending), std::move(nulls_first));
-  std::iota(idx.begin(), idx.end(), 0);
-  std::stable_sort(idx.begin(), idx.end(), [&](int32_t a, int32_t b) { return cmp.less(a, b); });
-  return idx;
+  return sort_order(keys, cols, n, -1);
 }
 
 }  // namespace ember::exec

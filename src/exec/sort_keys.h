@@ -20,8 +20,8 @@ struct NormalizedKeySpec {
   bool nulls_first = true;
 };
 
-/// Whether keys of these types fit a normalized key (fixed-width types, 16 bytes in all with a
-/// null byte per key).
+/// Whether keys of these types fit a normalized key exactly (fixed-width types, 16 bytes in all
+/// with a null byte per key), so that equal normalized keys mean equal rows.
 bool normalized_keys_fit(const std::vector<NormalizedKeySpec>& keys);
 
 /// The normalized key of rows [begin, end) of `cols` (one column per spec) into out[0..).
@@ -43,8 +43,14 @@ void parallel_sort(std::vector<SortEntry>& entries);
 std::vector<SortEntry> normalized_entries(const std::vector<NormalizedKeySpec>& keys,
                                           const std::vector<ColumnPtr>& cols, int64_t n);
 
-/// Rows [0, n) of `cols` in the order `keys` ask for, ties in row order (a stable sort): by
-/// normalized keys on all threads when they fit, else by comparing values.
+/// The first `limit` rows (all when `limit` < 0) of rows [0, n) of `cols` in the order `keys` ask
+/// for, ties in row order (a stable sort). Rows are sorted by normalized keys on all threads: the
+/// leading keys that fit 16 bytes (no null byte for a column without nulls; a prefix of the first
+/// string or binary key that does not fit), values compared only where those are equal.
+std::vector<int32_t> sort_order(const std::vector<NormalizedKeySpec>& keys, const std::vector<ColumnPtr>& cols,
+                                int64_t n, int64_t limit);
+
+/// sort_order of all rows.
 std::vector<int32_t> stable_sort_order(const std::vector<NormalizedKeySpec>& keys,
                                        const std::vector<ColumnPtr>& cols, int64_t n);
 

@@ -2,6 +2,7 @@
 // -0.0 equal to 0.0, NaN above every number, signed integers across zero, several keys.
 
 #include "exec/sort_keys.h"
+#include "exec/row_compare.h"
 
 #include <gtest/gtest.h>
 
@@ -9,6 +10,7 @@
 #include <cmath>
 #include <limits>
 #include <optional>
+#include <string>
 
 namespace ember::exec {
 namespace {
@@ -62,6 +64,54 @@ TEST(SortKeys, ParallelSortIsStableOnLargeInputs) {
   for (size_t i = 1; i < rows.size(); ++i) {
     int32_t x = c->values<int32_t>()[rows[i - 1]], y = c->values<int32_t>()[rows[i]];
     ASSERT_TRUE(x < y || (x == y && rows[i - 1] < rows[i])) << i;
+  }
+}
+
+
+// sort_order against a plain comparator sort, over layouts that encode only part of the keys:
+// two longs without nulls (16 bytes, exact), long + long + int (comparator past the prefix),
+// strings sharing long prefixes, binary, and nulls in every key.
+TEST(SortKeys, SortOrderMatchesComparatorOnPartialLayouts) {
+  const int64_t n = 5000;
+  ColumnBuilder a(DataType::long_(), n), b(DataType::long_(), n), c(DataType::int_(), n), s(DataType::string(), n),
+      bin(DataType::binary(), n), na(DataType::long_(), n);
+  for (int64_t i = 0; i < n; ++i) {
+    a.append<int64_t>((i * 37) % 11 - 5);
+    b.append<int64_t>((i * 13) % 7);
+    c.append<int32_t>(static_cast<int32_t>((i * 101) % 5));
+    std::string text = "common-prefix-of-length-" + std::to_string((i * 7) % 13);
+    if (i % 17 == 0) s.append_null();
+    else s.append_bytes((i % 3 == 0) ? text.substr(0, 5 + i % 4) : text);
+    std::string raw(static_cast<size_t>(i % 4), static_cast<char>(0xf0 + i % 3));
+    bin.append_bytes(raw);
+    if (i % 5 == 0) na.append_null();
+    else na.append<int64_t>(i % 3);
+  }
+  std::vector<ColumnPtr> all = {a.finish(), b.finish(), c.finish(), s.finish(), bin.finish(), na.finish()};
+  std::vector<TypePtr> types = {DataType::long_(), DataType::long_(), DataType::int_(), DataType::string(),
+                                DataType::binary(), DataType::long_()};
+  std::vector<std::vector<int>> choices = {{0, 1}, {0, 1, 2}, {3, 0}, {2, 3, 1}, {4, 3}, {5, 0, 1}, {3}};
+  for (auto& pick : choices) {
+    for (int dir = 0; dir < 4; ++dir) {
+      std::vector<NormalizedKeySpec> specs;
+      std::vector<ColumnPtr> cols;
+      std::vector<bool> asc, nf;
+      for (size_t k = 0; k < pick.size(); ++k) {
+        bool up = ((dir >> (k % 2)) & 1) == 0;
+        bool first = (dir & 1) == 0;
+        specs.push_back({types[static_cast<size_t>(pick[k])], up, first});
+        cols.push_back(all[static_cast<size_t>(pick[k])]);
+        asc.push_back(up);
+        nf.push_back(first);
+      }
+      RowComparator cmp(cols, asc, nf);
+      std::vector<int32_t> expected(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) expected[static_cast<size_t>(i)] = static_cast<int32_t>(i);
+      std::stable_sort(expected.begin(), expected.end(), [&](int32_t x, int32_t y) { return cmp.less(x, y); });
+      EXPECT_EQ(sort_order(specs, cols, n, -1), expected) << "keys " << pick.size() << " dir " << dir;
+      std::vector<int32_t> top(expected.begin(), expected.begin() + 25);
+      EXPECT_EQ(sort_order(specs, cols, n, 25), top) << "top-N, keys " << pick.size() << " dir " << dir;
+    }
   }
 }
 
