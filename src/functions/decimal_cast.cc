@@ -73,28 +73,23 @@ struct DecimalCaster {
         auto value = [&](int64_t i) {
           return from->id() == TypeId::kFloat ? static_cast<double>(in.values<float>()[i]) : in.values<double>()[i];
         };
-        return rows<int128_t>(
-            [&](int64_t i, int128_t* o) {
-              double d = value(i);
-              if (!std::isfinite(d)) return false;
-              // Spark converts through the shortest decimal text of the double.
-              return io::parse_decimal(format_double(d), p, s, false, o);
-            },
-            [&](int64_t i) {
-              double d = value(i);
-              if (!std::isfinite(d)) {
-                throw SparkError(ErrorKind::kArithmetic, "CAST_OVERFLOW",
-                                 "The value " + format_double(d) + "D of the type \"" + from->sql() +
-                                     "\" cannot be cast to \"" + to->sql() +
-                                     "\" due to an overflow. Use `try_cast` to tolerate overflow and "
-                                     "return NULL instead.",
-                                 {{"value", format_double(d) + "D"},
-                                  {"sourceType", "\"" + from->sql() + "\""},
-                                  {"targetType", "\"" + to->sql() + "\""},
-                                  {"ansiConfig", "\"spark.sql.ansi.enabled\""}});
-              }
-              decimal_out_of_range_text(format_double(d), p, s);
-            });
+        // NaN and the infinities have no decimal value: NULL in every mode, as in Spark.
+        ColumnBuilder b(to, n);
+        for (int64_t i = 0; i < n; ++i) {
+          double d = value(i);
+          int128_t o = 0;
+          if (in.is_null(i) || !std::isfinite(d)) {
+            b.append_null();
+          } else if (io::parse_decimal(format_double(d), p, s, false, &o)) {
+            // Spark converts through the shortest decimal text of the double.
+            b.append<int128_t>(o);
+          } else if (strict()) {
+            decimal_out_of_range_text(format_double(d), p, s);
+          } else {
+            b.append_null();
+          }
+        }
+        return b.finish();
       }
       case TypeId::kString: {
         return rows<int128_t>(

@@ -36,12 +36,10 @@ std::string call_sql(const std::string& name, const std::vector<TypePtr>& args) 
                       call_sql(fn, args));
 }
 
-/// Strings and NULLs become doubles, as Spark's implicit casts for math functions do.
+/// Numbers (decimals included), strings and NULLs become doubles, as Spark's implicit casts for
+/// math functions do.
 TypePtr as_double_input(const std::string& fn, const std::vector<TypePtr>& args, size_t i) {
   const TypePtr& t = args[i];
-  if (t->id() == TypeId::kDecimal)
-    throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                     fn + " on DECIMAL is not supported yet.");
   if (t->is_numeric() || t->id() == TypeId::kString || t->id() == TypeId::kNull)
     return DataType::double_();
   wrong_type(fn, args, i, "\"DOUBLE\"");
@@ -269,6 +267,64 @@ void register_constants(Registry& r) {
 // ---------------------------------------------------------------------------------------------
 // abs, positive, ceil, floor.
 
+/// ceil/floor of a decimal to `scale` digits (negative: tens, hundreds ...), on the exact value.
+/// A result beyond 38 digits is NUMERIC_VALUE_OUT_OF_RANGE in every mode, as in Spark.
+ColumnPtr floor_ceil_decimal(const Column& a, int64_t n, const Signature& sig, int64_t scale, bool ceil) {
+  const int in_scale = sig.arg_types[0]->scale();
+  const int out_precision = sig.result_type->precision();
+  const int64_t drop = in_scale - std::min<int64_t>(scale, in_scale);
+  const int64_t pad = scale < 0 ? -scale : 0;
+  ColumnBuilder b(sig.result_type, n);
+  const int128_t* x = a.values<int128_t>();
+  // Spark reports a result beyond 38 digits in every mode, naming the rounded value in full
+  // and as Java's BigDecimal prints it (1E+100).
+  auto out_of_range = [&](int128_t q) {
+    std::string digits = decimal_to_string(q < 0 ? -q : q, 0);
+    std::string full = (q < 0 ? "-" : "") + digits + std::string(static_cast<size_t>(pad), '0');
+    std::string sci = (q < 0 ? "-" : "") + digits.substr(0, 1) +
+                      (digits.size() > 1 ? "." + digits.substr(1) : "") + "E+" +
+                      std::to_string(pad + static_cast<int64_t>(digits.size()) - 1);
+    throw SparkError(ErrorKind::kArithmetic, "NUMERIC_VALUE_OUT_OF_RANGE.WITHOUT_SUGGESTION",
+                     " The " + full + " rounded half up from " + sci + " cannot be represented as Decimal(" +
+                         std::to_string(sig.result_type->precision()) + ", " +
+                         std::to_string(sig.result_type->scale()) + ").",
+                     {{"roundedValue", full}, {"originalValue", sci},
+                      {"precision", std::to_string(sig.result_type->precision())},
+                      {"scale", std::to_string(sig.result_type->scale())}},
+                     "22003");
+  };
+  for (int64_t i = 0; i < n; ++i) {
+    if (a.is_null(i)) {
+      b.append_null();
+      continue;
+    }
+    int128_t v = x[i];
+    if (drop > 0) {
+      // Quotient toward zero, then one step up (ceil, positive remainder) or down (floor,
+      // negative remainder). Beyond 38 digits every value's quotient is 0.
+      int128_t q = 0, rem = v;
+      if (drop <= 38) {
+        const int128_t f = pow10_i128(static_cast<int>(drop));
+        q = v / f;
+        rem = v % f;
+      }
+      if (ceil && rem > 0) q += 1;
+      if (!ceil && rem < 0) q -= 1;
+      v = q;
+    }
+    if (pad > 0 && v != 0) {
+      if (pad > 38 || !decimal_fits(v, 38 - static_cast<int>(pad))) out_of_range(v);
+      v *= pow10_i128(static_cast<int>(pad));
+    }
+    if (!decimal_fits(v, out_precision)) {
+      b.append_null();
+      continue;
+    }
+    b.append<int128_t>(v);
+  }
+  return b.finish();
+}
+
 void register_abs_positive(Registry& r) {
   {
     FunctionDef d;
@@ -336,19 +392,72 @@ void register_abs_positive(Registry& r) {
     FunctionDef d;
     d.name = ceil ? "ceil" : "floor";
     if (ceil) d.aliases = {"ceiling"};
-    d.display_name = ceil ? "CEIL" : "FLOOR";
-    d.min_args = d.max_args = 1;
+    d.min_args = 1;
+    d.max_args = 2;
     std::string name = d.name;
-    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) {
+    d.arg_type_rule = [name](const std::vector<ArgInfo>& info, const Config&) {
+      std::vector<TypePtr> args;
+      for (auto& a : info) args.push_back(a.type);
       const TypePtr& t = args[0];
       Signature s;
-      if (t->is_integral()) s.arg_types = {DataType::long_()};
-      else s.arg_types = {as_double_input(name, args, 0)};
-      s.result_type = DataType::long_();
+      if (args.size() == 1) {
+        // A decimal keeps its integral digits (one more for the carry) at scale 0; other numbers
+        // become longs.
+        if (t->id() == TypeId::kDecimal) {
+          s.arg_types = {t};
+          s.result_type = DataType::decimal(std::min(t->precision() - t->scale() + 1, 38), 0);
+          s.may_introduce_null = true;  // as Spark's decimal ceil/floor declares
+        } else {
+          s.arg_types = {t->is_integral() ? DataType::long_() : as_double_input(name, args, 0)};
+          s.result_type = DataType::long_();
+        }
+        return s;
+      }
+      // ceil(x, scale): the scale is a constant INT; x is taken as a decimal (integers at their
+      // digits, float as DECIMAL(14,7), double as DECIMAL(30,15), strings and NULL as
+      // DECIMAL(38,18)) and the result is a decimal at the scale asked for.
+      if (!info[1].literal || info[1].type->id() != TypeId::kInt)
+        throw SparkError(ErrorKind::kAnalysis, "NON_FOLDABLE_ARGUMENT",
+                         "The function `" + name + "` requires the parameter `scale` to be a foldable "
+                         "expression of the type \"INT\", but the actual argument is a non-foldable.",
+                         {{"funcName", "`" + name + "`"}, {"paramName", "`scale`"},
+                          {"paramType", "\"INT\""}});
+      TypePtr in;
+      switch (t->id()) {
+        case TypeId::kDecimal: in = t; break;
+        case TypeId::kByte: in = DataType::decimal(3, 0); break;
+        case TypeId::kShort: in = DataType::decimal(5, 0); break;
+        case TypeId::kInt: in = DataType::decimal(10, 0); break;
+        case TypeId::kLong: in = DataType::decimal(20, 0); break;
+        case TypeId::kFloat: in = DataType::decimal(14, 7); break;
+        case TypeId::kDouble: in = DataType::decimal(30, 15); break;
+        case TypeId::kString:
+        case TypeId::kNull: in = DataType::decimal(38, 18); break;
+        default: wrong_type(name, args, 0, "\"DECIMAL\"");
+      }
+      const int64_t scale = info[1].literal->as_int();
+      const int p = in->precision(), sc = in->scale(), integral = p - sc + 1;
+      s.arg_types = {in, DataType::int_()};
+      if (scale < 0) {
+        s.result_type = DataType::decimal(std::min<int64_t>(std::max<int64_t>(integral, 1 - scale), 38), 0);
+      } else {
+        const int ns = static_cast<int>(std::min<int64_t>(sc, scale));
+        s.result_type = DataType::decimal(std::min(integral + ns, 38), ns);
+      }
+      s.may_introduce_null = true;
       return s;
     };
     d.kernel = [ceil](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
                       const EvalContext& ctx) -> ColumnPtr {
+      if (sig.result_type->id() == TypeId::kDecimal) {
+        int64_t scale = 0;
+        if (args.size() == 2) {
+          auto v = constant_int(*args[1]);
+          if (!v) return Column::all_null(sig.result_type, n);
+          scale = *v;
+        }
+        return floor_ceil_decimal(*args[0], n, sig, scale, ceil);
+      }
       if (args[0]->type()->id() == TypeId::kLong) return args[0];
       bool ansi = ctx.ansi;
       // ANSI mode rejects a result outside the long range (NaN and infinities included);
@@ -364,8 +473,14 @@ void register_abs_positive(Registry& r) {
         return java_d2l(v);
       });
     };
+    // One argument: CEIL(x) / FLOOR(x), as Spark names it; with a scale: ceil(x, s).
+    // Called by an alias (ceiling), or with a scale: by that name.
+    d.render = [name](const std::string& called, const std::vector<std::string>& a) {
+      if (a.size() == 1 && called == name) return std::string(name == "ceil" ? "CEIL" : "FLOOR") + "(" + a[0] + ")";
+      return called + "(" + a[0] + (a.size() > 1 ? ", " + a[1] : std::string()) + ")";
+    };
     d.gpu_supported = false;
-    d.usage = name + "(expr) - Returns the " + (ceil ? "smallest integer not smaller" : "largest integer not greater") + " than expr.";
+    d.usage = name + "(expr[, scale]) - Returns the " + (ceil ? "smallest number not smaller" : "largest number not greater") + " than expr, rounded to scale decimal places.";
     r.add(std::move(d));
   }
 }

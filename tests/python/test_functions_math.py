@@ -74,6 +74,45 @@ def test_ceil_floor_overflow_is_an_ansi_error(diff_error):
                "ARITHMETIC_OVERFLOW")
 
 
+def test_ceil_floor_with_a_scale(diff):
+    # Every input becomes a decimal first (doubles at DECIMAL(30,15), floats (14,7), integers at
+    # their digits); the result keeps the integral digits at the scale asked for.
+    diff(lambda s: doubles(s).filter(F.abs("d") < 1e15).select(
+        "k", F.ceil("d", 1), F.floor("d", 1), F.ceil("d", 0), F.floor("d", -1), F.ceiling("d", 3),
+        F.floor("d", 20)))
+    diff(lambda s: ints(s).select("k", F.ceil("i", -2), F.floor("i", -1), F.ceil("j", 2),
+                                  F.floor(F.col("j").cast("tinyint"), -1)))
+    diff(lambda s: longs(s).select("k", F.ceil("l", -3), F.floor("l", -18)))
+    diff(lambda s: s.sql(
+        "SELECT ceil(-0.1, 1), ceil(1.234BD, 2), floor(-0.15, 1), ceil(1.5BD, 3), ceil(99.99BD, -3), "
+        "floor(-99.99BD, -3), ceil(CAST(1.5 AS FLOAT), 0), ceil(NULL, 1), ceil('1.55', 1), "
+        "floor(12345.678d, -40), ceil(-1.5, -100), ceil(CAST('NaN' AS DOUBLE), 1), "
+        "floor(CAST('-Infinity' AS DOUBLE), 2)"))
+
+
+def test_ceil_floor_of_decimals(diff):
+    diff(lambda s: s.sql(
+        "SELECT CEIL(x), FLOOR(x), ceiling(x), typeof(ceil(x)) FROM VALUES (1.234BD), (-1.234BD), "
+        "(0.000BD), (999.999BD), (NULL) AS t(x)"))
+    diff(lambda s: s.sql("SELECT ceil(CAST(x AS DECIMAL(38, 0))), floor(CAST(x AS DECIMAL(38, 2))) "
+                         "FROM VALUES (-12.5), (12.5) AS t(x)"))
+
+
+def test_ceil_floor_scale_errors(diff_error):
+    diff_error(lambda s: s.sql("SELECT ceil(1.5, 1L)"), "NON_FOLDABLE_ARGUMENT")
+    diff_error(lambda s: s.sql("SELECT floor(1.5, id) FROM range(1)"), "NON_FOLDABLE_ARGUMENT")
+    diff_error(lambda s: s.sql("SELECT ceil(INTERVAL 1 DAY, 1)"),
+               "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
+    diff_error(lambda s: s.sql("SELECT ceil(1.5, -100)"),
+               "NUMERIC_VALUE_OUT_OF_RANGE.WITHOUT_SUGGESTION")
+    diff_error(lambda s: s.sql("SELECT ceil(1e300d, 1)"), "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION")
+
+
+def test_double_functions_of_decimals(diff):
+    diff(lambda s: s.sql("SELECT acosh(x), sqrt(x), exp(x), ln(x), atan(x), cbrt(x) FROM VALUES "
+                         "(1.5BD), (2.25BD), (-0.5BD), (NULL) AS t(x)"), approx=1e-12)
+
+
 def test_round_and_bround_doubles(diff):
     diff(lambda s: doubles(s).select("k", F.round("d", 0), F.round("d", 2), F.round("d", -1),
                                      F.bround("d", 0), F.bround("d", 2), F.round("d", 400),
