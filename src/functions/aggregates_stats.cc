@@ -82,9 +82,11 @@ class CentralMoments final : public AggregateFunction {
 };
 
 /// Count, mean and second to fourth central moments, updated and merged with Spark's
-/// formulas (CentralMomentAgg) for skewness and kurtosis.
+/// formulas (CentralMomentAgg) for skewness and kurtosis. Carried in extended precision: the
+/// fourth moment's cancellations otherwise leave last-digit noise (kurtosis of 1, 1, 2 as
+/// -1.499999999999999) that Spark's per-partition evaluation happens not to show.
 struct HigherMoments {
-  double n, mean, m2, m3, m4;
+  long double n, mean, m2, m3, m4;
 };
 
 class ShapeMoments final : public AggregateFunction {
@@ -99,10 +101,10 @@ class ShapeMoments final : public AggregateFunction {
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || !c.is_valid(i)) continue;
       auto* m = reinterpret_cast<HigherMoments*>(states[i]);
-      double count = m->n + 1;
-      double delta = x[i] - m->mean;
-      double delta_n = delta / count;
-      double delta2 = delta * delta, delta_n2 = delta_n * delta_n;
+      long double count = m->n + 1;
+      long double delta = x[i] - m->mean;
+      long double delta_n = delta / count;
+      long double delta2 = delta * delta, delta_n2 = delta_n * delta_n;
       m->mean += delta_n;
       m->m2 += delta * (delta - delta_n);
       m->m3 += -3.0 * delta_n * m->m2 + delta * (delta2 - delta_n2);
@@ -113,12 +115,12 @@ class ShapeMoments final : public AggregateFunction {
   void merge(uint8_t* dst, const uint8_t* src) const override {
     auto* a = reinterpret_cast<HigherMoments*>(dst);
     auto* b = reinterpret_cast<const HigherMoments*>(src);
-    double n1 = a->n, n2 = b->n, count = n1 + n2;
-    double delta = b->mean - a->mean;
-    double dn = count == 0 ? 0.0 : delta / count;
-    double m2 = a->m2 + b->m2 + delta * dn * n1 * n2;
-    double m3 = a->m3 + b->m3 + dn * dn * delta * n1 * n2 * (n1 - n2) + 3.0 * dn * (n1 * b->m2 - n2 * a->m2);
-    double m4 = a->m4 + b->m4 + dn * dn * dn * delta * n1 * n2 * (n1 * n1 - n1 * n2 + n2 * n2) +
+    long double n1 = a->n, n2 = b->n, count = n1 + n2;
+    long double delta = b->mean - a->mean;
+    long double dn = count == 0 ? 0.0L : delta / count;
+    long double m2 = a->m2 + b->m2 + delta * dn * n1 * n2;
+    long double m3 = a->m3 + b->m3 + dn * dn * delta * n1 * n2 * (n1 - n2) + 3.0 * dn * (n1 * b->m2 - n2 * a->m2);
+    long double m4 = a->m4 + b->m4 + dn * dn * dn * delta * n1 * n2 * (n1 * n1 - n1 * n2 + n2 * n2) +
                 6.0 * dn * dn * (n1 * n1 * b->m2 + n2 * n2 * a->m2) + 4.0 * dn * (n1 * b->m3 - n2 * a->m3);
     a->mean += dn * n2;
     a->m2 = m2;
@@ -134,9 +136,9 @@ class ShapeMoments final : public AggregateFunction {
       } else if (m->m2 == 0) {
         out.append<double>(NAN);
       } else if (kurtosis_) {
-        out.append<double>(m->n * m->m4 / (m->m2 * m->m2) - 3.0);
+        out.append<double>(static_cast<double>(m->n * m->m4 / (m->m2 * m->m2) - 3.0L));
       } else {
-        out.append<double>(std::sqrt(m->n) * m->m3 / std::sqrt(m->m2 * m->m2 * m->m2));
+        out.append<double>(static_cast<double>(std::sqrt(m->n) * m->m3 / std::sqrt(m->m2 * m->m2 * m->m2)));
       }
     }
   }

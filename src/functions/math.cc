@@ -101,7 +101,7 @@ const std::vector<UnaryDouble>& unary_doubles() {
       {"expm1", "EXPM1", {}, [](double x) { return std::expm1(x); }, kNone},
       {"ln", "ln", {}, [](double x) { return std::log(x); }, 0.0},
       {"log10", "LOG10", {}, [](double x) { return std::log10(x); }, 0.0},
-      {"log2", "LOG2", {}, [](double x) { return std::log2(x); }, 0.0},
+      {"log2", "LOG2", {}, [](double x) { return std::log(x) / std::log(2.0); }, 0.0},  // as Spark computes it
       {"log1p", "LOG1P", {}, [](double x) { return std::log1p(x); }, -1.0},
       {"sin", "SIN", {}, [](double x) { return std::sin(x); }, kNone},
       {"cos", "COS", {}, [](double x) { return std::cos(x); }, kNone},
