@@ -62,7 +62,7 @@ define configure
 	fi
 endef
 
-.PHONY: help setup build debug standalone test-standalone test test-cpp test-python demo format \
+.PHONY: help setup build debug standalone test-standalone test test-cpp test-python test-sf1 demo format \
         check-format tidy bench clean distclean gpu-test
 
 help:
@@ -73,6 +73,7 @@ help:
 	@echo "make test-standalone  standalone build, then its C++ tests (SETUP=0 on the GPU host)"
 	@echo "make gpu-test    on a GPU machine: standalone build, then the GPU tests (a missing GPU fails)"
 	@echo "make test        release build, C++ tests, then the Python differential tests"
+	@echo "make test-sf1    the TPC-H and TPC-DS differential tests at scale factor 1 (slow)"
 	@echo "make demo        generate data/sales.csv (ROWS=$(ROWS)) and run 'ember demo' on it"
 	@echo "make format      clang-format src/ and tests/cpp/ in place (check-format: verify only)"
 	@echo "make tidy        clang-tidy over src/ with $(RELEASE_DIR)/compile_commands.json"
@@ -121,6 +122,13 @@ test-cpp:
 
 test-python:
 	EMBER_BIN=$${EMBER_BIN:-$(ROOT)/$(RELEASE_DIR)/ember} $(PYTHON) -m pytest $(PYTEST_ARGS)
+
+# TPC-H and TPC-DS at scale factor 1 against Apache Spark: the slow form of the scale-0.1 tests
+# that `make test` runs.
+test-sf1: build
+	EMBER_BIN=$${EMBER_BIN:-$(ROOT)/$(RELEASE_DIR)/ember} EMBER_TPCH_SCALE=1 EMBER_TPCDS_SCALE=1 \
+	  EMBER_ORACLE_MEMORY=$${EMBER_ORACLE_MEMORY:-8g} \
+	  $(PYTHON) -m pytest tests/python/test_tpch.py tests/python/test_tpcds.py $(PYTEST_ARGS)
 
 data/sales.csv: | $(SETUP_DEP)
 	@mkdir -p data

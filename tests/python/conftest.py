@@ -200,6 +200,9 @@ def oracle(tmp_path_factory):
                .config("spark.sql.shuffle.partitions", "2")
                .config("spark.driver.extraJavaOptions", "-Duser.timezone=UTC")
                .config("spark.executor.extraJavaOptions", "-Duser.timezone=UTC"))
+    if os.environ.get("EMBER_ORACLE_MEMORY"):
+        # The larger TPC data sets need a larger JVM heap than Spark's default 1g.
+        builder = builder.config("spark.driver.memory", os.environ["EMBER_ORACLE_MEMORY"])
     for key, value in SESSION_CONF.items():
         builder = builder.config(key, value)
     # A Spark Connect session created earlier in the run switches PySpark's

@@ -1,6 +1,7 @@
 """The 99 TPC-DS queries on both engines — Ember against Apache Spark.
 
-The data comes from `tpcgen-cli` at scale factor 0.1 (EMBER_TPCDS_SCALE overrides it), generated
+The data comes from `tpcgen-cli` at scale factor 0.1 (EMBER_TPCDS_SCALE overrides it; `make
+test-sf1` runs scale factor 1), generated
 once per test session as Parquet into a temporary directory; each engine's session reads it into
 24 temporary views, once. The query texts are the standard ones, in Spark SQL's dialect
 (bench/tpcds_queries.py fetches them). Rows are compared as multisets, floating-point values

@@ -1,6 +1,7 @@
 """The 22 TPC-H queries on both engines — Ember against Apache Spark.
 
-The data comes from `tpchgen-cli` at scale factor 0.01, generated once per test session as
+The data comes from `tpchgen-cli` at scale factor 0.1 (EMBER_TPCH_SCALE overrides it; `make
+test-sf1` runs scale factor 1), generated once per test session as
 Parquet into a temporary directory; each engine's session reads it into eight temporary views,
 once. The query texts are the benchmark's (bench/tpch_queries.py). Rows are compared in order
 when the query sorts, floating-point values within a relative tolerance.
@@ -8,6 +9,7 @@ when the query sorts, floating-point values within a relative tolerance.
 
 from __future__ import annotations
 
+import os
 import re
 import shutil
 import subprocess
@@ -20,7 +22,7 @@ from harness import session_mode
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "bench"))
 import tpch_queries  # noqa: E402
 
-SCALE = 0.01
+SCALE = float(os.environ.get("EMBER_TPCH_SCALE", "0.1"))
 TABLES = ["lineitem", "orders", "customer", "part", "partsupp", "supplier", "nation", "region"]
 
 
