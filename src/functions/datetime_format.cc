@@ -368,9 +368,7 @@ void register_datetime_format(Registry& r) {
   r.add(scalar(
       "date_format", 2, 2,
       [](const Types& a, const Config&) {
-        Signature s = coerce_args("date_format", a, "tS", DataType::string());
-        s.may_introduce_null = true;
-        return s;
+        return coerce_args("date_format", a, "tS", DataType::string());
       },
       [](const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
         const TimeZone& tz = TimeZone::get(ctx.time_zone);

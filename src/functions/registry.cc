@@ -30,6 +30,7 @@ void register_datetime_interval(Registry& r);
 void register_string_aggregates(Registry& r);
 void register_bitmap_functions(Registry& r);
 void register_histogram_aggregates(Registry& r);
+void register_number_format(Registry& r);
 
 Registry& Registry::instance() {
   static Registry* r = new Registry();
@@ -78,6 +79,7 @@ Registry::Registry() {
   register_json_functions(*this);
   register_url_functions(*this);
   register_csv_functions(*this);
+  register_number_format(*this);
 }
 
 void Registry::add(FunctionDef def) {

@@ -656,6 +656,26 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
         [this](ExprPtr x, TypePtr t) { return implicit_cast(std::move(x), std::move(t)); }};
     if (ExprPtr rewritten = rewrite_datetime_arithmetic(name, args, binder)) return rewritten;
   }
+  if ((name == "to_char" || name == "to_varchar") && args.size() == 2) {
+    // to_char of a datetime is date_format; of binary, base64 / hex / decode by the format
+    // (Spark names the column after the function it becomes).
+    const TypeId t = args[0]->type->id();
+    if (t == TypeId::kDate || t == TypeId::kTimestamp || t == TypeId::kTimestampNtz)
+      return resolve_function(call("date_format", {}), args, false);
+    if (t == TypeId::kBinary && args[1]->kind == ExprKind::kLiteral && !args[1]->value.is_null() &&
+        args[1]->type->id() == TypeId::kString) {
+      const std::string& fmt = args[1]->value.as_bytes();
+      const std::string lowered = lower(fmt);
+      if (lowered == "base64") return resolve_function(call("base64", {}), {args[0]}, false);
+      if (lowered == "hex") return resolve_function(call("hex", {}), {args[0]}, false);
+      if (lowered == "utf-8") return resolve_function(call("decode", {}), args, false);
+      throw SparkError(ErrorKind::kIllegalArgument, "INVALID_PARAMETER_VALUE.BINARY_FORMAT",
+                       "The value of parameter(s) `format` in `to_char` is invalid: expects one of binary formats "
+                       "'base64', 'hex', 'utf-8', but got '" + fmt + "'.",
+                       {{"parameter", "`format`"}, {"functionName", "`to_char`"}, {"invalidFormat", "'" + fmt + "'"}},
+                       "22023");
+    }
+  }
   const FunctionDef* def = Registry::instance().find(name);
   if (!def && args.size() == 1) {
     // int(x), double(x), string(x) ...: Spark's cast aliases, casts as CAST(x AS type) is.
