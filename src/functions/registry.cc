@@ -31,6 +31,7 @@ void register_string_aggregates(Registry& r);
 void register_bitmap_functions(Registry& r);
 void register_histogram_aggregates(Registry& r);
 void register_number_format(Registry& r);
+void register_time_window(Registry& r);
 
 Registry& Registry::instance() {
   static Registry* r = new Registry();
@@ -80,6 +81,7 @@ Registry::Registry() {
   register_url_functions(*this);
   register_csv_functions(*this);
   register_number_format(*this);
+  register_time_window(*this);
 }
 
 void Registry::add(FunctionDef def) {

@@ -2,6 +2,7 @@
 
 #include "plan/analyzer.h"
 #include "plan/datetime_arithmetic.h"
+#include "plan/time_window.h"
 
 #include <algorithm>
 #include <cctype>
@@ -159,6 +160,7 @@ class Analyzer {
   PlanPtr aggregate_with_generator(const PlanPtr& p, const std::vector<ExprPtr>& groups, std::vector<ExprPtr> aggs,
                                    const PlanPtr& child);
   PlanPtr resolve_generate(const PlanPtr& p, const PlanPtr& child);
+  PlanPtr with_time_window(const PlanPtr& p, const PlanPtr& child);
 
   Session& session_;
   bool case_sensitive_;
@@ -1180,6 +1182,99 @@ PlanPtr Analyzer::aggregate_with_generator(const PlanPtr& p, const std::vector<E
 }
 
 /// SQL's LATERAL VIEW [OUTER] f(args) alias AS names: a Generate over the FROM clause.
+/// window(ts, windowDuration[, slideDuration[, startTime]]) in a projection or aggregation:
+/// the node again over a Generate of the windows holding each row's timestamp, with every such
+/// call replaced by the generated `window` column (plan/time_window.h). Null without a window.
+PlanPtr Analyzer::with_time_window(const PlanPtr& p, const PlanPtr& child) {
+  if (!child) return nullptr;
+  std::vector<ExprPtr> calls;
+  std::function<void(const ExprPtr&)> find = [&](const ExprPtr& e) {
+    if (!e) return;
+    if (e->kind == ExprKind::kUnresolvedFunction && lower(e->name) == "window") {
+      for (auto& c : calls)
+        if (c->to_string() == e->to_string()) return;
+      calls.push_back(e);
+      return;
+    }
+    for (auto& c : e->children) find(c);
+  };
+  for (auto& e : p->exprs) find(e);
+  for (auto& e : p->aggregates) find(e);
+  if (calls.empty()) return nullptr;
+  if (calls.size() > 1)
+    throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_1222",
+                     "Multiple time/session window expressions would result in a cartesian product of rows, "
+                     "therefore they are currently not supported.");
+  const ExprPtr& w = calls[0];
+  if (w->children.size() < 2 || w->children.size() > 4)
+    throw SparkError(ErrorKind::kAnalysis, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                     "The `window` requires [2, 4] parameters but the actual number is " +
+                         std::to_string(w->children.size()) + ".",
+                     {{"functionName", "`window`"}, {"expectedNum", "[2, 4]"},
+                      {"actualNum", std::to_string(w->children.size())}});
+  ExprPtr ts = resolve_expr(w->children[0], child, false);
+  const TypeId tid = ts->type->id();
+  std::vector<int64_t> durations;
+  for (size_t i = 1; i < w->children.size(); ++i) {
+    const ExprPtr& d = w->children[i];
+    if (d->kind != ExprKind::kLiteral || d->value.is_null() || d->type->id() != TypeId::kString)
+      throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT",
+                       "Cannot resolve \"" + w->to_string() + "\" due to data type mismatch: the window durations "
+                       "must be string literals.",
+                       {{"sqlExpr", "\"" + w->to_string() + "\""}}, "42K09");
+    durations.push_back(parse_window_duration(d->value.as_bytes()));
+  }
+  const int64_t window = durations[0];
+  const int64_t slide = durations.size() > 1 ? durations[1] : window;
+  const int64_t start = durations.size() > 2 ? durations[2] : 0;
+  const std::string shown = "window(" + ts->to_string() + ", " + std::to_string(window) + ", " +
+                            std::to_string(slide) + ", " + std::to_string(start) + ")";
+  auto mismatch = [&](const std::string& sub, const std::string& msg) {
+    throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH." + sub,
+                     "Cannot resolve \"" + shown + "\" due to data type mismatch: " + msg,
+                     {{"sqlExpr", "\"" + shown + "\""}}, "42K09");
+  };
+  if (tid != TypeId::kTimestamp && tid != TypeId::kTimestampNtz)
+    mismatch("UNEXPECTED_INPUT_TYPE", "The first parameter requires the (\"TIMESTAMP\" or \"TIMESTAMP_NTZ\") type, "
+             "however \"" + ts->to_string() + "\" has the type \"" + ts->type->sql() + "\".");
+  if (window <= 0)
+    mismatch("VALUE_OUT_OF_RANGE", "The `window_duration` must be between (0, 9223372036854775807] (current value = " +
+             std::to_string(window) + "L).");
+  if (slide <= 0)
+    mismatch("VALUE_OUT_OF_RANGE", "The `slide_duration` must be between (0, 9223372036854775807] (current value = " +
+             std::to_string(slide) + "L).");
+  if (slide > window)
+    mismatch("PARAMETER_CONSTRAINT_VIOLATION", "The `slide_duration`(" + std::to_string(slide) +
+             "L) must be <= the `window_duration`(" + std::to_string(window) + "L).");
+  if (start < 0 ? -start >= slide : start >= slide)
+    mismatch("PARAMETER_CONSTRAINT_VIOLATION", "The absolute value of `start_time`(" + std::to_string(start) +
+             "L) must be < the `slide_duration`(" + std::to_string(slide) + "L).");
+  const FunctionDef* array_fn = Registry::instance().find_internal("time_window_array");
+  EMBER_CHECK(array_fn != nullptr, "missing internal function time_window_array");
+  auto long_lit = [](int64_t v) { return lit(Value::integer(v), DataType::long_()); };
+  ExprPtr windows = bind_call(array_fn, call(array_fn->name, {}), {ts, long_lit(window), long_lit(slide), long_lit(start)},
+                              false);
+  PlanPtr generated = generate_node(child, resolve_generator("explode", {windows}, false), {"window"}, "");
+  const ExprPtr column = generated->output.back();
+  const std::string key = w->to_string();
+  std::function<ExprPtr(const ExprPtr&)> replace = [&](const ExprPtr& e) -> ExprPtr {
+    if (!e) return e;
+    if (e->kind == ExprKind::kUnresolvedFunction && lower(e->name) == "window" && e->to_string() == key) return column;
+    bool changed = false;
+    std::vector<ExprPtr> kids;
+    for (auto& c : e->children) {
+      kids.push_back(replace(c));
+      changed = changed || kids.back() != c;
+    }
+    return changed ? with_children(e, std::move(kids)) : e;
+  };
+  auto q = copy(*p);
+  for (auto& e : q->exprs) e = replace(e);
+  for (auto& e : q->aggregates) e = replace(e);
+  q->children = {generated};
+  return resolve_node(q, {generated});
+}
+
 PlanPtr Analyzer::resolve_generate(const PlanPtr& p, const PlanPtr& child) {
   const ExprPtr& call = p->exprs[0];
   auto not_generator = [&] {
@@ -1465,6 +1560,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       return alias_node;
     }
     case PlanKind::kProject: {
+      if (PlanPtr windowed = with_time_window(p, child)) return windowed;
       try {
         n->exprs = resolve_select_list(p->exprs, child, false);
       } catch (const SparkError& e) {
@@ -1522,6 +1618,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       return n;
     }
     case PlanKind::kAggregate: {
+      if (PlanPtr windowed = with_time_window(p, child)) return windowed;
       if (!p->grouping_sets.empty()) return resolve_grouping_sets(p, child);
       // The DataFrame API's grouping expressions are also its output, so a generator there is
       // extracted like one in the select list (its input must then be grouped).
