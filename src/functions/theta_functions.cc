@@ -187,8 +187,18 @@ int64_t literal_int(const Value& v, const TypePtr& t) {
       const std::string& s = v.as_bytes();
       int64_t r = 0;
       auto b = s.find_first_not_of(" \t\n\r"), e = s.find_last_not_of(" \t\n\r");
-      if (b == std::string::npos || std::from_chars(s.data() + b, s.data() + e + 1, r).ec != std::errc())
-        throw_type_mismatch("UNEXPECTED_INPUT_TYPE", "The lgNomEntries must be an integer.", "");
+      const char* end = s.data() + (e == std::string::npos ? 0 : e + 1);
+      auto parsed = b == std::string::npos ? std::from_chars_result{s.data(), std::errc::invalid_argument}
+                                           : std::from_chars(s.data() + b, end, r);
+      if (parsed.ec != std::errc() || parsed.ptr != end)
+        throw SparkError(ErrorKind::kNumberFormat, "CAST_INVALID_INPUT",
+                         "The value '" + s +
+                             "' of the type \"STRING\" cannot be cast to \"INT\" because it is malformed. Correct the "
+                             "value as per the syntax, or change its target type. Use `try_cast` to tolerate malformed "
+                             "input and return NULL instead.",
+                         {{"expression", "'" + s + "'"}, {"sourceType", "\"STRING\""}, {"targetType", "\"INT\""},
+                          {"ansiConfig", "\"spark.sql.ansi.enabled\""}},
+                         "22018");
       return r;
     }
     case TypeId::kDecimal: {
@@ -202,7 +212,7 @@ int64_t literal_int(const Value& v, const TypePtr& t) {
 
 /// theta_*: lgNomEntries must be an INT constant; out-of-range values (NULL reads as 0) fail
 /// at run time, as in Spark.
-int theta_lg_nom(const std::string& fn, const Infos& a, size_t k, const std::string& shown) {
+int theta_lg_nom(const std::string& fn, const Infos& a, size_t k, const std::string& shown, bool null_ok = false) {
   if (a.size() <= k) return kDefaultLgNomEntries;
   const TypePtr& t = a[k].type;
   if (t->id() != TypeId::kInt && t->id() != TypeId::kNull) throw_wrong_type(shown, k, "\"INT\"", t);
@@ -211,6 +221,7 @@ int theta_lg_nom(const std::string& fn, const Infos& a, size_t k, const std::str
                      "Invalid call to `" + fn +
                          "`; the `lgNomEntries` value must be a constant value, but got a non-constant expression.",
                      {{"function", "`" + fn + "`"}}, "42K0E");
+  if (null_ok && a[k].literal->is_null()) return kDefaultLgNomEntries;
   const int64_t v = a[k].literal->is_null() ? 0 : a[k].literal->as_int();
   if (v < kMinLgNomEntries || v > kMaxLgNomEntries)
     throw SparkError(ErrorKind::kRuntime, "SKETCH_INVALID_LG_NOM_ENTRIES", lg_nom_message(fn, v),
@@ -502,7 +513,9 @@ FunctionDef tuple_aggregate(const std::string& name, TupleAgg kind, std::string 
       if (a.size() > 2) types.push_back(DataType::int_());
       if (a.size() > 3) types.push_back(DataType::string());
     } else {
-      check_binary(shown, a, 0);
+      // These two take a STRING too (cast to BINARY), unlike the scalar tuple functions.
+      if (!is_binary_arg(a[0].type) && a[0].type->id() != TypeId::kString)
+        throw_wrong_type(shown, 0, "\"BINARY\"", a[0].type);
       types = {DataType::binary()};
       if (kind == TupleAgg::kUnion) {
         tuple_lg_nom(name, a, 1, shown);
@@ -547,7 +560,7 @@ FunctionDef sketch_scalar(const std::string& name, int min_args, int max_args, s
     for (size_t k = 0; k < a.size(); ++k) s.arg_types.push_back(k < binary_args ? DataType::binary() : a[k].type);
     s.result_type = result;
     s.nullable_from.clear();
-    for (size_t k = 0; k < binary_args; ++k) s.nullable_from.push_back(static_cast<int>(k));
+    for (size_t k = 0; k < a.size(); ++k) s.nullable_from.push_back(static_cast<int>(k));
     return s;
   };
   d.kernel = std::move(kernel);
@@ -588,10 +601,12 @@ void register_theta(Registry& r) {
   {
     const std::string fn = "theta_union";
     FunctionDef d = sketch_scalar(
-        fn, 2, 3, 2, DataType::binary(), [fn](const Infos& a, const std::string& shown) { theta_lg_nom(fn, a, 2, shown); },
-        {"12"}, [fn](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+        fn, 2, 3, 2, DataType::binary(),
+        [fn](const Infos& a, const std::string& shown) { theta_lg_nom(fn, a, 2, shown, true); }, {"12"},
+        [fn](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
           const int lg = lg_at(a, 2);
-          return sketch_rows(a, 2, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+          // A NULL lgNomEntries gives NULL.
+          return sketch_rows(a, a.size(), n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
             ThetaAccumulator u(lg);
             u.merge(theta_arg(fn, a[0]->string_at(i)));
             u.merge(theta_arg(fn, a[1]->string_at(i)));
