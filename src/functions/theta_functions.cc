@@ -403,6 +403,10 @@ FunctionDef theta_aggregate(const std::string& name, ThetaAgg kind, std::string 
 
 enum class TupleAgg { kSketch, kUnion, kIntersection };
 
+/// A tuple aggregate's state. Its result is always the union's (cut to the k smallest hashes),
+/// which is what Spark returns whenever a group's rows come from more than one partition; from
+/// a single partition Spark keeps the update sketch uncut, a result that depends on how rows
+/// were partitioned.
 template <typename V>
 struct TupleState {
   bool configured = false;
@@ -442,7 +446,10 @@ class TupleAggregate final : public AggregateFunction {
     TupleState<V>& d = **reinterpret_cast<TupleState<V>**>(dst);
     const TupleState<V>& s = **reinterpret_cast<TupleState<V>* const*>(src);
     if (!s.configured) return;
-    if (!d.configured) configure(d, s.table.lg_k(), s.mode);
+    if (!d.configured) {
+      d = s;  // a fresh state takes the other as it is
+      return;
+    }
     if (kind_ == TupleAgg::kIntersection)
       d.intersection.merge(s.intersection);
     else

@@ -334,3 +334,10 @@ def test_tuple_errors(diff_error):
         F.tuple_sketch_summary_integer("t", "avg")), "DATATYPE_MISMATCH.TYPE_CHECK_FAILURE_WITH_HINT")
     diff_error(lambda s: s.range(3).select(F.lit("x").alias("t")).select(F.tuple_union_agg_double("t")),
                "TUPLE_INVALID_INPUT_SKETCH_BUFFER")
+
+
+
+def test_tuple_sketch_bytes_below_rebuild(diff):
+    # Up to 15/16 of the hash table no rebuild happens: the whole sketch, in table order.
+    diff(lambda s: s.range(0, 60, 1, 1).select(F.tuple_sketch_agg_integer("id", F.lit(1)),
+                                               F.tuple_sketch_agg_double(F.col("id").cast("string"), F.lit(0.5))))
