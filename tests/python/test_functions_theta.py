@@ -10,7 +10,7 @@ import pytest
 from pyspark.sql import functions as F
 from pyspark.sql.window import Window
 
-from harness import session_mode
+from harness import session_conf, session_mode
 
 KEYS = [(1, 10, 1.5, 2.5, "a", b"\x01", [1, 2], [3, 4]),
         (2, 10, -0.0, 0.0, "", b"", [], []),
@@ -341,3 +341,27 @@ def test_tuple_sketch_bytes_below_rebuild(diff):
     # Up to 15/16 of the hash table no rebuild happens: the whole sketch, in table order.
     diff(lambda s: s.range(0, 60, 1, 1).select(F.tuple_sketch_agg_integer("id", F.lit(1)),
                                                F.tuple_sketch_agg_double(F.col("id").cast("string"), F.lit(0.5))))
+
+
+def test_ember_made_sketches_read_by_spark(diff, ember):
+    # Sketches Ember builds (tuple entries in Ember's table order) read back by both engines.
+    row = ember.range(0, 30000, 1, 3).select(
+        F.theta_sketch_agg("id", 10).alias("t"),
+        F.tuple_sketch_agg_double("id", F.col("id") % 10, 10, "max").alias("d"),
+        F.tuple_sketch_agg_integer(F.col("id").cast("string"), F.lit(2), 5).alias("i")).collect()[0]
+    rows = [(bytes(row["t"]), bytes(row["d"]), bytes(row["i"]))]
+
+    def program(s):
+        df = s.createDataFrame(rows, "t binary, d binary, i binary")
+        return df.select(F.theta_sketch_estimate("t"), *tuple_readings("d", "double"), *tuple_readings("i", "integer"),
+                         F.tuple_sketch_estimate_double(F.tuple_intersection_theta_double("d", "t")),
+                         F.tuple_sketch_summary_double(F.tuple_union_double("d", "d", 12, "sum")))
+    diff(program)
+
+
+def test_theta_and_tuple_without_ansi(diff, ember, oracle):
+    with session_conf(ember, oracle, spark_sql_ansi_enabled="false"):
+        diff(lambda s: s.range(2000).select(
+            F.theta_sketch_estimate(F.theta_sketch_agg("id", 8)),
+            *tuple_readings(F.tuple_sketch_agg_integer(F.col("id").cast("short"), F.col("id") * 3, 8), "integer"),
+            *tuple_readings(F.tuple_sketch_agg_double(F.col("id") % 50, F.col("id").cast("string")), "double")))
