@@ -32,20 +32,53 @@ uint64_t get_le(std::string_view b, size_t pos, int bytes) {
   return v;
 }
 
-/// Appends `bits` low bits of each value, most significant bit first, as one bit stream.
+/// Writes values of a fixed bit width into `out` (sized beforehand) as one bit stream, most
+/// significant bit first, a byte at a time.
 class BitWriter {
  public:
-  explicit BitWriter(std::string& out) : out_(out) {}
+  explicit BitWriter(uint8_t* out) : out_(out) {}
   void write(uint64_t v, int bits) {
-    for (int b = bits - 1; b >= 0; --b) {
-      if (used_ == 0) out_.push_back('\0');
-      if ((v >> b) & 1) out_.back() = static_cast<char>(static_cast<uint8_t>(out_.back()) | (0x80u >> used_));
-      used_ = (used_ + 1) & 7;
+    while (bits > 0) {
+      const int space = 8 - used_;
+      const int take = bits < space ? bits : space;
+      const auto chunk = static_cast<uint8_t>((v >> (bits - take)) & ((1u << take) - 1));
+      *out_ = static_cast<uint8_t>(*out_ | (chunk << (space - take)));
+      bits -= take;
+      used_ += take;
+      if (used_ == 8) {
+        ++out_;
+        used_ = 0;
+      }
     }
   }
 
  private:
-  std::string& out_;
+  uint8_t* out_;
+  int used_ = 0;
+};
+
+/// Reads what BitWriter wrote.
+class BitReader {
+ public:
+  explicit BitReader(const uint8_t* in) : in_(in) {}
+  uint64_t read(int bits) {
+    uint64_t v = 0;
+    while (bits > 0) {
+      const int avail = 8 - used_;
+      const int take = bits < avail ? bits : avail;
+      v = (v << take) | ((static_cast<uint64_t>(*in_) >> (avail - take)) & ((1u << take) - 1));
+      bits -= take;
+      used_ += take;
+      if (used_ == 8) {
+        ++in_;
+        used_ = 0;
+      }
+    }
+    return v;
+  }
+
+ private:
+  const uint8_t* in_;
   int used_ = 0;
 };
 
@@ -158,8 +191,9 @@ std::string CompactTheta::serialize() const {
          static_cast<uint8_t>(count_bytes), base_flags, sh);
   if (estimation_mode()) put_le(out, theta, 8);
   put_le(out, n, count_bytes);
-  out.reserve(out.size() + (static_cast<size_t>(entry_bits) * n + 7) / 8);
-  BitWriter w(out);
+  const size_t start = out.size();
+  out.resize(start + (static_cast<size_t>(entry_bits) * n + 7) / 8, '\0');
+  BitWriter w(reinterpret_cast<uint8_t*>(out.data() + start));
   prev = 0;
   for (uint64_t e : entries) {
     w.write(e - prev, entry_bits);
@@ -213,14 +247,10 @@ ReadStatus read_theta(std::string_view b, CompactTheta& out, uint8_t& family) {
     pos += static_cast<size_t>(count_bytes);
     if (count == 0 || (static_cast<uint64_t>(entry_bits) * count + 7) / 8 > b.size() - pos) return ReadStatus::kInvalid;
     out.entries.reserve(count);
-    uint64_t bit = 0, prev = 0;
+    BitReader r(reinterpret_cast<const uint8_t*>(b.data() + pos));
+    uint64_t prev = 0;
     for (uint64_t i = 0; i < count; ++i) {
-      uint64_t v = 0;
-      for (int k = 0; k < entry_bits; ++k, ++bit) {
-        const auto byte = static_cast<uint8_t>(b[pos + bit / 8]);
-        v = (v << 1) | ((byte >> (7 - bit % 8)) & 1);
-      }
-      prev += v;
+      prev += r.read(entry_bits);
       out.entries.push_back(prev);
     }
   } else {

@@ -185,11 +185,10 @@ ReadStatus read_tuple(std::string_view b, CompactTuple<V>& out, uint8_t& family)
   return ReadStatus::kOk;
 }
 
+// The table's arrays are allocated at the first insertion: a group-by holds one table per
+// group and partial state, most of them small.
 template <typename V>
-TupleTable<V>::TupleTable(int lg_k) : lg_k_(lg_k), lg_cur_(starting_lg_capacity(lg_k)) {
-  hashes_.assign(size_t{1} << lg_cur_, 0);
-  summaries_.resize(hashes_.size());
-}
+TupleTable<V>::TupleTable(int lg_k) : lg_k_(lg_k), lg_cur_(starting_lg_capacity(lg_k)) {}
 
 template <typename V>
 uint64_t TupleTable<V>::threshold() const {
@@ -199,6 +198,10 @@ uint64_t TupleTable<V>::threshold() const {
 
 template <typename V>
 size_t TupleTable<V>::find_or_insert(uint64_t hash, bool& inserted) {
+  if (hashes_.empty()) {
+    hashes_.assign(size_t{1} << lg_cur_, 0);
+    summaries_.resize(hashes_.size());
+  }
   const uint64_t mask = (uint64_t{1} << lg_cur_) - 1;
   const uint64_t stride = 2 * ((hash >> lg_cur_) & 127) + 1;
   uint64_t probe = hash & mask;
