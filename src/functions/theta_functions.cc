@@ -151,9 +151,9 @@ bool theta_key_ok(const TypePtr& t) {
 }
 
 /// The type a tuple sketch key is implicitly cast to: other numbers become DOUBLE, small
-/// integer arrays ARRAY<INT>, dates, timestamps, booleans and intervals STRING; nullptr when
-/// there is none.
-TypePtr tuple_key_type(const TypePtr& t) {
+/// integer arrays ARRAY<INT> (without ANSI mode, arrays of any numbers), dates, timestamps,
+/// booleans and intervals STRING; nullptr when there is none.
+TypePtr tuple_key_type(const TypePtr& t, bool ansi) {
   if (theta_key_ok(t)) return t;
   switch (t->id()) {
     case TypeId::kByte:
@@ -167,7 +167,8 @@ TypePtr tuple_key_type(const TypePtr& t) {
     case TypeId::kDayTimeInterval: return DataType::string();
     default: break;
   }
-  if (is_array_of(t, TypeId::kByte) || is_array_of(t, TypeId::kShort))
+  if (is_array_of(t, TypeId::kByte) || is_array_of(t, TypeId::kShort) ||
+      (!ansi && t->id() == TypeId::kArray && t->element_type()->is_numeric()))
     return DataType::array(DataType::int_(), t->contains_null());
   return nullptr;
 }
@@ -502,14 +503,14 @@ FunctionDef tuple_aggregate(const std::string& name, TupleAgg kind, std::string 
       d.render = render_defaults(1, {"sum"});
       break;
   }
-  d.arg_type_rule = [name, kind](const Infos& a, const Config&) {
+  d.arg_type_rule = [name, kind](const Infos& a, const Config& conf) {
     std::vector<std::string> defaults = kind == TupleAgg::kSketch  ? std::vector<std::string>{"", "", "12", "sum"}
                                         : kind == TupleAgg::kUnion ? std::vector<std::string>{"", "12", "sum"}
                                                                    : std::vector<std::string>{"", "sum"};
     const std::string shown = shown_call(name, a, defaults);
     std::vector<TypePtr> types;
     if (kind == TupleAgg::kSketch) {
-      TypePtr key = tuple_key_type(a[0].type);
+      TypePtr key = tuple_key_type(a[0].type, conf.ansi_enabled());
       if (!key) throw_wrong_type(shown, 0, kKeyTypes, a[0].type);
       const TypePtr& v = a[1].type;
       if (!v->is_numeric() && v->id() != TypeId::kString && v->id() != TypeId::kNull)

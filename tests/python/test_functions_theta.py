@@ -367,3 +367,7 @@ def test_theta_and_tuple_without_ansi(diff, ember, oracle):
             F.theta_sketch_estimate(F.theta_sketch_agg("id", 8)),
             *tuple_readings(F.tuple_sketch_agg_integer(F.col("id").cast("short"), F.col("id") * 3, 8), "integer"),
             *tuple_readings(F.tuple_sketch_agg_double(F.col("id") % 50, F.col("id").cast("string")), "double")))
+        # Arrays of any numbers cast to ARRAY<INT>; a malformed summary string is NULL and skipped.
+        diff(lambda s: s.createDataFrame([([1.5, 2.0], "x"), ([1.0, 2.0], "3")], "k array<double>, v string").select(
+            F.tuple_sketch_agg_integer("k", "v"),
+            F.tuple_sketch_agg_integer(F.col("k").cast("array<decimal(3,1)>"), "v").alias("dec")))
