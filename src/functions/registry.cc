@@ -32,6 +32,7 @@ void register_bitmap_functions(Registry& r);
 void register_histogram_aggregates(Registry& r);
 void register_number_format(Registry& r);
 void register_time_window(Registry& r);
+void register_theta_functions(Registry& r);
 
 Registry& Registry::instance() {
   static Registry* r = new Registry();
@@ -68,6 +69,7 @@ Registry::Registry() {
   register_string_aggregates(*this);
   register_bitmap_functions(*this);
   register_histogram_aggregates(*this);
+  register_theta_functions(*this);
   register_collection_constructors(*this);
   register_collection_access(*this);
   register_array_functions(*this);
