@@ -664,7 +664,7 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
         {"int", DataType::int_()},        {"bigint", DataType::long_()},  {"float", DataType::float_()},
         {"double", DataType::double_()},  {"decimal", DataType::decimal(10, 0)},
         {"string", DataType::string()},   {"binary", DataType::binary()}, {"date", DataType::date()},
-        {"timestamp", DataType::timestamp()}};
+        {"timestamp", DataType::timestamp()}, {"time", DataType::time()}};
     auto it = kCastAliases.find(name);
     if (it != kCastAliases.end()) {
       // Named by its operand alone, as Spark names casts the user did not write as CAST.
