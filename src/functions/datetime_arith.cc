@@ -430,6 +430,8 @@ void register_datetime_arith(Registry& r) {
                                   "The second parameter requires the \"TIME\" type, however \"" +
                                       a[1]->sql() + "\" has the type \"" + a[1]->sql() + "\".",
                                   call_sql(fn, a));
+            // Spark's TIMESTAMP_NTZ form is nullable whatever its input.
+            s.may_introduce_null = ntz;
             return s;
           }
           if (a.size() < 6) {

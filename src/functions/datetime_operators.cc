@@ -170,7 +170,9 @@ void register_time_day_time(Registry& r, bool subtract) {
                [](const Types& a, const Config&) {
                  int p = a[0]->time_precision();
                  if (a[1]->end_field() == 3) p = std::max(p, DataType::kDefaultTimePrecision);
-                 return same_args(a, DataType::time(p));
+                 Signature s = same_args(a, DataType::time(p));
+                 s.may_introduce_null = true;  // nullable in Spark whatever the input
+                 return s;
                },
                [subtract](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
                  const int start = sig.arg_types[1]->start_field(), end = sig.arg_types[1]->end_field();
@@ -213,7 +215,11 @@ void register_datetime_operators(Registry& r) {
   }
   r.add(unparenthesized(
       internal("time - time", "-", Display::kInfix,
-               [](const Types& a, const Config&) { return same_args(a, DataType::day_time_interval(1, 3)); },
+               [](const Types& a, const Config&) {
+                 Signature s = same_args(a, DataType::day_time_interval(1, 3));
+                 s.may_introduce_null = true;  // nullable in Spark whatever the input
+                 return s;
+               },
                [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
                  return binary_rows<int64_t, int64_t, int64_t>(a, n, sig.result_type, [](int64_t x, int64_t y) {
                    return (x - y) / kNanosPerMicro;

@@ -100,6 +100,7 @@ Signature make_time_rule(const Types& a, const Config&) {
   // Spark casts the hour and minute to INT and the seconds to DECIMAL(16, 6).
   s.arg_types = {DataType::int_(), DataType::int_(), DataType::decimal(16, 6)};
   s.result_type = DataType::time();
+  s.may_introduce_null = true;  // Spark's make_time is always nullable
   return s;
 }
 
@@ -209,6 +210,7 @@ void register_from(Registry& r, const std::string& fn, int64_t unit_nanos_) {
           unexpected_type(fn, a, 0, seconds ? "NUMERIC" : "INTEGRAL");
         }
         s.result_type = DataType::time();
+        s.may_introduce_null = true;  // nullable in Spark whatever the input
         return s;
       },
       [unit_nanos_, seconds](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
@@ -237,6 +239,7 @@ void register_to(Registry& r, const std::string& fn, int64_t unit) {
         s.arg_types = {time_arg(fn, a, 0)};
         // Seconds keep six fraction digits (rounded half up), as DECIMAL(14, 6).
         s.result_type = seconds ? DataType::decimal(14, 6) : DataType::long_();
+        s.may_introduce_null = true;  // nullable in Spark whatever the input
         return s;
       },
       [unit, seconds](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
@@ -293,6 +296,7 @@ void register_datetime_time(Registry& r) {
         Signature s;
         s.arg_types = {string_arg("time_trunc", a, 0), time_arg("time_trunc", a, 1)};
         s.result_type = s.arg_types[1];
+        s.may_introduce_null = true;  // nullable in Spark whatever the input
         return s;
       },
       [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
@@ -310,6 +314,7 @@ void register_datetime_time(Registry& r) {
         s.arg_types = {string_arg("time_diff", a, 0), time_arg("time_diff", a, 1),
                        time_arg("time_diff", a, 2)};
         s.result_type = DataType::long_();
+        s.may_introduce_null = true;  // nullable in Spark whatever the input
         return s;
       },
       [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {

@@ -191,7 +191,9 @@ def test_arithmetic(diff):
         "cast(TIME'12:00' as time(2)) + INTERVAL '1.123' SECOND, "
         "cast(TIME'12:00' as time(2)) - INTERVAL '1' HOUR, TIME'12:00' - INTERVAL '12' HOUR, "
         "TIME'00:00:00' + INTERVAL '23:59:59.999999' HOUR TO SECOND, TIME'12:00' + INTERVAL '0' DAY"))
-    diff(lambda s: times(s).select("k", (F.col("t") + F.expr("INTERVAL '5' MINUTE") - F.col("t")).alias("d")))
+    diff(lambda s: times(s).where(F.col("k").isin(2, 4, 5, 6, 7))
+         .select("k", (F.col("t") + F.expr("INTERVAL '5' MINUTE") - F.col("t")).alias("d"),
+                 (F.col("t") - F.expr("INTERVAL '1' SECOND")).alias("e")))
 
 
 @pytest.mark.parametrize("expr, error", [
@@ -209,7 +211,7 @@ def test_compare_sort_group_hash(diff):
     diff(lambda s: times(s).select("k", (F.col("t") < F.lit("12:00").cast("time")).alias("lt"),
                                    (F.col("t") == F.col("s").cast("time(0)")).alias("eq"),
                                    F.hash("t"), F.xxhash64("t")))
-    diff(lambda s: times(s).select(F.time_trunc("HOUR", "t").alias("h"))
+    diff(lambda s: times(s).select(F.time_trunc(F.lit("HOUR"), "t").alias("h"))
          .groupBy("h").agg(F.count("*").alias("n")))
     diff(lambda s: times(s).agg(F.min("t"), F.max("t"), F.count("t")))
     diff(lambda s: times(s).alias("a").join(times(s).alias("b"), F.col("a.t") == F.col("b.t"))
@@ -244,7 +246,7 @@ def test_parquet_round_trip(diff, oracle, tmp_path):
 
     def own(s):
         path = tmp_path / f"own_{next(counter)}"
-        s.sql("SELECT k, t FROM VALUES (1, TIME'01:02:03.123456789'), (2, NULL) AS v(k, t)") \
+        s.sql("SELECT k, t FROM VALUES (1, TIME'01:02:03.123456'), (2, NULL) AS v(k, t)") \
             .write.parquet(str(path))
         return s.read.parquet(str(path))
     diff(own)
