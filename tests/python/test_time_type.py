@@ -231,6 +231,10 @@ def test_time_cast_function(diff):
     diff(lambda s: s.sql("SELECT * FROM VALUES (TIME('00:00:00'), 1), (TIME('01:02:03'), 2), "
                          "(TIME('11:12:13'), 3) AS tab(t, i)")
          .where(F.col("t") < datetime.time(3, 0, 0)).select("i"))
+    # The filter names a column the projection before it dropped.
+    diff(lambda s: s.sql("SELECT * FROM VALUES (TIME('00:00:00'), 1), (TIME('01:02:03'), 2), "
+                         "(TIME('11:12:13'), 3) AS tab(t, i)")
+         .select("i").where(F.col("t") > datetime.time(1, 0, 0)))
 
 
 def test_parquet_round_trip(diff, oracle, tmp_path):
