@@ -56,11 +56,13 @@ class ParquetFileWriter final : public FileWriter {
     }
   }
 
-  /// TIME columns go to Parquet as TIME(MICROS), as Spark writes them: nanoseconds truncated.
+  /// TIME columns of up to 6 fraction digits go to Parquet as TIME(MICROS), as Spark writes
+  /// them (their nanoseconds truncated); finer ones stay TIME(NANOS).
   std::shared_ptr<arrow::RecordBatch> time_as_micros(const std::shared_ptr<arrow::RecordBatch>& rb) {
     std::shared_ptr<arrow::RecordBatch> out = rb;
     for (int i = 0; i < rb->num_columns(); ++i) {
-      if (schema_[static_cast<size_t>(i)].type->id() != TypeId::kTime) continue;
+      const DataType& t = *schema_[static_cast<size_t>(i)].type;
+      if (t.id() != TypeId::kTime || t.time_precision() > 6) continue;
       arrow::compute::CastOptions options = arrow::compute::CastOptions::Safe(arrow::time64(arrow::TimeUnit::MICRO));
       options.allow_time_truncate = true;
       arrow::compute::ExecContext ctx(arrow_pool());
@@ -148,8 +150,9 @@ class ParquetSink final : public SinkFormat {
       // TIME inside arrays, maps and structs is not written (top-level columns are).
       if (f.type->id() != TypeId::kTime && has_time(*f.type)) unsupported_column_type("Parquet", f);
       fields.push_back(arrow::field(f.name,
-                                    f.type->id() == TypeId::kTime ? arrow::time64(arrow::TimeUnit::MICRO)
-                                                                  : to_arrow_type(*f.type),
+                                    f.type->id() == TypeId::kTime && f.type->time_precision() <= 6
+                                        ? arrow::time64(arrow::TimeUnit::MICRO)
+                                        : to_arrow_type(*f.type),
                                     f.nullable));
     }
     // Spark records its own schema in the footer, so that readers recover types Parquet

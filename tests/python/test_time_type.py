@@ -243,14 +243,16 @@ def test_parquet_round_trip(diff, oracle, tmp_path):
     from harness import api_mode
     spark_path = tmp_path / "spark_time"
     with api_mode(connect=False):
-        oracle.sql("SELECT id, cast(make_time(id, 30, 15.25 + id) as time) AS t FROM range(0, 5) "
-                   "UNION ALL SELECT 9, NULL").write.parquet(str(spark_path))
+        oracle.sql("SELECT id, cast(make_time(id, 30, 15.25 + id) as time) AS t, "
+                   "TIME'01:02:03.123456789' + make_dt_interval(0, id) AS t9 FROM range(0, 5) "
+                   "UNION ALL SELECT 9, NULL, NULL").write.parquet(str(spark_path))
     diff(lambda s: s.read.parquet(str(spark_path)))
     counter = iter(range(1000))
 
     def own(s):
         path = tmp_path / f"own_{next(counter)}"
-        s.sql("SELECT k, t FROM VALUES (1, TIME'01:02:03.123456'), (2, NULL) AS v(k, t)") \
+        s.sql("SELECT k, t, t9 FROM VALUES (1, TIME'01:02:03.123456', TIME'01:02:03.123456789'), "
+              "(2, NULL, NULL) AS v(k, t, t9)") \
             .write.parquet(str(path))
         return s.read.parquet(str(path))
     diff(own)
