@@ -47,6 +47,7 @@ std::string format_of(const DataType& t, const std::string& tz) {
     case TypeId::kDate: return "tdD";
     case TypeId::kTimestamp: return "tsu:" + tz;
     case TypeId::kTimestampNtz: return "tsu:";
+    case TypeId::kTime: return "ttn";
     case TypeId::kYearMonthInterval: return "tiM";
     case TypeId::kDayTimeInterval: return "tDu";
     case TypeId::kArray: return "+l";
@@ -248,6 +249,7 @@ TypePtr type_of(const ArrowSchema& s) {
   if (f == "u") return DataType::string();
   if (f == "z") return DataType::binary();
   if (f == "tdD") return DataType::date();
+  if (f == "ttn") return DataType::time();
   if (f == "tiM") return DataType::year_month_interval();
   if (f == "tDu") return DataType::day_time_interval();
   if (f.rfind("tsu:", 0) == 0) return f.size() > 4 ? DataType::timestamp() : DataType::timestamp_ntz();

@@ -67,6 +67,7 @@ Value Column::value_at(int64_t i) const {
     case TypeId::kLong:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz:
+    case TypeId::kTime:
     case TypeId::kDayTimeInterval: return Value::integer(values<int64_t>()[i]);
     case TypeId::kFloat: return Value::floating(values<float>()[i]);
     case TypeId::kDouble: return Value::floating(values<double>()[i]);
@@ -520,6 +521,7 @@ void ColumnBuilder::append_value(const Value& v) {
     case TypeId::kLong:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz:
+    case TypeId::kTime:
     case TypeId::kDayTimeInterval: append<int64_t>(v.as_int()); break;
     case TypeId::kFloat: append<float>(static_cast<float>(v.as_double())); break;
     case TypeId::kDouble: append<double>(v.as_double()); break;

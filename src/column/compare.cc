@@ -54,6 +54,7 @@ ValueCompare value_comparator(const ColumnPtr& a, const ColumnPtr& b) {
     case TypeId::kLong:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz:
+    case TypeId::kTime:
     case TypeId::kDayTimeInterval: return fixed<int64_t>(a, b);
     case TypeId::kFloat: return fixed<float>(a, b);
     case TypeId::kDouble: return fixed<double>(a, b);

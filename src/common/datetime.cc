@@ -1,6 +1,7 @@
 #include "common/datetime.h"
 
 #include <algorithm>
+#include <chrono>
 #include <ctime>
 
 #include "common/timezone.h"
@@ -342,6 +343,169 @@ std::string format_timestamp(int64_t utc_micros, const TimeZone& zone) {
 std::string format_timestamp_ntz(int64_t micros) {
   char buf[48];
   return std::string(buf, format_local_timestamp(micros, buf));
+}
+
+int64_t now_micros() {
+  return std::chrono::duration_cast<std::chrono::microseconds>(
+             std::chrono::system_clock::now().time_since_epoch())
+      .count();
+}
+
+namespace {
+
+/// Reads 1 or 2 digits at s[*i]; false when there are none or more than two.
+bool read_two_digits(std::string_view s, size_t* i, int* out) {
+  size_t start = *i;
+  int v = 0;
+  while (*i < s.size() && s[*i] >= '0' && s[*i] <= '9') {
+    v = v * 10 + (s[*i] - '0');
+    ++*i;
+  }
+  size_t n = *i - start;
+  if (n < 1 || n > 2) return false;
+  *out = v;
+  return true;
+}
+
+}  // namespace
+
+bool parse_time(std::string_view s, int64_t* nanos) {
+  s = trim(s);
+  if (!s.empty() && s.front() == 'T') s.remove_prefix(1);
+  size_t i = 0;
+  int h = 0, m = 0, sec = 0;
+  int64_t frac = 0;
+  if (!read_two_digits(s, &i, &h) || i >= s.size() || s[i] != ':') return false;
+  ++i;
+  if (!read_two_digits(s, &i, &m)) return false;
+  if (i < s.size()) {
+    if (s[i] != ':') return false;
+    ++i;
+    if (!read_two_digits(s, &i, &sec)) return false;
+    if (i < s.size()) {
+      if (s[i] != '.') return false;
+      ++i;
+      int digits = 0;
+      while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
+        if (digits < 9) frac = frac * 10 + (s[i] - '0');  // digits past nanoseconds are cut
+        ++digits, ++i;
+      }
+      digits = std::min(digits, 9);
+      if (i != s.size()) return false;
+      for (int k = digits; k < 9; ++k) frac *= 10;
+    }
+  }
+  if (h > 23 || m > 59 || sec > 59) return false;
+  *nanos = (h * 3600LL + m * 60LL + sec) * kNanosPerSecond + frac;
+  return true;
+}
+
+int time_string_fraction_digits(std::string_view s) {
+  s = trim(s);
+  size_t dot = s.find('.');
+  return dot == std::string_view::npos ? 0 : static_cast<int>(s.size() - dot - 1);
+}
+
+size_t format_time(int64_t nanos, char* out) {
+  char* o = out;
+  const int64_t secs = nanos / kNanosPerSecond;
+  int64_t frac = nanos % kNanosPerSecond;
+  o = put2(o, static_cast<int>(secs / 3600));
+  *o++ = ':';
+  o = put2(o, static_cast<int>(secs / 60 % 60));
+  *o++ = ':';
+  o = put2(o, static_cast<int>(secs % 60));
+  if (frac != 0) {
+    *o++ = '.';
+    int width = 9;
+    while (frac % 10 == 0) {
+      frac /= 10;
+      --width;
+    }
+    for (int k = width - 1; k >= 0; --k) {
+      o[k] = static_cast<char>('0' + frac % 10);
+      frac /= 10;
+    }
+    o += width;
+  }
+  return static_cast<size_t>(o - out);
+}
+
+std::string format_time(int64_t nanos) {
+  char buf[32];
+  return std::string(buf, format_time(nanos, buf));
+}
+
+namespace {
+
+std::string two_digits(int64_t v) {
+  std::string s = std::to_string(v);
+  return s.size() < 2 ? "0" + s : s;
+}
+
+/// Seconds with up to six fraction digits, trailing zeros removed, at least two integer digits.
+std::string seconds_text(int64_t micros) {
+  std::string s = std::to_string(micros / 1000000);
+  int64_t frac = micros % 1000000;
+  if (frac != 0) {
+    std::string f = std::to_string(frac);
+    f.insert(0, 6 - f.size(), '0');
+    while (!f.empty() && f.back() == '0') f.pop_back();
+    s += "." + f;
+  }
+  return micros < 10 * 1000000LL ? "0" + s : s;
+}
+
+}  // namespace
+
+std::string format_day_time_interval(int64_t micros, int start, int end) {
+  static const char* kFields[] = {"DAY", "HOUR", "MINUTE", "SECOND"};
+  constexpr int64_t kMicrosPerHour = 3600LL * 1000000;
+  constexpr int64_t kMicrosPerMinute = 60LL * 1000000;
+  std::string suffix = "' ";
+  suffix += start == end ? kFields[start] : std::string(kFields[start]) + " TO " + kFields[end];
+  if (micros == INT64_MIN) {
+    // The magnitude does not fit in int64; Spark spells this value out.
+    static const char* kFirst[] = {"-106751991", "-2562047788", "-153722867280",
+                                   "-9223372036854.775808"};
+    const std::string base = "-106751991 04:00:54.775808000";
+    std::string rest;
+    if (start != end) {
+      static const size_t kStart[] = {10, 13, 16};
+      static const size_t kEnd[] = {0, 13, 16, 26};
+      rest = base.substr(kStart[start], kEnd[end] - kStart[start]);
+    }
+    return "INTERVAL '" + std::string(kFirst[start]) + rest + suffix;
+  }
+  std::string body = micros < 0 ? "-" : "";
+  int64_t rest = micros < 0 ? -micros : micros;
+  switch (start) {
+    case 0:
+      body += std::to_string(rest / kMicrosPerDay);
+      rest %= kMicrosPerDay;
+      break;
+    case 1:
+      body += two_digits(rest / kMicrosPerHour);
+      rest %= kMicrosPerHour;
+      break;
+    case 2:
+      body += two_digits(rest / kMicrosPerMinute);
+      rest %= kMicrosPerMinute;
+      break;
+    default:
+      body += seconds_text(rest);
+      break;
+  }
+  if (start < 1 && 1 <= end) {
+    body += " " + two_digits(rest / kMicrosPerHour);
+    rest %= kMicrosPerHour;
+  }
+  if (start < 2 && 2 <= end) {
+    body += ":" + two_digits(rest / kMicrosPerMinute);
+    rest %= kMicrosPerMinute;
+  }
+  if (start < 3 && 3 <= end) body += ":" + seconds_text(rest);
+  return "INTERVAL '" + body + suffix;
 }
 
 }  // namespace ember

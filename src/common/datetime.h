@@ -12,6 +12,9 @@ class TimeZone;
 constexpr int64_t kSecondsPerDay = 86400;
 constexpr int64_t kMicrosPerSecond = 1000000;
 constexpr int64_t kMicrosPerDay = kSecondsPerDay * kMicrosPerSecond;
+constexpr int64_t kNanosPerMicro = 1000;
+constexpr int64_t kNanosPerSecond = 1000000000;
+constexpr int64_t kNanosPerDay = kSecondsPerDay * kNanosPerSecond;
 
 /// Floor division and modulo (the result of floor_mod has the sign of the divisor).
 constexpr int64_t floor_div(int64_t a, int64_t b) {
@@ -98,5 +101,36 @@ size_t format_local_timestamp(int64_t local_micros, char* out);
 std::string format_date(int32_t days);
 std::string format_timestamp(int64_t utc_micros, const TimeZone& zone);
 std::string format_timestamp_ntz(int64_t micros);
+
+/// The wall clock as UTC microseconds since the epoch (current_timestamp, current_time, and a
+/// TIME cast to a timestamp, which takes today's date).
+int64_t now_micros();
+
+/// Spark's default string -> TIME conversion (`CAST(s AS TIME)`, TIME literals, to_time
+/// without a pattern): `[T][h]h:[m]m[:[s]s[.fraction]]` with whitespace around ignored; hour
+/// 0..23, minute and second 0..59; fraction digits past nanoseconds are cut. Returns nanoseconds
+/// since midnight.
+bool parse_time(std::string_view s, int64_t* nanos);
+
+/// The number of fraction digits a TIME string carries (0 when it has none); for a TIME
+/// literal's type, which is time(max(6, digits)). Only meaningful when parse_time accepts s.
+int time_string_fraction_digits(std::string_view s);
+
+/// TIME values as Spark prints them: `HH:mm:ss` and, when the nanoseconds are not a whole
+/// second, a fraction without trailing zeros (`12:00:01.5`). The `char*` form writes at most
+/// 18 bytes.
+size_t format_time(int64_t nanos, char* out);
+std::string format_time(int64_t nanos);
+
+/// Spark's text of a day-time interval with fields start..end (DAY=0 ... SECOND=3), as show()
+/// and error messages print it: INTERVAL '1 02:03:04.5' DAY TO SECOND.
+std::string format_day_time_interval(int64_t micros, int start, int end);
+
+/// Nanoseconds of a time of day truncated to `precision` fractional digits (0..9).
+inline int64_t truncate_time(int64_t nanos, int precision) {
+  static constexpr int64_t kUnit[] = {1000000000, 100000000, 10000000, 1000000, 100000,
+                                      10000,      1000,      100,      10,      1};
+  return nanos - nanos % kUnit[precision];
+}
 
 }  // namespace ember

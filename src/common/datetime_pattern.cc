@@ -271,13 +271,14 @@ bool DateTimePattern::parse_range(std::string_view s, size_t& pos, size_t begin,
         int digits = 0;
         int64_t v = 0;
         while (pos < s.size() && is_digit(s[pos]) && digits < e.max_width) {
-          if (digits < 6) v = v * 10 + (s[pos] - '0');
+          if (digits < 9) v = v * 10 + (s[pos] - '0');
           ++digits;
           ++pos;
         }
         if (digits < e.min_width) return false;
-        for (int q = digits; q < 6; ++q) v *= 10;
-        r->micros = static_cast<int>(v);
+        for (int q = digits; q < 9; ++q) v *= 10;
+        r->micros = static_cast<int>(v / 1000);
+        r->sub_micro_nanos = static_cast<int>(v % 1000);
         break;
       }
       case Kind::kOffsetX:

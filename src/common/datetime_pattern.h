@@ -27,6 +27,7 @@ class DateTimePattern {
   struct Result {
     int64_t year = 1970;
     int month = 1, day = 1, hour = 0, minute = 0, second = 0, micros = 0;
+    int sub_micro_nanos = 0;  // fraction digits 7..9 (TIME keeps nanoseconds)
     bool has_offset = false;
     int32_t offset_seconds = 0;
     std::string_view zone_id;  // a zone name from V or z, pointing into the input

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <limits>
 
+#include "common/datetime.h"
 #include "common/error.h"
 #include "connect/errors.h"
 #include "connect/translate.h"
@@ -289,8 +290,17 @@ TypedValue literal_from_proto(const pb::Expression::Literal& lit) {
     }
     case L::kCalendarInterval:
       unsupported_literal("CalendarIntervalType");
-    case L::kTime:
-      unsupported_literal("TimeType");
+    case L::kTime: {
+      const int64_t nanos = lit.time().nano();
+      const int precision =
+          lit.time().has_precision() ? lit.time().precision() : DataType::kDefaultTimePrecision;
+      if (nanos < 0 || nanos >= kNanosPerDay || precision < 0 ||
+          precision > DataType::kMaxTimePrecision) {
+        throw_invalid_plan("ASSERTION_FAILURE", "Time literal out of range",
+                           {{"message", "Time literal out of range"}});
+      }
+      return {Value::integer(nanos), DataType::time(precision)};
+    }
     case L::kTimestampNtzNanos:
       unsupported_literal("TimestampNTZType(9)");
     case L::kTimestampLtzNanos:

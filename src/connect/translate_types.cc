@@ -89,8 +89,17 @@ TypePtr type_from_proto(const pb::DataType& p) {
       return parse_data_type(p.unparsed().data_type_string());
     case pb::DataType::kCalendarInterval:
       unsupported_type("interval");
-    case pb::DataType::kTime:
-      unsupported_type("time");
+    case pb::DataType::kTime: {
+      int precision = p.time().has_precision() ? p.time().precision()
+                                               : DataType::kDefaultTimePrecision;
+      if (precision < 0 || precision > DataType::kMaxTimePrecision) {
+        throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_TIME_PRECISION",
+                         "The seconds precision " + std::to_string(precision) +
+                             " of the TIME data type is out of the supported range [0, 9].",
+                         {{"precision", std::to_string(precision)}}, "0A001");
+      }
+      return DataType::time(precision);
+    }
     case pb::DataType::kTimestampNtzNanos:
       unsupported_type("timestamp_ntz(9)");
     case pb::DataType::kTimestampLtzNanos:
@@ -158,6 +167,9 @@ void type_to_proto(const DataType& t, pb::DataType* out) {
       return;
     case TypeId::kTimestampNtz:
       out->mutable_timestamp_ntz();
+      return;
+    case TypeId::kTime:
+      out->mutable_time()->set_precision(t.time_precision());
       return;
     case TypeId::kYearMonthInterval: {
       auto* i = out->mutable_year_month_interval();

@@ -41,7 +41,8 @@ bool is_int_key(TypeId id) {
     case TypeId::kLong:
     case TypeId::kDate:
     case TypeId::kTimestamp:
-    case TypeId::kTimestampNtz: return true;
+    case TypeId::kTimestampNtz:
+    case TypeId::kTime: return true;
     default: return false;
   }
 }

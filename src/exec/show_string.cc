@@ -34,74 +34,6 @@ std::string year_month_interval(int64_t months, int start, int end) {
   return "INTERVAL '" + body;
 }
 
-std::string two_digits(int64_t v) {
-  std::string s = std::to_string(v);
-  return s.size() < 2 ? "0" + s : s;
-}
-
-/// Seconds with up to six fraction digits, trailing zeros removed, at least two integer digits.
-std::string seconds_text(int64_t micros) {
-  std::string s = std::to_string(micros / 1000000);
-  int64_t frac = micros % 1000000;
-  if (frac != 0) {
-    std::string f = std::to_string(frac);
-    f.insert(0, 6 - f.size(), '0');
-    while (!f.empty() && f.back() == '0') f.pop_back();
-    s += "." + f;
-  }
-  return micros < 10 * 1000000LL ? "0" + s : s;
-}
-
-std::string day_time_interval(int64_t micros, int start, int end) {
-  static const char* kFields[] = {"DAY", "HOUR", "MINUTE", "SECOND"};
-  constexpr int64_t kMicrosPerHour = 3600LL * 1000000;
-  constexpr int64_t kMicrosPerMinute = 60LL * 1000000;
-  std::string suffix = "' ";
-  suffix += start == end ? kFields[start] : std::string(kFields[start]) + " TO " + kFields[end];
-  if (micros == INT64_MIN) {
-    // The magnitude does not fit in int64; Spark spells this value out.
-    static const char* kFirst[] = {"-106751991", "-2562047788", "-153722867280",
-                                   "-9223372036854.775808"};
-    const std::string base = "-106751991 04:00:54.775808000";
-    std::string rest;
-    if (start != end) {
-      static const size_t kStart[] = {10, 13, 16};
-      static const size_t kEnd[] = {0, 13, 16, 26};
-      rest = base.substr(kStart[start], kEnd[end] - kStart[start]);
-    }
-    return "INTERVAL '" + std::string(kFirst[start]) + rest + suffix;
-  }
-  std::string body = micros < 0 ? "-" : "";
-  int64_t rest = micros < 0 ? -micros : micros;
-  switch (start) {
-    case 0:
-      body += std::to_string(rest / kMicrosPerDay);
-      rest %= kMicrosPerDay;
-      break;
-    case 1:
-      body += two_digits(rest / kMicrosPerHour);
-      rest %= kMicrosPerHour;
-      break;
-    case 2:
-      body += two_digits(rest / kMicrosPerMinute);
-      rest %= kMicrosPerMinute;
-      break;
-    default:
-      body += seconds_text(rest);
-      break;
-  }
-  if (start < 1 && 1 <= end) {
-    body += " " + two_digits(rest / kMicrosPerHour);
-    rest %= kMicrosPerHour;
-  }
-  if (start < 2 && 2 <= end) {
-    body += ":" + two_digits(rest / kMicrosPerMinute);
-    rest %= kMicrosPerMinute;
-  }
-  if (start < 3 && 3 <= end) body += ":" + seconds_text(rest);
-  return "INTERVAL '" + body + suffix;
-}
-
 void append_binary(std::string& out, std::string_view bytes) {
   static const char* kHex = "0123456789ABCDEF";
   out += '[';
@@ -163,11 +95,14 @@ void append_cell(std::string& out, const Column& c, int64_t row, const CellConte
     case TypeId::kTimestampNtz:
       out += format_timestamp_ntz(c.values<int64_t>()[row]);
       return;
+    case TypeId::kTime:
+      out += format_time(c.values<int64_t>()[row]);
+      return;
     case TypeId::kYearMonthInterval:
       out += year_month_interval(c.values<int32_t>()[row], t.start_field(), t.end_field());
       return;
     case TypeId::kDayTimeInterval:
-      out += day_time_interval(c.values<int64_t>()[row], t.start_field(), t.end_field());
+      out += format_day_time_interval(c.values<int64_t>()[row], t.start_field(), t.end_field());
       return;
     case TypeId::kArray: {
       const int32_t* o = c.offsets();

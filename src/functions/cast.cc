@@ -113,6 +113,9 @@ struct Caster {
     const TypePtr& from = in->type();
     if (from->equals(*to)) return in;
     if (from->id() == TypeId::kNull) return Column::all_null(to, n);
+    if (from->id() == TypeId::kTime || to->id() == TypeId::kTime) {
+      if (ColumnPtr c = time()) return c;
+    }
     if (from->id() == TypeId::kDecimal || to->id() == TypeId::kDecimal) {
       if (ColumnPtr c = cast_decimal(in, to, ctx, try_)) return c;
     }
@@ -165,6 +168,7 @@ struct Caster {
         case TypeId::kDate: b.append_bytes(format_date(in->values<int32_t>()[i])); break;
         case TypeId::kTimestamp: b.append_bytes(format_timestamp(in->values<int64_t>()[i], zone())); break;
         case TypeId::kTimestampNtz: b.append_bytes(format_timestamp_ntz(in->values<int64_t>()[i])); break;
+        case TypeId::kTime: b.append_bytes(format_time(in->values<int64_t>()[i])); break;
         default:
           throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                            "Cast from " + from->sql() + " to STRING is not supported yet.");
@@ -231,6 +235,12 @@ struct Caster {
           if (ok) b.append<int64_t>(us);
           break;
         }
+        case TypeId::kTime: {
+          int64_t nanos;
+          ok = parse_time(s, &nanos);
+          if (ok) b.append<int64_t>(truncate_time(nanos, to->time_precision()));
+          break;
+        }
         default:
           throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                            "Cast from STRING to " + to->sql() + " is not supported yet.");
@@ -244,6 +254,67 @@ struct Caster {
   }
 
   const TimeZone& zone() const { return TimeZone::get(ctx.time_zone); }
+
+  /// Casts from and to TIME other than string ones: TIME(p) -> TIME(q) truncates the fraction;
+  /// a timestamp gives its local time of day; a time becomes a timestamp of today (the session
+  /// zone's date); a time to a number is its seconds since midnight (whole seconds for
+  /// integers, with the fraction for decimals). Null when the pair is left to other paths.
+  ColumnPtr time() {
+    const TypePtr& from = in->type();
+    const TypeId f = from->id(), t = to->id();
+    if (f == TypeId::kTime && t == TypeId::kTime) {
+      const int p = to->time_precision();
+      return unary_fixed<int64_t, int64_t, false>(*in, n, to, [p](int64_t v) { return truncate_time(v, p); });
+    }
+    if ((f == TypeId::kTimestamp || f == TypeId::kTimestampNtz) && t == TypeId::kTime) {
+      const TimeZone& z = zone();
+      const int p = to->time_precision();
+      const bool ltz = f == TypeId::kTimestamp;
+      return unary_fixed<int64_t, int64_t, false>(*in, n, to, [&z, p, ltz](int64_t us) {
+        int64_t local = ltz ? z.utc_to_local_micros(us) : us;
+        return truncate_time(floor_mod(local, kMicrosPerDay) * kNanosPerMicro, p);
+      });
+    }
+    if (f == TypeId::kTime && (t == TypeId::kTimestamp || t == TypeId::kTimestampNtz)) {
+      const TimeZone& z = zone();
+      const int64_t today = floor_div(z.utc_to_local_micros(now_micros()), kMicrosPerDay);
+      const bool ltz = t == TypeId::kTimestamp;
+      return unary_fixed<int64_t, int64_t, false>(*in, n, to, [&z, today, ltz](int64_t nanos) {
+        int64_t local = today * kMicrosPerDay + nanos / kNanosPerMicro;
+        return ltz ? z.local_to_utc_micros(local) : local;
+      });
+    }
+    if (f == TypeId::kTime && t == TypeId::kDecimal) {
+      // Exact seconds as DECIMAL(14, 9), then the decimal cast's rounding and range rules.
+      auto data = Buffer::allocate(static_cast<size_t>(n) * sizeof(int128_t));
+      int128_t* d = data->mutable_as<int128_t>();
+      for (int64_t i = 0; i < n; ++i) d[i] = in->values<int64_t>()[i];
+      return cast_decimal(Column::make(DataType::decimal(14, 9), n, in->validity_buffer(), data),
+                          to, ctx, try_);
+    }
+    if (f == TypeId::kTime && to->is_integral()) {
+      return dispatch_fixed(t, [&]<typename T>() -> ColumnPtr {
+        ColumnBuilder b(to, n);
+        for (int64_t i = 0; i < n; ++i) {
+          if (in->is_null(i)) {
+            b.append_null();
+            continue;
+          }
+          const int64_t secs = in->values<int64_t>()[i] / kNanosPerSecond;
+          if (secs > std::numeric_limits<T>::max()) {
+            if (strict()) {
+              cast_overflow("TIME '" + format_time(in->values<int64_t>()[i]) + "'", from, to);
+            }
+            b.append_null();
+            continue;
+          }
+          b.append<T>(static_cast<T>(secs));
+        }
+        return b.finish();
+      });
+    }
+    return nullptr;
+  }
 
   /// Casts between DATE, TIMESTAMP, TIMESTAMP_NTZ and the numbers (seconds since the epoch).
   ColumnPtr datetime() {
@@ -404,6 +475,14 @@ bool can_cast(const DataType& from, const DataType& to, bool ansi) {
   auto scalar = [](const DataType& t) { return t.is_numeric() || t.id() == TypeId::kBoolean; };
   if (scalar(from) && scalar(to)) return true;
   if (from.is_datetime() && to.is_datetime()) return true;
+  if (from.id() == TypeId::kTime || to.id() == TypeId::kTime) {
+    const TypeId f = from.id(), t = to.id();
+    if (f == TypeId::kTime) {
+      return t == TypeId::kTime || t == TypeId::kTimestamp || t == TypeId::kTimestampNtz ||
+             to.is_integral() || t == TypeId::kDecimal;
+    }
+    return f == TypeId::kTimestamp || f == TypeId::kTimestampNtz;
+  }
   if (from.is_numeric() && to.id() == TypeId::kTimestamp) return true;
   if (from.id() == TypeId::kTimestamp && to.is_numeric()) return true;
   if (from.id() == TypeId::kBinary) return false;
@@ -416,6 +495,7 @@ bool cast_forces_null(const DataType& from, const DataType& to) {
   if (f == TypeId::kNull || from.equals(to)) return false;
   if (f == TypeId::kString) return t != TypeId::kBinary;
   if (t == TypeId::kString) return false;
+  if (f == TypeId::kTime) return to.is_integral() || t == TypeId::kDecimal;
   if (from.is_floating() && t == TypeId::kTimestamp) return true;
   if (f == TypeId::kTimestamp && t == TypeId::kDate) return false;
   if (t == TypeId::kDate) return true;

@@ -2,6 +2,7 @@
 // next_day, make_date, make_timestamp (and its _ltz, _ntz and try_ forms), date_trunc/trunc, from_utc_timestamp/to_utc_timestamp,
 // timestamp_seconds/millis/micros, current_date/current_timestamp.
 
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 
@@ -167,10 +168,29 @@ bool seconds_micros(const Column& c, int64_t i, int64_t* out) {
   return true;
 }
 
+/// make_timestamp(date, time[, zone]) and its variants: the date at the time of day, a local
+/// date-time in the zone (the session's by default; none for TIMESTAMP_NTZ).
+ColumnPtr make_timestamp_from_time(const Args& a, int64_t n, const Signature& sig,
+                                   const EvalContext& ctx, bool ntz) {
+  const TimeZone& session = TimeZone::get(ctx.time_zone);
+  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+    const int64_t local = date_at(a, 0, i) * kMicrosPerDay + a[1]->values<int64_t>()[i] / 1000;
+    if (ntz) {
+      b.append<int64_t>(local);
+      return;
+    }
+    const TimeZone* tz = &session;
+    // An unknown zone is an error in the try_ forms too.
+    if (a.size() > 2) tz = &TimeZone::get(std::string(a[2]->string_at(i)));
+    b.append<int64_t>(tz->local_to_utc_micros(local));
+  });
+}
+
 /// make_timestamp and its variants: `ntz` builds a TIMESTAMP_NTZ (no zone is applied), `try_`
 /// forms return null where the plain ones raise an error (bad fields, an unknown zone).
 ColumnPtr make_timestamp_kernel(const Args& a, int64_t n, const Signature& sig,
                                 const EvalContext& ctx, bool ntz, bool try_form) {
+  if (a.size() <= 3) return make_timestamp_from_time(a, n, sig, ctx, ntz);
   const TimeZone& session = TimeZone::get(ctx.time_zone);
   const bool raise = ctx.ansi && !try_form;
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
@@ -326,12 +346,6 @@ ColumnPtr timestamp_from_kernel(const Args& a, int64_t n, const Signature& sig, 
   });
 }
 
-int64_t now_micros() {
-  return std::chrono::duration_cast<std::chrono::microseconds>(
-             std::chrono::system_clock::now().time_since_epoch())
-      .count();
-}
-
 }  // namespace
 
 void register_datetime_arith(Registry& r) {
@@ -394,8 +408,41 @@ void register_datetime_arith(Registry& r) {
     std::string fn = m.name;
     bool ntz = m.ntz, try_form = m.try_form;
     FunctionDef d = scalar(
-        fn, 6, ntz ? 6 : 7,
+        fn, 2, ntz ? 6 : 7,
         [fn, ntz, try_form](const Types& a, const Config& conf) {
+          if (a.size() <= 3) {
+            // The (date, time[, zone]) form.
+            if (a.size() > 2 && ntz) {
+              throw SparkError(ErrorKind::kAnalysis, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                               "The `" + fn + "` requires 2 or 6 parameters but the actual number is 3.",
+                               {{"functionName", "`" + fn + "`"},
+                                {"expectedNum", "2 or 6"},
+                                {"actualNum", "3"}},
+                               "42605");
+            }
+            Signature s = coerce_args(fn, a, a.size() > 2 ? "d*S" : "d*",
+                                      ntz ? DataType::timestamp_ntz() : DataType::timestamp());
+            const TypeId t = a[1]->id();
+            if (t == TypeId::kString || t == TypeId::kNull)
+              s.arg_types[1] = DataType::time();
+            else if (t != TypeId::kTime)
+              throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                                  "The second parameter requires the \"TIME\" type, however \"" +
+                                      a[1]->sql() + "\" has the type \"" + a[1]->sql() + "\".",
+                                  call_sql(fn, a));
+            // Spark's TIMESTAMP_NTZ form is nullable whatever its input.
+            s.may_introduce_null = ntz;
+            return s;
+          }
+          if (a.size() < 6) {
+            throw SparkError(ErrorKind::kAnalysis, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                             "The `" + fn + "` requires " + (ntz ? "2 or 6" : "[2, 3, 6, 7]") +
+                                 " parameters but the actual number is " + std::to_string(a.size()) + ".",
+                             {{"functionName", "`" + fn + "`"},
+                              {"expectedNum", ntz ? "2 or 6" : "[2, 3, 6, 7]"},
+                              {"actualNum", std::to_string(a.size())}},
+                             "42605");
+          }
           if (!a[5]->is_numeric() && a[5]->id() != TypeId::kNull)
             throw_type_mismatch(
                 "UNEXPECTED_INPUT_TYPE",
@@ -417,13 +464,22 @@ void register_datetime_arith(Registry& r) {
         [ntz, try_form](const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
           return make_timestamp_kernel(a, n, sig, ctx, ntz, try_form);
         });
-    // try_make_timestamp alone leaves its time zone out of its name.
-    if (fn == "try_make_timestamp")
-      d.render = [](const std::string& called, const std::vector<std::string>& a) {
-        std::string s = called + "(";
-        for (size_t i = 0; i < 6; ++i) s += (i ? ", " : "") + a[i];
+    // Spark's names: try_make_timestamp leaves its time zone out; of the (date, time) forms,
+    // make_timestamp_ltz is named make_timestamp and try_make_timestamp_ntz wraps the
+    // make_timestamp_ntz it runs.
+    d.render = [fn](const std::string& called, const std::vector<std::string>& a) {
+      auto join = [&](const std::string& name, size_t count) {
+        std::string s = name + "(";
+        for (size_t i = 0; i < count; ++i) s += (i ? ", " : "") + a[i];
         return s + ")";
       };
+      if (a.size() <= 3) {
+        if (fn == "make_timestamp_ltz") return join("make_timestamp", a.size());
+        if (fn == "try_make_timestamp_ntz") return called + "(" + join("make_timestamp_ntz", a.size()) + ")";
+        return join(called, a.size());
+      }
+      return join(called, fn == "try_make_timestamp" ? std::min<size_t>(6, a.size()) : a.size());
+    };
     r.add(std::move(d));
   }
   r.add(scalar("date_trunc", 2, 2, rule("date_trunc", "St", DataType::timestamp(), true),

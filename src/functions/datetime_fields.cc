@@ -38,12 +38,17 @@ ScalarKernel date_field(F f) {
   };
 }
 
-/// Microseconds since local midnight of each timestamp (session zone; NTZ as is).
+/// Microseconds since local midnight of each timestamp (session zone; NTZ as is) or TIME.
 template <typename F>
 ScalarKernel time_field(F f) {
   return [f](const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
     const TimeZone& tz = TimeZone::get(ctx.time_zone);
     bool ntz = a[0]->type()->id() == TypeId::kTimestampNtz;
+    if (a[0]->type()->id() == TypeId::kTime) {
+      return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+        b.append<int32_t>(static_cast<int32_t>(f(a[0]->values<int64_t>()[i] / kNanosPerMicro)));
+      });
+    }
     return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
       int64_t us = a[0]->values<int64_t>()[i];
       int64_t local = ntz ? us : tz.utc_to_local_micros(us);
@@ -70,7 +75,18 @@ void register_datetime_fields(Registry& r) {
         }));
   field("weekofyear", date_field(iso_week));
   auto tfield = [&](const std::string& name, ScalarKernel k) {
-    r.add(scalar(name, 1, 1, rule(name, "t", DataType::int_()), std::move(k)));
+    r.add(scalar(
+        name, 1, 1,
+        [name](const Types& a, const Config& conf) {
+          if (a[0]->id() == TypeId::kTime) {
+            Signature s;
+            s.arg_types = {a[0]};
+            s.result_type = DataType::int_();
+            return s;
+          }
+          return coerce_args(name, a, "t", DataType::int_());
+        },
+        std::move(k)));
   };
   tfield("hour", time_field([](int64_t us) { return us / 3600000000LL; }));
   tfield("minute", time_field([](int64_t us) { return us / 60000000LL % 60; }));

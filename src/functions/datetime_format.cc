@@ -23,6 +23,27 @@ constexpr const char* kDefaultPattern = "yyyy-MM-dd HH:mm:ss";
                    {{"pattern", pattern}});
 }
 
+/// date_format of a TIME takes patterns of time fields only (H h K k m s S a, quoted text and
+/// other symbols).
+void check_time_pattern(std::string_view pattern) {
+  bool quoted = false;
+  for (char c : pattern) {
+    if (c == '\'') {
+      quoted = !quoted;
+      continue;
+    }
+    if (quoted || !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) continue;
+    if (std::string_view("HhKkmsSa").find(c) == std::string_view::npos) {
+      throw SparkError(ErrorKind::kIllegalArgument, "INVALID_PARAMETER_VALUE.PATTERN",
+                       "The value of parameter(s) `format` in `date_format` is invalid: '" +
+                           std::string(pattern) + "'.",
+                       {{"parameter", "`format`"}, {"functionName", "`date_format`"},
+                        {"invalidValue", "'" + std::string(pattern) + "'"}},
+                       "22023");
+    }
+  }
+}
+
 /// A compiled formatting pattern: runs of one letter, or literal text.
 class Formatter {
  public:
@@ -65,7 +86,8 @@ class Formatter {
     }
   }
 
-  std::string format(int64_t utc_micros, const TimeZone& tz) const {
+  /// `sub_micro_nanos`: fraction digits past microseconds, for TIME values.
+  std::string format(int64_t utc_micros, const TimeZone& tz, int sub_micro_nanos = 0) const {
     int64_t offset = tz.offset_seconds_at_utc(floor_div(utc_micros, kMicrosPerSecond));
     int64_t local = utc_micros + offset * kMicrosPerSecond;
     int64_t days = floor_div(local, kMicrosPerDay);
@@ -139,8 +161,8 @@ class Formatter {
           num(second, p.count);
           break;
         case 'S': {
-          std::string f = std::to_string(micros);
-          f.insert(0, 6 - f.size(), '0');
+          std::string f = std::to_string(micros * 1000LL + sub_micro_nanos);
+          f.insert(0, 9 - f.size(), '0');
           f.resize(static_cast<size_t>(p.count), '0');
           out += f;
           break;
@@ -368,12 +390,28 @@ void register_datetime_format(Registry& r) {
   r.add(scalar(
       "date_format", 2, 2,
       [](const Types& a, const Config&) {
+        if (a[0]->id() == TypeId::kTime) {
+          Signature s = coerce_args("date_format", {DataType::string(), a[1]}, "SS", DataType::string());
+          s.arg_types[0] = a[0];
+          return s;
+        }
         return coerce_args("date_format", a, "tS", DataType::string());
       },
       [](const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
         const TimeZone& tz = TimeZone::get(ctx.time_zone);
         bool ntz = a[0]->type()->id() == TypeId::kTimestampNtz;
         Cache<Formatter> cache;
+        if (a[0]->type()->id() == TypeId::kTime) {
+          // A time of day formats with time fields only; a date or zone field in the pattern
+          // is an invalid parameter, as in Spark.
+          return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+            std::string_view pattern = a[1]->string_at(i);
+            check_time_pattern(pattern);
+            const int64_t nanos = a[0]->values<int64_t>()[i];
+            b.append_bytes(cache.get(pattern).format(nanos / kNanosPerMicro, TimeZone::utc(),
+                                                     static_cast<int>(nanos % kNanosPerMicro)));
+          });
+        }
         return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
           b.append_bytes(cache.get(a[1]->string_at(i))
                              .format(a[0]->values<int64_t>()[i], ntz ? TimeZone::utc() : tz));

@@ -9,6 +9,10 @@
 //   ts ± year-month interval     months added to the local date-time in the session time zone
 //   interval ± interval          same kind: fields widened, overflow an error
 //   date - date                  INTERVAL DAY; ts - ts: INTERVAL DAY TO SECOND
+//   time ± day-time interval     a time of the same day (DATETIME_OVERFLOW past it); the
+//                                result keeps the time's precision, at least 6 when the
+//                                interval has seconds
+//   time - time                  INTERVAL HOUR TO SECOND
 
 #include <algorithm>
 
@@ -159,6 +163,36 @@ void register_interval_arith(Registry& r, bool subtract) {
                  }));
 }
 
+void register_time_day_time(Registry& r, bool subtract) {
+  r.add(unparenthesized(
+      internal(subtract ? "time - day-time interval" : "time + day-time interval", subtract ? "-" : "+",
+               Display::kInfix,
+               [](const Types& a, const Config&) {
+                 int p = a[0]->time_precision();
+                 if (a[1]->end_field() == 3) p = std::max(p, DataType::kDefaultTimePrecision);
+                 Signature s = same_args(a, DataType::time(p));
+                 s.may_introduce_null = true;  // nullable in Spark whatever the input
+                 return s;
+               },
+               [subtract](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+                 const int start = sig.arg_types[1]->start_field(), end = sig.arg_types[1]->end_field();
+                 return binary_rows<int64_t, int64_t, int64_t>(a, n, sig.result_type, [&](int64_t t, int64_t us) {
+                   const int64_t added = subtract ? -us : us;
+                   int64_t r;
+                   if (us == INT64_MIN || __builtin_mul_overflow(added, kNanosPerMicro, &r) ||
+                       __builtin_add_overflow(t, r, &r) || r < 0 || r >= kNanosPerDay) {
+                     const std::string what = "add " + format_day_time_interval(added, start, end) +
+                                              " to the time value TIME '" + format_time(t) + "'";
+                     throw SparkError(ErrorKind::kArithmetic, "DATETIME_OVERFLOW",
+                                      "Datetime operation overflow: " + what + ".", {{"operation", what}},
+                                      "22008");
+                   }
+                   return r;
+                 });
+               }),
+      subtract ? "-" : "+"));
+}
+
 }  // namespace
 
 void register_datetime_operators(Registry& r) {
@@ -177,7 +211,21 @@ void register_datetime_operators(Registry& r) {
     register_date_year_month(r, subtract);
     register_timestamp_year_month(r, subtract);
     register_interval_arith(r, subtract);
+    register_time_day_time(r, subtract);
   }
+  r.add(unparenthesized(
+      internal("time - time", "-", Display::kInfix,
+               [](const Types& a, const Config&) {
+                 Signature s = same_args(a, DataType::day_time_interval(1, 3));
+                 s.may_introduce_null = true;  // nullable in Spark whatever the input
+                 return s;
+               },
+               [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+                 return binary_rows<int64_t, int64_t, int64_t>(a, n, sig.result_type, [](int64_t x, int64_t y) {
+                   return (x - y) / kNanosPerMicro;
+                 });
+               }),
+      "-"));
   r.add(internal("date - date", "-", Display::kInfix,
                  [](const Types& a, const Config&) { return same_args(a, DataType::day_time_interval(0, 0)); },
                  [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {

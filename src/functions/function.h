@@ -205,6 +205,7 @@ void register_conditional(Registry& r);
 void register_datetime_fields(Registry& r);
 void register_datetime_arith(Registry& r);
 void register_datetime_format(Registry& r);
+void register_datetime_time(Registry& r);
 void register_collection_constructors(Registry& r);
 void register_collection_access(Registry& r);
 void register_array_functions(Registry& r);

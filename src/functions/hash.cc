@@ -24,6 +24,7 @@ bool hashable(const DataType& t) {
     case TypeId::kLong:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz:
+    case TypeId::kTime:
     case TypeId::kFloat:
     case TypeId::kDouble:
     case TypeId::kString:
@@ -71,6 +72,7 @@ H hash_row(const Column& c, int64_t i, H h, const Hasher<H>& f) {
     case TypeId::kLong:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz:
+    case TypeId::kTime:
       return f.long_fn(c.values<int64_t>()[i], h);
     case TypeId::kDecimal:
       return f.long_fn(static_cast<int64_t>(c.values<int128_t>()[i]), h);

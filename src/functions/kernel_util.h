@@ -28,6 +28,7 @@ decltype(auto) dispatch_fixed(TypeId id, F&& f) {
     case TypeId::kLong:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz:
+    case TypeId::kTime:
     case TypeId::kDayTimeInterval: return f.template operator()<int64_t>();
     case TypeId::kFloat: return f.template operator()<float>();
     case TypeId::kDouble: return f.template operator()<double>();

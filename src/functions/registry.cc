@@ -65,6 +65,7 @@ Registry::Registry() {
   register_datetime_arith(*this);
   register_datetime_operators(*this);
   register_datetime_format(*this);
+  register_datetime_time(*this);
   register_datetime_interval(*this);
   register_string_aggregates(*this);
   register_bitmap_functions(*this);
@@ -238,6 +239,9 @@ TypePtr wider_type(const TypePtr& a, const TypePtr& b, bool ansi) {
   if (a->id() == TypeId::kTimestamp && b->id() == TypeId::kDate) return a;
   if ((a->id() == TypeId::kDate || a->id() == TypeId::kTimestampNtz) && b->id() == TypeId::kTimestampNtz) return b;
   if (a->id() == TypeId::kTimestampNtz && b->id() == TypeId::kDate) return a;
+  // TIMEs of different precisions meet at the finer one.
+  if (a->id() == TypeId::kTime && b->id() == TypeId::kTime)
+    return a->time_precision() >= b->time_precision() ? a : b;
   // Nested types widen element by element (array<void> beside array<int> is array<int>), with
   // their nullability merged, as Spark's findWiderTypeForTwo does.
   if (a->id() == TypeId::kArray && b->id() == TypeId::kArray) {

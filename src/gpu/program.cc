@@ -83,6 +83,7 @@ bool device_type(const DataType& t, VType* out) {
     case TypeId::kLong:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz:
+    case TypeId::kTime:
       *out = VType::kI64;
       return true;
     case TypeId::kFloat:

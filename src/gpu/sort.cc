@@ -34,6 +34,7 @@ bool sortable_on_device(const DataType& t) {
     case TypeId::kDate:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz:
+    case TypeId::kTime:
     case TypeId::kFloat:
     case TypeId::kDouble:
       return true;

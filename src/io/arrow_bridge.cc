@@ -32,6 +32,7 @@ std::shared_ptr<arrow::DataType> to_arrow_type(const DataType& t) {
     case TypeId::kDate: return arrow::date32();
     case TypeId::kTimestamp: return arrow::timestamp(arrow::TimeUnit::MICRO, "UTC");
     case TypeId::kTimestampNtz: return arrow::timestamp(arrow::TimeUnit::MICRO);
+    case TypeId::kTime: return arrow::time64(arrow::TimeUnit::NANO);
     case TypeId::kYearMonthInterval: return arrow::month_interval();
     case TypeId::kDayTimeInterval: return arrow::duration(arrow::TimeUnit::MICRO);
     case TypeId::kArray:

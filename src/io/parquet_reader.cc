@@ -89,6 +89,18 @@ TypePtr spark_type(const parquet::arrow::SchemaField& f, const TypeContext& ctx,
       }
       return int96 || !ts.timezone().empty() ? DataType::timestamp() : DataType::timestamp_ntz();
     }
+    case arrow::Type::TIME32:
+    case arrow::Type::TIME64: {
+      // Spark reads TIME(MICROS) and TIME(NANOS), the units it writes; others are illegal to it.
+      const auto unit = static_cast<const arrow::TimeType&>(t).unit();
+      if (unit == arrow::TimeUnit::MICRO) return DataType::time();
+      if (unit == arrow::TimeUnit::NANO) return DataType::time(DataType::kMaxTimePrecision);
+      const std::string shown = std::string(t.id() == arrow::Type::TIME32 ? "INT32" : "INT64") + " (TIME(" +
+                                (unit == arrow::TimeUnit::MILLI ? "MILLIS" : unit == arrow::TimeUnit::NANO ? "NANOS" : "SECONDS") +
+                                ",false))";
+      throw SparkError(ErrorKind::kAnalysis, "PARQUET_TYPE_ILLEGAL", "Illegal Parquet type: " + shown + ".",
+                       {{"parquetType", shown}}, "42846");
+    }
     case arrow::Type::DECIMAL32:
     case arrow::Type::DECIMAL64:
     case arrow::Type::DECIMAL128: {

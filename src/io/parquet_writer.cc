@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cctype>
+#include <functional>
 
+#include <arrow/compute/api.h>
 #include <arrow/io/file.h>
 #include <parquet/arrow/writer.h>
 #include <parquet/exception.h>
@@ -46,11 +48,33 @@ class ParquetFileWriter final : public FileWriter {
   void write(const Batch& batch) override {
     try {
       auto rb = batch_to_arrow(batch, schema_);
+      rb = time_as_micros(rb);
       arrow::Status st = writer_->WriteRecordBatch(*rb);
       if (!st.ok()) write_failed(path_, st.ToString());
     } catch (const parquet::ParquetException& e) {
       write_failed(path_, e.what());
     }
+  }
+
+  /// TIME columns of up to 6 fraction digits go to Parquet as TIME(MICROS), as Spark writes
+  /// them (their nanoseconds truncated); finer ones stay TIME(NANOS).
+  std::shared_ptr<arrow::RecordBatch> time_as_micros(const std::shared_ptr<arrow::RecordBatch>& rb) {
+    std::shared_ptr<arrow::RecordBatch> out = rb;
+    for (int i = 0; i < rb->num_columns(); ++i) {
+      const DataType& t = *schema_[static_cast<size_t>(i)].type;
+      if (t.id() != TypeId::kTime || t.time_precision() > 6) continue;
+      arrow::compute::CastOptions options = arrow::compute::CastOptions::Safe(arrow::time64(arrow::TimeUnit::MICRO));
+      options.allow_time_truncate = true;
+      arrow::compute::ExecContext ctx(arrow_pool());
+      auto cast = arrow::compute::Cast(*rb->column(i), options.to_type, options, &ctx);
+      if (!cast.ok()) write_failed(path_, cast.status().ToString());
+      auto set = out->SetColumn(i, arrow::field(rb->schema()->field(i)->name(), options.to_type.GetSharedPtr(),
+                                                rb->schema()->field(i)->nullable()),
+                                *cast);
+      if (!set.ok()) write_failed(path_, set.status().ToString());
+      out = *set;
+    }
+    return out;
   }
 
   void close() override {
@@ -112,14 +136,28 @@ class ParquetSink final : public SinkFormat {
     else if (ts == "TIMESTAMP_MILLIS")
       arrow_builder.coerce_timestamps(arrow::TimeUnit::MILLI)->allow_truncated_timestamps();
     arrow_props_ = arrow_builder.build();
+    std::function<bool(const DataType&)> has_time = [&](const DataType& t) {
+      if (t.id() == TypeId::kTime) return true;
+      for (const auto& c : t.fields())
+        if (has_time(*c.type)) return true;
+      return false;
+    };
+    arrow::FieldVector fields;
     for (const auto& f : schema) {
       if (f.type->id() == TypeId::kYearMonthInterval || f.type->id() == TypeId::kDayTimeInterval ||
           f.type->id() == TypeId::kNull)
         unsupported_column_type("Parquet", f);
+      // TIME inside arrays, maps and structs is not written (top-level columns are).
+      if (f.type->id() != TypeId::kTime && has_time(*f.type)) unsupported_column_type("Parquet", f);
+      fields.push_back(arrow::field(f.name,
+                                    f.type->id() == TypeId::kTime && f.type->time_precision() <= 6
+                                        ? arrow::time64(arrow::TimeUnit::MICRO)
+                                        : to_arrow_type(*f.type),
+                                    f.nullable));
     }
     // Spark records its own schema in the footer, so that readers recover types Parquet
     // annotates loosely.
-    arrow_schema_ = to_arrow_schema(schema)->WithMetadata(arrow::key_value_metadata(
+    arrow_schema_ = arrow::schema(std::move(fields))->WithMetadata(arrow::key_value_metadata(
         {"org.apache.spark.sql.parquet.row.metadata"}, {DataType::struct_(schema)->json()}));
   }
 

@@ -22,6 +22,7 @@ std::string value_text(const Column& c, int64_t r, const std::string& time_zone)
     case TypeId::kDate: return format_date(c.values<int32_t>()[r]);
     case TypeId::kTimestamp: return format_timestamp(c.values<int64_t>()[r], TimeZone::get(time_zone));
     case TypeId::kTimestampNtz: return format_timestamp_ntz(c.values<int64_t>()[r]);
+    case TypeId::kTime: return format_time(c.values<int64_t>()[r]);
     default: break;
   }
   throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE",

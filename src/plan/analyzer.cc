@@ -686,7 +686,7 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
         {"int", DataType::int_()},        {"bigint", DataType::long_()},  {"float", DataType::float_()},
         {"double", DataType::double_()},  {"decimal", DataType::decimal(10, 0)},
         {"string", DataType::string()},   {"binary", DataType::binary()}, {"date", DataType::date()},
-        {"timestamp", DataType::timestamp()}};
+        {"timestamp", DataType::timestamp()}, {"time", DataType::time()}};
     auto it = kCastAliases.find(name);
     if (it != kCastAliases.end()) {
       // Named by its operand alone, as Spark names casts the user did not write as CAST.
@@ -1603,7 +1603,28 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       return n;
     }
     case PlanKind::kFilter: {
-      ExprPtr c = resolve_expr(p->condition, child, false);
+      ExprPtr c;
+      // As for Sort: a condition may name columns the child projection dropped
+      // (df.select("i").where(col("t") < x)); Spark resolves them below the projection, adds them
+      // to it, and projects them away above the filter.
+      std::vector<ExprPtr> missing;
+      try {
+        c = resolve_expr(p->condition, child, false);
+      } catch (const SparkError& original) {
+        if (child->kind != PlanKind::kProject || child->children.empty()) throw;
+        try {
+          c = resolve_expr(p->condition, child->children[0], false);
+        } catch (const SparkError&) {
+          throw original;
+        }
+        std::set<int64_t> have;
+        for (auto& a : child->output) have.insert(a->expr_id);
+        std::function<void(const ExprPtr&)> walk = [&](const ExprPtr& x) {
+          if (x->kind == ExprKind::kAttribute && have.insert(x->expr_id).second) missing.push_back(x);
+          for (auto& k : x->children) walk(k);
+        };
+        walk(c);
+      }
       if (contains_window(c))
         throw SparkError(ErrorKind::kAnalysis, "WINDOW_FUNCTION_NOT_ALLOWED_IN_CLAUSE",
                          "It is not allowed to use window functions inside WHERE clause.", {{"clauseName", "WHERE"}},
@@ -1614,8 +1635,20 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
                              c->to_string() + "\" of type \"" + c->type->sql() + "\" is not a boolean.",
                          {{"sqlExpr", "\"" + c->to_string() + "\""}, {"filter", "\"" + c->to_string() + "\""}, {"type", "\"" + c->type->sql() + "\""}});
       n->condition = c;
-      n->output = child->output;
-      return n;
+      if (missing.empty()) {
+        n->output = child->output;
+        return n;
+      }
+      std::vector<ExprPtr> widened = child->exprs;
+      for (auto& m : missing) widened.push_back(m);
+      auto inner = std::const_pointer_cast<PlanNode>(project(child->children[0], widened));
+      inner->plan_id = child->plan_id;
+      n->children = {inner};
+      n->output = inner->output;
+      n->resolved = true;
+      auto top = std::const_pointer_cast<PlanNode>(project(n, child->output));
+      top->plan_id = p->plan_id;
+      return top;
     }
     case PlanKind::kAggregate: {
       if (PlanPtr windowed = with_time_window(p, child)) return windowed;

@@ -14,6 +14,7 @@ bool is_day_time(const DataType& t) { return t.id() == TypeId::kDayTimeInterval;
 bool is_year_month(const DataType& t) { return t.id() == TypeId::kYearMonthInterval; }
 bool is_interval(const DataType& t) { return is_day_time(t) || is_year_month(t); }
 bool is_datetime(const DataType& t) { return is_date(t) || is_timestamp(t); }
+bool is_time(const DataType& t) { return t.id() == TypeId::kTime; }
 
 const functions::FunctionDef* internal(const std::string& name) {
   const functions::FunctionDef* d = functions::Registry::instance().find_internal(name);
@@ -30,7 +31,15 @@ ExprPtr rewrite_datetime_arithmetic(const std::string& op, const std::vector<Exp
   ExprPtr l = in[0], r = in[1];
   const DataType* lt = l->type.get();
   const DataType* rt = r->type.get();
-  if (!is_datetime(*lt) && !is_datetime(*rt) && !is_interval(*lt) && !is_interval(*rt)) return nullptr;
+  if (!is_datetime(*lt) && !is_datetime(*rt) && !is_interval(*lt) && !is_interval(*rt)) {
+    if (sub && is_time(*lt) && is_time(*rt)) return bind.call_internal(internal("time - time"), {l, r});
+    return nullptr;
+  }
+  // TIME moves by day-time intervals within its day; interval + time is time + interval.
+  if (is_time(*lt) && is_day_time(*rt))
+    return bind.call_internal(internal(sub ? "time - day-time interval" : "time + day-time interval"), {l, r});
+  if (!sub && is_day_time(*lt) && is_time(*rt))
+    return bind.call_internal(internal("time + day-time interval"), {r, l});
 
   // A date beside anything but a datetime or an interval: date_add / date_sub, whose type rule
   // accepts the integral types and reports the rest.

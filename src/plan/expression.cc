@@ -51,6 +51,7 @@ std::string literal_string(const Value& v, const TypePtr& t) {
     // the session, so they use UTC.
     case TypeId::kTimestamp: return "TIMESTAMP '" + format_timestamp(v.as_int(), TimeZone::utc()) + "'";
     case TypeId::kTimestampNtz: return "TIMESTAMP_NTZ '" + format_timestamp_ntz(v.as_int()) + "'";
+    case TypeId::kTime: return "TIME '" + format_time(v.as_int()) + "'";
     case TypeId::kYearMonthInterval:
     case TypeId::kDayTimeInterval: {
       // Spark's interval text (INTERVAL '30' DAY), as show() prints it.

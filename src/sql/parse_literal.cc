@@ -4,6 +4,7 @@
 // DECIMAL(2,1); `1e3` DOUBLE; suffixes L S Y D F BD pick BIGINT, SMALLINT, TINYINT, DOUBLE,
 // FLOAT and DECIMAL.
 
+#include <algorithm>
 #include <cctype>
 #include <cerrno>
 #include <cmath>
@@ -176,7 +177,8 @@ bool Parser::at_typed_literal() const {
   if (t.kind != TokenKind::kWord) return false;
   const std::string& w = t.upper;
   bool string_next = peek(1).kind == TokenKind::kString;
-  if (w == "DATE" || w == "TIMESTAMP" || w == "TIMESTAMP_NTZ" || w == "TIMESTAMP_LTZ" || w == "X")
+  if (w == "DATE" || w == "TIMESTAMP" || w == "TIMESTAMP_NTZ" || w == "TIMESTAMP_LTZ" ||
+      w == "TIME" || w == "X")
     return string_next && (w != "X" || peek(1).begin == t.stop + 1);
   if (w == "INTERVAL") {
     const Token& n = peek(1);
@@ -209,6 +211,14 @@ ExprPtr Parser::typed_literal() {
     const TimeZone* zone = TimeZone::find(options_.time_zone);
     if (!parse_timestamp(s, zone ? *zone : TimeZone::utc(), &micros)) invalid();
     return plan::lit(Value::integer(micros), DataType::timestamp());
+  }
+  if (kw.upper == "TIME") {
+    // The literal's type keeps its fraction digits, at least microseconds: TIME(max(6, n)).
+    int64_t nanos;
+    const int digits = time_string_fraction_digits(s);
+    if (digits > DataType::kMaxTimePrecision || !parse_time(s, &nanos)) invalid();
+    return plan::lit(Value::integer(nanos),
+                     DataType::time(std::max(digits, DataType::kDefaultTimePrecision)));
   }
   if (kw.upper == "TIMESTAMP_NTZ") {
     int64_t micros;

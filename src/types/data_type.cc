@@ -50,6 +50,22 @@ TypePtr DataType::date() { static TypePtr t = make(TypeId::kDate); return t; }
 TypePtr DataType::timestamp() { static TypePtr t = make(TypeId::kTimestamp); return t; }
 TypePtr DataType::timestamp_ntz() { static TypePtr t = make(TypeId::kTimestampNtz); return t; }
 
+TypePtr DataType::time(int precision) {
+  static const TypePtr kByPrecision[] = {
+      std::make_shared<DataType>(TypeId::kTime, 0, 0, std::vector<StructField>{}),
+      std::make_shared<DataType>(TypeId::kTime, 1, 0, std::vector<StructField>{}),
+      std::make_shared<DataType>(TypeId::kTime, 2, 0, std::vector<StructField>{}),
+      std::make_shared<DataType>(TypeId::kTime, 3, 0, std::vector<StructField>{}),
+      std::make_shared<DataType>(TypeId::kTime, 4, 0, std::vector<StructField>{}),
+      std::make_shared<DataType>(TypeId::kTime, 5, 0, std::vector<StructField>{}),
+      std::make_shared<DataType>(TypeId::kTime, 6, 0, std::vector<StructField>{}),
+      std::make_shared<DataType>(TypeId::kTime, 7, 0, std::vector<StructField>{}),
+      std::make_shared<DataType>(TypeId::kTime, 8, 0, std::vector<StructField>{}),
+      std::make_shared<DataType>(TypeId::kTime, 9, 0, std::vector<StructField>{})};
+  EMBER_CHECK(precision >= 0 && precision <= kMaxTimePrecision, "time precision out of range");
+  return kByPrecision[precision];
+}
+
 TypePtr DataType::decimal(int precision, int scale) {
   return std::make_shared<DataType>(TypeId::kDecimal, precision, scale, std::vector<StructField>{});
 }
@@ -111,6 +127,7 @@ std::string DataType::simple_string() const {
     case TypeId::kDate: return "date";
     case TypeId::kTimestamp: return "timestamp";
     case TypeId::kTimestampNtz: return "timestamp_ntz";
+    case TypeId::kTime: return "time(" + std::to_string(precision_) + ")";
     case TypeId::kYearMonthInterval:
     case TypeId::kDayTimeInterval: return interval_name(*this);
     case TypeId::kArray: return "array<" + element_type()->simple_string() + ">";
@@ -235,6 +252,7 @@ int DataType::byte_width() const {
     case TypeId::kDouble:
     case TypeId::kTimestamp:
     case TypeId::kTimestampNtz:
+    case TypeId::kTime:
     case TypeId::kDayTimeInterval: return 8;
     case TypeId::kDecimal: return 16;
     default: return 0;
@@ -408,6 +426,22 @@ class DdlParser {
     if (w == "DATE") return DataType::date();
     if (w == "TIMESTAMP" || w == "TIMESTAMP_LTZ") return DataType::timestamp();
     if (w == "TIMESTAMP_NTZ") return DataType::timestamp_ntz();
+    if (w == "TIME") {
+      skip_ws();
+      int p = DataType::kDefaultTimePrecision;
+      if (peek() == '(') {
+        ++pos_;
+        p = parse_int();
+        expect(')');
+        if (p < 0 || p > DataType::kMaxTimePrecision) {
+          throw SparkError(ErrorKind::kParse, "UNSUPPORTED_TIME_PRECISION",
+                           "The seconds precision " + std::to_string(p) +
+                               " of the TIME data type is out of the supported range [0, 9].",
+                           {{"precision", std::to_string(p)}}, "0A001");
+        }
+      }
+      return DataType::time(p);
+    }
     if (w == "VOID" || w == "NULL") return DataType::null();
     if (w == "DECIMAL" || w == "DEC" || w == "NUMERIC") {
       skip_ws();

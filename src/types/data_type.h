@@ -11,7 +11,9 @@ namespace ember {
 /// double, date (int32 days), timestamp / timestamp_ntz (int64 microseconds), intervals
 /// (year-month: int32 months; day-time: int64 microseconds) as fixed width; decimal as 128-bit
 /// two's complement; string / binary as int32 offsets + bytes; array as offsets + one child;
-/// map as offsets + a struct<key,value> child; struct as children.
+/// map as offsets + a struct<key,value> child; struct as children. time(p) is a time of day
+/// without date or zone: int64 nanoseconds since midnight, p (0..9) the fractional digits of
+/// its declared type (values keep all their digits; only a cast to time(p) truncates).
 enum class TypeId : uint8_t {
   kNull,
   kBoolean,
@@ -27,6 +29,7 @@ enum class TypeId : uint8_t {
   kDate,
   kTimestamp,
   kTimestampNtz,
+  kTime,
   kYearMonthInterval,
   kDayTimeInterval,
   kArray,
@@ -56,6 +59,8 @@ class DataType {
   // Intervals: start/end field codes as Spark numbers them (YEAR=0, MONTH=1 / DAY=0 ... SECOND=3).
   int start_field() const { return precision_; }
   int end_field() const { return scale_; }
+  // Time: fractional-second digits (0..9).
+  int time_precision() const { return precision_; }
   // Array.
   const TypePtr& element_type() const { return children_[0].type; }
   bool contains_null() const { return children_[0].nullable; }
@@ -109,13 +114,16 @@ class DataType {
   static TypePtr date();
   static TypePtr timestamp();
   static TypePtr timestamp_ntz();
+  static constexpr int kMaxTimePrecision = 9;
+  static constexpr int kDefaultTimePrecision = 6;
+  static TypePtr time(int precision = kDefaultTimePrecision);
   static TypePtr decimal(int precision, int scale);
   static TypePtr year_month_interval(int start = 0, int end = 1);
   static TypePtr day_time_interval(int start = 0, int end = 3);
   static TypePtr array(TypePtr element, bool contains_null = true);
   static TypePtr map(TypePtr key, TypePtr value, bool value_contains_null = true);
   static TypePtr struct_(std::vector<StructField> fields);
-  /// For a primitive id (not decimal, interval or nested).
+  /// For a primitive id (not decimal, interval, time or nested).
   static TypePtr primitive(TypeId id);
 
   DataType(TypeId id, int precision, int scale, std::vector<StructField> children);
