@@ -30,6 +30,7 @@ void register_datetime_interval(Registry& r);
 void register_string_aggregates(Registry& r);
 void register_bitmap_functions(Registry& r);
 void register_histogram_aggregates(Registry& r);
+void register_sketch_functions(Registry& r);
 
 Registry& Registry::instance() {
   static Registry* r = new Registry();
@@ -66,6 +67,7 @@ Registry::Registry() {
   register_string_aggregates(*this);
   register_bitmap_functions(*this);
   register_histogram_aggregates(*this);
+  register_sketch_functions(*this);
   register_collection_constructors(*this);
   register_collection_access(*this);
   register_array_functions(*this);

@@ -1,0 +1,48 @@
+"""Sketch aggregates against Apache Spark: approx_count_distinct (HyperLogLog++)."""
+
+from __future__ import annotations
+
+from pyspark.sql import functions as F
+
+
+def typed(s):
+    return s.createDataFrame(
+        [(1, 1, 10, 1.5, 0.5, "Spark", True, "a"), (2, -7, -9223372036854775808, -0.0, float("nan"), "", False, "a"),
+         (3, None, None, None, None, None, None, "b"), (4, 2147483647, 0, 0.0, 1.0, "日本語", True, "b"),
+         (5, 0, 42, 2.5, -2.5, "Spark", None, "b"), (6, 1, 10, 1.5, 0.5, "spark", True, "c")],
+        "k int, i int, l long, d double, f float, s string, b boolean, g string")
+
+
+def test_approx_count_distinct_small(diff):
+    diff(lambda s: typed(s).agg(*[F.approx_count_distinct(c) for c in ["k", "i", "l", "d", "f", "s", "b"]]))
+    diff(lambda s: typed(s).groupBy("g").agg(F.approx_count_distinct("s"), F.approx_count_distinct("i", 0.1)))
+    diff(lambda s: typed(s).select(F.col("k").cast("byte").alias("y"), F.col("k").cast("short").alias("h"),
+                                   F.col("k").cast("decimal(10,2)").alias("m"),
+                                   F.col("k").cast("decimal(30,3)").alias("w"),
+                                   F.col("s").cast("binary").alias("bin"), F.array("i", "k").alias("arr"),
+                                   F.struct("i", "s").alias("st"), F.to_date(F.lit("2024-01-01")).alias("dt"))
+         .agg(*[F.approx_count_distinct(c) for c in ["y", "h", "m", "w", "bin", "arr", "st", "dt"]]))
+
+
+def test_approx_count_distinct_empty_and_nulls(diff):
+    diff(lambda s: typed(s).where("k > 100").agg(F.approx_count_distinct("s")))
+    diff(lambda s: typed(s).where("k = 3").groupBy("g").agg(F.approx_count_distinct("s")))
+    diff(lambda s: s.sql("SELECT approx_count_distinct(NULL), approx_count_distinct(CAST(NULL AS INT)) FROM range(3)"))
+
+
+def test_approx_count_distinct_large(diff):
+    # 100k distinct values: linear counting, bias correction and the raw estimate each decide
+    # somewhere across these precisions and sizes.
+    diff(lambda s: s.range(100000).selectExpr("id", "cast(id as string) s", "cast(id as double) d")
+         .agg(F.approx_count_distinct("id"), F.approx_count_distinct("s"), F.approx_count_distinct("d"),
+              F.approx_count_distinct("id", 0.01), F.approx_count_distinct("s", 0.3)))
+    diff(lambda s: s.range(20000).selectExpr("id % 13 AS g", "id * 7 AS v")
+         .groupBy("g").agg(F.approx_count_distinct("v"), F.approx_count_distinct("v", 0.02)))
+    diff(lambda s: s.sql("SELECT n, approx_count_distinct(id, 0.05), approx_count_distinct(id, 0.2) "
+                         "FROM (SELECT id, CASE WHEN id < 700 THEN 'a' WHEN id < 2500 THEN 'b' ELSE 'c' END AS n "
+                         "FROM range(6000)) GROUP BY n"))
+
+
+def test_approx_count_distinct_errors(diff_error):
+    diff_error(lambda s: s.sql("SELECT approx_count_distinct(id, 0.5) FROM range(3)"), "FAILED_FUNCTION_CALL")
+    diff_error(lambda s: s.sql("SELECT approx_count_distinct(id, id) FROM range(3)"), "_LEGACY_ERROR_TEMP_1104")
