@@ -1,4 +1,5 @@
-"""Sketch aggregates against Apache Spark: approx_count_distinct (HyperLogLog++)."""
+"""Sketch aggregates against Apache Spark: approx_count_distinct (HyperLogLog++) and
+count_min_sketch (Spark's serialized CountMinSketch, compared byte for byte)."""
 
 from __future__ import annotations
 
@@ -46,3 +47,40 @@ def test_approx_count_distinct_large(diff):
 def test_approx_count_distinct_errors(diff_error):
     diff_error(lambda s: s.sql("SELECT approx_count_distinct(id, 0.5) FROM range(3)"), "FAILED_FUNCTION_CALL")
     diff_error(lambda s: s.sql("SELECT approx_count_distinct(id, id) FROM range(3)"), "_LEGACY_ERROR_TEMP_1104")
+
+
+def test_count_min_sketch_types(diff):
+    diff(lambda s: typed(s).agg(F.count_min_sketch("k", 0.5, 0.5, 1), F.count_min_sketch("i", 0.1, 0.9, 7),
+                                F.count_min_sketch("l", 0.01, 0.99, 42), F.count_min_sketch("s", 0.2, 0.7, -3),
+                                F.count_min_sketch(F.col("s").cast("binary"), 0.2, 0.7, 5),
+                                F.count_min_sketch(F.col("k").cast("byte"), 0.3, 0.6, 2),
+                                F.count_min_sketch(F.col("k").cast("short"), 0.3, 0.6, 1111111111111111111)))
+    diff(lambda s: typed(s).groupBy("g").agg(F.count_min_sketch("s", 0.1, 0.95, 11),
+                                             F.count_min_sketch("l", 0.05, 0.9, 3)))
+
+
+def test_count_min_sketch_large_empty_and_nulls(diff):
+    diff(lambda s: s.range(50000).selectExpr("id % 977 AS v", "cast(id % 1013 AS string) AS t", "id % 5 AS g")
+         .groupBy("g").agg(F.count_min_sketch("v", 0.001, 0.99, 9), F.count_min_sketch("t", 0.002, 0.9, 13)))
+    diff(lambda s: s.sql("SELECT count_min_sketch(id, 0.5d, 0.5d, 1), count_min_sketch(NULL, 0.3d, 0.8d, 2) "
+                         "FROM range(0)"))
+    diff(lambda s: typed(s).where("k = 3").agg(F.count_min_sketch("s", 0.1, 0.9, 7)))
+    diff(lambda s: s.sql("SELECT count_min_sketch(CAST(NULL AS STRING), 0.01d, 0.9d, 7), "
+                         "count_min_sketch(id, 0.1d + 0.1d, 0.5d, 2) FROM range(3)"))
+
+
+def test_count_min_sketch_errors(diff_error):
+    for sql, cls in [
+        ("count_min_sketch(CAST(id AS DOUBLE), 0.5d, 0.5d, 1)", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE"),
+        ("count_min_sketch(id, 0.5, 0.5d, 1)", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE"),
+        ("count_min_sketch(id, 0.5d, 0.5d, 1.5d)", "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE"),
+        ("count_min_sketch(id, -0.5d, 0.5d, 1)", "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE"),
+        ("count_min_sketch(id, 0.5d, 1.5d, 1)", "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE"),
+        ("count_min_sketch(id, 0.5d, 0d, 1)", "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE"),
+        ("count_min_sketch(id, CAST(NULL AS DOUBLE), 0.5d, 1)", "DATATYPE_MISMATCH.UNEXPECTED_NULL"),
+        ("count_min_sketch(id, 0.5d, 0.5d, CAST(NULL AS INT))", "DATATYPE_MISMATCH.UNEXPECTED_NULL"),
+        ("count_min_sketch(id, 0.5d, 0.5d)", "REQUIRED_PARAMETER_NOT_FOUND"),
+    ]:
+        diff_error(lambda s, sql=sql: s.sql(f"SELECT {sql} FROM range(5)"), cls)
+    diff_error(lambda s: s.range(5).select(F.count_min_sketch("id", F.col("id").cast("double"), F.lit(0.5), F.lit(1))),
+               "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT")
