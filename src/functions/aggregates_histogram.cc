@@ -10,29 +10,11 @@
 #include <algorithm>
 #include <cmath>
 
+#include "functions/java_random.h"
 #include "functions/string_util.h"
 
 namespace ember::functions {
 namespace {
-
-/// java.util.Random's nextDouble.
-class JavaRandom {
- public:
-  explicit JavaRandom(int64_t seed) : seed_((static_cast<uint64_t>(seed) ^ kMultiplier) & kMask) {}
-  double next_double() {
-    auto hi = static_cast<int64_t>(next(26)), lo = static_cast<int64_t>(next(27));
-    return static_cast<double>((hi << 27) + lo) * 0x1.0p-53;
-  }
-
- private:
-  static constexpr uint64_t kMultiplier = 0x5DEECE66DULL;
-  static constexpr uint64_t kMask = (1ULL << 48) - 1;
-  int32_t next(int bits) {
-    seed_ = (seed_ * kMultiplier + 0xBULL) & kMask;
-    return static_cast<int32_t>(static_cast<int64_t>(seed_ >> (48 - bits)));
-  }
-  uint64_t seed_;
-};
 
 struct Bin {
   double x, y;

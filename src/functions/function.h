@@ -36,6 +36,10 @@ struct Signature {
   /// When not empty: the result is nullable only when one of these arguments is (concat_ws and
   /// its separator, nvl2 and its two values).
   std::vector<int> nullable_from;
+  /// Values an aggregate's type rule read from its constant arguments, for an aggregate that
+  /// needs them before it sees any row (count_min_sketch answers an empty input with the empty
+  /// sketch of its parameters).
+  std::vector<double> parameters;
 };
 
 /// A scalar kernel: evaluates the function over whole columns (already cast to the signature's

@@ -6,6 +6,7 @@
 
 #include "functions/digest.h"
 #include "functions/string_util.h"
+#include "functions/value_hash.h"
 
 namespace ember::functions {
 namespace {
@@ -74,8 +75,20 @@ H hash_row(const Column& c, int64_t i, H h, const Hasher<H>& f) {
     case TypeId::kTimestampNtz:
     case TypeId::kTime:
       return f.long_fn(c.values<int64_t>()[i], h);
-    case TypeId::kDecimal:
-      return f.long_fn(static_cast<int64_t>(c.values<int128_t>()[i]), h);
+    case TypeId::kDecimal: {
+      int128_t v = c.values<int128_t>()[i];
+      if (c.type()->precision() <= 18) return f.long_fn(static_cast<int64_t>(v), h);
+      // Wider decimals hash the unscaled value's minimal big-endian two's complement bytes
+      // (java.math.BigInteger.toByteArray).
+      char bytes[16];
+      auto u = static_cast<unsigned __int128>(v);
+      for (int k = 15; k >= 0; --k, u >>= 8) bytes[k] = static_cast<char>(u & 0xFF);
+      int start = 0;
+      while (start < 15 && ((bytes[start] == 0 && (bytes[start + 1] & 0x80) == 0) ||
+                            (bytes[start] == static_cast<char>(0xFF) && (bytes[start + 1] & 0x80) != 0)))
+        ++start;
+      return f.bytes_fn(std::string_view(bytes + start, static_cast<size_t>(16 - start)), h);
+    }
     case TypeId::kFloat: {
       float v = c.values<float>()[i];
       int32_t bits;
@@ -215,6 +228,21 @@ ColumnPtr sha2_kernel(const Args& a, int64_t n, const Signature& sig, const Eval
 }
 
 }  // namespace
+
+bool value_hashable(const DataType& t) {
+  if (t.id() == TypeId::kDecimal) return true;
+  if (t.is_nested()) {
+    for (const auto& f : t.fields())
+      if (!value_hashable(*f.type)) return false;
+    return true;
+  }
+  return hashable(t);
+}
+
+int64_t xxhash64_value(const Column& c, int64_t i, int64_t seed) {
+  static const Hasher<int64_t> f{digest::xxh64_int, digest::xxh64_long, digest::xxh64_bytes};
+  return hash_row<int64_t>(c, i, seed, f);
+}
 
 void register_hash(Registry& r) {
   r.add(scalar(

@@ -662,7 +662,7 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
     // to_char of a datetime is date_format; of binary, base64 / hex / decode by the format
     // (Spark names the column after the function it becomes).
     const TypeId t = args[0]->type->id();
-    if (t == TypeId::kDate || t == TypeId::kTimestamp || t == TypeId::kTimestampNtz)
+    if (t == TypeId::kDate || t == TypeId::kTimestamp || t == TypeId::kTimestampNtz || t == TypeId::kTime)
       return resolve_function(call("date_format", {}), args, false);
     if (t == TypeId::kBinary && args[1]->kind == ExprKind::kLiteral && !args[1]->value.is_null() &&
         args[1]->type->id() == TypeId::kString) {

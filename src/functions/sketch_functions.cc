@@ -1,0 +1,480 @@
+// Sketch aggregates: approx_count_distinct (HyperLogLog++ over Spark's XXH64 hash of each value,
+// hyperloglogplus.h), count_min_sketch (Spark's serialized CountMinSketch,
+// count_min_sketch.h), and the readers of KLL sketches made by kll_sketch_agg_* (sketch_kll.h):
+// kll_sketch_get_n_*, kll_sketch_get_quantile_*, kll_sketch_get_rank_*.
+
+#include <memory>
+#include <string>
+#include <tuple>
+
+#include "common/error.h"
+#include "common/number_format.h"
+#include "functions/count_min_sketch.h"
+#include "functions/hyperloglogplus.h"
+#include "functions/sketch_kll.h"
+#include "functions/string_util.h"
+#include "functions/value_hash.h"
+
+namespace ember::functions {
+namespace {
+
+using hllpp::HyperLogLogPlusPlus;
+
+constexpr double kDefaultRelativeSD = 0.05;
+constexpr int64_t kHashSeed = 42;
+/// Precisions past this one need more memory than Spark's aggregation buffer grants.
+constexpr int kMaxHllppPrecision = 20;
+
+/// approx_count_distinct(col [, rsd]): one HyperLogLog++ per group, allocated on its first value
+/// with the precision of the constant rsd argument (checked by the type rule).
+class ApproxCountDistinct final : public AggregateFunction {
+ public:
+  size_t state_size() const override { return sizeof(HyperLogLogPlusPlus*); }
+  void init(uint8_t* s) const override { *reinterpret_cast<HyperLogLogPlusPlus**>(s) = nullptr; }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& c = *args[0];
+    if (c.type()->id() == TypeId::kNull || n == 0) return;
+    const int precision =
+        hllpp::precision_for(args.size() > 1 ? args[1]->value_at(0).as_double() : kDefaultRelativeSD);
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i] || c.is_null(i)) continue;
+      auto** h = reinterpret_cast<HyperLogLogPlusPlus**>(states[i]);
+      if (!*h) *h = new HyperLogLogPlusPlus(precision);
+      (*h)->add_hash(static_cast<uint64_t>(xxhash64_value(c, i, kHashSeed)));
+    }
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    auto* s = *reinterpret_cast<HyperLogLogPlusPlus* const*>(src);
+    if (!s) return;
+    auto** d = reinterpret_cast<HyperLogLogPlusPlus**>(dst);
+    if (!*d) *d = new HyperLogLogPlusPlus(*s);
+    else (*d)->merge(*s);
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    for (int64_t i = 0; i < n; ++i) {
+      auto* h = *reinterpret_cast<HyperLogLogPlusPlus* const*>(states[i]);
+      out.append<int64_t>(h ? h->estimate() : 0);
+    }
+  }
+  void destroy(uint8_t* state) const override {
+    auto** h = reinterpret_cast<HyperLogLogPlusPlus**>(state);
+    delete *h;
+    *h = nullptr;
+  }
+  bool needs_destroy() const override { return true; }
+};
+
+[[noreturn]] void failed_function_call(const std::string& fn) {
+  throw SparkError(ErrorKind::kAnalysis, "FAILED_FUNCTION_CALL",
+                   "Failed preparing of the function `" + fn + "` for call. Please, double check function's arguments.",
+                   {{"funcName", "`" + fn + "`"}});
+}
+
+/// The precision an approx_count_distinct call asks for: its rsd must be a non-null DOUBLE or
+/// DECIMAL literal, and give between 4 and kMaxHllppPrecision address bits.
+int hllpp_precision(const std::vector<ArgInfo>& a) {
+  if (a.size() < 2) return hllpp::precision_for(kDefaultRelativeSD);
+  const ArgInfo& rsd = a[1];
+  const TypeId id = rsd.type->id();
+  if (!rsd.literal || rsd.literal->is_null() || (id != TypeId::kDouble && id != TypeId::kDecimal))
+    throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_1104",
+                     "The second argument should be a double literal.", {});
+  // A decimal literal converts as Decimal.toDouble does: through its decimal text.
+  double v = id == TypeId::kDouble ? rsd.literal->as_double()
+                                   : std::stod(decimal_to_string(rsd.literal->as_decimal(), rsd.type->scale()));
+  int p = hllpp::precision_for(v);
+  if (p < 4 || p > kMaxHllppPrecision) failed_function_call("approx_count_distinct");
+  return p;
+}
+
+FunctionDef approx_count_distinct() {
+  FunctionDef d;
+  d.name = "approx_count_distinct";
+  d.kind = FunctionKind::kAggregate;
+  d.min_args = 1;
+  d.max_args = 2;
+  d.arg_type_rule = [](const std::vector<ArgInfo>& a, const Config&) {
+    hllpp_precision(a);
+    if (!value_hashable(*a[0].type))
+      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                       "approx_count_distinct of " + a[0].type->sql() + " is not supported yet.");
+    Signature s;
+    s.arg_types = {a[0].type};
+    if (a.size() > 1) s.arg_types.push_back(DataType::double_());
+    s.result_type = DataType::long_();
+    s.null_if_any_arg_null = false;
+    s.never_null = true;
+    return s;
+  };
+  d.aggregate = [](const Signature&, const EvalContext&) { return std::make_unique<ApproxCountDistinct>(); };
+  // Spark names the column after the value only: approx_count_distinct(v).
+  d.render = [](const std::string& called, const std::vector<std::string>& args) {
+    return called + "(" + args[0] + ")";
+  };
+  d.usage =
+      "approx_count_distinct(expr[, relativeSD]) - Returns the estimated cardinality by HyperLogLog++. "
+      "`relativeSD` defines the maximum relative standard deviation allowed.";
+  return d;
+}
+
+/// count_min_sketch(col, eps, confidence, seed): one sketch per group, created on the group's
+/// first row or merge with the call's constant parameters (checked and passed on by the type
+/// rule); a group without any (an empty global aggregate) is the empty sketch.
+class CountMinSketchAggregate final : public AggregateFunction {
+ public:
+  CountMinSketchAggregate(int32_t depth, int32_t width, int32_t seed) : empty_(depth, width, seed) {}
+  size_t state_size() const override { return sizeof(cms::CountMinSketch*); }
+  void init(uint8_t* s) const override { *reinterpret_cast<cms::CountMinSketch**>(s) = nullptr; }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& c = *args[0];
+    const TypeId id = c.type()->id();
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i]) continue;
+      auto** s = reinterpret_cast<cms::CountMinSketch**>(states[i]);
+      if (!*s) *s = new cms::CountMinSketch(empty_);
+      if (id == TypeId::kNull || c.is_null(i)) continue;
+      switch (id) {
+        case TypeId::kByte: (*s)->add_long(c.values<int8_t>()[i]); break;
+        case TypeId::kShort: (*s)->add_long(c.values<int16_t>()[i]); break;
+        case TypeId::kInt: (*s)->add_long(c.values<int32_t>()[i]); break;
+        case TypeId::kLong: (*s)->add_long(c.values<int64_t>()[i]); break;
+        default: (*s)->add_bytes(c.string_at(i)); break;
+      }
+    }
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    auto* s = *reinterpret_cast<cms::CountMinSketch* const*>(src);
+    if (!s) return;
+    auto** d = reinterpret_cast<cms::CountMinSketch**>(dst);
+    if (!*d) *d = new cms::CountMinSketch(*s);
+    else (*d)->merge(*s);
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    for (int64_t i = 0; i < n; ++i) {
+      auto* s = *reinterpret_cast<cms::CountMinSketch* const*>(states[i]);
+      out.append_bytes((s ? *s : empty_).serialize());
+    }
+  }
+  void destroy(uint8_t* state) const override {
+    auto** s = reinterpret_cast<cms::CountMinSketch**>(state);
+    delete *s;
+    *s = nullptr;
+  }
+  bool needs_destroy() const override { return true; }
+
+ private:
+  cms::CountMinSketch empty_;
+};
+
+std::string cms_call_sql(const std::vector<ArgInfo>& a) {
+  std::string s = "count_min_sketch(";
+  for (size_t k = 0; k < a.size(); ++k) s += (k ? ", " : "") + a[k].type->sql();
+  return s + ")";
+}
+
+/// The checks of count_min_sketch's arguments, in Spark's order: types, constant parameters,
+/// non-null parameters, then their ranges. Returns {eps, confidence, seed}.
+std::tuple<double, double, int64_t> cms_parameters(const std::vector<ArgInfo>& a) {
+  const std::string sql = cms_call_sql(a);
+  if (a.size() == 3)
+    throw SparkError(ErrorKind::kAnalysis, "REQUIRED_PARAMETER_NOT_FOUND",
+                     "Cannot invoke routine `count_min_sketch` because the parameter named `seed` is required, but "
+                     "the routine call did not supply a value. Please update the routine call to supply an argument "
+                     "value (either positionally at index 3 or by name) and retry the query again.",
+                     {{"routineName", "`count_min_sketch`"}, {"parameterName", "`seed`"}, {"index", "3"}});
+  const TypeId id = a[0].type->id();
+  if (!(a[0].type->is_integral() || id == TypeId::kString || id == TypeId::kBinary || id == TypeId::kNull))
+    throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                        "The first parameter requires the (\"INTEGRAL\" or \"STRING\" or \"BINARY\") type, however \"" +
+                            a[0].type->sql() + "\" has the type \"" + a[0].type->sql() + "\".",
+                        sql);
+  const char* ordinal[] = {"first", "second", "third", "fourth"};
+  for (size_t k = 1; k < 4; ++k) {
+    const TypeId t = a[k].type->id();
+    bool ok = k < 3 ? t == TypeId::kDouble || t == TypeId::kNull
+                    : t == TypeId::kInt || t == TypeId::kLong || t == TypeId::kNull;
+    if (!ok)
+      throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                          std::string("The ") + ordinal[k] + " parameter requires the " +
+                              (k < 3 ? "\"DOUBLE\"" : "(\"INT\" or \"BIGINT\")") + " type, however \"" +
+                              a[k].type->sql() + "\" has the type \"" + a[k].type->sql() + "\".",
+                          sql);
+  }
+  const char* names[] = {"", "eps", "confidence", "seed"};
+  for (size_t k = 1; k < 4; ++k)
+    if (!a[k].literal)
+      throw_type_mismatch("NON_FOLDABLE_INPUT",
+                          std::string("The input ") + names[k] + " should be a foldable \"" +
+                              (k < 3 ? "DOUBLE" : a[k].type->sql()) + "\" expression; however, got \"" +
+                              a[k].type->sql() + "\".",
+                          sql);
+  for (size_t k = 1; k < 4; ++k)
+    if (a[k].literal->is_null())
+      throw_type_mismatch("UNEXPECTED_NULL", std::string("The ") + names[k] + " must not be null.", sql);
+  const double eps = a[1].literal->as_double();
+  const double confidence = a[2].literal->as_double();
+  if (!(eps > 0))
+    throw_type_mismatch("VALUE_OUT_OF_RANGE",
+                        "The eps must be between (0.0, 1.7976931348623157E308] (current value = " +
+                            java_double_string(eps) + "D).",
+                        sql);
+  if (!(confidence > 0 && confidence <= 1))
+    throw_type_mismatch("VALUE_OUT_OF_RANGE",
+                        "The confidence must be between (0.0, 1.0] (current value = " +
+                            java_double_string(confidence) + "D).",
+                        sql);
+  return {eps, confidence, a[3].literal->as_int()};
+}
+
+FunctionDef count_min_sketch() {
+  FunctionDef d;
+  d.name = "count_min_sketch";
+  d.kind = FunctionKind::kAggregate;
+  d.min_args = 3;
+  d.max_args = 4;
+  d.constant_args = {1, 2, 3};
+  d.arg_type_rule = [](const std::vector<ArgInfo>& a, const Config&) {
+    auto [eps, confidence, seed] = cms_parameters(a);
+    Signature s;
+    // Spark's seed is the low 32 bits of the argument.
+    s.parameters = {static_cast<double>(cms::CountMinSketch::depth_for(confidence)),
+                    static_cast<double>(cms::CountMinSketch::width_for(eps)),
+                    static_cast<double>(static_cast<int32_t>(seed))};
+    s.arg_types = {a[0].type, DataType::double_(), DataType::double_(), a[3].type};
+    s.result_type = DataType::binary();
+    s.null_if_any_arg_null = false;
+    s.never_null = true;
+    return s;
+  };
+  d.aggregate = [](const Signature& sig, const EvalContext&) {
+    return std::make_unique<CountMinSketchAggregate>(static_cast<int32_t>(sig.parameters[0]),
+                                                     static_cast<int32_t>(sig.parameters[1]),
+                                                     static_cast<int32_t>(sig.parameters[2]));
+  };
+  d.usage =
+      "count_min_sketch(col, eps, confidence, seed) - Returns a count-min sketch of a column with the given esp, "
+      "confidence and seed. The result is an array of bytes, which can be deserialized to a `CountMinSketch` "
+      "before usage.";
+  return d;
+}
+
+[[noreturn]] void invalid_kll_buffer(const std::string& fn) {
+  throw SparkError(ErrorKind::kRuntime, "KLL_INVALID_INPUT_SKETCH_BUFFER",
+                   "Invalid call to `" + fn +
+                       "`; only valid KLL sketch buffers are supported as inputs (such as those produced by the "
+                       "`kll_sketch_agg` function).",
+                   {{"function", "`" + fn + "`"}});
+}
+
+[[noreturn]] void invalid_kll_rank(const std::string& fn) {
+  throw SparkError(ErrorKind::kArithmetic, "KLL_SKETCH_INVALID_QUANTILE_RANGE",
+                   "For function `" + fn + "`, the quantile value must be between 0.0 and 1.0 (inclusive).",
+                   {{"functionName", "`" + fn + "`"}});
+}
+
+/// The KLL item type of a function family: its suffix, C++ item type and Spark type.
+template <typename T>
+struct KllItem;
+template <>
+struct KllItem<int64_t> {
+  static constexpr const char* kSuffix = "bigint";
+  static TypePtr type() { return DataType::long_(); }
+};
+template <>
+struct KllItem<float> {
+  static constexpr const char* kSuffix = "float";
+  static TypePtr type() { return DataType::float_(); }
+};
+template <>
+struct KllItem<double> {
+  static constexpr const char* kSuffix = "double";
+  static TypePtr type() { return DataType::double_(); }
+};
+
+template <typename T>
+kll::KllSketch<T> read_kll(const std::string& fn, std::string_view bytes) {
+  auto s = kll::KllSketch<T>::deserialize(bytes);
+  if (!s) invalid_kll_buffer(fn);
+  return std::move(*s);
+}
+
+void require_kll_binary(const std::string& fn, const std::vector<ArgInfo>& a) {
+  const TypeId id = a[0].type->id();
+  if (id != TypeId::kBinary && id != TypeId::kString && id != TypeId::kNull) {
+    std::vector<TypePtr> types;
+    for (auto& x : a) types.push_back(x.type);
+    throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                        "The first parameter requires the \"BINARY\" type, however \"" + a[0].type->sql() +
+                            "\" has the type \"" + a[0].type->sql() + "\".",
+                        call_sql(fn, types));
+  }
+}
+
+std::vector<TypePtr> arg_types(const std::vector<ArgInfo>& a) {
+  std::vector<TypePtr> t;
+  for (auto& x : a) t.push_back(x.type);
+  return t;
+}
+
+template <typename T>
+FunctionDef kll_get_n() {
+  const std::string fn = std::string("kll_sketch_get_n_") + KllItem<T>::kSuffix;
+  FunctionDef d;
+  d.name = fn;
+  d.min_args = d.max_args = 1;
+  d.arg_type_rule = [fn](const std::vector<ArgInfo>& a, const Config&) {
+    require_kll_binary(fn, a);
+    Signature s;
+    s.arg_types = {DataType::binary()};
+    s.result_type = DataType::long_();
+    return s;
+  };
+  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig, const EvalContext&) {
+    return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+      b.append<int64_t>(read_kll<T>(fn, a[0]->string_at(i)).n());
+    });
+  };
+  d.may_throw = true;
+  d.usage = fn + "(sketch) - Returns the number of items collected in a KLL sketch.";
+  return d;
+}
+
+template <typename T>
+void append_item(ColumnBuilder& b, T v) {
+  b.append<T>(v);
+}
+
+/// kll_sketch_get_quantile_*(sketch, rank): the item at a normalized rank (or an array of
+/// ranks) in [0, 1]; the ranks must be constant.
+template <typename T>
+FunctionDef kll_get_quantile() {
+  const std::string fn = std::string("kll_sketch_get_quantile_") + KllItem<T>::kSuffix;
+  FunctionDef d;
+  d.name = fn;
+  d.min_args = d.max_args = 2;
+  d.constant_args = {1};
+  d.arg_type_rule = [fn](const std::vector<ArgInfo>& a, const Config&) {
+    require_kll_binary(fn, a);
+    const TypePtr& r = a[1].type;
+    const bool array = r->id() == TypeId::kArray;
+    bool ok = array ? r->element_type()->is_numeric() || r->element_type()->id() == TypeId::kNull
+                    : r->is_numeric() || r->id() == TypeId::kString || r->id() == TypeId::kNull;
+    if (!ok)
+      throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                          "The second parameter requires the (\"DOUBLE\" or \"ARRAY<DOUBLE>\") type, however \"" +
+                              r->sql() + "\" has the type \"" + r->sql() + "\".",
+                          call_sql(fn, arg_types(a)));
+    if (!a[1].literal)
+      throw_type_mismatch("NON_FOLDABLE_INPUT",
+                          "the input `rank` should be a foldable \"DOUBLE\" expression; however, got \"" + r->sql() +
+                              "\".",
+                          call_sql(fn, arg_types(a)));
+    Signature s;
+    s.arg_types = {DataType::binary(), array ? DataType::array(DataType::double_()) : DataType::double_()};
+    s.result_type = array ? DataType::array(KllItem<T>::type(), false) : KllItem<T>::type();
+    return s;
+  };
+  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig, const EvalContext&) {
+    const bool array = sig.result_type->id() == TypeId::kArray;
+    auto check = [&](double r) {
+      if (!(r >= 0.0 && r <= 1.0)) invalid_kll_rank(fn);
+      return r;
+    };
+    return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+      kll::KllSketch<T> s = read_kll<T>(fn, a[0]->string_at(i));
+      if (s.empty()) invalid_kll_buffer(fn);
+      if (!array) {
+        append_item<T>(b, s.quantile(check(a[1]->values<double>()[i])));
+        return;
+      }
+      const Column& ranks = *a[1];
+      const Column& elems = *ranks.child(0);
+      for (int32_t k = ranks.offsets()[i]; k < ranks.offsets()[i + 1]; ++k) {
+        if (elems.is_null(k)) {
+          b.child(0).append_null();
+          continue;
+        }
+        append_item<T>(b.child(0), s.quantile(check(elems.values<double>()[k])));
+      }
+      b.close_list();
+    });
+  };
+  d.may_throw = true;
+  d.usage = fn + "(sketch, rank) - Returns the item at a normalized rank (or array of ranks) of a KLL sketch.";
+  return d;
+}
+
+/// kll_sketch_get_rank_*(sketch, item): the normalized rank of an item (or an array of items).
+template <typename T>
+FunctionDef kll_get_rank() {
+  const std::string fn = std::string("kll_sketch_get_rank_") + KllItem<T>::kSuffix;
+  FunctionDef d;
+  d.name = fn;
+  d.min_args = d.max_args = 2;
+  d.constant_args = {1};
+  d.arg_type_rule = [fn](const std::vector<ArgInfo>& a, const Config&) {
+    require_kll_binary(fn, a);
+    const TypePtr& v = a[1].type;
+    const TypePtr item = KllItem<T>::type();
+    const bool array = v->id() == TypeId::kArray;
+    bool ok = array ? v->element_type()->id() == item->id() || v->element_type()->id() == TypeId::kNull
+                    : v->is_numeric() || v->id() == TypeId::kString || v->id() == TypeId::kNull;
+    if (!ok)
+      throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                          "The second parameter requires the (\"" + item->sql() + "\" or \"ARRAY<" + item->sql() +
+                              ">\") type, however \"" + v->sql() + "\" has the type \"" + v->sql() + "\".",
+                          call_sql(fn, arg_types(a)));
+    if (!a[1].literal)
+      throw_type_mismatch("NON_FOLDABLE_INPUT",
+                          "the input `quantile` should be a foldable \"" + item->sql() + "\" expression; however, got \"" +
+                              v->sql() + "\".",
+                          call_sql(fn, arg_types(a)));
+    Signature s;
+    s.arg_types = {DataType::binary(), array ? DataType::array(item) : item};
+    s.result_type = array ? DataType::array(DataType::double_(), false) : DataType::double_();
+    return s;
+  };
+  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig, const EvalContext&) {
+    const bool array = sig.result_type->id() == TypeId::kArray;
+    return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+      kll::KllSketch<T> s = read_kll<T>(fn, a[0]->string_at(i));
+      if (s.empty()) invalid_kll_buffer(fn);
+      if (!array) {
+        b.append<double>(s.rank(a[1]->values<T>()[i]));
+        return;
+      }
+      const Column& items = *a[1];
+      const Column& elems = *items.child(0);
+      for (int32_t k = items.offsets()[i]; k < items.offsets()[i + 1]; ++k) {
+        if (elems.is_null(k)) {
+          b.child(0).append_null();
+          continue;
+        }
+        b.child(0).append<double>(s.rank(elems.values<T>()[k]));
+      }
+      b.close_list();
+    });
+  };
+  d.may_throw = true;
+  d.usage = fn + "(sketch, item) - Returns the normalized rank of an item (or array of items) in a KLL sketch.";
+  return d;
+}
+
+template <typename T>
+void register_kll_readers(Registry& r) {
+  r.add(kll_get_n<T>());
+  r.add(kll_get_quantile<T>());
+  r.add(kll_get_rank<T>());
+}
+
+}  // namespace
+
+void register_sketch_functions(Registry& r) {
+  r.add(approx_count_distinct());
+  r.add(count_min_sketch());
+  register_kll_readers<int64_t>(r);
+  register_kll_readers<float>(r);
+  register_kll_readers<double>(r);
+}
+
+}  // namespace ember::functions
