@@ -568,6 +568,7 @@ void register_variant_functions(Registry& r) {
   r.add(schema_of_variant_def());
   r.add(schema_of_variant_agg_def());
   r.add(to_variant_object_def());
+  register_variant_edit_functions(r);
 }
 
 }  // namespace ember::functions

@@ -42,4 +42,8 @@ ColumnPtr cast_to_variant(const ColumnPtr& in);
 /// Row `row` of `c` appended to a variant builder.
 void append_as_variant(variant::Builder& b, const Column& c, int64_t row);
 
+/// Registers the editing functions (variant_modify.cc): variant_insert, variant_set,
+/// variant_delete, variant_array_append, their try_ forms, variant_strip_nulls.
+void register_variant_edit_functions(Registry& r);
+
 }  // namespace ember::functions

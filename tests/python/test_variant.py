@@ -212,3 +212,58 @@ def test_collect_variant_values(ember):
     assert rows[2].v is None
     assert rows[3].v.toPython() == "a short string"
     assert rows[4].v.toPython() == [1, 300, 70000, 5000000000, -1, -129, -40000, -3000000000]
+
+
+EDIT_DOC = '{"a":1,"arr":["x","y"],"o":{"p":null},"n":[[1,2],5]}'
+
+
+def edit_df(s):
+    return s.createDataFrame([(1, EDIT_DOC, "$.d"), (2, '{"b": 1}', "$.arr[1]"), (3, None, "$.a"),
+                              (4, "[1, null, {\"z\": null}]", "$[0]"), (5, EDIT_DOC, None)],
+                             "k int, j string, p string")
+
+
+def test_variant_insert_and_set(diff):
+    def program(s):
+        v = F.parse_json("j")
+        return edit_df(s).select(
+            "k", F.try_variant_insert(v, "$.c.d", F.lit(3)), F.try_variant_insert(v, "$.arr[1]", F.lit("z")),
+            F.try_variant_insert(v, "$.arr[5]", F.lit("z")), F.try_variant_insert(v, F.col("p"), F.lit(9)),
+            F.try_variant_insert(v, "$.b", F.parse_json(F.lit('{"z":1,"y":[2]}'))),
+            F.try_variant_insert(v, "$.a", F.lit(2)), F.try_variant_insert(v, "$.a.b", F.lit(2)),
+            F.try_variant_insert(v, "$.q", F.lit(None)), F.try_variant_insert(v, "$.c[2]", F.array(F.lit(1))),
+            F.try_variant_set(v, "$.a", F.lit(9)), F.try_variant_set(v, "$.b", F.lit(2), False),
+            F.try_variant_set(v, "$.arr[5]", F.lit(9)), F.try_variant_set(v, "$.arr[1]", F.lit(1.5)),
+            F.try_variant_set(v, "$.o.p.q", F.lit(1)), F.try_variant_set(v, "$.n[0][1]", F.lit(True)))
+    diff(program)
+    diff(lambda s: program(s).toDF(*[f"c{i}" for i in range(16)]).select(
+        "c0", *[F.to_json(f"c{i}") for i in range(1, 16)]))
+
+
+def test_variant_delete_append_strip(diff):
+    def program(s):
+        v = F.parse_json("j")
+        return edit_df(s).select(
+            "k", F.variant_delete(v, F.lit(None), "$.a", "$.arr[0]"), F.variant_delete(v, "$.zz", "$.a.b", "$.arr.q"),
+            F.variant_delete(v, F.col("p")), F.variant_delete(v, "$.n[0][0]", "$.n[0][0]"),
+            F.try_variant_array_append(v, "$.arr", F.lit(3)), F.try_variant_array_append(v, "$.zz", F.lit(3)),
+            F.try_variant_array_append(v, "$", F.lit(3)), F.try_variant_array_append(v, "$.n[0]", F.lit("x")),
+            F.try_variant_array_append(v, "$.a", F.lit(3)), F.try_variant_array_append(v, "$.arr[7]", F.lit(3)),
+            F.variant_strip_nulls(v), F.variant_strip_nulls(v, False))
+    diff(program)
+
+
+def test_variant_edit_errors(diff_error):
+    doc = f"parse_json('{EDIT_DOC}')"
+    diff_error(lambda s: s.sql(f"select variant_insert({doc}, '$.a', 2)"), "VARIANT_DUPLICATE_KEY")
+    diff_error(lambda s: s.sql(f"select variant_insert({doc}, '$.a.b', 2)"), "VARIANT_PATH_TYPE_MISMATCH")
+    diff_error(lambda s: s.sql(f"select variant_insert({doc}, '$[0]', 2)"), "VARIANT_PATH_TYPE_MISMATCH")
+    diff_error(lambda s: s.sql(f"select variant_set({doc}, '$.o.p.q', 2)"), "VARIANT_PATH_TYPE_MISMATCH")
+    diff_error(lambda s: s.sql(f"select variant_array_append({doc}, '$.a', 3)"), "VARIANT_PATH_TYPE_MISMATCH")
+    diff_error(lambda s: s.sql(f"select variant_array_append({doc}, '$.arr.b', 3)"), "VARIANT_PATH_TYPE_MISMATCH")
+    for fn in ["variant_insert", "variant_set"]:
+        diff_error(lambda s: s.sql(f"select {fn}({doc}, '$', 2)"), "INVALID_VARIANT_PATH")
+        diff_error(lambda s: s.sql(f"select {fn}({doc}, 'bad', 2)"), "INVALID_VARIANT_PATH")
+    diff_error(lambda s: s.sql(f"select variant_delete({doc}, '$')"), "INVALID_VARIANT_PATH")
+    diff_error(lambda s: s.sql(f"select variant_insert({doc}, '$.q', named_struct('a', 1))"),
+               "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION")
