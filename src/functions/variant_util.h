@@ -11,6 +11,15 @@
 
 namespace ember::functions {
 
+/// Whether `t` is or contains VARIANT, which Spark neither orders, compares, groups nor
+/// deduplicates.
+inline bool contains_variant(const DataType& t) {
+  if (t.id() == TypeId::kVariant) return true;
+  for (const auto& f : t.fields())
+    if (contains_variant(*f.type)) return true;
+  return false;
+}
+
 /// Row i of a VARIANT column (its `value` and `metadata` children).
 inline variant::Ref variant_at(const Column& c, int64_t i) {
   return variant::Ref(c.child(1)->string_at(i), c.child(0)->string_at(i));

@@ -267,3 +267,27 @@ def test_variant_edit_errors(diff_error):
     diff_error(lambda s: s.sql(f"select variant_delete({doc}, '$')"), "INVALID_VARIANT_PATH")
     diff_error(lambda s: s.sql(f"select variant_insert({doc}, '$.q', named_struct('a', 1))"),
                "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION")
+
+
+def test_variant_is_not_orderable(diff_error):
+    def vdf(s):
+        return s.createDataFrame([('{"a":1}',), ('[1,2]',)], "j string").select(
+            F.parse_json("j").alias("v"), F.lit(1).alias("k"))
+    diff_error(lambda s: vdf(s).groupBy("v").count(), "GROUP_EXPRESSION_TYPE_IS_NOT_ORDERABLE")
+    diff_error(lambda s: vdf(s).groupBy(F.struct("v")).count(), "GROUP_EXPRESSION_TYPE_IS_NOT_ORDERABLE")
+    diff_error(lambda s: vdf(s).orderBy("v"), "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE")
+    diff_error(lambda s: vdf(s).distinct(), "UNSUPPORTED_FEATURE.SET_OPERATION_ON_VARIANT_TYPE")
+    diff_error(lambda s: vdf(s).dropDuplicates(["v"]), "UNSUPPORTED_FEATURE.SET_OPERATION_ON_VARIANT_TYPE")
+    diff_error(lambda s: s.sql("select distinct parse_json('1')"), "UNSUPPORTED_FEATURE.SET_OPERATION_ON_VARIANT_TYPE")
+    diff_error(lambda s: s.sql("select parse_json('1') = parse_json('1')"), "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE")
+    diff_error(lambda s: s.sql("select array(parse_json('1')) = array(parse_json('1'))"),
+               "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE")
+    diff_error(lambda s: vdf(s).join(vdf(s), "v"), "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE")
+
+
+def test_variant_rows_round_trip_from_client(diff):
+    # VariantVal objects sent back by the client (Arrow struct tagged as a variant).
+    def program(s):
+        rows = s.createDataFrame(JSON, "k int, j string").select("k", F.parse_json("j").alias("v")).collect()
+        return s.createDataFrame(rows).select("k", "v", F.to_json("v"))
+    diff(program)
