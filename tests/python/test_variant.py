@@ -291,3 +291,12 @@ def test_variant_rows_round_trip_from_client(diff):
         rows = s.createDataFrame(JSON, "k int, j string").select("k", F.parse_json("j").alias("v")).collect()
         return s.createDataFrame(rows).select("k", "v", F.to_json("v"))
     diff(program)
+
+
+def test_timestamps_in_session_time_zone(diff, ember, oracle):
+    with session_conf(ember, oracle, **{"spark.sql.session.timeZone": "America/Los_Angeles"}):
+        # Aliased: Ember names timestamp literals in UTC rather than in the session zone.
+        diff(lambda s: s.sql("""select to_json(cast(timestamp'2020-06-01 10:00:00' as variant)) a,
+                                       to_json(cast(timestamp'2020-01-01 10:00:00.5' as variant)) b,
+                                       cast(cast(timestamp'2020-06-01 10:00:00' as variant) as string) c,
+                                       variant_get(cast(timestamp'2020-06-01 10:00:00' as variant), '$', 'string') d"""))
