@@ -16,6 +16,7 @@ namespace {
 struct SchemaPrivate {
   std::string format;
   std::string name;
+  std::string metadata;  // Arrow's binary key/value encoding; empty for none
   std::vector<ArrowSchema*> children;
 };
 
@@ -52,14 +53,58 @@ std::string format_of(const DataType& t, const std::string& tz) {
     case TypeId::kDayTimeInterval: return "tDu";
     case TypeId::kArray: return "+l";
     case TypeId::kMap: return "+m";
-    case TypeId::kStruct: return "+s";
+    case TypeId::kStruct:
+    case TypeId::kVariant: return "+s";
   }
   return "n";
 }
 
+/// Arrow's field metadata encoding: an int32 count, then each key and value as an int32
+/// length and its bytes.
+std::string arrow_metadata(const std::vector<std::pair<std::string, std::string>>& kv) {
+  std::string out;
+  auto put = [&](int32_t v) { out.append(reinterpret_cast<const char*>(&v), 4); };
+  put(static_cast<int32_t>(kv.size()));
+  for (auto& [k, v] : kv) {
+    put(static_cast<int32_t>(k.size()));
+    out += k;
+    put(static_cast<int32_t>(v.size()));
+    out += v;
+  }
+  return out;
+}
+
+/// True for the Arrow struct Spark uses for VARIANT: a `value` field and a `metadata` field
+/// tagged with the field metadata variant=true.
+bool is_variant_struct(const ArrowSchema& s) {
+  bool value = false, tagged = false;
+  for (int64_t i = 0; i < s.n_children; ++i) {
+    const ArrowSchema& c = *s.children[i];
+    std::string name = c.name ? c.name : "";
+    if (name == "value") value = true;
+    if (name == "metadata" && c.metadata) {
+      int32_t n, len;
+      const char* m = c.metadata;
+      std::memcpy(&n, m, 4);
+      m += 4;
+      for (int32_t k = 0; k < n; ++k) {
+        std::memcpy(&len, m, 4);
+        std::string key(m + 4, static_cast<size_t>(len));
+        m += 4 + len;
+        std::memcpy(&len, m, 4);
+        std::string val(m + 4, static_cast<size_t>(len));
+        m += 4 + len;
+        if (key == "variant" && val == "true") tagged = true;
+      }
+    }
+  }
+  return value && tagged;
+}
+
 void fill_schema(ArrowSchema* out, const std::string& name, const DataType& t, bool nullable,
-                 const std::string& tz) {
+                 const std::string& tz, std::string metadata = {}) {
   auto* p = new SchemaPrivate();
+  p->metadata = std::move(metadata);
   p->format = format_of(t, tz);
   p->name = name;
   std::vector<std::tuple<std::string, const DataType*, bool>> kids;
@@ -79,9 +124,18 @@ void fill_schema(ArrowSchema* out, const std::string& name, const DataType& t, b
     fill_schema(c, kname, *ktype, knull, tz);
     p->children.push_back(c);
   }
+  if (t.id() == TypeId::kVariant) {
+    // PySpark recognizes a variant by the tag on its metadata field.
+    for (auto& f : t.fields()) {
+      auto* c = new ArrowSchema();
+      fill_schema(c, f.name, *f.type, false, tz,
+                  f.name == "metadata" ? arrow_metadata({{"variant", "true"}}) : std::string());
+      p->children.push_back(c);
+    }
+  }
   out->format = p->format.c_str();
   out->name = p->name.c_str();
-  out->metadata = nullptr;
+  out->metadata = p->metadata.empty() ? nullptr : p->metadata.c_str();
   out->flags = nullable ? ARROW_FLAG_NULLABLE : 0;
   out->n_children = static_cast<int64_t>(p->children.size());
   out->children = p->children.empty() ? nullptr : p->children.data();
@@ -126,7 +180,8 @@ void fill_array(ArrowArray* out, const ColumnPtr& col) {
     case TypeId::kMap:
       p->buffers = {buf(col->validity_buffer()), buf(col->offsets_buffer())};
       break;
-    case TypeId::kStruct: p->buffers = {buf(col->validity_buffer())}; break;
+    case TypeId::kStruct:
+    case TypeId::kVariant: p->buffers = {buf(col->validity_buffer())}; break;
     default: p->buffers = {buf(col->validity_buffer()), buf(col->data_buffer())};
   }
   for (auto& c : col->children()) {
@@ -209,7 +264,8 @@ ColumnPtr import_column(const ArrowArray& a, const ArrowSchema& s, const TypePtr
       whole = Column::make(type, total, validity, nullptr, offsets, {child});
       break;
     }
-    case TypeId::kStruct: {
+    case TypeId::kStruct:
+    case TypeId::kVariant: {
       std::vector<ColumnPtr> children;
       for (size_t i = 0; i < type->fields().size(); ++i) {
         auto c = import_column(*a.children[i], *s.children[i], type->fields()[i].type, owner);
@@ -266,6 +322,9 @@ TypePtr type_of(const ArrowSchema& s) {
     return DataType::map(type_of(*e.children[0]), type_of(*e.children[1]),
                          (e.children[1]->flags & ARROW_FLAG_NULLABLE) != 0);
   }
+  if (f == "+s" && is_variant_struct(s) && s.n_children == 2 &&
+      std::string(s.children[0]->name ? s.children[0]->name : "") == "value")
+    return DataType::variant();
   if (f == "+s") {
     std::vector<StructField> fields;
     for (int64_t i = 0; i < s.n_children; ++i) {

@@ -82,7 +82,8 @@ Value Column::value_at(int64_t i) const {
       for (int32_t k = o[i]; k < o[i + 1]; ++k) items.push_back(c.value_at(k));
       return Value::list(std::move(items));
     }
-    case TypeId::kStruct: {
+    case TypeId::kStruct:
+    case TypeId::kVariant: {
       Value::List items;
       for (auto& c : children_) items.push_back(c->value_at(i));
       return Value::list(std::move(items));
@@ -208,7 +209,8 @@ ColumnPtr gather(const Column& in, const int32_t* idx, int64_t n) {
       auto child = gather(*in.child(0), child_idx.data(), static_cast<int64_t>(child_idx.size()));
       return Column::make(t, n, validity, nullptr, offsets, {child}, nulls);
     }
-    case TypeId::kStruct: {
+    case TypeId::kStruct:
+    case TypeId::kVariant: {
       std::vector<ColumnPtr> children;
       for (auto& c : in.children()) children.push_back(gather(*c, idx, n));
       return Column::make(t, n, validity, nullptr, nullptr, std::move(children), nulls);
@@ -316,7 +318,8 @@ ColumnPtr concat(const std::vector<ColumnPtr>& parts) {
       }
       return Column::make(t, n, validity, data, offsets);
     }
-    case TypeId::kStruct: {
+    case TypeId::kStruct:
+    case TypeId::kVariant: {
       std::vector<ColumnPtr> children;
       for (size_t f = 0; f < t->fields().size(); ++f) {
         std::vector<ColumnPtr> cs;
@@ -410,6 +413,7 @@ void ColumnBuilder::init(int64_t capacity) {
            {"value", type_->value_type(), type_->value_contains_null(), "{}"}})));
       break;
     case TypeId::kStruct:
+    case TypeId::kVariant:
       for (auto& f : type_->fields()) children_.push_back(std::make_unique<ColumnBuilder>(f.type, capacity));
       break;
     case TypeId::kNull: break;
@@ -470,6 +474,10 @@ void ColumnBuilder::append_null() {
     case TypeId::kMap: push_offset(offsets_, length_, children_[0]->length()); break;
     case TypeId::kStruct:
       for (auto& c : children_) c->append_null();
+      break;
+    case TypeId::kVariant:
+      // The layout's children are non-null: a null variant row holds empty buffers.
+      for (auto& c : children_) c->append_bytes({});
       break;
     default: {
       int w = type_->byte_width();
@@ -533,7 +541,8 @@ void ColumnBuilder::append_value(const Value& v) {
       for (auto& item : v.as_list()) children_[0]->append_value(item);
       close_list();
       break;
-    case TypeId::kStruct: {
+    case TypeId::kStruct:
+    case TypeId::kVariant: {
       auto& items = v.as_list();
       EMBER_CHECK(items.size() == children_.size(), "struct value arity mismatch");
       for (size_t i = 0; i < items.size(); ++i) children_[i]->append_value(items[i]);
@@ -560,6 +569,7 @@ void ColumnBuilder::append_from(const Column& c, int64_t row) {
       break;
     }
     case TypeId::kStruct:
+    case TypeId::kVariant:
       for (size_t i = 0; i < children_.size(); ++i) children_[i]->append_from(*c.child(i), row);
       close_struct(true);
       break;
@@ -588,6 +598,7 @@ ColumnPtr ColumnBuilder::finish() {
     case TypeId::kMap: offsets_->resize(static_cast<size_t>((length_ + 1) * 4)); break;
     case TypeId::kBoolean: data_->resize(static_cast<size_t>(bitmap_bytes(length_))); break;
     case TypeId::kStruct:
+    case TypeId::kVariant:
     case TypeId::kNull: break;
     default: data_->resize(static_cast<size_t>(length_ * type_->byte_width())); break;
   }

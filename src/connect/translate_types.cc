@@ -105,7 +105,7 @@ TypePtr type_from_proto(const pb::DataType& p) {
     case pb::DataType::kTimestampLtzNanos:
       unsupported_type("timestamp_ltz(9)");
     case pb::DataType::kVariant:
-      unsupported_type("variant");
+      return DataType::variant();
     case pb::DataType::kUdt:
       unsupported_type(p.udt().has_python_class() ? p.udt().python_class() : "udt");
     case pb::DataType::kGeometry:
@@ -207,6 +207,9 @@ void type_to_proto(const DataType& t, pb::DataType* out) {
       }
       return;
     }
+    case TypeId::kVariant:
+      out->mutable_variant();
+      return;
   }
   EMBER_UNREACHABLE("type_to_proto: unknown type id");
 }

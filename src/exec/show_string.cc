@@ -6,6 +6,7 @@
 
 #include "common/datetime.h"
 #include "common/timezone.h"
+#include "common/variant.h"
 #include "functions/cast.h"
 
 namespace ember::exec {
@@ -136,6 +137,9 @@ void append_cell(std::string& out, const Column& c, int64_t row, const CellConte
       out += '}';
       return;
     }
+    case TypeId::kVariant:
+      variant::to_json(variant::Ref(c.child(1)->string_at(row), c.child(0)->string_at(row)), *ctx.zone, out);
+      return;
   }
 }
 

@@ -9,6 +9,7 @@
 
 #include "common/datetime.h"
 #include "common/timezone.h"
+#include "functions/variant_util.h"
 #include "common/number_format.h"
 #include "functions/kernel_util.h"
 
@@ -113,6 +114,8 @@ struct Caster {
     const TypePtr& from = in->type();
     if (from->equals(*to)) return in;
     if (from->id() == TypeId::kNull) return Column::all_null(to, n);
+    if (from->id() == TypeId::kVariant) return cast_from_variant(in, to, ctx, try_);
+    if (to->id() == TypeId::kVariant) return cast_to_variant(in);
     if (from->id() == TypeId::kTime || to->id() == TypeId::kTime) {
       if (ColumnPtr c = time()) return c;
     }
@@ -470,6 +473,8 @@ std::string format_float(float v) { return java_float_string(v); }
 bool can_cast(const DataType& from, const DataType& to, bool ansi) {
   (void)ansi;
   if (from.equals(to) || from.id() == TypeId::kNull) return true;
+  if (from.id() == TypeId::kVariant) return can_cast_from_variant(to);
+  if (to.id() == TypeId::kVariant) return can_cast_to_variant(from);
   if (to.id() == TypeId::kString) return true;
   if (from.id() == TypeId::kString) return !to.is_nested();
   auto scalar = [](const DataType& t) { return t.is_numeric() || t.id() == TypeId::kBoolean; };
@@ -493,6 +498,7 @@ bool can_cast(const DataType& from, const DataType& to, bool ansi) {
 bool cast_forces_null(const DataType& from, const DataType& to) {
   const TypeId f = from.id(), t = to.id();
   if (f == TypeId::kNull || from.equals(to)) return false;
+  if (f == TypeId::kVariant) return true;  // a variant null is a SQL NULL
   if (f == TypeId::kString) return t != TypeId::kBinary;
   if (t == TypeId::kString) return false;
   if (f == TypeId::kTime) return to.is_integral() || t == TypeId::kDecimal;

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "functions/variant_util.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
 
@@ -85,7 +86,7 @@ ColumnPtr null_safe_equal(const std::vector<ColumnPtr>& args, int64_t n, const S
 }
 
 bool orderable(const TypePtr& t) {
-  return t->id() != TypeId::kMap;
+  return t->id() != TypeId::kMap && !contains_variant(*t);
 }
 
 /// Implicit casts for comparisons: numeric widening; a string against a non-string atomic

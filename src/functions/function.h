@@ -220,6 +220,7 @@ void register_collect_aggregates(Registry& r);
 void register_higher_order_arrays(Registry& r);
 void register_higher_order_maps(Registry& r);
 void register_json_functions(Registry& r);
+void register_variant_functions(Registry& r);
 void register_url_functions(Registry& r);
 void register_csv_functions(Registry& r);
 

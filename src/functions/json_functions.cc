@@ -238,7 +238,9 @@ bool has_interval(const DataType& t) {
 Signature to_json_rule(const Infos& a, const Config&) {
   const TypePtr& t = a[0].type;
   const std::string sql = "to_json(" + t->sql() + ")";
-  if (t->id() != TypeId::kStruct && t->id() != TypeId::kArray && t->id() != TypeId::kMap) invalid_json_schema(t, sql);
+  if (t->id() != TypeId::kStruct && t->id() != TypeId::kArray && t->id() != TypeId::kMap &&
+      t->id() != TypeId::kVariant)
+    invalid_json_schema(t, sql);
   if (has_interval(*t))
     throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_FEATURE",
                      "The feature is not supported: interval values in to_json (Ember does not write them yet).",

@@ -83,6 +83,7 @@ Registry::Registry() {
   register_higher_order_arrays(*this);
   register_higher_order_maps(*this);
   register_json_functions(*this);
+  register_variant_functions(*this);
   register_url_functions(*this);
   register_csv_functions(*this);
   register_number_format(*this);

@@ -46,6 +46,11 @@ std::shared_ptr<arrow::DataType> to_arrow_type(const DataType& t) {
         fields.push_back(arrow::field(f.name, to_arrow_type(*f.type), f.nullable));
       return arrow::struct_(std::move(fields));
     }
+    case TypeId::kVariant:
+      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                       "The feature is not supported: writing VARIANT columns to Parquet (Ember writes them only "
+                       "as JSON text, with the JSON source).",
+                       {}, "0A000");
   }
   EMBER_CHECK(false, "unknown type id");
   return nullptr;

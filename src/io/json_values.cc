@@ -11,6 +11,7 @@
 #include "common/datetime.h"
 #include "common/number_format.h"
 #include "common/timezone.h"
+#include "common/variant.h"
 #include "io/text_parse.h"
 #include "io/value_text.h"
 
@@ -489,6 +490,9 @@ void JsonValueWriter::append(std::string& out, const Column& col, int64_t r, int
     }
     case TypeId::kStruct:
       append_object(out, col.type()->fields(), col.children(), r, depth);
+      return;
+    case TypeId::kVariant:
+      variant::to_json(variant::Ref(col.child(1)->string_at(r), col.child(0)->string_at(r)), zone_, out);
       return;
     case TypeId::kDecimal: out += big_decimal_string(col.values<int128_t>()[r], col.type()->scale()); return;
     default: out += value_text(col, r, o_.time_zone);

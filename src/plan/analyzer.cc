@@ -15,6 +15,7 @@
 #include "common/number_format.h"
 #include "functions/cast.h"
 #include "functions/function.h"
+#include "functions/variant_util.h"
 #include "plan/generator_resolution.h"
 #include "plan/optimizer.h"
 #include "plan/lambda_resolution.h"
@@ -26,6 +27,29 @@
 
 namespace ember::plan {
 namespace {
+
+/// Spark refuses VARIANT in grouping keys, sort keys and deduplication (it has no ordering or
+/// equality).
+void reject_variant_group_key(const ExprPtr& g) {
+  if (!functions::contains_variant(*g->type)) return;
+  const ExprPtr& e = g->kind == ExprKind::kAlias ? g->children[0] : g;
+  const std::string sql = "\"" + e->to_string() + "\"", type = "\"" + g->type->sql() + "\"";
+  throw SparkError(ErrorKind::kAnalysis, "GROUP_EXPRESSION_TYPE_IS_NOT_ORDERABLE",
+                   "The expression " + sql + " cannot be used as a grouping expression because its data type " + type +
+                       " is not an orderable data type.",
+                   {{"sqlExpr", sql}, {"dataType", type}}, "42822");
+}
+
+void reject_variant_columns(const std::vector<ExprPtr>& columns) {
+  for (auto& c : columns) {
+    if (!functions::contains_variant(*c->type)) continue;
+    throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_FEATURE.SET_OPERATION_ON_VARIANT_TYPE",
+                     "The feature is not supported: Cannot have VARIANT type columns in a set operation (INTERSECT, "
+                     "EXCEPT, etc.), but the type of column " + quote_id(c->name) + " is \"" + c->type->sql() + "\".",
+                     {{"columnName", quote_id(c->name)}, {"dataType", "\"" + c->type->sql() + "\""}}, "0A000");
+  }
+}
+
 
 using functions::FunctionDef;
 using functions::Registry;
@@ -1666,6 +1690,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
         if (contains_window(a)) return aggregate_with_windows(p, groups, aggs, child);
       std::set<std::string> keys;
       for (auto& g : groups) keys.insert(semantic_key(g));
+      for (auto& g : groups) reject_variant_group_key(g);
       for (auto& a : aggs) check_aggregate(a->kind == ExprKind::kAlias ? a->children[0] : a, keys, a);
       n->exprs = groups;
       std::vector<ExprPtr> out;
@@ -1704,6 +1729,11 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
           walk(r);
           for (int64_t id : refs) have.insert(id);
         }
+        if (!r->children.empty() && functions::contains_variant(*r->children[0]->type))
+          functions::throw_type_mismatch("INVALID_ORDERING_TYPE",
+                                         "The `sortorder` does not support ordering on type \"" +
+                                             r->children[0]->type->sql() + "\".",
+                                         r->to_string());
         n->exprs.push_back(r);
       }
       if (missing.empty()) {
@@ -1762,6 +1792,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       agg->kind = PlanKind::kAggregate;
       agg->children = {child};
       if (p->dedup_all || p->dedup_columns.empty()) {
+        reject_variant_columns(child->output);
         agg->exprs = child->output;
         agg->aggregates = child->output;
         agg->output = child->output;
@@ -1770,6 +1801,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       // dropDuplicates(subset): the first row of each key, kept as a Deduplicate node.
       n->exprs.clear();
       for (auto& name : p->dedup_columns) n->exprs.push_back(resolve_attribute(col({name}), child));
+      reject_variant_columns(n->exprs);
       n->output = child->output;
       return n;
     }

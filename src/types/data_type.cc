@@ -91,6 +91,13 @@ TypePtr DataType::struct_(std::vector<StructField> fields) {
   return std::make_shared<DataType>(TypeId::kStruct, 0, 0, std::move(fields));
 }
 
+TypePtr DataType::variant() {
+  static TypePtr t = std::make_shared<DataType>(
+      TypeId::kVariant, 0, 0,
+      std::vector<StructField>{{"value", binary(), false, "{}"}, {"metadata", binary(), false, "{}"}});
+  return t;
+}
+
 TypePtr DataType::primitive(TypeId id) {
   switch (id) {
     case TypeId::kNull: return null();
@@ -141,6 +148,7 @@ std::string DataType::simple_string() const {
       }
       return s + ">";
     }
+    case TypeId::kVariant: return "variant";
   }
   return "?";
 }
@@ -267,6 +275,7 @@ int DataType::default_size() const {
     case TypeId::kDecimal: return precision_ <= 18 ? 8 : 16;
     case TypeId::kString:
     case TypeId::kBinary: return 20;
+    case TypeId::kVariant: return 2048;
     case TypeId::kArray: return element_type()->default_size();
     case TypeId::kMap: return key_type()->default_size() + value_type()->default_size();
     case TypeId::kStruct: {
@@ -443,6 +452,7 @@ class DdlParser {
       return DataType::time(p);
     }
     if (w == "VOID" || w == "NULL") return DataType::null();
+    if (w == "VARIANT") return DataType::variant();
     if (w == "DECIMAL" || w == "DEC" || w == "NUMERIC") {
       skip_ws();
       int p = 10, s = 0;

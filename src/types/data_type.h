@@ -11,9 +11,11 @@ namespace ember {
 /// double, date (int32 days), timestamp / timestamp_ntz (int64 microseconds), intervals
 /// (year-month: int32 months; day-time: int64 microseconds) as fixed width; decimal as 128-bit
 /// two's complement; string / binary as int32 offsets + bytes; array as offsets + one child;
-/// map as offsets + a struct<key,value> child; struct as children. time(p) is a time of day
-/// without date or zone: int64 nanoseconds since midnight, p (0..9) the fractional digits of
-/// its declared type (values keep all their digits; only a cast to time(p) truncates).
+/// map as offsets + a struct<key,value> child; struct as children; variant as a struct of two
+/// non-null binary children, `value` and `metadata` (the Variant binary encoding, as Spark
+/// Connect's Arrow results carry it). time(p) is a time of day without date or zone: int64
+/// nanoseconds since midnight, p (0..9) the fractional digits of its declared type (values keep
+/// all their digits; only a cast to time(p) truncates).
 enum class TypeId : uint8_t {
   kNull,
   kBoolean,
@@ -35,6 +37,7 @@ enum class TypeId : uint8_t {
   kArray,
   kMap,
   kStruct,
+  kVariant,
 };
 
 class DataType;
@@ -123,6 +126,8 @@ class DataType {
   static TypePtr array(TypePtr element, bool contains_null = true);
   static TypePtr map(TypePtr key, TypePtr value, bool value_contains_null = true);
   static TypePtr struct_(std::vector<StructField> fields);
+  /// VARIANT; its fields() are the `value` and `metadata` binary children of its layout.
+  static TypePtr variant();
   /// For a primitive id (not decimal, interval, time or nested).
   static TypePtr primitive(TypeId id);
 

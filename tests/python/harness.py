@@ -43,8 +43,11 @@ def to_plain(value: Any) -> Any:
     """Converts PySpark result values to plain Python data.
 
     Rows (structs) become tuples, arrays lists, maps dicts; bytearray becomes
-    bytes. Everything else is kept as is.
+    bytes; a VariantVal becomes its encoded bytes (value, metadata), compared
+    byte for byte. Everything else is kept as is.
     """
+    if type(value).__name__ == "VariantVal":
+        return ("variant", bytes(value.value), bytes(value.metadata))
     # pyspark.sql.Row is a tuple subclass; keep plain tuples as tuples too.
     if isinstance(value, tuple):
         return tuple(to_plain(v) for v in value)
