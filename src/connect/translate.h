@@ -73,6 +73,7 @@ class PlanTranslator {
   // translate_aggregate.cc
   NodePtr aggregate(const spark::connect::Aggregate& r);
   NodePtr unpivot(const spark::connect::Unpivot& r);
+  NodePtr to_schema(const spark::connect::ToSchema& r);
   // translate_join_setop.cc
   NodePtr join(const spark::connect::Join& r);
   NodePtr set_operation(const spark::connect::SetOperation& r);
