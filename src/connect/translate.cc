@@ -81,6 +81,10 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
       return hint(rel.hint());
     case pb::Relation::kAggregate:
       return aggregate(rel.aggregate());
+    case pb::Relation::kUnpivot:
+      return unpivot(rel.unpivot());
+    case pb::Relation::kToSchema:
+      return to_schema(rel.to_schema());
     case pb::Relation::kJoin:
       return join(rel.join());
     case pb::Relation::kSetOp:

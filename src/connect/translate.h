@@ -72,6 +72,8 @@ class PlanTranslator {
   NodePtr hint(const spark::connect::Hint& r);
   // translate_aggregate.cc
   NodePtr aggregate(const spark::connect::Aggregate& r);
+  NodePtr unpivot(const spark::connect::Unpivot& r);
+  NodePtr to_schema(const spark::connect::ToSchema& r);
   // translate_join_setop.cc
   NodePtr join(const spark::connect::Join& r);
   NodePtr set_operation(const spark::connect::SetOperation& r);

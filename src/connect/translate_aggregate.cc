@@ -1,4 +1,4 @@
-// Aggregation: groupBy(...).agg(...), rollup, cube and groupingSets. PIVOT comes later.
+// Aggregation: groupBy(...).agg(...), rollup, cube, groupingSets and pivot; unpivot (melt).
 
 #include "connect/errors.h"
 #include "connect/translate.h"
@@ -19,8 +19,19 @@ PlanTranslator::NodePtr PlanTranslator::aggregate(const pb::Aggregate& r) {
     case pb::Aggregate::GROUP_TYPE_CUBE:
     case pb::Aggregate::GROUP_TYPE_GROUPING_SETS:
       break;
-    case pb::Aggregate::GROUP_TYPE_PIVOT:
-      throw_not_supported("Pivot");
+    case pb::Aggregate::GROUP_TYPE_PIVOT: {
+      // Without values the analyzer computes the column's distinct values, as Spark's server does.
+      if (!r.has_pivot()) throw_invalid_plan("INVALID_PIVOT", "Aggregate of type PIVOT needs a pivot");
+      auto node = new_node(PlanKind::kPivot, {relation(r.input())});
+      node->exprs = expressions(r.grouping_expressions());
+      node->aggregates = expressions(r.aggregate_expressions());
+      node->pivot_columns = {expression(r.pivot().col())};
+      for (const auto& v : r.pivot().values()) {
+        TypedValue tv = literal_from_proto(v);
+        node->pivot_values.push_back(plan::lit(std::move(tv.value), std::move(tv.type)));
+      }
+      return node;
+    }
     default:
       throw_invalid_plan("INVALID_ENUM",
                          "This enum value of spark.connect.Aggregate.GroupType is invalid: " +
@@ -51,6 +62,21 @@ PlanTranslator::NodePtr PlanTranslator::aggregate(const pb::Aggregate& r) {
     for (const auto& gs : r.grouping_sets()) node->grouping_sets.push_back(expressions(gs.grouping_set()));
     if (node->grouping_sets.empty()) node->grouping_sets.emplace_back();
   }
+  return node;
+}
+
+PlanTranslator::NodePtr PlanTranslator::unpivot(const pb::Unpivot& r) {
+  if (!r.has_input() || r.input().rel_type_case() == pb::Relation::REL_TYPE_NOT_SET) {
+    throw_invalid_plan("UNPIVOT_NEEDS_PLAN_INPUT", "Unpivot needs a plan input");
+  }
+  auto node = new_node(PlanKind::kUnpivot, {relation(r.input())});
+  node->exprs = expressions(r.ids());
+  node->unpivot_values_given = r.has_values();
+  if (r.has_values())
+    for (const auto& v : r.values().values()) node->unpivot_values.push_back({expression(v)});
+  node->alias = r.variable_column_name();
+  node->names = {r.value_column_name()};
+  node->unpivot_include_nulls = true;
   return node;
 }
 

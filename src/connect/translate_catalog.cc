@@ -152,6 +152,7 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
     if (db != nullptr && !db->empty()) return nullptr;  // temporary views live in no database
     return views.lookup_temp_view(name);
   };
+  auto cache_key = [&](const std::string& name) { return session.cache_key(plan::parse_attribute_name(name)); };
   // A temporary view or a table must exist (cache and refresh calls).
   auto require_relation = [&](const std::string& name) {
     if (!views.lookup_temp_view(name) && !find_table(session, name, nullptr)) table_not_found(name);
@@ -274,17 +275,22 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
       return boolean_result(false);
     case pb::Catalog::kIsCached:
       require_relation(r.is_cached().table_name());
-      return boolean_result(false);
+      return boolean_result(views.is_cached(cache_key(r.is_cached().table_name())));
     case pb::Catalog::kCacheTable:
+      // Ember keeps no cached copy (its scans are fast); the name is marked cached.
       require_relation(r.cache_table().table_name());
+      views.set_cached(cache_key(r.cache_table().table_name()), true);
       return no_result();
     case pb::Catalog::kUncacheTable:
       require_relation(r.uncache_table().table_name());
+      views.set_cached(cache_key(r.uncache_table().table_name()), false);
       return no_result();
     case pb::Catalog::kRefreshTable:
       require_relation(r.refresh_table().table_name());
       return no_result();
     case pb::Catalog::kClearCache:
+      views.clear_cached();
+      return no_result();
     case pb::Catalog::kRefreshByPath:
       return no_result();
     case pb::Catalog::kCurrentCatalog:

@@ -22,6 +22,7 @@
 #include "plan/subquery.h"
 #include "plan/table_relation.h"
 #include "plan/nested_resolution.h"
+#include "plan/pivot_resolution.h"
 #include "plan/plan_id_resolution.h"
 #include "plan/window_resolution.h"
 
@@ -111,6 +112,17 @@ class Analyzer {
   std::shared_ptr<PlanNode> copy(const PlanNode& n) const { return std::make_shared<PlanNode>(n); }
 
   PlanPtr resolve_node(const PlanPtr& p, std::vector<PlanPtr> children);
+  RelationResolver relation_resolver() {
+    RelationResolver r;
+    r.resolve_plan = [this](const PlanPtr& n) { return resolve(n); };
+    r.resolve_named = [this](const std::vector<ExprPtr>& es, const PlanPtr& c, bool agg) {
+      return resolve_select_list(es, c, agg);
+    };
+    r.resolve_expr = [this](const ExprPtr& e, const PlanPtr& c, bool agg) { return resolve_expr(e, c, agg); };
+    r.run = [this](const PlanPtr& analyzed) { return session_.execute_analyzed(analyzed).batches; };
+    r.conf = &session_.config();
+    return r;
+  }
   std::vector<ExprPtr> resolve_named_list(const std::vector<ExprPtr>& exprs, const PlanPtr& child,
                                           bool allow_agg);
   ExprPtr resolve_attribute(const ExprPtr& e, const PlanPtr& child);
@@ -1886,6 +1898,8 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
     }
     case PlanKind::kJoin: return resolve_join(p, children[0], children[1]);
     case PlanKind::kGenerate: return resolve_generate(p, child);
+    case PlanKind::kPivot: return resolve_pivot(*p, child, relation_resolver());
+    case PlanKind::kUnpivot: return resolve_unpivot(*p, child, relation_resolver());
     case PlanKind::kSetOp: {
       if (p->set_op != SetOpType::kUnion) return resolve_set_op(p, children[0], children[1]);
       PlanPtr by_name_left = child;

@@ -98,6 +98,8 @@ std::string node_line(const PlanNode& n) {
       return "Generate " + g.name + "(" + args + "), " + (g.outer ? "true" : "false") +
              ", " + qualifier + attr_list(n.generator_output);
     }
+    case PlanKind::kPivot: return "'Pivot " + attr_list(n.pivot_columns) + ", " + attr_list(n.pivot_values) + ", " + attr_list(n.aggregates);
+    case PlanKind::kUnpivot: return "'Unpivot " + attr_list(n.exprs) + ", " + n.alias;
     case PlanKind::kSetOp: return n.set_op == SetOpType::kUnion ? "Union" : (n.set_op == SetOpType::kIntersect ? "Intersect" : "Except");
   }
   return "?";

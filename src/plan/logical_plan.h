@@ -46,6 +46,12 @@ enum class PlanKind {
   // output = the child's output followed by `generator_output`. Unresolved (SQL's LATERAL VIEW):
   // exprs[0] the call, `names` the column aliases, `alias` the table alias.
   kGenerate,
+  // Unresolved only; the analyzer rewrites them into aggregates and generators
+  // (plan/pivot_resolution.h).
+  kPivot,    // exprs = grouping (DataFrame API) unless pivot_group_by_rest; aggregates;
+             // pivot_columns; pivot_values (none: the column's distinct values)
+  kUnpivot,  // exprs = ids (unpivot_ids_given); unpivot_values; names = value column names;
+             // alias = variable column name; unpivot_include_nulls
 };
 
 /// kExistence (Spark's ExistenceJoin) keeps every left row and adds a boolean column, `exprs[0]`:
@@ -110,6 +116,20 @@ struct PlanNode {
   // Set operations.
   SetOpType set_op = SetOpType::kUnion;
   bool is_all = false, by_name = false, allow_missing = false;
+
+  // Pivot: one value per entry, a literal (a struct of literals for several pivot columns),
+  // wrapped in kAlias when the value has a name.
+  std::vector<ExprPtr> pivot_columns;
+  std::vector<ExprPtr> pivot_values;
+  /// SQL's PIVOT groups by every input column that neither the pivot nor an aggregate uses.
+  bool pivot_group_by_rest = false;
+  // Unpivot: each entry a set of columns (one per value column); `unpivot_aliases` names
+  // the sets (empty string: derived from the columns).
+  std::vector<std::vector<ExprPtr>> unpivot_values;
+  std::vector<std::string> unpivot_aliases;
+  bool unpivot_ids_given = true;
+  bool unpivot_values_given = true;
+  bool unpivot_include_nulls = true;
 
   // Generate: the attributes of the generator's columns (nullable when the generator is outer).
   std::vector<ExprPtr> generator_output;

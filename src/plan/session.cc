@@ -29,11 +29,33 @@ void Catalog::create_temp_view(const std::string& name, PlanPtr plan, bool repla
                      "to tolerate pre-existing views.",
                      {{"relationName", quote_id(name)}});
   views_[k] = std::move(plan);
+  cached_.erase(view_cache_key(name));
 }
 
 bool Catalog::drop_temp_view(const std::string& name) {
   std::lock_guard<std::mutex> lock(mu_);
+  cached_.erase(view_cache_key(name));
   return views_.erase(key_of(name)) > 0;
+}
+
+std::string Catalog::view_cache_key(const std::string& name) { return "view:" + key_of(name); }
+
+void Catalog::set_cached(const std::string& key, bool cached) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (cached)
+    cached_.insert(key);
+  else
+    cached_.erase(key);
+}
+
+bool Catalog::is_cached(const std::string& key) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  return cached_.count(key) > 0;
+}
+
+void Catalog::clear_cached() {
+  std::lock_guard<std::mutex> lock(mu_);
+  cached_.clear();
 }
 
 PlanPtr Catalog::lookup_temp_view(const std::string& name) const {
@@ -84,6 +106,12 @@ std::pair<std::string, std::string> Session::table_ident(const std::vector<std::
   throw SparkError(ErrorKind::kAnalysis, "REQUIRES_SINGLE_PART_NAMESPACE",
                    "spark_catalog requires a single-part namespace, but got " + shown + ".",
                    {{"sessionCatalog", "spark_catalog"}, {"namespace", shown}}, "42K05");
+}
+
+std::string Session::cache_key(const std::vector<std::string>& name) const {
+  if (name.size() == 1 && catalog_.lookup_temp_view(name[0])) return Catalog::view_cache_key(name[0]);
+  auto [db, table] = table_ident(name);
+  return "table:" + db + "." + table;
 }
 
 std::optional<TableInfo> Session::find_table(const std::vector<std::string>& name) const {

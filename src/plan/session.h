@@ -3,6 +3,7 @@
 #include <atomic>
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <mutex>
 #include <string>
@@ -25,9 +26,18 @@ class Catalog {
   PlanPtr lookup_temp_view(const std::string& name) const;
   std::vector<std::string> temp_view_names() const;
 
+  /// Relations cached by name (CACHE TABLE, spark.catalog.cacheTable), keyed by
+  /// Session::cache_key. Replacing or dropping a temporary view uncaches it, as in Spark.
+  void set_cached(const std::string& key, bool cached);
+  bool is_cached(const std::string& key) const;
+  void clear_cached();
+  /// The cache key of temporary view `name`.
+  static std::string view_cache_key(const std::string& name);
+
  private:
   mutable std::mutex mu_;
   std::map<std::string, PlanPtr> views_;  // key: lower-case name
+  std::set<std::string> cached_;
 };
 
 enum class ExplainMode { kSimple, kExtended, kCodegen, kCost, kFormatted };
@@ -67,6 +77,8 @@ class Session {
   /// The (database, table) a name refers to, whether or not it exists; throws
   /// REQUIRES_SINGLE_PART_NAMESPACE-style errors for names of more parts.
   std::pair<std::string, std::string> table_ident(const std::vector<std::string>& name) const;
+  /// The key under which the relation `name` (a temporary view, else a table) is cached.
+  std::string cache_key(const std::vector<std::string>& name) const;
 
   /// Resolves names and types; throws AnalysisException-style SparkErrors.
   PlanPtr analyze(const PlanPtr& unresolved);

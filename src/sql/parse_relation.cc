@@ -57,10 +57,7 @@ PlanPtr Parser::from_clause() {
     rel = join;
   }
   while (at_word("LATERAL") && at_word("VIEW", 1)) rel = lateral_view(rel);
-  if ((at_word("PIVOT") || at_word("UNPIVOT")) && at_op("(", 1))
-    fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-               "The feature is not supported: " + peek().upper + ".", {}, peek().begin,
-               peek().stop);
+  while (at_pivot_clause()) rel = at_word("PIVOT") ? pivot_clause(rel) : unpivot_clause(rel);
   return rel;
 }
 
@@ -101,6 +98,10 @@ PlanPtr Parser::generator_call(PlanPtr rel, bool outer) {
 PlanPtr Parser::relation() {
   PlanPtr left = relation_primary();
   while (true) {
+    if (at_pivot_clause()) {
+      left = at_word("PIVOT") ? pivot_clause(left) : unpivot_clause(left);
+      continue;
+    }
     size_t k = 0;
     bool natural = false;
     if (at_word("NATURAL")) {
@@ -168,6 +169,7 @@ PlanPtr Parser::relation_primary() {
       next();
       PlanPtr q = query();
       expect_op(")");
+      if (at_word("TABLESAMPLE") && at_op("(", 1)) q = table_sample(q);
       PlanPtr aliased = table_alias(q, true);
       // A subquery without an alias gets Spark's generated name.
       if (aliased == q) return subquery_alias(q, "__auto_generated_subquery_name");
@@ -180,6 +182,7 @@ PlanPtr Parser::relation_primary() {
       inner = join;
     }
     expect_op(")");
+    if (at_word("TABLESAMPLE") && at_op("(", 1)) inner = table_sample(inner);
     return table_alias(inner, true);
   }
   if (t.is_word("VALUES")) return table_alias(inline_table(), true);
@@ -256,8 +259,7 @@ PlanPtr Parser::relation_primary() {
             "Apache Spark documentation.",
         {{"name", shown}}, begin, last_stop());
   }
-  if (at_word("TABLESAMPLE") ||
-      ((at_word("FOR") || at_word("VERSION") || at_word("TIMESTAMP")) && at_word("AS", 1)))
+  if (((at_word("FOR") || at_word("VERSION") || at_word("TIMESTAMP")) && at_word("AS", 1)))
     fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                "The feature is not supported: " + peek().upper + " on a table.", {}, peek().begin,
                peek().stop);
@@ -273,6 +275,7 @@ PlanPtr Parser::relation_primary() {
     n->table_name = name;
     rel = n;
   }
+  if (at_word("TABLESAMPLE") && !word_is_alias(0, true)) rel = table_sample(rel);
   return table_alias(rel, true);
 }
 

@@ -121,6 +121,14 @@ class Parser {
   PlanPtr generator_call(PlanPtr rel, bool outer);
   PlanPtr inline_table();
   PlanPtr table_alias(PlanPtr rel, bool allow_column_list);
+  // PIVOT, UNPIVOT and TABLESAMPLE (parse_pivot.cc), each over the relation before it.
+  PlanPtr pivot_clause(PlanPtr rel);
+  PlanPtr unpivot_clause(PlanPtr rel);
+  PlanPtr table_sample(PlanPtr rel);
+  bool at_pivot_clause() const {
+    return (at_word("PIVOT") && at_op("(", 1)) ||
+           (at_word("UNPIVOT") && (at_op("(", 1) || at_word("INCLUDE", 1) || at_word("EXCLUDE", 1)));
+  }
 
   // --- Expressions (parse_expression.cc) -------------------------------------------------------
   ExprPtr expression();

@@ -353,14 +353,17 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
       } else {
         analyze_relation(session, s.name);  // raises TABLE_OR_VIEW_NOT_FOUND
       }
+      session.catalog().set_cached(session.cache_key(s.name), true);
       return {};
     case StatementKind::kUncacheTable:
       if (!s.if_exists) analyze_relation(session, s.name);
+      session.catalog().set_cached(session.cache_key(s.name), false);
       return {};
     case StatementKind::kRefreshTable:
       analyze_relation(session, s.name);
       return {};
     case StatementKind::kClearCache:
+      session.catalog().clear_cached();
       return {};
     case StatementKind::kUnsupported:
       throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",

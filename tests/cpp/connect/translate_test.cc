@@ -404,7 +404,21 @@ TEST(TranslateRelation, Aggregate) {
   a.mutable_aggregate()->set_group_type(pb::Aggregate::GROUP_TYPE_ROLLUP);
   EXPECT_EQ(t.relation(a)->grouping_sets.size(), 3u);
   a.mutable_aggregate()->set_group_type(pb::Aggregate::GROUP_TYPE_PIVOT);
-  EXPECT_EQ(error_class_of([&] { t.relation(a); }), "UNSUPPORTED_FEATURE");
+  EXPECT_EQ(error_class_of([&] { t.relation(a); }), "CONNECT_INVALID_PLAN.INVALID_PIVOT");
+  // groupBy(...).pivot(col, [values]): a kPivot node; no values leaves them to the analyzer.
+  auto* pivot = a.mutable_aggregate()->mutable_pivot();
+  *pivot->mutable_col() = attr("id");
+  auto pivot_node = t.relation(a);
+  EXPECT_EQ(pivot_node->kind, PlanKind::kPivot);
+  EXPECT_EQ(pivot_node->exprs.size(), 2u);
+  ASSERT_EQ(pivot_node->pivot_columns.size(), 1u);
+  EXPECT_EQ(pivot_node->pivot_columns[0]->to_string(), "id");
+  EXPECT_TRUE(pivot_node->pivot_values.empty());
+  pivot->add_values()->set_integer(3);
+  pivot->add_values()->set_string("x");
+  pivot_node = t.relation(a);
+  ASSERT_EQ(pivot_node->pivot_values.size(), 2u);
+  EXPECT_EQ(pivot_node->pivot_values[0]->to_string(), "3");
 }
 
 TEST(TranslateRelation, ReadsAndTables) {
