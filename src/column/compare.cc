@@ -59,6 +59,7 @@ ValueCompare value_comparator(const ColumnPtr& a, const ColumnPtr& b) {
     case TypeId::kFloat: return fixed<float>(a, b);
     case TypeId::kDouble: return fixed<double>(a, b);
     case TypeId::kDecimal: return fixed<int128_t>(a, b);
+    case TypeId::kVariant:  // not orderable in Spark (the analyzer refuses); its two binaries
     case TypeId::kStruct: {
       std::vector<ValueCompare> fields;
       for (size_t f = 0; f < a->children().size(); ++f) fields.push_back(value_comparator(a->child(f), b->child(f)));
