@@ -292,7 +292,9 @@ def main() -> int:
                     "repeat": args.repeat, "warmup": args.warmup, "engines": engines,
                     "results": {}, "notes": []}
     try:
-        report["commit"] = subprocess.run(["git", "rev-parse", "--short=10", "HEAD"], cwd=ROOT,
+        # The tree copied to a GPU machine may carry an older .git: EMBER_COMMIT names the tree.
+        report["commit"] = os.environ.get("EMBER_COMMIT") or subprocess.run(
+            ["git", "rev-parse", "--short=10", "HEAD"], cwd=ROOT,
                                           capture_output=True, text=True).stdout.strip() \
             or "nocommit"
     except OSError:
