@@ -100,7 +100,11 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
   } else {
     std::vector<ColumnPtr> keys;
     for (auto& k : probe_keys_) keys.push_back(evaluate(*k, batch, ctx.eval));
-    table.probe(keys, null_safe_, n, probe_rows, build_rows);
+    // Whether a probe row matches is all a semi, anti or existence join without a residual
+    // condition asks: its first build row answers it.
+    const bool first_only = !condition_ && (kind_ == HashJoinKind::kLeftSemi || kind_ == HashJoinKind::kLeftAnti ||
+                                            kind_ == HashJoinKind::kExistence);
+    table.probe(keys, null_safe_, n, probe_rows, build_rows, first_only);
   }
   auto pair_batch = [&](const std::vector<int32_t>& pr, const std::vector<int32_t>& br) {
     Batch out;

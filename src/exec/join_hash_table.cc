@@ -159,11 +159,11 @@ void JoinHashTable::combine_int_keys(const std::vector<ColumnPtr>& keys, int64_t
 }
 
 void JoinHashTable::probe_int(const std::vector<int64_t>& combined, std::vector<int32_t>& probe_rows,
-                              std::vector<int32_t>& build_rows) const {
+                              std::vector<int32_t>& build_rows, bool first_only) const {
   const int64_t n = static_cast<int64_t>(combined.size());
   const int64_t* key = combined.data();
   auto emit = [&](int64_t i, int32_t first) {
-    for (int32_t b = first; b >= 0; b = next_[static_cast<size_t>(b)]) {
+    for (int32_t b = first; b >= 0; b = first_only ? -1 : next_[static_cast<size_t>(b)]) {
       probe_rows.push_back(static_cast<int32_t>(i));
       build_rows.push_back(b);
     }
@@ -234,12 +234,13 @@ void JoinHashTable::build(Batch rows, const std::vector<ColumnPtr>& keys, const 
 }
 
 void JoinHashTable::probe(const std::vector<ColumnPtr>& keys, const std::vector<bool>& null_safe, int64_t n,
-                          std::vector<int32_t>& probe_rows, std::vector<int32_t>& build_rows) const {
+                          std::vector<int32_t>& probe_rows, std::vector<int32_t>& build_rows,
+                          bool first_only) const {
   if (rows_.num_rows == 0 || n == 0) return;
   if (mode_ == Mode::kDirect || mode_ == Mode::kInt64) {
     std::vector<int64_t> combined;
     combine_int_keys(keys, n, combined);
-    probe_int(combined, probe_rows, build_rows);
+    probe_int(combined, probe_rows, build_rows, first_only);
     return;
   }
   if (mode_ == Mode::kPacked) {
@@ -253,7 +254,7 @@ void JoinHashTable::probe(const std::vector<ColumnPtr>& keys, const std::vector<
       PackedKey k = packed[r];
       size_t pos = hash_packed(k) & mask_;
       while (slots_[pos].first >= 0 && slots_[pos].key != k) pos = (pos + 1) & mask_;
-      for (int32_t b = slots_[pos].first; b >= 0; b = next_[static_cast<size_t>(b)]) {
+      for (int32_t b = slots_[pos].first; b >= 0; b = first_only ? -1 : next_[static_cast<size_t>(b)]) {
         probe_rows.push_back(static_cast<int32_t>(i));
         build_rows.push_back(b);
       }
@@ -275,6 +276,7 @@ void JoinHashTable::probe(const std::vector<ColumnPtr>& keys, const std::vector<
       if (hashes_[br] != h || lengths_[br] != len || std::memcmp(arena_.data() + offsets_[br], key, len) != 0) continue;
       probe_rows.push_back(static_cast<int32_t>(i));
       build_rows.push_back(b);
+      if (first_only) break;
     }
   }
 }

@@ -32,8 +32,11 @@ class JoinHashTable {
 
   /// Appends (probe row, build row) for every build row whose key equals the probe row's key,
   /// in probe row order. Probe rows with a null key under `=` match nothing.
+  /// `first_only`: one pair per matching probe row (its first build row), for semi, anti and
+  /// existence joins without a residual condition, so a key repeated on the build side costs
+  /// one step, not one per duplicate.
   void probe(const std::vector<ColumnPtr>& keys, const std::vector<bool>& null_safe, int64_t n,
-             std::vector<int32_t>& probe_rows, std::vector<int32_t>& build_rows) const;
+             std::vector<int32_t>& probe_rows, std::vector<int32_t>& build_rows, bool first_only = false) const;
 
   const Batch& rows() const { return rows_; }
   int64_t size() const { return rows_.num_rows; }
@@ -58,7 +61,7 @@ class JoinHashTable {
   void combine_int_keys(const std::vector<ColumnPtr>& keys, int64_t n, std::vector<int64_t>& out) const;
   void build_int(const std::vector<int64_t>& combined, const std::vector<uint8_t>& skip);
   void probe_int(const std::vector<int64_t>& combined, std::vector<int32_t>& probe_rows,
-                 std::vector<int32_t>& build_rows) const;
+                 std::vector<int32_t>& build_rows, bool first_only) const;
 
   Batch rows_;
   Mode mode_ = Mode::kBytes;
