@@ -133,51 +133,7 @@ FunctionDef is_valid_variant_def() {
 
 // ---- variant_get, try_variant_get -----------------------------------------------------------
 
-/// One step of a variant extraction path: an object key or an array index.
-struct PathStep {
-  bool is_key;
-  std::string key;
-  uint32_t index = 0;
-};
-
-/// Spark's variant path grammar: `$` then `.key`, `['key']`, `["key"]` or `[index]` steps.
-bool parse_path(std::string_view p, std::vector<PathStep>* out) {
-  out->clear();
-  if (p.empty() || p[0] != '$') return false;
-  size_t i = 1;
-  while (i < p.size()) {
-    if (p[i] == '.') {
-      size_t start = ++i;
-      while (i < p.size() && p[i] != '.' && p[i] != '[') ++i;
-      if (i == start) return false;
-      out->push_back({true, std::string(p.substr(start, i - start))});
-    } else if (p[i] == '[') {
-      ++i;
-      if (i < p.size() && (p[i] == '\'' || p[i] == '"')) {
-        char q = p[i++];
-        size_t start = i;
-        while (i < p.size() && p[i] != q) ++i;
-        if (i + 1 >= p.size() || p[i + 1] != ']') return false;
-        out->push_back({true, std::string(p.substr(start, i - start))});
-        i += 2;
-      } else {
-        size_t start = i;
-        int64_t v = 0;
-        while (i < p.size() && p[i] >= '0' && p[i] <= '9') {
-          v = v * 10 + (p[i] - '0');
-          if (v > INT32_MAX) return false;
-          ++i;
-        }
-        if (i == start || i >= p.size() || p[i] != ']') return false;
-        ++i;
-        out->push_back({false, {}, static_cast<uint32_t>(v)});
-      }
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
+using PathStep = VariantPathStep;
 
 [[noreturn]] void throw_invalid_path(std::string_view path, const std::string& fn, ErrorKind kind) {
   const std::string p(path);
@@ -220,7 +176,7 @@ FunctionDef variant_get_def(const std::string& name, bool try_) {
       throw_type_mismatch("CAST_WITHOUT_SUGGESTION", "cannot cast \"VARIANT\" to \"" + target->sql() + "\".", sql);
     if (a[1].literal && !a[1].literal->is_null()) {
       std::vector<PathStep> steps;
-      if (!parse_path(a[1].literal->as_bytes(), &steps))
+      if (!parse_variant_path(a[1].literal->as_bytes(), &steps))
         throw_invalid_path(a[1].literal->as_bytes(), name, ErrorKind::kAnalysis);
     }
     Signature s;
@@ -247,7 +203,7 @@ FunctionDef variant_get_def(const std::string& name, bool try_) {
       }
       std::string_view path = p.string_at(i);
       if (!have || path != cached) {
-        if (!parse_path(path, &steps)) throw_invalid_path(path, name, ErrorKind::kRuntime);
+        if (!parse_variant_path(path, &steps)) throw_invalid_path(path, name, ErrorKind::kRuntime);
         cached = std::string(path);
         have = true;
       }
@@ -557,6 +513,44 @@ FunctionDef to_variant_object_def() {
 }
 
 }  // namespace
+
+bool parse_variant_path(std::string_view p, std::vector<VariantPathStep>* out) {
+  out->clear();
+  if (p.empty() || p[0] != '$') return false;
+  size_t i = 1;
+  while (i < p.size()) {
+    if (p[i] == '.') {
+      size_t start = ++i;
+      while (i < p.size() && p[i] != '.' && p[i] != '[') ++i;
+      if (i == start) return false;
+      out->push_back({true, std::string(p.substr(start, i - start)), 0, i});
+    } else if (p[i] == '[') {
+      ++i;
+      if (i < p.size() && (p[i] == '\'' || p[i] == '"')) {
+        char q = p[i++];
+        size_t start = i;
+        while (i < p.size() && p[i] != q) ++i;
+        if (i + 1 >= p.size() || p[i + 1] != ']') return false;
+        i += 2;
+        out->push_back({true, std::string(p.substr(start, i - 2 - start)), 0, i});
+      } else {
+        size_t start = i;
+        int64_t v = 0;
+        while (i < p.size() && p[i] >= '0' && p[i] <= '9') {
+          v = v * 10 + (p[i] - '0');
+          if (v > INT32_MAX) return false;
+          ++i;
+        }
+        if (i == start || i >= p.size() || p[i] != ']') return false;
+        ++i;
+        out->push_back({false, {}, static_cast<uint32_t>(v), i});
+      }
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
 
 void register_variant_functions(Registry& r) {
   r.add(parse_json_def("parse_json", false));

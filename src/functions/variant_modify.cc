@@ -79,51 +79,7 @@ void store(const Node& n, variant::Builder& b) {
   }
 }
 
-/// One path step and where its text ends in the path (for error messages).
-struct Step {
-  bool is_key;
-  std::string key;
-  uint32_t index = 0;
-  size_t end = 0;
-};
-
-bool parse_steps(std::string_view p, std::vector<Step>* out) {
-  out->clear();
-  if (p.empty() || p[0] != '$') return false;
-  size_t i = 1;
-  while (i < p.size()) {
-    if (p[i] == '.') {
-      size_t start = ++i;
-      while (i < p.size() && p[i] != '.' && p[i] != '[') ++i;
-      if (i == start) return false;
-      out->push_back({true, std::string(p.substr(start, i - start)), 0, i});
-    } else if (p[i] == '[') {
-      ++i;
-      if (i < p.size() && (p[i] == '\'' || p[i] == '"')) {
-        char q = p[i++];
-        size_t start = i;
-        while (i < p.size() && p[i] != q) ++i;
-        if (i + 1 >= p.size() || p[i + 1] != ']') return false;
-        i += 2;
-        out->push_back({true, std::string(p.substr(start, i - 2 - start)), 0, i});
-      } else {
-        size_t start = i;
-        int64_t v = 0;
-        while (i < p.size() && p[i] >= '0' && p[i] <= '9') {
-          v = v * 10 + (p[i] - '0');
-          if (v > INT32_MAX) return false;
-          ++i;
-        }
-        if (i == start || i >= p.size() || p[i] != ']') return false;
-        ++i;
-        out->push_back({false, {}, static_cast<uint32_t>(v), i});
-      }
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
+using Step = VariantPathStep;
 
 /// A failed edit: the error class and message, raised or (try_ forms) turned into a null.
 struct EditError {
@@ -330,7 +286,7 @@ FunctionDef edit_def(const std::string& name, Edit e, bool try_) {
       if (null) continue;
       bool create = a.size() > 3 ? a[3]->bool_at(i) : true;
       std::string_view path = a[1]->string_at(i);
-      if (!parse_steps(path, &steps) || (steps.empty() && e != Edit::kAppend)) invalid_target(name, path);
+      if (!parse_variant_path(path, &steps) || (steps.empty() && e != Edit::kAppend)) invalid_target(name, path);
       try {
         Node root = load(variant_at(*a[0], i));
         Node value = value_node(a[2], i);
@@ -383,7 +339,7 @@ FunctionDef delete_def() {
         for (size_t k = 1; k < a.size(); ++k) {
           if (a[k]->type()->id() == TypeId::kNull || a[k]->is_null(i)) continue;
           std::string_view path = a[k]->string_at(i);
-          if (!parse_steps(path, &steps) || steps.empty()) invalid_target("variant_delete", path);
+          if (!parse_variant_path(path, &steps) || steps.empty()) invalid_target("variant_delete", path);
           if (!root) root = load(variant_at(*a[0], i));
           apply(Edit::kDelete, *root, steps, nullptr, false, "variant_delete", path);
         }

@@ -4,6 +4,8 @@
 // (variant_cast.cc).
 
 #include <string>
+#include <string_view>
+#include <vector>
 
 #include "column/column.h"
 #include "common/variant.h"
@@ -50,6 +52,19 @@ void cast_variant_value(const variant::Ref& v, const TypePtr& to, const EvalCont
 ColumnPtr cast_to_variant(const ColumnPtr& in);
 /// Row `row` of `c` appended to a variant builder.
 void append_as_variant(variant::Builder& b, const Column& c, int64_t row);
+
+/// One step of a variant path: an object key or an array index, and where its text ends in the
+/// path (for error messages).
+struct VariantPathStep {
+  bool is_key;
+  std::string key;
+  uint32_t index = 0;
+  size_t end = 0;
+};
+
+/// Spark's variant path grammar: `$` then `.key`, `['key']`, `["key"]` or `[index]` steps.
+/// False for text that is no such path.
+bool parse_variant_path(std::string_view p, std::vector<VariantPathStep>* out);
 
 /// Registers the editing functions (variant_modify.cc): variant_insert, variant_set,
 /// variant_delete, variant_array_append, their try_ forms, variant_strip_nulls.
