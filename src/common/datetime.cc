@@ -300,33 +300,40 @@ char* put_date(char* o, int64_t days) {
 
 }  // namespace
 
+namespace {
+
+/// HH:mm:ss of `secs` into the day, then `.` and the fraction (`frac` of `digits` digits)
+/// without its trailing zeros, when there is one.
+char* put_clock(char* o, int64_t secs, int64_t frac, int digits) {
+  o = put2(o, static_cast<int>(secs / 3600));
+  *o++ = ':';
+  o = put2(o, static_cast<int>(secs / 60 % 60));
+  *o++ = ':';
+  o = put2(o, static_cast<int>(secs % 60));
+  if (frac == 0) return o;
+  *o++ = '.';
+  int width = digits;
+  while (frac % 10 == 0) {
+    frac /= 10;
+    --width;
+  }
+  for (int k = width - 1; k >= 0; --k) {
+    o[k] = static_cast<char>('0' + frac % 10);
+    frac /= 10;
+  }
+  return o + width;
+}
+
+}  // namespace
+
 size_t format_date(int32_t days, char* out) { return static_cast<size_t>(put_date(out, days) - out); }
 
 size_t format_local_timestamp(int64_t local_micros, char* out) {
   const int64_t days = floor_div(local_micros, kMicrosPerDay);
   int64_t rem = local_micros - days * kMicrosPerDay;
   char* o = put_date(out, days);
-  const int64_t secs = rem / kMicrosPerSecond;
-  int64_t frac = rem % kMicrosPerSecond;
   *o++ = ' ';
-  o = put2(o, static_cast<int>(secs / 3600));
-  *o++ = ':';
-  o = put2(o, static_cast<int>(secs / 60 % 60));
-  *o++ = ':';
-  o = put2(o, static_cast<int>(secs % 60));
-  if (frac != 0) {
-    *o++ = '.';
-    int width = 6;
-    while (frac % 10 == 0) {
-      frac /= 10;
-      --width;
-    }
-    for (int k = width - 1; k >= 0; --k) {
-      o[k] = static_cast<char>('0' + frac % 10);
-      frac /= 10;
-    }
-    o += width;
-  }
+  o = put_clock(o, rem / kMicrosPerSecond, rem % kMicrosPerSecond, 6);
   return static_cast<size_t>(o - out);
 }
 
@@ -408,26 +415,7 @@ int time_string_fraction_digits(std::string_view s) {
 
 size_t format_time(int64_t nanos, char* out) {
   char* o = out;
-  const int64_t secs = nanos / kNanosPerSecond;
-  int64_t frac = nanos % kNanosPerSecond;
-  o = put2(o, static_cast<int>(secs / 3600));
-  *o++ = ':';
-  o = put2(o, static_cast<int>(secs / 60 % 60));
-  *o++ = ':';
-  o = put2(o, static_cast<int>(secs % 60));
-  if (frac != 0) {
-    *o++ = '.';
-    int width = 9;
-    while (frac % 10 == 0) {
-      frac /= 10;
-      --width;
-    }
-    for (int k = width - 1; k >= 0; --k) {
-      o[k] = static_cast<char>('0' + frac % 10);
-      frac /= 10;
-    }
-    o += width;
-  }
+  o = put_clock(o, nanos / kNanosPerSecond, nanos % kNanosPerSecond, 9);
   return static_cast<size_t>(o - out);
 }
 
