@@ -197,6 +197,8 @@ class Analyzer {
                                    const PlanPtr& child);
   PlanPtr resolve_generate(const PlanPtr& p, const PlanPtr& child);
   PlanPtr with_time_window(const PlanPtr& p, const PlanPtr& child);
+  PlanPtr over_widened_projection(const std::shared_ptr<PlanNode>& n, const PlanPtr& child,
+                                  const std::vector<ExprPtr>& missing, int64_t plan_id);
 
   Session& session_;
   bool case_sensitive_;
@@ -1218,6 +1220,28 @@ PlanPtr Analyzer::aggregate_with_generator(const PlanPtr& p, const std::vector<E
 }
 
 /// SQL's LATERAL VIEW [OUTER] f(args) alias AS names: a Generate over the FROM clause.
+/// A Filter or Sort `n` over the projection `child` that reads columns the projection dropped
+/// (`missing`, attributes of its input), as Spark resolves them: the projection below widened by
+/// them, `n` over it, and the projection's own columns again on top. Without missing columns,
+/// `n` as it is.
+PlanPtr Analyzer::over_widened_projection(const std::shared_ptr<PlanNode>& n, const PlanPtr& child,
+                                          const std::vector<ExprPtr>& missing, int64_t plan_id) {
+  if (missing.empty()) {
+    n->output = child->output;
+    return n;
+  }
+  std::vector<ExprPtr> widened = child->exprs;
+  for (auto& m : missing) widened.push_back(m);
+  auto inner = std::const_pointer_cast<PlanNode>(project(child->children[0], widened));
+  inner->plan_id = child->plan_id;
+  n->children = {inner};
+  n->output = inner->output;
+  n->resolved = true;
+  auto top = std::const_pointer_cast<PlanNode>(project(n, child->output));
+  top->plan_id = plan_id;
+  return top;
+}
+
 /// window(ts, windowDuration[, slideDuration[, startTime]]) in a projection or aggregation:
 /// the node again over a Generate of the windows holding each row's timestamp, with every such
 /// call replaced by the generated `window` column (plan/time_window.h). Null without a window.
@@ -1671,20 +1695,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
                              c->to_string() + "\" of type \"" + c->type->sql() + "\" is not a boolean.",
                          {{"sqlExpr", "\"" + c->to_string() + "\""}, {"filter", "\"" + c->to_string() + "\""}, {"type", "\"" + c->type->sql() + "\""}});
       n->condition = c;
-      if (missing.empty()) {
-        n->output = child->output;
-        return n;
-      }
-      std::vector<ExprPtr> widened = child->exprs;
-      for (auto& m : missing) widened.push_back(m);
-      auto inner = std::const_pointer_cast<PlanNode>(project(child->children[0], widened));
-      inner->plan_id = child->plan_id;
-      n->children = {inner};
-      n->output = inner->output;
-      n->resolved = true;
-      auto top = std::const_pointer_cast<PlanNode>(project(n, child->output));
-      top->plan_id = p->plan_id;
-      return top;
+      return over_widened_projection(n, child, missing, p->plan_id);
     }
     case PlanKind::kAggregate: {
       if (PlanPtr windowed = with_time_window(p, child)) return windowed;
@@ -1748,20 +1759,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
                                          r->to_string());
         n->exprs.push_back(r);
       }
-      if (missing.empty()) {
-        n->output = child->output;
-        return n;
-      }
-      std::vector<ExprPtr> widened = child->exprs;
-      for (auto& m : missing) widened.push_back(m);
-      auto inner = std::const_pointer_cast<PlanNode>(project(child->children[0], widened));
-      inner->plan_id = child->plan_id;
-      n->children = {inner};
-      n->output = inner->output;
-      n->resolved = true;
-      auto top = std::const_pointer_cast<PlanNode>(project(n, child->output));
-      top->plan_id = p->plan_id;
-      return top;
+      return over_widened_projection(n, child, missing, p->plan_id);
     }
     case PlanKind::kLimit:
     case PlanKind::kOffset:
