@@ -8,8 +8,8 @@ namespace ember::exec {
 
 class HashJoin::Build final : public PhysicalOperator {
  public:
-  Build(std::vector<PhysExprPtr> keys, std::vector<bool> null_safe, std::vector<TypePtr> types)
-      : keys_(std::move(keys)), null_safe_(std::move(null_safe)), types_(std::move(types)) {}
+  Build(const HashJoin& join, std::vector<PhysExprPtr> keys, std::vector<bool> null_safe, std::vector<TypePtr> types)
+      : join_(join), keys_(std::move(keys)), null_safe_(std::move(null_safe)), types_(std::move(types)) {}
   std::string name() const override { return "HashJoinBuild"; }
   bool is_sink() const override { return true; }
   struct Local : LocalSinkState {
@@ -38,12 +38,15 @@ class HashJoin::Build final : public PhysicalOperator {
     table.build(std::move(all), key_cols, null_safe_);
     matched = std::make_unique<std::atomic<uint8_t>[]>(static_cast<size_t>(table.size()) + 1);
     for (int64_t i = 0; i < table.size(); ++i) matched[static_cast<size_t>(i)].store(0, std::memory_order_relaxed);
+    offloaded = join_.offload_ != nullptr && join_.offload_->prepare(table);
   }
 
   JoinHashTable table;
   std::unique_ptr<std::atomic<uint8_t>[]> matched;
+  bool offloaded = false;  // the offload probes this table
 
  private:
+  const HashJoin& join_;
   std::vector<PhysExprPtr> keys_;
   std::vector<bool> null_safe_;
   std::vector<TypePtr> types_;
@@ -60,7 +63,7 @@ HashJoin::HashJoin(HashJoinKind kind, std::vector<PhysExprPtr> probe_keys, std::
       null_safe_(std::move(null_safe)),
       condition_(std::move(condition)),
       probe_types_(std::move(probe_types)) {
-  build_ = std::make_unique<Build>(build_keys_, null_safe_, std::move(build_types));
+  build_ = std::make_unique<Build>(*this, build_keys_, null_safe_, std::move(build_types));
 }
 
 HashJoin::~HashJoin() = default;
@@ -104,7 +107,8 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
     // condition asks: its first build row answers it.
     const bool first_only = !condition_ && (kind_ == HashJoinKind::kLeftSemi || kind_ == HashJoinKind::kLeftAnti ||
                                             kind_ == HashJoinKind::kExistence);
-    table.probe(keys, null_safe_, n, probe_rows, build_rows, first_only);
+    if (!build_->offloaded || !offload_->probe(table, keys, n, first_only, probe_rows, build_rows))
+      table.probe(keys, null_safe_, n, probe_rows, build_rows, first_only);
   }
   auto pair_batch = [&](const std::vector<int32_t>& pr, const std::vector<int32_t>& br) {
     Batch out;

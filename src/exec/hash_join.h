@@ -17,6 +17,19 @@ namespace ember::exec {
 /// passed (a mark join, for EXISTS / IN used as a value).
 enum class HashJoinKind { kInner, kLeftOuter, kRightOuter, kFullOuter, kLeftSemi, kLeftAnti, kExistence };
 
+/// Runs a hash join's probe somewhere else (the GPU) over the table the CPU built, with the same
+/// pairs in the same order. `prepare` runs once the build side is indexed and says whether the
+/// offload takes this table; `probe` answers one batch's keys, or returns false when it cannot
+/// (the CPU then probes that batch). Both are called from many threads; `prepare` before any
+/// `probe`.
+class JoinProbeOffload {
+ public:
+  virtual ~JoinProbeOffload() = default;
+  virtual bool prepare(const JoinHashTable& table) = 0;
+  virtual bool probe(const JoinHashTable& table, const std::vector<ColumnPtr>& keys, int64_t n, bool first_only,
+                     std::vector<int32_t>& probe_rows, std::vector<int32_t>& build_rows) const = 0;
+};
+
 /// Hash join: children[1] runs first into a JoinHashTable (the build sink, one table built at
 /// finalize from the batches every thread collected); then children[0] streams through
 /// `execute`, which probes the table. Equal keys give candidate pairs; `condition` (bound over
@@ -37,6 +50,14 @@ class HashJoin final : public PhysicalOperator {
   /// SCALAR_SUBQUERY_TOO_MANY_ROWS.
   void require_single_match() { single_match_ = true; }
 
+  HashJoinKind kind() const { return kind_; }
+  const std::vector<PhysExprPtr>& probe_keys() const { return probe_keys_; }
+  const std::vector<bool>& null_safe() const { return null_safe_; }
+  /// Hands the probe to `offload` (the GPU): the operator then shows as running there.
+  void set_offload(std::unique_ptr<JoinProbeOffload> offload) { offload_ = std::move(offload); }
+  const JoinProbeOffload* offload() const { return offload_.get(); }
+  bool on_gpu() const override { return offload_ != nullptr; }
+
   /// The build sink: collects the build side's batches and indexes them once.
   class Build;
 
@@ -47,6 +68,7 @@ class HashJoin final : public PhysicalOperator {
   PhysExprPtr condition_;
   bool single_match_ = false;
   std::vector<TypePtr> probe_types_;
+  std::unique_ptr<JoinProbeOffload> offload_;
   std::unique_ptr<Build> build_;
 };
 

@@ -58,15 +58,6 @@ void with_int_values(const Column& c, F&& f) {
   }
 }
 
-inline uint64_t hash_int(int64_t k) {
-  uint64_t h = static_cast<uint64_t>(k);
-  h ^= h >> 33;
-  h *= 0xff51afd7ed558ccdull;
-  h ^= h >> 33;
-  h *= 0xc4ceb9fe1a85ec53ull;
-  return h ^ (h >> 33);
-}
-
 uint64_t buckets_for(int64_t rows) {
   uint64_t buckets = 16;
   while (buckets < static_cast<uint64_t>(rows) * 2) buckets <<= 1;
@@ -132,13 +123,18 @@ bool JoinHashTable::try_int_keys(const std::vector<ColumnPtr>& keys, const std::
   for (int64_t i = n - 1; i >= 0; --i) {
     int64_t key = combined[static_cast<size_t>(i)];
     if (key < 0) continue;
-    size_t pos = hash_int(key) & mask_;
+    size_t pos = join_int_hash(key) & mask_;
     while (int_slots_[pos].first >= 0 && int_slots_[pos].key != key) pos = (pos + 1) & mask_;
     next_[static_cast<size_t>(i)] = int_slots_[pos].first;
     int_slots_[pos].key = key;
     int_slots_[pos].first = static_cast<int32_t>(i);
   }
   return true;
+}
+
+JoinHashTable::IntIndex JoinHashTable::int_index() const {
+  return IntIndex{mode_, direct_.data(), direct_.size(), int_slots_.data(), int_slots_.size(),
+                  mask_, next_.data(), next_.size()};
 }
 
 void JoinHashTable::combine_int_keys(const std::vector<ColumnPtr>& keys, int64_t n, std::vector<int64_t>& out) const {
@@ -178,7 +174,7 @@ void JoinHashTable::probe_int(const std::vector<int64_t>& combined, std::vector<
   }
   // Slot positions first, so that the slot of a row a little ahead is already in cache.
   std::vector<uint64_t> pos(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) pos[static_cast<size_t>(i)] = hash_int(key[i]) & mask_;
+  for (int64_t i = 0; i < n; ++i) pos[static_cast<size_t>(i)] = join_int_hash(key[i]) & mask_;
   const Int64Slot* slots = int_slots_.data();
   for (int64_t i = 0; i < n; ++i) {
     if (i + kPrefetchAhead < n) __builtin_prefetch(slots + pos[static_cast<size_t>(i + kPrefetchAhead)]);

@@ -6,8 +6,19 @@
 #include <vector>
 
 #include "column/column.h"
+#include "common/host_device.h"
 
 namespace ember::exec {
+
+/// The slot hash of a combined integer key (kInt64 tables), shared with the GPU probe.
+EMBER_HOST_DEVICE inline uint64_t join_int_hash(int64_t k) {
+  uint64_t h = static_cast<uint64_t>(k);
+  h ^= h >> 33;
+  h *= 0xff51afd7ed558ccdull;
+  h ^= h >> 33;
+  h *= 0xc4ceb9fe1a85ec53ull;
+  return h ^ (h >> 33);
+}
 
 /// The build side of a hash join: every build row, and an index over the join keys of the rows
 /// that can match (rows whose keys are null under `=` never match and are kept only for outer
@@ -44,21 +55,39 @@ class JoinHashTable {
   enum class Mode { kDirect, kInt64, kPacked, kBytes };
   Mode mode() const { return mode_; }
 
+  struct Int64Slot {
+    int64_t key;
+    int32_t first;  // -1: empty slot
+  };
+  /// The index of a table over integer keys (kDirect or kInt64) as flat arrays, so that it can
+  /// be probed elsewhere (the GPU) with the same results: a probe key combined by
+  /// `combine_int_keys` is either -1 (matches nothing), an index into `heads` (kDirect), or a key
+  /// looked up in `slots` from `join_int_hash(key) & mask` on, linearly (kInt64). `next` chains
+  /// rows of equal keys in build order.
+  struct IntIndex {
+    Mode mode;
+    const int32_t* heads;
+    size_t heads_len;
+    const Int64Slot* slots;
+    size_t slots_len;
+    uint64_t mask;
+    const int32_t* next;
+    size_t rows;
+  };
+  /// Only for kDirect and kInt64 tables.
+  IntIndex int_index() const;
+  /// Each probe row's combined integer key, or -1 where the row cannot match (a null key, or a
+  /// key outside the build side's range). Only for kDirect and kInt64 tables.
+  void combine_int_keys(const std::vector<ColumnPtr>& keys, int64_t n, std::vector<int64_t>& out) const;
+
  private:
   struct PackedSlot {
     unsigned __int128 key;
     int32_t first;  // -1: empty slot
   };
-  struct Int64Slot {
-    int64_t key;
-    int32_t first;  // -1: empty slot
-  };
 
   bool try_int_keys(const std::vector<ColumnPtr>& keys, const std::vector<bool>& null_safe,
                     const std::vector<uint8_t>& skip);
-  /// Each row's combined integer key, or -1 where the row cannot match (a null key, or a key
-  /// outside the build side's range).
-  void combine_int_keys(const std::vector<ColumnPtr>& keys, int64_t n, std::vector<int64_t>& out) const;
   void build_int(const std::vector<int64_t>& combined, const std::vector<uint8_t>& skip);
   void probe_int(const std::vector<int64_t>& combined, std::vector<int32_t>& probe_rows,
                  std::vector<int32_t>& build_rows, bool first_only) const;

@@ -15,11 +15,7 @@
 
 #include <cstdint>
 
-#if defined(__CUDACC__)
-#define EMBER_HOST_DEVICE __host__ __device__
-#else
-#define EMBER_HOST_DEVICE
-#endif
+#include "common/host_device.h"
 
 namespace ember::functions {
 

@@ -5,6 +5,7 @@
 
 #include "gpu/error.h"
 #include "gpu/fused_aggregate.h"
+#include "gpu/join_probe.h"
 #include "gpu/memory.h"
 #include "gpu/radix_sort.h"
 #include "gpu/runtime.h"
@@ -58,6 +59,16 @@ double measure_upload_bandwidth(size_t, int, Runtime&) { no_cuda("measure_upload
 std::vector<int32_t> sort_permutation(const std::vector<SortColumn>&, int64_t, DeviceMemoryPool&,
                                       const Stream&) {
   no_cuda("sort_permutation");
+}
+
+DeviceJoinIndex::DeviceJoinIndex(const exec::JoinHashTable::IntIndex&, DeviceMemoryPool&,
+                                 const Stream&) {
+  no_cuda("DeviceJoinIndex");
+}
+DeviceJoinIndex::~DeviceJoinIndex() = default;
+void DeviceJoinIndex::probe(const int64_t*, int64_t, bool, DeviceMemoryPool&, const Stream&,
+                            std::vector<int32_t>&, std::vector<int32_t>&) const {
+  no_cuda("DeviceJoinIndex::probe");
 }
 
 }  // namespace ember::gpu

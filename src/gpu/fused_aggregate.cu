@@ -14,6 +14,7 @@
 #include "gpu/device_column.h"
 #include "gpu/error.h"
 #include "gpu/fused_aggregate.h"
+#include "gpu/launch.cuh"
 #include "gpu/rand_jump.h"
 #include "gpu/runtime.h"
 
@@ -973,15 +974,6 @@ __global__ void copy_kernel(const uint4* __restrict__ in, uint4* __restrict__ ou
        i += static_cast<size_t>(gridDim.x) * blockDim.x)
     out[i] = in[i];
 }
-
-int grid_for(uint64_t items) {
-  const DeviceInfo& info = device_info();
-  uint64_t blocks = (items + 255) / 256;
-  return static_cast<int>(std::max<uint64_t>(
-      1, std::min<uint64_t>(blocks, static_cast<uint64_t>(info.multiprocessors) * 8)));
-}
-
-cudaStream_t raw(const Stream& s) { return static_cast<cudaStream_t>(s.handle()); }
 
 /// Launches the fused kernel over `rows` rows described by `p` (source fields set by caller).
 uint32_t launch(const Program& program, Params p, GroupTable& table, Runtime& runtime,

@@ -3,11 +3,13 @@
 // The GPU physical operators, siblings of exec/operators.h; each is implemented in the file named
 // after its CPU twin.
 
+#include <atomic>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <vector>
 
+#include "exec/hash_join.h"
 #include "exec/operators.h"
 #include "gpu/aggregate_layout.h"
 #include "gpu/memory.h"
@@ -180,6 +182,42 @@ class GpuSort final : public exec::PhysicalOperator {
   std::mutex mu_;
   std::vector<Batch> input_;  // with the keys' columns appended
   std::vector<Batch> output_;
+  GpuRunStats stats_;
+};
+
+class DeviceJoinIndex;
+
+/// The probe of a hash join on the GPU (CPU twin: exec/hash_join.cc, which keeps everything
+/// else: the build, residual conditions, outer rows, gathering the output). Once the CPU has
+/// indexed the build side, a table over integer keys with at least
+/// spark.ember.gpu.joinMinBuildRows rows is copied to the device, and each probe batch's keys
+/// are looked up there (join_probe.h). Smaller build sides stay on the CPU, whose index then
+/// fits in its caches; a batch the device cannot finish (memory) is probed by the CPU, and a
+/// device error moves the rest of the join there.
+class GpuJoinProbe final : public exec::JoinProbeOffload {
+ public:
+  explicit GpuJoinProbe(const GpuSettings& settings);
+  ~GpuJoinProbe() override;
+  bool prepare(const exec::JoinHashTable& table) override;
+  bool probe(const exec::JoinHashTable& table, const std::vector<ColumnPtr>& keys, int64_t n,
+             bool first_only, std::vector<int32_t>& probe_rows,
+             std::vector<int32_t>& build_rows) const override;
+
+  /// What the last run did: on_gpu once the index is on the device, fallback_reason when it is
+  /// not, uploaded_bytes the index's size; batches probed on each side.
+  const GpuRunStats& last_run() const { return stats_; }
+  int64_t gpu_batches() const { return gpu_batches_.load(); }
+  int64_t cpu_batches() const { return cpu_batches_.load(); }
+
+ private:
+  bool decline(const std::string& reason);
+
+  GpuSettings settings_;
+  std::unique_ptr<Stream> stream_;  // the index's buffers live on it
+  std::unique_ptr<DeviceMemoryPool> pool_;
+  std::unique_ptr<DeviceJoinIndex> index_;
+  mutable std::atomic<bool> failed_{false};
+  mutable std::atomic<int64_t> gpu_batches_{0}, cpu_batches_{0};
   GpuRunStats stats_;
 };
 

@@ -10,20 +10,13 @@
 #include "gpu/device.h"
 #include "gpu/device_column.h"
 #include "gpu/error.h"
+#include "gpu/launch.cuh"
 #include "gpu/memory.h"
 #include "gpu/program.h"
 #include "gpu/radix_sort.h"
 
 namespace ember::gpu {
 namespace {
-
-cudaStream_t raw(const Stream& s) { return static_cast<cudaStream_t>(s.handle()); }
-
-int grid_for(int64_t items) {
-  int64_t blocks = (items + 255) / 256;
-  return static_cast<int>(std::max<int64_t>(
-      1, std::min<int64_t>(blocks, static_cast<int64_t>(device_info().multiprocessors) * 8)));
-}
 
 __global__ void iota_kernel(int32_t* perm, int64_t n) {
   for (int64_t i = blockIdx.x * static_cast<int64_t>(blockDim.x) + threadIdx.x; i < n;

@@ -87,6 +87,7 @@ GpuSettings read_settings(const Config& conf) {
     bad_value("spark.rapids.sql.concurrentGpuTasks", std::to_string(tasks), "a positive integer");
   s.concurrent_tasks = static_cast<int>(std::min<int64_t>(tasks, 1024));
   s.min_rows = conf.get_int("spark.ember.gpu.minRows", s.min_rows);
+  s.join_min_build_rows = conf.get_int("spark.ember.gpu.joinMinBuildRows", s.join_min_build_rows);
   if (auto v = conf.get("spark.ember.gpu.maxQueryMemory"))
     s.max_query_bytes = parse_bytes(*v, "spark.ember.gpu.maxQueryMemory");
   std::string explain = conf.get_or("spark.rapids.sql.explain", "NOT_ON_GPU");

@@ -26,6 +26,9 @@ enum class ExplainGpu { kNone, kNotOnGpu, kAll };
 ///   spark.rapids.sql.explain                             NONE, NOT_ON_GPU (default) or ALL
 ///   spark.ember.gpu.minRows                              inputs smaller than this stay on the
 ///                                                        CPU (100000)
+///   spark.ember.gpu.joinMinBuildRows                     hash joins whose build side has fewer
+///                                                        rows probe on the CPU, where the index
+///                                                        stays in cache (1000000)
 ///   spark.ember.gpu.maxQueryMemory                       device memory one GPU operator may hold
 ///                                                        (0: up to the pool's limit)
 ///
@@ -41,6 +44,7 @@ struct GpuSettings {
   int64_t batch_size_bytes = int64_t{1} << 30;
   ExplainGpu explain = ExplainGpu::kNotOnGpu;
   int64_t min_rows = 100000;
+  int64_t join_min_build_rows = 1000000;
   int64_t max_query_bytes = 0;
   /// Why `enabled` is false (the key that turned it off).
   std::string disabled_by;

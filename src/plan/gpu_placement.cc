@@ -67,7 +67,9 @@ std::vector<std::string> GpuPlacement::apply(exec::OperatorPtr& root) {
     blocked = settings_.disabled_by;
   } else {
     // Asking for the device creates the CUDA context (a fifth of a second): only a plan with an
-    // operator the GPU could take, or a report of every operator, is worth that.
+    // operator the GPU could take, or a report of every operator, is worth that. Hash joins do
+    // not count: whether their probe goes to the GPU depends on the build side's size, known
+    // only at run time, where GpuJoinProbe asks for the device itself.
     bool candidates = false;
     for (const auto& [op, n] : notes_) candidates |= n.kind == Note::kAggregate || n.kind == Note::kSort;
     if (candidates || settings_.explain == gpu::ExplainGpu::kAll)
@@ -120,6 +122,14 @@ void GpuPlacement::place(exec::OperatorPtr& op, const std::string& blocked) {
                    ") sort on the CPU");
       else
         report(*op, false, reason);
+    } else if (auto* join = dynamic_cast<exec::HashJoin*>(op.get())) {
+      std::string reason = try_join(*join);
+      if (reason.empty())
+        report(*op, true,
+               "the probe; build sides under spark.ember.gpu.joinMinBuildRows rows (" +
+                   std::to_string(settings_.join_min_build_rows) + ") probe on the CPU");
+      else
+        report(*op, false, reason);
     } else {
       report(*op, false, cpu_reason(*op));
     }
@@ -152,6 +162,28 @@ std::string GpuPlacement::try_sort(exec::OperatorPtr& op) {
   g->schema = op->schema;
   g->children = std::move(op->children);
   op = std::move(g);
+  return "";
+}
+
+std::string GpuPlacement::try_join(exec::HashJoin& join) {
+  if (join.probe_keys().empty())
+    return "a join without equality keys (nested loop) is not implemented on the GPU";
+  for (size_t k = 0; k < join.probe_keys().size(); ++k) {
+    if (join.null_safe()[k]) return "null-safe equality (<=>) join keys are not supported";
+    const DataType& t = *join.probe_keys()[k]->type;
+    switch (t.id()) {
+      case TypeId::kByte:
+      case TypeId::kShort:
+      case TypeId::kInt:
+      case TypeId::kLong:
+      case TypeId::kDate:
+      case TypeId::kTimestamp:
+      case TypeId::kTimestampNtz:
+      case TypeId::kTime: break;
+      default: return "join keys of type " + t.simple_string() + " are not supported";
+    }
+  }
+  join.set_offload(std::make_unique<gpu::GpuJoinProbe>(settings_));
   return "";
 }
 

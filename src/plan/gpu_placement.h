@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "common/config.h"
+#include "exec/hash_join.h"
 #include "exec/operators.h"
 #include "gpu/settings.h"
 
@@ -15,7 +16,8 @@ namespace ember::plan {
 /// The physical planner notes the bound expressions of the operators it creates (the operators
 /// keep them private); `apply` then walks the finished tree and replaces each subtree the GPU
 /// can run by its GPU operator: a hash aggregate over filters and projections over a range or
-/// a CPU source, fused into one GpuHashAggregate, and sorts by numeric keys (GpuSort). An operator
+/// a CPU source, fused into one GpuHashAggregate, sorts by numeric keys (GpuSort), and the probe of
+/// hash joins on integer keys (GpuJoinProbe). An operator
 /// runs on the GPU when every expression and type in it is supported, spark.rapids.sql.enabled and
 /// spark.ember.gpu.enabled are true, a usable device is present, and its input has at least
 /// spark.ember.gpu.minRows rows; the GPU operator falls back to the CPU operators at run time when
@@ -51,6 +53,8 @@ class GpuPlacement {
   std::string try_aggregate(exec::OperatorPtr& op);
   /// Replaces a sort by GpuSort, or returns the reason it cannot run on the GPU.
   std::string try_sort(exec::OperatorPtr& op);
+  /// Hands a hash join's probe to the GPU (GpuJoinProbe), or returns the reason it cannot.
+  std::string try_join(exec::HashJoin& join);
   std::string cpu_reason(const exec::PhysicalOperator& op) const;
   void report(const exec::PhysicalOperator& op, bool gpu, const std::string& reason);
 

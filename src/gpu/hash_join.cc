@@ -1,0 +1,97 @@
+// The GPU probe of a hash join: the device looks up each probe batch's keys in a copy of the
+// CPU-built index; the CPU join does the rest (CPU twin: exec/hash_join.cc).
+
+#include <chrono>
+
+#include "gpu/error.h"
+#include "gpu/join_probe.h"
+#include "gpu/operators.h"
+#include "gpu/runtime.h"
+
+namespace ember::gpu {
+
+GpuJoinProbe::GpuJoinProbe(const GpuSettings& settings) : settings_(settings) {}
+
+GpuJoinProbe::~GpuJoinProbe() {
+  // The index's buffers are freed on the stream that owns them, before the stream goes.
+  index_.reset();
+}
+
+bool GpuJoinProbe::decline(const std::string& reason) {
+  index_.reset();
+  stats_.on_gpu = false;
+  stats_.fallback_reason = reason;
+  return false;
+}
+
+bool GpuJoinProbe::prepare(const exec::JoinHashTable& table) {
+  index_.reset();
+  stats_ = GpuRunStats{};
+  failed_ = false;
+  gpu_batches_ = 0;
+  cpu_batches_ = 0;
+  if (table.mode() != exec::JoinHashTable::Mode::kDirect &&
+      table.mode() != exec::JoinHashTable::Mode::kInt64)
+    return decline("the build keys are not indexed as integers");
+  if (table.size() < settings_.join_min_build_rows)
+    return decline("the build side has " + std::to_string(table.size()) +
+                   " rows, fewer than spark.ember.gpu.joinMinBuildRows (" +
+                   std::to_string(settings_.join_min_build_rows) + ")");
+  Runtime* runtime = Runtime::get(settings_);
+  if (runtime == nullptr) return decline(Runtime::unavailable_reason());
+  auto begin = std::chrono::steady_clock::now();
+  try {
+    GpuTaskPermit permit(*runtime, settings_.concurrent_tasks);
+    if (!stream_) stream_ = std::make_unique<Stream>();
+    pool_ = std::make_unique<DeviceMemoryPool>("join", &runtime->device_pool(),
+                                               settings_.max_query_bytes);
+    index_ = std::make_unique<DeviceJoinIndex>(table.int_index(), *pool_, *stream_);
+  } catch (const GpuOutOfMemory& e) {
+    return decline("the GPU ran out of memory (" + e.message() + ")");
+  } catch (const GpuError& e) {
+    return decline(e.message());
+  } catch (const Unsupported& e) {
+    return decline(e.what());
+  }
+  stats_.on_gpu = true;
+  stats_.uploaded_bytes = static_cast<int64_t>(index_->bytes());
+  stats_.total_ms =
+      std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
+  return true;
+}
+
+bool GpuJoinProbe::probe(const exec::JoinHashTable& table, const std::vector<ColumnPtr>& keys,
+                         int64_t n, bool first_only, std::vector<int32_t>& probe_rows,
+                         std::vector<int32_t>& build_rows) const {
+  if (!index_ || failed_.load(std::memory_order_relaxed)) {
+    cpu_batches_.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  Runtime* runtime = Runtime::get(settings_);
+  if (runtime == nullptr) {
+    failed_ = true;
+    cpu_batches_.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  std::vector<int64_t> combined;
+  table.combine_int_keys(keys, n, combined);
+  try {
+    GpuTaskPermit permit(*runtime, settings_.concurrent_tasks);
+    Stream stream;
+    index_->probe(combined.data(), n, first_only, *pool_, stream, probe_rows, build_rows);
+  } catch (const GpuOutOfMemory&) {
+    cpu_batches_.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  } catch (const Unsupported&) {
+    cpu_batches_.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  } catch (const GpuError&) {
+    failed_ = true;
+    cpu_batches_.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
+  gpu_batches_.fetch_add(1, std::memory_order_relaxed);
+  return true;
+}
+
+}  // namespace ember::gpu

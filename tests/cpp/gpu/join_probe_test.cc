@@ -1,0 +1,181 @@
+// The GPU probe of a hash join against the CPU probe of the same table: direct and hashed
+// integer indexes, one and two keys, duplicate build keys, nulls and keys outside the build
+// range, first-match probes, empty batches, and the offload's placement decisions. The pairs
+// must be identical, in the same order. Skipped without a GPU.
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <random>
+
+#include "exec/join_hash_table.h"
+#include "gpu/join_probe.h"
+#include "gpu/operators.h"
+#include "gpu/runtime.h"
+#include "gpu_test_util.h"
+
+namespace ember::gpu {
+namespace {
+
+/// A column of `n` values drawn from [lo, hi], null with probability 1/`null_every` (0: none).
+ColumnPtr keys(TypePtr type, int64_t n, int64_t lo, int64_t hi, int null_every, std::mt19937_64& rng) {
+  ColumnBuilder b(type, n);
+  for (int64_t i = 0; i < n; ++i) {
+    uint64_t r = rng();
+    if (null_every > 0 && r % static_cast<uint64_t>(null_every) == 0) {
+      b.append_null();
+      continue;
+    }
+    int64_t v = lo + static_cast<int64_t>((r >> 8) % static_cast<uint64_t>(hi - lo + 1));
+    if (type->byte_width() == 4)
+      b.append<int32_t>(static_cast<int32_t>(v));
+    else
+      b.append<int64_t>(v);
+  }
+  return b.finish();
+}
+
+Batch rows_of(int64_t n) {
+  ColumnBuilder b(DataType::long_(), n);
+  for (int64_t i = 0; i < n; ++i) b.append<int64_t>(i);
+  Batch out;
+  out.num_rows = n;
+  out.columns.push_back(b.finish());
+  return out;
+}
+
+struct Case {
+  const char* name;
+  TypePtr type;
+  int64_t build_rows, build_lo, build_hi;  // build keys drawn from [lo, hi]
+  int64_t probe_lo, probe_hi;
+  int null_every;
+  int key_count;
+  exec::JoinHashTable::Mode mode;
+  int64_t unique_stride = 0;  // > 0: build keys are i * stride, shuffled (no key repeats)
+};
+
+/// Build keys i * stride for i < n, in a random order, with no nulls.
+ColumnPtr unique_keys(int64_t n, int64_t stride, std::mt19937_64& rng) {
+  std::vector<int64_t> v(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) v[static_cast<size_t>(i)] = i * stride;
+  std::shuffle(v.begin(), v.end(), rng);
+  ColumnBuilder b(DataType::long_(), n);
+  for (int64_t x : v) b.append<int64_t>(x);
+  return b.finish();
+}
+
+TEST(GpuJoinProbe, PairsEqualTheCpuProbe) {
+  EMBER_REQUIRE_GPU();
+  GpuSettings settings;
+  Runtime* runtime = Runtime::get(settings);
+  ASSERT_NE(runtime, nullptr);
+  const std::vector<Case> cases = {
+      {"direct unique", DataType::int_(), 200000, 0, 199999, -50, 250000, 0, 1,
+       exec::JoinHashTable::Mode::kDirect},
+      {"direct duplicates and nulls", DataType::long_(), 100000, 1000, 30000, 0, 40000, 17, 1,
+       exec::JoinHashTable::Mode::kDirect},
+      {"hashed sparse", DataType::long_(), 50000, -(int64_t{1} << 40), int64_t{1} << 40,
+       -(int64_t{1} << 40), int64_t{1} << 40, 29, 1, exec::JoinHashTable::Mode::kInt64},
+      {"hashed duplicates", DataType::long_(), 80000, 0, 1 << 24, 0, 1 << 24, 0, 1,
+       exec::JoinHashTable::Mode::kInt64},
+      {"two keys", DataType::int_(), 60000, 0, 300, -5, 305, 23, 2,
+       exec::JoinHashTable::Mode::kDirect},
+      {"direct unique keys", DataType::long_(), 150000, 0, 0, -100, 160000, 0, 1,
+       exec::JoinHashTable::Mode::kDirect, 1},
+      {"hashed unique keys", DataType::long_(), 150000, 0, 0, -100, int64_t{150000} * 1000003, 31,
+       1, exec::JoinHashTable::Mode::kInt64, 1000003},
+  };
+  for (const Case& c : cases) {
+    SCOPED_TRACE(c.name);
+    std::mt19937_64 rng(42);
+    std::vector<ColumnPtr> build_keys, probe_keys;
+    for (int k = 0; k < c.key_count; ++k)
+      build_keys.push_back(c.unique_stride > 0
+                               ? unique_keys(c.build_rows, c.unique_stride, rng)
+                               : keys(c.type, c.build_rows, c.build_lo, c.build_hi, c.null_every, rng));
+    // Probe rows: half copy a random build row's keys (hits, duplicates, nulls), half are drawn
+    // from the probe range (mostly misses, some outside the build range).
+    const int64_t n = 70000;
+    std::vector<ColumnPtr> drawn;
+    for (int k = 0; k < c.key_count; ++k)
+      drawn.push_back(keys(c.type, n, c.probe_lo, c.probe_hi, c.null_every, rng));
+    std::vector<std::unique_ptr<ColumnBuilder>> out;
+    for (int k = 0; k < c.key_count; ++k) out.push_back(std::make_unique<ColumnBuilder>(c.type, n));
+    for (int64_t i = 0; i < n; ++i) {
+      uint64_t r = rng();
+      int64_t from = static_cast<int64_t>((r >> 1) % static_cast<uint64_t>(c.build_rows));
+      for (int k = 0; k < c.key_count; ++k) {
+        if (r & 1)
+          out[static_cast<size_t>(k)]->append_from(*build_keys[static_cast<size_t>(k)], from);
+        else
+          out[static_cast<size_t>(k)]->append_from(*drawn[static_cast<size_t>(k)], i);
+      }
+    }
+    for (auto& b : out) probe_keys.push_back(b->finish());
+    std::vector<bool> null_safe(static_cast<size_t>(c.key_count), false);
+    exec::JoinHashTable table;
+    table.build(rows_of(c.build_rows), build_keys, null_safe);
+    ASSERT_EQ(table.mode(), c.mode);
+
+    Stream stream;
+    DeviceMemoryPool pool("test", &runtime->device_pool(), 0);
+    DeviceJoinIndex index(table.int_index(), pool, stream);
+    std::vector<int64_t> combined;
+    table.combine_int_keys(probe_keys, n, combined);
+    for (bool first_only : {false, true}) {
+      std::vector<int32_t> cpu_p, cpu_b, gpu_p, gpu_b;
+      table.probe(probe_keys, null_safe, n, cpu_p, cpu_b, first_only);
+      index.probe(combined.data(), n, first_only, pool, stream, gpu_p, gpu_b);
+      ASSERT_GT(cpu_p.size(), 0u);
+      EXPECT_EQ(gpu_p, cpu_p) << "first_only " << first_only;
+      EXPECT_EQ(gpu_b, cpu_b) << "first_only " << first_only;
+    }
+    std::vector<int32_t> p{1}, b{2};
+    index.probe(combined.data(), 0, false, pool, stream, p, b);
+    EXPECT_TRUE(p.empty() && b.empty());
+  }
+}
+
+TEST(GpuJoinProbe, OffloadDeclinesSmallAndNonIntegerTables) {
+  EMBER_REQUIRE_GPU();
+  std::mt19937_64 rng(7);
+  GpuSettings settings;
+  settings.join_min_build_rows = 1000;
+  {
+    exec::JoinHashTable table;
+    table.build(rows_of(500), {keys(DataType::long_(), 500, 0, 499, 0, rng)}, {false});
+    GpuJoinProbe offload(settings);
+    EXPECT_FALSE(offload.prepare(table));
+    EXPECT_NE(offload.last_run().fallback_reason.find("fewer than spark.ember.gpu.joinMinBuildRows"),
+              std::string::npos)
+        << offload.last_run().fallback_reason;
+  }
+  {
+    ColumnBuilder s(DataType::string(), 2000);
+    for (int i = 0; i < 2000; ++i) s.append_bytes("k" + std::to_string(i));
+    exec::JoinHashTable table;
+    table.build(rows_of(2000), {s.finish()}, {false});
+    GpuJoinProbe offload(settings);
+    EXPECT_FALSE(offload.prepare(table));
+    EXPECT_EQ(offload.last_run().fallback_reason, "the build keys are not indexed as integers");
+  }
+  {
+    exec::JoinHashTable table;
+    auto k = keys(DataType::long_(), 5000, 0, 2000, 11, rng);
+    table.build(rows_of(5000), {k}, {false});
+    GpuJoinProbe offload(settings);
+    ASSERT_TRUE(offload.prepare(table)) << offload.last_run().fallback_reason;
+    EXPECT_TRUE(offload.last_run().on_gpu);
+    auto probe = keys(DataType::long_(), 3000, -10, 2010, 13, rng);
+    std::vector<int32_t> cpu_p, cpu_b, gpu_p, gpu_b;
+    table.probe({probe}, {false}, 3000, cpu_p, cpu_b);
+    ASSERT_TRUE(offload.probe(table, {probe}, 3000, false, gpu_p, gpu_b));
+    EXPECT_EQ(gpu_p, cpu_p);
+    EXPECT_EQ(gpu_b, cpu_b);
+    EXPECT_EQ(offload.gpu_batches(), 1);
+  }
+}
+
+}  // namespace
+}  // namespace ember::gpu
