@@ -70,8 +70,11 @@ std::vector<std::string> GpuPlacement::apply(exec::OperatorPtr& root) {
     // operator the GPU could take, or a report of every operator, is worth that. Hash joins do
     // not count: whether their probe goes to the GPU depends on the build side's size, known
     // only at run time, where GpuJoinProbe asks for the device itself.
+    // Aggregates count only when their input chain can fuse (filters and projections down to
+    // a range or a source), not over a join or another aggregate.
     bool candidates = false;
-    for (const auto& [op, n] : notes_) candidates |= n.kind == Note::kAggregate || n.kind == Note::kSort;
+    for (const auto& [op, n] : notes_)
+      candidates |= n.kind == Note::kSort || (n.kind == Note::kAggregate && fused_input(op) != nullptr);
     if (candidates || settings_.explain == gpu::ExplainGpu::kAll)
       blocked = gpu::Runtime::unavailable_reason();
   }
@@ -187,6 +190,25 @@ std::string GpuPlacement::try_join(exec::HashJoin& join) {
   return "";
 }
 
+const exec::PhysicalOperator* GpuPlacement::input_chain(
+    const exec::PhysicalOperator* agg, std::vector<const Note*>* steps) const {
+  const exec::PhysicalOperator* cur = agg->children.empty() ? nullptr : agg->children[0].get();
+  while (cur != nullptr) {
+    const Note* n = note(cur);
+    if (n == nullptr || n->kind == Note::kRange || n->kind == Note::kAggregate) break;
+    if (steps != nullptr) steps->push_back(n);
+    cur = cur->children.empty() ? nullptr : cur->children[0].get();
+  }
+  return cur;
+}
+
+const exec::PhysicalOperator* GpuPlacement::fused_input(const exec::PhysicalOperator* agg) const {
+  const exec::PhysicalOperator* cur = input_chain(agg, nullptr);
+  if (cur == nullptr) return nullptr;
+  const Note* n = note(cur);
+  return (n != nullptr && n->kind == Note::kRange) || cur->is_source() ? cur : nullptr;
+}
+
 std::string GpuPlacement::try_aggregate(exec::OperatorPtr& op) {
   const Note* agg = note(op.get());
   gpu::FusedAggregatePlan plan;
@@ -194,18 +216,14 @@ std::string GpuPlacement::try_aggregate(exec::OperatorPtr& op) {
   plan.calls = agg->calls;
   bool ansi = conf_.ansi_enabled();
   // The chain below the aggregate, top-down, down to its source.
-  const exec::PhysicalOperator* cur = op->children.empty() ? nullptr : op->children[0].get();
+  std::vector<const Note*> chain_notes;
+  const exec::PhysicalOperator* cur = input_chain(op.get(), &chain_notes);
   std::vector<gpu::FusedAggregatePlan::Step> top_down;
-  while (cur != nullptr) {
-    const Note* n = note(cur);
-    if (n == nullptr) break;
-    if (n->kind == Note::kRange) break;
-    if (n->kind == Note::kAggregate) break;
+  for (const Note* n : chain_notes) {
     gpu::FusedAggregatePlan::Step s;
     s.filter = n->kind == Note::kFilter;
     s.exprs = n->exprs;
     top_down.push_back(std::move(s));
-    cur = cur->children.empty() ? nullptr : cur->children[0].get();
   }
   const Note* source = cur ? note(cur) : nullptr;
   bool over_range = source != nullptr && source->kind == Note::kRange;

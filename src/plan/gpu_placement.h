@@ -49,6 +49,12 @@ class GpuPlacement {
   };
   const Note* note(const exec::PhysicalOperator* op) const;
   void place(exec::OperatorPtr& op, const std::string& blocked);
+  /// The operator below the filters and projections under aggregate `agg` (their notes, top
+  /// down, into `steps`): where a fused GPU aggregation would take its input from.
+  const exec::PhysicalOperator* input_chain(const exec::PhysicalOperator* agg,
+                                            std::vector<const Note*>* steps) const;
+  /// That operator when a fused aggregation can read it (a range or a source), else nullptr.
+  const exec::PhysicalOperator* fused_input(const exec::PhysicalOperator* agg) const;
   /// Builds the GPU aggregate for `op`, or returns the reason it cannot run on the GPU.
   std::string try_aggregate(exec::OperatorPtr& op);
   /// Replaces a sort by GpuSort, or returns the reason it cannot run on the GPU.
