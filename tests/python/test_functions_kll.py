@@ -202,3 +202,24 @@ def test_errors(diff_error, oracle):
                "KLL_INVALID_INPUT_SKETCH_BUFFER")
     diff_error(lambda s: s.createDataFrame(data, SPARK_SCHEMA).select(F.kll_merge_agg_bigint("f")),
                "KLL_INVALID_INPUT_SKETCH_BUFFER")
+
+
+def test_sketch_of_another_item_type(diff, oracle):
+    # The bytes carry no item type: a bigint or double sketch reads as any type of no greater
+    # width (its items reinterpreted), as in Spark; a float sketch is too short for 8-byte items.
+    data = spark_sketches(oracle)
+    diff(lambda s: s.createDataFrame(data, SPARK_SCHEMA).select(
+        F.kll_sketch_get_n_float("s7"), F.kll_sketch_get_n_double("c20"), F.kll_sketch_get_n_bigint("d30"),
+        F.kll_sketch_to_string_float("s7"), F.kll_sketch_to_string_double("s3"), F.kll_sketch_to_string_float("e"),
+        F.kll_sketch_get_n_float("f")))
+
+
+def test_sketch_agg_window_and_filter(diff):
+    diff(lambda s: s.sql(
+        "SELECT g, kll_sketch_get_n_bigint(kll_sketch_agg_bigint(id) OVER (PARTITION BY g)) AS n, "
+        "kll_sketch_get_quantile_bigint(kll_sketch_agg_bigint(id, 50) OVER (PARTITION BY g ORDER BY id), 1.0) AS running_max "
+        "FROM (SELECT id, id % 4 AS g FROM range(40))"))
+    diff(lambda s: s.sql(
+        "SELECT kll_sketch_get_n_bigint(kll_sketch_agg_bigint(id) FILTER (WHERE id % 3 = 0)) AS n, "
+        "kll_sketch_get_quantile_double(kll_sketch_agg_double(CAST(id AS DOUBLE)) FILTER (WHERE id > 90), 0.5) AS m "
+        "FROM range(100)"))
