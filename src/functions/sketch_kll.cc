@@ -222,12 +222,13 @@ std::optional<KllSketch<T>> KllSketch<T>::deserialize(std::string_view b) {
   if (b.size() < items_at) return std::nullopt;
   s.levels_.assign(static_cast<size_t>(num_levels) + 1, capacity);
   for (int i = 0; i < num_levels; ++i) s.levels_[i] = load<uint32_t>(b, kFullPreamble + 4 * static_cast<size_t>(i));
-  int64_t total = 0;
+  // The weights must add up to n (in 128 bits: garbage levels must not overflow).
+  unsigned __int128 total = 0;
   for (int h = 0; h < num_levels; ++h) {
     if (s.levels_[h + 1] < s.levels_[h]) return std::nullopt;
-    total += static_cast<int64_t>(s.levels_[h + 1] - s.levels_[h]) << h;
+    total += static_cast<unsigned __int128>(s.levels_[h + 1] - s.levels_[h]) << h;
   }
-  if (total != s.n_ || b.size() < items_at + sizeof(T) * s.retained()) return std::nullopt;
+  if (total != static_cast<unsigned __int128>(s.n_) || b.size() < items_at + sizeof(T) * s.retained()) return std::nullopt;
   s.items_.assign(capacity, T{});
   std::memcpy(s.items_.data() + s.levels_[0], b.data() + items_at, sizeof(T) * s.retained());
   s.min_ = load<T>(b, items_at - 2 * sizeof(T));

@@ -69,18 +69,20 @@ def spark_sketches(oracle):
         "SELECT kll_sketch_agg_bigint(id) FILTER (WHERE id < 3) AS s3, kll_sketch_agg_bigint(id + 40) FILTER (WHERE id < 7) AS s7, "
         "kll_sketch_agg_bigint(id) FILTER (WHERE id < 0) AS e, kll_sketch_agg_bigint(id * 2, 20) AS c20, "
         "kll_sketch_agg_bigint(id % 977, 200) AS c200, kll_sketch_agg_bigint(id, 8) AS c8, "
-        "kll_sketch_agg_double(CAST(id AS DOUBLE) / 7, 30) AS d30, kll_sketch_agg_float(CAST(id % 100 AS FLOAT)) AS f "
+        "kll_sketch_agg_double(CAST(id AS DOUBLE) / 7, 30) AS d30, kll_sketch_agg_float(CAST(id % 100 AS FLOAT)) AS f, "
+        "kll_sketch_agg_bigint(id, 300) FILTER (WHERE id = 42) AS one "
         "FROM range(5000)").collect()[0]
     return [tuple(bytes(v) for v in row)]
 
 
-SPARK_SCHEMA = "s3 binary, s7 binary, e binary, c20 binary, c200 binary, c8 binary, d30 binary, f binary"
+SPARK_SCHEMA = ("s3 binary, s7 binary, e binary, c20 binary, c200 binary, c8 binary, d30 binary, f binary, "
+                "one binary")
 
 
 def test_to_string_of_spark_sketches(diff, oracle):
     data = spark_sketches(oracle)
     diff(lambda s: s.createDataFrame(data, SPARK_SCHEMA).select(
-        *[F.kll_sketch_to_string_bigint(c) for c in ["s3", "s7", "e", "c20", "c200", "c8"]],
+        *[F.kll_sketch_to_string_bigint(c) for c in ["s3", "s7", "e", "c20", "c200", "c8", "one"]],
         F.kll_sketch_to_string_double("d30"), F.kll_sketch_to_string_float("f")))
 
 
@@ -90,8 +92,10 @@ def test_merge_scalar(diff, oracle):
     diff(lambda s: s.createDataFrame(data, SPARK_SCHEMA).select(
         F.kll_sketch_merge_bigint("s3", "s7"), F.kll_sketch_merge_bigint("s7", "s3"), F.kll_sketch_merge_bigint("s3", "e"),
         F.kll_sketch_merge_bigint("e", "s3"), F.kll_sketch_merge_bigint("e", "e"), F.kll_sketch_merge_bigint("s3", "s3"),
-        F.kll_sketch_merge_bigint("s7", F.lit(None).cast("binary"))))
-    pairs = [("c20", "c200"), ("c200", "c20"), ("c8", "c20"), ("s7", "c8"), ("c8", "s7"), ("e", "c200"), ("c200", "c200")]
+        F.kll_sketch_merge_bigint("s7", F.lit(None).cast("binary")), F.kll_sketch_merge_bigint("one", "s3"),
+        F.kll_sketch_merge_bigint("s3", "one"), F.kll_sketch_merge_bigint("one", "one"), F.kll_sketch_merge_bigint("e", "one")))
+    pairs = [("c20", "c200"), ("c200", "c20"), ("c8", "c20"), ("s7", "c8"), ("c8", "s7"), ("e", "c200"), ("c200", "c200"),
+             ("one", "c8"), ("c20", "one")]
     diff(lambda s: s.createDataFrame(data, SPARK_SCHEMA).select(
         *[F.kll_sketch_to_string_bigint(F.kll_sketch_merge_bigint(a, b)) for a, b in pairs],
         *[F.kll_sketch_get_n_bigint(F.kll_sketch_merge_bigint(a, b)) for a, b in pairs],
