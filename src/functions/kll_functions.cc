@@ -17,17 +17,19 @@ namespace {
 using kll::KllSketch;
 
 [[noreturn]] void invalid_kll_buffer(const std::string& fn) {
-  throw SparkError(ErrorKind::kRuntime, "KLL_INVALID_INPUT_SKETCH_BUFFER",
-                   "Invalid call to `" + fn +
-                       "`; only valid KLL sketch buffers are supported as inputs (such as those produced by the "
-                       "`kll_sketch_agg` function).",
-                   {{"function", "`" + fn + "`"}}, "22000");
+  throw SparkError(
+      ErrorKind::kRuntime, "KLL_INVALID_INPUT_SKETCH_BUFFER",
+      "Invalid call to `" + fn +
+          "`; only valid KLL sketch buffers are supported as inputs (such as those produced by the "
+          "`kll_sketch_agg` function).",
+      {{"function", "`" + fn + "`"}}, "22000");
 }
 
 [[noreturn]] void invalid_kll_rank(const std::string& fn) {
-  throw SparkError(ErrorKind::kArithmetic, "KLL_SKETCH_INVALID_QUANTILE_RANGE",
-                   "For function `" + fn + "`, the quantile value must be between 0.0 and 1.0 (inclusive).",
-                   {{"functionName", "`" + fn + "`"}});
+  throw SparkError(
+      ErrorKind::kArithmetic, "KLL_SKETCH_INVALID_QUANTILE_RANGE",
+      "For function `" + fn + "`, the quantile value must be between 0.0 and 1.0 (inclusive).",
+      {{"functionName", "`" + fn + "`"}});
 }
 
 /// The KLL item type of a function family: its suffix, C++ item type and Spark type.
@@ -69,17 +71,20 @@ std::vector<TypePtr> arg_types(const std::vector<ArgInfo>& a) {
 
 const char* kOrdinals[] = {"first", "second"};
 
-[[noreturn]] void wrong_type(const std::string& fn, const std::vector<ArgInfo>& a, size_t i, const std::string& want) {
+[[noreturn]] void wrong_type(const std::string& fn, const std::vector<ArgInfo>& a, size_t i,
+                             const std::string& want) {
   throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
-                      std::string("The ") + kOrdinals[i] + " parameter requires the " + want + " type, however \"" +
-                          a[i].type->sql() + "\" has the type \"" + a[i].type->sql() + "\".",
+                      std::string("The ") + kOrdinals[i] + " parameter requires the " + want +
+                          " type, however \"" + a[i].type->sql() + "\" has the type \"" +
+                          a[i].type->sql() + "\".",
                       call_sql(fn, arg_types(a)));
 }
 
 /// Scalars take sketches as BINARY, or as strings cast to it.
 void require_kll_binary(const std::string& fn, const std::vector<ArgInfo>& a, size_t i) {
   const TypeId id = a[i].type->id();
-  if (id != TypeId::kBinary && id != TypeId::kString && id != TypeId::kNull) wrong_type(fn, a, i, "\"BINARY\"");
+  if (id != TypeId::kBinary && id != TypeId::kString && id != TypeId::kNull)
+    wrong_type(fn, a, i, "\"BINARY\"");
 }
 
 /// The optional k argument of the aggregates: a constant, non-null INT in [kMinK, kMaxK],
@@ -87,18 +92,23 @@ void require_kll_binary(const std::string& fn, const std::vector<ArgInfo>& a, si
 int kll_k_argument(const std::string& fn, const std::vector<ArgInfo>& a) {
   if (a.size() < 2) return kll::kDefaultK;
   const ArgInfo& k = a[1];
-  if (k.type->id() != TypeId::kInt && k.type->id() != TypeId::kNull) wrong_type(fn, a, 1, "\"INT\"");
+  if (k.type->id() != TypeId::kInt && k.type->id() != TypeId::kNull)
+    wrong_type(fn, a, 1, "\"INT\"");
   const std::string shown = call_sql(fn, arg_types(a));
   if (!k.literal)
-    throw_type_mismatch("NON_FOLDABLE_INPUT",
-                        "the input k should be a foldable int expression; however, got " + k.type->sql() + ".", shown);
-  if (k.literal->is_null()) throw_type_mismatch("UNEXPECTED_NULL", "The k must not be null.", shown);
+    throw_type_mismatch(
+        "NON_FOLDABLE_INPUT",
+        "the input k should be a foldable int expression; however, got " + k.type->sql() + ".",
+        shown);
+  if (k.literal->is_null())
+    throw_type_mismatch("UNEXPECTED_NULL", "The k must not be null.", shown);
   const int64_t v = k.literal->as_int();
   if (v < kll::kMinK || v > kll::kMaxK)
     throw_type_mismatch("TYPE_CHECK_FAILURE_WITH_HINT",
-                        "[KLL_SKETCH_K_OUT_OF_RANGE] For function `" + fn + "`, the k parameter must be between " +
-                            std::to_string(kll::kMinK) + " and " + std::to_string(kll::kMaxK) +
-                            " (inclusive), but got " + std::to_string(v) + ". SQLSTATE: 22003.",
+                        "[KLL_SKETCH_K_OUT_OF_RANGE] For function `" + fn +
+                            "`, the k parameter must be between " + std::to_string(kll::kMinK) +
+                            " and " + std::to_string(kll::kMaxK) + " (inclusive), but got " +
+                            std::to_string(v) + ". SQLSTATE: 22003.",
                         shown);
   return static_cast<int>(v);
 }
@@ -113,7 +123,8 @@ template <typename T>
 class KllAggregate final : public AggregateFunction {
  public:
   /// `k` is 0 for kll_merge_agg_* called without one.
-  KllAggregate(bool merge_sketches, int k, std::string fn) : merge_(merge_sketches), k_(k), fn_(std::move(fn)) {}
+  KllAggregate(bool merge_sketches, int k, std::string fn)
+      : merge_(merge_sketches), k_(k), fn_(std::move(fn)) {}
 
   size_t state_size() const override { return sizeof(KllSketch<T>*); }
   void init(uint8_t* s) const override { *reinterpret_cast<KllSketch<T>**>(s) = nullptr; }
@@ -137,8 +148,10 @@ class KllAggregate final : public AggregateFunction {
     auto* s = *reinterpret_cast<KllSketch<T>* const*>(src);
     if (!s) return;
     auto** d = reinterpret_cast<KllSketch<T>**>(dst);
-    if (!*d) *d = new KllSketch<T>(*s);
-    else (*d)->merge(*s);
+    if (!*d)
+      *d = new KllSketch<T>(*s);
+    else
+      (*d)->merge(*s);
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
@@ -177,9 +190,12 @@ bool kll_value_ok<double>(TypeId id) {
 
 template <typename T>
 const char* kll_value_types() {
-  if constexpr (std::is_same_v<T, int64_t>) return "(\"TINYINT\" or \"INT\" or \"BIGINT\" or \"SMALLINT\")";
-  else if constexpr (std::is_same_v<T, float>) return "\"FLOAT\"";
-  else return "(\"FLOAT\" or \"DOUBLE\")";
+  if constexpr (std::is_same_v<T, int64_t>)
+    return "(\"TINYINT\" or \"INT\" or \"BIGINT\" or \"SMALLINT\")";
+  else if constexpr (std::is_same_v<T, float>)
+    return "\"FLOAT\"";
+  else
+    return "(\"FLOAT\" or \"DOUBLE\")";
 }
 
 template <typename T>
@@ -209,14 +225,16 @@ FunctionDef kll_aggregate(bool merge_sketches) {
     return s;
   };
   d.aggregate = [fn, merge_sketches](const Signature& sig, const EvalContext&) {
-    return std::make_unique<KllAggregate<T>>(merge_sketches, static_cast<int>(sig.parameters[0]), fn);
+    return std::make_unique<KllAggregate<T>>(merge_sketches, static_cast<int>(sig.parameters[0]),
+                                             fn);
   };
   d.may_throw = merge_sketches;
-  d.usage = merge_sketches
-                ? fn + "(sketch[, k]) - Merges KLL sketches into one with parameter k (by default the first "
-                       "sketch's)."
-                : fn + "(expr[, k]) - Returns a KLL quantile sketch of the values, with parameter k (default 200, "
-                       "8 to 65535).";
+  d.usage = merge_sketches ? fn + "(sketch[, k]) - Merges KLL sketches into one with parameter k "
+                                  "(by default the first "
+                                  "sketch's)."
+                           : fn + "(expr[, k]) - Returns a KLL quantile sketch of the values, with "
+                                  "parameter k (default 200, "
+                                  "8 to 65535).";
   return d;
 }
 
@@ -237,7 +255,8 @@ FunctionDef kll_merge() {
     s.result_type = DataType::binary();
     return s;
   };
-  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig, const EvalContext&) {
+  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig,
+                  const EvalContext&) {
     return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
       KllSketch<T> left = read_kll<T>(fn, a[0]->string_at(i));
       left.merge(read_kll<T>(fn, a[1]->string_at(i)));
@@ -262,13 +281,16 @@ FunctionDef kll_to_string() {
     s.result_type = DataType::string();
     return s;
   };
-  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig, const EvalContext&) {
+  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig,
+                  const EvalContext&) {
     return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
       b.append_bytes(read_kll<T>(fn, a[0]->string_at(i)).summary());
     });
   };
   d.may_throw = true;
-  d.usage = fn + "(sketch) - Returns a summary of a KLL sketch: its parameters, size, error bounds and extremes.";
+  d.usage = fn +
+            "(sketch) - Returns a summary of a KLL sketch: its parameters, size, error bounds and "
+            "extremes.";
   return d;
 }
 
@@ -285,7 +307,8 @@ FunctionDef kll_get_n() {
     s.result_type = DataType::long_();
     return s;
   };
-  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig, const EvalContext&) {
+  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig,
+                  const EvalContext&) {
     return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
       b.append<int64_t>(read_kll<T>(fn, a[0]->string_at(i)).n());
     });
@@ -312,16 +335,19 @@ FunctionDef kll_get_quantile() {
                     : r->is_numeric() || r->id() == TypeId::kString || r->id() == TypeId::kNull;
     if (!ok) wrong_type(fn, a, 1, "(\"DOUBLE\" or \"ARRAY<DOUBLE>\")");
     if (!a[1].literal)
-      throw_type_mismatch("NON_FOLDABLE_INPUT",
-                          "the input `rank` should be a foldable \"DOUBLE\" expression; however, got \"" + r->sql() +
-                              "\".",
-                          call_sql(fn, arg_types(a)));
+      throw_type_mismatch(
+          "NON_FOLDABLE_INPUT",
+          "the input `rank` should be a foldable \"DOUBLE\" expression; however, got \"" +
+              r->sql() + "\".",
+          call_sql(fn, arg_types(a)));
     Signature s;
-    s.arg_types = {DataType::binary(), array ? DataType::array(DataType::double_()) : DataType::double_()};
+    s.arg_types = {DataType::binary(),
+                   array ? DataType::array(DataType::double_()) : DataType::double_()};
     s.result_type = array ? DataType::array(KllItem<T>::type(), false) : KllItem<T>::type();
     return s;
   };
-  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig, const EvalContext&) {
+  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig,
+                  const EvalContext&) {
     const bool array = sig.result_type->id() == TypeId::kArray;
     auto check = [&](double r) {
       if (!(r >= 0.0 && r <= 1.0)) invalid_kll_rank(fn);
@@ -347,7 +373,9 @@ FunctionDef kll_get_quantile() {
     });
   };
   d.may_throw = true;
-  d.usage = fn + "(sketch, rank) - Returns the item at a normalized rank (or array of ranks) of a KLL sketch.";
+  d.usage =
+      fn +
+      "(sketch, rank) - Returns the item at a normalized rank (or array of ranks) of a KLL sketch.";
   return d;
 }
 
@@ -364,20 +392,22 @@ FunctionDef kll_get_rank() {
     const TypePtr& v = a[1].type;
     const TypePtr item = KllItem<T>::type();
     const bool array = v->id() == TypeId::kArray;
-    bool ok = array ? v->element_type()->id() == item->id() || v->element_type()->id() == TypeId::kNull
-                    : v->is_numeric() || v->id() == TypeId::kString || v->id() == TypeId::kNull;
+    bool ok =
+        array ? v->element_type()->id() == item->id() || v->element_type()->id() == TypeId::kNull
+              : v->is_numeric() || v->id() == TypeId::kString || v->id() == TypeId::kNull;
     if (!ok) wrong_type(fn, a, 1, "(\"" + item->sql() + "\" or \"ARRAY<" + item->sql() + ">\")");
     if (!a[1].literal)
       throw_type_mismatch("NON_FOLDABLE_INPUT",
-                          "the input `quantile` should be a foldable \"" + item->sql() + "\" expression; however, got \"" +
-                              v->sql() + "\".",
+                          "the input `quantile` should be a foldable \"" + item->sql() +
+                              "\" expression; however, got \"" + v->sql() + "\".",
                           call_sql(fn, arg_types(a)));
     Signature s;
     s.arg_types = {DataType::binary(), array ? DataType::array(item) : item};
     s.result_type = array ? DataType::array(DataType::double_(), false) : DataType::double_();
     return s;
   };
-  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig, const EvalContext&) {
+  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig,
+                  const EvalContext&) {
     const bool array = sig.result_type->id() == TypeId::kArray;
     return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
       KllSketch<T> s = read_kll<T>(fn, a[0]->string_at(i));
@@ -399,7 +429,9 @@ FunctionDef kll_get_rank() {
     });
   };
   d.may_throw = true;
-  d.usage = fn + "(sketch, item) - Returns the normalized rank of an item (or array of items) in a KLL sketch.";
+  d.usage = fn +
+            "(sketch, item) - Returns the normalized rank of an item (or array of items) in a KLL "
+            "sketch.";
   return d;
 }
 

@@ -52,7 +52,9 @@ uint32_t scaled_capacity(uint64_t k, int depth) {
     for (size_t i = 1; i < p.size(); ++i) p[i] = p[i - 1] * 3;
     return p;
   }();
-  auto one = [](uint64_t kk, int d) { return static_cast<uint32_t>((((kk << 1) << d) / kPowersOfThree[d] + 1) >> 1); };
+  auto one = [](uint64_t kk, int d) {
+    return static_cast<uint32_t>((((kk << 1) << d) / kPowersOfThree[d] + 1) >> 1);
+  };
   if (depth <= 30) return one(k, depth);
   const int half = depth / 2;
   return one(one(k, half), depth - half);
@@ -73,7 +75,8 @@ bool before(T a, T b) {
 
 /// Seeds for the compaction coin flips: each sketch gets its own stream.
 uint64_t next_seed() {
-  static std::atomic<uint64_t> counter{std::random_device{}() | (static_cast<uint64_t>(std::random_device{}()) << 32)};
+  static std::atomic<uint64_t> counter{std::random_device{}() |
+                                       (static_cast<uint64_t>(std::random_device{}()) << 32)};
   return counter.fetch_add(0x9e3779b97f4a7c15ULL, std::memory_order_relaxed);
 }
 
@@ -91,7 +94,8 @@ template <typename T>
 void halve_up(T* buf, uint32_t start, uint32_t length, uint64_t bit) {
   const uint32_t half = length / 2;
   int64_t j = static_cast<int64_t>(start) + length - 1 - static_cast<int64_t>(bit);
-  for (int64_t i = static_cast<int64_t>(start) + length - 1; i >= static_cast<int64_t>(start + half); --i, j -= 2)
+  for (int64_t i = static_cast<int64_t>(start) + length - 1;
+       i >= static_cast<int64_t>(start + half); --i, j -= 2)
     buf[i] = buf[j];
 }
 
@@ -101,10 +105,14 @@ template <typename T>
 void merge_sorted(const T* a, uint32_t na, const T* b, uint32_t nb, T* out) {
   uint32_t i = 0, j = 0;
   for (uint32_t c = 0; c < na + nb; ++c) {
-    if (i == na) out[c] = b[j++];
-    else if (j == nb) out[c] = a[i++];
-    else if (a[i] < b[j]) out[c] = a[i++];
-    else out[c] = b[j++];
+    if (i == na)
+      out[c] = b[j++];
+    else if (j == nb)
+      out[c] = a[i++];
+    else if (a[i] < b[j])
+      out[c] = a[i++];
+    else
+      out[c] = b[j++];
   }
 }
 
@@ -152,9 +160,12 @@ std::string percent3(double v) {
 
 template <typename T>
 std::string item_text(T v) {
-  if constexpr (std::is_same_v<T, int64_t>) return std::to_string(v);
-  else if constexpr (std::is_same_v<T, float>) return java_float_string(v);
-  else return java_double_string(v);
+  if constexpr (std::is_same_v<T, int64_t>)
+    return std::to_string(v);
+  else if constexpr (std::is_same_v<T, float>)
+    return java_float_string(v);
+  else
+    return java_double_string(v);
 }
 
 template <typename T>
@@ -204,7 +215,8 @@ std::optional<KllSketch<T>> KllSketch<T>::deserialize(std::string_view b) {
     return s;
   }
   if (flags & kFlagSingleItem) {
-    if (pre_ints != 2 || version != kSerialVersionSingle || b.size() < kShortPreamble + sizeof(T)) return std::nullopt;
+    if (pre_ints != 2 || version != kSerialVersionSingle || b.size() < kShortPreamble + sizeof(T))
+      return std::nullopt;
     const T v = load<T>(b, kShortPreamble);
     s.n_ = 1;
     s.min_ = s.max_ = v;
@@ -212,7 +224,8 @@ std::optional<KllSketch<T>> KllSketch<T>::deserialize(std::string_view b) {
     s.items_[s.levels_[0]] = v;
     return s;
   }
-  if (pre_ints != 5 || version != kSerialVersionFull || b.size() < kFullPreamble) return std::nullopt;
+  if (pre_ints != 5 || version != kSerialVersionFull || b.size() < kFullPreamble)
+    return std::nullopt;
   s.n_ = load<int64_t>(b, 8);
   s.min_k_ = load<uint16_t>(b, 16);
   const int num_levels = static_cast<uint8_t>(b[18]);
@@ -221,14 +234,17 @@ std::optional<KllSketch<T>> KllSketch<T>::deserialize(std::string_view b) {
   const size_t items_at = kFullPreamble + 4 * static_cast<size_t>(num_levels) + 2 * sizeof(T);
   if (b.size() < items_at) return std::nullopt;
   s.levels_.assign(static_cast<size_t>(num_levels) + 1, capacity);
-  for (int i = 0; i < num_levels; ++i) s.levels_[i] = load<uint32_t>(b, kFullPreamble + 4 * static_cast<size_t>(i));
+  for (int i = 0; i < num_levels; ++i)
+    s.levels_[i] = load<uint32_t>(b, kFullPreamble + 4 * static_cast<size_t>(i));
   // The weights must add up to n (in 128 bits: garbage levels must not overflow).
   unsigned __int128 total = 0;
   for (int h = 0; h < num_levels; ++h) {
     if (s.levels_[h + 1] < s.levels_[h]) return std::nullopt;
     total += static_cast<unsigned __int128>(s.levels_[h + 1] - s.levels_[h]) << h;
   }
-  if (total != static_cast<unsigned __int128>(s.n_) || b.size() < items_at + sizeof(T) * s.retained()) return std::nullopt;
+  if (total != static_cast<unsigned __int128>(s.n_) ||
+      b.size() < items_at + sizeof(T) * s.retained())
+    return std::nullopt;
   s.items_.assign(capacity, T{});
   std::memcpy(s.items_.data() + s.levels_[0], b.data() + items_at, sizeof(T) * s.retained());
   s.min_ = load<T>(b, items_at - 2 * sizeof(T));
@@ -241,7 +257,9 @@ template <typename T>
 std::string KllSketch<T>::serialize() const {
   std::string out;
   const bool single = n_ == 1;
-  const uint8_t flags = empty() ? kFlagEmpty : single ? kFlagSingleItem : (level0_sorted_ ? kFlagLevelZeroSorted : 0);
+  const uint8_t flags = empty()  ? kFlagEmpty
+                        : single ? kFlagSingleItem
+                                 : (level0_sorted_ ? kFlagLevelZeroSorted : 0);
   out.push_back(static_cast<char>(empty() || single ? 2 : 5));
   out.push_back(static_cast<char>(single ? kSerialVersionSingle : kSerialVersionFull));
   out.push_back(static_cast<char>(kFamily));
@@ -346,7 +364,9 @@ void KllSketch<T>::merge(const KllSketch& other) {
     // from the bottom up, which compacts a level only while the total is over capacity.
     const int my_levels = num_levels(), their_levels = other.num_levels();
     int levels = std::max(my_levels, their_levels);
-    auto pop = [](const KllSketch& s, int h) { return h < s.num_levels() ? s.levels_[h + 1] - s.levels_[h] : 0u; };
+    auto pop = [](const KllSketch& s, int h) {
+      return h < s.num_levels() ? s.levels_[h + 1] - s.levels_[h] : 0u;
+    };
     std::vector<T> work(retained() + other.retained() - pop(other, 0));
     std::vector<uint32_t> in(kMaxLevels + 3, 0), out(kMaxLevels + 3, 0);
     in[1] = pop(*this, 0);
@@ -355,7 +375,8 @@ void KllSketch<T>::merge(const KllSketch& other) {
       const uint32_t mine = pop(*this, h), theirs = pop(other, h);
       in[h + 1] = in[h] + mine + theirs;
       if (mine > 0 && theirs > 0)
-        merge_sorted(items_.data() + levels_[h], mine, other.items_.data() + other.levels_[h], theirs, work.data() + in[h]);
+        merge_sorted(items_.data() + levels_[h], mine, other.items_.data() + other.levels_[h],
+                     theirs, work.data() + in[h]);
       else if (mine > 0)
         std::copy_n(items_.begin() + levels_[h], mine, work.begin() + in[h]);
       else if (theirs > 0)
@@ -416,8 +437,10 @@ const typename KllSketch<T>::SortedView& KllSketch<T>::view() const {
   SortedView v;
   std::vector<std::pair<T, int64_t>> weighted;
   for (int h = 0; h < num_levels(); ++h)
-    for (uint32_t i = levels_[h]; i < levels_[h + 1]; ++i) weighted.emplace_back(items_[i], int64_t{1} << h);
-  std::stable_sort(weighted.begin(), weighted.end(), [](const auto& x, const auto& y) { return x.first < y.first; });
+    for (uint32_t i = levels_[h]; i < levels_[h + 1]; ++i)
+      weighted.emplace_back(items_[i], int64_t{1} << h);
+  std::stable_sort(weighted.begin(), weighted.end(),
+                   [](const auto& x, const auto& y) { return x.first < y.first; });
   int64_t running = 0;
   for (auto& [item, weight] : weighted) {
     running += weight;
@@ -447,14 +470,16 @@ double KllSketch<T>::rank(T v) const {
   const SortedView& s = view();
   auto end = std::upper_bound(s.items.begin(), s.items.end(), v);
   if (end == s.items.begin()) return 0.0;
-  return static_cast<double>(s.cumulative[static_cast<size_t>(end - s.items.begin() - 1)]) / static_cast<double>(n_);
+  return static_cast<double>(s.cumulative[static_cast<size_t>(end - s.items.begin() - 1)]) /
+         static_cast<double>(n_);
 }
 
 template <typename T>
 T KllSketch<T>::quantile(double rank) const {
   const SortedView& s = view();
   double natural = rank * static_cast<double>(n_);
-  if (static_cast<double>(n_) <= kTailRounding) natural = std::floor(natural * kTailRounding + 0.5) / kTailRounding;
+  if (static_cast<double>(n_) <= kTailRounding)
+    natural = std::floor(natural * kTailRounding + 0.5) / kTailRounding;
   const auto target = static_cast<int64_t>(std::ceil(natural));
   auto it = std::lower_bound(s.cumulative.begin(), s.cumulative.end(), target);
   if (it == s.cumulative.end()) return s.items.back();
@@ -466,11 +491,15 @@ std::string KllSketch<T>::summary() const {
   const double eps = 2.296 / std::pow(static_cast<double>(min_k_), 0.9723);
   const double eps_pmf = 2.446 / std::pow(static_cast<double>(min_k_), 0.9433);
   const size_t width = sizeof(T);
-  const size_t updatable = kFullPreamble + 4 * (static_cast<size_t>(num_levels()) + 1) + width * (2 + capacity());
-  const size_t compact = empty() ? kShortPreamble
-                         : n_ == 1 ? kShortPreamble + width
-                                   : kFullPreamble + 4 * static_cast<size_t>(num_levels()) + width * (2 + retained());
-  auto line = [](const char* label, const std::string& value) { return std::string("   ") + label + ": " + value + "\n"; };
+  const size_t updatable =
+      kFullPreamble + 4 * (static_cast<size_t>(num_levels()) + 1) + width * (2 + capacity());
+  const size_t compact =
+      empty()   ? kShortPreamble
+      : n_ == 1 ? kShortPreamble + width
+                : kFullPreamble + 4 * static_cast<size_t>(num_levels()) + width * (2 + retained());
+  auto line = [](const char* label, const std::string& value) {
+    return std::string("   ") + label + ": " + value + "\n";
+  };
   auto flag = [](bool b) { return std::string(b ? "true" : "false"); };
   std::string s = std::string("\n### Kll") + kSketchName<T> + " Summary:\n";
   s += line("K                      ", std::to_string(k_));

@@ -75,8 +75,8 @@ class KllSketch {
 
  private:
   struct SortedView {
-    std::vector<T> items;               // retained items in ascending order
-    std::vector<int64_t> cumulative;    // cumulative weights of items
+    std::vector<T> items;             // retained items in ascending order
+    std::vector<int64_t> cumulative;  // cumulative weights of items
   };
   const SortedView& view() const;
   void compress_while_updating();
