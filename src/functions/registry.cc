@@ -34,6 +34,7 @@ void register_number_format(Registry& r);
 void register_time_window(Registry& r);
 void register_theta_functions(Registry& r);
 void register_sketch_functions(Registry& r);
+void register_kll_functions(Registry& r);
 
 Registry& Registry::instance() {
   static Registry* r = new Registry();
@@ -73,6 +74,7 @@ Registry::Registry() {
   register_histogram_aggregates(*this);
   register_theta_functions(*this);
   register_sketch_functions(*this);
+  register_kll_functions(*this);
   register_collection_constructors(*this);
   register_collection_access(*this);
   register_array_functions(*this);

@@ -1,7 +1,6 @@
 // Sketch aggregates: approx_count_distinct (HyperLogLog++ over Spark's XXH64 hash of each value,
-// hyperloglogplus.h), count_min_sketch (Spark's serialized CountMinSketch,
-// count_min_sketch.h), and the readers of KLL sketches made by kll_sketch_agg_* (sketch_kll.h):
-// kll_sketch_get_n_*, kll_sketch_get_quantile_*, kll_sketch_get_rank_*.
+// hyperloglogplus.h) and count_min_sketch (Spark's serialized CountMinSketch,
+// count_min_sketch.h). The KLL sketch functions are in kll_functions.cc.
 
 #include <memory>
 #include <string>
@@ -11,7 +10,6 @@
 #include "common/number_format.h"
 #include "functions/count_min_sketch.h"
 #include "functions/hyperloglogplus.h"
-#include "functions/sketch_kll.h"
 #include "functions/string_util.h"
 #include "functions/value_hash.h"
 
@@ -258,223 +256,11 @@ FunctionDef count_min_sketch() {
   return d;
 }
 
-[[noreturn]] void invalid_kll_buffer(const std::string& fn) {
-  throw SparkError(ErrorKind::kRuntime, "KLL_INVALID_INPUT_SKETCH_BUFFER",
-                   "Invalid call to `" + fn +
-                       "`; only valid KLL sketch buffers are supported as inputs (such as those produced by the "
-                       "`kll_sketch_agg` function).",
-                   {{"function", "`" + fn + "`"}});
-}
-
-[[noreturn]] void invalid_kll_rank(const std::string& fn) {
-  throw SparkError(ErrorKind::kArithmetic, "KLL_SKETCH_INVALID_QUANTILE_RANGE",
-                   "For function `" + fn + "`, the quantile value must be between 0.0 and 1.0 (inclusive).",
-                   {{"functionName", "`" + fn + "`"}});
-}
-
-/// The KLL item type of a function family: its suffix, C++ item type and Spark type.
-template <typename T>
-struct KllItem;
-template <>
-struct KllItem<int64_t> {
-  static constexpr const char* kSuffix = "bigint";
-  static TypePtr type() { return DataType::long_(); }
-};
-template <>
-struct KllItem<float> {
-  static constexpr const char* kSuffix = "float";
-  static TypePtr type() { return DataType::float_(); }
-};
-template <>
-struct KllItem<double> {
-  static constexpr const char* kSuffix = "double";
-  static TypePtr type() { return DataType::double_(); }
-};
-
-template <typename T>
-kll::KllSketch<T> read_kll(const std::string& fn, std::string_view bytes) {
-  auto s = kll::KllSketch<T>::deserialize(bytes);
-  if (!s) invalid_kll_buffer(fn);
-  return std::move(*s);
-}
-
-void require_kll_binary(const std::string& fn, const std::vector<ArgInfo>& a) {
-  const TypeId id = a[0].type->id();
-  if (id != TypeId::kBinary && id != TypeId::kString && id != TypeId::kNull) {
-    std::vector<TypePtr> types;
-    for (auto& x : a) types.push_back(x.type);
-    throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
-                        "The first parameter requires the \"BINARY\" type, however \"" + a[0].type->sql() +
-                            "\" has the type \"" + a[0].type->sql() + "\".",
-                        call_sql(fn, types));
-  }
-}
-
-std::vector<TypePtr> arg_types(const std::vector<ArgInfo>& a) {
-  std::vector<TypePtr> t;
-  for (auto& x : a) t.push_back(x.type);
-  return t;
-}
-
-template <typename T>
-FunctionDef kll_get_n() {
-  const std::string fn = std::string("kll_sketch_get_n_") + KllItem<T>::kSuffix;
-  FunctionDef d;
-  d.name = fn;
-  d.min_args = d.max_args = 1;
-  d.arg_type_rule = [fn](const std::vector<ArgInfo>& a, const Config&) {
-    require_kll_binary(fn, a);
-    Signature s;
-    s.arg_types = {DataType::binary()};
-    s.result_type = DataType::long_();
-    return s;
-  };
-  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig, const EvalContext&) {
-    return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-      b.append<int64_t>(read_kll<T>(fn, a[0]->string_at(i)).n());
-    });
-  };
-  d.may_throw = true;
-  d.usage = fn + "(sketch) - Returns the number of items collected in a KLL sketch.";
-  return d;
-}
-
-template <typename T>
-void append_item(ColumnBuilder& b, T v) {
-  b.append<T>(v);
-}
-
-/// kll_sketch_get_quantile_*(sketch, rank): the item at a normalized rank (or an array of
-/// ranks) in [0, 1]; the ranks must be constant.
-template <typename T>
-FunctionDef kll_get_quantile() {
-  const std::string fn = std::string("kll_sketch_get_quantile_") + KllItem<T>::kSuffix;
-  FunctionDef d;
-  d.name = fn;
-  d.min_args = d.max_args = 2;
-  d.constant_args = {1};
-  d.arg_type_rule = [fn](const std::vector<ArgInfo>& a, const Config&) {
-    require_kll_binary(fn, a);
-    const TypePtr& r = a[1].type;
-    const bool array = r->id() == TypeId::kArray;
-    bool ok = array ? r->element_type()->is_numeric() || r->element_type()->id() == TypeId::kNull
-                    : r->is_numeric() || r->id() == TypeId::kString || r->id() == TypeId::kNull;
-    if (!ok)
-      throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
-                          "The second parameter requires the (\"DOUBLE\" or \"ARRAY<DOUBLE>\") type, however \"" +
-                              r->sql() + "\" has the type \"" + r->sql() + "\".",
-                          call_sql(fn, arg_types(a)));
-    if (!a[1].literal)
-      throw_type_mismatch("NON_FOLDABLE_INPUT",
-                          "the input `rank` should be a foldable \"DOUBLE\" expression; however, got \"" + r->sql() +
-                              "\".",
-                          call_sql(fn, arg_types(a)));
-    Signature s;
-    s.arg_types = {DataType::binary(), array ? DataType::array(DataType::double_()) : DataType::double_()};
-    s.result_type = array ? DataType::array(KllItem<T>::type(), false) : KllItem<T>::type();
-    return s;
-  };
-  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig, const EvalContext&) {
-    const bool array = sig.result_type->id() == TypeId::kArray;
-    auto check = [&](double r) {
-      if (!(r >= 0.0 && r <= 1.0)) invalid_kll_rank(fn);
-      return r;
-    };
-    return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-      kll::KllSketch<T> s = read_kll<T>(fn, a[0]->string_at(i));
-      if (s.empty()) invalid_kll_buffer(fn);
-      if (!array) {
-        append_item<T>(b, s.quantile(check(a[1]->values<double>()[i])));
-        return;
-      }
-      const Column& ranks = *a[1];
-      const Column& elems = *ranks.child(0);
-      for (int32_t k = ranks.offsets()[i]; k < ranks.offsets()[i + 1]; ++k) {
-        if (elems.is_null(k)) {
-          b.child(0).append_null();
-          continue;
-        }
-        append_item<T>(b.child(0), s.quantile(check(elems.values<double>()[k])));
-      }
-      b.close_list();
-    });
-  };
-  d.may_throw = true;
-  d.usage = fn + "(sketch, rank) - Returns the item at a normalized rank (or array of ranks) of a KLL sketch.";
-  return d;
-}
-
-/// kll_sketch_get_rank_*(sketch, item): the normalized rank of an item (or an array of items).
-template <typename T>
-FunctionDef kll_get_rank() {
-  const std::string fn = std::string("kll_sketch_get_rank_") + KllItem<T>::kSuffix;
-  FunctionDef d;
-  d.name = fn;
-  d.min_args = d.max_args = 2;
-  d.constant_args = {1};
-  d.arg_type_rule = [fn](const std::vector<ArgInfo>& a, const Config&) {
-    require_kll_binary(fn, a);
-    const TypePtr& v = a[1].type;
-    const TypePtr item = KllItem<T>::type();
-    const bool array = v->id() == TypeId::kArray;
-    bool ok = array ? v->element_type()->id() == item->id() || v->element_type()->id() == TypeId::kNull
-                    : v->is_numeric() || v->id() == TypeId::kString || v->id() == TypeId::kNull;
-    if (!ok)
-      throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
-                          "The second parameter requires the (\"" + item->sql() + "\" or \"ARRAY<" + item->sql() +
-                              ">\") type, however \"" + v->sql() + "\" has the type \"" + v->sql() + "\".",
-                          call_sql(fn, arg_types(a)));
-    if (!a[1].literal)
-      throw_type_mismatch("NON_FOLDABLE_INPUT",
-                          "the input `quantile` should be a foldable \"" + item->sql() + "\" expression; however, got \"" +
-                              v->sql() + "\".",
-                          call_sql(fn, arg_types(a)));
-    Signature s;
-    s.arg_types = {DataType::binary(), array ? DataType::array(item) : item};
-    s.result_type = array ? DataType::array(DataType::double_(), false) : DataType::double_();
-    return s;
-  };
-  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig, const EvalContext&) {
-    const bool array = sig.result_type->id() == TypeId::kArray;
-    return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-      kll::KllSketch<T> s = read_kll<T>(fn, a[0]->string_at(i));
-      if (s.empty()) invalid_kll_buffer(fn);
-      if (!array) {
-        b.append<double>(s.rank(a[1]->values<T>()[i]));
-        return;
-      }
-      const Column& items = *a[1];
-      const Column& elems = *items.child(0);
-      for (int32_t k = items.offsets()[i]; k < items.offsets()[i + 1]; ++k) {
-        if (elems.is_null(k)) {
-          b.child(0).append_null();
-          continue;
-        }
-        b.child(0).append<double>(s.rank(elems.values<T>()[k]));
-      }
-      b.close_list();
-    });
-  };
-  d.may_throw = true;
-  d.usage = fn + "(sketch, item) - Returns the normalized rank of an item (or array of items) in a KLL sketch.";
-  return d;
-}
-
-template <typename T>
-void register_kll_readers(Registry& r) {
-  r.add(kll_get_n<T>());
-  r.add(kll_get_quantile<T>());
-  r.add(kll_get_rank<T>());
-}
-
 }  // namespace
 
 void register_sketch_functions(Registry& r) {
   r.add(approx_count_distinct());
   r.add(count_min_sketch());
-  register_kll_readers<int64_t>(r);
-  register_kll_readers<float>(r);
-  register_kll_readers<double>(r);
 }
 
 }  // namespace ember::functions
