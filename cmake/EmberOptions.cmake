@@ -6,6 +6,7 @@
 option(EMBER_SANITIZE "Build with AddressSanitizer and UndefinedBehaviorSanitizer" OFF)
 option(EMBER_WERROR "Treat compiler warnings in Ember's own code as errors" OFF)
 option(EMBER_BUILD_TESTS "Build the C++ tests (needs GoogleTest)" ON)
+option(EMBER_FUZZ "Build the readers' fuzz targets (tests/fuzz)" OFF)
 set(EMBER_WITH_GRPC "AUTO" CACHE STRING
     "Build the Spark Connect server (needs gRPC and protobuf): AUTO, ON or OFF")
 set_property(CACHE EMBER_WITH_GRPC PROPERTY STRINGS AUTO ON OFF)
