@@ -14,6 +14,7 @@
 #include "functions/cast.h"
 #include "functions/collection_util.h"
 #include "functions/json_options.h"
+#include "functions/string_util.h"
 #include "io/column_writer.h"
 #include "io/csv_infer.h"
 #include "io/csv_options.h"
@@ -34,10 +35,17 @@ std::string lower(std::string s) {
   return s;
 }
 
+[[noreturn]] void unsupported_option(const std::string& fn, const std::string& what) {
+  throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                   "The feature is not supported: " + what + " in " + fn + ".", {}, "0A000");
+}
+
 /// The options as the CSV option parser reads them. The functions read and write strings, not
 /// bytes, so an encoding the source accepts but does not decode (UTF-16, UTF-32) is no concern
-/// of theirs; an unknown one is still an error.
-io::Options csv_io_options(const FunctionOptions& opts) {
+/// of theirs, nor is the line separator of the one record they read; an unknown encoding is
+/// still an error. Options that would change the result in ways the CSV code does not
+/// implement (a locale other than en-US, another unescapedQuoteHandling) are refused.
+io::Options csv_io_options(const std::string& fn, const FunctionOptions& opts) {
   std::map<std::string, std::string> m = opts.io_options().all();
   for (const char* key : {"encoding", "charset"}) {
     auto it = m.find(key);
@@ -45,6 +53,19 @@ io::Options csv_io_options(const FunctionOptions& opts) {
     const std::string e = lower(it->second);
     if (e == "utf-16" || e == "utf-16be" || e == "utf-16le" || e == "utf-32") m.erase(it);
   }
+  auto line_sep = m.find("linesep");
+  if (line_sep != m.end()) {
+    if (fn == "to_csv" && line_sep->second.empty())
+      throw SparkError(ErrorKind::kIllegalArgument, "INVALID_LINE_SEPARATOR.EMPTY",
+                       "Invalid line separator configuration. The 'lineSep' option cannot be an empty string.", {},
+                       "22023");
+    m.erase(line_sep);
+  }
+  auto locale = m.find("locale");
+  if (locale != m.end() && lower(locale->second) != "en-us") unsupported_option(fn, "the locale " + locale->second);
+  auto quotes = m.find("unescapedquotehandling");
+  if (quotes != m.end() && lower(quotes->second) != "stop_at_delimiter")
+    unsupported_option(fn, "unescapedQuoteHandling " + quotes->second);
   return io::Options(m);
 }
 
@@ -71,7 +92,7 @@ Signature schema_of_csv_rule(const Infos& a, const Config&) {
 /// The STRUCT<_c0: T0, ...> Spark infers for one CSV line, every field's type inferred alone.
 ColumnPtr schema_of_csv_kernel(const Args& a, int64_t n, const Signature&, const EvalContext& ctx) {
   const FunctionOptions opts = options_at(a, 1);
-  const io::CsvOptions co = io::parse_csv_options(csv_io_options(opts), ctx.config);
+  const io::CsvOptions co = io::parse_csv_options(csv_io_options("schema_of_csv", opts), ctx.config);
   const io::CsvTokenizer tokenizer(co);
   const TimeZone& zone = TimeZone::get(co.time_zone.empty() ? ctx.time_zone : co.time_zone);
   const io::CsvTypeInference inference(co, zone);
@@ -143,7 +164,8 @@ std::string partial_row_text(const std::vector<ColumnPtr>& done) {
 
 ColumnPtr from_csv_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
   const FunctionOptions opts = options_at(a, 2);
-  const io::CsvOptions co = io::parse_csv_options(csv_io_options(opts), ctx.config);
+  const io::CsvOptions co = io::parse_csv_options(csv_io_options("from_csv", opts), ctx.config);
+  const int64_t max_chars = opts.io_options().get_int("maxCharsPerColumn", -1);
   if (co.mode == io::ParseMode::kDropMalformed) throw_parse_mode_unsupported("from_csv", "DROPMALFORMED");
   const bool failfast = co.mode == io::ParseMode::kFailFast;
   const TypePtr& type = sig.result_type;
@@ -215,6 +237,9 @@ ColumnPtr from_csv_kernel(const Args& a, int64_t n, const Signature& sig, const 
         continue;
       }
       const std::string_view v = tokenizer.text(f, scratch);
+      if (max_chars >= 0 && utf8_length(v) > max_chars)
+        throw SparkError(ErrorKind::kRuntime, "MALFORMED_CSV_RECORD", "Malformed CSV record: " + std::string(line),
+                         {{"badRecord", std::string(line)}}, "KD000");
       if (converter.is_null_text(v)) {
         w.append_null();
       } else if (!converter.convert(targets[j], v, w)) {
@@ -365,7 +390,7 @@ class CsvValueText {
 
 ColumnPtr to_csv_kernel(const Args& a, int64_t n, const Signature&, const EvalContext& ctx) {
   const FunctionOptions opts = options_at(a, 1);
-  const io::CsvWriteOptions o = io::parse_csv_write_options(csv_io_options(opts), ctx.config);
+  const io::CsvWriteOptions o = io::parse_csv_write_options(csv_io_options("to_csv", opts), ctx.config);
   const CsvValueText text(o);
   const Column& in = *a[0];
   ColumnBuilder b(DataType::string(), n);

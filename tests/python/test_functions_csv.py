@@ -4,7 +4,8 @@ the corrupt-record column, nested values in to_csv, and errors."""
 
 from __future__ import annotations
 
-from harness import run_time_error, session_conf
+import pytest
+from harness import run_time_error, session_conf, session_mode
 
 from pyspark.sql import functions as F
 
@@ -117,6 +118,26 @@ def test_from_csv_errors(diff_error):
                "INVALID_PARAMETER_VALUE.CHARSET")
     diff_error(lambda s: s.sql("select from_csv('1,2', 'a INT, b INT', map('maxColumns', '1'))").collect(),
                "MALFORMED_CSV_RECORD")
+    diff_error(lambda s: s.sql("select from_csv('abcd,c', 'a STRING, b STRING', map('maxCharsPerColumn', '3'))").collect(),
+               "MALFORMED_CSV_RECORD")
+
+
+def test_from_csv_options_with_no_effect_on_a_record(diff):
+    diff(lambda s: s.sql("""select from_csv('abc,d', 'a STRING, b STRING', map('maxCharsPerColumn', '3')) as a,
+                                   from_csv('1,2', 'a INT, b INT', map('lineSep', '')) as b,
+                                   from_csv('1,2', 'a INT, b INT', map('lineSep', ';', 'locale', 'en-US',
+                                            'unescapedQuoteHandling', 'STOP_AT_DELIMITER')) as c"""))
+
+
+def test_csv_options_ember_refuses(ember):
+    # A locale other than en-US and other unescapedQuoteHandling modes change how Spark parses
+    # and writes values; they are refused rather than ignored.
+    for sql in ["select from_csv('1,5', 'a DECIMAL(5,2)', map('locale', 'de-DE'))",
+                "select from_csv('\"a\"b\",c', 'a STRING, b STRING', map('unescapedQuoteHandling', 'STOP_AT_CLOSING_QUOTE'))",
+                "select to_csv(named_struct('d', date'2020-01-02'), map('locale', 'de-DE', 'dateFormat', 'MMMM'))"]:
+        with session_mode(ember), pytest.raises(Exception) as e:
+            ember.sql(sql).collect()
+        assert "UNSUPPORTED_FEATURE" in str(e.value), sql
 
 
 def test_to_csv_primitives(diff):
@@ -191,6 +212,8 @@ def test_to_csv_errors(diff_error):
                "OPTION_VALUE_EXCEEDS_ONE_CHARACTER")
     diff_error(lambda s: s.sql("select to_csv(named_struct('a', 1), map(1, 'x'))").collect(),
                "INVALID_OPTIONS.NON_STRING_TYPE")
+    diff_error(lambda s: s.sql("select to_csv(named_struct('a', 1), map('lineSep', ''))").collect(),
+               "INVALID_LINE_SEPARATOR.EMPTY")
 
 
 def test_csv_round_trip(diff):
