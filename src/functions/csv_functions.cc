@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 #include <climits>
+#include <map>
 #include <vector>
 
 #include "common/datetime.h"
@@ -213,7 +214,11 @@ ColumnPtr from_csv_kernel(const Args& a, int64_t n, const Signature& sig, const 
     // An empty string and a comment line hold no record: a malformed one whose fields are all
     // null, with no text for the corrupt-record column.
     if (line.empty() || (co.comment != '\0' && line.front() == co.comment)) {
-      if (failfast) throw_failfast("[" + std::string(static_cast<size_t>(std::max(num_data * 5 - 1, 0)), ',') + "]");
+      if (failfast) {
+        std::string nulls;
+        for (int k = 0; k < num_data; ++k) nulls += k ? ",null" : "null";
+        throw_failfast("[" + nulls + "]");
+      }
       for (auto& w : writers) w.append_null();
       continue;
     }
@@ -294,15 +299,6 @@ Signature to_csv_rule(const Infos& a, const Config&) {
   sig.result_type = DataType::string();
   sig.may_introduce_null = true;
   return sig;
-}
-
-/// Spark's text of a year-month interval: INTERVAL '-1-2' YEAR TO MONTH, INTERVAL '3' MONTH.
-std::string year_month_interval_text(int64_t months, int start, int end) {
-  const int64_t m = months < 0 ? -months : months;
-  const std::string sign = months < 0 ? "-" : "";
-  if (start != end) return "INTERVAL '" + sign + std::to_string(m / 12) + "-" + std::to_string(m % 12) + "' YEAR TO MONTH";
-  if (start == 0) return "INTERVAL '" + sign + std::to_string(m / 12) + "' YEAR";
-  return "INTERVAL '" + std::to_string(months) + "' MONTH";
 }
 
 /// Writes values as the CSV writer shows them: dates and timestamps with its formats,

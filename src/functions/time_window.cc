@@ -11,6 +11,7 @@
 #include "common/timezone.h"
 #include "functions/collection_util.h"
 #include "functions/function.h"
+#include "functions/string_util.h"
 
 namespace ember::functions {
 namespace {
@@ -97,13 +98,7 @@ void register_window_time(Registry& r) {
 
 std::string interval_text(const Value& v, const DataType& t) {
   if (t.id() == TypeId::kDayTimeInterval) return format_day_time_interval(v.as_int(), t.start_field(), t.end_field());
-  const int64_t months = v.as_int();
-  const int64_t m = months < 0 ? -months : months;
-  const std::string sign = months < 0 ? "-" : "";
-  if (t.start_field() != t.end_field())
-    return "INTERVAL '" + sign + std::to_string(m / 12) + "-" + std::to_string(m % 12) + "' YEAR TO MONTH";
-  if (t.start_field() == 0) return "INTERVAL '" + sign + std::to_string(m / 12) + "' YEAR";
-  return "INTERVAL '" + std::to_string(months) + "' MONTH";
+  return year_month_interval_text(v.as_int(), t.start_field(), t.end_field());
 }
 
 std::string described(const ArgInfo& a) { return a.name.empty() ? a.type->sql() : a.name; }
