@@ -33,44 +33,6 @@ bool parse_first(std::string_view text, const JsonParseOptions& o, JsonValue* ou
   }
 }
 
-/// Every nested field and element nullable, as Spark makes a from_json schema.
-TypePtr as_nullable(const TypePtr& t) {
-  switch (t->id()) {
-    case TypeId::kArray: return DataType::array(as_nullable(t->element_type()), true);
-    case TypeId::kMap: return DataType::map(as_nullable(t->key_type()), as_nullable(t->value_type()), true);
-    case TypeId::kStruct: {
-      std::vector<StructField> fields;
-      for (const auto& f : t->fields()) fields.push_back({f.name, as_nullable(f.type), true, f.metadata_json});
-      return DataType::struct_(std::move(fields));
-    }
-    default: return t;
-  }
-}
-
-/// A schema given as text: Spark's JSON form, a DDL field list ("a INT, b STRING") or a type.
-TypePtr parse_schema_text(const std::string& text) {
-  const size_t first = text.find_first_not_of(" \t\r\n");
-  if (first != std::string::npos && text[first] == '{') return parse_json_type(text);
-  try {
-    return parse_ddl_schema(text);
-  } catch (const SparkError&) {
-    // Neither a field list nor a type: Spark reports the type parser's error, for which a
-    // second word after a type name ("a FOO") is extra input.
-    size_t i = first, e = first;
-    while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_')) ++e;
-    i = text.find_first_not_of(" \t\r\n", e);
-    if (e > first && i != std::string::npos && i > e && std::isalpha(static_cast<unsigned char>(text[i]))) {
-      size_t w = i;
-      while (w < text.size() && !std::isspace(static_cast<unsigned char>(text[w])) && text[w] != ',') ++w;
-      const std::string word = text.substr(i, w - i);
-      throw SparkError(ErrorKind::kParse, "PARSE_SYNTAX_ERROR",
-                       "Syntax error at or near '" + word + "': extra input '" + word + "'.",
-                       {{"error", "'" + word + "'"}, {"hint", ": extra input '" + word + "'"}}, "42601");
-    }
-    return parse_data_type(text);
-  }
-}
-
 [[noreturn]] void invalid_json_schema(const TypePtr& t, const std::string& sql) {
   throw_type_mismatch("INVALID_JSON_SCHEMA",
                       "Input schema \"" + t->sql() + "\" must be a struct, an array, a map or a variant.", sql);
@@ -81,29 +43,6 @@ void require_string_input(const std::string& fn, const Infos& a) {
   if (id != TypeId::kString && id != TypeId::kNull) throw_unexpected_input(fn, types_of(a), 0, "\"STRING\"");
 }
 
-void require_options_map(const std::string& fn, const Infos& a, size_t i) {
-  if (a.size() <= i) return;
-  const TypePtr& t = a[i].type;
-  if (t->id() != TypeId::kMap || t->key_type()->id() != TypeId::kString ||
-      t->value_type()->id() != TypeId::kString) {
-    throw SparkError(ErrorKind::kAnalysis, "INVALID_OPTIONS.NON_STRING_TYPE",
-                     "Invalid options: A type of keys and values in `map()` must be string, but got \"" +
-                         t->sql() + "\".",
-                     {{"mapType", "\"" + t->sql() + "\""}}, "42K06");
-  }
-}
-
-FunctionOptions options_at(const Args& a, size_t i) {
-  return a.size() > i ? FunctionOptions(*a[i]) : FunctionOptions();
-}
-
-[[noreturn]] void throw_failfast(const std::string& record) {
-  throw SparkError(ErrorKind::kRuntime, "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION",
-                   "Malformed records are detected in record parsing: " + record +
-                       ". Parse Mode: FAILFAST. To process malformed records as null result, try setting the "
-                       "option 'mode' as 'PERMISSIVE'.",
-                   {{"badRecord", record}, {"failFastMode", "FAILFAST"}}, "22023");
-}
 
 // ---- from_json ------------------------------------------------------------------------------
 
@@ -124,7 +63,7 @@ Signature from_json_rule(const Infos& a, const Config& conf) {
     throw_type_mismatch("INVALID_JSON_MAP_KEY_TYPE",
                         "Input schema \"" + schema->sql() + "\" can only contain STRING as a key type for a MAP.",
                         "entries");
-  require_options_map("from_json", a, 2);
+  require_options_map(a, 2);
   const std::string corrupt = conf.get_or("spark.sql.columnNameOfCorruptRecord", "_corrupt_record");
   if (id == TypeId::kStruct)
     for (const auto& f : schema->fields())
@@ -146,10 +85,7 @@ ColumnPtr from_json_kernel(const Args& a, int64_t n, const Signature& sig, const
   std::string mode = opts.get("mode", "PERMISSIVE");
   for (auto& c : mode) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   if (mode == "DROPMALFORMED")
-    throw SparkError(ErrorKind::kAnalysis, "PARSE_MODE_UNSUPPORTED",
-                     "The function `from_json` doesn't support the DROPMALFORMED mode. Acceptable modes are "
-                     "PERMISSIVE and FAILFAST.",
-                     {{"funcName", "`from_json`"}, {"mode", "DROPMALFORMED"}}, "42601");
+    throw_parse_mode_unsupported("from_json", "DROPMALFORMED");
   const bool failfast = mode == "FAILFAST";
   const JsonParseOptions parse = opts.json_parse_options();
   io::JsonConvertContext cc;
@@ -245,7 +181,7 @@ Signature to_json_rule(const Infos& a, const Config&) {
     throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_FEATURE",
                      "The feature is not supported: interval values in to_json (Ember does not write them yet).",
                      {}, "0A000");
-  require_options_map("to_json", a, 1);
+  require_options_map(a, 1);
   Signature sig;
   for (auto& i : a) sig.arg_types.push_back(i.type);
   sig.result_type = DataType::string();
@@ -290,7 +226,7 @@ Signature schema_of_json_rule(const Infos& a, const Config&) {
                             a[0].type->sql() + "\".",
                         sql);
   if (a[0].literal->is_null()) throw_type_mismatch("UNEXPECTED_NULL", "The json must not be null.", sql);
-  require_options_map("schema_of_json", a, 1);
+  require_options_map(a, 1);
   Signature sig;
   for (auto& i : a) sig.arg_types.push_back(i.type);
   sig.result_type = DataType::string();

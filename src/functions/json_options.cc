@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/error.h"
+
 namespace ember::functions {
 namespace {
 std::string lower(std::string s) {
@@ -46,4 +48,72 @@ JsonParseOptions FunctionOptions::json_parse_options() const {
   return o;
 }
 
+TypePtr parse_schema_text(const std::string& text) {
+  const size_t first = text.find_first_not_of(" \t\r\n");
+  if (first != std::string::npos && text[first] == '{') return parse_json_type(text);
+  try {
+    return parse_ddl_schema(text);
+  } catch (const SparkError&) {
+    // Neither a field list nor a type: Spark reports the type parser's error, for which a
+    // second word after a type name ("a FOO") is extra input.
+    size_t i = first, e = first;
+    while (e < text.size() && (std::isalnum(static_cast<unsigned char>(text[e])) || text[e] == '_')) ++e;
+    i = text.find_first_not_of(" \t\r\n", e);
+    if (e > first && i != std::string::npos && i > e && std::isalpha(static_cast<unsigned char>(text[i]))) {
+      size_t w = i;
+      while (w < text.size() && !std::isspace(static_cast<unsigned char>(text[w])) && text[w] != ',') ++w;
+      const std::string word = text.substr(i, w - i);
+      throw SparkError(ErrorKind::kParse, "PARSE_SYNTAX_ERROR",
+                       "Syntax error at or near '" + word + "': extra input '" + word + "'.",
+                       {{"error", "'" + word + "'"}, {"hint", ": extra input '" + word + "'"}}, "42601");
+    }
+    return parse_data_type(text);
+  }
+}
+
+TypePtr as_nullable(const TypePtr& t) {
+  switch (t->id()) {
+    case TypeId::kArray: return DataType::array(as_nullable(t->element_type()), true);
+    case TypeId::kMap: return DataType::map(as_nullable(t->key_type()), as_nullable(t->value_type()), true);
+    case TypeId::kStruct: {
+      std::vector<StructField> fields;
+      for (const auto& f : t->fields()) fields.push_back({f.name, as_nullable(f.type), true, f.metadata_json});
+      return DataType::struct_(std::move(fields));
+    }
+    default: return t;
+  }
+}
+
+void require_options_map(const std::vector<ArgInfo>& a, size_t i) {
+  if (a.size() <= i) return;
+  const TypePtr& t = a[i].type;
+  if (t->id() != TypeId::kMap || t->key_type()->id() != TypeId::kString ||
+      t->value_type()->id() != TypeId::kString) {
+    throw SparkError(ErrorKind::kAnalysis, "INVALID_OPTIONS.NON_STRING_TYPE",
+                     "Invalid options: A type of keys and values in `map()` must be string, but got \"" +
+                         t->sql() + "\".",
+                     {{"mapType", "\"" + t->sql() + "\""}}, "42K06");
+  }
+}
+
+FunctionOptions options_at(const std::vector<ColumnPtr>& a, size_t i) {
+  return a.size() > i ? FunctionOptions(*a[i]) : FunctionOptions();
+}
+
+void throw_failfast(const std::string& record) {
+  throw SparkError(ErrorKind::kRuntime, "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION",
+                   "Malformed records are detected in record parsing: " + record +
+                       ". Parse Mode: FAILFAST. To process malformed records as null result, try setting the "
+                       "option 'mode' as 'PERMISSIVE'.",
+                   {{"badRecord", record}, {"failFastMode", "FAILFAST"}}, "22023");
+}
+
+void throw_parse_mode_unsupported(const std::string& fn, const std::string& mode) {
+  throw SparkError(ErrorKind::kAnalysis, "PARSE_MODE_UNSUPPORTED",
+                   "The function `" + fn + "` doesn't support the " + mode +
+                       " mode. Acceptable modes are PERMISSIVE and FAILFAST.",
+                   {{"funcName", "`" + fn + "`"}, {"mode", mode}}, "42601");
+}
+
 }  // namespace ember::functions
+

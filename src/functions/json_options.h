@@ -1,13 +1,15 @@
 #pragma once
 
-// Options of the JSON and CSV functions (from_json's `options` map and friends): read from the
-// constant map argument, looked up case-insensitively as Spark's option maps are.
+// What the JSON and CSV functions share: their options (from_json's `options` map and friends),
+// read from the constant map argument and looked up case-insensitively as Spark's option maps
+// are; the schema text from_json and from_csv take; the errors of their parse modes.
 
 #include <map>
 #include <string>
 
 #include "column/column.h"
 #include "common/json.h"
+#include "functions/function.h"
 #include "io/data_source.h"
 
 namespace ember::functions {
@@ -31,5 +33,24 @@ class FunctionOptions {
  private:
   std::map<std::string, std::string> entries_;  // keys lower case
 };
+
+/// A schema given as text: Spark's JSON form, a DDL field list ("a INT, b STRING") or a type.
+/// Throws PARSE_SYNTAX_ERROR (or the type parser's error) for anything else.
+TypePtr parse_schema_text(const std::string& text);
+
+/// Every nested field and element nullable, as Spark makes a from_json / from_csv schema.
+TypePtr as_nullable(const TypePtr& t);
+
+/// INVALID_OPTIONS.NON_STRING_TYPE unless argument `i` (when present) is a map<string, string>.
+void require_options_map(const std::vector<ArgInfo>& args, size_t i);
+
+/// The options at argument `i`, or none when the call has fewer arguments.
+FunctionOptions options_at(const std::vector<ColumnPtr>& args, size_t i);
+
+/// MALFORMED_RECORD_IN_PARSING in FAILFAST mode; `record` is what Spark shows of the record.
+[[noreturn]] void throw_failfast(const std::string& record);
+
+/// PARSE_MODE_UNSUPPORTED for a mode other than PERMISSIVE and FAILFAST (DROPMALFORMED).
+[[noreturn]] void throw_parse_mode_unsupported(const std::string& fn, const std::string& mode);
 
 }  // namespace ember::functions

@@ -217,4 +217,12 @@ FunctionDef scalar(std::string name, int min_args, int max_args, TypeRule rule, 
   return d;
 }
 
+std::string year_month_interval_text(int64_t months, int start, int end) {
+  const int64_t m = months < 0 ? -months : months;
+  const std::string sign = months < 0 ? "-" : "";
+  if (start != end) return "INTERVAL '" + sign + std::to_string(m / 12) + "-" + std::to_string(m % 12) + "' YEAR TO MONTH";
+  if (start == 0) return "INTERVAL '" + sign + std::to_string(m / 12) + "' YEAR";
+  return "INTERVAL '" + std::to_string(months) + "' MONTH";
+}
+
 }  // namespace ember::functions

@@ -96,6 +96,11 @@ inline int64_t long_arg(const std::vector<ColumnPtr>& a, size_t k, int64_t i) {
   return a[k]->values<int64_t>()[i];
 }
 
+/// Spark's text of a year-month interval value with fields start..end (YEAR=0, MONTH=1), as
+/// messages and CSV output show it: INTERVAL '-1-2' YEAR TO MONTH, INTERVAL '3' MONTH (the
+/// day-time counterpart is common/datetime.h's format_day_time_interval).
+std::string year_month_interval_text(int64_t months, int start, int end);
+
 /// Builds a scalar FunctionDef in one expression, for the one-line registrations.
 FunctionDef scalar(std::string name, int min_args, int max_args, TypeRule rule, ScalarKernel kernel,
                    std::vector<std::string> aliases = {});

@@ -72,8 +72,9 @@ char char_option(const Options& o, const std::string& key, char fallback) {
   const std::string v = o.get(key);
   if (v.empty()) return '\0';
   if (v.size() == 1) return v[0];
-  throw SparkError(ErrorKind::kRuntime, "_LEGACY_ERROR_TEMP_2145",
-                   key + " cannot be more than one character", {{"paramName", key}});
+  throw SparkError(ErrorKind::kRuntime, "OPTION_VALUE_EXCEEDS_ONE_CHARACTER",
+                   "The value of " + key + " cannot be more than one character, but got " + v + ".",
+                   {{"optionName", key}, {"optionValue", v}}, "22023");
 }
 
 std::optional<std::string> optional_option(const Options& o, const std::string& key) {

@@ -17,8 +17,6 @@
 #include <arrow/io/file.h>
 #include <arrow/util/compression.h>
 
-#include "common/datetime.h"
-#include "common/datetime_pattern.h"
 #include "common/error.h"
 #include "common/thread_pool.h"
 #include "common/timezone.h"
@@ -26,9 +24,9 @@
 #include "io/csv_infer.h"
 #include "io/csv_options.h"
 #include "io/csv_tokenizer.h"
+#include "io/csv_values.h"
 #include "io/file_bytes.h"
 #include "io/file_listing.h"
-#include "io/text_parse.h"
 
 namespace ember::io {
 
@@ -64,36 +62,6 @@ std::vector<std::string> safe_header(const std::vector<std::optional<std::string
   return out;
 }
 
-// How a column's text becomes a value.
-enum class Conv : uint8_t {
-  kString, kBoolean, kByte, kShort, kInt, kLong, kFloat, kDouble, kDecimal, kDate,
-  kTimestamp, kTimestampNtz, kCorrupt,
-};
-
-Conv conv_of(const StructField& f) {
-  switch (f.type->id()) {
-    case TypeId::kString: return Conv::kString;
-    case TypeId::kBoolean: return Conv::kBoolean;
-    case TypeId::kByte: return Conv::kByte;
-    case TypeId::kShort: return Conv::kShort;
-    case TypeId::kInt: return Conv::kInt;
-    case TypeId::kLong: return Conv::kLong;
-    case TypeId::kFloat: return Conv::kFloat;
-    case TypeId::kDouble: return Conv::kDouble;
-    case TypeId::kDecimal: return Conv::kDecimal;
-    case TypeId::kDate: return Conv::kDate;
-    case TypeId::kTimestamp: return Conv::kTimestamp;
-    case TypeId::kTimestampNtz: return Conv::kTimestampNtz;
-    default: break;
-  }
-  throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_DATA_TYPE_FOR_DATASOURCE",
-                   "The CSV datasource doesn't support the column " + quote_id(f.name) +
-                       " of the type \"" + f.type->sql() + "\".",
-                   {{"format", "CSV"}, {"columnName", quote_id(f.name)},
-                    {"columnType", "\"" + f.type->sql() + "\""}},
-                   "0A000");
-}
-
 uint64_t mix64(uint64_t x) {
   x += 0x9E3779B97F4A7C15ull;
   x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
@@ -121,9 +89,8 @@ class CsvReader final : public DataSourceReader {
     int64_t begin, end;
   };
   struct OutColumn {
-    Conv conv;
+    CsvValueConverter::Target target;
     int token;  // field index in the record (-1 for the corrupt-record column)
-    int precision = 0, scale = 0;
   };
 
   void plan_splits();
@@ -131,12 +98,11 @@ class CsvReader final : public DataSourceReader {
   template <typename F>
   void walk_split(const Split& s, const FileBytes& bytes, bool skip_header, CsvField* fields,
                   int capacity, int limit, bool tokenize, F&& on_record) const;
-  bool convert(const OutColumn& c, std::string_view v, ColumnWriter& w) const;
 
   CsvOptions options_;
   const TimeZone* zone_ = nullptr;
   std::unique_ptr<CsvTokenizer> tokenizer_;
-  std::unique_ptr<DateTimePattern> date_format_, timestamp_format_, timestamp_ntz_format_;
+  std::unique_ptr<CsvValueConverter> converter_;
   std::vector<InputFile> files_;
   std::vector<Split> splits_;
   Schema schema_;
@@ -149,13 +115,7 @@ CsvReader::CsvReader(const ReadRequest& request) {
   options_ = parse_csv_options(request.options, request.config);
   zone_ = &TimeZone::get(options_.time_zone);
   tokenizer_ = std::make_unique<CsvTokenizer>(options_);
-  if (options_.date_format) date_format_ = std::make_unique<DateTimePattern>(*options_.date_format);
-  if (options_.timestamp_format) {
-    timestamp_format_ = std::make_unique<DateTimePattern>(*options_.timestamp_format);
-  }
-  if (options_.timestamp_ntz_format) {
-    timestamp_ntz_format_ = std::make_unique<DateTimePattern>(*options_.timestamp_ntz_format);
-  }
+  converter_ = std::make_unique<CsvValueConverter>(options_, *zone_);
   files_ = list_input_files(request.paths, listing_options(request));
   // Spark packs files into partitions largest first; reading in that order keeps the row
   // order of an unordered scan the same as Spark's.
@@ -186,7 +146,7 @@ CsvReader::CsvReader(const ReadRequest& request) {
       }
       token_of_.push_back(-1);
     } else {
-      conv_of(f);  // rejects unsupported types now rather than at the first read
+      CsvValueConverter::target_of(f);  // rejects unsupported types now, not at the first read
       token_of_.push_back(num_data_columns_++);
     }
   }
@@ -377,87 +337,6 @@ void CsvReader::infer_schema() {
   }
 }
 
-bool CsvReader::convert(const OutColumn& c, std::string_view v, ColumnWriter& w) const {
-  int64_t i;
-  switch (c.conv) {
-    case Conv::kString:
-      w.append_string(v);
-      return true;
-    case Conv::kInt:
-      if (!parse_java_integer(v, INT32_MIN, INT32_MAX, &i)) return false;
-      w.append<int32_t>(static_cast<int32_t>(i));
-      return true;
-    case Conv::kLong:
-      if (!parse_java_integer(v, INT64_MIN, INT64_MAX, &i)) return false;
-      w.append<int64_t>(i);
-      return true;
-    case Conv::kShort:
-      if (!parse_java_integer(v, INT16_MIN, INT16_MAX, &i)) return false;
-      w.append<int16_t>(static_cast<int16_t>(i));
-      return true;
-    case Conv::kByte:
-      if (!parse_java_integer(v, INT8_MIN, INT8_MAX, &i)) return false;
-      w.append<int8_t>(static_cast<int8_t>(i));
-      return true;
-    case Conv::kDouble: {
-      double d;
-      if (v == options_.nan_value) d = std::numeric_limits<double>::quiet_NaN();
-      else if (v == options_.negative_inf) d = -std::numeric_limits<double>::infinity();
-      else if (v == options_.positive_inf) d = std::numeric_limits<double>::infinity();
-      else if (!parse_java_double(v, &d)) return false;
-      w.append<double>(d);
-      return true;
-    }
-    case Conv::kFloat: {
-      float f;
-      if (v == options_.nan_value) f = std::numeric_limits<float>::quiet_NaN();
-      else if (v == options_.negative_inf) f = -std::numeric_limits<float>::infinity();
-      else if (v == options_.positive_inf) f = std::numeric_limits<float>::infinity();
-      else if (!parse_java_float(v, &f)) return false;
-      w.append<float>(f);
-      return true;
-    }
-    case Conv::kBoolean: {
-      bool b;
-      if (!parse_java_boolean(v, &b)) return false;
-      w.append_bool(b);
-      return true;
-    }
-    case Conv::kDecimal: {
-      int128_t d;
-      if (!parse_decimal(v, c.precision, c.scale, true, &d)) return false;
-      w.append<int128_t>(d);
-      return true;
-    }
-    case Conv::kDate: {
-      int32_t d;
-      if (!(date_format_ ? date_format_->parse_date(v, &d) : parse_date(v, &d))) return false;
-      w.append<int32_t>(d);
-      return true;
-    }
-    case Conv::kTimestamp: {
-      int64_t t;
-      if (!(timestamp_format_ ? timestamp_format_->parse_timestamp(v, *zone_, &t)
-                              : parse_timestamp(v, *zone_, &t))) {
-        return false;
-      }
-      w.append<int64_t>(t);
-      return true;
-    }
-    case Conv::kTimestampNtz: {
-      int64_t t;
-      if (!(timestamp_ntz_format_ ? timestamp_ntz_format_->parse_timestamp_ntz(v, &t)
-                                  : parse_timestamp_ntz(v, &t))) {
-        return false;
-      }
-      w.append<int64_t>(t);
-      return true;
-    }
-    case Conv::kCorrupt: break;
-  }
-  return false;
-}
-
 void CsvReader::read_split(size_t split_index, const std::vector<int>& projection,
                            const std::function<void(Batch)>& emit) const {
   const Split& s = splits_.at(split_index);
@@ -493,11 +372,7 @@ void CsvReader::read_split(size_t split_index, const std::vector<int>& projectio
   for (int idx : projection) {
     const StructField& f = schema_.at(static_cast<size_t>(idx));
     const int token = token_of_[static_cast<size_t>(idx)];
-    OutColumn c{token < 0 ? Conv::kCorrupt : conv_of(f), token};
-    if (f.type->id() == TypeId::kDecimal) {
-      c.precision = f.type->precision();
-      c.scale = f.type->scale();
-    }
+    OutColumn c{token < 0 ? CsvValueConverter::Target{} : CsvValueConverter::target_of(f), token};
     if (token < 0) {
       corrupt_col = static_cast<int>(cols.size());
     } else {
@@ -516,8 +391,6 @@ void CsvReader::read_split(size_t split_index, const std::vector<int>& projectio
   const int capacity = check_count ? num_data_columns_ : max_token + 1;
   const int limit = check_count ? INT_MAX : max_token + 1;
   std::vector<CsvField> fields(static_cast<size_t>(std::max(capacity, 1)));
-  const bool empty_null = options_.null_value.empty();
-  const std::string_view null_value = options_.null_value;
   const ParseMode mode = options_.mode;
   std::string scratch;
   int64_t rows = 0;
@@ -548,11 +421,11 @@ void CsvReader::read_split(size_t split_index, const std::vector<int>& projectio
                    continue;
                  }
                  const std::string_view v = tokenizer_->text(f, scratch);
-                 if (empty_null ? v.empty() : v == null_value) {
+                 if (converter_->is_null_text(v)) {
                    w.append_null();
                    continue;
                  }
-                 if (!convert(c, v, w)) {
+                 if (!converter_->convert(c.target, v, w)) {
                    w.append_null();
                    bad = true;
                  }

@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "common/number_format.h"
 #include "common/timezone.h"
+#include "io/csv_write_format.h"
 #include "io/datetime_format.h"
 #include "io/output_file.h"
 #include "io/sink_formats.h"
@@ -13,31 +14,6 @@
 namespace ember::io {
 
 namespace {
-
-struct CsvWriteOptions {
-  std::string sep = ",";
-  char quote = '"';
-  char escape = '\\';
-  bool quote_all = false;
-  bool escape_quotes = true;
-  bool header = false;
-  bool trim_leading = true;   // ignoreLeadingWhiteSpace: true when writing
-  bool trim_trailing = true;  // ignoreTrailingWhiteSpace: true when writing
-  std::string null_value;
-  std::string empty_value;    // emptyValue: `""` (two quote characters) when writing
-  std::string line_sep = "\n";
-  std::string time_zone = "UTC";
-};
-
-char single_char(const Options& o, const std::string& key, char fallback) {
-  if (!o.has(key)) return fallback;
-  const std::string v = o.get(key);
-  if (v.empty()) return '\0';
-  if (v.size() == 1) return v[0];
-  if (v == "\\t") return '\t';
-  throw SparkError(ErrorKind::kIllegalArgument, "_LEGACY_ERROR_TEMP_3011",
-                   "Unsupported special character for delimiter: " + v, {{"str", v}});
-}
 
 class CsvFileWriter final : public FileWriter {
  public:
@@ -50,7 +26,7 @@ class CsvFileWriter final : public FileWriter {
       std::string line;
       for (size_t i = 0; i < schema.size(); ++i) {
         if (i) line += o_.sep;
-        append_field(line, schema[i].name);
+        append_csv_field(line, schema[i].name, o_);
       }
       line += o_.line_sep;
       out_.write(line);
@@ -65,12 +41,10 @@ class CsvFileWriter final : public FileWriter {
         if (c) line += o_.sep;
         const Column& col = *batch.columns[c];
         if (col.is_null(r)) {
-          if (o_.quote_all) line += o_.quote;
-          line += o_.null_value;
-          if (o_.quote_all) line += o_.quote;
+          append_csv_null(line, o_);
           continue;
         }
-        append_field(line, text(col, r));
+        append_csv_field(line, text(col, r), o_);
       }
       line += o_.line_sep;
       out_.write(line);
@@ -89,37 +63,6 @@ class CsvFileWriter final : public FileWriter {
     }
   }
 
-  void append_field(std::string& line, std::string_view v) const {
-    if (o_.trim_leading)
-      while (!v.empty() && static_cast<unsigned char>(v.front()) <= ' ') v.remove_prefix(1);
-    if (o_.trim_trailing)
-      while (!v.empty() && static_cast<unsigned char>(v.back()) <= ' ') v.remove_suffix(1);
-    if (v.empty()) {
-      line += o_.empty_value;
-      return;
-    }
-    bool quote = o_.quote_all;
-    if (!quote && o_.quote != '\0') {
-      for (char ch : v) {
-        if (ch == o_.quote || ch == '\n' || ch == '\r' ||
-            (!o_.sep.empty() && ch == o_.sep[0])) {
-          quote = true;
-          break;
-        }
-      }
-    }
-    if (!quote) {
-      line.append(v);
-      return;
-    }
-    line += o_.quote;
-    for (char ch : v) {
-      if (ch == o_.quote && o_.escape_quotes) line += o_.escape;
-      line += ch;
-    }
-    line += o_.quote;
-  }
-
   OutputFile out_;
   Schema schema_;
   const CsvWriteOptions& o_;
@@ -132,36 +75,16 @@ class CsvFileWriter final : public FileWriter {
 class CsvSink final : public SinkFormat {
  public:
   CsvSink(const WriteRequest& request, const Schema& schema)
-      : compression_(text_compression(request.options)),
-        date_(request.options.get("dateFormat", "yyyy-MM-dd")),
-        ts_(request.options.get("timestampFormat", "yyyy-MM-dd'T'HH:mm:ss.SSSXXX")),
-        ntz_(request.options.get("timestampNTZFormat", "yyyy-MM-dd'T'HH:mm:ss[.SSS]")) {
-    const Options& opt = request.options;
+      : o_(parse_csv_write_options(request.options, request.config)),
+        compression_(text_compression(request.options)),
+        date_(o_.date_format),
+        ts_(o_.timestamp_format),
+        ntz_(o_.timestamp_ntz_format) {
     for (const auto& f : schema) {
       if (f.type->is_nested() || f.type->id() == TypeId::kBinary || f.type->id() == TypeId::kNull ||
           f.type->id() == TypeId::kYearMonthInterval || f.type->id() == TypeId::kDayTimeInterval)
         unsupported_column_type("CSV", f);
     }
-    if (opt.has("sep") || opt.has("delimiter")) {
-      o_.sep = opt.get("sep", opt.get("delimiter"));
-      if (o_.sep == "\\t") o_.sep = "\t";
-      if (o_.sep.empty()) {
-        throw SparkError(ErrorKind::kIllegalArgument, "_LEGACY_ERROR_TEMP_3012",
-                         "Delimiter cannot be empty string");
-      }
-    }
-    o_.quote = single_char(opt, "quote", '"');
-    o_.escape = single_char(opt, "escape", '\\');
-    o_.quote_all = opt.get_bool("quoteAll", false);
-    o_.escape_quotes = opt.get_bool("escapeQuotes", true);
-    o_.header = opt.get_bool("header", false);
-    o_.trim_leading = opt.get_bool("ignoreLeadingWhiteSpace", true);
-    o_.trim_trailing = opt.get_bool("ignoreTrailingWhiteSpace", true);
-    o_.null_value = opt.get("nullValue", "");
-    o_.empty_value = opt.get("emptyValue", std::string(2, o_.quote));
-    o_.line_sep = opt.get("lineSep", "\n");
-    if (request.config) o_.time_zone = request.config->session_time_zone();
-    o_.time_zone = opt.get("timeZone", o_.time_zone);
   }
 
   std::string extension() const override { return ".csv" + compression_.suffix; }

@@ -334,6 +334,29 @@ def compare_results(expected: Result, actual: Result, ordered: bool = False,
 # Errors and show()
 
 
+def run_time_error(ember, oracle, program, error_class):
+    """Both engines fail while running `program` with `error_class`. The classic oracle session
+    reports run-time errors wrapped in a Py4JJavaError without an error class, so its message is
+    searched instead."""
+    with session_mode(oracle):
+        try:
+            program(oracle).collect()
+        except Exception as e:  # noqa: BLE001 - any failure is inspected below
+            expected = e
+        else:
+            raise AssertionError("spark raised nothing")
+    assert f"[{error_class}" in str(expected), str(expected)[:500]
+    with session_mode(ember):
+        try:
+            program(ember).collect()
+        except Exception as e:  # noqa: BLE001
+            actual = e
+        else:
+            raise AssertionError("ember raised nothing")
+    condition = actual.getCondition()
+    assert condition == error_class or condition.startswith(error_class + "."), condition
+
+
 @contextlib.contextmanager
 def session_conf(ember, oracle, **conf):
     """Sets session configurations (dots written as underscores) on both engines for a block."""

@@ -5,7 +5,7 @@ malformed documents, nested types, unicode, parser options and errors; and schem
 from __future__ import annotations
 
 import pytest
-from harness import session_mode
+from harness import run_time_error, session_mode
 
 from pyspark.sql import functions as F
 from pyspark.sql.types import ArrayType, IntegerType, MapType, StringType, StructField, StructType
@@ -95,19 +95,6 @@ def test_from_json_sql_and_schema_of_json(diff):
     diff(lambda s: s.sql("""select from_json('{"a":1, "b":[1.5]}', schema_of_json('{"a":1, "b":[1.5]}')) as r,
                                    from_json('{"a":1}', '{"type":"struct","fields":[{"name":"a","type":"integer",
                                      "nullable":true,"metadata":{}}]}') as q"""))
-
-
-def run_time_error(ember, oracle, program, error_class):
-    """Both engines fail while running `program` with `error_class`. The classic oracle session
-    reports run-time errors wrapped in a Py4JJavaError without an error class, so its message is
-    searched instead."""
-    with session_mode(oracle), pytest.raises(Exception) as expected:
-        program(oracle).collect()
-    assert f"[{error_class}" in str(expected.value), str(expected.value)[:500]
-    with session_mode(ember), pytest.raises(Exception) as actual:
-        program(ember).collect()
-    condition = actual.value.getCondition()
-    assert condition == error_class or condition.startswith(error_class + "."), condition
 
 
 def test_from_json_failfast(ember, oracle):
