@@ -22,7 +22,7 @@ namespace {
                        "\" cannot be cast to \"" + to->sql() +
                        "\" because it is malformed. Correct the value as per the syntax, or change its "
                        "target type. Use `try_cast` to tolerate malformed input and return NULL "
-                       "instead. SQLSTATE: 22018",
+                       "instead.",
                    {{"expression", "'" + value + "'"},
                     {"sourceType", "\"" + from->sql() + "\""},
                     {"targetType", "\"" + to->sql() + "\""},

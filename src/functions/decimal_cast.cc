@@ -103,7 +103,7 @@ struct DecimalCaster {
                                    to->sql() +
                                    "\" because it is malformed. Correct the value as per the syntax, or change "
                                    "its target type. Use `try_cast` to tolerate malformed input and return NULL "
-                                   "instead. SQLSTATE: 22018",
+                                   "instead.",
                                {{"expression", "'" + std::string(in.string_at(i)) + "'"},
                                 {"sourceType", "\"STRING\""},
                                 {"targetType", "\"" + to->sql() + "\""},
