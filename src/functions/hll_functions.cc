@@ -4,7 +4,7 @@
 //
 // Spark builds a sketch per partition and merges the partial sketches through a DataSketches
 // Union, starting from an empty sketch; the aggregates here merge their partial states the same
-// way, so a group's rows gathered in one partial state give Spark's one-partition bytes.
+// way, taking each batch of rows as one partition.
 
 #include <cmath>
 #include <memory>
@@ -80,7 +80,7 @@ auto render_defaults(size_t first_default, std::vector<std::string> defaults) {
 bool allow_at(const Args& a, size_t k, int64_t i) {
   if (a.size() <= k || a[k]->length() == 0) return false;
   const int64_t row = a[k]->length() > i ? i : 0;
-  return !a[k]->is_null(row) && a[k]->values<uint8_t>()[row] != 0;
+  return !a[k]->is_null(row) && a[k]->bool_at(row);
 }
 
 /// Spark's merge of two partial sketches: a union sized by the first, fed both.
@@ -106,32 +106,61 @@ uint32_t row_coupon(const Column& c, int64_t i) {
   }
 }
 
+/// A group's sketch. Each batch's rows build a sketch of their own that is then merged into
+/// the group's, as Spark builds one sketch per partition and merges them: the result does not
+/// depend on which thread saw which batch once the batches' sketches reach HLL mode, and input
+/// that fits one batch gives Spark's one-partition sketch.
+struct SketchState {
+  explicit SketchState(int lg_k) : merged(lg_k), batch(lg_k) {}
+  HllSketch merged;
+  HllSketch batch;
+  bool started = false;  // `merged` holds at least one batch's sketch
+  bool pending = false;  // `batch` has rows of the batch being added
+};
+
 class HllSketchAggregate final : public AggregateFunction {
  public:
   explicit HllSketchAggregate(int lg_k) : lg_k_(lg_k) {}
   size_t state_size() const override { return sizeof(void*); }
-  void init(uint8_t* s) const override { *reinterpret_cast<HllSketch**>(s) = new HllSketch(lg_k_); }
+  void init(uint8_t* s) const override { *reinterpret_cast<SketchState**>(s) = new SketchState(lg_k_); }
   void update(uint8_t** states, const Args& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
+    std::vector<SketchState*> touched;
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || c.is_null(i)) continue;
-      (*reinterpret_cast<HllSketch**>(states[i]))->update(row_coupon(c, i));
+      SketchState& st = **reinterpret_cast<SketchState**>(states[i]);
+      if (!st.pending) {
+        st.pending = true;
+        touched.push_back(&st);
+      }
+      st.batch.update(row_coupon(c, i));
+    }
+    for (SketchState* st : touched) {
+      add(*st, st->batch);
+      st->batch = HllSketch(lg_k_);
+      st->pending = false;
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    HllSketch& d = **reinterpret_cast<HllSketch**>(dst);
-    d = merge_sketches(d, **reinterpret_cast<HllSketch* const*>(src));
+    const SketchState& s = **reinterpret_cast<SketchState* const*>(src);
+    if (s.started) add(**reinterpret_cast<SketchState**>(dst), s.merged);
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     // Spark's final step merges every partial sketch into an empty one.
-    for (int64_t i = 0; i < n; ++i)
-      out.append_bytes(merge_sketches(HllSketch(lg_k_), **reinterpret_cast<HllSketch* const*>(states[i])).serialize());
+    for (int64_t i = 0; i < n; ++i) {
+      const SketchState& st = **reinterpret_cast<SketchState* const*>(states[i]);
+      out.append_bytes(merge_sketches(HllSketch(lg_k_), st.merged).serialize());
+    }
   }
-  void destroy(uint8_t* s) const override { delete *reinterpret_cast<HllSketch**>(s); }
+  void destroy(uint8_t* s) const override { delete *reinterpret_cast<SketchState**>(s); }
   bool needs_destroy() const override { return true; }
 
  private:
+  static void add(SketchState& st, const HllSketch& partial) {
+    st.merged = st.started ? merge_sketches(st.merged, partial) : partial;
+    st.started = true;
+  }
   int lg_k_;
 };
 
@@ -196,9 +225,13 @@ FunctionDef hll_sketch_agg() {
 // ---------------------------------------------------------------------------------------------
 // hll_union_agg(col[, allowDifferentLgConfigK]).
 
-/// A group's union; absent until a sketch arrives (no sketch at all gives the empty sketch).
+/// A group's union, built like hll_sketch_agg's sketch: each batch's sketches go into a union
+/// of their own (Spark's per-partition union), which is then merged into the group's through
+/// its result sketch. Absent until a sketch arrives (no sketch at all gives the empty sketch).
 struct UnionState {
-  std::unique_ptr<HllUnion> u;
+  std::unique_ptr<HllUnion> merged;
+  std::unique_ptr<HllUnion> batch;
+  bool pending = false;
 };
 
 class HllUnionAggregate final : public AggregateFunction {
@@ -209,30 +242,32 @@ class HllUnionAggregate final : public AggregateFunction {
   void update(uint8_t** states, const Args& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
+    if (n > 0 && args.size() > 1) allow_ = allow_at(args, 1, 0);
+    std::vector<UnionState*> touched;
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || c.is_null(i)) continue;
-      const HllSketch s = sketch_arg(kName, c.string_at(i));
-      add(**reinterpret_cast<UnionState**>(states[i]), s, allow_at(args, 1, i), true);
+      UnionState& st = **reinterpret_cast<UnionState**>(states[i]);
+      if (!st.pending) {
+        st.pending = true;
+        touched.push_back(&st);
+      }
+      // Spark reads input sketches in place (wrapped), not copied onto the heap.
+      add(st.batch, sketch_arg(kName, c.string_at(i)), allow_, true);
     }
-    if (n > 0) allow_ = allow_at(args, 1, 0);
+    for (UnionState* st : touched) {
+      fold(st->merged, st->batch->result());
+      st->batch.reset();
+      st->pending = false;
+    }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    UnionState& d = **reinterpret_cast<UnionState**>(dst);
     UnionState& s = **reinterpret_cast<UnionState* const*>(src);
-    if (!s.u) return;
-    // Spark ships partial unions as sketch images and reads each back into a fresh union.
-    const HllSketch partial = s.u->result();
-    if (!d.u) {
-      d.u = std::make_unique<HllUnion>(partial.lg_k());
-      d.u->update(partial);
-      return;
-    }
-    add(d, partial, allow_, false);
+    if (s.merged) fold((*reinterpret_cast<UnionState**>(dst))->merged, s.merged->result());
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
       UnionState& st = **reinterpret_cast<UnionState* const*>(states[i]);
-      out.append_bytes(st.u ? st.u->result().serialize() : HllSketch(kHllDefaultLgK).serialize());
+      out.append_bytes(st.merged ? st.merged->result().serialize() : HllSketch(kHllDefaultLgK).serialize());
     }
   }
   void destroy(uint8_t* s) const override { delete *reinterpret_cast<UnionState**>(s); }
@@ -242,15 +277,23 @@ class HllUnionAggregate final : public AggregateFunction {
   static constexpr const char* kName = "hll_union_agg";
 
   /// Spark's step: a union sized by the first non-empty sketch; sketches of another lgConfigK
-  /// fail unless allowed. `wrapped`: read from an input image rather than a partial union.
-  static void add(UnionState& st, const HllSketch& s, bool allow, bool wrapped) {
-    if (!st.u || (st.u->empty() && !s.empty())) st.u = std::make_unique<HllUnion>(s.lg_k());
-    if (!allow && !st.u->empty() && !s.empty() && st.u->lg_k() != s.lg_k())
-      throw_different_lg_k(kName, st.u->lg_k(), s.lg_k());
-    st.u->update(s, wrapped);
+  /// fail unless allowed.
+  static void add(std::unique_ptr<HllUnion>& u, const HllSketch& s, bool allow, bool wrapped) {
+    if (!u || (u->empty() && !s.empty())) u = std::make_unique<HllUnion>(s.lg_k());
+    if (!allow && !u->empty() && !s.empty() && u->lg_k() != s.lg_k()) throw_different_lg_k(kName, u->lg_k(), s.lg_k());
+    u->update(s, wrapped);
   }
-  // The flag is a constant of the call (a literal, or the value its rows carried); merges,
-  // which see no argument, use it.
+  /// Merges a partial union's result: Spark ships it as an image and reads it back into a
+  /// fresh union, which the first partial becomes.
+  void fold(std::unique_ptr<HllUnion>& u, const HllSketch& partial) const {
+    if (!u) {
+      u = std::make_unique<HllUnion>(partial.lg_k());
+      u->update(partial);
+      return;
+    }
+    add(u, partial, allow_, false);
+  }
+  // The flag is a constant of the call; merges, which see no argument, use it.
   mutable bool allow_;
 };
 
@@ -260,6 +303,7 @@ FunctionDef hll_union_agg() {
   d.kind = FunctionKind::kAggregate;
   d.min_args = 1;
   d.max_args = 2;
+  d.constant_args = {1};
   d.arg_type_rule = [](const Infos& a, const Config&) {
     const std::string shown = shown_call("hll_union_agg", a, {"", "false"});
     if (!is_type(a[0].type, TypeId::kBinary)) throw_wrong_type(shown, 0, "\"BINARY\"", a[0]);
