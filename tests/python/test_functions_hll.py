@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import pytest
 from pyspark.sql import functions as F
+from pyspark.sql.window import Window
 
 from harness import session_conf, session_mode
 
@@ -222,3 +223,12 @@ def test_hll_without_ansi(diff, ember, oracle):
     with session_conf(ember, oracle, spark_sql_ansi_enabled="false"):
         diff(lambda s: s.range(0, 2000, 1, 1).select(F.hll_sketch_estimate(F.hll_sketch_agg("id", 8)),
                                                      F.hll_sketch_agg(F.col("id").cast("string"))))
+
+
+def test_hll_window_and_non_constant_flags(diff):
+    diff(lambda s: s.range(0, 40, 1, 1).select("id", (F.col("id") % 3).alias("g")).select(
+        "id", F.hll_sketch_estimate(F.hll_sketch_agg("id").over(Window.partitionBy("g"))).alias("e")))
+    # The scalar's flag may differ row by row.
+    diff(lambda s: sketches(s).select(F.explode(F.array(F.lit(True), F.lit(False))).alias("f"), "list", "set", "hll14")
+         .select("f", F.expr("hll_union(list, set, f)"),
+                 F.expr("hll_sketch_estimate(hll_union(list, CASE WHEN f THEN hll14 END, f))")))
