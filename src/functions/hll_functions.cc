@@ -242,7 +242,6 @@ class HllUnionAggregate final : public AggregateFunction {
   void update(uint8_t** states, const Args& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
-    if (n > 0 && args.size() > 1) allow_ = allow_at(args, 1, 0);
     std::vector<UnionState*> touched;
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || c.is_null(i)) continue;
@@ -252,7 +251,7 @@ class HllUnionAggregate final : public AggregateFunction {
         touched.push_back(&st);
       }
       // Spark reads input sketches in place (wrapped), not copied onto the heap.
-      add(st.batch, sketch_arg(kName, c.string_at(i)), allow_, true);
+      add(st.batch, sketch_arg(kName, c.string_at(i)), allow_at(args, 1, i), true);
     }
     for (UnionState* st : touched) {
       fold(st->merged, st->batch->result());
@@ -293,8 +292,9 @@ class HllUnionAggregate final : public AggregateFunction {
     }
     add(u, partial, allow_, false);
   }
-  // The flag is a constant of the call; merges, which see no argument, use it.
-  mutable bool allow_;
+  // The flag's constant value: merges see no argument. (Spark requires it to be constant in
+  // effect; a per-row flag is read row by row.)
+  bool allow_;
 };
 
 FunctionDef hll_union_agg() {

@@ -345,8 +345,14 @@ std::string HllSketch::serialize() const {
   std::string out;
   const uint8_t mode_byte = static_cast<uint8_t>(static_cast<int>(mode_) | (kHll8 << 2));
   if (mode_ == HllMode::kHll) {
-    HllSketch settled = *this;
-    settled.rebuild();
+    // Images carry settled bookkeeping; settle a copy when registers were merged.
+    HllSketch settled_copy;
+    const HllSketch* s = this;
+    if (rebuild_) {
+      settled_copy = *this;
+      settled_copy.rebuild();
+      s = &settled_copy;
+    }
     out.reserve(kHllHeaderBytes + regs_.size());
     put_le(out, kHllPreInts, 1);
     put_le(out, kSerialVersion, 1);
@@ -354,12 +360,12 @@ std::string HllSketch::serialize() const {
     put_le(out, static_cast<uint64_t>(lg_k_), 1);
     put_le(out, 0, 1);
     put_le(out, ooo_ ? kFlagOutOfOrder : 0, 1);
-    put_le(out, static_cast<uint64_t>(settled.cur_min_), 1);
+    put_le(out, static_cast<uint64_t>(s->cur_min_), 1);
     put_le(out, mode_byte, 1);
-    put_double(out, settled.hip_);
-    put_double(out, settled.kxq0_);
-    put_double(out, settled.kxq1_);
-    put_le(out, static_cast<uint32_t>(settled.num_at_cur_min_), 4);
+    put_double(out, s->hip_);
+    put_double(out, s->kxq0_);
+    put_double(out, s->kxq1_);
+    put_le(out, static_cast<uint32_t>(s->num_at_cur_min_), 4);
     put_le(out, 0, 4);  // no auxiliary exceptions in the 8-bit layout
     out.append(reinterpret_cast<const char*>(regs_.data()), regs_.size());
     return out;
