@@ -85,10 +85,17 @@ bool allow_at(const Args& a, size_t k, int64_t i) {
 
 /// Spark's merge of two partial sketches: a union sized by the first, fed both.
 HllSketch merge_sketches(const HllSketch& a, const HllSketch& b) {
+  // A union takes a non-empty first sketch as it is and replays a LIST or SET second one into
+  // it; only an empty first sketch lets a SET second one be taken whole.
+  if (b.mode() != HllMode::kHll && !(a.empty() && b.mode() == HllMode::kSet)) {
+    HllSketch r = a;
+    r.update_from(b);
+    return r;
+  }
   HllUnion u(a.lg_k());
   u.update(a);
   u.update(b);
-  return u.result();
+  return std::move(u).result();
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -137,7 +144,7 @@ class HllSketchAggregate final : public AggregateFunction {
       st.batch.update(row_coupon(c, i));
     }
     for (SketchState* st : touched) {
-      add(*st, st->batch);
+      add(*st, std::move(st->batch));
       st->batch = HllSketch(lg_k_);
       st->pending = false;
     }
@@ -157,8 +164,13 @@ class HllSketchAggregate final : public AggregateFunction {
   bool needs_destroy() const override { return true; }
 
  private:
-  static void add(SketchState& st, const HllSketch& partial) {
-    st.merged = st.started ? merge_sketches(st.merged, partial) : partial;
+  static void add(SketchState& st, HllSketch partial) {
+    if (!st.started)
+      st.merged = std::move(partial);
+    else if (partial.mode() != HllMode::kHll && !st.merged.empty())
+      st.merged.update_from(partial);  // what merge_sketches gives, without the copies
+    else
+      st.merged = merge_sketches(st.merged, partial);
     st.started = true;
   }
   int lg_k_;

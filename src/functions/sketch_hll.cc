@@ -225,6 +225,11 @@ void HllSketch::grow_set(int lg_arr) {
     if (c != 0) set_insert(c);
 }
 
+void HllSketch::update_from(const HllSketch& src) {
+  for (uint32_t c : src.arr_)
+    if (c != 0) update(c);
+}
+
 std::vector<uint32_t> HllSketch::coupons() const {
   std::vector<uint32_t> out;
   for (uint32_t c : arr_)
@@ -542,9 +547,14 @@ void HllUnion::update(const HllSketch& src, bool wrapped) {
   gadget_.set_out_of_order(true);
 }
 
-HllSketch HllUnion::result() {
+HllSketch HllUnion::result() & {
   gadget_.rebuild();
   return gadget_;
+}
+
+HllSketch HllUnion::result() && {
+  gadget_.rebuild();
+  return std::move(gadget_);
 }
 
 }  // namespace ember::functions::sketch

@@ -50,6 +50,8 @@ class HllSketch {
 
   /// Adds one coupon (0 is ignored).
   void update(uint32_t coupon);
+  /// Adds the coupons of a LIST or SET sketch in its array order, as a union replays them.
+  void update_from(const HllSketch& coupons);
   /// The distinct-count estimate (Spark rounds it to the nearest integer).
   double estimate() const;
   /// The composite estimator over the registers (HLL mode).
@@ -118,7 +120,9 @@ class HllUnion {
   /// replays a SET sketch's coupons instead of copying the set.
   void update(const HllSketch& src, bool wrapped = false);
   /// The merged sketch (after settling the registers' bookkeeping in the gadget).
-  HllSketch result();
+  HllSketch result() &;
+  /// The same, moved out of a union that is done.
+  HllSketch result() &&;
 
  private:
   int lg_max_k_;
