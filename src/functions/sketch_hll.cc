@@ -414,25 +414,28 @@ bool HllSketch::deserialize(std::string_view b, HllSketch& out) {
       out = s;
       return true;
     }
-    if (compact || (list && lg_arr != kListLgArr)) {
-      // Only the coupons: replay them.
+    if (list) {
+      // The first `count` entries of the list, as the header says.
+      if (count > (1 << kListLgArr) || b.size() < header + 4 * static_cast<size_t>(count)) return false;
+      for (int i = 0; i < count; ++i) s.arr_[static_cast<size_t>(i)] = static_cast<uint32_t>(get_le(b, header + 4 * static_cast<size_t>(i), 4));
+      s.count_ = count;
+      out = std::move(s);
+      return true;
+    }
+    if (compact) {
+      // Only the coupons: rebuild the set.
       if (b.size() < header + 4 * static_cast<size_t>(count)) return false;
       for (int i = 0; i < count; ++i) s.update(static_cast<uint32_t>(get_le(b, header + 4 * static_cast<size_t>(i), 4)));
       out = std::move(s);
       return true;
     }
-    if (lg_arr < kListLgArr || lg_arr > kHllMaxLgK) return false;
+    if (lg_arr < kSetLgArr || lg_arr > kHllMaxLgK - 3) return false;
     const size_t len = size_t{1} << lg_arr;
-    if (b.size() < header + 4 * len) return false;
-    s.mode_ = list ? HllMode::kList : HllMode::kSet;
+    if (b.size() < header + 4 * len || count < 0 || static_cast<size_t>(count) > len) return false;
+    s.mode_ = HllMode::kSet;
     s.lg_arr_ = lg_arr;
     s.arr_.assign(len, 0);
-    int found = 0;
-    for (size_t i = 0; i < len; ++i) {
-      s.arr_[i] = static_cast<uint32_t>(get_le(b, header + 4 * i, 4));
-      found += s.arr_[i] != 0;
-    }
-    if (found != count) return false;
+    for (size_t i = 0; i < len; ++i) s.arr_[i] = static_cast<uint32_t>(get_le(b, header + 4 * i, 4));
     s.count_ = count;
     s.ooo_ = (flags & kFlagOutOfOrder) != 0;
     out = std::move(s);
