@@ -33,6 +33,7 @@ void register_histogram_aggregates(Registry& r);
 void register_number_format(Registry& r);
 void register_time_window(Registry& r);
 void register_theta_functions(Registry& r);
+void register_hll_functions(Registry& r);
 void register_sketch_functions(Registry& r);
 void register_kll_functions(Registry& r);
 
@@ -73,6 +74,7 @@ Registry::Registry() {
   register_bitmap_functions(*this);
   register_histogram_aggregates(*this);
   register_theta_functions(*this);
+  register_hll_functions(*this);
   register_sketch_functions(*this);
   register_kll_functions(*this);
   register_collection_constructors(*this);
