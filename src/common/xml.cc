@@ -338,6 +338,8 @@ class Parser {
   }
 
   void element(Node* parent) {
+    // The tree is walked recursively here and by its readers; a limit keeps the stack bounded.
+    if (++depth_ > kMaxDepth) unsupported("elements nested deeper than " + std::to_string(kMaxDepth) + " levels");
     ++p_;
     Node* e = doc_->new_node(NodeKind::kElement);
     e->name = name();
@@ -345,7 +347,10 @@ class Parser {
     std::vector<std::string> seen;
     while (true) {
       bool sp = skip_space();
-      if (eat("/>")) return;
+      if (eat("/>")) {
+        --depth_;
+        return;
+      }
       if (eat(">")) break;
       if (p_ >= s_.size()) fail("premature end of file in a start tag");
       if (!sp) fail("attributes must be separated by white space");
@@ -391,6 +396,7 @@ class Parser {
       e->attributes.push_back(a);
     }
     content(e);
+    --depth_;
   }
 
   void content(Node* e) {
@@ -445,8 +451,11 @@ class Parser {
     }
   }
 
+  static constexpr int kMaxDepth = 2000;
+
   std::string_view s_;
   size_t p_ = 0;
+  int depth_ = 0;
   Document* doc_;
   std::map<std::string, std::string> entities_;
 };

@@ -478,11 +478,14 @@ class Parser {
   }
 
   std::unique_ptr<Expr> or_expr() {
+    // Parenthesized expressions, predicates and arguments nest through here; bound the depth.
+    if (++depth_ > 500) compile_fail("expressions nested deeper than 500 levels are not supported", true);
     auto e = and_expr();
     while (peek().kind == Tok::kOperatorName && peek().text == "or") {
       ++p_;
       e = binary(Op::kOr, std::move(e), and_expr());
     }
+    --depth_;
     return e;
   }
   std::unique_ptr<Expr> and_expr() {
@@ -766,6 +769,7 @@ class Parser {
 
   std::vector<Token> t_;
   size_t p_ = 0;
+  int depth_ = 0;
 };
 
 // ---- evaluation -----------------------------------------------------------------------------

@@ -67,6 +67,18 @@ TEST(XmlParseTest, UnsupportedDeclarations) {
   }
 }
 
+TEST(XmlParseTest, DeepNestingIsBounded) {
+  std::string deep;
+  for (int i = 0; i < 100000; ++i) deep += "<a>";
+  for (int i = 0; i < 100000; ++i) deep += "</a>";
+  Document d;
+  EXPECT_EQ(parse(d, deep), ParseStatus::kUnsupported);
+  std::string ok;
+  for (int i = 0; i < 1000; ++i) ok += "<a>";
+  for (int i = 0; i < 1000; ++i) ok += "</a>";
+  EXPECT_EQ(parse(d, ok), ParseStatus::kOk);
+}
+
 TEST(XmlParseTest, MultiByteText) {
   Document d;
   ASSERT_EQ(parse(d, "<日本 é='ü'>😀</日本>"), ParseStatus::kOk);
