@@ -94,7 +94,7 @@ struct ParseError {
 
 class Parser {
  public:
-  Parser(std::string_view s, Document* doc) : s_(s), doc_(doc) {}
+  Parser(std::string_view s, Document* doc, const ParseOptions& options) : s_(s), doc_(doc), options_(options) {}
 
   void document(Node* root) {
     if (starts("<?xml") && s_.size() > 5 && (is_space(s_[5]) || s_.compare(5, 2, "?>") == 0)) xml_decl();
@@ -105,6 +105,7 @@ class Parser {
     }
     if (!starts("<")) fail(p_ >= s_.size() ? "premature end of file" : "content is not allowed in prolog");
     element(root);
+    if (options_.stop_after_root) return;
     misc(root);
     if (p_ < s_.size()) fail("markup after the root element must be well-formed");
   }
@@ -291,7 +292,7 @@ class Parser {
     ++p_;
     skip_space();
     expect(">", "'>' at the end of an entity declaration");
-    entities_.emplace(std::move(key), std::move(value));  // the first declaration binds
+    if (options_.declared_entities) entities_.emplace(std::move(key), std::move(value));  // the first binds
   }
 
   /// A reference after '&': appends its replacement text.
@@ -388,7 +389,7 @@ class Parser {
       for (const std::string& k : seen)
         if (k == key) fail("attribute \"" + key + "\" was already specified for element \"" + e->name + "\"");
       seen.push_back(key);
-      if (key == "xmlns" || key.compare(0, 6, "xmlns:") == 0) continue;
+      if (!options_.keep_namespace_declarations && (key == "xmlns" || key.compare(0, 6, "xmlns:") == 0)) continue;
       Node* a = doc_->new_node(NodeKind::kAttribute);
       a->name = std::move(key);
       a->value = std::move(value);
@@ -457,6 +458,7 @@ class Parser {
   size_t p_ = 0;
   int depth_ = 0;
   Document* doc_;
+  ParseOptions options_;
   std::map<std::string, std::string> entities_;
 };
 
@@ -480,12 +482,12 @@ Node* Document::new_node(NodeKind kind) {
   return &nodes_.back();
 }
 
-ParseStatus Document::parse(std::string_view text, std::string* error) {
+ParseStatus Document::parse(std::string_view text, std::string* error, const ParseOptions& options) {
   nodes_.clear();
   Node* root = new_node(NodeKind::kDocument);
   const std::string input = normalize_input(text);
   try {
-    Parser(input, this).document(root);
+    Parser(input, this, options).document(root);
   } catch (const ParseError& e) {
     if (error) *error = e.message;
     return e.status;

@@ -41,6 +41,19 @@ struct Node {
   std::string_view local_name() const;
 };
 
+/// Variations of the tree a reader needs.
+struct ParseOptions {
+  /// Keep namespace declarations (`xmlns`, `xmlns:p`) as attributes, as a streaming reader
+  /// without namespace processing reports them.
+  bool keep_namespace_declarations = false;
+  /// Stop after the root element's end tag, ignoring whatever follows (a streaming reader that
+  /// reads one record does not look further).
+  bool stop_after_root = false;
+  /// Define the entities an internal document type subset declares; when false a reference to
+  /// one is undeclared (a reader with document type support switched off).
+  bool declared_entities = true;
+};
+
 /// The outcome of a parse that did not give a document.
 enum class ParseStatus { kOk, kMalformed, kUnsupported };
 
@@ -53,7 +66,7 @@ class Document {
 
   /// Parses `text` (UTF-8). On failure returns kMalformed or kUnsupported and sets `error` to a
   /// description with the position; the document is then unusable.
-  ParseStatus parse(std::string_view text, std::string* error);
+  ParseStatus parse(std::string_view text, std::string* error, const ParseOptions& options = {});
 
   const Node* root() const { return &nodes_.front(); }
 

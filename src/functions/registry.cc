@@ -35,6 +35,7 @@ void register_time_window(Registry& r);
 void register_theta_functions(Registry& r);
 void register_sketch_functions(Registry& r);
 void register_xpath_functions(Registry& r);
+void register_xml_functions(Registry& r);
 
 Registry& Registry::instance() {
   static Registry* r = new Registry();
@@ -88,6 +89,7 @@ Registry::Registry() {
   register_url_functions(*this);
   register_csv_functions(*this);
   register_xpath_functions(*this);
+  register_xml_functions(*this);
   register_number_format(*this);
   register_time_window(*this);
 }
