@@ -471,6 +471,18 @@ uint32_t number_nodes(Node* n, uint32_t next) {
 
 }  // namespace
 
+bool is_xml_name(std::string_view name) {
+  if (name.empty()) return false;
+  for (size_t i = 0; i < name.size();) {
+    size_t len;
+    const char32_t cp = decode_at(name, i, &len);
+    if (cp == 0xFFFD && len == 1 && static_cast<unsigned char>(name[i]) >= 0x80) return false;
+    if (i == 0 ? !is_name_start(cp) : !is_name_char(cp)) return false;
+    i += len;
+  }
+  return true;
+}
+
 std::string_view Node::local_name() const {
   size_t colon = name.find(':');
   return colon == std::string::npos ? std::string_view(name) : std::string_view(name).substr(colon + 1);

@@ -76,6 +76,9 @@ class Document {
   std::deque<Node> nodes_;
 };
 
+/// Whether `name` is an XML 1.0 Name (prefixes allowed).
+bool is_xml_name(std::string_view name);
+
 /// The XPath string-value of a node: the concatenated text of an element's or the document's
 /// descendants, the value of any other node.
 std::string string_value(const Node* n);

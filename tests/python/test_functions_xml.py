@@ -113,3 +113,78 @@ def test_schema_of_xml_unsupported_options(ember):
         for key, value in (("timestampFormat", "yyyy"), ("dateFormat", "yyyy"), ("prefersDecimal", "true")):
             with pytest.raises(Exception, match="not supported"):
                 ember.range(1).select(F.schema_of_xml(F.lit("<p><a>1</a></p>"), {key: value})).collect()
+
+
+TO_XML_EXPRS = [
+    "named_struct('a', 1, 'b', 'x')",
+    "named_struct('a', 1, 'b', cast(null as string))",
+    "named_struct('_a', 1, 'b', 'x', '_VALUE', 'v')",
+    "named_struct('a', array(1, 2), 'b', named_struct('c', 1.5D, '_d', true))",
+    "named_struct('a', '<&>\"''', 'b', date'2021-01-01', 'c', timestamp'2021-01-01 10:00:00', 'd', 1.5BD, "
+    "'e', cast(1.5 as float), 'f', 1e20D, 'g', 1e-5D)",
+    "named_struct('a', array(named_struct('b', 1), named_struct('b', 2)))",
+    "named_struct('a', array(array(1, 2), array(3)))",
+    "named_struct('a', map('k', 1))",
+    "named_struct('a', map('k', cast(null as int), 'j', 2))",
+    "named_struct('a', array(1, null, 3))",
+    "named_struct('a', array())",
+    "named_struct('a', named_struct('b', cast(null as int)))",
+    "named_struct('a', timestamp_ntz'2021-01-01 10:00:00', 'b', timestamp'2021-01-01 10:00:00.123')",
+    "named_struct('_VALUE', 1)",
+    "named_struct('a', named_struct('_VALUE', 1, '_x', 2))",
+    "named_struct('a', 'é日本')",
+    "named_struct('a', 1L, 'b', 2S, 'c', 3Y, 'd', -0.0D, 'e', cast('NaN' as double), 'f', 100000000D, 'g', 0.001D)",
+    "named_struct('_a', '<&>\"''x', 'b', '<&>\"''x')",
+    "named_struct('_VALUE', 'v', 'b', 'x')",
+    "named_struct('b', 'x', '_VALUE', 'v', 'c', 'y')",
+    "named_struct('_VALUE', cast(null as string), 'b', 'x')",
+    "named_struct('a', named_struct('b', named_struct('c', 1), 'd', 2))",
+    "named_struct('a', array(named_struct('_x', 1, '_VALUE', 'v')))",
+    "named_struct('a', 1.0D, 'b', 123456789.0D, 'c', 1e7D, 'd', cast(1e7 as float), 'e', cast(0.1 as float), "
+    "'f', 1e-3D, 'g', 9.99e-4D)",
+    "named_struct('a', 0.000000001BD, 'b', cast(1 as decimal(20,10)), 'c', cast(-12.5 as decimal(5,2)), "
+    "'d', cast(0.0000001 as decimal(10,8)), 'e', cast(0.000001 as decimal(10,8)), 'f', -0.00000012BD)",
+    "named_struct('a', timestamp'1960-01-01 00:00:00.999999', 'b', date'0001-01-01', "
+    "'c', timestamp'2021-06-01 10:00:00')",
+    "named_struct('a', '', 'b', ' x ')",
+    "named_struct('日本', 1)",
+]
+
+
+def test_to_xml_values(diff):
+    diff(lambda s: s.sql("select " + ", ".join(f"to_xml({e}) as x{i}" for i, e in enumerate(TO_XML_EXPRS))))
+
+
+def test_to_xml_options(diff):
+    diff(lambda s: s.sql("""select
+        to_xml(named_struct('a', 1), map('rowTag', 'person')) as a,
+        to_xml(named_struct('a', 1), map('rootTag', 'x', 'compression', 'gzip', 'declaration', 'x')) as b,
+        to_xml(named_struct('a', cast(null as int)), map('nullValue', 'NULL')) as c,
+        to_xml(named_struct('a', array(cast(null as int))), map('nullValue', 'N')) as d,
+        to_xml(named_struct('@a', 1, '#v', 'x', '_b', 2), map('attributePrefix', '@', 'valueTag', '#v')) as e,
+        to_xml(named_struct('a', array(array(1, 2))), map('arrayElementName', 'e')) as f,
+        to_xml(named_struct('a', named_struct('b', 1)), map('indent', '  ')) as g,
+        to_xml(named_struct('a', named_struct('b', 1)), map('indent', '')) as h,
+        to_xml(named_struct('a', 1, 'b', 'x'), map('nullValue', 'N', 'rowTag', 'r')) as i"""))
+
+
+def test_to_xml_columns_and_time_zone(diff, ember, oracle):
+    def program(s):
+        df = s.createDataFrame([(1, "x", None), (None, None, [1, 2]), (3, "<y>", [])], "a int, b string, c array<int>")
+        return df.select(F.to_xml(F.struct("a", "b", "c")), F.to_xml(F.struct(F.col("a").alias("_a"), "b")),
+                         F.to_xml(F.when(F.col("a").isNull(), None).otherwise(F.struct("a"))).alias("n"))
+    diff(program)
+    for s in (ember, oracle):
+        s.conf.set("spark.sql.session.timeZone", "America/Los_Angeles")
+    try:
+        diff(lambda s: s.sql("select to_xml(named_struct('t', timestamp'2021-06-01 10:00:00', "
+                             "'u', timestamp'2021-01-01 10:00:00')) as x"))
+    finally:
+        for s in (ember, oracle):
+            s.conf.set("spark.sql.session.timeZone", "UTC")
+
+
+def test_to_xml_errors(diff_error, ember, oracle):
+    diff_error(lambda s: s.sql("select to_xml(1)"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
+    both_fail(ember, oracle, lambda s: s.sql("select to_xml(named_struct('1a', 1))"), "Illegal")
+    both_fail(ember, oracle, lambda s: s.sql("select to_xml(named_struct('x:y', 1))"), "Illegal")
