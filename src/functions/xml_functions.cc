@@ -553,9 +553,12 @@ class XmlWriter {
           children = true;
           check_name(name);
           newline(depth);
-          out_ += '<' + name + '>';
-          bool inner_children = false;
-          const std::function<void()> inner_tag = [] {};
+          out_ += '<' + name;
+          bool inner_open = false, inner_children = false;
+          const std::function<void()> inner_tag = [&] {
+            if (!inner_open) out_ += '>';
+            inner_open = true;
+          };
           const Column& inner = *items.child(0);
           const int32_t* io = items.offsets();
           for (int32_t j = io[i]; j < io[i + 1]; ++j) {
@@ -563,6 +566,10 @@ class XmlWriter {
               throw SparkError(ErrorKind::kUnsupportedOperation, "",
                                "to_xml does not support arrays nested more than two deep in this engine.");
             field(o_.array_element_name, inner, j, depth + 1, inner_tag, inner_children);
+          }
+          if (!inner_open) {
+            out_ += "/>";
+            continue;
           }
           if (inner_children) newline(depth);
           out_ += "</" + name + '>';
@@ -577,7 +584,7 @@ class XmlWriter {
       const Column& entries = *v.child(0);
       const Column& keys = *entries.child(0);
       const Column& values = *entries.child(1);
-      if (keys.type()->id() != TypeId::kString || !is_primitive(values.type()))
+      if ((keys.type()->id() != TypeId::kString && keys.type()->id() != TypeId::kNull) || !is_primitive(values.type()))
         throw SparkError(ErrorKind::kUnsupportedOperation, "",
                          "to_xml supports maps of STRING keys to primitive values only in this engine.");
       open_tag();

@@ -148,6 +148,11 @@ TO_XML_EXPRS = [
     "'c', timestamp'2021-06-01 10:00:00')",
     "named_struct('a', '', 'b', ' x ')",
     "named_struct('日本', 1)",
+    "named_struct('a', array(array(), array(1)), 'b', map(), 'c', array(cast(null as array<int>)))",
+    "named_struct('a', array(array(cast(null as int), 2)), 'b', map('k', 'v<'))",
+    "named_struct('a', named_struct('_x', cast(null as int), '_VALUE', cast(null as string)))",
+    "named_struct('a', array(named_struct('b', cast(null as int))))",
+    "named_struct('a', cast(9.99999e-7 as decimal(10,9)), 'b', cast(-123456789.123 as decimal(15,3)))",
 ]
 
 
