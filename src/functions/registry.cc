@@ -36,6 +36,8 @@ void register_theta_functions(Registry& r);
 void register_hll_functions(Registry& r);
 void register_sketch_functions(Registry& r);
 void register_kll_functions(Registry& r);
+void register_xpath_functions(Registry& r);
+void register_xml_functions(Registry& r);
 
 Registry& Registry::instance() {
   static Registry* r = new Registry();
@@ -90,6 +92,8 @@ Registry::Registry() {
   register_variant_functions(*this);
   register_url_functions(*this);
   register_csv_functions(*this);
+  register_xpath_functions(*this);
+  register_xml_functions(*this);
   register_number_format(*this);
   register_time_window(*this);
 }
