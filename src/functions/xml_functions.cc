@@ -267,14 +267,6 @@ class SchemaInference {
   const TimeZone& zone_;
 };
 
-[[noreturn]] void throw_failfast(const std::string& corrupt) {
-  throw SparkError(ErrorKind::kRuntime, "MALFORMED_RECORD_IN_PARSING.WITHOUT_SUGGESTION",
-                   "Malformed records are detected in record parsing: " + corrupt +
-                       ". Parse Mode: FAILFAST. To process malformed records as null result, try setting the "
-                       "option 'mode' as 'PERMISSIVE'.",
-                   {{"badRecord", corrupt}, {"failFastMode", "FAILFAST"}}, "22023");
-}
-
 Signature schema_of_xml_rule(const Infos& a, const Config&) {
   const TypeId id = a[0].type->id();
   if (id != TypeId::kString && id != TypeId::kNull) throw_unexpected_input("schema_of_xml", types_of(a), 0, "\"STRING\"");
@@ -285,15 +277,7 @@ Signature schema_of_xml_rule(const Infos& a, const Config&) {
                             (a[0].name.empty() ? a[0].type->sql() : a[0].name) + "\".",
                         sql);
   if (a[0].literal->is_null()) throw_type_mismatch("UNEXPECTED_NULL", "The xml must not be null.", sql);
-  if (a.size() > 1) {
-    const TypePtr& t = a[1].type;
-    if (t->id() != TypeId::kMap || t->key_type()->id() != TypeId::kString ||
-        t->value_type()->id() != TypeId::kString)
-      throw SparkError(ErrorKind::kAnalysis, "INVALID_OPTIONS.NON_STRING_TYPE",
-                       "Invalid options: A type of keys and values in `map()` must be string, but got \"" + t->sql() +
-                           "\".",
-                       {{"mapType", "\"" + t->sql() + "\""}}, "42K06");
-  }
+  require_options_map(a, 1);
   Signature sig;
   for (auto& i : a) sig.arg_types.push_back(i.type);
   sig.result_type = DataType::string();
@@ -624,15 +608,7 @@ Signature to_xml_rule(const Infos& a, const Config&) {
                             (a[0].name.empty() ? a[0].type->sql() : a[0].name) + "\" has the type \"" +
                             a[0].type->sql() + "\".",
                         "to_xml(" + a[0].type->sql() + ")");
-  if (a.size() > 1) {
-    const TypePtr& t = a[1].type;
-    if (t->id() != TypeId::kMap || t->key_type()->id() != TypeId::kString ||
-        t->value_type()->id() != TypeId::kString)
-      throw SparkError(ErrorKind::kAnalysis, "INVALID_OPTIONS.NON_STRING_TYPE",
-                       "Invalid options: A type of keys and values in `map()` must be string, but got \"" + t->sql() +
-                           "\".",
-                       {{"mapType", "\"" + t->sql() + "\""}}, "42K06");
-  }
+  require_options_map(a, 1);
   Signature sig;
   for (auto& i : a) sig.arg_types.push_back(i.type);
   sig.result_type = DataType::string();

@@ -405,6 +405,20 @@ def run_for_error(engine: str, program: Callable[[Any], Any], spark: Any) -> Bas
     raise DiffError(f"{engine}: the program raised no error")
 
 
+def error_text(exc: BaseException) -> str:
+    """The message of an error as both clients show it: `[CLASS] text` up to its SQLSTATE (the
+    classic client appends the analyzed plan or the SQL context after it, Spark Connect not)."""
+    text = str(exc)
+    cut = text.find(" SQLSTATE: ")
+    if cut >= 0:
+        text = text[:cut]
+    return text.strip()
+
+
+# EMBER_COMPARE_MESSAGES=1: errors must also have Spark's message text, not only its condition.
+COMPARE_MESSAGES = os.environ.get("EMBER_COMPARE_MESSAGES") == "1"
+
+
 def compare_errors(expected: BaseException, actual: BaseException, error_class: str,
                    expected_engine: str = "spark", actual_engine: str = "ember") -> None:
     e_cond, a_cond = error_condition(expected), error_condition(actual)
@@ -413,6 +427,9 @@ def compare_errors(expected: BaseException, actual: BaseException, error_class: 
         problems.append(f"{expected_engine} raised {e_cond!r}, the test expects {error_class!r}")
     if a_cond != e_cond:
         problems.append(f"{actual_engine} raised {a_cond!r}, {expected_engine} raised {e_cond!r}")
+    elif COMPARE_MESSAGES and error_text(expected) != error_text(actual):
+        problems.append(f"the messages differ:\n  {expected_engine}: {error_text(expected)}"
+                        f"\n  {actual_engine}: {error_text(actual)}")
     if problems:
         raise DiffError("\n".join(problems) +
                         f"\n\n{expected_engine}: {type(expected).__name__}: {expected}"
