@@ -4,8 +4,25 @@
 
 namespace ember {
 
+namespace {
+/// Spark writes a sub-class's message after its class's; where every raiser of a sub-class would
+/// repeat the same sentence, it is added here.
+std::string with_sub_class_text(const std::string& error_class, std::string message) {
+  static const std::string kRefer =
+      "Please, refer to 'https://spark.apache.org/docs/latest/sql-ref-functions.html' for a fix.";
+  if (error_class == "WRONG_NUM_ARGS.WITHOUT_SUGGESTION" && message.find(kRefer) == std::string::npos)
+    message += " " + kRefer;
+  return message;
+}
+}  // namespace
+
 SparkError::SparkError(ErrorKind kind, std::string error_class, std::string message,
                        std::map<std::string, std::string> params, std::string sql_state)
+    : SparkError(kind, error_class, with_sub_class_text(error_class, std::move(message)), std::move(params),
+                 std::move(sql_state), 0) {}
+
+SparkError::SparkError(ErrorKind kind, std::string error_class, std::string message,
+                       std::map<std::string, std::string> params, std::string sql_state, int)
     : std::runtime_error(format_error(error_class, message)),
       kind_(kind),
       error_class_(std::move(error_class)),
@@ -14,7 +31,8 @@ SparkError::SparkError(ErrorKind kind, std::string error_class, std::string mess
       sql_state_(sql_state.empty() ? sql_state_for(error_class_) : std::move(sql_state)) {}
 
 std::string format_error(const std::string& error_class, const std::string& message) {
-  if (error_class.empty()) return message;
+  // Spark shows its legacy (unnamed) conditions by their message alone.
+  if (error_class.empty() || error_class.rfind("_LEGACY_ERROR_", 0) == 0) return message;
   return "[" + error_class + "] " + message;
 }
 

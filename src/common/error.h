@@ -42,6 +42,8 @@ class SparkError : public std::runtime_error {
   int start = -1, stop = -1, line = -1, line_pos = -1;
 
  private:
+  SparkError(ErrorKind kind, std::string error_class, std::string message,
+             std::map<std::string, std::string> params, std::string sql_state, int);
   ErrorKind kind_;
   std::string error_class_;
   std::string message_;

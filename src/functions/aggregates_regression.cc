@@ -9,6 +9,7 @@
 
 #include <cmath>
 
+#include "functions/collection_util.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
 
@@ -144,11 +145,10 @@ bool numeric_input(const TypePtr& t) {
 }
 
 void require_numeric_args(const std::string& name, const std::vector<TypePtr>& args) {
-  static const char* const kOrdinal[] = {"first", "second"};
   for (size_t i = 0; i < args.size(); ++i)
     if (!numeric_input(args[i]))
       throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
-                          std::string("The ") + kOrdinal[i] + " parameter requires the \"DOUBLE\" type, however \"" +
+                          std::string("The ") + ordinal_word(i) + " parameter requires the \"DOUBLE\" type, however \"" +
                               args[i]->sql() + "\" has the type \"" + args[i]->sql() + "\".",
                           name + "(" + args[0]->sql() + ", " + args[1]->sql() + ")");
 }

@@ -112,8 +112,9 @@ TypePtr collection_common_type(const std::string& fn, const std::vector<TypePtr>
 }
 
 std::string ordinal_word(size_t index) {
-  static const char* words[] = {"first", "second", "third", "fourth", "fifth", "sixth"};
-  return words[std::min<size_t>(index, 5)];
+  // Spark's ordinals: first, second, third, then 4th, 5th, ...
+  static const char* words[] = {"first", "second", "third"};
+  return index < 3 ? words[index] : std::to_string(index + 1) + "th";
 }
 
 void throw_unexpected_input(const std::string& fn, const std::vector<TypePtr>& args, size_t index,
@@ -155,7 +156,7 @@ void throw_duplicated_map_key(const Column& keys, int64_t row) {
   std::string key(text->string_at(0));
   throw SparkError(ErrorKind::kRuntime, "DUPLICATED_MAP_KEY",
                    "Duplicate map key " + key +
-                       " was found, please check the input data. If you want to remove the duplicated keys, you can "
+                       " was found, please check the input data.\nIf you want to remove the duplicated keys, you can "
                        "set \"spark.sql.mapKeyDedupPolicy\" to \"LAST_WIN\" so that the key inserted at last takes "
                        "precedence.",
                    {{"key", key}, {"mapKeyDedupPolicy", "\"spark.sql.mapKeyDedupPolicy\""}}, "23505");

@@ -446,7 +446,7 @@ void register_datetime_arith(Registry& r) {
           if (!a[5]->is_numeric() && a[5]->id() != TypeId::kNull)
             throw_type_mismatch(
                 "UNEXPECTED_INPUT_TYPE",
-                "The sixth parameter requires the \"DECIMAL(16,6)\" type, however \"" + a[5]->sql() +
+                "The 6th parameter requires the \"DECIMAL(16,6)\" type, however \"" + a[5]->sql() +
                     "\" has the type \"" + a[5]->sql() + "\".",
                 call_sql(fn, a));
           // Any number is cast to the INT fields, as Spark's implicit casts do.

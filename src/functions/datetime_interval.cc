@@ -283,7 +283,7 @@ void register_datetime_interval(Registry& r) {
           if (a.size() > 3) {
             if (!a[3]->is_numeric() && a[3]->id() != TypeId::kNull && a[3]->id() != TypeId::kString)
               throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
-                                  "The fourth parameter requires the \"DECIMAL(18,6)\" type, however \"" +
+                                  "The 4th parameter requires the \"DECIMAL(18,6)\" type, however \"" +
                                       a[3]->sql() + "\" has the type \"" + a[3]->sql() + "\".",
                                   call_sql("make_dt_interval", a));
             s.arg_types[3] = DataType::decimal(18, 6);

@@ -12,6 +12,7 @@
 #include "common/datetime.h"
 #include "common/datetime_pattern.h"
 #include "common/timezone.h"
+#include "functions/collection_util.h"
 #include "functions/string_util.h"
 
 namespace ember::functions {
@@ -46,9 +47,8 @@ int64_t checked_time(int64_t nanos) {
 
 [[noreturn]] void unexpected_type(const std::string& fn, const Types& a, size_t k,
                                   const std::string& wanted) {
-  static const char* kOrdinal[] = {"first", "second", "third", "fourth"};
   throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
-                      std::string("The ") + kOrdinal[k] + " parameter requires the \"" + wanted +
+                      std::string("The ") + ordinal_word(k) + " parameter requires the \"" + wanted +
                           "\" type, however \"" + a[k]->sql() + "\" has the type \"" +
                           a[k]->sql() + "\".",
                       call_sql(fn, a));

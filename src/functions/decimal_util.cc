@@ -177,7 +177,7 @@ TypePtr integral_as_decimal(const TypePtr& t) {
 void decimal_out_of_range_text(const std::string& value, int precision, int scale) {
   std::string type = "Decimal(" + std::to_string(precision) + ", " + std::to_string(scale) + ")";
   throw SparkError(ErrorKind::kArithmetic, "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION",
-                   value + " cannot be represented as " + type +
+                   " " + value + " cannot be represented as " + type +
                        ". If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this "
                        "error, and return NULL instead.",
                    {{"value", value},

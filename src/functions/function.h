@@ -227,7 +227,34 @@ void register_csv_functions(Registry& r);
 /// Spark's implicit type widening for arithmetic and comparison (`findWiderTypeForTwo` in ANSI
 /// mode); nullptr when there is no common type.
 TypePtr wider_type(const TypePtr& a, const TypePtr& b, bool ansi);
-/// A `DATATYPE_MISMATCH` error for a function call.
+/// The SQL text of a call whose argument types are being checked, as Spark shows it in
+/// DATATYPE_MISMATCH messages (`"bool_and(v)"`, `however "v" has the type "INT"`): the call as
+/// its column would be named, and each argument's text. The analyzer sets it around a type rule
+/// (CallTextScope); rules that only see types name them by their types otherwise.
+struct CallText {
+  std::string name;  // the function's canonical name
+  std::string call;
+  std::vector<std::string> args;
+  std::vector<std::string> types_sql;  // each argument's type, as rules name it
+  std::vector<bool> literal;
+};
+
+/// Makes `text` the current call text on this thread for the scope's lifetime.
+class CallTextScope {
+ public:
+  explicit CallTextScope(const CallText* text);
+  ~CallTextScope();
+  CallTextScope(const CallTextScope&) = delete;
+  CallTextScope& operator=(const CallTextScope&) = delete;
+  static const CallText* current();
+
+ private:
+  const CallText* previous_;
+};
+
+/// A `DATATYPE_MISMATCH` error for a function call. Under a CallTextScope, the call named by its
+/// argument types (`f(INT, STRING)`) and the type standing for an argument in `however "<T>" has
+/// the type` / `however, got "<T>"` become the call's and the argument's SQL text, as in Spark.
 [[noreturn]] void throw_type_mismatch(const std::string& sub_class, const std::string& message,
                                       const std::string& sql_expr);
 

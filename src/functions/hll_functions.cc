@@ -9,6 +9,7 @@
 #include <cmath>
 #include <memory>
 
+#include "functions/collection_util.h"
 #include "functions/sketch_hll.h"
 #include "functions/string_util.h"
 
@@ -19,7 +20,6 @@ using namespace sketch;
 using Args = std::vector<ColumnPtr>;
 using Infos = std::vector<ArgInfo>;
 
-const char* kOrdinals[] = {"first", "second", "third"};
 
 [[noreturn]] void throw_invalid_sketch(const std::string& fn) {
   throw SparkError(ErrorKind::kRuntime, "HLL_INVALID_INPUT_SKETCH_BUFFER",
@@ -58,7 +58,7 @@ std::string shown_call(const std::string& fn, const Infos& a, const std::vector<
 
 [[noreturn]] void throw_wrong_type(const std::string& shown, size_t k, const std::string& required, const ArgInfo& a) {
   throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
-                      std::string("The ") + kOrdinals[k] + " parameter requires the " + required + " type, however \"" +
+                      std::string("The ") + ordinal_word(k) + " parameter requires the " + required + " type, however \"" +
                           arg_text(a) + "\" has the type \"" + a.type->sql() + "\".",
                       shown);
 }

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "functions/collection_util.h"
 #include "functions/sketch_kll.h"
 #include "functions/string_util.h"
 
@@ -69,12 +70,11 @@ std::vector<TypePtr> arg_types(const std::vector<ArgInfo>& a) {
   return t;
 }
 
-const char* kOrdinals[] = {"first", "second"};
 
 [[noreturn]] void wrong_type(const std::string& fn, const std::vector<ArgInfo>& a, size_t i,
                              const std::string& want) {
   throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
-                      std::string("The ") + kOrdinals[i] + " parameter requires the " + want +
+                      std::string("The ") + ordinal_word(i) + " parameter requires the " + want +
                           " type, however \"" + a[i].type->sql() + "\" has the type \"" +
                           a[i].type->sql() + "\".",
                       call_sql(fn, arg_types(a)));

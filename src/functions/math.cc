@@ -13,6 +13,7 @@
 #include <optional>
 #include <string>
 
+#include "functions/collection_util.h"
 #include "functions/function.h"
 #include "functions/decimal_util.h"
 #include "functions/kernel_util.h"
@@ -28,9 +29,8 @@ std::string call_sql(const std::string& name, const std::vector<TypePtr>& args) 
 
 [[noreturn]] void wrong_type(const std::string& fn, const std::vector<TypePtr>& args, size_t i,
                              const std::string& required) {
-  static const char* ordinals[] = {"first", "second", "third", "fourth", "fifth"};
   throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
-                      std::string("The ") + ordinals[std::min<size_t>(i, 4)] +
+                      std::string("The ") + ordinal_word(i) +
                           " parameter requires the " + required + " type, however \"" +
                           args[i]->sql() + "\" has the type \"" + args[i]->sql() + "\".",
                       call_sql(fn, args));

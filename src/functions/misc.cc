@@ -5,6 +5,7 @@
 #include <cmath>
 #include <limits>
 
+#include "functions/collection_util.h"
 #include "functions/string_util.h"
 
 namespace ember::functions {
@@ -14,9 +15,8 @@ using Args = std::vector<ColumnPtr>;
 using Types = std::vector<TypePtr>;
 
 [[noreturn]] void numeric_expected(const std::string& fn, const Types& a, size_t k) {
-  static const char* ordinals[] = {"first", "second", "third", "fourth"};
   throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
-                      std::string("The ") + ordinals[k] + " parameter requires the \"NUMERIC\" type, however \"" +
+                      std::string("The ") + ordinal_word(k) + " parameter requires the \"NUMERIC\" type, however \"" +
                           a[k]->sql() + "\" has the type \"" + a[k]->sql() + "\".",
                       call_sql(fn, a));
 }

@@ -203,11 +203,78 @@ ColumnPtr make_bool_column(const std::vector<uint8_t>& values, BufferPtr validit
   return Column::make(DataType::boolean(), n, std::move(validity), data);
 }
 
+namespace {
+thread_local const CallText* g_call_text = nullptr;
+
+std::string lower_ascii(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+/// The index named by "The <ordinal> parameter" in a message, or -1.
+int parameter_index(const std::string& message) {
+  static const char* kOrdinals[] = {"first", "second", "third"};
+  for (int i = 0; i < 3; ++i)
+    if (message.find(std::string("The ") + kOrdinals[i] + " parameter") != std::string::npos) return i;
+  for (int i = 3; i < 64; ++i)
+    if (message.find("The " + std::to_string(i + 1) + "th parameter") != std::string::npos) return i;
+  return -1;
+}
+
+/// Replaces the text between `open` and the next `close` after it with `text`.
+void replace_between(std::string& message, const std::string& open, const std::string& close,
+                     const std::string& text) {
+  size_t a = message.find(open);
+  if (a == std::string::npos) return;
+  a += open.size();
+  size_t b = message.find(close, a);
+  if (b == std::string::npos) return;
+  message.replace(a, b - a, text);
+}
+
+/// The call's text for `sql_expr` when it names the current call (by its argument types or by
+/// its name alone), else `sql_expr`.
+std::string call_text_for(const CallText& t, const std::string& sql_expr) {
+  const std::string e = lower_ascii(sql_expr), n = lower_ascii(t.name);
+  if (e == n || (e.rfind(n + "(", 0) == 0 && e.back() == ')')) return t.call;
+  return sql_expr;
+}
+}  // namespace
+
+CallTextScope::CallTextScope(const CallText* text) : previous_(g_call_text) { g_call_text = text; }
+CallTextScope::~CallTextScope() { g_call_text = previous_; }
+const CallText* CallTextScope::current() { return g_call_text; }
+
 void throw_type_mismatch(const std::string& sub_class, const std::string& message,
                          const std::string& sql_expr) {
+  std::string expr = sql_expr, text = message;
+  if (const CallText* t = g_call_text) {
+    expr = call_text_for(*t, sql_expr);
+    int i = parameter_index(text);
+    if (i >= 0 && static_cast<size_t>(i) < t->args.size())
+      replace_between(text, "type, however \"", "\" has the type", t->args[static_cast<size_t>(i)]);
+    // A non-foldable argument, shown by its type (`however, got "INT".` or, in the older
+    // messages, `however, got INT.`): the last argument of that type that is not a literal, as
+    // the arguments that must be constant come after the data.
+    size_t got = text.find("however, got ");
+    if (got != std::string::npos) {
+      size_t from = got + 13;
+      bool quoted = from < text.size() && text[from] == '"';
+      if (quoted) ++from;
+      size_t to = quoted ? text.find('"', from) : text.rfind('.');
+      if (to != std::string::npos && to > from) {
+        std::string shown = text.substr(from, to - from);
+        int match = -1;
+        for (size_t k = 0; k < t->args.size(); ++k)
+          if (!t->literal[k] && (t->args[k] == shown || (k < t->types_sql.size() && t->types_sql[k] == shown)))
+            match = static_cast<int>(k);
+        if (match >= 0) text.replace(from, to - from, t->args[static_cast<size_t>(match)]);
+      }
+    }
+  }
   throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH." + sub_class,
-                   "Cannot resolve \"" + sql_expr + "\" due to data type mismatch: " + message,
-                   {{"sqlExpr", "\"" + sql_expr + "\""}});
+                   "Cannot resolve \"" + expr + "\" due to data type mismatch: " + text,
+                   {{"sqlExpr", "\"" + expr + "\""}});
 }
 
 TypePtr wider_type(const TypePtr& a, const TypePtr& b, bool ansi) {

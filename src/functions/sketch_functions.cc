@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "common/number_format.h"
+#include "functions/collection_util.h"
 #include "functions/count_min_sketch.h"
 #include "functions/hyperloglogplus.h"
 #include "functions/string_util.h"
@@ -186,14 +187,13 @@ std::tuple<double, double, int64_t> cms_parameters(const std::vector<ArgInfo>& a
                         "The first parameter requires the (\"INTEGRAL\" or \"STRING\" or \"BINARY\") type, however \"" +
                             a[0].type->sql() + "\" has the type \"" + a[0].type->sql() + "\".",
                         sql);
-  const char* ordinal[] = {"first", "second", "third", "fourth"};
   for (size_t k = 1; k < 4; ++k) {
     const TypeId t = a[k].type->id();
     bool ok = k < 3 ? t == TypeId::kDouble || t == TypeId::kNull
                     : t == TypeId::kInt || t == TypeId::kLong || t == TypeId::kNull;
     if (!ok)
       throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
-                          std::string("The ") + ordinal[k] + " parameter requires the " +
+                          std::string("The ") + ordinal_word(k) + " parameter requires the " +
                               (k < 3 ? "\"DOUBLE\"" : "(\"INT\" or \"BIGINT\")") + " type, however \"" +
                               a[k].type->sql() + "\" has the type \"" + a[k].type->sql() + "\".",
                           sql);

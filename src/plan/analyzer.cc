@@ -781,8 +781,6 @@ ExprPtr Analyzer::bind_call(const FunctionDef* def, const ExprPtr& e, std::vecto
   }
   for (int k : def->constant_args)
     if (static_cast<size_t>(k) < args.size()) args[static_cast<size_t>(k)] = fold_constant(args[static_cast<size_t>(k)], session_.config());
-  functions::Signature sig = call_signature(*def, args, session_.config());
-  for (size_t i = 0; i < args.size() && i < sig.arg_types.size(); ++i) args[i] = implicit_cast(args[i], sig.arg_types[i]);
   auto n = std::make_shared<Expr>();
   n->kind = is_agg ? ExprKind::kAggregate : ExprKind::kCall;
   n->function = def;
@@ -795,6 +793,22 @@ ExprPtr Analyzer::bind_call(const FunctionDef* def, const ExprPtr& e, std::vecto
                 : (def->display == functions::Display::kCall ? called : "");
   if (def->display == functions::Display::kCall && called == def->name) n->name = def->name;
   n->distinct = e->distinct;
+  // Type errors name the call and its arguments by their SQL text, as Spark does.
+  functions::CallText call_text;
+  call_text.name = def->name;
+  n->children = args;
+  call_text.call = n->to_string();
+  for (auto& a : args) {
+    call_text.args.push_back(a->to_string());
+    call_text.types_sql.push_back(a->type ? a->type->sql() : "");
+    call_text.literal.push_back(a->kind == ExprKind::kLiteral);
+  }
+  functions::Signature sig;
+  {
+    functions::CallTextScope scope(&call_text);
+    sig = call_signature(*def, args, session_.config());
+  }
+  for (size_t i = 0; i < args.size() && i < sig.arg_types.size(); ++i) args[i] = implicit_cast(args[i], sig.arg_types[i]);
   n->type = sig.result_type;
   bool any_nullable = false, all_nullable = !args.empty();
   for (auto& a : args) any_nullable |= a->nullable, all_nullable &= a->nullable;
@@ -1541,7 +1555,7 @@ void Analyzer::check_aggregate(const ExprPtr& e, const std::set<std::string>& gr
     std::string expr = top->kind == ExprKind::kAlias ? top->children[0]->to_string() : top->to_string();
     throw SparkError(ErrorKind::kAnalysis, "MISSING_AGGREGATION",
                      "The non-aggregating expression \"" + expr +
-                         "\" is based on columns which are not participating in the GROUP BY clause. Add the columns "
+                         "\" is based on columns which are not participating in the GROUP BY clause.\nAdd the columns "
                          "or the expression to the GROUP BY, aggregate the expression, or use \"any_value(" + expr +
                          ")\" if you do not care which of the values within a group is returned.",
                      {{"expression", "\"" + expr + "\""}, {"expressionAnyValue", "\"any_value(" + expr + ")\""}});

@@ -408,10 +408,11 @@ def run_for_error(engine: str, program: Callable[[Any], Any], spark: Any) -> Bas
 def error_text(exc: BaseException) -> str:
     """The message of an error as both clients show it: `[CLASS] text` up to its SQLSTATE (the
     classic client appends the analyzed plan or the SQL context after it, Spark Connect not)."""
-    text = str(exc)
-    cut = text.find(" SQLSTATE: ")
-    if cut >= 0:
-        text = text[:cut]
+    text = str(exc).strip()
+    for marker in (" SQLSTATE: ", "; line "):
+        cut = text.find(marker)
+        if cut >= 0:
+            text = text[:cut]
     return text.strip()
 
 
