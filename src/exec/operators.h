@@ -38,8 +38,11 @@ class RangeScan final : public PhysicalOperator {
 
 class LocalScan final : public PhysicalOperator {
  public:
-  LocalScan(std::vector<Batch> batches, std::vector<int> projection);
-  std::string name() const override { return "LocalTableScan"; }
+  /// `checkpoint`: the rows of a checkpointed DataFrame, named as Spark names their scan.
+  LocalScan(std::vector<Batch> batches, std::vector<int> projection, bool checkpoint = false);
+  std::string name() const override {
+    return checkpoint_ ? "Scan ExistingRDD" : "LocalTableScan";
+  }
   bool is_source() const override { return true; }
   std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
   bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
@@ -48,6 +51,7 @@ class LocalScan final : public PhysicalOperator {
  private:
   std::vector<Batch> batches_;
   std::vector<int> projection_;
+  bool checkpoint_;
 };
 
 class FileScan final : public PhysicalOperator {

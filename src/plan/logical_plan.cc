@@ -56,7 +56,9 @@ std::string node_line(const PlanNode& n) {
     case PlanKind::kRange:
       return "Range (" + std::to_string(n.range_start) + ", " + std::to_string(n.range_end) + ", step=" +
              std::to_string(n.range_step) + ")";
-    case PlanKind::kLocalRelation: return "LocalRelation " + attr_list(n.output);
+    case PlanKind::kLocalRelation:
+      if (n.checkpointed) return "LogicalRDD " + attr_list(n.output) + ", false";
+      return "LocalRelation " + attr_list(n.output);
     case PlanKind::kRead: return "Relation " + n.read.format + " " + attr_list(n.output);
     case PlanKind::kUnresolvedRelation: {
       std::string s;

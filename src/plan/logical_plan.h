@@ -86,6 +86,8 @@ struct PlanNode {
   // Local relation.
   Schema schema;
   std::vector<Batch> batches;
+  /// The rows of a checkpointed DataFrame, which plans show as Spark shows a checkpoint's RDD.
+  bool checkpointed = false;
   // Read / unresolved relation.
   io::ReadRequest read;
   std::shared_ptr<const io::DataSourceReader> reader;  // opened by the analyzer

@@ -227,7 +227,7 @@ class Planner {
             proj.push_back(static_cast<int>(i));
             p.output.push_back(n->output[i]);
           }
-        p.root = std::make_unique<exec::LocalScan>(n->batches, proj);
+        p.root = std::make_unique<exec::LocalScan>(n->batches, proj, n->checkpointed);
         for (int i : proj) p.root->schema.push_back(n->schema[static_cast<size_t>(i)]);
         return p;
       }

@@ -385,3 +385,149 @@ def test_alias_metadata(ember, connect_oracle):
         with session_mode(s):
             return metadata(s)
     assert run(ember) == run(connect_oracle)
+
+
+# --- HtmlString (the eager-evaluation _repr_html_) ----------------------------------------------
+
+def html_text(s, df, num_rows, truncate):
+    from pyspark.sql.connect import plan
+    from pyspark.sql.connect.dataframe import DataFrame
+    table, _ = DataFrame(plan.HtmlString(child=df._plan, num_rows=num_rows, truncate=truncate),
+                         session=s)._to_table()
+    return table.schema.field(0).name, table[0][0].as_py()
+
+
+def test_html_string(ember, connect_oracle):
+    def texts(s):
+        df = s.createDataFrame(
+            [("<a&b>\"'x\ny", None, "éü€αΩ→≤♥ “q” ŒšŸ ˆ˜ ‰ ©®™ ½ ÿ ñ 中文 \u00a0\u2003 ∀∑ ♦ ⌈⌋ ϑ", [1, 2]),
+             ("plain", 7, "", [])],
+            "`k<&>` string, n int, u string, arr array<int>")
+        out = [html_text(s, df, n, t) for n, t in ((20, 20), (0, 20), (1, 0), (5, 3), (2, 5), (1, 20))]
+        out.append(html_text(s, s.range(3), 2, 20))
+        out.append(html_text(s, s.range(0), 2, 20))
+        return out
+    assert texts(ember) == texts(connect_oracle)
+
+
+def test_eager_eval_repr_html(ember, connect_oracle):
+    def html(s):
+        df = s.createDataFrame([(1, "1"), (22222, "22222")], ("key", "value"))
+        out = [df._repr_html_()]
+        s.conf.set("spark.sql.repl.eagerEval.enabled", "true")
+        try:
+            out.append(df._repr_html_())
+            s.conf.set("spark.sql.repl.eagerEval.truncate", "3")
+            out.append(df._repr_html_())
+            s.conf.set("spark.sql.repl.eagerEval.maxNumRows", "1")
+            out.append(df._repr_html_())
+        finally:
+            for key in ("enabled", "truncate", "maxNumRows"):
+                s.conf.unset("spark.sql.repl.eagerEval." + key)
+        return out
+    assert html(ember) == html(connect_oracle)
+
+
+# --- checkpoint / localCheckpoint ---------------------------------------------------------------
+
+def explain_text(df, mode=None):
+    import contextlib
+    import io
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        df.explain(mode) if mode else df.explain()
+    return buffer.getvalue()
+
+
+def local_checkpoint(s, df, **kwargs):
+    """df.localCheckpoint(...) on session `s`. The client binds the DataFrame it gets back to
+    its active session, a role this suite's two Connect sessions take in turn."""
+    holder = type(s)._active_session
+    saved = getattr(holder, "session", None)
+    holder.session = s
+    try:
+        return df.localCheckpoint(**kwargs)
+    finally:
+        holder.session = saved
+
+
+def test_local_checkpoint_results(cdiff):
+    def source(s):
+        return s.createDataFrame([(1, "a"), (2, None), (3, "c")], "k int, v string") \
+            .withColumn("k2", F.col("k") * 2)
+    cdiff(lambda s: local_checkpoint(s, source(s)))
+    cdiff(lambda s: local_checkpoint(s, source(s), eager=False))
+    cdiff(lambda s: local_checkpoint(s, source(s)).filter(F.col("k") > 1).select("v", "k2"))
+    cdiff(lambda s: local_checkpoint(s, source(s), eager=False).groupBy().agg(F.sum("k2")))
+
+    def self_join(s):
+        c = local_checkpoint(s, source(s))
+        other = c.select(c.k.alias("kk"), c.v)
+        return c.join(other, c.k == other.kk).select(c.k, other.v)
+    cdiff(self_join)
+
+
+def test_local_checkpoint_storage_level(cdiff):
+    from pyspark import StorageLevel
+    for level in (StorageLevel.DISK_ONLY, StorageLevel.MEMORY_ONLY, StorageLevel.MEMORY_AND_DISK_2):
+        cdiff(lambda s, level=level: local_checkpoint(
+            s, s.range(5).withColumn("x", F.col("id") + 1), storageLevel=level))
+        cdiff(lambda s, level=level: local_checkpoint(s, s.range(5), eager=False, storageLevel=level))
+
+
+def test_local_checkpoint_keeps_its_rows(ember, connect_oracle):
+    # A checkpoint is computed once: a nondeterministic column keeps its values afterwards,
+    # whether it was computed when checkpointed (eager) or by the first query (lazy).
+    def stable(s):
+        with session_mode(s):
+            return stable_rows(s)
+
+    def stable_rows(s):
+        out = []
+        for eager in (True, False):
+            c = local_checkpoint(s, s.range(50).withColumn("r", F.rand()), eager=eager)
+            first = c.collect()
+            out.append(first == c.collect() and len(first) == 50)
+            out.append(c.schema.simpleString())
+        return out
+    assert stable(ember) == stable(connect_oracle) == [True, "struct<id:bigint,r:double>"] * 2
+
+
+def test_local_checkpoint_explain(ember, connect_oracle):
+    for s in (ember, connect_oracle):
+        text = explain_text(local_checkpoint(s, s.range(3)))
+        assert "ExistingRDD" in text, text
+        assert "LogicalRDD [id" in explain_text(local_checkpoint(s, s.range(3)), "extended")
+
+
+def test_checkpoint_errors(ember, connect_oracle, cdiff_error):
+    # A reliable checkpoint needs a checkpoint directory, which neither server was given.
+    first = same_unclassified_error(ember, connect_oracle, lambda s: s.range(3).checkpoint())
+    assert first.startswith("Checkpoint directory has not been set")
+    cdiff_error(lambda s: local_checkpoint(s, s.range(3), eager=False).select("nope"),
+                "UNRESOLVED_COLUMN")
+    cdiff_error(lambda s: local_checkpoint(s, s.range(3).select("nope"), eager=False),
+                "UNRESOLVED_COLUMN")
+
+
+def test_removed_checkpoint_is_gone(ember, connect_oracle):
+    from pyspark.sql.connect import plan
+    from pyspark.sql.connect.dataframe import DataFrame
+
+    def program(s):
+        c = local_checkpoint(s, s.range(3))
+        relation_id = c._plan._relation_id
+        assert c.count() == 3
+        c.unpersist()  # not a release: the rows stay
+        assert c.count() == 3
+        c._plan.__del__()  # what the client sends once the DataFrame is garbage
+        return DataFrame(plan.CachedRemoteRelation(relation_id, s), s)
+
+    def condition(s):
+        with session_mode(s):
+            e = run_for_error("engine", program, s)
+        return e.getCondition(), str(e).splitlines()[0].split(" is found")[0]
+    ember_class, ember_text = condition(ember)
+    oracle_class, oracle_text = condition(connect_oracle)
+    assert ember_class == oracle_class == "CONNECT_INVALID_PLAN.DATAFRAME_NOT_FOUND"
+    assert ember_text.split("No DataFrame")[0] == oracle_text.split("No DataFrame")[0]
