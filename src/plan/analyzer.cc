@@ -197,6 +197,10 @@ class Analyzer {
                                    const PlanPtr& child);
   PlanPtr resolve_generate(const PlanPtr& p, const PlanPtr& child);
   PlanPtr with_time_window(const PlanPtr& p, const PlanPtr& child);
+  PlanPtr widened_for_frame_star(const PlanPtr& child, const std::vector<ExprPtr>& exprs);
+  /// While a select list resolves: its child and the child widened for df["*"].
+  std::pair<const PlanNode*, PlanPtr> frame_star_scope_;
+  PlanPtr widened_projections(const PlanPtr& p, const std::vector<ExprPtr>& missing);
   PlanPtr over_widened_projection(const std::shared_ptr<PlanNode>& n, const PlanPtr& child,
                                   const std::vector<ExprPtr>& missing, int64_t plan_id);
 
@@ -266,9 +270,10 @@ std::vector<ExprPtr> Analyzer::resolve_named_list(const std::vector<ExprPtr>& ex
 std::vector<ExprPtr> Analyzer::expand_star(const ExprPtr& star, const PlanPtr& child) {
   std::vector<ExprPtr> attrs = child->output;
   if (star->plan_id >= 0) {
+    const PlanPtr& scope = frame_star_scope_.first == child.get() ? frame_star_scope_.second : child;
     std::vector<ExprPtr> keep;
-    for (auto& a : expand_star_by_plan_id(plan_id_roots(child), star->plan_id, "*"))
-      for (auto& o : child->output)
+    for (auto& a : expand_star_by_plan_id(plan_id_roots(scope), star->plan_id, "unresolveddataframestar()"))
+      for (auto& o : scope->output)
         if (o->expr_id == a->expr_id) {
           keep.push_back(o);
           break;
@@ -1219,6 +1224,79 @@ PlanPtr Analyzer::aggregate_with_generator(const PlanPtr& p, const std::vector<E
   return project_with_windows(generated, std::move(out), p->plan_id);
 }
 
+namespace {
+
+/// The output of the first node with `plan_id` in `p` (depth first), or null.
+const std::vector<ExprPtr>* output_of_plan_id(const PlanPtr& p, int64_t plan_id) {
+  if (p->plan_id == plan_id) return &p->output;
+  for (auto& c : p->children)
+    if (const auto* found = output_of_plan_id(c, plan_id)) return found;
+  return nullptr;
+}
+
+ExprPtr with_id(const std::vector<ExprPtr>& attrs, int64_t expr_id) {
+  for (auto& a : attrs)
+    if (a->expr_id == expr_id) return a;
+  return nullptr;
+}
+
+}  // namespace
+
+/// `df["*"]` in a select over projections that dropped some of df's columns (the other side's
+/// keys of a USING join, say): Spark adds the dropped columns back to those projections, as
+/// its ResolveMissingReferences does, so that the star still yields all of df's columns. The
+/// child so widened, or `child` itself when nothing is missing or a node other than a
+/// projection stands in the way (the star then fails as before).
+PlanPtr Analyzer::widened_for_frame_star(const PlanPtr& child, const std::vector<ExprPtr>& exprs) {
+  std::vector<ExprPtr> missing;
+  for (auto& e : exprs) {
+    if (e->kind != ExprKind::kUnresolvedStar || e->plan_id < 0 || !e->name_parts.empty()) continue;
+    const auto* frame = output_of_plan_id(child, e->plan_id);
+    if (frame == nullptr) continue;
+    for (auto& a : *frame)
+      if (!with_id(child->output, a->expr_id) && !with_id(missing, a->expr_id)) missing.push_back(a);
+  }
+  if (missing.empty()) return child;
+  PlanPtr widened = widened_projections(child, missing);
+  return widened ? widened : child;
+}
+
+/// The projection `p` (and the projections below it, as far as needed) widened by `missing`,
+/// the hidden key columns of a USING join below; null when one of them is not such a column.
+PlanPtr Analyzer::widened_projections(const PlanPtr& p, const std::vector<ExprPtr>& missing) {
+  std::vector<ExprPtr> absent;
+  for (auto& m : missing)
+    if (!with_id(p->output, m->expr_id)) absent.push_back(m);
+  if (absent.empty()) return p;
+  if (p->kind != PlanKind::kProject || p->children.size() != 1) return nullptr;
+  const PlanPtr& below = p->children[0];
+  PlanPtr child;
+  if (below->kind == PlanKind::kJoin) {
+    // Only the keys a USING join's projection keeps out of sight (the other side's column of
+    // each key name) can come back, as Spark keeps them as hidden columns.
+    for (auto& m : absent) {
+      bool key = false;
+      for (auto& o : p->output) key |= name_eq(o->name, m->name);
+      if (!key || !with_id(below->output, m->expr_id)) return nullptr;
+    }
+    child = below;
+  } else {
+    // A column a projection dropped is gone; hidden columns pass through projections.
+    for (auto& m : absent)
+      if (with_id(below->output, m->expr_id)) return nullptr;
+    child = widened_projections(below, absent);
+    if (!child) return nullptr;
+  }
+  auto widened = copy(*p);
+  widened->children = {child};
+  for (auto& m : absent) {
+    ExprPtr a = with_id(child->output, m->expr_id);  // the child's form (nullable after outer joins)
+    widened->exprs.push_back(a);
+    widened->output.push_back(a);
+  }
+  return widened;
+}
+
 /// SQL's LATERAL VIEW [OUTER] f(args) alias AS names: a Generate over the FROM clause.
 /// A Filter or Sort `n` over the projection `child` that reads columns the projection dropped
 /// (`missing`, attributes of its input), as Spark resolves them: the projection below widened by
@@ -1552,7 +1630,7 @@ void Analyzer::check_aggregate(const ExprPtr& e, const std::set<std::string>& gr
 PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) {
   auto n = copy(*p);
   n->children = children;
-  const PlanPtr child = children.empty() ? nullptr : children[0];
+  PlanPtr child = children.empty() ? nullptr : children[0];
   switch (p->kind) {
     case PlanKind::kRange:
       n->output = {attribute("id", DataType::long_(), false, new_expr_id())};
@@ -1621,9 +1699,21 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
     }
     case PlanKind::kProject: {
       if (PlanPtr windowed = with_time_window(p, child)) return windowed;
+      // df["*"] expands over `widened` (see widened_for_frame_star); every other item resolves
+      // against the child itself, whose columns the widened child keeps with the same ids, so
+      // that the added columns make no name ambiguous.
+      PlanPtr widened = widened_for_frame_star(child, p->exprs);
+      const std::pair<const PlanNode*, PlanPtr> saved_scope = frame_star_scope_;
+      if (widened != child) frame_star_scope_ = {child.get(), widened};
       try {
         n->exprs = resolve_select_list(p->exprs, child, false);
+        frame_star_scope_ = saved_scope;
+        if (widened != child) {
+          child = widened;
+          n->children = {child};
+        }
       } catch (const SparkError& e) {
+        frame_star_scope_ = saved_scope;
         // A projection of aggregate functions is a global aggregate (df.select(sum(v))).
         if (e.error_class() != "UNSUPPORTED_EXPR_FOR_OPERATOR") throw;
         std::vector<ExprPtr> aggs = resolve_select_list(p->exprs, child, true);

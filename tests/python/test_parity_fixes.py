@@ -531,3 +531,58 @@ def test_removed_checkpoint_is_gone(ember, connect_oracle):
     oracle_class, oracle_text = condition(connect_oracle)
     assert ember_class == oracle_class == "CONNECT_INVALID_PLAN.DATAFRAME_NOT_FOUND"
     assert ember_text.split("No DataFrame")[0] == oracle_text.split("No DataFrame")[0]
+
+
+# --- df["*"] over USING joins -------------------------------------------------------------------
+
+def using_sides(s):
+    df1 = s.createDataFrame([(1, 10), (2, 20)], "a long, x long")
+    df2 = s.createDataFrame([(1, "v"), (3, "w")], "a long, b string")
+    return df1, df2
+
+
+@pytest.mark.parametrize("how", ["inner", "left", "right", "full"])
+def test_frame_star_over_using_join(cdiff, cdiff_error, how):
+    def star(pick):
+        def program(s):
+            df1, df2 = using_sides(s)
+            return pick(df1, df2, df1.join(df2, "a", how))
+        return program
+    cdiff(star(lambda df1, df2, j: j.select(df2["*"])))
+    cdiff(star(lambda df1, df2, j: j.select(df1["*"])))
+    cdiff(star(lambda df1, df2, j: j.withColumn("c", F.lit(0)).select(df2["*"], "c")))
+    cdiff(star(lambda df1, df2, j: j.select(df2["*"], df1["*"], j.a)))
+    # A USING join keeps the other side's key columns hidden, and hidden columns pass through
+    # later projections; a column the join shows and a projection drops is gone.
+    after_projection = star(lambda df1, df2, j: j.select("b").select(df2["*"]))
+    if how == "right":
+        cdiff_error(after_projection, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
+    else:
+        cdiff(after_projection)
+
+
+def test_frame_star_over_using_join_columns(ember, connect_oracle):
+    def columns(s):
+        df1 = s.createDataFrame([(1,)], "a long")
+        df2 = s.createDataFrame([(1, "v")], "a long, b string")
+        out = []
+        for j in (df1.join(df2, "a"), df1.join(df2, "a").withColumn("c", F.lit(0)),
+                  df1.join(df2, ["a"], "left_outer")):
+            out.append((j.columns, j.select(df1["*"]).columns, j.select(df2["*"]).columns))
+        return out
+    assert columns(ember) == columns(connect_oracle)
+
+
+def test_frame_star_unresolved_messages(ember, connect_oracle):
+    def messages(s):
+        df1, df2 = using_sides(s)
+        programs = (lambda: df1.join(df2, "a").groupBy().count().select(df2["*"]),
+                    lambda: s.range(2).select(df1["*"]),
+                    lambda: df1.join(df1).select(df1["*"]))
+        out = []
+        for program in programs:
+            with pytest.raises(Exception) as info:
+                program().collect()
+            out.append((info.value.getCondition(), str(info.value).splitlines()[0]))
+        return out
+    assert messages(ember) == messages(connect_oracle)
