@@ -197,6 +197,8 @@ class Analyzer {
                                    const PlanPtr& child);
   PlanPtr resolve_generate(const PlanPtr& p, const PlanPtr& child);
   PlanPtr with_time_window(const PlanPtr& p, const PlanPtr& child);
+  PlanPtr resolve_hint(const std::shared_ptr<PlanNode>& n, const PlanPtr& child);
+  PlanPtr resolve_repartition(const std::shared_ptr<PlanNode>& n, const PlanPtr& child);
   PlanPtr widened_for_frame_star(const PlanPtr& child, const std::vector<ExprPtr>& exprs);
   /// While a select list resolves: its child and the child widened for df["*"].
   std::pair<const PlanNode*, PlanPtr> frame_star_scope_;
@@ -1226,6 +1228,119 @@ PlanPtr Analyzer::aggregate_with_generator(const PlanPtr& p, const std::vector<E
 
 namespace {
 
+bool is_integral_literal(const ExprPtr& e) {
+  return e->kind == ExprKind::kLiteral && !e->value.is_null() &&
+         (e->type->id() == TypeId::kInt || e->type->id() == TypeId::kShort || e->type->id() == TypeId::kByte);
+}
+
+std::string upper_ascii(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string hint_value_text(const ExprPtr& e) { return e->value.is_null() && e->kind == ExprKind::kLiteral ? "null" : e->to_string(); }
+
+}  // namespace
+
+/// Spark's hints (ResolveHints): join strategies become a ResolvedHint over the plan; COALESCE,
+/// REPARTITION, REPARTITION_BY_RANGE and REBALANCE become the repartitioning they name (the
+/// last only with adaptive execution, as in Spark); any other hint is dropped. Parameters are
+/// checked as Spark checks them.
+PlanPtr Analyzer::resolve_hint(const std::shared_ptr<PlanNode>& n, const PlanPtr& child) {
+  const std::string name = upper_ascii(n->names.empty() ? "" : n->names[0]);
+  const std::vector<ExprPtr>& params = n->exprs;
+  static const std::map<std::string, std::string> kJoinStrategies = {
+      {"BROADCAST", "broadcast"},       {"BROADCASTJOIN", "broadcast"}, {"MAPJOIN", "broadcast"},
+      {"SHUFFLE_MERGE", "merge"},       {"MERGEJOIN", "merge"},         {"MERGE", "merge"},
+      {"SHUFFLE_HASH", "shuffle_hash"}, {"SHUFFLE_REPLICATE_NL", "shuffle_replicate_nl"}};
+  if (auto it = kJoinStrategies.find(name); it != kJoinStrategies.end()) {
+    for (auto& p : params) {
+      const bool name_like = p->kind == ExprKind::kUnresolvedAttribute ||
+                             (p->kind == ExprKind::kLiteral && p->type->id() == TypeId::kString && !p->value.is_null());
+      if (!name_like)
+        throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_1046",
+                         "Join strategy hint parameter should be an identifier or string but was \"" +
+                             hint_value_text(p) + "\" (class org.apache.spark.sql.catalyst.expressions." +
+                             (p->kind == ExprKind::kLiteral ? "Literal" : "Expression") + ").",
+                         {{"rawParam", hint_value_text(p)}, {"className", p->kind == ExprKind::kLiteral ? "Literal" : "Expression"}});
+    }
+    // A hint naming relations applies to the relations of those names below; Ember's plans
+    // carry no join strategy of their own, so only an unnamed hint is kept to be shown.
+    if (!params.empty()) return child;
+    n->exprs.clear();
+    n->hint_strategy = it->second;
+    n->output = child->output;
+    n->resolved = true;
+    return n;
+  }
+  const bool coalesce = name == "COALESCE";
+  if (!coalesce && name != "REPARTITION" && name != "REPARTITION_BY_RANGE" && name != "REBALANCE") return child;
+  auto r = std::make_shared<PlanNode>();
+  r->kind = PlanKind::kRepartition;
+  r->children = {child};
+  r->plan_id = n->plan_id;
+  if (coalesce) {
+    if (params.size() != 1 || !is_integral_literal(params[0]))
+      throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_1048",
+                       name + " Hint expects a partition number as a parameter.", {{"hintName", name}});
+    r->num_partitions = static_cast<int>(params[0]->value.as_int());
+    r->shuffle = false;
+    return resolve_repartition(r, child);
+  }
+  // An optional partition number first, then columns (names or column expressions).
+  size_t first_column = 0;
+  if (!params.empty() && is_integral_literal(params[0])) {
+    r->num_partitions = static_cast<int>(params[0]->value.as_int());
+    if (r->num_partitions <= 0)
+      throw SparkError(ErrorKind::kIllegalArgument, "",
+                       "requirement failed: Number of partitions (" + std::to_string(r->num_partitions) +
+                           ") must be positive.");
+    first_column = 1;
+  }
+  std::string invalid;
+  for (size_t i = first_column; i < params.size(); ++i) {
+    const ExprPtr& p = params[i];
+    if (p->kind == ExprKind::kLiteral) {
+      if (p->type->id() == TypeId::kString && !p->value.is_null()) {
+        r->exprs.push_back(col(parse_attribute_name(p->value.as_bytes())));
+        continue;
+      }
+      invalid += (invalid.empty() ? "" : ", ") + hint_value_text(p);
+      continue;
+    }
+    r->exprs.push_back(p);
+  }
+  if (!invalid.empty())
+    throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_1047",
+                     name + " Hint parameters should include an optional integral partitionNum and/or columns, but \"" +
+                         invalid + "\" can not be recognized as either partitionNum or columns.",
+                     {{"hintName", name}, {"invalidParams", invalid}});
+  if (name == "REBALANCE") {
+    if (!session_.config().get_bool("spark.sql.adaptive.enabled", true)) return child;
+    r->rebalance = true;
+  }
+  if (name == "REPARTITION_BY_RANGE") {
+    r->by_range = true;
+    for (auto& e : r->exprs)
+      if (e->kind != ExprKind::kSortOrder) e = sort_order(e, true, true);
+  }
+  return resolve_repartition(r, child);
+}
+
+/// A repartitioning: its expressions resolved against the child, its output the child's.
+PlanPtr Analyzer::resolve_repartition(const std::shared_ptr<PlanNode>& n, const PlanPtr& child) {
+  if (!n->shuffle && n->num_partitions <= 0)
+    throw SparkError(ErrorKind::kIllegalArgument, "",
+                     "requirement failed: Number of partitions (" + std::to_string(n->num_partitions) +
+                         ") must be positive.");
+  for (auto& e : n->exprs) e = resolve_expr(e, child, false);
+  n->output = child->output;
+  n->resolved = true;
+  return n;
+}
+
+namespace {
+
 /// The output of the first node with `plan_id` in `p` (depth first), or null.
 const std::vector<ExprPtr>* output_of_plan_id(const PlanPtr& p, int64_t plan_id) {
   if (p->plan_id == plan_id) return &p->output;
@@ -1861,9 +1976,9 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       n->output = child->output;
       return n;
     case PlanKind::kRepartition:
+      return resolve_repartition(n, child);
     case PlanKind::kHint:
-      n->output = child->output;
-      return n;
+      return resolve_hint(n, child);
     case PlanKind::kSubqueryAlias: {
       n->output.clear();
       if (!outer_scopes_.empty()) {

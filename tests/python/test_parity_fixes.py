@@ -586,3 +586,92 @@ def test_frame_star_unresolved_messages(ember, connect_oracle):
             out.append((info.value.getCondition(), str(info.value).splitlines()[0]))
         return out
     assert messages(ember) == messages(connect_oracle)
+
+
+# --- hints --------------------------------------------------------------------------------------
+
+def plan_lines(text, words):
+    """The lines of an explain text whose operator is one of `words`, without tree prefixes,
+    attribute ids, Spark's physical plan ids and adaptive-execution wrappers."""
+    import re
+    out = []
+    for line in text.splitlines():
+        line = re.sub(r"^[\s:+\-|]*(\*\(\d+\) )?", "", line)
+        line = re.sub(r"#\d+L?", "", line)
+        line = re.sub(r", \[plan_id=\d+\]", "", line)
+        if line.split(" ")[0].lstrip("!") in words:
+            out.append(line)
+    return out
+
+
+HINT_WORDS = {"UnresolvedHint", "ResolvedHint", "Repartition", "RepartitionByExpression",
+              "RebalancePartitions", "Coalesce", "Exchange"}
+
+
+@pytest.fixture
+def no_adaptive(ember, connect_oracle):
+    # Spark's physical plans then show the exchanges themselves; the default partition count
+    # shows in them too.
+    for s in (ember, connect_oracle):
+        s.conf.set("spark.sql.adaptive.enabled", "false")
+        s.conf.set("spark.sql.shuffle.partitions", "3")
+    yield
+    for s in (ember, connect_oracle):
+        s.conf.unset("spark.sql.adaptive.enabled")
+        s.conf.unset("spark.sql.shuffle.partitions")
+
+
+def test_hints_in_explain(no_adaptive, ember, connect_oracle):
+    def plans(s):
+        df = s.createDataFrame([("A", 1), ("B", 2)], "a string, n int")
+        frames = [
+            df.hint("coalesce", 2),
+            df.hint("REPARTITION", 3),
+            df.hint("repartition", 3, "a", F.col("n")),
+            df.hint("REPARTITION", "a"),
+            df.hint("REPARTITION_BY_RANGE", 2, "a"),
+            df.hint("REPARTITION_BY_RANGE", 2),
+            df.hint("REBALANCE", 2, "a"),
+            df.hint("broadcast"),
+            df.hint("merge").hint("SHUFFLE_HASH"),
+            df.hint("broadcast", "foo", "bar"),
+            df.hint("my awesome hint", 1.2345, "what", ["itworks1", "itworks2"], [1, 2, 3]),
+            df.repartition(4),
+            df.coalesce(1),
+            df.repartition(2, "n"),
+            df.repartitionByRange(3, F.col("a").desc()),
+        ]
+        return [plan_lines(explain_text(f, "extended"), HINT_WORDS) for f in frames]
+
+    def run(s):
+        with session_mode(s):
+            return plans(s)
+    assert run(ember) == run(connect_oracle)
+
+
+def test_hints_keep_results(cdiff):
+    def frame(s):
+        return s.createDataFrame([("A", 1), ("B", 2), ("A", 3)], "a string, n int")
+    cdiff(lambda s: frame(s).hint("coalesce", 2))
+    cdiff(lambda s: frame(s).hint("REPARTITION_BY_RANGE", 2, "a").select("n"))
+    cdiff(lambda s: frame(s).hint("rebalance", "a").groupBy("a").count())
+    cdiff(lambda s: frame(s).join(frame(s).hint("broadcast"), "a"))
+    cdiff(lambda s: frame(s).hint("whatever", 1, "x").filter("n > 1"))
+
+
+def test_hint_parameter_errors(cdiff_error):
+    def frame(s):
+        return s.createDataFrame([("A", 1)], "a string, n int")
+    for params in (("coalesce",), ("COALESCE", "a"), ("coalesce", 2, 3)):
+        cdiff_error(lambda s, p=params: frame(s).hint(*p), "_LEGACY_ERROR_TEMP_1048")
+    for params in (("repartition", 1.5), ("REPARTITION_BY_RANGE", "a", 2), ("repartition", 2, 3),
+                   ("REBALANCE", "a", 2)):
+        cdiff_error(lambda s, p=params: frame(s).hint(*p), "_LEGACY_ERROR_TEMP_1047")
+    cdiff_error(lambda s: frame(s).hint("broadcast", 1), "_LEGACY_ERROR_TEMP_1046")
+    cdiff_error(lambda s: frame(s).hint("repartition", "zz"), "UNRESOLVED_COLUMN")
+
+
+def test_hint_partition_number_must_be_positive(ember, connect_oracle):
+    for params in (("coalesce", 0), ("repartition", -1)):
+        first = same_unclassified_error(ember, connect_oracle, lambda s, p=params: s.range(3).hint(*p))
+        assert "must be positive" in first
