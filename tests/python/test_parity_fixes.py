@@ -675,3 +675,30 @@ def test_hint_partition_number_must_be_positive(ember, connect_oracle):
     for params in (("coalesce", 0), ("repartition", -1)):
         first = same_unclassified_error(ember, connect_oracle, lambda s, p=params: s.range(3).hint(*p))
         assert "must be positive" in first
+
+
+# --- duplicate struct field names -------------------------------------------------------------
+
+def test_duplicate_struct_field_names(ember, connect_oracle):
+    # Results travel with distinct Arrow field names (x_0, x_1, ...); the schema message keeps
+    # the real ones, and rows come back with them.
+    def program(s):
+        df = s.sql("SELECT named_struct('x', 'a', 'x', 1) AS s, "
+                   "named_struct('a', 1, 'x', 2, 'x', 'b', 'y', 3, 'y', 'c', 'x', 'd') AS s, "
+                   "array(named_struct('k', 1, 'k', 2)) AS arr, "
+                   "map(1, named_struct('q', 1, 'q', named_struct('z', 1, 'z', 2))) AS m")
+        table, _ = df._to_table()
+        return str(table.schema), df.schema.simpleString(), df.collect()
+    assert program(ember) == program(connect_oracle)
+
+    def created(s):
+        from pyspark.sql import Row
+        from pyspark.sql.types import IntegerType, StringType, StructType
+        schema = (StructType()
+                  .add("t", StructType().add("x", StringType()).add("x", IntegerType()))
+                  .add("u", StructType().add("y", IntegerType()).add("x", StringType())
+                       .add("y", StringType())))
+        df = s.createDataFrame([Row(Row("a", 1), Row(2, "b", "c")), Row(None, Row(None, None, "d"))],
+                               schema=schema)
+        return df.schema == schema, df.collect()
+    assert created(ember) == created(connect_oracle)
