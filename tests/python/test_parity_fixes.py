@@ -702,3 +702,36 @@ def test_duplicate_struct_field_names(ember, connect_oracle):
                                schema=schema)
         return df.schema == schema, df.collect()
     assert created(ember) == created(connect_oracle)
+
+
+def test_core_settings_cannot_change(ember, connect_oracle):
+    # spark.checkpoint.dir (which checkpoint() needs) and the like belong to the SparkContext.
+    def outcome(s):
+        out = []
+        for key in ("spark.checkpoint.dir", "spark.executor.memory", "spark.task.cpus",
+                    "spark.some.other.setting"):
+            try:
+                s.conf.set(key, "1")
+                s.conf.unset(key)
+                out.append((key, "ok"))
+            except Exception as e:  # noqa: BLE001 - the error is the result
+                out.append((key, e.getCondition(), e.getMessageParameters(), str(e).split(" SQLSTATE")[0]))
+        return out
+    assert outcome(ember) == outcome(connect_oracle)
+
+
+def test_session_builder_skips_what_it_cannot_set(ember, connect_oracle):
+    # The builder's settings go with `silent`: a session starts even when one cannot be set.
+    from pyspark.sql.connect.session import SparkSession as RemoteSparkSession
+
+    def start(s):
+        url = "sc://" + s.client._builder.url.netloc
+        session = (RemoteSparkSession.builder.remote(url)
+                   .config("spark.executor.memory", "2g")
+                   .config("spark.sql.warehouse.dir", "/nowhere")
+                   .config("spark.sql.shuffle.partitions", "7").create())
+        try:
+            return session.range(3).count(), session.conf.get("spark.sql.shuffle.partitions")
+        finally:
+            session.client.close()
+    assert start(ember) == start(connect_oracle) == (3, "7")
