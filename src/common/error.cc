@@ -31,7 +31,7 @@ SparkError::SparkError(ErrorKind kind, std::string error_class, std::string mess
       sql_state_(sql_state.empty() ? sql_state_for(error_class_) : std::move(sql_state)) {}
 
 std::string format_error(const std::string& error_class, const std::string& message) {
-  // Spark shows its legacy (unnamed) conditions by their message alone.
+  // Spark shows the message of a legacy error class (_LEGACY_ERROR_TEMP_...) without its class.
   if (error_class.empty() || error_class.rfind("_LEGACY_ERROR_", 0) == 0) return message;
   return "[" + error_class + "] " + message;
 }

@@ -51,7 +51,7 @@ class SparkError : public std::runtime_error {
   std::string sql_state_;
 };
 
-/// Renders `[CLASS] message` as Spark does.
+/// Renders `[CLASS] message` as Spark does (the message alone for a legacy error class).
 std::string format_error(const std::string& error_class, const std::string& message);
 
 /// Default SQLSTATE for the error classes Ember raises; "" when unknown.

@@ -8,6 +8,7 @@
 #include <arrow/ipc/api.h>
 
 #include <algorithm>
+#include <map>
 #include <mutex>
 
 #include "column/arrow_c.h"
@@ -136,6 +137,45 @@ struct CArray {
   }
 };
 
+/// The type with every struct's fields under distinct names, as Spark's Connect server sends
+/// results: the fields of a name that several fields of one struct share become name_0,
+/// name_1, ... in order (Arrow consumers such as pyarrow's to_pylist cannot take duplicates).
+/// The schema message of the response keeps the real names, which the client puts back.
+std::shared_ptr<arrow::DataType> unique_field_names(const std::shared_ptr<arrow::DataType>& t) {
+  using arrow::Type;
+  switch (t->id()) {
+    case Type::LIST: {
+      const auto& value_field = t->field(0);
+      auto v = unique_field_names(value_field->type());
+      return v == value_field->type() ? t : arrow::list(value_field->WithType(v));
+    }
+    case Type::MAP: {
+      const auto& m = static_cast<const arrow::MapType&>(*t);
+      auto k = unique_field_names(m.key_type());
+      auto v = unique_field_names(m.item_type());
+      if (k == m.key_type() && v == m.item_type()) return t;
+      return std::make_shared<arrow::MapType>(m.key_field()->WithType(k),
+                                              m.item_field()->WithType(v), m.keys_sorted());
+    }
+    case Type::STRUCT: {
+      std::map<std::string, int> count, seen;
+      for (const auto& f : t->fields()) ++count[f->name()];
+      bool changed = false;
+      arrow::FieldVector fields;
+      for (const auto& f : t->fields()) {
+        auto c = unique_field_names(f->type());
+        auto field = c == f->type() ? f : f->WithType(c);
+        if (count[f->name()] > 1) field = field->WithName(f->name() + "_" + std::to_string(seen[f->name()]++));
+        changed |= field != f;
+        fields.push_back(field);
+      }
+      return changed ? arrow::struct_(fields) : t;
+    }
+    default:
+      return t;
+  }
+}
+
 }  // namespace
 
 ArrowResultEncoder::ArrowResultEncoder(const Schema& schema, const std::string& time_zone,
@@ -143,7 +183,10 @@ ArrowResultEncoder::ArrowResultEncoder(const Schema& schema, const std::string& 
     : max_rows_(std::max<int64_t>(1, max_rows)), max_bytes_(std::max<int64_t>(1, max_bytes)) {
   CSchema c;
   export_schema(schema, time_zone, &c.s);
-  schema_ = value_or_throw(arrow::ImportSchema(&c.s), "importing the result schema");
+  auto imported = value_or_throw(arrow::ImportSchema(&c.s), "importing the result schema");
+  arrow::FieldVector fields;
+  for (const auto& f : imported->fields()) fields.push_back(f->WithType(unique_field_names(f->type())));
+  schema_ = arrow::schema(fields, imported->metadata());
 }
 
 ArrowResultEncoder::~ArrowResultEncoder() = default;

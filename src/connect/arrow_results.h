@@ -21,8 +21,9 @@ struct ArrowChunk {
 };
 
 /// Encodes result batches as Arrow IPC streams the way Spark sends them to clients: the session
-/// time zone is attached to TIMESTAMP columns, nullability follows the schema, and batches are
-/// re-chunked to at most `max_rows` rows and about `max_bytes` bytes each.
+/// time zone is attached to TIMESTAMP columns, nullability follows the schema, fields that share
+/// a name within a struct get distinct names (name_0, name_1, ...), and batches are re-chunked
+/// to at most `max_rows` rows and about `max_bytes` bytes each.
 class ArrowResultEncoder {
  public:
   ArrowResultEncoder(const Schema& schema, const std::string& time_zone, int64_t max_rows,

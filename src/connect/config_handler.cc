@@ -62,6 +62,15 @@ bool is_static(const std::string& key) {
   return std::find(std::begin(kStatic), std::end(kStatic), key) != std::end(kStatic);
 }
 
+/// Settings of Spark's core (the SparkContext's) that a session cannot change.
+bool is_core_setting(const std::string& key) {
+  static const char* kCore[] = {"spark.checkpoint.dir",   "spark.driver.memory",
+                                "spark.driver.cores",     "spark.executor.memory",
+                                "spark.executor.cores",   "spark.executor.instances",
+                                "spark.task.cpus"};
+  return std::find(std::begin(kCore), std::end(kCore), key) != std::end(kCore);
+}
+
 [[noreturn]] void invalid_value(const std::string& key, const std::string& value,
                                 const std::string& sub_class, const std::string& detail,
                                 std::map<std::string, std::string> extra = {}) {
@@ -78,6 +87,13 @@ void validate(const ConnectSession& session, const std::string& key, const std::
     throw SparkError(ErrorKind::kAnalysis, "CANNOT_MODIFY_STATIC_CONFIG",
                      "Cannot modify the value of the static Spark config: \"" + key + "\".",
                      {{"key", "\"" + key + "\""}}, "46110");
+  }
+  if (is_core_setting(key)) {
+    const std::string docroot = "https://spark.apache.org/docs/latest";
+    throw SparkError(ErrorKind::kAnalysis, "CANNOT_MODIFY_CONFIG",
+                     "Cannot modify the value of the Spark config: \"" + key + "\".\nSee also '" +
+                         docroot + "/sql-migration-guide.html#ddl-statements'.",
+                     {{"key", "\"" + key + "\""}, {"docroot", docroot}}, "46110");
   }
   if (key == "spark.sql.session.timeZone") {
     if (TimeZone::find(value) == nullptr) {
@@ -121,7 +137,16 @@ void handle_config(ConnectSession& session, const pb::ConfigRequest& request,
           config.unset(kv.key());
           continue;
         }
-        validate(session, kv.key(), kv.value());
+        if (op.set().silent()) {
+          // A client's own settings at session start: what the session cannot take is skipped.
+          try {
+            validate(session, kv.key(), kv.value());
+          } catch (const SparkError&) {
+            continue;
+          }
+        } else {
+          validate(session, kv.key(), kv.value());
+        }
         config.set(kv.key(), kv.value());
       }
       break;

@@ -8,6 +8,7 @@
 #include "connect/translate.h"
 #include "connect/translate_types.h"
 #include "connect/translate_write.h"
+#include "connect/uuid.h"
 
 namespace ember::connect {
 
@@ -113,6 +114,32 @@ void run_sql_command(ConnectSession& session, Operation& op, const pb::SqlComman
   op.push(std::move(r));
 }
 
+/// DataFrame.checkpoint / localCheckpoint: the rows are kept in the session's memory (the
+/// storage level asks for memory, disk or both; memory holds them in every case) and the
+/// client gets a CachedRemoteRelation that refers to them by id. A reliable checkpoint needs a
+/// checkpoint directory, as Spark's does, although the rows stay in memory here too.
+void run_checkpoint(ConnectSession& session, Operation& op, const pb::CheckpointCommand& cmd) {
+  if (!cmd.local() && !session.engine().config().get("spark.checkpoint.dir")) {
+    throw SparkError(ErrorKind::kInternal, "_LEGACY_ERROR_TEMP_3016",
+                     "Checkpoint directory has not been set in the SparkContext");
+  }
+  PlanTranslator translator(translate_context(session, op.cancelled()));
+  plan::PlanPtr plan = translator.relation(cmd.relation());
+  std::shared_ptr<Checkpoint> checkpoint;
+  if (cmd.eager()) {
+    checkpoint = std::make_shared<Checkpoint>(
+        nullptr, materialize_checkpoint(session.engine(), plan, op.cancelled()));
+  } else {
+    session.engine().analyze(plan);  // a lazy checkpoint still fails now on a bad plan
+    checkpoint = std::make_shared<Checkpoint>(plan, nullptr);
+  }
+  const std::string id = new_uuid();
+  session.put_checkpoint(id, std::move(checkpoint));
+  Operation::Response r = response_for(session, op);
+  r.mutable_checkpoint_command_result()->mutable_relation()->set_relation_id(id);
+  op.push(std::move(r));
+}
+
 std::string command_type_name(const pb::Command& cmd) {
   const auto* oneof = pb::Command::descriptor()->FindOneofByName("command_type");
   const auto* field = cmd.GetReflection()->GetOneofFieldDescriptor(cmd, oneof);
@@ -132,6 +159,12 @@ void run_command(ConnectSession& session, Operation& op, const pb::Command& cmd)
       break;
     case pb::Command::kWriteOperationV2:
       run_write_operation_v2(session, op, cmd.write_operation_v2());
+      break;
+    case pb::Command::kCheckpointCommand:
+      run_checkpoint(session, op, cmd.checkpoint_command());
+      break;
+    case pb::Command::kRemoveCachedRemoteRelationCommand:
+      session.remove_checkpoint(cmd.remove_cached_remote_relation_command().relation().relation_id());
       break;
     case pb::Command::kRegisterFunction:
     case pb::Command::kRegisterTableFunction:

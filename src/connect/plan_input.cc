@@ -1,6 +1,7 @@
 #include "connect/plan_input.h"
 
 #include "connect/errors.h"
+#include "plan/session.h"
 
 namespace ember::connect {
 
@@ -13,8 +14,33 @@ TranslateContext translate_context(ConnectSession& session,
   ctx.cached_artifact = [&session](const std::string& name, std::string* bytes) {
     return session.artifact(name, bytes);
   };
+  ctx.checkpoint = [&session, cancelled](const std::string& relation_id) -> plan::PlanPtr {
+    std::shared_ptr<Checkpoint> checkpoint = session.checkpoint(relation_id);
+    if (checkpoint == nullptr) {
+      throw_invalid_plan("DATAFRAME_NOT_FOUND",
+                         "No DataFrame with id " + relation_id + " is found in the session " +
+                             session.session_id(),
+                         {{"dfId", relation_id}, {"sessionId", session.session_id()}});
+    }
+    return checkpoint->rows([&](const plan::PlanPtr& plan) {
+      return materialize_checkpoint(session.engine(), plan, cancelled);
+    });
+  };
   ctx.cancelled = std::move(cancelled);
   return ctx;
+}
+
+plan::PlanPtr materialize_checkpoint(plan::Session& engine, const plan::PlanPtr& plan,
+                                     std::shared_ptr<std::atomic<bool>> cancelled) {
+  plan::ExecuteOptions options;
+  options.cancelled = std::move(cancelled);
+  plan::QueryResult result = engine.execute(plan, options);
+  auto node = std::make_shared<plan::PlanNode>();
+  node->kind = plan::PlanKind::kLocalRelation;
+  node->schema = std::move(result.schema);
+  node->batches = std::move(result.batches);
+  node->checkpointed = true;
+  return node;
 }
 
 void reject_compressed_plan() {

@@ -14,6 +14,11 @@ namespace ember::connect {
 TranslateContext translate_context(ConnectSession& session,
                                    std::shared_ptr<std::atomic<bool>> cancelled = nullptr);
 
+/// Runs `plan` and keeps its rows as the local relation of a checkpointed DataFrame (which
+/// explain shows as Spark shows a checkpoint's RDD scan).
+plan::PlanPtr materialize_checkpoint(plan::Session& engine, const plan::PlanPtr& plan,
+                                     std::shared_ptr<std::atomic<bool>> cancelled);
+
 /// The root relation of a Plan message; CONNECT_INVALID_PLAN errors for commands, compressed
 /// or empty plans where a relation is expected.
 const spark::connect::Relation& plan_relation(const spark::connect::Plan& plan);

@@ -102,6 +102,36 @@ bool ConnectSession::storage_level(const std::string& key,
   return true;
 }
 
+Checkpoint::Checkpoint(plan::PlanPtr plan, plan::PlanPtr rows)
+    : plan_(std::move(plan)), rows_(std::move(rows)) {}
+
+plan::PlanPtr Checkpoint::rows(
+    const std::function<plan::PlanPtr(const plan::PlanPtr&)>& materialize) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (rows_ == nullptr) {
+    rows_ = materialize(plan_);
+    plan_ = nullptr;
+  }
+  return rows_;
+}
+
+void ConnectSession::put_checkpoint(const std::string& relation_id,
+                                    std::shared_ptr<Checkpoint> checkpoint) {
+  std::lock_guard<std::mutex> lock(mu_);
+  checkpoints_[relation_id] = std::move(checkpoint);
+}
+
+std::shared_ptr<Checkpoint> ConnectSession::checkpoint(const std::string& relation_id) const {
+  std::lock_guard<std::mutex> lock(mu_);
+  auto it = checkpoints_.find(relation_id);
+  return it == checkpoints_.end() ? nullptr : it->second;
+}
+
+void ConnectSession::remove_checkpoint(const std::string& relation_id) {
+  std::lock_guard<std::mutex> lock(mu_);
+  checkpoints_.erase(relation_id);
+}
+
 void ConnectSession::touch() {
   std::lock_guard<std::mutex> lock(mu_);
   last_access_ = std::chrono::steady_clock::now();

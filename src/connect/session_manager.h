@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <functional>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -16,6 +17,25 @@
 #include "spark/connect/common.pb.h"
 
 namespace ember::connect {
+
+/// The rows of a checkpointed DataFrame (DataFrame.checkpoint / localCheckpoint). An eager
+/// checkpoint is materialized when it is created; a lazy one keeps its plan until a query
+/// first reads it, and from then on every query reads the same rows. Thread-safe.
+class Checkpoint {
+ public:
+  /// `plan`: the unresolved plan of the DataFrame; `rows`: its materialized local relation
+  /// (null for a lazy checkpoint).
+  Checkpoint(plan::PlanPtr plan, plan::PlanPtr rows);
+
+  /// The materialized rows as a local relation, running `materialize` on the plan the first
+  /// time for a lazy checkpoint.
+  plan::PlanPtr rows(const std::function<plan::PlanPtr(const plan::PlanPtr&)>& materialize);
+
+ private:
+  std::mutex mu_;
+  plan::PlanPtr plan_;
+  plan::PlanPtr rows_;
+};
 
 /// What the protocol keeps per client session besides the engine session: the server-side
 /// session id Spark 4 reports, uploaded artifacts, running operations, recent errors and
@@ -52,6 +72,13 @@ class ConnectSession {
   void set_storage_level(const std::string& key, const spark::connect::StorageLevel* level);
   bool storage_level(const std::string& key, spark::connect::StorageLevel* out) const;
 
+  // Checkpointed DataFrames (CachedRemoteRelation), by relation id. They live until the
+  // client removes them (RemoveCachedRemoteRelationCommand) or the session ends.
+  void put_checkpoint(const std::string& relation_id, std::shared_ptr<Checkpoint> checkpoint);
+  /// The checkpoint or null.
+  std::shared_ptr<Checkpoint> checkpoint(const std::string& relation_id) const;
+  void remove_checkpoint(const std::string& relation_id);
+
   void touch();
   std::chrono::steady_clock::time_point last_access() const;
 
@@ -66,6 +93,7 @@ class ConnectSession {
   std::map<std::string, std::string> artifacts_;
   std::map<std::string, std::shared_ptr<Operation>> operations_;
   std::map<std::string, spark::connect::StorageLevel> storage_levels_;
+  std::map<std::string, std::shared_ptr<Checkpoint>> checkpoints_;
   std::chrono::steady_clock::time_point last_access_;
 };
 

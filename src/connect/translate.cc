@@ -97,6 +97,10 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
       return chunked_cached_local_relation(rel.chunked_cached_local_relation());
     case pb::Relation::kShowString:
       return show_string(rel.show_string());
+    case pb::Relation::kHtmlString:
+      return html_string(rel.html_string());
+    case pb::Relation::kCachedRemoteRelation:
+      return cached_remote_relation(rel.cached_remote_relation());
     case pb::Relation::kSql:
       return sql(rel.sql());
     case pb::Relation::kFillNa:

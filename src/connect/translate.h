@@ -25,6 +25,9 @@ struct TranslateContext {
   /// Looks up a cached artifact (`cache/<hash>`) uploaded with AddArtifacts; returns false when
   /// unknown. Used by CachedLocalRelation and ChunkedCachedLocalRelation.
   std::function<bool(const std::string& name, std::string* bytes)> cached_artifact;
+  /// The rows of a checkpointed DataFrame (CachedRemoteRelation) as a local relation;
+  /// CONNECT_INVALID_PLAN.DATAFRAME_NOT_FOUND when the session holds none with that id.
+  std::function<plan::PlanPtr(const std::string& relation_id)> checkpoint;
   /// The cancellation flag of the operation being translated, for eager evaluation.
   std::shared_ptr<std::atomic<bool>> cancelled;
 };
@@ -82,6 +85,8 @@ class PlanTranslator {
   NodePtr cached_local_relation(const spark::connect::CachedLocalRelation& r);
   NodePtr chunked_cached_local_relation(const spark::connect::ChunkedCachedLocalRelation& r);
   NodePtr show_string(const spark::connect::ShowString& r);
+  NodePtr html_string(const spark::connect::HtmlString& r);
+  NodePtr cached_remote_relation(const spark::connect::CachedRemoteRelation& r);
   // translate_na.cc
   NodePtr na_fill(const spark::connect::NAFill& r);
   NodePtr na_drop(const spark::connect::NADrop& r);

@@ -148,6 +148,7 @@ PlanTranslator::NodePtr PlanTranslator::drop(const pb::Drop& r) {
 PlanTranslator::NodePtr PlanTranslator::repartition(const pb::Repartition& r) {
   auto node = new_node(PlanKind::kRepartition, {input(r.input(), "Repartition")});
   node->num_partitions = r.num_partitions();
+  node->shuffle = !r.has_shuffle() || r.shuffle();
   return node;
 }
 
@@ -156,6 +157,8 @@ PlanTranslator::NodePtr PlanTranslator::repartition_by_expression(
   auto node = new_node(PlanKind::kRepartition, {input(r.input(), "RepartitionByExpression")});
   node->exprs = expressions(r.partition_exprs());
   node->num_partitions = r.has_num_partitions() ? r.num_partitions() : 0;
+  // repartitionByRange sends sort orders.
+  for (auto& e : node->exprs) node->by_range |= e->kind == plan::ExprKind::kSortOrder;
   return node;
 }
 

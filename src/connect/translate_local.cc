@@ -202,6 +202,13 @@ PlanTranslator::NodePtr PlanTranslator::chunked_cached_local_relation(
   return build_local(chunks, r.has_schemahash() ? &schema : nullptr, ctx_.session);
 }
 
+PlanTranslator::NodePtr PlanTranslator::cached_remote_relation(
+    const pb::CachedRemoteRelation& r) {
+  EMBER_CHECK(ctx_.checkpoint != nullptr, "CachedRemoteRelation needs a session");
+  // A copy: the translator sets this reference's plan id on the node it returns.
+  return std::make_shared<plan::PlanNode>(*ctx_.checkpoint(r.relation_id()));
+}
+
 PlanTranslator::NodePtr PlanTranslator::show_string(const pb::ShowString& r) {
   EMBER_CHECK(ctx_.session != nullptr, "ShowString needs a session");
   const int num_rows = std::max(0, r.num_rows());
@@ -215,6 +222,22 @@ PlanTranslator::NodePtr PlanTranslator::show_string(const pb::ShowString& r) {
   ColumnBuilder builder(DataType::string(), 1);
   builder.append_bytes(text);
   Schema schema = {StructField{"show_string", DataType::string(), false, "{}"}};
+  return local_node(std::move(schema), {Batch({builder.finish()}, 1)});
+}
+
+PlanTranslator::NodePtr PlanTranslator::html_string(const pb::HtmlString& r) {
+  EMBER_CHECK(ctx_.session != nullptr, "HtmlString needs a session");
+  const int num_rows = std::max(0, r.num_rows());
+  auto limited = new_node(PlanKind::kLimit, {input(r.input(), "HtmlString")});
+  limited->limit = static_cast<int64_t>(num_rows) + 1;
+  plan::ExecuteOptions options;
+  options.cancelled = ctx_.cancelled;
+  plan::QueryResult result = ctx_.session->execute(limited, options);
+  std::string text = exec::html_string(result.schema, result.batches, num_rows, r.truncate(),
+                                       ctx_.session->config().session_time_zone());
+  ColumnBuilder builder(DataType::string(), 1);
+  builder.append_bytes(text);
+  Schema schema = {StructField{"html_string", DataType::string(), false, "{}"}};
   return local_node(std::move(schema), {Batch({builder.finish()}, 1)});
 }
 

@@ -38,8 +38,11 @@ class RangeScan final : public PhysicalOperator {
 
 class LocalScan final : public PhysicalOperator {
  public:
-  LocalScan(std::vector<Batch> batches, std::vector<int> projection);
-  std::string name() const override { return "LocalTableScan"; }
+  /// `checkpoint`: the rows of a checkpointed DataFrame, named as Spark names their scan.
+  LocalScan(std::vector<Batch> batches, std::vector<int> projection, bool checkpoint = false);
+  std::string name() const override {
+    return checkpoint_ ? "Scan ExistingRDD" : "LocalTableScan";
+  }
   bool is_source() const override { return true; }
   std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
   bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
@@ -48,6 +51,7 @@ class LocalScan final : public PhysicalOperator {
  private:
   std::vector<Batch> batches_;
   std::vector<int> projection_;
+  bool checkpoint_;
 };
 
 class FileScan final : public PhysicalOperator {
@@ -202,6 +206,21 @@ class Limit final : public PhysicalOperator {
 /// a Poisson distribution of mean upper - lower. A row's draw depends only on the seed, the
 /// batch's index and the row's place in it, so the same seed over the same input keeps the
 /// same rows, whatever the number of threads.
+/// A repartitioning (Spark's Exchange or Coalesce), named and detailed as Spark shows it.
+/// Ember runs all of a query's rows through one set of pipelines, so how Spark would split
+/// them into partitions never changes a result: batches pass through as they are.
+class Repartition final : public PhysicalOperator {
+ public:
+  Repartition(std::string name, std::string details)
+      : name_(std::move(name)), details_(std::move(details)) {}
+  std::string name() const override { return name_; }
+  std::string details() const override { return details_; }
+  void execute(Batch&, ExecContext&) const override {}
+
+ private:
+  std::string name_, details_;
+};
+
 class Sample final : public PhysicalOperator {
  public:
   Sample(double lower, double upper, bool with_replacement, int64_t seed)

@@ -69,8 +69,8 @@ bool RangeScan::next_morsel(SourceState& state, ExecContext&, const Emit& emit) 
 
 // ---- Local relation -------------------------------------------------------------------------
 
-LocalScan::LocalScan(std::vector<Batch> batches, std::vector<int> projection)
-    : batches_(std::move(batches)), projection_(std::move(projection)) {}
+LocalScan::LocalScan(std::vector<Batch> batches, std::vector<int> projection, bool checkpoint)
+    : batches_(std::move(batches)), projection_(std::move(projection)), checkpoint_(checkpoint) {}
 
 std::unique_ptr<SourceState> LocalScan::open_source(ExecContext&) const {
   return std::make_unique<MorselCursor>();

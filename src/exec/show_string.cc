@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <iterator>
 #include <string_view>
 
 #include "common/datetime.h"
@@ -259,6 +260,106 @@ std::string pad(const std::string& s, int64_t width, bool left) {
   return left ? spaces + s : s + spaces;
 }
 
+
+// ---- HTML ----------------------------------------------------------------------------------
+
+/// HTML 4.0's named character entities for U+00A0..U+00FF (ISO 8859-1), in code point order.
+constexpr const char* kLatin1Entities[96] = {
+    "nbsp",   "iexcl",  "cent",   "pound",  "curren", "yen",    "brvbar", "sect",
+    "uml",    "copy",   "ordf",   "laquo",  "not",    "shy",    "reg",    "macr",
+    "deg",    "plusmn", "sup2",   "sup3",   "acute",  "micro",  "para",   "middot",
+    "cedil",  "sup1",   "ordm",   "raquo",  "frac14", "frac12", "frac34", "iquest",
+    "Agrave", "Aacute", "Acirc",  "Atilde", "Auml",   "Aring",  "AElig",  "Ccedil",
+    "Egrave", "Eacute", "Ecirc",  "Euml",   "Igrave", "Iacute", "Icirc",  "Iuml",
+    "ETH",    "Ntilde", "Ograve", "Oacute", "Ocirc",  "Otilde", "Ouml",   "times",
+    "Oslash", "Ugrave", "Uacute", "Ucirc",  "Uuml",   "Yacute", "THORN",  "szlig",
+    "agrave", "aacute", "acirc",  "atilde", "auml",   "aring",  "aelig",  "ccedil",
+    "egrave", "eacute", "ecirc",  "euml",   "igrave", "iacute", "icirc",  "iuml",
+    "eth",    "ntilde", "ograve", "oacute", "ocirc",  "otilde", "ouml",   "divide",
+    "oslash", "ugrave", "uacute", "ucirc",  "uuml",   "yacute", "thorn",  "yuml"};
+
+struct NamedEntity {
+  char32_t code_point;
+  const char* name;
+};
+
+/// HTML 4.0's other named entities (symbols, Greek letters, special characters), sorted by
+/// code point.
+constexpr NamedEntity kOtherEntities[] = {
+    {338, "OElig"},     {339, "oelig"},    {352, "Scaron"},   {353, "scaron"},
+    {376, "Yuml"},      {402, "fnof"},     {710, "circ"},     {732, "tilde"},
+    {913, "Alpha"},     {914, "Beta"},     {915, "Gamma"},    {916, "Delta"},
+    {917, "Epsilon"},   {918, "Zeta"},     {919, "Eta"},      {920, "Theta"},
+    {921, "Iota"},      {922, "Kappa"},    {923, "Lambda"},   {924, "Mu"},
+    {925, "Nu"},        {926, "Xi"},       {927, "Omicron"},  {928, "Pi"},
+    {929, "Rho"},       {931, "Sigma"},    {932, "Tau"},      {933, "Upsilon"},
+    {934, "Phi"},       {935, "Chi"},      {936, "Psi"},      {937, "Omega"},
+    {945, "alpha"},     {946, "beta"},     {947, "gamma"},    {948, "delta"},
+    {949, "epsilon"},   {950, "zeta"},     {951, "eta"},      {952, "theta"},
+    {953, "iota"},      {954, "kappa"},    {955, "lambda"},   {956, "mu"},
+    {957, "nu"},        {958, "xi"},       {959, "omicron"},  {960, "pi"},
+    {961, "rho"},       {962, "sigmaf"},   {963, "sigma"},    {964, "tau"},
+    {965, "upsilon"},   {966, "phi"},      {967, "chi"},      {968, "psi"},
+    {969, "omega"},     {977, "thetasym"}, {978, "upsih"},    {982, "piv"},
+    {8194, "ensp"},     {8195, "emsp"},    {8201, "thinsp"},  {8204, "zwnj"},
+    {8205, "zwj"},      {8206, "lrm"},     {8207, "rlm"},     {8211, "ndash"},
+    {8212, "mdash"},    {8216, "lsquo"},   {8217, "rsquo"},   {8218, "sbquo"},
+    {8220, "ldquo"},    {8221, "rdquo"},   {8222, "bdquo"},   {8224, "dagger"},
+    {8225, "Dagger"},   {8226, "bull"},    {8230, "hellip"},  {8240, "permil"},
+    {8242, "prime"},    {8243, "Prime"},   {8249, "lsaquo"},  {8250, "rsaquo"},
+    {8254, "oline"},    {8260, "frasl"},   {8364, "euro"},    {8465, "image"},
+    {8472, "weierp"},   {8476, "real"},    {8482, "trade"},   {8501, "alefsym"},
+    {8592, "larr"},     {8593, "uarr"},    {8594, "rarr"},    {8595, "darr"},
+    {8596, "harr"},     {8629, "crarr"},   {8656, "lArr"},    {8657, "uArr"},
+    {8658, "rArr"},     {8659, "dArr"},    {8660, "hArr"},    {8704, "forall"},
+    {8706, "part"},     {8707, "exist"},   {8709, "empty"},   {8711, "nabla"},
+    {8712, "isin"},     {8713, "notin"},   {8715, "ni"},      {8719, "prod"},
+    {8721, "sum"},      {8722, "minus"},   {8727, "lowast"},  {8730, "radic"},
+    {8733, "prop"},     {8734, "infin"},   {8736, "ang"},     {8743, "and"},
+    {8744, "or"},       {8745, "cap"},     {8746, "cup"},     {8747, "int"},
+    {8756, "there4"},   {8764, "sim"},     {8773, "cong"},    {8776, "asymp"},
+    {8800, "ne"},       {8801, "equiv"},   {8804, "le"},      {8805, "ge"},
+    {8834, "sub"},      {8835, "sup"},     {8836, "nsub"},    {8838, "sube"},
+    {8839, "supe"},     {8853, "oplus"},   {8855, "otimes"},  {8869, "perp"},
+    {8901, "sdot"},     {8968, "lceil"},   {8969, "rceil"},   {8970, "lfloor"},
+    {8971, "rfloor"},   {9001, "lang"},    {9002, "rang"},    {9674, "loz"},
+    {9824, "spades"},   {9827, "clubs"},   {9829, "hearts"},  {9830, "diams"}};
+
+/// The name of the HTML 4.0 entity for `cp`, or null.
+const char* html4_entity(char32_t cp) {
+  switch (cp) {
+    case '"': return "quot";
+    case '&': return "amp";
+    case '<': return "lt";
+    case '>': return "gt";
+    default: break;
+  }
+  if (cp >= 0xA0 && cp <= 0xFF) return kLatin1Entities[cp - 0xA0];
+  const auto* end = std::end(kOtherEntities);
+  const auto* it = std::lower_bound(std::begin(kOtherEntities), end, cp,
+                                    [](const NamedEntity& e, char32_t c) { return e.code_point < c; });
+  return it != end && it->code_point == cp ? it->name : nullptr;
+}
+
+/// Escapes `s` for HTML with HTML 4.0's named entities (as Commons Text's escapeHtml4 does,
+/// which Spark's htmlString uses); other characters stay as they are.
+std::string escape_html4(std::string_view s) {
+  std::string out;
+  out.reserve(s.size());
+  for (size_t i = 0; i < s.size();) {
+    size_t start = i;
+    const char* name = html4_entity(decode_utf8(s, i));
+    if (name == nullptr) {
+      out.append(s.substr(start, i - start));
+    } else {
+      out += '&';
+      out += name;
+      out += ';';
+    }
+  }
+  return out;
+}
+
 }  // namespace
 
 std::string show_cell(const Column& column, int64_t row, const std::string& time_zone) {
@@ -268,24 +369,29 @@ std::string show_cell(const Column& column, int64_t row, const std::string& time
   return out;
 }
 
-std::string show_string(const Schema& schema, const std::vector<Batch>& batches, int num_rows,
-                        int truncate, bool vertical, const std::string& time_zone) {
-  num_rows = std::max(0, num_rows);
-  CellContext ctx{&TimeZone::get(time_zone)};
-  const size_t num_cols = schema.size();
+namespace {
 
+/// The header and the cells `show` prints: names and cells with their control characters
+/// escaped, cells truncated; `has_more` when a row beyond `num_rows` exists.
+struct ShownRows {
   std::vector<std::string> header;
-  header.reserve(num_cols);
-  for (const auto& f : schema) header.push_back(escape_meta(f.name));
-
-  // Rows beyond num_rows only tell that there is more data.
   std::vector<std::vector<std::string>> rows;
   bool has_more = false;
+};
+
+ShownRows shown_rows(const Schema& schema, const std::vector<Batch>& batches, int num_rows,
+                     int truncate, const std::string& time_zone) {
+  CellContext ctx{&TimeZone::get(time_zone)};
+  const size_t num_cols = schema.size();
+  ShownRows out;
+  out.header.reserve(num_cols);
+  for (const auto& f : schema) out.header.push_back(escape_meta(f.name));
+  // Rows beyond num_rows only tell that there is more data.
   for (const Batch& b : batches) {
     for (int64_t r = 0; r < b.num_rows; ++r) {
-      if (static_cast<int64_t>(rows.size()) >= num_rows) {
-        has_more = true;
-        break;
+      if (static_cast<int64_t>(out.rows.size()) >= num_rows) {
+        out.has_more = true;
+        return out;
       }
       std::vector<std::string> cells;
       cells.reserve(num_cols);
@@ -294,10 +400,26 @@ std::string show_string(const Schema& schema, const std::vector<Batch>& batches,
         append_cell(text, *b.column(c), r, ctx);
         cells.push_back(truncated(escape_meta(text), truncate));
       }
-      rows.push_back(std::move(cells));
+      out.rows.push_back(std::move(cells));
     }
-    if (has_more) break;
   }
+  return out;
+}
+
+std::string rows_footer(int num_rows) {
+  return "only showing top " + std::to_string(num_rows) + (num_rows == 1 ? " row" : " rows");
+}
+
+}  // namespace
+
+std::string show_string(const Schema& schema, const std::vector<Batch>& batches, int num_rows,
+                        int truncate, bool vertical, const std::string& time_zone) {
+  num_rows = std::max(0, num_rows);
+  ShownRows shown = shown_rows(schema, batches, num_rows, truncate, time_zone);
+  const std::vector<std::string>& header = shown.header;
+  const std::vector<std::vector<std::string>>& rows = shown.rows;
+  const bool has_more = shown.has_more;
+  const size_t num_cols = schema.size();
 
   constexpr int64_t kMinWidth = 3;
   std::string out;
@@ -342,8 +464,25 @@ std::string show_string(const Schema& schema, const std::vector<Batch>& batches,
   if (vertical && rows.empty()) {
     out += "(0 rows)";
   } else if (has_more) {
-    out += "only showing top " + std::to_string(num_rows) + (num_rows == 1 ? " row" : " rows");
+    out += rows_footer(num_rows);
   }
+  return out;
+}
+
+std::string html_string(const Schema& schema, const std::vector<Batch>& batches, int num_rows,
+                        int truncate, const std::string& time_zone) {
+  num_rows = std::max(0, num_rows);
+  ShownRows shown = shown_rows(schema, batches, num_rows, truncate, time_zone);
+  std::string out = "<table border='1'>\n<tr>";
+  for (const auto& h : shown.header) out += "<th>" + escape_html4(h) + "</th>";
+  out += "</tr>\n";
+  for (const auto& row : shown.rows) {
+    out += "<tr>";
+    for (const auto& cell : row) out += "<td>" + escape_html4(cell) + "</td>";
+    out += "</tr>\n";
+  }
+  out += "</table>\n";
+  if (shown.has_more) out += rows_footer(num_rows) + "\n";
   return out;
 }
 

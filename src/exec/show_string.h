@@ -20,6 +20,13 @@ namespace ember::exec {
 std::string show_string(const Schema& schema, const std::vector<Batch>& batches, int num_rows,
                         int truncate, bool vertical, const std::string& time_zone);
 
+/// Renders rows the way Spark's `Dataset.htmlString` does, for the eager-evaluation
+/// `_repr_html_` of notebooks: an HTML table of the cells `show_string` would print (same
+/// truncation, no padding), HTML-escaped, and the "only showing top N rows" footer when
+/// `batches` hold more than `num_rows` rows. Every line ends with a newline.
+std::string html_string(const Schema& schema, const std::vector<Batch>& batches, int num_rows,
+                        int truncate, const std::string& time_zone);
+
 /// The text of one cell as `show` prints it (before truncation and padding).
 std::string show_cell(const Column& column, int64_t row, const std::string& time_zone);
 

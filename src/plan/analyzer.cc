@@ -197,6 +197,12 @@ class Analyzer {
                                    const PlanPtr& child);
   PlanPtr resolve_generate(const PlanPtr& p, const PlanPtr& child);
   PlanPtr with_time_window(const PlanPtr& p, const PlanPtr& child);
+  PlanPtr resolve_hint(const std::shared_ptr<PlanNode>& n, const PlanPtr& child);
+  PlanPtr resolve_repartition(const std::shared_ptr<PlanNode>& n, const PlanPtr& child);
+  PlanPtr widened_for_frame_star(const PlanPtr& child, const std::vector<ExprPtr>& exprs);
+  /// While a select list resolves: its child and the child widened for df["*"].
+  std::pair<const PlanNode*, PlanPtr> frame_star_scope_;
+  PlanPtr widened_projections(const PlanPtr& p, const std::vector<ExprPtr>& missing);
   PlanPtr over_widened_projection(const std::shared_ptr<PlanNode>& n, const PlanPtr& child,
                                   const std::vector<ExprPtr>& missing, int64_t plan_id);
 
@@ -266,9 +272,10 @@ std::vector<ExprPtr> Analyzer::resolve_named_list(const std::vector<ExprPtr>& ex
 std::vector<ExprPtr> Analyzer::expand_star(const ExprPtr& star, const PlanPtr& child) {
   std::vector<ExprPtr> attrs = child->output;
   if (star->plan_id >= 0) {
+    const PlanPtr& scope = frame_star_scope_.first == child.get() ? frame_star_scope_.second : child;
     std::vector<ExprPtr> keep;
-    for (auto& a : expand_star_by_plan_id(plan_id_roots(child), star->plan_id, "*"))
-      for (auto& o : child->output)
+    for (auto& a : expand_star_by_plan_id(plan_id_roots(scope), star->plan_id, "unresolveddataframestar()"))
+      for (auto& o : scope->output)
         if (o->expr_id == a->expr_id) {
           keep.push_back(o);
           break;
@@ -1233,6 +1240,192 @@ PlanPtr Analyzer::aggregate_with_generator(const PlanPtr& p, const std::vector<E
   return project_with_windows(generated, std::move(out), p->plan_id);
 }
 
+namespace {
+
+bool is_integral_literal(const ExprPtr& e) {
+  return e->kind == ExprKind::kLiteral && !e->value.is_null() &&
+         (e->type->id() == TypeId::kInt || e->type->id() == TypeId::kShort || e->type->id() == TypeId::kByte);
+}
+
+std::string upper_ascii(std::string s) {
+  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string hint_value_text(const ExprPtr& e) { return e->value.is_null() && e->kind == ExprKind::kLiteral ? "null" : e->to_string(); }
+
+}  // namespace
+
+/// Spark's hints (ResolveHints): join strategies become a ResolvedHint over the plan; COALESCE,
+/// REPARTITION, REPARTITION_BY_RANGE and REBALANCE become the repartitioning they name (the
+/// last only with adaptive execution, as in Spark); any other hint is dropped. Parameters are
+/// checked as Spark checks them.
+PlanPtr Analyzer::resolve_hint(const std::shared_ptr<PlanNode>& n, const PlanPtr& child) {
+  const std::string name = upper_ascii(n->names.empty() ? "" : n->names[0]);
+  const std::vector<ExprPtr>& params = n->exprs;
+  static const std::map<std::string, std::string> kJoinStrategies = {
+      {"BROADCAST", "broadcast"},       {"BROADCASTJOIN", "broadcast"}, {"MAPJOIN", "broadcast"},
+      {"SHUFFLE_MERGE", "merge"},       {"MERGEJOIN", "merge"},         {"MERGE", "merge"},
+      {"SHUFFLE_HASH", "shuffle_hash"}, {"SHUFFLE_REPLICATE_NL", "shuffle_replicate_nl"}};
+  if (auto it = kJoinStrategies.find(name); it != kJoinStrategies.end()) {
+    for (auto& p : params) {
+      const bool name_like = p->kind == ExprKind::kUnresolvedAttribute ||
+                             (p->kind == ExprKind::kLiteral && p->type->id() == TypeId::kString && !p->value.is_null());
+      if (!name_like)
+        throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_1046",
+                         "Join strategy hint parameter should be an identifier or string but was \"" +
+                             hint_value_text(p) + "\" (class org.apache.spark.sql.catalyst.expressions." +
+                             (p->kind == ExprKind::kLiteral ? "Literal" : "Expression") + ").",
+                         {{"rawParam", hint_value_text(p)}, {"className", p->kind == ExprKind::kLiteral ? "Literal" : "Expression"}});
+    }
+    // A hint naming relations applies to the relations of those names below; Ember's plans
+    // carry no join strategy of their own, so only an unnamed hint is kept to be shown.
+    if (!params.empty()) return child;
+    n->exprs.clear();
+    n->hint_strategy = it->second;
+    n->output = child->output;
+    n->resolved = true;
+    return n;
+  }
+  const bool coalesce = name == "COALESCE";
+  if (!coalesce && name != "REPARTITION" && name != "REPARTITION_BY_RANGE" && name != "REBALANCE") return child;
+  auto r = std::make_shared<PlanNode>();
+  r->kind = PlanKind::kRepartition;
+  r->children = {child};
+  r->plan_id = n->plan_id;
+  if (coalesce) {
+    if (params.size() != 1 || !is_integral_literal(params[0]))
+      throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_1048",
+                       name + " Hint expects a partition number as a parameter.", {{"hintName", name}});
+    r->num_partitions = static_cast<int>(params[0]->value.as_int());
+    r->shuffle = false;
+    return resolve_repartition(r, child);
+  }
+  // An optional partition number first, then columns (names or column expressions).
+  size_t first_column = 0;
+  if (!params.empty() && is_integral_literal(params[0])) {
+    r->num_partitions = static_cast<int>(params[0]->value.as_int());
+    if (r->num_partitions <= 0)
+      throw SparkError(ErrorKind::kIllegalArgument, "",
+                       "requirement failed: Number of partitions (" + std::to_string(r->num_partitions) +
+                           ") must be positive.");
+    first_column = 1;
+  }
+  std::string invalid;
+  for (size_t i = first_column; i < params.size(); ++i) {
+    const ExprPtr& p = params[i];
+    if (p->kind == ExprKind::kLiteral) {
+      if (p->type->id() == TypeId::kString && !p->value.is_null()) {
+        r->exprs.push_back(col(parse_attribute_name(p->value.as_bytes())));
+        continue;
+      }
+      invalid += (invalid.empty() ? "" : ", ") + hint_value_text(p);
+      continue;
+    }
+    r->exprs.push_back(p);
+  }
+  if (!invalid.empty())
+    throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_1047",
+                     name + " Hint parameters should include an optional integral partitionNum and/or columns, but \"" +
+                         invalid + "\" can not be recognized as either partitionNum or columns.",
+                     {{"hintName", name}, {"invalidParams", invalid}});
+  if (name == "REBALANCE") {
+    if (!session_.config().get_bool("spark.sql.adaptive.enabled", true)) return child;
+    r->rebalance = true;
+  }
+  if (name == "REPARTITION_BY_RANGE") {
+    r->by_range = true;
+    for (auto& e : r->exprs)
+      if (e->kind != ExprKind::kSortOrder) e = sort_order(e, true, true);
+  }
+  return resolve_repartition(r, child);
+}
+
+/// A repartitioning: its expressions resolved against the child, its output the child's.
+PlanPtr Analyzer::resolve_repartition(const std::shared_ptr<PlanNode>& n, const PlanPtr& child) {
+  if (!n->shuffle && n->num_partitions <= 0)
+    throw SparkError(ErrorKind::kIllegalArgument, "",
+                     "requirement failed: Number of partitions (" + std::to_string(n->num_partitions) +
+                         ") must be positive.");
+  for (auto& e : n->exprs) e = resolve_expr(e, child, false);
+  n->output = child->output;
+  n->resolved = true;
+  return n;
+}
+
+namespace {
+
+/// The output of the first node with `plan_id` in `p` (depth first), or null.
+const std::vector<ExprPtr>* output_of_plan_id(const PlanPtr& p, int64_t plan_id) {
+  if (p->plan_id == plan_id) return &p->output;
+  for (auto& c : p->children)
+    if (const auto* found = output_of_plan_id(c, plan_id)) return found;
+  return nullptr;
+}
+
+ExprPtr with_id(const std::vector<ExprPtr>& attrs, int64_t expr_id) {
+  for (auto& a : attrs)
+    if (a->expr_id == expr_id) return a;
+  return nullptr;
+}
+
+}  // namespace
+
+/// `df["*"]` in a select over projections that dropped some of df's columns (the other side's
+/// keys of a USING join, say): Spark adds the dropped columns back to those projections, as
+/// its ResolveMissingReferences does, so that the star still yields all of df's columns. The
+/// child so widened, or `child` itself when nothing is missing or a node other than a
+/// projection stands in the way (the star then fails as before).
+PlanPtr Analyzer::widened_for_frame_star(const PlanPtr& child, const std::vector<ExprPtr>& exprs) {
+  std::vector<ExprPtr> missing;
+  for (auto& e : exprs) {
+    if (e->kind != ExprKind::kUnresolvedStar || e->plan_id < 0 || !e->name_parts.empty()) continue;
+    const auto* frame = output_of_plan_id(child, e->plan_id);
+    if (frame == nullptr) continue;
+    for (auto& a : *frame)
+      if (!with_id(child->output, a->expr_id) && !with_id(missing, a->expr_id)) missing.push_back(a);
+  }
+  if (missing.empty()) return child;
+  PlanPtr widened = widened_projections(child, missing);
+  return widened ? widened : child;
+}
+
+/// The projection `p` (and the projections below it, as far as needed) widened by `missing`,
+/// the hidden key columns of a USING join below; null when one of them is not such a column.
+PlanPtr Analyzer::widened_projections(const PlanPtr& p, const std::vector<ExprPtr>& missing) {
+  std::vector<ExprPtr> absent;
+  for (auto& m : missing)
+    if (!with_id(p->output, m->expr_id)) absent.push_back(m);
+  if (absent.empty()) return p;
+  if (p->kind != PlanKind::kProject || p->children.size() != 1) return nullptr;
+  const PlanPtr& below = p->children[0];
+  PlanPtr child;
+  if (below->kind == PlanKind::kJoin) {
+    // Only the keys a USING join's projection keeps out of sight (the other side's column of
+    // each key name) can come back, as Spark keeps them as hidden columns.
+    for (auto& m : absent) {
+      bool key = false;
+      for (auto& o : p->output) key |= name_eq(o->name, m->name);
+      if (!key || !with_id(below->output, m->expr_id)) return nullptr;
+    }
+    child = below;
+  } else {
+    // A column a projection dropped is gone; hidden columns pass through projections.
+    for (auto& m : absent)
+      if (with_id(below->output, m->expr_id)) return nullptr;
+    child = widened_projections(below, absent);
+    if (!child) return nullptr;
+  }
+  auto widened = copy(*p);
+  widened->children = {child};
+  for (auto& m : absent) {
+    ExprPtr a = with_id(child->output, m->expr_id);  // the child's form (nullable after outer joins)
+    widened->exprs.push_back(a);
+    widened->output.push_back(a);
+  }
+  return widened;
+}
+
 /// SQL's LATERAL VIEW [OUTER] f(args) alias AS names: a Generate over the FROM clause.
 /// A Filter or Sort `n` over the projection `child` that reads columns the projection dropped
 /// (`missing`, attributes of its input), as Spark resolves them: the projection below widened by
@@ -1566,7 +1759,7 @@ void Analyzer::check_aggregate(const ExprPtr& e, const std::set<std::string>& gr
 PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) {
   auto n = copy(*p);
   n->children = children;
-  const PlanPtr child = children.empty() ? nullptr : children[0];
+  PlanPtr child = children.empty() ? nullptr : children[0];
   switch (p->kind) {
     case PlanKind::kRange:
       n->output = {attribute("id", DataType::long_(), false, new_expr_id())};
@@ -1635,9 +1828,21 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
     }
     case PlanKind::kProject: {
       if (PlanPtr windowed = with_time_window(p, child)) return windowed;
+      // df["*"] expands over `widened` (see widened_for_frame_star); every other item resolves
+      // against the child itself, whose columns the widened child keeps with the same ids, so
+      // that the added columns make no name ambiguous.
+      PlanPtr widened = widened_for_frame_star(child, p->exprs);
+      const std::pair<const PlanNode*, PlanPtr> saved_scope = frame_star_scope_;
+      if (widened != child) frame_star_scope_ = {child.get(), widened};
       try {
         n->exprs = resolve_select_list(p->exprs, child, false);
+        frame_star_scope_ = saved_scope;
+        if (widened != child) {
+          child = widened;
+          n->children = {child};
+        }
       } catch (const SparkError& e) {
+        frame_star_scope_ = saved_scope;
         // A projection of aggregate functions is a global aggregate (df.select(sum(v))).
         if (e.error_class() != "UNSUPPORTED_EXPR_FOR_OPERATOR") throw;
         std::vector<ExprPtr> aggs = resolve_select_list(p->exprs, child, true);
@@ -1785,9 +1990,9 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       n->output = child->output;
       return n;
     case PlanKind::kRepartition:
+      return resolve_repartition(n, child);
     case PlanKind::kHint:
-      n->output = child->output;
-      return n;
+      return resolve_hint(n, child);
     case PlanKind::kSubqueryAlias: {
       n->output.clear();
       if (!outer_scopes_.empty()) {

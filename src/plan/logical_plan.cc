@@ -42,13 +42,55 @@ std::string attr_list(const std::vector<ExprPtr>& es) {
   return s + "]";
 }
 
-/// An expression as Spark's plans show it, attributes with their ids (`array(id#0, 1)`).
-std::string with_ids(const ExprPtr& e) {
-  if (e->kind == ExprKind::kAttribute) return e->name + "#" + std::to_string(e->expr_id);
-  if (e->children.empty() || !e->resolved()) return e->to_string();
-  std::vector<ExprPtr> kids;
-  for (auto& c : e->children) kids.push_back(attribute(with_ids(c), c->type, c->nullable, -1));
-  return with_children(e, std::move(kids))->to_string();
+std::string with_ids(const ExprPtr& e) { return expr_with_ids(e); }
+
+/// An unresolved expression (a hint parameter, a partitioning expression) as Spark's parsed
+/// plans show it: values as they are, column references and calls quoted ('a, 'array(x, y)).
+std::string hint_parameter(const ExprPtr& e) {
+  switch (e->kind) {
+    case ExprKind::kLiteral:
+      return e->value.is_null() ? "null" : e->to_string();
+    case ExprKind::kUnresolvedAttribute:
+      return "'" + e->to_string();
+    case ExprKind::kSortOrder:
+      return hint_parameter(e->children[0]) + (e->ascending ? " ASC" : " DESC") +
+             (e->nulls_first ? " NULLS FIRST" : " NULLS LAST");
+    case ExprKind::kUnresolvedFunction: {
+      std::string s = "'" + e->name + "(";
+      for (size_t i = 0; i < e->children.size(); ++i) s += (i ? ", " : "") + hint_parameter(e->children[i]);
+      return s + ")";
+    }
+    default:
+      return e->to_string();
+  }
+}
+
+std::string hint_line(const PlanNode& n) {
+  if (n.resolved) return "ResolvedHint (strategy=" + n.hint_strategy + ")";
+  bool expressions = false;
+  std::string params;
+  for (size_t i = 0; i < n.exprs.size(); ++i) {
+    params += (i ? ", " : "") + hint_parameter(n.exprs[i]);
+    expressions |= n.exprs[i]->kind != ExprKind::kLiteral && n.exprs[i]->kind != ExprKind::kUnresolvedFunction;
+  }
+  // Spark marks an operator whose expressions reference columns it cannot see with `!`.
+  return std::string(expressions ? "!" : "") + "UnresolvedHint " + n.names[0] + (n.exprs.empty() ? "" : ", [" + params + "]");
+}
+
+std::string repartition_line(const PlanNode& n) {
+  if (n.exprs.empty() && n.num_partitions > 0 && !n.rebalance && !n.by_range)
+    return "Repartition " + std::to_string(n.num_partitions) + ", " + (n.shuffle ? "true" : "false");
+  // Spark marks an operator with unresolved expressions with a quote.
+  const bool unresolved = !n.resolved && !n.exprs.empty();
+  std::string s = std::string(unresolved ? "'" : "") + (n.rebalance ? "RebalancePartitions" : "RepartitionByExpression");
+  if (!n.exprs.empty()) {
+    s += " [";
+    for (size_t i = 0; i < n.exprs.size(); ++i)
+      s += (i ? ", " : "") + (unresolved ? hint_parameter(n.exprs[i]) : with_ids(n.exprs[i]));
+    s += "]";
+  }
+  if (n.num_partitions > 0) s += (n.exprs.empty() ? " " : ", ") + std::to_string(n.num_partitions);
+  return s;
 }
 
 std::string node_line(const PlanNode& n) {
@@ -56,7 +98,9 @@ std::string node_line(const PlanNode& n) {
     case PlanKind::kRange:
       return "Range (" + std::to_string(n.range_start) + ", " + std::to_string(n.range_end) + ", step=" +
              std::to_string(n.range_step) + ")";
-    case PlanKind::kLocalRelation: return "LocalRelation " + attr_list(n.output);
+    case PlanKind::kLocalRelation:
+      if (n.checkpointed) return "LogicalRDD " + attr_list(n.output) + ", false";
+      return "LocalRelation " + attr_list(n.output);
     case PlanKind::kRead: return "Relation " + n.read.format + " " + attr_list(n.output);
     case PlanKind::kUnresolvedRelation: {
       std::string s;
@@ -78,8 +122,8 @@ std::string node_line(const PlanNode& n) {
     case PlanKind::kWithColumns: return "WithColumns " + attr_list(n.exprs);
     case PlanKind::kWithColumnsRenamed: return "WithColumnsRenamed";
     case PlanKind::kDrop: return "Drop";
-    case PlanKind::kRepartition: return "Repartition";
-    case PlanKind::kHint: return "ResolvedHint";
+    case PlanKind::kRepartition: return repartition_line(n);
+    case PlanKind::kHint: return hint_line(n);
     case PlanKind::kJoin: return "Join " + join_type_name(n.join_type) + (n.condition ? ", " + n.condition->to_string() : "");
     case PlanKind::kWindow: {
       const Expr& w = *n.exprs[0]->children[0];
@@ -111,6 +155,14 @@ void lines(const PlanPtr& p, const std::string& prefix, bool last, bool root, st
   for (size_t i = 0; i < p->children.size(); ++i) lines(p->children[i], cp, i + 1 == p->children.size(), false, out);
 }
 }  // namespace
+
+std::string expr_with_ids(const ExprPtr& e) {
+  if (e->kind == ExprKind::kAttribute) return e->name + "#" + std::to_string(e->expr_id);
+  if (e->children.empty() || !e->resolved()) return e->to_string();
+  std::vector<ExprPtr> kids;
+  for (auto& c : e->children) kids.push_back(attribute(expr_with_ids(c), c->type, c->nullable, -1));
+  return with_children(e, std::move(kids))->to_string();
+}
 
 std::string plan_tree_string(const PlanPtr& plan) {
   std::string out;

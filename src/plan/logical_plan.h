@@ -34,8 +34,9 @@ enum class PlanKind {
   kWithColumns,    // exprs = aliases to add/replace (unresolved helper)
   kWithColumnsRenamed,  // renames
   kDrop,           // exprs = columns to drop (or names)
-  kRepartition,    // no-op for the result
-  kHint,
+  kRepartition,    // num_partitions, exprs, shuffle, by_range, rebalance; no-op for the result
+  kHint,           // unresolved: names[0] = hint name, exprs = parameters; resolved: a join
+                   // strategy (hint_strategy)
   // Binary and n-ary.
   kJoin,           // join_type, condition, using_columns (natural: using the common columns)
   kSetOp,          // set_op, is_all, by_name, allow_missing
@@ -83,9 +84,19 @@ struct PlanNode {
   // Range.
   int64_t range_start = 0, range_end = 0, range_step = 1;
   int num_partitions = 0;
+  // Repartition: `num_partitions` (0: not given) and `exprs`, the partitioning expressions
+  // (sort orders when by range). Coalesce does not shuffle; a rebalance (Spark's
+  // RebalancePartitions, from the REBALANCE hint) evens out partition sizes.
+  bool shuffle = true;
+  bool by_range = false;
+  bool rebalance = false;
+  // Resolved hint: Spark's name of the join strategy ("broadcast", "merge", ...).
+  std::string hint_strategy;
   // Local relation.
   Schema schema;
   std::vector<Batch> batches;
+  /// The rows of a checkpointed DataFrame, which plans show as Spark shows a checkpoint's RDD.
+  bool checkpointed = false;
   // Read / unresolved relation.
   io::ReadRequest read;
   std::shared_ptr<const io::DataSourceReader> reader;  // opened by the analyzer
@@ -144,6 +155,9 @@ struct PlanNode {
 // Factories used by the front ends; each returns an unresolved node.
 PlanPtr make_node(PlanKind kind, std::vector<PlanPtr> children = {});
 std::string join_type_name(JoinType t);
+
+/// An expression as Spark's plans show it, attributes with their ids (`array(id#0, 1)`).
+std::string expr_with_ids(const ExprPtr& e);
 
 /// Renders a plan tree the way Spark's `treeString` does (`+- ` and `:- ` prefixes).
 std::string plan_tree_string(const PlanPtr& plan);

@@ -55,6 +55,7 @@ PlanPtr map_expressions(const PlanPtr& node, const std::function<ExprPtr(const E
 const std::vector<std::unique_ptr<Rule>>& optimizer_rules() {
   static const std::vector<std::unique_ptr<Rule>> rules = [] {
     std::vector<std::unique_ptr<Rule>> r;
+    r.push_back(make_eliminate_resolved_hint());
     // Subqueries first: the rules after them see joins only.
     r.push_back(make_rewrite_correlated_scalar_subquery());
     r.push_back(make_rewrite_predicate_subquery());

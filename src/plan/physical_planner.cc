@@ -50,6 +50,30 @@ std::string display_of(const ExprPtr& e) {
 
 PhysExprPtr bind_expr(const ExprPtr& e, const std::vector<ExprPtr>& input, const Config& conf);
 
+namespace {
+
+/// The operator of a repartitioning, as Spark's physical plan shows it: Coalesce n, or an
+/// Exchange with its partitioning and the reason it was asked for.
+exec::OperatorPtr repartition_operator(const PlanNode& n, const Config& conf) {
+  if (!n.shuffle) return std::make_unique<exec::Repartition>("Coalesce", std::to_string(n.num_partitions));
+  const int64_t partitions =
+      n.num_partitions > 0 ? n.num_partitions : conf.get_int("spark.sql.shuffle.partitions", 200);
+  std::string partitioning;
+  if (n.exprs.empty()) {
+    partitioning = "RoundRobinPartitioning(" + std::to_string(partitions) + ")";
+  } else {
+    partitioning = n.by_range ? "rangepartitioning(" : "hashpartitioning(";
+    for (auto& e : n.exprs) partitioning += expr_with_ids(e) + ", ";
+    partitioning += std::to_string(partitions) + ")";
+  }
+  std::string reason;
+  if (n.rebalance) reason = n.exprs.empty() ? "REBALANCE_PARTITIONS_BY_NONE" : "REBALANCE_PARTITIONS_BY_COL";
+  else reason = n.num_partitions > 0 ? "REPARTITION_BY_NUM" : "REPARTITION_BY_COL";
+  return std::make_unique<exec::Repartition>("Exchange", partitioning + ", " + reason);
+}
+
+}  // namespace
+
 PhysExprPtr bind_expr_impl(const ExprPtr& e, const std::vector<ExprPtr>& input, const Config& conf);
 
 PhysExprPtr bind_expr(const ExprPtr& e, const std::vector<ExprPtr>& input, const Config& conf) {
@@ -227,7 +251,7 @@ class Planner {
             proj.push_back(static_cast<int>(i));
             p.output.push_back(n->output[i]);
           }
-        p.root = std::make_unique<exec::LocalScan>(n->batches, proj);
+        p.root = std::make_unique<exec::LocalScan>(n->batches, proj, n->checkpointed);
         for (int i : proj) p.root->schema.push_back(n->schema[static_cast<size_t>(i)]);
         return p;
       }
@@ -321,8 +345,15 @@ class Planner {
         p.output = c.output;
         return p;
       }
+      case PlanKind::kRepartition: {
+        PhysicalPlan c = plan(n->children[0], required);
+        PhysicalPlan p;
+        p.root = repartition_operator(*n, conf);
+        p.root->children.push_back(std::move(c.root));
+        p.output = c.output;
+        return p;
+      }
       case PlanKind::kSubqueryAlias:
-      case PlanKind::kRepartition:
       case PlanKind::kHint: {
         PhysicalPlan c = plan(n->children[0], required);
         // Subquery aliases re-qualify attributes but keep their ids.

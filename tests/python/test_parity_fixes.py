@@ -385,3 +385,353 @@ def test_alias_metadata(ember, connect_oracle):
         with session_mode(s):
             return metadata(s)
     assert run(ember) == run(connect_oracle)
+
+
+# --- HtmlString (the eager-evaluation _repr_html_) ----------------------------------------------
+
+def html_text(s, df, num_rows, truncate):
+    from pyspark.sql.connect import plan
+    from pyspark.sql.connect.dataframe import DataFrame
+    table, _ = DataFrame(plan.HtmlString(child=df._plan, num_rows=num_rows, truncate=truncate),
+                         session=s)._to_table()
+    return table.schema.field(0).name, table[0][0].as_py()
+
+
+def test_html_string(ember, connect_oracle):
+    def texts(s):
+        df = s.createDataFrame(
+            [("<a&b>\"'x\ny", None, "éü€αΩ→≤♥ “q” ŒšŸ ˆ˜ ‰ ©®™ ½ ÿ ñ 中文 \u00a0\u2003 ∀∑ ♦ ⌈⌋ ϑ", [1, 2]),
+             ("plain", 7, "", [])],
+            "`k<&>` string, n int, u string, arr array<int>")
+        out = [html_text(s, df, n, t) for n, t in ((20, 20), (0, 20), (1, 0), (5, 3), (2, 5), (1, 20))]
+        out.append(html_text(s, s.range(3), 2, 20))
+        out.append(html_text(s, s.range(0), 2, 20))
+        return out
+    assert texts(ember) == texts(connect_oracle)
+
+
+def test_eager_eval_repr_html(ember, connect_oracle):
+    def html(s):
+        df = s.createDataFrame([(1, "1"), (22222, "22222")], ("key", "value"))
+        out = [df._repr_html_()]
+        s.conf.set("spark.sql.repl.eagerEval.enabled", "true")
+        try:
+            out.append(df._repr_html_())
+            s.conf.set("spark.sql.repl.eagerEval.truncate", "3")
+            out.append(df._repr_html_())
+            s.conf.set("spark.sql.repl.eagerEval.maxNumRows", "1")
+            out.append(df._repr_html_())
+        finally:
+            for key in ("enabled", "truncate", "maxNumRows"):
+                s.conf.unset("spark.sql.repl.eagerEval." + key)
+        return out
+    assert html(ember) == html(connect_oracle)
+
+
+# --- checkpoint / localCheckpoint ---------------------------------------------------------------
+
+def explain_text(df, mode=None):
+    import contextlib
+    import io
+    buffer = io.StringIO()
+    with contextlib.redirect_stdout(buffer):
+        df.explain(mode) if mode else df.explain()
+    return buffer.getvalue()
+
+
+def local_checkpoint(s, df, **kwargs):
+    """df.localCheckpoint(...) on session `s`. The client binds the DataFrame it gets back to
+    its active session, a role this suite's two Connect sessions take in turn."""
+    holder = type(s)._active_session
+    saved = getattr(holder, "session", None)
+    holder.session = s
+    try:
+        return df.localCheckpoint(**kwargs)
+    finally:
+        holder.session = saved
+
+
+def test_local_checkpoint_results(cdiff):
+    def source(s):
+        return s.createDataFrame([(1, "a"), (2, None), (3, "c")], "k int, v string") \
+            .withColumn("k2", F.col("k") * 2)
+    cdiff(lambda s: local_checkpoint(s, source(s)))
+    cdiff(lambda s: local_checkpoint(s, source(s), eager=False))
+    cdiff(lambda s: local_checkpoint(s, source(s)).filter(F.col("k") > 1).select("v", "k2"))
+    cdiff(lambda s: local_checkpoint(s, source(s), eager=False).groupBy().agg(F.sum("k2")))
+
+    def self_join(s):
+        c = local_checkpoint(s, source(s))
+        other = c.select(c.k.alias("kk"), c.v)
+        return c.join(other, c.k == other.kk).select(c.k, other.v)
+    cdiff(self_join)
+
+
+def test_local_checkpoint_storage_level(cdiff):
+    from pyspark import StorageLevel
+    for level in (StorageLevel.DISK_ONLY, StorageLevel.MEMORY_ONLY, StorageLevel.MEMORY_AND_DISK_2):
+        cdiff(lambda s, level=level: local_checkpoint(
+            s, s.range(5).withColumn("x", F.col("id") + 1), storageLevel=level))
+        cdiff(lambda s, level=level: local_checkpoint(s, s.range(5), eager=False, storageLevel=level))
+
+
+def test_local_checkpoint_keeps_its_rows(ember, connect_oracle):
+    # A checkpoint is computed once: a nondeterministic column keeps its values afterwards,
+    # whether it was computed when checkpointed (eager) or by the first query (lazy).
+    def stable(s):
+        with session_mode(s):
+            return stable_rows(s)
+
+    def stable_rows(s):
+        out = []
+        for eager in (True, False):
+            c = local_checkpoint(s, s.range(50).withColumn("r", F.rand()), eager=eager)
+            first = c.collect()
+            out.append(first == c.collect() and len(first) == 50)
+            out.append(c.schema.simpleString())
+        return out
+    assert stable(ember) == stable(connect_oracle) == [True, "struct<id:bigint,r:double>"] * 2
+
+
+def test_local_checkpoint_explain(ember, connect_oracle):
+    for s in (ember, connect_oracle):
+        text = explain_text(local_checkpoint(s, s.range(3)))
+        assert "ExistingRDD" in text, text
+        assert "LogicalRDD [id" in explain_text(local_checkpoint(s, s.range(3)), "extended")
+
+
+def test_checkpoint_errors(ember, connect_oracle, cdiff_error):
+    # A reliable checkpoint needs a checkpoint directory, which neither server was given.
+    first = same_unclassified_error(ember, connect_oracle, lambda s: s.range(3).checkpoint())
+    assert first.startswith("Checkpoint directory has not been set")
+    cdiff_error(lambda s: local_checkpoint(s, s.range(3), eager=False).select("nope"),
+                "UNRESOLVED_COLUMN")
+    cdiff_error(lambda s: local_checkpoint(s, s.range(3).select("nope"), eager=False),
+                "UNRESOLVED_COLUMN")
+
+
+def test_removed_checkpoint_is_gone(ember, connect_oracle):
+    from pyspark.sql.connect import plan
+    from pyspark.sql.connect.dataframe import DataFrame
+
+    def program(s):
+        c = local_checkpoint(s, s.range(3))
+        relation_id = c._plan._relation_id
+        assert c.count() == 3
+        c.unpersist()  # not a release: the rows stay
+        assert c.count() == 3
+        c._plan.__del__()  # what the client sends once the DataFrame is garbage
+        return DataFrame(plan.CachedRemoteRelation(relation_id, s), s)
+
+    def condition(s):
+        with session_mode(s):
+            e = run_for_error("engine", program, s)
+        return e.getCondition(), str(e).splitlines()[0].split(" is found")[0]
+    ember_class, ember_text = condition(ember)
+    oracle_class, oracle_text = condition(connect_oracle)
+    assert ember_class == oracle_class == "CONNECT_INVALID_PLAN.DATAFRAME_NOT_FOUND"
+    assert ember_text.split("No DataFrame")[0] == oracle_text.split("No DataFrame")[0]
+
+
+# --- df["*"] over USING joins -------------------------------------------------------------------
+
+def using_sides(s):
+    df1 = s.createDataFrame([(1, 10), (2, 20)], "a long, x long")
+    df2 = s.createDataFrame([(1, "v"), (3, "w")], "a long, b string")
+    return df1, df2
+
+
+@pytest.mark.parametrize("how", ["inner", "left", "right", "full"])
+def test_frame_star_over_using_join(cdiff, cdiff_error, how):
+    def star(pick):
+        def program(s):
+            df1, df2 = using_sides(s)
+            return pick(df1, df2, df1.join(df2, "a", how))
+        return program
+    cdiff(star(lambda df1, df2, j: j.select(df2["*"])))
+    cdiff(star(lambda df1, df2, j: j.select(df1["*"])))
+    cdiff(star(lambda df1, df2, j: j.withColumn("c", F.lit(0)).select(df2["*"], "c")))
+    cdiff(star(lambda df1, df2, j: j.select(df2["*"], df1["*"], j.a)))
+    # A USING join keeps the other side's key columns hidden, and hidden columns pass through
+    # later projections; a column the join shows and a projection drops is gone.
+    after_projection = star(lambda df1, df2, j: j.select("b").select(df2["*"]))
+    if how == "right":
+        cdiff_error(after_projection, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
+    else:
+        cdiff(after_projection)
+
+
+def test_frame_star_over_using_join_columns(ember, connect_oracle):
+    def columns(s):
+        df1 = s.createDataFrame([(1,)], "a long")
+        df2 = s.createDataFrame([(1, "v")], "a long, b string")
+        out = []
+        for j in (df1.join(df2, "a"), df1.join(df2, "a").withColumn("c", F.lit(0)),
+                  df1.join(df2, ["a"], "left_outer")):
+            out.append((j.columns, j.select(df1["*"]).columns, j.select(df2["*"]).columns))
+        return out
+    assert columns(ember) == columns(connect_oracle)
+
+
+def test_frame_star_unresolved_messages(ember, connect_oracle):
+    def messages(s):
+        df1, df2 = using_sides(s)
+        programs = (lambda: df1.join(df2, "a").groupBy().count().select(df2["*"]),
+                    lambda: s.range(2).select(df1["*"]),
+                    lambda: df1.join(df1).select(df1["*"]))
+        out = []
+        for program in programs:
+            with pytest.raises(Exception) as info:
+                program().collect()
+            out.append((info.value.getCondition(), str(info.value).splitlines()[0]))
+        return out
+    assert messages(ember) == messages(connect_oracle)
+
+
+# --- hints --------------------------------------------------------------------------------------
+
+def plan_lines(text, words):
+    """The lines of an explain text whose operator is one of `words`, without tree prefixes,
+    attribute ids, Spark's physical plan ids and adaptive-execution wrappers."""
+    import re
+    out = []
+    for line in text.splitlines():
+        line = re.sub(r"^[\s:+\-|]*(\*\(\d+\) )?", "", line)
+        line = re.sub(r"#\d+L?", "", line)
+        line = re.sub(r", \[plan_id=\d+\]", "", line)
+        if line.split(" ")[0].lstrip("!") in words:
+            out.append(line)
+    return out
+
+
+HINT_WORDS = {"UnresolvedHint", "ResolvedHint", "Repartition", "RepartitionByExpression",
+              "RebalancePartitions", "Coalesce", "Exchange"}
+
+
+@pytest.fixture
+def no_adaptive(ember, connect_oracle):
+    # Spark's physical plans then show the exchanges themselves; the default partition count
+    # shows in them too.
+    for s in (ember, connect_oracle):
+        s.conf.set("spark.sql.adaptive.enabled", "false")
+        s.conf.set("spark.sql.shuffle.partitions", "3")
+    yield
+    for s in (ember, connect_oracle):
+        s.conf.unset("spark.sql.adaptive.enabled")
+        s.conf.unset("spark.sql.shuffle.partitions")
+
+
+def test_hints_in_explain(no_adaptive, ember, connect_oracle):
+    def plans(s):
+        df = s.createDataFrame([("A", 1), ("B", 2)], "a string, n int")
+        frames = [
+            df.hint("coalesce", 2),
+            df.hint("REPARTITION", 3),
+            df.hint("repartition", 3, "a", F.col("n")),
+            df.hint("REPARTITION", "a"),
+            df.hint("REPARTITION_BY_RANGE", 2, "a"),
+            df.hint("REPARTITION_BY_RANGE", 2),
+            df.hint("REBALANCE", 2, "a"),
+            df.hint("broadcast"),
+            df.hint("merge").hint("SHUFFLE_HASH"),
+            df.hint("broadcast", "foo", "bar"),
+            df.hint("my awesome hint", 1.2345, "what", ["itworks1", "itworks2"], [1, 2, 3]),
+            df.repartition(4),
+            df.coalesce(1),
+            df.repartition(2, "n"),
+            df.repartitionByRange(3, F.col("a").desc()),
+        ]
+        return [plan_lines(explain_text(f, "extended"), HINT_WORDS) for f in frames]
+
+    def run(s):
+        with session_mode(s):
+            return plans(s)
+    assert run(ember) == run(connect_oracle)
+
+
+def test_hints_keep_results(cdiff):
+    def frame(s):
+        return s.createDataFrame([("A", 1), ("B", 2), ("A", 3)], "a string, n int")
+    cdiff(lambda s: frame(s).hint("coalesce", 2))
+    cdiff(lambda s: frame(s).hint("REPARTITION_BY_RANGE", 2, "a").select("n"))
+    cdiff(lambda s: frame(s).hint("rebalance", "a").groupBy("a").count())
+    cdiff(lambda s: frame(s).join(frame(s).hint("broadcast"), "a"))
+    cdiff(lambda s: frame(s).hint("whatever", 1, "x").filter("n > 1"))
+
+
+def test_hint_parameter_errors(cdiff_error):
+    def frame(s):
+        return s.createDataFrame([("A", 1)], "a string, n int")
+    for params in (("coalesce",), ("COALESCE", "a"), ("coalesce", 2, 3)):
+        cdiff_error(lambda s, p=params: frame(s).hint(*p), "_LEGACY_ERROR_TEMP_1048")
+    for params in (("repartition", 1.5), ("REPARTITION_BY_RANGE", "a", 2), ("repartition", 2, 3),
+                   ("REBALANCE", "a", 2)):
+        cdiff_error(lambda s, p=params: frame(s).hint(*p), "_LEGACY_ERROR_TEMP_1047")
+    cdiff_error(lambda s: frame(s).hint("broadcast", 1), "_LEGACY_ERROR_TEMP_1046")
+    cdiff_error(lambda s: frame(s).hint("repartition", "zz"), "UNRESOLVED_COLUMN")
+
+
+def test_hint_partition_number_must_be_positive(ember, connect_oracle):
+    for params in (("coalesce", 0), ("repartition", -1)):
+        first = same_unclassified_error(ember, connect_oracle, lambda s, p=params: s.range(3).hint(*p))
+        assert "must be positive" in first
+
+
+# --- duplicate struct field names -------------------------------------------------------------
+
+def test_duplicate_struct_field_names(ember, connect_oracle):
+    # Results travel with distinct Arrow field names (x_0, x_1, ...); the schema message keeps
+    # the real ones, and rows come back with them.
+    def program(s):
+        df = s.sql("SELECT named_struct('x', 'a', 'x', 1) AS s, "
+                   "named_struct('a', 1, 'x', 2, 'x', 'b', 'y', 3, 'y', 'c', 'x', 'd') AS s, "
+                   "array(named_struct('k', 1, 'k', 2)) AS arr, "
+                   "map(1, named_struct('q', 1, 'q', named_struct('z', 1, 'z', 2))) AS m")
+        table, _ = df._to_table()
+        return str(table.schema), df.schema.simpleString(), df.collect()
+    assert program(ember) == program(connect_oracle)
+
+    def created(s):
+        from pyspark.sql import Row
+        from pyspark.sql.types import IntegerType, StringType, StructType
+        schema = (StructType()
+                  .add("t", StructType().add("x", StringType()).add("x", IntegerType()))
+                  .add("u", StructType().add("y", IntegerType()).add("x", StringType())
+                       .add("y", StringType())))
+        df = s.createDataFrame([Row(Row("a", 1), Row(2, "b", "c")), Row(None, Row(None, None, "d"))],
+                               schema=schema)
+        return df.schema == schema, df.collect()
+    assert created(ember) == created(connect_oracle)
+
+
+def test_core_settings_cannot_change(ember, connect_oracle):
+    # spark.checkpoint.dir (which checkpoint() needs) and the like belong to the SparkContext.
+    def outcome(s):
+        out = []
+        for key in ("spark.checkpoint.dir", "spark.executor.memory", "spark.task.cpus",
+                    "spark.some.other.setting"):
+            try:
+                s.conf.set(key, "1")
+                s.conf.unset(key)
+                out.append((key, "ok"))
+            except Exception as e:  # noqa: BLE001 - the error is the result
+                out.append((key, e.getCondition(), e.getMessageParameters(), str(e).split(" SQLSTATE")[0]))
+        return out
+    assert outcome(ember) == outcome(connect_oracle)
+
+
+def test_session_builder_skips_what_it_cannot_set(ember, connect_oracle):
+    # The builder's settings go with `silent`: a session starts even when one cannot be set.
+    from pyspark.sql.connect.session import SparkSession as RemoteSparkSession
+
+    def start(s):
+        url = "sc://" + s.client._builder.url.netloc
+        session = (RemoteSparkSession.builder.remote(url)
+                   .config("spark.executor.memory", "2g")
+                   .config("spark.sql.warehouse.dir", "/nowhere")
+                   .config("spark.sql.shuffle.partitions", "7").create())
+        try:
+            return session.range(3).count(), session.conf.get("spark.sql.shuffle.partitions")
+        finally:
+            session.client.close()
+    assert start(ember) == start(connect_oracle) == (3, "7")
