@@ -11,6 +11,7 @@
 #include "exec/generate.h"
 #include "exec/hash_join.h"
 #include "exec/operators.h"
+#include "exec/shared_subplan.h"
 #include "exec/sort_keys.h"
 #include "exec/window.h"
 #include "exec/window_group_limit.h"
@@ -18,6 +19,7 @@
 #include "plan/cardinality.h"
 #include "plan/gpu_placement.h"
 #include "plan/optimizer.h"
+#include "plan/plan_equivalence.h"
 #include "plan/subquery.h"
 
 namespace ember::plan {
@@ -206,8 +208,53 @@ class Planner {
   explicit Planner(Session& s) : session_(s), gpu_(s.config()) {}
   GpuPlacement& gpu() { return gpu_; }
 
+  /// Finds, before planning, the subplans the query reads more than once: equivalent plans
+  /// (plans_equivalent) rooted at a projection, an aggregate or a set operation, with a join,
+  /// an aggregate, a window, a sort or a set operation in them. Each such subplan is planned
+  /// once and runs once (exec::SharedSubplan); its other places read its result. Only the
+  /// outermost repeated subplan counts: what repeats inside it is planned once with it.
+  /// Off with spark.sql.exchange.reuse=false, the Spark setting for reusing equal subplans.
+  void find_shared_subplans(const PlanPtr& root) {
+    if (!session_.config().get_bool("spark.sql.exchange.reuse", true)) return;
+    std::map<size_t, std::vector<size_t>> by_hash;
+    std::vector<std::vector<PlanPtr>> found;
+    std::map<const PlanNode*, bool> costly_memo;
+    std::function<bool(const PlanPtr&)> costly = [&](const PlanPtr& n) {
+      auto it = costly_memo.find(n.get());
+      if (it != costly_memo.end()) return it->second;
+      bool c = n->kind == PlanKind::kJoin || n->kind == PlanKind::kAggregate || n->kind == PlanKind::kWindow ||
+               n->kind == PlanKind::kSort || n->kind == PlanKind::kSetOp;
+      for (auto& k : n->children) c = costly(k) || c;
+      return costly_memo[n.get()] = c;
+    };
+    std::function<void(const PlanPtr&)> visit = [&](const PlanPtr& n) {
+      bool candidate = (n->kind == PlanKind::kProject || n->kind == PlanKind::kAggregate ||
+                        n->kind == PlanKind::kSetOp) &&
+                       costly(n) && plan_comparable(n);
+      if (candidate) {
+        size_t h = plan_shape_hash(n);
+        for (size_t g : by_hash[h])
+          if (plans_equivalent(found[g][0], n)) {
+            found[g].push_back(n);
+            return;
+          }
+        by_hash[h].push_back(found.size());
+        found.push_back({n});
+      }
+      for (auto& c : n->children) visit(c);
+    };
+    visit(root);
+    for (auto& members : found) {
+      if (members.size() < 2) continue;
+      for (auto& m : members) shared_of_[m.get()] = groups_.size();
+      groups_.emplace_back();
+    }
+  }
+
   /// `required`: expr ids the parent needs (nullptr = all output).
   PhysicalPlan plan(const PlanPtr& n, const std::set<int64_t>* required) {
+    if (auto it = shared_of_.find(n.get()); it != shared_of_.end() && planning_shared_.count(n.get()) == 0)
+      return plan_shared(n, groups_[it->second], required);
     const Config& conf = session_.config();
     auto needed = [&](const ExprPtr& a) { return !required || required->count(a->expr_id) > 0; };
     switch (n->kind) {
@@ -679,6 +726,66 @@ class Planner {
     return p;
   }
 
+  /// One subplan read in several places: planned at its first place, where its reader owns it.
+  struct SharedGroup {
+    std::shared_ptr<exec::SharedSubplan::Result> result;
+    PlanPtr planned;                  // the place it was planned at
+    std::vector<ExprPtr> columns;     // its physical columns, attributes of `planned`
+  };
+
+  PhysicalPlan plan_shared(const PlanPtr& n, SharedGroup& g, const std::set<int64_t>* required) {
+    PhysicalPlan p;
+    if (!g.result) {
+      planning_shared_.insert(n.get());
+      PhysicalPlan inner = plan(n, nullptr);
+      planning_shared_.erase(n.get());
+      g.result = std::make_shared<exec::SharedSubplan::Result>(static_cast<int>(next_shared_id_++));
+      g.planned = n;
+      g.columns = inner.output;
+      p.output = inner.output;
+      p.root = std::make_unique<exec::SharedSubplan>(g.result, std::move(inner.root));
+    } else {
+      // Equivalent plans list their output in the same positions.
+      for (auto& c : g.columns) {
+        const auto& out = g.planned->output;
+        auto it = std::find_if(out.begin(), out.end(), [&](const ExprPtr& o) { return o->expr_id == c->expr_id; });
+        if (it == out.end() || out.size() != n->output.size()) {
+          // Not a column of the plan's own output: plan this place on its own.
+          planning_shared_.insert(n.get());
+          PhysicalPlan own = plan(n, required);
+          planning_shared_.erase(n.get());
+          return own;
+        }
+        p.output.push_back(n->output[static_cast<size_t>(it - out.begin())]);
+      }
+      p.root = std::make_unique<exec::SharedSubplan>(g.result);
+    }
+    for (auto& a : p.output) p.root->schema.push_back({a->name, a->type, a->nullable, "{}"});
+    if (required) {
+      // The parent's columns only, so that joins above do not carry the others.
+      std::vector<PhysExprPtr> cols;
+      std::vector<ExprPtr> kept;
+      for (auto& a : p.output)
+        if (required->count(a->expr_id)) {
+          cols.push_back(bind_expr(a, p.output, session_.config()));
+          kept.push_back(a);
+        }
+      if (kept.size() < p.output.size()) {
+        auto proj = std::make_unique<exec::Project>(cols);
+        gpu_.note_project(proj.get(), std::move(cols));  // GPU placement
+        proj->children.push_back(std::move(p.root));
+        p.root = std::move(proj);
+        p.output = std::move(kept);
+      }
+    }
+    return p;
+  }
+
+  std::map<const PlanNode*, size_t> shared_of_;  // a place of a shared subplan → its group
+  std::vector<SharedGroup> groups_;
+  std::set<const PlanNode*> planning_shared_;    // being planned as the subplan itself
+  size_t next_shared_id_ = 0;
+
   Session& session_;
   GpuPlacement gpu_;  // notes bound expressions for GPU placement (plan/gpu_placement.h)
 };
@@ -688,7 +795,13 @@ class Planner {
 /// Uncorrelated scalar subqueries run once, before the query, and become literals: no row is
 /// null, more than one row SCALAR_SUBQUERY_TOO_MANY_ROWS. Any other subquery expression left
 /// means the optimizer's subquery rules were switched off.
+///
+/// A subquery equal to one already run (the same plan, or an equivalent one: a CTE read in
+/// several subqueries, the subqueries a ROLLUP repeats per grouping set) takes that one's
+/// value instead of running again, unless spark.sql.execution.reuseSubquery is false.
 PlanPtr run_scalar_subqueries(const PlanPtr& plan, Session& session) {
+  const bool reuse = session.config().get_bool("spark.sql.execution.reuseSubquery", true);
+  std::vector<std::pair<PlanPtr, Value>> done;
   auto substitute = [&](const ExprPtr& e) -> ExprPtr {
     return transform_expr_up(e, [&](const ExprPtr& x) -> ExprPtr {
       if (x->kind == ExprKind::kOuterReference ||
@@ -699,6 +812,9 @@ PlanPtr run_scalar_subqueries(const PlanPtr& plan, Session& session) {
                              "RewriteCorrelatedScalarSubquery.",
                          {}, "0A000");
       if (x->kind != ExprKind::kSubquery) return x;
+      if (reuse)
+        for (auto& [query, value] : done)
+          if (query == x->subquery || plans_equivalent(query, x->subquery)) return lit(value, x->type);
       QueryResult r = session.execute_analyzed(x->subquery);
       Value v;
       int64_t rows = 0;
@@ -709,6 +825,7 @@ PlanPtr run_scalar_subqueries(const PlanPtr& plan, Session& session) {
       if (rows > 1)
         throw SparkError(ErrorKind::kRuntime, "SCALAR_SUBQUERY_TOO_MANY_ROWS",
                          "More than one row returned by a subquery used as an expression.", {}, "21000");
+      if (reuse) done.emplace_back(x->subquery, v);
       return lit(std::move(v), x->type);
     });
   };
@@ -723,7 +840,9 @@ PlanPtr run_scalar_subqueries(const PlanPtr& plan, Session& session) {
 
 PhysicalPlan create_physical_plan(const PlanPtr& plan, Session& session) {
   Planner planner(session);
-  PhysicalPlan p = planner.plan(run_scalar_subqueries(plan, session), nullptr);
+  PlanPtr substituted = run_scalar_subqueries(plan, session);
+  planner.find_shared_subplans(substituted);
+  PhysicalPlan p = planner.plan(substituted, nullptr);
   p.gpu_explain = planner.gpu().apply(p.root);  // GPU placement
   return p;
 }

@@ -1,0 +1,109 @@
+// Plan equivalence (up to the renaming of attribute ids) and the reuse of equal subplans and
+// scalar subqueries it enables in physical planning.
+
+#include "plan/plan_equivalence.h"
+
+#include <gtest/gtest.h>
+
+#include "plan/session.h"
+
+namespace ember::plan {
+namespace {
+
+PlanPtr range(int64_t n) {
+  auto r = std::make_shared<PlanNode>();
+  r->kind = PlanKind::kRange;
+  r->range_end = n;
+  return r;
+}
+
+PlanPtr node(PlanKind kind, std::vector<PlanPtr> children) {
+  auto n = std::make_shared<PlanNode>();
+  n->kind = kind;
+  n->children = std::move(children);
+  return n;
+}
+
+ExprPtr i64(int64_t v) { return lit(Value::integer(v), DataType::long_()); }
+
+/// SELECT id % m AS k, sum(id) AS s FROM range(n) GROUP BY id % m, with `value` as what is summed.
+PlanPtr grouped(int64_t n, int64_t m, ExprPtr value = nullptr) {
+  auto agg = node(PlanKind::kAggregate, {range(n)});
+  auto* a = const_cast<PlanNode*>(agg.get());
+  a->exprs = {alias(call("%", {col({"id"}), i64(m)}), "k")};
+  a->aggregates = {alias(call("%", {col({"id"}), i64(m)}), "k"),
+                   alias(call("sum", {value ? value : col({"id"})}), "s")};
+  a->aggregate_output_is_select_list = true;
+  return agg;
+}
+
+PlanPtr union_all(PlanPtr a, PlanPtr b) {
+  auto u = node(PlanKind::kSetOp, {std::move(a), std::move(b)});
+  auto* n = const_cast<PlanNode*>(u.get());
+  n->set_op = SetOpType::kUnion;
+  n->is_all = true;
+  return u;
+}
+
+int64_t total_rows(const QueryResult& r) {
+  int64_t n = 0;
+  for (auto& b : r.batches) n += b.num_rows;
+  return n;
+}
+
+TEST(PlanEquivalence, EqualUpToFreshAttributeIds) {
+  Session s("t");
+  PlanPtr a = s.analyze(grouped(100, 7));
+  PlanPtr b = s.analyze(grouped(100, 7));
+  ASSERT_NE(a->output[0]->expr_id,
+            b->output[0]->expr_id);  // each analysis names its own attributes
+  EXPECT_TRUE(plan_comparable(a));
+  EXPECT_TRUE(plans_equivalent(a, b));
+  EXPECT_TRUE(plans_equivalent(a, a));
+  EXPECT_EQ(plan_shape_hash(a), plan_shape_hash(b));
+}
+
+TEST(PlanEquivalence, DifferentLiteralsRangesOrFunctionsDiffer) {
+  Session s("t");
+  PlanPtr a = s.analyze(grouped(100, 7));
+  EXPECT_FALSE(plans_equivalent(a, s.analyze(grouped(100, 8))));
+  EXPECT_FALSE(plans_equivalent(a, s.analyze(grouped(101, 7))));
+  auto other = grouped(100, 7);
+  const_cast<PlanNode*>(other.get())->aggregates[1] = alias(call("max", {col({"id"})}), "s");
+  EXPECT_FALSE(plans_equivalent(a, s.analyze(other)));
+  // Same value, other type: 7L vs 7.
+  auto typed = grouped(100, 7);
+  const_cast<PlanNode*>(typed.get())->exprs = {
+      alias(call("%", {col({"id"}), lit(Value::integer(7), DataType::int_())}), "k")};
+  const_cast<PlanNode*>(typed.get())->aggregates[0] = typed->exprs[0];
+  EXPECT_FALSE(plans_equivalent(a, s.analyze(typed)));
+}
+
+TEST(PlanEquivalence, NondeterministicPlansNeverCompareEqual) {
+  Session s("t");
+  PlanPtr a = s.analyze(grouped(100, 7, call("rand", {i64(42)})));
+  EXPECT_FALSE(plan_comparable(a));
+  EXPECT_FALSE(plans_equivalent(a, a));
+  EXPECT_FALSE(plans_equivalent(a, s.analyze(grouped(100, 7, call("rand", {i64(42)})))));
+}
+
+TEST(PlanEquivalence, RepeatedSubplanRunsOnceWithTheSameRows) {
+  for (bool reuse : {true, false}) {
+    Session s("t");
+    s.config().set("spark.sql.exchange.reuse", reuse ? "true" : "false");
+    PlanPtr q = union_all(union_all(grouped(1000, 7), grouped(1000, 5)), grouped(1000, 7));
+    std::string plan = s.explain(q, ExplainMode::kSimple);
+    EXPECT_EQ(plan.find("SharedSubplan") != std::string::npos, reuse) << plan;
+    EXPECT_EQ(plan.find("ReusedSubplan") != std::string::npos, reuse) << plan;
+    QueryResult r = s.execute(q);
+    ASSERT_EQ(total_rows(r), 7 + 7 + 5);
+    // Each copy's rows come out in full: per key k, sum(id) over the ids with id % m == k.
+    int64_t sum_all = 0;
+    for (auto& b : r.batches)
+      for (int64_t i = 0; i < b.num_rows; ++i) sum_all += b.columns[1]->value_at(i).as_int();
+    EXPECT_EQ(sum_all, 3 * (999 * 1000 / 2));
+  }
+}
+
+}  // namespace
+}  // namespace ember::plan
