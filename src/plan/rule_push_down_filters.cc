@@ -158,19 +158,22 @@ class ReorderJoin final : public Rule {
         if (taken[i]) continue;
         std::set<int64_t> with = have;
         with.insert(ids[i].begin(), ids[i].end());
-        bool connects = false;
-        for (size_t c = 0; c < conds.size() && !connects; ++c) {
+        bool connects = false, by_key = false;
+        for (size_t c = 0; c < conds.size(); ++c) {
           if (used[c] || covered(c, have)) continue;
           bool touches_i = false;
           for (int64_t r : refs[c]) touches_i |= ids[i].count(r) > 0;
-          connects = touches_i && covered(c, with);
+          if (!touches_i || !covered(c, with)) continue;
+          connects = true;
+          by_key |= hash_key_between(conds[c], have, ids[i]);
         }
         if (!connects) continue;
         if (!by_estimates) {
           next = i;
           break;
         }
-        double rows = inner_join_rows(joined, est[i]);
+        // Without an equality between the two sides the join compares every pair.
+        double rows = by_key ? inner_join_rows(joined, est[i]) : joined.rows * est[i].rows;
         if (next == items.size() || rows < best) {
           next = i;
           best = rows;
@@ -221,6 +224,25 @@ class ReorderJoin final : public Rule {
     p->resolved = true;
     p->children = {acc};
     return p;
+  }
+
+  /// Whether `c` is an equality of an expression over `left` with one over `right`: a key the
+  /// hash join can use.
+  static bool hash_key_between(const ExprPtr& c, const std::set<int64_t>& left, const std::set<int64_t>& right) {
+    if (c->kind != ExprKind::kCall || !c->function || c->children.size() != 2 ||
+        (c->function->name != "==" && c->function->name != "<=>"))
+      return false;
+    auto inside = [](const ExprPtr& e, const std::set<int64_t>& side) {
+      std::set<int64_t> r;
+      referenced_ids(e, r);
+      if (r.empty()) return false;
+      for (int64_t id : r)
+        if (!side.count(id)) return false;
+      return true;
+    };
+    const ExprPtr& a = c->children[0];
+    const ExprPtr& b = c->children[1];
+    return (inside(a, left) && inside(b, right)) || (inside(a, right) && inside(b, left));
   }
 
   /// The chain in its written order, with any nested chain inside its inputs reordered.

@@ -146,5 +146,22 @@ TEST(Cardinality, InnerJoinChainsMeetFilteredInputsFirst) {
   }
 }
 
+TEST(Cardinality, InputsJoinedWithoutAnEqualityComeAfterKeyedOnes) {
+  // small is filtered but only a non-equality relates it to fact: joining it first would
+  // compare every pair, so big (an equality on tags) comes first.
+  Session s("t");
+  auto fact = keyed(300, "f");
+  auto big = keyed(2000, "g");
+  auto small = filtered(keyed(100, "a"), call("==", {col({"a_tag"}), i64(1)}));
+  auto q = join(join(fact, small, JoinType::kInner, call("<", {col({"f"}), col({"a"})})), big, JoinType::kInner,
+                call("==", {col({"f"}), col({"g"})}));
+  PlanPtr optimized = s.optimize(s.analyze(q));
+  std::vector<std::string> inputs;
+  chain_inputs(optimized, inputs);
+  ASSERT_EQ(inputs.size(), 3u);
+  EXPECT_EQ(inputs[1], "g");
+  EXPECT_EQ(s.execute(q).num_rows(), 1617);  // f < a for a in 1, 4, ..., 97: the sum of those a
+}
+
 }  // namespace
 }  // namespace ember::plan
