@@ -209,10 +209,11 @@ class Planner {
   GpuPlacement& gpu() { return gpu_; }
 
   /// Finds, before planning, the subplans the query reads more than once: equivalent plans
-  /// (plans_equivalent) rooted at a projection, an aggregate or a set operation, with a join,
-  /// an aggregate, a window, a sort or a set operation in them. Each such subplan is planned
-  /// once and runs once (exec::SharedSubplan); its other places read its result. Only the
-  /// outermost repeated subplan counts: what repeats inside it is planned once with it.
+  /// (plans_equivalent) with a join, an aggregate, a window, a sort or a set operation in
+  /// them. Each such subplan is planned once and runs once (exec::SharedSubplan); its other
+  /// places read its result. Only the outermost repeated subplan counts: what repeats inside
+  /// it is planned once with it. A shared subplan keeps the columns any of its places needs:
+  /// a first planning of the whole query, thrown away, records them.
   /// Off with spark.sql.exchange.reuse=false, the Spark setting for reusing equal subplans.
   void find_shared_subplans(const PlanPtr& root) {
     if (!session_.config().get_bool("spark.sql.exchange.reuse", true)) return;
@@ -228,9 +229,7 @@ class Planner {
       return costly_memo[n.get()] = c;
     };
     std::function<void(const PlanPtr&)> visit = [&](const PlanPtr& n) {
-      bool candidate = (n->kind == PlanKind::kProject || n->kind == PlanKind::kAggregate ||
-                        n->kind == PlanKind::kSetOp) &&
-                       costly(n) && plan_comparable(n);
+      bool candidate = n->kind != PlanKind::kSubqueryAlias && costly(n) && plan_comparable(n);
       if (candidate) {
         size_t h = plan_shape_hash(n);
         for (size_t g : by_hash[h])
@@ -249,6 +248,13 @@ class Planner {
       for (auto& m : members) shared_of_[m.get()] = groups_.size();
       groups_.emplace_back();
     }
+    if (groups_.empty()) return;
+    Planner dry(session_);
+    dry.shared_of_ = shared_of_;
+    dry.groups_ = groups_;
+    dry.recording_ = true;
+    dry.plan(root, nullptr);
+    groups_ = std::move(dry.groups_);
   }
 
   /// `required`: expr ids the parent needs (nullptr = all output).
@@ -728,6 +734,8 @@ class Planner {
 
   /// One subplan read in several places: planned at its first place, where its reader owns it.
   struct SharedGroup {
+    std::set<size_t> needed;          // output positions some place needs
+    bool all_needed = false;          // some place needs every column
     std::shared_ptr<exec::SharedSubplan::Result> result;
     PlanPtr planned;                  // the place it was planned at
     std::vector<ExprPtr> columns;     // its physical columns, attributes of `planned`
@@ -735,9 +743,23 @@ class Planner {
 
   PhysicalPlan plan_shared(const PlanPtr& n, SharedGroup& g, const std::set<int64_t>* required) {
     PhysicalPlan p;
-    if (!g.result) {
+    if (recording_) {
+      // The first planning: note the columns this place needs, plan it on its own.
+      if (!required) g.all_needed = true;
+      for (size_t i = 0; required && i < n->output.size(); ++i)
+        if (required->count(n->output[i]->expr_id)) g.needed.insert(i);
       planning_shared_.insert(n.get());
-      PhysicalPlan inner = plan(n, nullptr);
+      PhysicalPlan own = plan(n, required);
+      planning_shared_.erase(n.get());
+      return own;
+    }
+    if (!g.result) {
+      std::set<int64_t> needed;
+      for (size_t i = 0; i < n->output.size(); ++i)
+        if (g.needed.count(i) || (required && required->count(n->output[i]->expr_id)))
+          needed.insert(n->output[i]->expr_id);
+      planning_shared_.insert(n.get());
+      PhysicalPlan inner = plan(n, g.all_needed || !required ? nullptr : &needed);
       planning_shared_.erase(n.get());
       g.result = std::make_shared<exec::SharedSubplan::Result>(static_cast<int>(next_shared_id_++));
       g.planned = n;
@@ -746,17 +768,26 @@ class Planner {
       p.root = std::make_unique<exec::SharedSubplan>(g.result, std::move(inner.root));
     } else {
       // Equivalent plans list their output in the same positions.
-      for (auto& c : g.columns) {
-        const auto& out = g.planned->output;
-        auto it = std::find_if(out.begin(), out.end(), [&](const ExprPtr& o) { return o->expr_id == c->expr_id; });
-        if (it == out.end() || out.size() != n->output.size()) {
-          // Not a column of the plan's own output: plan this place on its own.
-          planning_shared_.insert(n.get());
-          PhysicalPlan own = plan(n, required);
-          planning_shared_.erase(n.get());
-          return own;
-        }
-        p.output.push_back(n->output[static_cast<size_t>(it - out.begin())]);
+      const auto& out = g.planned->output;
+      std::vector<bool> present(n->output.size(), false);
+      bool ok = out.size() == n->output.size();
+      for (size_t k = 0; ok && k < g.columns.size(); ++k) {
+        auto it = std::find_if(out.begin(), out.end(),
+                               [&](const ExprPtr& o) { return o->expr_id == g.columns[k]->expr_id; });
+        ok = it != out.end();
+        if (!ok) break;
+        size_t i = static_cast<size_t>(it - out.begin());
+        present[i] = true;
+        p.output.push_back(n->output[i]);
+      }
+      for (size_t i = 0; ok && i < n->output.size(); ++i)
+        ok = present[i] || (required && !required->count(n->output[i]->expr_id));
+      if (!ok) {
+        // The shared plan lacks a column this place needs: plan this place on its own.
+        planning_shared_.insert(n.get());
+        PhysicalPlan own = plan(n, required);
+        planning_shared_.erase(n.get());
+        return own;
       }
       p.root = std::make_unique<exec::SharedSubplan>(g.result);
     }
@@ -785,6 +816,7 @@ class Planner {
   std::vector<SharedGroup> groups_;
   std::set<const PlanNode*> planning_shared_;    // being planned as the subplan itself
   size_t next_shared_id_ = 0;
+  bool recording_ = false;                        // the first planning of find_shared_subplans
 
   Session& session_;
   GpuPlacement gpu_;  // notes bound expressions for GPU placement (plan/gpu_placement.h)

@@ -105,5 +105,52 @@ TEST(PlanEquivalence, RepeatedSubplanRunsOnceWithTheSameRows) {
   }
 }
 
+/// SELECT id AS <name>, id % 3 AS <name>_tag, id * 2 AS <name>_2 FROM range(n).
+PlanPtr keyed(int64_t n, const std::string& name) {
+  auto p = node(PlanKind::kProject, {range(n)});
+  const_cast<PlanNode*>(p.get())->exprs = {alias(col({"id"}), name),
+                                           alias(call("%", {col({"id"}), i64(3)}), name + "_tag"),
+                                           alias(call("*", {col({"id"}), i64(2)}), name + "_2")};
+  return p;
+}
+
+/// SELECT <key>, <fn>(<value>) FROM j GROUP BY <key>.
+PlanPtr aggregate_over(PlanPtr child, const std::string& key, const std::string& fn,
+                       const std::string& value) {
+  auto agg = node(PlanKind::kAggregate, {std::move(child)});
+  auto* a = const_cast<PlanNode*>(agg.get());
+  a->exprs = {col({key})};
+  a->aggregates = {col({key}), alias(call(fn, {col({value})}), "v")};
+  a->aggregate_output_is_select_list = true;
+  return agg;
+}
+
+TEST(PlanEquivalence, SharedJoinKeepsTheColumnsOfEveryPlace) {
+  // Two aggregates over one join read different columns of it: the join runs once, keeping
+  // the columns both need.
+  for (bool reuse : {true, false}) {
+    Session s("t");
+    s.config().set("spark.sql.exchange.reuse", reuse ? "true" : "false");
+    auto j = node(PlanKind::kJoin, {keyed(300, "a"), keyed(200, "b")});
+    const_cast<PlanNode*>(j.get())->join_type = JoinType::kInner;
+    const_cast<PlanNode*>(j.get())->condition = call("==", {col({"a_tag"}), col({"b_tag"})});
+    PlanPtr q =
+        union_all(aggregate_over(j, "a_tag", "sum", "a_2"), aggregate_over(j, "b", "max", "b_2"));
+    std::string plan = s.explain(q, ExplainMode::kSimple);
+    EXPECT_EQ(plan.find("ReusedSubplan") != std::string::npos, reuse) << plan;
+    QueryResult r = s.execute(q);
+    ASSERT_EQ(total_rows(r), 3 + 200);
+    int64_t sums = 0, maxes = 0, rows = 0;
+    for (auto& b : r.batches)
+      for (int64_t i = 0; i < b.num_rows; ++i, ++rows)
+        (rows < 3 ? sums : maxes) += b.columns[1]->value_at(i).as_int();
+    // Each a meets the b of its tag (200 / 3 of them, 67 for tag 0 and 1, 66 for tag 2).
+    int64_t want_sums = 0;
+    for (int64_t a = 0; a < 300; ++a) want_sums += 2 * a * (a % 3 == 2 ? 66 : 67);
+    EXPECT_EQ(sums, want_sums);
+    EXPECT_EQ(maxes, 2 * (199 * 200 / 2));
+  }
+}
+
 }  // namespace
 }  // namespace ember::plan
