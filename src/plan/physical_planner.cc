@@ -326,11 +326,23 @@ class Planner {
           if (scan) scan->set_predicates(scan_predicates(n->condition, n->children[0]->output));
         }
         PhysicalPlan p;
-        PhysExprPtr condition = bind_expr(n->condition, c.output, conf);
+        const std::vector<ExprPtr> input = c.output;
+        ExprPtr cond = hoist_repeated_subexpressions(n->condition, c, conf);
+        PhysExprPtr condition = bind_expr(cond, c.output, conf);
         p.root = std::make_unique<exec::Filter>(condition);
         gpu_.note_filter(p.root.get(), std::move(condition));  // GPU placement
         p.root->children.push_back(std::move(c.root));
         p.output = c.output;
+        if (p.output.size() != input.size()) {
+          // The filter's own columns only: the hoisted values stay below.
+          std::vector<PhysExprPtr> cols;
+          for (auto& a : input) cols.push_back(bind_expr(a, p.output, conf));
+          auto proj = std::make_unique<exec::Project>(cols);
+          gpu_.note_project(proj.get(), std::move(cols));  // GPU placement
+          proj->children.push_back(std::move(p.root));
+          p.root = std::move(proj);
+          p.output = input;
+        }
         return p;
       }
       case PlanKind::kAggregate: return plan_aggregate(n, conf);
@@ -730,6 +742,90 @@ class Planner {
     p.root = std::make_unique<exec::Project>(std::move(proj));
     p.root->children.push_back(std::move(agg));
     return p;
+  }
+
+  /// Subexpressions a filter condition repeats are computed once, in a projection added below
+  /// the filter (into `c`), and the condition reads their columns: `f(x) IN (v1, ..., vn)` is an
+  /// OR of n equalities that would each compute f(x) (TPC-DS q8: substring of a zip code
+  /// against 400 values). Only deterministic expressions that cannot fail are hoisted, since the
+  /// projection computes them for every row, where AND, OR and CASE might not have.
+  /// Off with spark.sql.subexpressionElimination.enabled=false, Spark's setting for the same.
+  ExprPtr hoist_repeated_subexpressions(const ExprPtr& condition, PhysicalPlan& c, const Config& conf) {
+    if (!conf.get_bool("spark.sql.subexpressionElimination.enabled", true)) return condition;
+    std::map<std::string, int> counts;
+    std::function<void(const ExprPtr&)> count = [&](const ExprPtr& e) {
+      if (!hoistable_kind(e)) {
+        if (e->kind != ExprKind::kLambda)
+          for (auto& k : e->children) count(k);
+        return;
+      }
+      ++counts[semantic_key(e)];
+      for (auto& k : e->children) count(k);
+    };
+    count(condition);
+    std::map<std::string, ExprPtr> hoisted;  // key → attribute of its column
+    std::vector<PhysExprPtr> cols;
+    std::vector<ExprPtr> attrs;
+    std::function<ExprPtr(const ExprPtr&)> rewrite = [&](const ExprPtr& e) -> ExprPtr {
+      if (hoistable_kind(e)) {
+        std::string k = semantic_key(e);
+        auto it = hoisted.find(k);
+        if (it != hoisted.end()) return it->second;
+        if (counts[k] > 1 && e->deterministic() && !contains_lambda(e)) {
+          PhysExprPtr bound = bind_expr(e, c.output, conf);
+          if (!bound->may_throw()) {
+            ExprPtr attr = attribute("__hoisted_" + std::to_string(attrs.size()), e->type, e->nullable, new_expr_id());
+            hoisted[k] = attr;
+            cols.push_back(bound);
+            attrs.push_back(attr);
+            return attr;
+          }
+        }
+      }
+      if (e->kind == ExprKind::kLambda || e->children.empty()) return e;
+      std::vector<ExprPtr> kids;
+      bool changed = false;
+      for (auto& k : e->children) {
+        kids.push_back(rewrite(k));
+        changed |= kids.back() != k;
+      }
+      return changed ? with_children(e, std::move(kids)) : e;
+    };
+    ExprPtr out = rewrite(condition);
+    if (attrs.empty()) return condition;
+    std::vector<PhysExprPtr> all;
+    for (auto& a : c.output) all.push_back(bind_expr(a, c.output, conf));
+    for (auto& b : cols) all.push_back(b);
+    auto proj = std::make_unique<exec::Project>(all);
+    gpu_.note_project(proj.get(), std::move(all));  // GPU placement
+    proj->children.push_back(std::move(c.root));
+    c.root = std::move(proj);
+    for (auto& a : attrs) c.output.push_back(a);
+    return out;
+  }
+
+  /// AND, OR and NOT only combine their operands: never worth a column (and the keys of long
+  /// chains of them are long).
+  static bool hoistable_kind(const ExprPtr& e) {
+    if (e->kind == ExprKind::kCall && e->function &&
+        (e->function->name == "and" || e->function->name == "or" || e->function->name == "not"))
+      return false;
+    switch (e->kind) {
+      case ExprKind::kCall:
+      case ExprKind::kCast:
+      case ExprKind::kCaseWhen:
+      case ExprKind::kIf:
+      case ExprKind::kCoalesce:
+      case ExprKind::kGetField: return e->type != nullptr;
+      default: return false;
+    }
+  }
+
+  static bool contains_lambda(const ExprPtr& e) {
+    if (e->kind == ExprKind::kLambda || e->kind == ExprKind::kLambdaVariable) return true;
+    for (auto& k : e->children)
+      if (contains_lambda(k)) return true;
+    return false;
   }
 
   /// One subplan read in several places: planned at its first place, where its reader owns it.

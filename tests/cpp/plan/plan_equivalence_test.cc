@@ -152,5 +152,27 @@ TEST(PlanEquivalence, SharedJoinKeepsTheColumnsOfEveryPlace) {
   }
 }
 
+TEST(PhysicalPlanning, FilterComputesARepeatedSubexpressionOnce) {
+  for (bool eliminate : {true, false}) {
+    Session s("t");
+    s.config().set("spark.sql.subexpressionElimination.enabled", eliminate ? "true" : "false");
+    // hash(id) read three times: one column computed below the filter.
+    auto f = node(PlanKind::kFilter, {range(5000)});
+    ExprPtr h = call("hash", {col({"id"})});
+    const_cast<PlanNode*>(f.get())->condition =
+        call("or", {call("or", {call(">", {h, lit(Value::integer(1000000), DataType::int_())}),
+                                call("<", {h, lit(Value::integer(-2000000), DataType::int_())})}),
+                    call("==", {h, lit(Value::integer(7), DataType::int_())})});
+    std::string plan = s.explain(f, ExplainMode::kSimple);
+    EXPECT_EQ(plan.find("__hoisted_0") != std::string::npos, eliminate) << plan;
+    QueryResult r = s.execute(f);
+    ASSERT_EQ(r.schema.size(), 1u);  // the hoisted column stays below
+    EXPECT_EQ(r.schema[0].name, "id");
+    s.config().set("spark.sql.subexpressionElimination.enabled", "false");
+    EXPECT_EQ(r.num_rows(), s.execute(f).num_rows());
+    EXPECT_GT(r.num_rows(), 0);
+  }
+}
+
 }  // namespace
 }  // namespace ember::plan
