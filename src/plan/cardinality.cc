@@ -40,59 +40,96 @@ double estimate_selectivity(const ExprPtr& condition) {
   return std::clamp(conjunct_selectivity(condition), 1e-4, 1.0);
 }
 
-double estimate_rows(const PlanPtr& n) {
-  auto child = [&](size_t i = 0) { return estimate_rows(n->children[i]); };
+RowEstimate estimate_rows_and_base(const PlanPtr& n) {
+  auto child = [&](size_t i = 0) { return estimate_rows_and_base(n->children[i]); };
+  auto same = [](double rows) { return RowEstimate{rows, rows}; };
   switch (n->kind) {
     case PlanKind::kRange: {
-      if (n->range_step == 0) return 0;
+      if (n->range_step == 0) return same(0);
       double rows = (static_cast<double>(n->range_end) - static_cast<double>(n->range_start)) /
                     static_cast<double>(n->range_step);
-      return std::max(0.0, rows);
+      return same(std::max(0.0, rows));
     }
     case PlanKind::kLocalRelation: {
       double rows = 0;
       for (auto& b : n->batches) rows += static_cast<double>(b.num_rows);
-      return rows;
+      return same(rows);
     }
-    case PlanKind::kRead: return n->reader ? n->reader->estimated_rows() : kUnknownRows;
-    case PlanKind::kEmpty: return 0;
-    case PlanKind::kFilter: return child() * estimate_selectivity(n->condition);
-    case PlanKind::kAggregate: return n->exprs.empty() ? 1 : std::max(1.0, child() * 0.25);
-    case PlanKind::kDistinct: return child() * 0.5;
+    case PlanKind::kRead: return same(n->reader ? n->reader->estimated_rows() : kUnknownRows);
+    case PlanKind::kEmpty: return same(0);
+    case PlanKind::kFilter: {
+      RowEstimate c = child();
+      return {c.rows * estimate_selectivity(n->condition), c.base};
+    }
+    case PlanKind::kAggregate: {
+      if (n->exprs.empty()) return same(1);
+      RowEstimate c = child();
+      return {std::max(1.0, c.rows * 0.25), std::max(1.0, c.base * 0.25)};
+    }
+    case PlanKind::kDistinct: {
+      RowEstimate c = child();
+      return {c.rows * 0.5, c.base * 0.5};
+    }
     case PlanKind::kLimit:
-    case PlanKind::kTail: return std::min(static_cast<double>(n->limit), child());
-    case PlanKind::kOffset: return std::max(0.0, child() - static_cast<double>(n->limit));
-    case PlanKind::kSample: return child() * std::max(0.0, n->upper - n->lower);
+    case PlanKind::kTail: {
+      RowEstimate c = child();
+      double limit = static_cast<double>(n->limit);
+      return {std::min(limit, c.rows), std::min(limit, c.base)};
+    }
+    case PlanKind::kOffset: {
+      RowEstimate c = child();
+      double offset = static_cast<double>(n->limit);
+      return {std::max(0.0, c.rows - offset), std::max(0.0, c.base - offset)};
+    }
+    case PlanKind::kSample: {
+      RowEstimate c = child();
+      double f = std::max(0.0, n->upper - n->lower);
+      return {c.rows * f, c.base * f};
+    }
     case PlanKind::kJoin: {
-      double l = child(0), r = child(1);
+      RowEstimate le = child(0), re = child(1);
+      double l = le.rows, r = re.rows;
       bool equi = n->condition != nullptr;
       switch (n->join_type) {
         case JoinType::kLeftSemi:
-        case JoinType::kLeftAnti: return l * 0.5;
-        case JoinType::kExistence: return l;
-        case JoinType::kFullOuter: return equi ? l + r : l * r;
-        case JoinType::kLeftOuter: return equi ? std::max(l, r) : std::max(l, l * r);
-        case JoinType::kRightOuter: return equi ? std::max(l, r) : std::max(r, l * r);
+        case JoinType::kLeftAnti: return {l * 0.5, le.base * 0.5};
+        case JoinType::kExistence: return {l, le.base};
+        case JoinType::kFullOuter: return same(equi ? l + r : l * r);
+        case JoinType::kLeftOuter: return {equi ? std::max(l, r) : std::max(l, l * r), le.base};
+        case JoinType::kRightOuter: return {equi ? std::max(l, r) : std::max(r, l * r), re.base};
         case JoinType::kInner:
-        case JoinType::kCross: return equi ? std::max(l, r) : l * r;
+        case JoinType::kCross:
+          if (!equi) return {l * r, le.base * re.base};
+          return {inner_join_rows(le, re), std::max(le.base, re.base)};
       }
-      return std::max(l, r);
+      return same(std::max(l, r));
     }
     case PlanKind::kSetOp: {
-      double l = child(0), r = child(1);
+      RowEstimate l = child(0), r = child(1);
       switch (n->set_op) {
         case SetOpType::kUnion: {
-          double sum = 0;
-          for (size_t i = 0; i < n->children.size(); ++i) sum += child(i);
+          RowEstimate sum{0, 0};
+          for (size_t i = 0; i < n->children.size(); ++i) {
+            RowEstimate c = child(i);
+            sum.rows += c.rows;
+            sum.base += c.base;
+          }
           return sum;
         }
-        case SetOpType::kIntersect: return std::min(l, r);
+        case SetOpType::kIntersect: return {std::min(l.rows, r.rows), std::min(l.base, r.base)};
         case SetOpType::kExcept: return l;
       }
       return l;
     }
-    default: return n->children.empty() ? kUnknownRows : child();
+    default: return n->children.empty() ? same(kUnknownRows) : child();
   }
 }
+
+double inner_join_rows(const RowEstimate& l, const RowEstimate& r) {
+  auto kept = [](const RowEstimate& e) { return e.base > 0 ? std::min(1.0, e.rows / e.base) : 1.0; };
+  return std::max(l.base, r.base) * kept(l) * kept(r);
+}
+
+double estimate_rows(const PlanPtr& n) { return estimate_rows_and_base(n).rows; }
 
 }  // namespace ember::plan

@@ -11,6 +11,7 @@
 #include "exec/generate.h"
 #include "exec/hash_join.h"
 #include "exec/operators.h"
+#include "exec/shared_subplan.h"
 #include "exec/sort_keys.h"
 #include "exec/window.h"
 #include "exec/window_group_limit.h"
@@ -18,6 +19,7 @@
 #include "plan/cardinality.h"
 #include "plan/gpu_placement.h"
 #include "plan/optimizer.h"
+#include "plan/plan_equivalence.h"
 #include "plan/subquery.h"
 
 namespace ember::plan {
@@ -230,8 +232,59 @@ class Planner {
   explicit Planner(Session& s) : session_(s), gpu_(s.config()) {}
   GpuPlacement& gpu() { return gpu_; }
 
+  /// Finds, before planning, the subplans the query reads more than once: equivalent plans
+  /// (plans_equivalent) with a join, an aggregate, a window, a sort or a set operation in
+  /// them. Each such subplan is planned once and runs once (exec::SharedSubplan); its other
+  /// places read its result. Only the outermost repeated subplan counts: what repeats inside
+  /// it is planned once with it. A shared subplan keeps the columns any of its places needs:
+  /// a first planning of the whole query, thrown away, records them.
+  /// Off with spark.sql.exchange.reuse=false, the Spark setting for reusing equal subplans.
+  void find_shared_subplans(const PlanPtr& root) {
+    if (!session_.config().get_bool("spark.sql.exchange.reuse", true)) return;
+    std::map<size_t, std::vector<size_t>> by_hash;
+    std::vector<std::vector<PlanPtr>> found;
+    std::map<const PlanNode*, bool> costly_memo;
+    std::function<bool(const PlanPtr&)> costly = [&](const PlanPtr& n) {
+      auto it = costly_memo.find(n.get());
+      if (it != costly_memo.end()) return it->second;
+      bool c = n->kind == PlanKind::kJoin || n->kind == PlanKind::kAggregate || n->kind == PlanKind::kWindow ||
+               n->kind == PlanKind::kSort || n->kind == PlanKind::kSetOp;
+      for (auto& k : n->children) c = costly(k) || c;
+      return costly_memo[n.get()] = c;
+    };
+    std::function<void(const PlanPtr&)> visit = [&](const PlanPtr& n) {
+      bool candidate = n->kind != PlanKind::kSubqueryAlias && costly(n) && plan_comparable(n);
+      if (candidate) {
+        size_t h = plan_shape_hash(n);
+        for (size_t g : by_hash[h])
+          if (plans_equivalent(found[g][0], n)) {
+            found[g].push_back(n);
+            return;
+          }
+        by_hash[h].push_back(found.size());
+        found.push_back({n});
+      }
+      for (auto& c : n->children) visit(c);
+    };
+    visit(root);
+    for (auto& members : found) {
+      if (members.size() < 2) continue;
+      for (auto& m : members) shared_of_[m.get()] = groups_.size();
+      groups_.emplace_back();
+    }
+    if (groups_.empty()) return;
+    Planner dry(session_);
+    dry.shared_of_ = shared_of_;
+    dry.groups_ = groups_;
+    dry.recording_ = true;
+    dry.plan(root, nullptr);
+    groups_ = std::move(dry.groups_);
+  }
+
   /// `required`: expr ids the parent needs (nullptr = all output).
   PhysicalPlan plan(const PlanPtr& n, const std::set<int64_t>* required) {
+    if (auto it = shared_of_.find(n.get()); it != shared_of_.end() && planning_shared_.count(n.get()) == 0)
+      return plan_shared(n, groups_[it->second], required);
     const Config& conf = session_.config();
     auto needed = [&](const ExprPtr& a) { return !required || required->count(a->expr_id) > 0; };
     switch (n->kind) {
@@ -297,11 +350,23 @@ class Planner {
           if (scan) scan->set_predicates(scan_predicates(n->condition, n->children[0]->output));
         }
         PhysicalPlan p;
-        PhysExprPtr condition = bind_expr(n->condition, c.output, conf);
+        const std::vector<ExprPtr> input = c.output;
+        ExprPtr cond = hoist_repeated_subexpressions(n->condition, c, conf);
+        PhysExprPtr condition = bind_expr(cond, c.output, conf);
         p.root = std::make_unique<exec::Filter>(condition);
         gpu_.note_filter(p.root.get(), std::move(condition));  // GPU placement
         p.root->children.push_back(std::move(c.root));
         p.output = c.output;
+        if (p.output.size() != input.size()) {
+          // The filter's own columns only: the hoisted values stay below.
+          std::vector<PhysExprPtr> cols;
+          for (auto& a : input) cols.push_back(bind_expr(a, p.output, conf));
+          auto proj = std::make_unique<exec::Project>(cols);
+          gpu_.note_project(proj.get(), std::move(cols));  // GPU placement
+          proj->children.push_back(std::move(p.root));
+          p.root = std::move(proj);
+          p.output = input;
+        }
         return p;
       }
       case PlanKind::kAggregate: return plan_aggregate(n, conf);
@@ -710,6 +775,176 @@ class Planner {
     return p;
   }
 
+  /// Subexpressions a filter condition repeats are computed once, in a projection added below
+  /// the filter (into `c`), and the condition reads their columns: `f(x) IN (v1, ..., vn)` is an
+  /// OR of n equalities that would each compute f(x) (TPC-DS q8: substring of a zip code
+  /// against 400 values). Only deterministic expressions that cannot fail are hoisted, since the
+  /// projection computes them for every row, where AND, OR and CASE might not have.
+  /// Off with spark.sql.subexpressionElimination.enabled=false, Spark's setting for the same.
+  ExprPtr hoist_repeated_subexpressions(const ExprPtr& condition, PhysicalPlan& c, const Config& conf) {
+    if (!conf.get_bool("spark.sql.subexpressionElimination.enabled", true)) return condition;
+    std::map<std::string, int> counts;
+    std::function<void(const ExprPtr&)> count = [&](const ExprPtr& e) {
+      if (!hoistable_kind(e)) {
+        if (e->kind != ExprKind::kLambda)
+          for (auto& k : e->children) count(k);
+        return;
+      }
+      ++counts[semantic_key(e)];
+      for (auto& k : e->children) count(k);
+    };
+    count(condition);
+    std::map<std::string, ExprPtr> hoisted;  // key → attribute of its column
+    std::vector<PhysExprPtr> cols;
+    std::vector<ExprPtr> attrs;
+    std::function<ExprPtr(const ExprPtr&)> rewrite = [&](const ExprPtr& e) -> ExprPtr {
+      if (hoistable_kind(e)) {
+        std::string k = semantic_key(e);
+        auto it = hoisted.find(k);
+        if (it != hoisted.end()) return it->second;
+        if (counts[k] > 1 && e->deterministic() && !contains_lambda(e)) {
+          PhysExprPtr bound = bind_expr(e, c.output, conf);
+          if (!bound->may_throw()) {
+            ExprPtr attr = attribute("__hoisted_" + std::to_string(attrs.size()), e->type, e->nullable, new_expr_id());
+            hoisted[k] = attr;
+            cols.push_back(bound);
+            attrs.push_back(attr);
+            return attr;
+          }
+        }
+      }
+      if (e->kind == ExprKind::kLambda || e->children.empty()) return e;
+      std::vector<ExprPtr> kids;
+      bool changed = false;
+      for (auto& k : e->children) {
+        kids.push_back(rewrite(k));
+        changed |= kids.back() != k;
+      }
+      return changed ? with_children(e, std::move(kids)) : e;
+    };
+    ExprPtr out = rewrite(condition);
+    if (attrs.empty()) return condition;
+    std::vector<PhysExprPtr> all;
+    for (auto& a : c.output) all.push_back(bind_expr(a, c.output, conf));
+    for (auto& b : cols) all.push_back(b);
+    auto proj = std::make_unique<exec::Project>(all);
+    gpu_.note_project(proj.get(), std::move(all));  // GPU placement
+    proj->children.push_back(std::move(c.root));
+    c.root = std::move(proj);
+    for (auto& a : attrs) c.output.push_back(a);
+    return out;
+  }
+
+  /// AND, OR and NOT only combine their operands: never worth a column (and the keys of long
+  /// chains of them are long).
+  static bool hoistable_kind(const ExprPtr& e) {
+    if (e->kind == ExprKind::kCall && e->function &&
+        (e->function->name == "and" || e->function->name == "or" || e->function->name == "not"))
+      return false;
+    switch (e->kind) {
+      case ExprKind::kCall:
+      case ExprKind::kCast:
+      case ExprKind::kCaseWhen:
+      case ExprKind::kIf:
+      case ExprKind::kCoalesce:
+      case ExprKind::kGetField: return e->type != nullptr;
+      default: return false;
+    }
+  }
+
+  static bool contains_lambda(const ExprPtr& e) {
+    if (e->kind == ExprKind::kLambda || e->kind == ExprKind::kLambdaVariable) return true;
+    for (auto& k : e->children)
+      if (contains_lambda(k)) return true;
+    return false;
+  }
+
+  /// One subplan read in several places: planned at its first place, where its reader owns it.
+  struct SharedGroup {
+    std::set<size_t> needed;          // output positions some place needs
+    bool all_needed = false;          // some place needs every column
+    std::shared_ptr<exec::SharedSubplan::Result> result;
+    PlanPtr planned;                  // the place it was planned at
+    std::vector<ExprPtr> columns;     // its physical columns, attributes of `planned`
+  };
+
+  PhysicalPlan plan_shared(const PlanPtr& n, SharedGroup& g, const std::set<int64_t>* required) {
+    PhysicalPlan p;
+    if (recording_) {
+      // The first planning: note the columns this place needs, plan it on its own.
+      if (!required) g.all_needed = true;
+      for (size_t i = 0; required && i < n->output.size(); ++i)
+        if (required->count(n->output[i]->expr_id)) g.needed.insert(i);
+      planning_shared_.insert(n.get());
+      PhysicalPlan own = plan(n, required);
+      planning_shared_.erase(n.get());
+      return own;
+    }
+    if (!g.result) {
+      std::set<int64_t> needed;
+      for (size_t i = 0; i < n->output.size(); ++i)
+        if (g.needed.count(i) || (required && required->count(n->output[i]->expr_id)))
+          needed.insert(n->output[i]->expr_id);
+      planning_shared_.insert(n.get());
+      PhysicalPlan inner = plan(n, g.all_needed || !required ? nullptr : &needed);
+      planning_shared_.erase(n.get());
+      g.result = std::make_shared<exec::SharedSubplan::Result>(static_cast<int>(next_shared_id_++));
+      g.planned = n;
+      g.columns = inner.output;
+      p.output = inner.output;
+      p.root = std::make_unique<exec::SharedSubplan>(g.result, std::move(inner.root));
+    } else {
+      // Equivalent plans list their output in the same positions.
+      const auto& out = g.planned->output;
+      std::vector<bool> present(n->output.size(), false);
+      bool ok = out.size() == n->output.size();
+      for (size_t k = 0; ok && k < g.columns.size(); ++k) {
+        auto it = std::find_if(out.begin(), out.end(),
+                               [&](const ExprPtr& o) { return o->expr_id == g.columns[k]->expr_id; });
+        ok = it != out.end();
+        if (!ok) break;
+        size_t i = static_cast<size_t>(it - out.begin());
+        present[i] = true;
+        p.output.push_back(n->output[i]);
+      }
+      for (size_t i = 0; ok && i < n->output.size(); ++i)
+        ok = present[i] || (required && !required->count(n->output[i]->expr_id));
+      if (!ok) {
+        // The shared plan lacks a column this place needs: plan this place on its own.
+        planning_shared_.insert(n.get());
+        PhysicalPlan own = plan(n, required);
+        planning_shared_.erase(n.get());
+        return own;
+      }
+      p.root = std::make_unique<exec::SharedSubplan>(g.result);
+    }
+    for (auto& a : p.output) p.root->schema.push_back({a->name, a->type, a->nullable, "{}"});
+    if (required) {
+      // The parent's columns only, so that joins above do not carry the others.
+      std::vector<PhysExprPtr> cols;
+      std::vector<ExprPtr> kept;
+      for (auto& a : p.output)
+        if (required->count(a->expr_id)) {
+          cols.push_back(bind_expr(a, p.output, session_.config()));
+          kept.push_back(a);
+        }
+      if (kept.size() < p.output.size()) {
+        auto proj = std::make_unique<exec::Project>(cols);
+        gpu_.note_project(proj.get(), std::move(cols));  // GPU placement
+        proj->children.push_back(std::move(p.root));
+        p.root = std::move(proj);
+        p.output = std::move(kept);
+      }
+    }
+    return p;
+  }
+
+  std::map<const PlanNode*, size_t> shared_of_;  // a place of a shared subplan → its group
+  std::vector<SharedGroup> groups_;
+  std::set<const PlanNode*> planning_shared_;    // being planned as the subplan itself
+  size_t next_shared_id_ = 0;
+  bool recording_ = false;                        // the first planning of find_shared_subplans
+
   Session& session_;
   GpuPlacement gpu_;  // notes bound expressions for GPU placement (plan/gpu_placement.h)
 };
@@ -719,7 +954,13 @@ class Planner {
 /// Uncorrelated scalar subqueries run once, before the query, and become literals: no row is
 /// null, more than one row SCALAR_SUBQUERY_TOO_MANY_ROWS. Any other subquery expression left
 /// means the optimizer's subquery rules were switched off.
+///
+/// A subquery equal to one already run (the same plan, or an equivalent one: a CTE read in
+/// several subqueries, the subqueries a ROLLUP repeats per grouping set) takes that one's
+/// value instead of running again, unless spark.sql.execution.reuseSubquery is false.
 PlanPtr run_scalar_subqueries(const PlanPtr& plan, Session& session) {
+  const bool reuse = session.config().get_bool("spark.sql.execution.reuseSubquery", true);
+  std::vector<std::pair<PlanPtr, Value>> done;
   auto substitute = [&](const ExprPtr& e) -> ExprPtr {
     return transform_expr_up(e, [&](const ExprPtr& x) -> ExprPtr {
       if (x->kind == ExprKind::kOuterReference ||
@@ -730,6 +971,9 @@ PlanPtr run_scalar_subqueries(const PlanPtr& plan, Session& session) {
                              "RewriteCorrelatedScalarSubquery.",
                          {}, "0A000");
       if (x->kind != ExprKind::kSubquery) return x;
+      if (reuse)
+        for (auto& [query, value] : done)
+          if (query == x->subquery || plans_equivalent(query, x->subquery)) return lit(value, x->type);
       QueryResult r = session.execute_analyzed(x->subquery);
       Value v;
       int64_t rows = 0;
@@ -740,6 +984,7 @@ PlanPtr run_scalar_subqueries(const PlanPtr& plan, Session& session) {
       if (rows > 1)
         throw SparkError(ErrorKind::kRuntime, "SCALAR_SUBQUERY_TOO_MANY_ROWS",
                          "More than one row returned by a subquery used as an expression.", {}, "21000");
+      if (reuse) done.emplace_back(x->subquery, v);
       return lit(std::move(v), x->type);
     });
   };
@@ -754,7 +999,9 @@ PlanPtr run_scalar_subqueries(const PlanPtr& plan, Session& session) {
 
 PhysicalPlan create_physical_plan(const PlanPtr& plan, Session& session) {
   Planner planner(session);
-  PhysicalPlan p = planner.plan(run_scalar_subqueries(plan, session), nullptr);
+  PlanPtr substituted = run_scalar_subqueries(plan, session);
+  planner.find_shared_subplans(substituted);
+  PhysicalPlan p = planner.plan(substituted, nullptr);
   p.gpu_explain = planner.gpu().apply(p.root);  // GPU placement
   return p;
 }

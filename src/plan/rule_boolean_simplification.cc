@@ -50,6 +50,10 @@ ExprPtr factor_or(const ExprPtr& e) {
   std::vector<ExprPtr> l, r;
   conjuncts(e->children[0], l);
   conjuncts(e->children[1], r);
+  // A common conjunct with something left on both sides needs two conjuncts a side; checking
+  // that first spares the keys of long OR chains (an IN list), which would cost the square of
+  // their length at every level.
+  if (l.size() < 2 || r.size() < 2) return nullptr;
   std::vector<std::string> rkeys;
   for (auto& x : r) rkeys.push_back(x->deterministic() ? semantic_key(x) : std::string());
   std::vector<ExprPtr> common, lrest;

@@ -4,6 +4,7 @@ expressions as keys, empty input."""
 
 from __future__ import annotations
 
+from harness import session_conf
 from pyspark.sql import functions as F
 
 ROWS = [("a", "x", 1, 1.0), ("a", "y", 2, 2.0), ("a", "y", 3, None), ("b", "x", 4, 4.0),
@@ -66,3 +67,19 @@ def test_windows_over_rollup_rank_all_sets_together(diff):
     diff(lambda s: s.sql(
         "SELECT a, sum(v) AS s, row_number() OVER (ORDER BY grouping_id(a), a) AS n "
         "FROM VALUES (1, 2), (1, 3), (2, 4) AS t(a, v) GROUP BY CUBE(a) ORDER BY n"), ordered=True)
+
+
+def test_rollup_over_joins_and_unions_reads_its_input_once(diff, ember, oracle):
+    # Every grouping set aggregates the same input: Ember computes it once and reads it once per
+    # set (spark.sql.exchange.reuse); the answers equal those of computing it per set.
+    def program(s):
+        data(s).createOrReplaceTempView("gs_reuse")
+        return s.sql(
+            "SELECT k, t, sum(v) AS s, count(*) AS c, max(x) AS m, grouping_id() AS g FROM ("
+            " SELECT a.k, b.t, a.v, b.x FROM gs_reuse a JOIN gs_reuse b ON a.k <=> b.k"
+            " UNION ALL SELECT k, t, v, x FROM gs_reuse WHERE v > (SELECT avg(v) FROM gs_reuse)"
+            " UNION ALL SELECT k, t, v, x FROM gs_reuse WHERE v > (SELECT avg(v) FROM gs_reuse) - 2) u"
+            " GROUP BY CUBE(k, t)")
+    diff(program)
+    with session_conf(ember, oracle, spark_sql_exchange_reuse="false", spark_sql_execution_reuseSubquery="false"):
+        diff(program)

@@ -4,6 +4,7 @@ self-joins, intersect / subtract / unionByName."""
 
 from __future__ import annotations
 
+from harness import session_conf
 from pyspark.sql import functions as F
 
 LEFT_ROWS = [(1, "a", 1.0), (2, "b", 2.0), (2, "b2", 2.5), (3, "c", None), (None, "n", 9.0),
@@ -240,3 +241,32 @@ def test_join_chain_is_reordered_so_no_cross_product_comes_first(diff):
         return s.sql("SELECT av, bv, count(*) AS n FROM chain_a, chain_b, chain_c "
                      "WHERE ak = ck AND bk = cb GROUP BY av, bv")
     diff(program)
+
+
+REUSE_ROWS = "VALUES (1, 'a', 10), (1, 'a', 10), (NULL, 'b', 3), (2, NULL, 7), (NULL, NULL, 1), (3, 'c', 5), " \
+    "(3, 'c', 8) AS t(x, y, v)"
+
+
+def test_cte_read_in_several_places(diff, ember, oracle):
+    # A CTE read several times gets fresh attribute ids each time; Ember computes equal reads
+    # and equal scalar subqueries once. Nulls and duplicate rows go through INTERSECT (null-safe
+    # on every column), joins on the CTE and subqueries over it.
+    queries = [
+        f"WITH t AS (SELECT * FROM {REUSE_ROWS}), agg AS (SELECT x, count(*) AS c, sum(v) AS s FROM t GROUP BY x) "
+        "SELECT a.x, a.c, b.s FROM agg a JOIN agg b ON a.x <=> b.x "
+        "WHERE a.s > (SELECT avg(s) FROM agg) - 20 AND b.s >= (SELECT avg(s) FROM agg) - 20 "
+        "UNION ALL SELECT x, c, s FROM agg WHERE x IN (SELECT x FROM agg WHERE c > 1)",
+        f"WITH t AS (SELECT * FROM {REUSE_ROWS}), "
+        "u AS (SELECT t.x, t.y FROM t JOIN (SELECT DISTINCT x AS z FROM t) d ON t.x <=> d.z) "
+        "SELECT * FROM u INTERSECT SELECT * FROM u INTERSECT SELECT x, y FROM t WHERE y IS NULL OR x = 1",
+        f"WITH t AS (SELECT * FROM {REUSE_ROWS}), u AS (SELECT x, y, sum(v) AS s FROM t GROUP BY x, y) "
+        "SELECT * FROM u EXCEPT SELECT x, y, s FROM u WHERE s > 9",
+        f"WITH t AS (SELECT * FROM {REUSE_ROWS}), u AS (SELECT x, max(v) AS m FROM t GROUP BY x) "
+        "SELECT u1.x, u1.m, u2.m AS m2 FROM u u1 LEFT JOIN u u2 ON u1.x = u2.x + 1 "
+        "WHERE u1.m > (SELECT min(m) FROM u) OR u1.x IS NULL",
+    ]
+    for q in queries:
+        diff(lambda s, q=q: s.sql(q))
+    with session_conf(ember, oracle, spark_sql_exchange_reuse="false", spark_sql_execution_reuseSubquery="false"):
+        for q in queries:
+            diff(lambda s, q=q: s.sql(q))

@@ -72,6 +72,19 @@ def test_comparisons_and_null_tests(diff):
              "FROM sql_t ORDER BY a"))
 
 
+def test_in_lists_over_expressions_in_filters(diff):
+    # The expression an IN list compares is computed once below the filter; nulls on either
+    # side, a long list, and expressions that may fail (not computed for every row) agree.
+    many = ", ".join(f"'{c}{i}'" for i in range(60) for c in "ab")
+    diff(sql(f"SELECT id FROM sql_sales WHERE substring(region, 1, 1) IN ('N', 'S', NULL) "
+             f"OR lower(product) IN ({many}, 'p3') ORDER BY id"), ordered=True)
+    diff(sql("SELECT a, b FROM sql_t WHERE concat(b, 'x') IN ('ax', 'bx', 'zx') "
+             "OR concat(b, 'x') IS NULL ORDER BY a"), ordered=True)
+    diff(sql("SELECT a FROM sql_t WHERE NOT (upper(b) IN ('A', 'Q')) ORDER BY a"), ordered=True)
+    diff(sql("SELECT a FROM sql_t WHERE a <> 2 AND (10 / (a - 2) IN (-10, 10, 11) "
+             "OR 10 / (a - 2) > 20) ORDER BY a"), ordered=True)
+
+
 def test_boolean_precedence(diff):
     diff(sql("SELECT * FROM sql_t WHERE a = 1 OR a = 2 AND b IS NOT NULL"))
     diff(sql("SELECT * FROM sql_t WHERE NOT (a = 1 OR b IS NULL)"))

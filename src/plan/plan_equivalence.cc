@@ -1,0 +1,227 @@
+#include "plan/plan_equivalence.h"
+
+#include <functional>
+#include <unordered_map>
+
+#include "functions/function.h"
+
+namespace ember::plan {
+namespace {
+
+bool known_expr_kind(ExprKind k) {
+  switch (k) {
+    case ExprKind::kLiteral:
+    case ExprKind::kAlias:
+    case ExprKind::kCast:
+    case ExprKind::kSortOrder:
+    case ExprKind::kAttribute:
+    case ExprKind::kCall:
+    case ExprKind::kAggregate:
+    case ExprKind::kCaseWhen:
+    case ExprKind::kIf:
+    case ExprKind::kCoalesce:
+    case ExprKind::kGetField:
+    case ExprKind::kWindow:
+    case ExprKind::kWindowFunction:
+    case ExprKind::kGenerator:
+    case ExprKind::kLambda:
+    case ExprKind::kLambdaVariable:
+      return true;
+    default:
+      return false;  // unresolved forms, subqueries, outer references
+  }
+}
+
+bool known_plan_kind(PlanKind k) {
+  switch (k) {
+    case PlanKind::kRange:
+    case PlanKind::kLocalRelation:
+    case PlanKind::kRead:
+    case PlanKind::kEmpty:
+    case PlanKind::kProject:
+    case PlanKind::kFilter:
+    case PlanKind::kAggregate:
+    case PlanKind::kSort:
+    case PlanKind::kLimit:
+    case PlanKind::kOffset:
+    case PlanKind::kTail:
+    case PlanKind::kDistinct:
+    case PlanKind::kSubqueryAlias:
+    case PlanKind::kSample:
+    case PlanKind::kRepartition:
+    case PlanKind::kHint:
+    case PlanKind::kJoin:
+    case PlanKind::kSetOp:
+    case PlanKind::kWindow:
+    case PlanKind::kGenerate:
+      return true;
+    default:
+      return false;
+  }
+}
+
+bool expr_comparable(const ExprPtr& e) {
+  if (!e) return true;
+  if (!known_expr_kind(e->kind) || e->subquery) return false;
+  if (e->function && !e->function->deterministic) return false;
+  for (auto& c : e->children)
+    if (!expr_comparable(c)) return false;
+  for (auto& c : e->partition_by)
+    if (!expr_comparable(c)) return false;
+  for (auto& c : e->order_by)
+    if (!expr_comparable(c)) return false;
+  return expr_comparable(e->filter);
+}
+
+bool same_type(const TypePtr& a, const TypePtr& b) {
+  if (!a || !b) return !a && !b;
+  return a->equals(*b);
+}
+
+/// Walks two plans in lockstep, pairing the attribute ids of one with those of the other: a
+/// pairing, once made, must hold everywhere (a one-to-one renaming).
+class Matcher {
+ public:
+  bool plans(const PlanPtr& a, const PlanPtr& b) {
+    if (a == b) return ids_of_same(a);
+    if (!a || !b) return false;
+    const PlanNode& x = *a;
+    const PlanNode& y = *b;
+    if (x.kind != y.kind || !known_plan_kind(x.kind) || x.children.size() != y.children.size())
+      return false;
+    for (size_t i = 0; i < x.children.size(); ++i)
+      if (!plans(x.children[i], y.children[i])) return false;
+    if (!x.grouping_sets.empty() || !y.grouping_sets.empty()) return false;
+    if (!lists(x.exprs, y.exprs) || !lists(x.aggregates, y.aggregates) ||
+        !exprs(x.condition, y.condition) || !lists(x.generator_output, y.generator_output) ||
+        !lists(x.output, y.output))
+      return false;
+    if (x.aggregate_output_is_select_list != y.aggregate_output_is_select_list ||
+        x.range_start != y.range_start || x.range_end != y.range_end ||
+        x.range_step != y.range_step || x.limit != y.limit || x.is_global != y.is_global ||
+        x.dedup_columns != y.dedup_columns || x.dedup_all != y.dedup_all || x.lower != y.lower ||
+        x.upper != y.upper || x.with_replacement != y.with_replacement || x.seed != y.seed ||
+        x.sample_sorted_input != y.sample_sorted_input || x.join_type != y.join_type ||
+        x.single_match != y.single_match || x.set_op != y.set_op || x.is_all != y.is_all ||
+        x.by_name != y.by_name || x.allow_missing != y.allow_missing)
+      return false;
+    if (x.kind == PlanKind::kRead)
+      return x.reader != nullptr && x.reader == y.reader && x.table_name == y.table_name;
+    if (x.kind == PlanKind::kLocalRelation) {
+      // The same relation copied through the plan shares its columns.
+      if (x.batches.size() != y.batches.size()) return false;
+      for (size_t i = 0; i < x.batches.size(); ++i)
+        if (x.batches[i].columns != y.batches[i].columns ||
+            x.batches[i].num_rows != y.batches[i].num_rows)
+          return false;
+    }
+    return true;
+  }
+
+ private:
+  /// A plan compared with itself: still pair its ids with themselves, so that a renaming seen
+  /// elsewhere cannot contradict it.
+  bool ids_of_same(const PlanPtr& p) {
+    if (!p) return true;
+    if (!plan_comparable(p)) return false;
+    std::function<bool(const PlanPtr&)> walk = [&](const PlanPtr& n) {
+      for (auto& c : n->children)
+        if (!walk(c)) return false;
+      for (auto& a : n->output)
+        if (!ids(a->expr_id, a->expr_id)) return false;
+      for (auto* list : {&n->exprs, &n->aggregates, &n->generator_output})
+        for (auto& e : *list)
+          if (!exprs(e, e)) return false;
+      return exprs(n->condition, n->condition);
+    };
+    return walk(p);
+  }
+
+  bool ids(int64_t a, int64_t b) {
+    if (a < 0 || b < 0) return a == b;
+    auto ia = ab_.find(a);
+    auto ib = ba_.find(b);
+    if (ia == ab_.end() && ib == ba_.end()) {
+      ab_[a] = b;
+      ba_[b] = a;
+      return true;
+    }
+    return ia != ab_.end() && ib != ba_.end() && ia->second == b && ib->second == a;
+  }
+
+  bool lists(const std::vector<ExprPtr>& a, const std::vector<ExprPtr>& b) {
+    if (a.size() != b.size()) return false;
+    for (size_t i = 0; i < a.size(); ++i)
+      if (!exprs(a[i], b[i])) return false;
+    return true;
+  }
+
+  bool exprs(const ExprPtr& a, const ExprPtr& b) {
+    if (!a || !b) return !a && !b;
+    const Expr& x = *a;
+    const Expr& y = *b;
+    if (x.kind != y.kind || !known_expr_kind(x.kind) || x.subquery || y.subquery) return false;
+    if (x.function != y.function || (x.function && !x.function->deterministic)) return false;
+    if (!same_type(x.type, y.type) || x.nullable != y.nullable || !ids(x.expr_id, y.expr_id))
+      return false;
+    // Names of attributes and aliases only label columns; everywhere else they are semantics
+    // (window function names, generator kinds).
+    if (x.kind != ExprKind::kAttribute && x.kind != ExprKind::kAlias && x.name != y.name)
+      return false;
+    if (x.kind == ExprKind::kLiteral && !(x.value == y.value)) return false;
+    if (x.distinct != y.distinct || x.try_ != y.try_ || x.ascending != y.ascending ||
+        x.nulls_first != y.nulls_first || x.has_else != y.has_else ||
+        x.ignore_nulls != y.ignore_nulls || x.outer != y.outer || x.ordinal != y.ordinal ||
+        x.metadata_json != y.metadata_json)
+      return false;
+    const WindowFrame& f = x.frame;
+    const WindowFrame& g = y.frame;
+    if (f.type != g.type || f.lower != g.lower || f.upper != g.upper ||
+        f.value_bounds != g.value_bounds)
+      return false;
+    return lists(x.children, y.children) && exprs(x.filter, y.filter) &&
+           lists(x.partition_by, y.partition_by) && lists(x.order_by, y.order_by);
+  }
+
+  std::unordered_map<int64_t, int64_t> ab_, ba_;
+};
+
+size_t mix(size_t h, size_t v) { return h ^ (v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2)); }
+
+size_t expr_shape_hash(const ExprPtr& e) {
+  if (!e) return 1;
+  size_t h = std::hash<int>()(static_cast<int>(e->kind));
+  if (e->kind != ExprKind::kAttribute && e->kind != ExprKind::kAlias)
+    h = mix(h, std::hash<std::string>()(e->name));
+  if (e->function) h = mix(h, std::hash<const void*>()(e->function));
+  for (auto& c : e->children) h = mix(h, expr_shape_hash(c));
+  return h;
+}
+
+}  // namespace
+
+bool plan_comparable(const PlanPtr& p) {
+  if (!p || !known_plan_kind(p->kind) || !p->grouping_sets.empty()) return false;
+  for (auto* list : {&p->exprs, &p->aggregates})
+    for (auto& e : *list)
+      if (!expr_comparable(e)) return false;
+  if (!expr_comparable(p->condition)) return false;
+  for (auto& c : p->children)
+    if (!plan_comparable(c)) return false;
+  return true;
+}
+
+bool plans_equivalent(const PlanPtr& a, const PlanPtr& b) { return Matcher().plans(a, b); }
+
+size_t plan_shape_hash(const PlanPtr& p) {
+  size_t h = std::hash<int>()(static_cast<int>(p->kind));
+  h = mix(h, static_cast<size_t>(p->join_type));
+  h = mix(h, p->output.size());
+  for (auto* list : {&p->exprs, &p->aggregates})
+    for (auto& e : *list) h = mix(h, expr_shape_hash(e));
+  h = mix(h, expr_shape_hash(p->condition));
+  for (auto& c : p->children) h = mix(h, plan_shape_hash(c));
+  return h;
+}
+
+}  // namespace ember::plan

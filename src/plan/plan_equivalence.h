@@ -1,0 +1,28 @@
+#pragma once
+
+#include <cstddef>
+
+#include "plan/logical_plan.h"
+
+namespace ember::plan {
+
+/// Whether two resolved plans give the same rows in the same column positions, the attributes
+/// each defines (scan columns, aliases, aggregate and window outputs) being renamed one-to-one.
+/// The same view or CTE read twice, or the input a ROLLUP repeats under each grouping set,
+/// compare equal although the analyzer gave each copy fresh attribute ids.
+///
+/// Answers false whenever it cannot be sure: a nondeterministic expression (rand, uuid ...),
+/// a subquery or outer reference left in an expression, a node kind it does not know, or any
+/// field that differs (literals compare by value and type, functions by definition). Both plans
+/// must be closed: every attribute an expression reads comes from the node's children, which
+/// holds for plans past run_scalar_subqueries.
+bool plans_equivalent(const PlanPtr& a, const PlanPtr& b);
+
+/// A hash of a plan's shape that ignores attribute ids: equivalent plans hash alike, so that
+/// candidates for plans_equivalent can be bucketed.
+size_t plan_shape_hash(const PlanPtr& p);
+
+/// Whether plans_equivalent can ever hold for `p` (deterministic, no subqueries, known kinds).
+bool plan_comparable(const PlanPtr& p);
+
+}  // namespace ember::plan
