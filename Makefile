@@ -144,7 +144,7 @@ fuzz: $(SETUP_DEP)
 	@mkdir -p $(FUZZ_DIR)/findings
 	for t in csv json parquet; do \
 	  echo "== fuzzing the $$t reader for $(FUZZ_SECONDS) s"; \
-	  ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
+	  ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1 \
 	    $(FUZZ_DIR)/tests/fuzz/ember_fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 \
 	    -artifact_prefix=$(FUZZ_DIR)/findings/$$t- $(FUZZ_DIR)/seeds/$$t; \
 	done

@@ -120,10 +120,10 @@ bool parse_timestamp_parts(std::string_view input, TimestampParts* out) {
         return false;
       }
     } else {
+      if (digits >= 18 && i != 6) return false;  // a 19th digit could overflow `value`
       if (i == 6) ++fraction_digits;
       if (i != 6 || digits < 6) value = value * 10 + d;
       ++digits;
-      if (digits > 18 && i != 6) return false;  // keeps `value` from overflowing
     }
     ++j;
   }

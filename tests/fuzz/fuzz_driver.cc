@@ -4,7 +4,9 @@
 // (bit flips, byte changes, insertions and deletions of bytes and of format tokens, splices of
 // two inputs, truncation). It is blind to coverage, so it explores less than libFuzzer; the
 // sanitizers of the build catch what goes wrong. The input being run is written to
-// <artifact_prefix>crash-<n> when the process dies (sanitizer report, signal, abort).
+// <artifact_prefix>crash-<n> when the process dies (sanitizer report, signal, abort; GCC's
+// UBSan runtime reaches the signal handler only with UBSAN_OPTIONS=abort_on_error=1, which
+// `make fuzz` sets).
 
 #include <sanitizer/common_interface_defs.h>
 

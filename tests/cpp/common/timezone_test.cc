@@ -347,5 +347,17 @@ TEST(DateTimeFormatTest, AsSparkCastsToString) {
   EXPECT_EQ(format_date(static_cast<int32_t>(days_from_civil(0, 1, 1))), "0000-01-01");
 }
 
+
+// Found by the JSON reader's fuzz target: a field of 19 or more digits was multiplied past
+// int64 before it was rejected.
+TEST(DateTimeParseTest, OverlongFieldsAreRejectedWithoutOverflow) {
+  const TimeZone& utc = TimeZone::utc();
+  int64_t us = 0;
+  EXPECT_FALSE(parse_timestamp("9999999999999999999-01-01", utc, &us));
+  EXPECT_FALSE(parse_timestamp("2020-01-01 10:00:99999999999999999999", utc, &us));
+  EXPECT_FALSE(parse_timestamp("99999999999999999999999999", utc, &us));
+  EXPECT_TRUE(parse_timestamp("2020-01-01 10:00:00.123456789", utc, &us));
+}
+
 }  // namespace
 }  // namespace ember
