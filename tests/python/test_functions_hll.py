@@ -57,19 +57,25 @@ def test_hll_sketch_large(diff):
     diff(lambda s: s.range(0, 100000, 1, 2).select(F.hll_sketch_estimate(F.hll_sketch_agg("id", 21))))
 
 
-def test_hll_estimates_of_merged_sketches(diff):
+def test_hll_estimates_of_merged_sketches(diff, ember):
     # Sketches built apart and merged. Sketches in HLL mode merge their registers (composite
     # estimate, identical bytes); SET sketches replayed into a union that reaches HLL mode keep
-    # a HIP estimate that depends on the order partial unions meet, so only the estimate is
-    # compared there.
+    # a HIP estimate that depends on the order in which the partial unions meet, which neither
+    # engine fixes (Ember's threads, Spark's partitions): there the estimate must be within the
+    # sketch's error bound of the true count.
     def program(s, n, lg, with_bytes):
         parts = [s.range(k * n, (k + 1) * n, 1, 1).select(F.hll_sketch_agg("id", lg).alias("sk")) for k in range(3)]
         df = parts[0].union(parts[1]).union(parts[2])
         u = df.select(F.hll_union_agg("sk").alias("u"))
         return u.select("u", F.hll_sketch_estimate("u")) if with_bytes else u.select(F.hll_sketch_estimate("u"))
-    for n, lg, with_bytes in [(2, 12, True), (5000, 12, True), (40000, 12, True), (40000, 4, True), (200, 12, False),
-                              (1000, 21, False)]:
-        diff(lambda s, n=n, lg=lg, b=with_bytes: program(s, n, lg, b))
+    for n, lg in [(2, 12), (5000, 12), (40000, 12), (40000, 4)]:
+        diff(lambda s, n=n, lg=lg: program(s, n, lg, True))
+    for n, lg in [(200, 12), (1000, 21)]:
+        with session_mode(ember):
+            estimate = program(ember, n, lg, False).collect()[0][0]
+        # Three relative standard errors of an HLL sketch with 2^lg registers.
+        bound = 3 * 1.04 / (2 ** lg) ** 0.5 * 3 * n
+        assert abs(estimate - 3 * n) <= bound, (n, lg, estimate)
 
 
 def test_hll_group_by(diff):
