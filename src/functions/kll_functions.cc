@@ -268,54 +268,44 @@ FunctionDef kll_merge() {
   return d;
 }
 
-template <typename T>
-FunctionDef kll_to_string() {
-  const std::string fn = kll_name<T>("kll_sketch_to_string_");
+/// A function of one KLL sketch: `append(sketch, builder)` writes its value of type `result`.
+template <typename T, typename Append>
+FunctionDef kll_reader(const char* prefix, TypePtr result, const std::string& what, Append append) {
+  const std::string fn = kll_name<T>(prefix);
   FunctionDef d;
   d.name = fn;
   d.min_args = d.max_args = 1;
-  d.arg_type_rule = [fn](const std::vector<ArgInfo>& a, const Config&) {
+  d.arg_type_rule = [fn, result](const std::vector<ArgInfo>& a, const Config&) {
     require_kll_binary(fn, a, 0);
     Signature s;
     s.arg_types = {DataType::binary()};
-    s.result_type = DataType::string();
+    s.result_type = result;
     return s;
   };
-  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig,
-                  const EvalContext&) {
+  d.kernel = [fn, append](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig,
+                          const EvalContext&) {
     return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-      b.append_bytes(read_kll<T>(fn, a[0]->string_at(i)).summary());
+      append(read_kll<T>(fn, a[0]->string_at(i)), b);
     });
   };
   d.may_throw = true;
-  d.usage = fn +
-            "(sketch) - Returns a summary of a KLL sketch: its parameters, size, error bounds and "
-            "extremes.";
+  d.usage = fn + "(sketch) - " + what;
   return d;
 }
 
 template <typename T>
+FunctionDef kll_to_string() {
+  return kll_reader<T>("kll_sketch_to_string_", DataType::string(),
+                       "Returns a summary of a KLL sketch: its parameters, size, error bounds and "
+                       "extremes.",
+                       [](const KllSketch<T>& k, ColumnBuilder& b) { b.append_bytes(k.summary()); });
+}
+
+template <typename T>
 FunctionDef kll_get_n() {
-  const std::string fn = kll_name<T>("kll_sketch_get_n_");
-  FunctionDef d;
-  d.name = fn;
-  d.min_args = d.max_args = 1;
-  d.arg_type_rule = [fn](const std::vector<ArgInfo>& a, const Config&) {
-    require_kll_binary(fn, a, 0);
-    Signature s;
-    s.arg_types = {DataType::binary()};
-    s.result_type = DataType::long_();
-    return s;
-  };
-  d.kernel = [fn](const std::vector<ColumnPtr>& a, int64_t n, const Signature& sig,
-                  const EvalContext&) {
-    return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-      b.append<int64_t>(read_kll<T>(fn, a[0]->string_at(i)).n());
-    });
-  };
-  d.may_throw = true;
-  d.usage = fn + "(sketch) - Returns the number of items collected in a KLL sketch.";
-  return d;
+  return kll_reader<T>("kll_sketch_get_n_", DataType::long_(),
+                       "Returns the number of items collected in a KLL sketch.",
+                       [](const KllSketch<T>& k, ColumnBuilder& b) { b.append<int64_t>(k.n()); });
 }
 
 /// kll_sketch_get_quantile_*(sketch, rank): the item at a normalized rank (or an array of
