@@ -716,9 +716,9 @@ void register_tuple(Registry& r, const std::string& suffix) {
     d.usage = fn + "(expr, mode) - Returns the aggregate of the summaries of a TupleSketch by mode.";
     r.add(std::move(d));
   }
-  // Set operations of two tuple sketches.
-  {
-    const std::string fn = "tuple_union_" + suffix;
+  // Set operations of two tuple sketches, or of a tuple sketch and a theta sketch.
+  for (bool with_theta : {false, true}) {
+    const std::string fn = (with_theta ? "tuple_union_theta_" : "tuple_union_") + suffix;
     FunctionDef d = sketch_scalar(
         fn, 2, 4, 2, DataType::binary(),
         [fn](const Infos& a, const std::string& shown) {
@@ -726,39 +726,21 @@ void register_tuple(Registry& r, const std::string& suffix) {
           tuple_mode(fn, a, 3, shown);
         },
         {"12", "sum"},
-        [fn](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+        [fn, with_theta](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
           const int lg = lg_at(a, 2);
           const SummaryMode mode = mode_at(a, 3);
           return sketch_rows(a, 2, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
             TupleTable<V> u(lg);
             u.merge(tuple_arg<V>(fn, a[0]->string_at(i)), mode);
-            u.merge(tuple_arg<V>(fn, a[1]->string_at(i)), mode);
+            if (with_theta)
+              u.merge_theta(theta_arg(fn, a[1]->string_at(i)), mode);
+            else
+              u.merge(tuple_arg<V>(fn, a[1]->string_at(i)), mode);
             b.append_bytes(u.result().serialize());
           });
         });
-    d.usage = fn + "(first, second, lgNomEntries, mode) - Returns the union of two TupleSketches.";
-    r.add(std::move(d));
-  }
-  {
-    const std::string fn = "tuple_union_theta_" + suffix;
-    FunctionDef d = sketch_scalar(
-        fn, 2, 4, 2, DataType::binary(),
-        [fn](const Infos& a, const std::string& shown) {
-          tuple_lg_nom(fn, a, 2, shown);
-          tuple_mode(fn, a, 3, shown);
-        },
-        {"12", "sum"},
-        [fn](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
-          const int lg = lg_at(a, 2);
-          const SummaryMode mode = mode_at(a, 3);
-          return sketch_rows(a, 2, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-            TupleTable<V> u(lg);
-            u.merge(tuple_arg<V>(fn, a[0]->string_at(i)), mode);
-            u.merge_theta(theta_arg(fn, a[1]->string_at(i)), mode);
-            b.append_bytes(u.result().serialize());
-          });
-        });
-    d.usage = fn + "(tuple, theta, lgNomEntries, mode) - Returns the union of a TupleSketch and a ThetaSketch.";
+    d.usage = with_theta ? fn + "(tuple, theta, lgNomEntries, mode) - Returns the union of a TupleSketch and a ThetaSketch."
+                         : fn + "(first, second, lgNomEntries, mode) - Returns the union of two TupleSketches.";
     r.add(std::move(d));
   }
   for (bool with_theta : {false, true}) {
