@@ -136,6 +136,64 @@ add(Workload(
         .limit(10)),
     order=[("net_total", True), ("customer_id", False)]))
 
+# Scans: every column of the sales file parsed and reduced, so the time is the reader's. The
+# schema is given, as a production job would, so no engine infers types in a first pass.
+SALES_DDL = ("transaction_id INT, customer_id INT, product_id STRING, amount DOUBLE, "
+             "region STRING, transaction_date TIMESTAMP")
+
+
+def _scan_agg_spark(df, F):
+    return df.agg(F.count("*").alias("n"), F.sum("transaction_id").alias("s_id"),
+                  F.sum("customer_id").alias("s_customer"), F.max("product_id").alias("max_product"),
+                  F.sum("amount").alias("s_amount"), F.min("region").alias("min_region"),
+                  F.max("transaction_date").alias("max_date"))
+
+
+SCAN_SQL = ("SELECT count(*) AS n, sum(transaction_id) AS s_id, sum(customer_id) AS s_customer, "
+            "max(product_id) AS max_product, sum(amount) AS s_amount, min(region) AS min_region, "
+            "max(transaction_date) AS max_date FROM {table}")
+
+
+def _scan_agg_polars(pl, lf):
+    return lf.select(pl.len().alias("n"), pl.col("transaction_id").cast(pl.Int64).sum().alias("s_id"),
+                     pl.col("customer_id").cast(pl.Int64).sum().alias("s_customer"),
+                     pl.col("product_id").max().alias("max_product"),
+                     pl.col("amount").sum().alias("s_amount"), pl.col("region").min().alias("min_region"),
+                     pl.col("transaction_date").max().alias("max_date"))
+
+
+def _polars_sales_schema(pl):
+    return {"transaction_id": pl.Int32, "customer_id": pl.Int32, "product_id": pl.String,
+            "amount": pl.Float64, "region": pl.String, "transaction_date": pl.Datetime("us")}
+
+
+def csv_scan_spark(spark, F, W, P):
+    df = spark.read.csv(P["sales_csv"], header=True, schema=SALES_DDL,
+                        timestampFormat="yyyy-MM-dd HH:mm:ss")
+    return _scan_agg_spark(df, F)
+
+
+add(Workload(
+    "csv_scan", "sales", "read throughput: the sales CSV with its schema, every column reduced",
+    csv_scan_spark,
+    lambda P: SCAN_SQL.format(table="sales_csv_typed"),
+    lambda pl, P, ctx: _scan_agg_polars(pl, pl.scan_csv(P["sales_csv"], schema=_polars_sales_schema(pl))),
+    check=["n", "s_id", "s_customer", "max_product", "s_amount", "min_region"]),
+    source=inspect.getsource(csv_scan_spark) + inspect.getsource(_scan_agg_spark) + SALES_DDL)
+
+
+def parquet_scan_spark(spark, F, W, P):
+    return _scan_agg_spark(spark.read.parquet(P["sales_parquet"]), F)
+
+
+add(Workload(
+    "parquet_scan", "sales", "read throughput: the sales Parquet file, every column reduced",
+    parquet_scan_spark,
+    lambda P: SCAN_SQL.format(table="sales_parquet"),
+    lambda pl, P, ctx: _scan_agg_polars(pl, pl.scan_parquet(P["sales_parquet"])),
+    check=["n", "s_id", "s_customer", "max_product", "s_amount", "min_region"]),
+    source=inspect.getsource(parquet_scan_spark) + inspect.getsource(_scan_agg_spark))
+
 # ---------------------------------------------------------------------------------------------
 # range: data made by the engine
 # ---------------------------------------------------------------------------------------------
@@ -411,6 +469,10 @@ def duckdb_setup(con, family: str, P: dict) -> None:
     if family == "sales":
         views["sales_csv"] = f"read_csv({_q(P['sales_csv'])}, header = true)"
         views["sales_parquet"] = _parquet(P['sales_parquet'])
+        views["sales_csv_typed"] = (
+            f"read_csv({_q(P['sales_csv'])}, header = true, columns = {{'transaction_id': 'INTEGER', "
+            "'customer_id': 'INTEGER', 'product_id': 'VARCHAR', 'amount': 'DOUBLE', "
+            "'region': 'VARCHAR', 'transaction_date': 'TIMESTAMP'})")
     elif family == "h2o":
         views["x"] = _parquet(P['h2o'])
     elif family in ("join", "sort"):
