@@ -163,6 +163,112 @@ ColumnPtr divide_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Sig
                                                        });
 }
 
+/// `div`: Spark's IntegralDivide. Integral operands (strings too, in ANSI mode) divide as
+/// BIGINT; a decimal on either side makes both decimals; two ANSI intervals of one kind divide
+/// their months or microseconds. The quotient is truncated toward zero and returned as BIGINT.
+Signature integral_divide_rule(const std::vector<TypePtr>& args, const Config& conf) {
+  Signature s;
+  s.result_type = DataType::long_();
+  s.may_introduce_null = true;
+  const TypeId x = args[0]->id(), y = args[1]->id();
+  if ((x == TypeId::kYearMonthInterval && y == TypeId::kYearMonthInterval) ||
+      (x == TypeId::kDayTimeInterval && y == TypeId::kDayTimeInterval)) {
+    s.arg_types = {args[0], args[1]};
+    return s;
+  }
+  // Spark casts a string to BIGINT in ANSI mode; its legacy coercion casts it to DOUBLE, which
+  // `div` then rejects.
+  auto coerced = [&](const TypePtr& t) -> TypePtr {
+    if (t->id() == TypeId::kNull) return DataType::long_();
+    if (t->id() == TypeId::kString) return conf.ansi_enabled() ? DataType::long_() : DataType::double_();
+    return t;
+  };
+  TypePtr a = coerced(args[0]), b = coerced(args[1]);
+  auto integral_or_decimal = [](const TypePtr& t) { return t->is_integral() || t->id() == TypeId::kDecimal; };
+  if (!integral_or_decimal(a) || !integral_or_decimal(b)) {
+    // Named by the function, so the message shows the call's SQL text, `(7.5 div 2)`.
+    throw_type_mismatch("BINARY_OP_DIFF_TYPES",
+                        "the left and right operands of the binary operator have incompatible types (\"" +
+                            (a->is_integral() ? DataType::long_() : a)->sql() + "\" and \"" +
+                            (b->is_integral() ? DataType::long_() : b)->sql() + "\").",
+                        "div");
+  }
+  if (a->id() == TypeId::kDecimal || b->id() == TypeId::kDecimal) {
+    s.arg_types = {integral_as_decimal(a), integral_as_decimal(b)};
+  } else {
+    s.arg_types = {DataType::long_(), DataType::long_()};
+  }
+  return s;
+}
+
+/// The decimal quotient a / b truncated toward zero (unscaled values at scales s1 and s2), as
+/// text: for the error of a quotient wider than its type.
+std::string truncated_quotient_text(int128_t a, int128_t b, int s1, int s2) {
+  // a / b = (A / 10^s1) / (B / 10^s2) = A * 10^(s2 - s1) / B; |A|, |B| < 10^38.
+  const int shift = s2 - s1;
+  const bool negative = (a < 0) != (b < 0);
+  const int128_t ma = a < 0 ? -a : a, mb = b < 0 ? -b : b;
+  std::string text;
+  int128_t q;
+  if (shift <= 0) {
+    decimal_divide(ma, mb, shift, &q, false);
+    text = decimal_to_string(q, 0);
+  } else {
+    // The whole part of A / B, then the next `shift` digits: each fits in 128 bits.
+    const int128_t whole = ma / mb;
+    decimal_divide(ma % mb, mb, shift, &q, false);
+    std::string rest = decimal_to_string(q, 0);
+    text = whole == 0 ? rest : decimal_to_string(whole, 0) + std::string(static_cast<size_t>(shift) - rest.size(), '0') + rest;
+  }
+  return negative && text != "0" ? "-" + text : text;
+}
+
+ColumnPtr integral_divide_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
+                                 const EvalContext& ctx) {
+  const Column& a = *args[0];
+  const Column& b = *args[1];
+  const TypePtr& rt = sig.result_type;
+  const bool ansi = ctx.ansi;
+  // One row: false gives null (division by zero or decimal overflow outside ANSI mode).
+  auto longs = [&](int64_t x, int64_t y, int64_t* out) {
+    if (y == 0) {
+      if (ansi) throw_divide_by_zero();
+      return false;
+    }
+    if (x == std::numeric_limits<int64_t>::min() && y == -1) {
+      if (ansi) throw_arithmetic_overflow_message("Overflow in integral divide", "try_divide");
+      *out = x;  // wraps around, as Java does
+      return true;
+    }
+    *out = x / y;
+    return true;
+  };
+  switch (a.type()->id()) {
+    case TypeId::kYearMonthInterval:
+      return binary_fixed_nullable<int32_t, int32_t, int64_t>(
+          a, b, n, rt, [&](int32_t x, int32_t y, int64_t* out) { return longs(x, y, out); });
+    case TypeId::kDecimal: {
+      const int s1 = a.type()->scale(), s2 = b.type()->scale();
+      const int bound = std::min<int>(DataType::kMaxDecimalPrecision, a.type()->precision() - s1 + s2);
+      return binary_fixed_nullable<int128_t, int128_t, int64_t>(a, b, n, rt, [&](int128_t x, int128_t y, int64_t* out) {
+        if (y == 0) {
+          if (ansi) throw_divide_by_zero();
+          return false;
+        }
+        int128_t q;
+        if (!decimal_divide(x, y, s2 - s1, &q, false) || !decimal_fits(q, bound)) {
+          if (ansi) decimal_out_of_range_text(truncated_quotient_text(x, y, s1, s2), bound, 0);
+          return false;
+        }
+        // Spark returns the quotient's low 64 bits (BigDecimal.longValue).
+        *out = static_cast<int64_t>(static_cast<uint64_t>(static_cast<unsigned __int128>(q)));
+        return true;
+      });
+    }
+    default: return binary_fixed_nullable<int64_t, int64_t, int64_t>(a, b, n, rt, longs);
+  }
+}
+
 template <typename T>
 ColumnPtr remainder_typed(const Column& a, const Column& b, int64_t n, const TypePtr& rt, bool ansi, bool pmod) {
   auto rem = [pmod](T x, T y) -> T {
@@ -423,6 +529,19 @@ void register_arithmetic(Registry& r) {
   }
   {
     FunctionDef d;
+    d.name = "div";
+    d.min_args = d.max_args = 2;
+    d.type_rule = integral_divide_rule;
+    d.kernel = integral_divide_kernel;
+    d.display = Display::kInfix;
+    d.display_name = "div";
+    d.may_throw = true;
+    d.usage = "expr1 div expr2 - Divide `expr1` by `expr2`. It returns NULL if an operand is NULL or `expr2` is 0. "
+              "The result is casted to long.";
+    r.add(std::move(d));
+  }
+  {
+    FunctionDef d;
     d.name = "%";
     d.aliases = {"mod"};
     d.min_args = d.max_args = 2;
@@ -448,8 +567,12 @@ void register_arithmetic(Registry& r) {
     d.min_args = d.max_args = 1;
     d.type_rule = unary_numeric_rule;
     d.kernel = negate_kernel;
-    // Spark names negative(x) by its function name (an aliased UnaryMinus).
+    // Spark names negative(x) by its function name (an aliased UnaryMinus), and SQL's unary
+    // minus (called "-") `(- x)`.
     d.display = Display::kCall;
+    d.render = [](const std::string& called, const std::vector<std::string>& args) {
+      return called == "-" ? "(- " + args[0] + ")" : called + "(" + args[0] + ")";
+    };
     d.gpu_supported = true;
     d.usage = "negative(expr) - Returns the negated value of expr.";
     r.add(std::move(d));

@@ -68,14 +68,15 @@ void divmod(U256 a, U256 d, U256* q, U256* r) {
   *r = rem;
 }
 
-/// round_half_up(n / d) with its sign; false when it does not fit in int128.
-bool divide_rounded(U256 n, U256 d, bool negative, int128_t* out) {
+/// round_half_up(n / d) (or the quotient truncated, when `round` is false) with its sign; false
+/// when it does not fit in int128.
+bool divide_rounded(U256 n, U256 d, bool negative, int128_t* out, bool round = true) {
   U256 q, r;
   divmod(n, d, &q, &r);
   // Round up when 2r >= d.
   U256 twice{(r.hi << 1) | (r.lo >> 127), r.lo << 1};
   bool carry = (r.hi >> 127) != 0;
-  if (carry || !less(twice, d)) {
+  if (round && (carry || !less(twice, d))) {
     q.lo += 1;
     if (q.lo == 0) q.hi += 1;
   }
@@ -135,7 +136,7 @@ bool decimal_multiply(int128_t a, int128_t b, int shift, int128_t* out) {
   return divide_rounded(p, {0, u128(pow10_i128(shift))}, negative, out);
 }
 
-bool decimal_divide(int128_t a, int128_t b, int shift, int128_t* out) {
+bool decimal_divide(int128_t a, int128_t b, int shift, int128_t* out, bool round) {
   bool negative = (a < 0) != (b < 0);
   U256 n{0, magnitude(a)}, d{0, magnitude(b)};
   if (shift >= 0) {
@@ -152,7 +153,7 @@ bool decimal_divide(int128_t a, int128_t b, int shift, int128_t* out) {
     }
     d = mul(d, u128(pow10_i128(s)));
   }
-  return divide_rounded(n, d, negative, out);
+  return divide_rounded(n, d, negative, out, round);
 }
 
 TypePtr decimal_adjusted(int precision, int scale) {

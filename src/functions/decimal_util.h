@@ -25,8 +25,9 @@ bool decimal_rescale(int128_t v, int from, int to, int128_t* out);
 bool decimal_multiply(int128_t a, int128_t b, int shift, int128_t* out);
 
 /// round_half_up(a * 10^shift / b) (shift may be negative: a / (b * 10^-shift)); b != 0.
+/// With `round` false the quotient is truncated toward zero instead (integral division).
 /// False when the result does not fit.
-bool decimal_divide(int128_t a, int128_t b, int shift, int128_t* out);
+bool decimal_divide(int128_t a, int128_t b, int shift, int128_t* out, bool round = true);
 
 /// Spark's DecimalType.adjustPrecisionScale (precision loss allowed, the default): a result
 /// type wider than 38 digits keeps its integral digits and at least min(scale, 6) fraction digits.

@@ -92,6 +92,8 @@ ColumnPtr unary_fixed(const Column& a, int64_t n, const TypePtr& rtype, Op op) {
 /// Spark's ANSI arithmetic errors, shared by every kernel that raises them. `try_fn` names the
 /// try_ variant the message suggests (none when null).
 [[noreturn]] void throw_arithmetic_overflow(const std::string& type_word, const char* try_fn);
+/// ARITHMETIC_OVERFLOW with Spark's own message ("Overflow in integral divide").
+[[noreturn]] void throw_arithmetic_overflow_message(const std::string& message, const char* try_fn);
 [[noreturn]] void throw_divide_by_zero();
 [[noreturn]] void throw_remainder_by_zero();
 

@@ -144,12 +144,16 @@ std::vector<std::string> Registry::similar(const std::string& name, size_t max) 
 }
 
 void throw_arithmetic_overflow(const std::string& type_word, const char* try_fn) {
+  throw_arithmetic_overflow_message(type_word + " overflow", try_fn);
+}
+
+void throw_arithmetic_overflow_message(const std::string& message, const char* try_fn) {
   std::string alt = try_fn ? std::string(" Use '") + try_fn + "' to tolerate overflow and return NULL instead."
                            : std::string();
   throw SparkError(ErrorKind::kArithmetic, "ARITHMETIC_OVERFLOW",
-                   type_word + " overflow." + alt +
+                   message + "." + alt +
                        " If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.",
-                   {{"message", type_word + " overflow"}, {"alternative", alt}, {"config", "\"spark.sql.ansi.enabled\""}});
+                   {{"message", message}, {"alternative", alt}, {"config", "\"spark.sql.ansi.enabled\""}});
 }
 
 void throw_divide_by_zero() {

@@ -723,7 +723,8 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
                        "22023");
     }
   }
-  const FunctionDef* def = Registry::instance().find(name);
+  // SQL's unary minus reaches here as a one-argument "-": it is negative(), shown as `(- a)`.
+  const FunctionDef* def = Registry::instance().find(name == "-" && args.size() == 1 ? "negative" : name);
   if (!def && args.size() == 1) {
     // int(x), double(x), string(x) ...: Spark's cast aliases, casts as CAST(x AS type) is.
     static const std::map<std::string, TypePtr> kCastAliases = {
@@ -772,7 +773,7 @@ ExprPtr Analyzer::bind_call(const FunctionDef* def, const ExprPtr& e, std::vecto
   // Spark promotes an integral literal beside a decimal in a binary operator to the narrowest
   // decimal that holds it (DECIMAL(digits, 0)), which decides the result's precision and scale.
   static const std::set<std::string> kDecimalLiteralOperators = {
-      "+", "-", "*", "/", "%", "pmod", "==", "<", "<=", ">", ">=", "<=>",
+      "+", "-", "*", "/", "%", "pmod", "div", "==", "<", "<=", ">", ">=", "<=>",
       "try_add", "try_subtract", "try_multiply", "try_divide", "try_mod"};
   if (args.size() == 2 && kDecimalLiteralOperators.count(def->name)) {
     for (size_t i = 0; i < 2; ++i) {

@@ -318,7 +318,8 @@ ExprPtr Parser::unary() {
     const Token& minus = next();
     // `-1` is one literal in Spark (its type is that of the negated value: -2147483648 is INT).
     if (peek().kind == TokenKind::kNumber) return postfix(number_literal(true, &minus));
-    return fn("negative", {unary()});
+    // SQL's unary minus: negative() under the name Spark shows for it, `(- a)`.
+    return fn("-", {unary()});
   }
   if (at_op("+")) {
     next();

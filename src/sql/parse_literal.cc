@@ -554,7 +554,7 @@ int64_t Parser::constant_integer(const ExprPtr& e, const char* what, int begin, 
       return fold(x->children[0], v);
     if (x->kind != ExprKind::kUnresolvedFunction) return false;
     int64_t a, b;
-    if (x->name == "negative" && x->children.size() == 1 && fold(x->children[0], &a)) {
+    if ((x->name == "negative" || x->name == "-") && x->children.size() == 1 && fold(x->children[0], &a)) {
       *v = -a;
       return true;
     }

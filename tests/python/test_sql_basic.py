@@ -61,7 +61,6 @@ def test_arithmetic_precedence(diff):
              "3 - 2 - 1 FROM sql_t ORDER BY a"))
 
 
-@other_layer("Spark names SQL's unary minus (- a); the function layer names negative(a)")
 def test_unary_minus_column_name(diff):
     diff(sql("SELECT -a, -(-1) FROM sql_t ORDER BY a"))
 
@@ -112,7 +111,6 @@ def test_conditional_functions(diff):
     diff(sql("SELECT coalesce(b, 'none'), if(a > 1, 'big', 'small') FROM sql_t ORDER BY a"))
 
 
-@other_layer("like, rlike, concat, upper and div are not in the function registry yet")
 def test_string_predicates_and_functions(diff):
     diff(sql("SELECT b LIKE 'a%', b RLIKE '^b', 'x' || b, upper(b), a DIV 2 FROM sql_t ORDER BY a"))
 

@@ -181,7 +181,7 @@ TEST(SqlExpression, ArithmeticPrecedence) {
 
 TEST(SqlExpression, UnaryMinusFoldsIntoNumbers) {
   EXPECT_EQ(e("- 2 * 3"), "*(-2, 3)");
-  EXPECT_EQ(e("-a * 2"), "*(negative(a), 2)");
+  EXPECT_EQ(e("-a * 2"), "*(-(a), 2)");
   EXPECT_EQ(e("+a"), "positive(a)");
   EXPECT_EQ(e("~a"), "~(a)");
   EXPECT_EQ(type_of("-2147483648"), "int");
@@ -229,7 +229,7 @@ TEST(SqlExpression, CaseCastAndFunctions) {
   EXPECT_EQ(e("CAST(a AS STRING)"), "cast(a AS STRING)");
   EXPECT_EQ(e("CAST(1 AS DECIMAL(10, 2))"), "cast(1 AS DECIMAL(10,2))");
   EXPECT_EQ(e("a::bigint"), "cast(a AS BIGINT)");
-  EXPECT_EQ(e("-a::int"), "negative(cast(a AS INT))");
+  EXPECT_EQ(e("-a::int"), "-(cast(a AS INT))");
   EXPECT_EQ(e("TRY_CAST(b AS INT)"), "try_cast(b AS INT)");
   EXPECT_EQ(e("CAST(x AS array<array<int>>)"), "cast(x AS ARRAY<ARRAY<INT>>)");
   EXPECT_EQ(e("count(*)"), "count(*)");
