@@ -92,9 +92,12 @@ bool is_inner(const PlanPtr& n) {
 /// joins. So `FROM part, supplier, lineitem WHERE p = l AND s = l` joins lineitem before
 /// supplier instead of starting with part x supplier. Among the inputs a condition connects,
 /// the one whose join gives the fewest rows by the row estimates (plan/cardinality.h) comes
-/// next, the first in the written order on a tie: a fact table meets its filtered dimensions
-/// before a table that multiplies its rows (TPC-DS q72: catalog_sales meets the filtered
-/// date, demographics and household tables before inventory). With
+/// next, the first in the written order on a tie; but only a filtered input takes the place
+/// of the written order's next input when that one joins by a key. So a fact table meets its
+/// filtered dimensions before a table that multiplies its rows (TPC-DS q72: catalog_sales
+/// meets the filtered date, demographics and household tables before inventory), and an
+/// unfiltered table joined on a column that is no key of it waits its turn (TPC-H Q5: supplier
+/// meets lineitem, not customer on the nation key). With
 /// spark.ember.join.reorderByEstimates=false the first connected input in the written order
 /// comes next, as in Spark's rule without statistics. The chain starts with its first input;
 /// a chain already in the chosen order is left as it is.
@@ -152,20 +155,24 @@ class ReorderJoin final : public Rule {
     std::set<int64_t> have = ids[0];
     RowEstimate joined = est[0];
     while (order.size() < items.size()) {
-      size_t next = items.size();
+      size_t next = items.size(), first = items.size();
+      bool first_by_key = false;
       double best = 0;
       for (size_t i = 0; i < items.size(); ++i) {
         if (taken[i]) continue;
         std::set<int64_t> with = have;
         with.insert(ids[i].begin(), ids[i].end());
         bool connects = false, by_key = false;
+        double many_to_many = 0;
         for (size_t c = 0; c < conds.size(); ++c) {
           if (used[c] || covered(c, have)) continue;
           bool touches_i = false;
           for (int64_t r : refs[c]) touches_i |= ids[i].count(r) > 0;
           if (!touches_i || !covered(c, with)) continue;
           connects = true;
-          by_key |= hash_key_between(conds[c], have, ids[i]);
+          if (!hash_key_between(conds[c], have, ids[i])) continue;
+          by_key = true;
+          if (by_estimates) many_to_many = std::max(many_to_many, many_to_many_rows(conds[c], joined, est[i], have, order, ids, est));
         }
         if (!connects) continue;
         if (!by_estimates) {
@@ -173,7 +180,13 @@ class ReorderJoin final : public Rule {
           break;
         }
         // Without an equality between the two sides the join compares every pair.
-        double rows = by_key ? inner_join_rows(joined, est[i]) : joined.rows * est[i].rows;
+        double rows = by_key ? std::max(inner_join_rows(joined, est[i]), many_to_many) : joined.rows * est[i].rows;
+        // The estimates know no distinct counts, so an unfiltered input's join may be a
+        // many-to-many one in disguise (TPC-H Q5: supplier meets customer on the nation key):
+        // only a filtered input takes the place of the written order's next keyed join.
+        const bool first_one = first == items.size();
+        if (first_one) first = i, first_by_key = by_key;
+        if (!first_one && first_by_key && est[i].rows >= est[i].base) continue;
         if (next == items.size() || rows < best) {
           next = i;
           best = rows;
@@ -224,6 +237,35 @@ class ReorderJoin final : public Rule {
     p->resolved = true;
     p->children = {acc};
     return p;
+  }
+
+  /// inner_join_rows assumes the side with the smaller base holds a key of its table (a
+  /// dimension met by a fact table). When that side is the inputs joined so far and its key
+  /// column comes from one input whose table has fewer rows than the joined inputs now have,
+  /// the key repeats there and the join is many-to-many: `customer` meeting `supplier x nation`
+  /// on the nation key gives every customer of a nation once for each of its suppliers
+  /// (TPC-H Q7). Then about |L| x |R| / (rows of the key's table); 0 otherwise.
+  static double many_to_many_rows(const ExprPtr& c, const RowEstimate& joined, const RowEstimate& other,
+                                  const std::set<int64_t>& have, const std::vector<size_t>& order,
+                                  const std::vector<std::set<int64_t>>& ids, const std::vector<RowEstimate>& est) {
+    if (joined.base > other.base) return 0;
+    std::set<int64_t> joined_refs;
+    for (const ExprPtr& side : c->children) {
+      std::set<int64_t> r;
+      referenced_ids(side, r);
+      bool inside = !r.empty();
+      for (int64_t id : r) inside &= have.count(id) > 0;
+      if (inside) joined_refs = std::move(r);
+    }
+    for (size_t k : order) {
+      bool all = !joined_refs.empty();
+      for (int64_t id : joined_refs) all &= ids[k].count(id) > 0;
+      if (!all) continue;
+      const double key_rows = est[k].base;
+      if (key_rows <= 0 || joined.rows <= 1.5 * key_rows) return 0;
+      return joined.rows * other.rows / key_rows;
+    }
+    return 0;
   }
 
   /// Whether `c` is an equality of an expression over `left` with one over `right`: a key the

@@ -163,5 +163,35 @@ TEST(Cardinality, InputsJoinedWithoutAnEqualityComeAfterKeyedOnes) {
   EXPECT_EQ(s.execute(q).num_rows(), 1617);  // f < a for a in 1, 4, ..., 97: the sum of those a
 }
 
+TEST(Cardinality, AnUnfilteredInputJoinedOnAColumnThatIsNoKeyWaitsItsTurn) {
+  // TPC-H Q5's shape: c is written before o (joined on a key) and s (joined on the tags, which
+  // repeat on both sides). s is smaller by the estimates, but only a filtered input may take the
+  // written order's place: s x c on the tags would give every pair of equal tags.
+  Session s("t");
+  auto q = join(join(keyed(1500, "c"), keyed(15000, "o"), JoinType::kInner, call("==", {col({"c"}), col({"o"})})),
+                keyed(100, "s"), JoinType::kInner, call("==", {col({"c_tag"}), col({"s_tag"})}));
+  std::vector<std::string> inputs;
+  chain_inputs(s.optimize(s.analyze(q)), inputs);
+  EXPECT_EQ(inputs, (std::vector<std::string>{"c", "o", "s"}));
+  EXPECT_EQ(s.execute(q).num_rows(), 500 * 34 + 500 * 33 + 500 * 33);
+}
+
+TEST(Cardinality, AJoinOnAKeyThatRepeatsInTheJoinedInputsCountsEveryPair) {
+  // TPC-H Q7's shape: sup joins nat (3 rows) on its tag, so nat's key repeats in sup x nat; cust
+  // joined on that key meets every sup of its tag (many to many), which the estimate must see,
+  // so the filtered fact table li comes first although cust is smaller by the key-join rule.
+  Session s("t");
+  auto sup_nat = join(keyed(100, "sup"), keyed(3, "nat"), JoinType::kInner, call("==", {col({"sup_tag"}), col({"nat"})}));
+  auto with_cust = join(sup_nat, keyed(1000, "cust"), JoinType::kInner, call("==", {col({"cust_tag"}), col({"nat"})}));
+  auto li = filtered(keyed(3000, "li"), call("not", {call("==", {col({"li_tag"}), i64(1)})}));
+  auto q = join(with_cust, li, JoinType::kInner,
+                call("and", {call("==", {col({"li"}), col({"sup"})}), call("==", {col({"li_tag"}), col({"cust_tag"})})}));
+  std::vector<std::string> inputs;
+  chain_inputs(s.optimize(s.analyze(q)), inputs);
+  EXPECT_EQ(inputs, (std::vector<std::string>{"sup", "nat", "li", "cust"}));
+  // li in 0..99 with tag 0 or 2 meets its sup, then every cust of the same tag.
+  EXPECT_EQ(s.execute(q).num_rows(), 34 * 334 + 33 * 333);
+}
+
 }  // namespace
 }  // namespace ember::plan
