@@ -112,7 +112,8 @@ bool GpuJoinProbe::probe(const exec::JoinHashTable& table, const std::vector<Col
   try {
     GpuTaskPermit permit(*runtime, settings_.concurrent_tasks);
     Stream stream;
-    index_->probe(combined.data(), n, request, column_ptrs_, *pool_, stream, result);
+    index_->probe(combined.data(), n, request, column_ptrs_, *pool_, stream, result,
+                  &runtime->pinned_pool());
   } catch (const GpuOutOfMemory&) {
     cpu_batches_.fetch_add(1, std::memory_order_relaxed);
     return false;

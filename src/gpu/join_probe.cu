@@ -2,6 +2,7 @@
 
 #include <cuda_runtime.h>
 
+#include <cstring>
 #include <cub/device/device_scan.cuh>
 #include <numeric>
 
@@ -112,12 +113,66 @@ void launch_gather(const void* src, const int32_t* rows, int64_t n, void* out,
   EMBER_CUDA_CHECK_LAUNCH("gather_kernel");
 }
 
-/// `column` at the `n` device rows `rows`, as a host column: gathered on the device, then one
-/// copy of the values (and of the validity bitmap, when the column has nulls). The copies are
-/// queued on `stream`; the host buffers are filled once it is synchronized. The device buffers
-/// go back to the pool in stream order, after the copies.
+/// One block of the pinned staging pool, given back once the stream's work on it is done.
+class PinnedBlock {
+ public:
+  PinnedBlock(PinnedPool* pool, size_t bytes, const Stream& stream)
+      : pool_(pool),
+        stream_(stream),
+        data_(pool != nullptr && bytes > 0 ? static_cast<uint8_t*>(pool->allocate(bytes))
+                                           : nullptr) {}
+  ~PinnedBlock() {
+    if (data_ == nullptr) return;
+    cudaStreamSynchronize(raw(stream_));  // a copy may still use it when a throw got here
+    pool_->free(data_);
+  }
+  PinnedBlock(const PinnedBlock&) = delete;
+  PinnedBlock& operator=(const PinnedBlock&) = delete;
+  uint8_t* data() const { return data_; }
+
+ private:
+  PinnedPool* pool_;
+  const Stream& stream_;
+  uint8_t* data_;
+};
+
+/// The device → host copies of one probe batch, queued together once every kernel is: through
+/// one block of the pinned pool when it has room (page-locked copies run at the link's speed,
+/// pageable ones through the driver's own staging), else straight into the host buffers.
+class Downloads {
+ public:
+  void add(void* dst, const void* src, size_t bytes) {
+    if (bytes == 0) return;
+    items_.push_back({dst, src, bytes, total_});
+    total_ += (bytes + 255) / 256 * 256;
+  }
+  /// Copies, waits for the stream, and moves staged bytes to their destinations.
+  void run(const Stream& stream, PinnedPool* pinned) {
+    PinnedBlock stage(pinned, total_, stream);
+    for (const Item& c : items_)
+      copy_to_host(stage.data() != nullptr ? stage.data() + c.offset : c.dst, c.src, c.bytes,
+                   stream);
+    stream.synchronize();
+    if (stage.data() != nullptr)
+      for (const Item& c : items_) std::memcpy(c.dst, stage.data() + c.offset, c.bytes);
+  }
+
+ private:
+  struct Item {
+    void* dst;
+    const void* src;
+    size_t bytes, offset;
+  };
+  std::vector<Item> items_;
+  size_t total_ = 0;
+};
+
+/// `column` at the `n` device rows `rows`, as a host column whose buffers `downloads` fills:
+/// the values (and the validity bitmap, when the column has nulls) gathered on the device into
+/// buffers `keep` holds until then.
 ColumnPtr gather_column(const DeviceColumn& column, const int32_t* rows, int64_t n,
-                        DeviceMemoryPool& pool, const Stream& stream) {
+                        DeviceMemoryPool& pool, const Stream& stream, Downloads& downloads,
+                        std::vector<DeviceBuffer>& keep) {
   const int width = column.type->byte_width();
   const size_t bytes = static_cast<size_t>(n) * static_cast<size_t>(width);
   DeviceBuffer values(bytes, pool, stream);
@@ -142,7 +197,8 @@ ColumnPtr gather_column(const DeviceColumn& column, const int32_t* rows, int64_t
                         "-byte values are not gathered on the GPU");
   }
   BufferPtr data = Buffer::allocate(bytes);
-  copy_to_host(data->mutable_data(), values.data(), bytes, stream);
+  downloads.add(data->mutable_data(), values.data(), bytes);
+  keep.push_back(std::move(values));
   BufferPtr validity;
   if (column.validity) {
     DeviceBuffer bits(static_cast<size_t>((n + 31) / 32) * 4, pool, stream);
@@ -150,8 +206,8 @@ ColumnPtr gather_column(const DeviceColumn& column, const int32_t* rows, int64_t
         column.validity.as<uint8_t>(), rows, n, bits.as<uint32_t>());
     EMBER_CUDA_CHECK_LAUNCH("gather_validity_kernel");
     validity = Buffer::allocate(static_cast<size_t>(bitmap_bytes(n)));
-    copy_to_host(validity->mutable_data(), bits.data(), static_cast<size_t>(bitmap_bytes(n)),
-                 stream);
+    downloads.add(validity->mutable_data(), bits.data(), static_cast<size_t>(bitmap_bytes(n)));
+    keep.push_back(std::move(bits));
   }
   return Column::make(column.type, n, validity, data, nullptr, {}, validity ? -1 : 0);
 }
@@ -191,7 +247,8 @@ DeviceJoinIndex::~DeviceJoinIndex() = default;
 
 void DeviceJoinIndex::probe(const int64_t* keys, int64_t n, const exec::JoinProbeRequest& request,
                             const std::vector<const DeviceColumn*>& columns, DeviceMemoryPool& pool,
-                            const Stream& stream, exec::JoinProbeResult& result) const {
+                            const Stream& stream, exec::JoinProbeResult& result,
+                            PinnedPool* pinned) const {
   result = exec::JoinProbeResult{};
   if (n <= 0) return;
   const size_t rows = static_cast<size_t>(n);
@@ -200,21 +257,28 @@ void DeviceJoinIndex::probe(const int64_t* keys, int64_t n, const exec::JoinProb
            mask_,   next_.as<int32_t>()};
   DeviceBuffer d_keys(rows * 8, pool, stream), d_firsts(rows * 4, pool, stream);
   DeviceBuffer d_counts(rows * 8, pool, stream), d_offsets(rows * 8, pool, stream);
-  copy_to_device(d_keys.data(), keys, rows * 8, stream);
-  count_kernel<<<grid_for(rows), 256, 0, raw(stream)>>>(
-      ix, d_keys.as<int64_t>(), n, one, d_firsts.as<int32_t>(), d_counts.as<int64_t>());
-  EMBER_CUDA_CHECK_LAUNCH("count_kernel");
-  size_t temp_bytes = 0;
-  EMBER_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, d_counts.as<int64_t>(),
-                                                 d_offsets.as<int64_t>(), n, raw(stream)));
-  DeviceBuffer temp(std::max<size_t>(temp_bytes, 16), pool, stream);
-  EMBER_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, d_counts.as<int64_t>(),
-                                                 d_offsets.as<int64_t>(), n, raw(stream)));
-  int64_t last[2] = {0, 0};
-  copy_to_host(&last[0], d_offsets.as<int64_t>() + (n - 1), 8, stream);
-  copy_to_host(&last[1], d_counts.as<int64_t>() + (n - 1), 8, stream);
-  stream.synchronize();
-  const int64_t total = last[0] + last[1];
+  int64_t total = 0;
+  {
+    PinnedBlock stage(pinned, rows * 8, stream);
+    if (stage.data() != nullptr) std::memcpy(stage.data(), keys, rows * 8);
+    copy_to_device(d_keys.data(),
+                   stage.data() != nullptr ? static_cast<const void*>(stage.data()) : keys,
+                   rows * 8, stream);
+    count_kernel<<<grid_for(rows), 256, 0, raw(stream)>>>(
+        ix, d_keys.as<int64_t>(), n, one, d_firsts.as<int32_t>(), d_counts.as<int64_t>());
+    EMBER_CUDA_CHECK_LAUNCH("count_kernel");
+    size_t temp_bytes = 0;
+    EMBER_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(nullptr, temp_bytes, d_counts.as<int64_t>(),
+                                                   d_offsets.as<int64_t>(), n, raw(stream)));
+    DeviceBuffer temp(std::max<size_t>(temp_bytes, 16), pool, stream);
+    EMBER_CUDA_CHECK(cub::DeviceScan::ExclusiveSum(temp.data(), temp_bytes, d_counts.as<int64_t>(),
+                                                   d_offsets.as<int64_t>(), n, raw(stream)));
+    int64_t last[2] = {0, 0};
+    copy_to_host(&last[0], d_offsets.as<int64_t>() + (n - 1), 8, stream);
+    copy_to_host(&last[1], d_counts.as<int64_t>() + (n - 1), 8, stream);
+    stream.synchronize();
+    total = last[0] + last[1];
+  }
   if (total > 0x7fffffffLL)
     throw Unsupported("a probe batch with more than 2^31 - 1 join pairs is not probed on the GPU");
   if (total == 0) return;
@@ -226,37 +290,29 @@ void DeviceJoinIndex::probe(const int64_t* keys, int64_t n, const exec::JoinProb
       ix, d_firsts.as<int32_t>(), d_offsets.as<int64_t>(), n, one, d_probe.as<int32_t>(),
       d_build.as<int32_t>());
   EMBER_CUDA_CHECK_LAUNCH("write_kernel");
-  bool host_gathers = false;  // a build column the caller gathers from the build rows
-  // Copies into `result` are in flight from here on: a throw waits for them before `result`
-  // can go away.
-  try {
-    if (request.gather_build) {
-      result.build_columns.resize(columns.size());
-      for (size_t c = 0; c < columns.size(); ++c) {
-        if (columns[c] == nullptr) {
-          host_gathers = true;
-          continue;
-        }
+  Downloads downloads;
+  std::vector<DeviceBuffer> keep;  // gathered columns until they are copied back
+  bool host_gathers = false;       // a build column the caller gathers from the build rows
+  if (request.gather_build) {
+    result.build_columns.resize(columns.size());
+    for (size_t c = 0; c < columns.size(); ++c) {
+      if (columns[c] == nullptr)
+        host_gathers = true;
+      else
         result.build_columns[c] =
-            gather_column(*columns[c], d_build.as<int32_t>(), total, pool, stream);
-      }
+            gather_column(*columns[c], d_build.as<int32_t>(), total, pool, stream, downloads, keep);
     }
-    if (result.probe_identity) {
-      result.probe_rows.resize(pairs);
-      std::iota(result.probe_rows.begin(), result.probe_rows.end(), 0);
-    } else {
-      result.probe_rows.resize(pairs);
-      copy_to_host(result.probe_rows.data(), d_probe.data(), pairs * 4, stream);
-    }
-    if (host_gathers || request.need_build_rows) {
-      result.build_rows.resize(pairs);
-      copy_to_host(result.build_rows.data(), d_build.data(), pairs * 4, stream);
-    }
-  } catch (...) {
-    cudaStreamSynchronize(raw(stream));
-    throw;
   }
-  stream.synchronize();
+  result.probe_rows.resize(pairs);
+  if (result.probe_identity)
+    std::iota(result.probe_rows.begin(), result.probe_rows.end(), 0);
+  else
+    downloads.add(result.probe_rows.data(), d_probe.data(), pairs * 4);
+  if (host_gathers || request.need_build_rows) {
+    result.build_rows.resize(pairs);
+    downloads.add(result.build_rows.data(), d_build.data(), pairs * 4);
+  }
+  downloads.run(stream, pinned);
 }
 
 }  // namespace ember::gpu

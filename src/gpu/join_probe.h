@@ -35,11 +35,12 @@ class DeviceJoinIndex {
   /// JoinHashTable::combine_int_keys) are `keys`: the pairs into `result`, and with
   /// `request.gather_build` each of `columns` (the build side's columns on the device, in build
   /// row order; null entries stay with the caller) gathered at the pairs' build rows into
-  /// `result.build_columns`. Runs on `stream` and waits for it. Throws GpuOutOfMemory or
-  /// GpuError, leaving `result` unspecified.
+  /// `result.build_columns`. Copies go through `pinned` when it has room. Runs on `stream` and
+  /// waits for it. Throws GpuOutOfMemory or GpuError, leaving `result` unspecified.
   void probe(const int64_t* keys, int64_t n, const exec::JoinProbeRequest& request,
              const std::vector<const DeviceColumn*>& columns, DeviceMemoryPool& pool,
-             const Stream& stream, exec::JoinProbeResult& result) const;
+             const Stream& stream, exec::JoinProbeResult& result,
+             PinnedPool* pinned = nullptr) const;
 
   /// Device bytes the index holds.
   size_t bytes() const { return heads_.size() + slots_.size() + next_.size(); }

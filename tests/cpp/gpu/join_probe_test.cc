@@ -126,19 +126,24 @@ TEST(GpuJoinProbe, PairsEqualTheCpuProbe) {
     DeviceJoinIndex index(table.int_index(), pool, stream);
     std::vector<int64_t> combined;
     table.combine_int_keys(probe_keys, n, combined);
-    for (bool first_only : {false, true}) {
-      std::vector<int32_t> cpu_p, cpu_b;
-      table.probe(probe_keys, null_safe, n, cpu_p, cpu_b, first_only);
-      exec::JoinProbeRequest request;
-      request.first_only = first_only;
-      exec::JoinProbeResult gpu;
-      index.probe(combined.data(), n, request, {}, pool, stream, gpu);
-      ASSERT_GT(cpu_p.size(), 0u);
-      EXPECT_EQ(gpu.probe_rows, cpu_p) << "first_only " << first_only;
-      EXPECT_EQ(gpu.build_rows, cpu_b) << "first_only " << first_only;
-      // Some probe rows miss, so the pairs are never the identity here.
-      EXPECT_FALSE(gpu.probe_identity);
-    }
+    // Copies straight from and to pageable memory, staged through a pinned pool, and through
+    // one too small to stage anything.
+    PinnedPool pinned(size_t{64} << 20), tiny(1024);
+    for (PinnedPool* staging : {static_cast<PinnedPool*>(nullptr), &pinned, &tiny})
+      for (bool first_only : {false, true}) {
+        std::vector<int32_t> cpu_p, cpu_b;
+        table.probe(probe_keys, null_safe, n, cpu_p, cpu_b, first_only);
+        exec::JoinProbeRequest request;
+        request.first_only = first_only;
+        exec::JoinProbeResult gpu;
+        index.probe(combined.data(), n, request, {}, pool, stream, gpu, staging);
+        ASSERT_GT(cpu_p.size(), 0u);
+        EXPECT_EQ(gpu.probe_rows, cpu_p) << "first_only " << first_only;
+        EXPECT_EQ(gpu.build_rows, cpu_b) << "first_only " << first_only;
+        // Some probe rows miss, so the pairs are never the identity here.
+        EXPECT_FALSE(gpu.probe_identity);
+        EXPECT_EQ(pinned.used(), 0u);
+      }
     exec::JoinProbeResult empty;
     empty.probe_rows = {1};
     empty.build_rows = {2};
@@ -331,6 +336,32 @@ TEST(GpuJoinProbe, BuildRowsStayOnTheDeviceWhenEveryColumnIsGathered) {
   EXPECT_EQ(gpu.probe_rows, cpu_p);
   EXPECT_TRUE(gpu.build_rows.empty());
   EXPECT_FALSE(gpu.has_build_rows());
+  // The same gathered through a pinned staging pool.
+  {
+    Runtime* runtime = Runtime::get(settings);
+    ASSERT_NE(runtime, nullptr);
+    Stream stream;
+    DeviceMemoryPool pool("test", &runtime->device_pool(), 0);
+    DeviceJoinIndex index(table.int_index(), pool, stream);
+    std::vector<DeviceColumn> device;
+    for (auto& c : table.rows().columns) device.push_back(to_device(*c, pool, stream));
+    stream.synchronize();
+    PinnedPool pinned(size_t{16} << 20);
+    std::vector<int64_t> combined;
+    table.combine_int_keys({probe}, n, combined);
+    exec::JoinProbeResult staged;
+    index.probe(combined.data(), n, request, {&device[0], &device[1]}, pool, stream, staged,
+                &pinned);
+    EXPECT_EQ(staged.probe_rows, cpu_p);
+    EXPECT_EQ(pinned.used(), 0u);
+    for (size_t c = 0; c < 2; ++c) {
+      ColumnPtr want =
+          gather(*table.rows().columns[c], cpu_b.data(), static_cast<int64_t>(cpu_b.size()));
+      ASSERT_EQ(staged.build_columns[c]->length(), want->length());
+      for (int64_t i = 0; i < want->length(); ++i)
+        ASSERT_TRUE(staged.build_columns[c]->value_at(i) == want->value_at(i)) << c << " row " << i;
+    }
+  }
   // A semi join's request: the probe rows alone.
   exec::JoinProbeRequest semi;
   semi.first_only = true;

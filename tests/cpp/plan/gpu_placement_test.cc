@@ -413,20 +413,21 @@ TEST(GpuPlacement, HashJoinsProbeOnTheGpuWithEqualResults) {
                        alias(call("when", {call("=", {call("%", {col({"id"}), i64(97)}), i64(0)}),
                                            lit(Value(), DataType::long_()), fk}),
                              "fk")});
-  auto fact_hits = project(range(0, 600000),
-                           {alias(col({"id"}), "f"),
-                            alias(call("%", {call("*", {col({"id"}), i64(7919)}), i64(300000)}), "fk")});
+  auto fact_hits =
+      project(range(0, 600000),
+              {alias(col({"id"}), "f"),
+               alias(call("%", {call("*", {col({"id"}), i64(7919)}), i64(300000)}), "fk")});
   // The dimension's columns: gathered on the device (long, double, int with nulls) and on the
   // host (string).
-  auto dim = project(
-      range(0, 300000),
-      {alias(col({"id"}), "dk"), alias(call("*", {col({"id"}), i64(2)}), "w"),
-       alias(cast(col({"id"}), DataType::double_()), "d"),
-       alias(call("when", {call("=", {call("%", {col({"id"}), i64(5)}), i64(0)}),
-                           lit(Value(), DataType::int_()),
-                           cast(call("%", {col({"id"}), i64(1000)}), DataType::int_())}),
-             "i"),
-       alias(cast(col({"id"}), DataType::string()), "s")});
+  auto dim =
+      project(range(0, 300000),
+              {alias(col({"id"}), "dk"), alias(call("*", {col({"id"}), i64(2)}), "w"),
+               alias(cast(col({"id"}), DataType::double_()), "d"),
+               alias(call("when", {call("=", {call("%", {col({"id"}), i64(5)}), i64(0)}),
+                                   lit(Value(), DataType::int_()),
+                                   cast(call("%", {col({"id"}), i64(1000)}), DataType::int_())}),
+                     "i"),
+               alias(cast(col({"id"}), DataType::string()), "s")});
   for (const PlanPtr& probe : {fact, fact_hits})
     for (JoinType type : {JoinType::kInner, JoinType::kLeftOuter, JoinType::kRightOuter,
                           JoinType::kLeftSemi, JoinType::kLeftAnti, JoinType::kFullOuter}) {
@@ -442,7 +443,8 @@ TEST(GpuPlacement, HashJoinsProbeOnTheGpuWithEqualResults) {
       auto on = sorted_text_rows(s.execute(j));
       s.config().set("spark.rapids.sql.enabled", "false");
       auto off = sorted_text_rows(s.execute(j));
-      ASSERT_GT(off.size(), 0u);
+      // An anti join of keys that all hit is empty.
+      if (probe == fact || type != JoinType::kLeftAnti) ASSERT_GT(off.size(), 0u);
       EXPECT_EQ(on, off);
     }
   // A string key stays on the CPU, and says why.
