@@ -89,7 +89,13 @@ std::string HashJoin::details() const {
 void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
   const JoinHashTable& table = build_->table;
   const int64_t n = batch.num_rows;
-  std::vector<int32_t> probe_rows, build_rows;
+  JoinProbeResult pairs;
+  std::vector<int32_t>& probe_rows = pairs.probe_rows;
+  std::vector<int32_t>& build_rows = pairs.build_rows;
+  // Inner and right outer joins without a condition output exactly the pairs, so an offload
+  // may hand back the build columns already gathered for them.
+  const bool pairs_are_output =
+      !condition_ && (kind_ == HashJoinKind::kInner || kind_ == HashJoinKind::kRightOuter);
   if (probe_keys_.empty()) {
     // Nested loop: every build row is a candidate.
     const int64_t m = table.size();
@@ -105,21 +111,38 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
     for (auto& k : probe_keys_) keys.push_back(evaluate(*k, batch, ctx.eval));
     // Whether a probe row matches is all a semi, anti or existence join without a residual
     // condition asks: its first build row answers it.
-    const bool first_only = !condition_ && (kind_ == HashJoinKind::kLeftSemi || kind_ == HashJoinKind::kLeftAnti ||
-                                            kind_ == HashJoinKind::kExistence);
-    if (!build_->offloaded || !offload_->probe(table, keys, n, first_only, probe_rows, build_rows))
-      table.probe(keys, null_safe_, n, probe_rows, build_rows, first_only);
+    JoinProbeRequest request;
+    request.first_only = !condition_ && (kind_ == HashJoinKind::kLeftSemi || kind_ == HashJoinKind::kLeftAnti ||
+                                         kind_ == HashJoinKind::kExistence);
+    request.gather_build = pairs_are_output;
+    // Semi, anti and existence joins without a condition read only the probe rows.
+    request.need_build_rows = condition_ != nullptr || kind_ == HashJoinKind::kLeftOuter ||
+                              kind_ == HashJoinKind::kRightOuter || kind_ == HashJoinKind::kFullOuter;
+    if (!build_->offloaded || !offload_->probe(table, keys, n, request, pairs)) {
+      pairs = JoinProbeResult{};
+      table.probe(keys, null_safe_, n, probe_rows, build_rows, request.first_only);
+    }
   }
-  auto pair_batch = [&](const std::vector<int32_t>& pr, const std::vector<int32_t>& br) {
+  // `gathered`: the offload's answer, whose gathered build columns (and identity probe rows)
+  // stand for gathers here.
+  auto pair_batch = [&](const std::vector<int32_t>& pr, const std::vector<int32_t>& br,
+                        const JoinProbeResult* gathered) {
     Batch out;
     out.num_rows = static_cast<int64_t>(pr.size());
     out.index = batch.index;
-    for (auto& c : batch.columns) out.columns.push_back(gather(*c, pr.data(), out.num_rows));
-    for (auto& c : table.rows().columns) out.columns.push_back(gather(*c, br.data(), out.num_rows));
+    const bool identity = gathered != nullptr && gathered->probe_identity;
+    for (auto& c : batch.columns) out.columns.push_back(identity ? c : gather(*c, pr.data(), out.num_rows));
+    const std::vector<ColumnPtr>& build_columns = table.rows().columns;
+    for (size_t i = 0; i < build_columns.size(); ++i) {
+      if (gathered != nullptr && i < gathered->build_columns.size() && gathered->build_columns[i] != nullptr)
+        out.columns.push_back(gathered->build_columns[i]);
+      else
+        out.columns.push_back(gather(*build_columns[i], br.data(), out.num_rows));
+    }
     return out;
   };
   if (condition_ && !probe_rows.empty()) {
-    Batch candidates = pair_batch(probe_rows, build_rows);
+    Batch candidates = pair_batch(probe_rows, build_rows, nullptr);
     std::vector<int32_t> keep = true_rows(*evaluate(*condition_, candidates, ctx.eval));
     std::vector<int32_t> pr, br;
     pr.reserve(keep.size());
@@ -135,7 +158,9 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
     for (int32_t b : build_rows) build_->matched[static_cast<size_t>(b)].store(1, std::memory_order_relaxed);
   switch (kind_) {
     case HashJoinKind::kInner:
-    case HashJoinKind::kRightOuter: batch = pair_batch(probe_rows, build_rows); return;
+    case HashJoinKind::kRightOuter:
+      batch = pair_batch(probe_rows, build_rows, pairs_are_output ? &pairs : nullptr);
+      return;
     case HashJoinKind::kExistence: {
       std::vector<uint8_t> hit(static_cast<size_t>(n), 0);
       for (int32_t p : probe_rows) hit[static_cast<size_t>(p)] = 1;
@@ -178,7 +203,7 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
           br.push_back(-1);
         }
       }
-      batch = pair_batch(pr, br);
+      batch = pair_batch(pr, br, nullptr);
       return;
     }
   }

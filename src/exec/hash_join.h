@@ -17,6 +17,31 @@ namespace ember::exec {
 /// passed (a mark join, for EXISTS / IN used as a value).
 enum class HashJoinKind { kInner, kLeftOuter, kRightOuter, kFullOuter, kLeftSemi, kLeftAnti, kExistence };
 
+/// One probe batch's answer from a JoinProbeOffload: the pairs, in the CPU probe's order, and
+/// optionally the build side's columns already gathered at those pairs.
+struct JoinProbeResult {
+  std::vector<int32_t> probe_rows;
+  /// The build row of each pair; left empty by the offload when the caller does not need them
+  /// (`need_build_rows` false and no build column left to the caller).
+  std::vector<int32_t> build_rows;
+  /// Every probe row has exactly one pair, in order (`probe_rows` is 0..n-1), so the probe
+  /// columns need no gather.
+  bool probe_identity = false;
+  /// Asked for with `gather_build`: one entry per build column, that column's values at the
+  /// pairs' build rows, or null where the caller gathers the column itself. Empty otherwise.
+  std::vector<ColumnPtr> build_columns;
+  bool has_build_rows() const { return build_rows.size() == probe_rows.size(); }
+};
+
+/// What a join asks of one probe batch.
+struct JoinProbeRequest {
+  bool first_only = false;      // each matching probe row's first build row only
+  bool gather_build = false;    // gather the build columns the offload can, into build_columns
+  /// The caller reads build_rows for more than gathering the build columns left to it (outer
+  /// rows, a residual condition).
+  bool need_build_rows = true;
+};
+
 /// Runs a hash join's probe somewhere else (the GPU) over the table the CPU built, with the same
 /// pairs in the same order. `prepare` runs once the build side is indexed and says whether the
 /// offload takes this table; `probe` answers one batch's keys, or returns false when it cannot
@@ -26,8 +51,8 @@ class JoinProbeOffload {
  public:
   virtual ~JoinProbeOffload() = default;
   virtual bool prepare(const JoinHashTable& table) = 0;
-  virtual bool probe(const JoinHashTable& table, const std::vector<ColumnPtr>& keys, int64_t n, bool first_only,
-                     std::vector<int32_t>& probe_rows, std::vector<int32_t>& build_rows) const = 0;
+  virtual bool probe(const JoinHashTable& table, const std::vector<ColumnPtr>& keys, int64_t n,
+                     const JoinProbeRequest& request, JoinProbeResult& result) const = 0;
 };
 
 /// Hash join: children[1] runs first into a JoinHashTable (the build sink, one table built at

@@ -1,8 +1,10 @@
 // The GPU probe of a hash join: the device looks up each probe batch's keys in a copy of the
-// CPU-built index; the CPU join does the rest (CPU twin: exec/hash_join.cc).
+// CPU-built index and gathers the build side's fixed-width columns for the pairs; the CPU join
+// does the rest (CPU twin: exec/hash_join.cc).
 
 #include <chrono>
 
+#include "gpu/device_column.h"
 #include "gpu/error.h"
 #include "gpu/join_probe.h"
 #include "gpu/operators.h"
@@ -13,12 +15,22 @@ namespace ember::gpu {
 GpuJoinProbe::GpuJoinProbe(const GpuSettings& settings) : settings_(settings) {}
 
 GpuJoinProbe::~GpuJoinProbe() {
-  // The index's buffers are freed on the stream that owns them, before the stream goes.
+  // The index's and the columns' buffers are freed on the stream that owns them, before the
+  // stream goes.
   index_.reset();
+  columns_.clear();
+}
+
+size_t GpuJoinProbe::device_columns() const {
+  size_t n = 0;
+  for (auto& c : columns_) n += c != nullptr;
+  return n;
 }
 
 bool GpuJoinProbe::decline(const std::string& reason) {
   index_.reset();
+  columns_.clear();
+  column_ptrs_.clear();
   stats_.on_gpu = false;
   stats_.fallback_reason = reason;
   return false;
@@ -26,6 +38,8 @@ bool GpuJoinProbe::decline(const std::string& reason) {
 
 bool GpuJoinProbe::prepare(const exec::JoinHashTable& table) {
   index_.reset();
+  columns_.clear();
+  column_ptrs_.clear();
   stats_ = GpuRunStats{};
   failed_ = false;
   gpu_batches_ = 0;
@@ -53,16 +67,36 @@ bool GpuJoinProbe::prepare(const exec::JoinHashTable& table) {
   } catch (const Unsupported& e) {
     return decline(e.what());
   }
+  // The build columns the device can gather, while they fit: those that do not stay with the
+  // host's gather, and the probe still runs here.
+  int64_t column_bytes = 0;
+  for (const ColumnPtr& c : table.rows().columns) {
+    std::unique_ptr<DeviceColumn> d;
+    if (table.size() > 0 && DeviceJoinIndex::gathers(*c->type())) {
+      try {
+        GpuTaskPermit permit(*runtime, settings_.concurrent_tasks);
+        d = std::make_unique<DeviceColumn>(to_device(*c, *pool_, *stream_));
+        stream_->synchronize();
+        column_bytes += static_cast<int64_t>(d->data.size() + d->validity.size());
+      } catch (const GpuOutOfMemory&) {
+        d.reset();
+      } catch (const GpuError& e) {
+        return decline(e.message());
+      }
+    }
+    column_ptrs_.push_back(d.get());
+    columns_.push_back(std::move(d));
+  }
   stats_.on_gpu = true;
-  stats_.uploaded_bytes = static_cast<int64_t>(index_->bytes());
+  stats_.uploaded_bytes = static_cast<int64_t>(index_->bytes()) + column_bytes;
   stats_.total_ms =
       std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - begin).count();
   return true;
 }
 
 bool GpuJoinProbe::probe(const exec::JoinHashTable& table, const std::vector<ColumnPtr>& keys,
-                         int64_t n, bool first_only, std::vector<int32_t>& probe_rows,
-                         std::vector<int32_t>& build_rows) const {
+                         int64_t n, const exec::JoinProbeRequest& request,
+                         exec::JoinProbeResult& result) const {
   if (!index_ || failed_.load(std::memory_order_relaxed)) {
     cpu_batches_.fetch_add(1, std::memory_order_relaxed);
     return false;
@@ -78,7 +112,8 @@ bool GpuJoinProbe::probe(const exec::JoinHashTable& table, const std::vector<Col
   try {
     GpuTaskPermit permit(*runtime, settings_.concurrent_tasks);
     Stream stream;
-    index_->probe(combined.data(), n, first_only, *pool_, stream, probe_rows, build_rows);
+    index_->probe(combined.data(), n, request, column_ptrs_, *pool_, stream, result,
+                  &runtime->pinned_pool());
   } catch (const GpuOutOfMemory&) {
     cpu_batches_.fetch_add(1, std::memory_order_relaxed);
     return false;

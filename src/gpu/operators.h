@@ -186,36 +186,42 @@ class GpuSort final : public exec::PhysicalOperator {
 };
 
 class DeviceJoinIndex;
+struct DeviceColumn;
 
 /// The probe of a hash join on the GPU (CPU twin: exec/hash_join.cc, which keeps everything
-/// else: the build, residual conditions, outer rows, gathering the output). Once the CPU has
-/// indexed the build side, a table over integer keys with at least
-/// spark.ember.gpu.joinMinBuildRows rows is copied to the device, and each probe batch's keys
-/// are looked up there (join_probe.h). Smaller build sides stay on the CPU, whose index then
-/// fits in its caches; a batch the device cannot finish (memory) is probed by the CPU, and a
-/// device error moves the rest of the join there.
+/// else: the build, residual conditions, outer rows, the columns the device does not gather).
+/// Once the CPU has indexed the build side, a table over integer keys with at least
+/// spark.ember.gpu.joinMinBuildRows rows is copied to the device with its fixed-width columns,
+/// and each probe batch's keys are looked up there (join_probe.h); where the join's output is
+/// the pairs themselves, the device also gathers those build columns for them. Smaller build
+/// sides stay on the CPU, whose index then fits in its caches; a batch the device cannot finish
+/// (memory) is probed by the CPU, and a device error moves the rest of the join there. Build
+/// columns that do not fit in device memory are gathered by the host.
 class GpuJoinProbe final : public exec::JoinProbeOffload {
  public:
   explicit GpuJoinProbe(const GpuSettings& settings);
   ~GpuJoinProbe() override;
   bool prepare(const exec::JoinHashTable& table) override;
   bool probe(const exec::JoinHashTable& table, const std::vector<ColumnPtr>& keys, int64_t n,
-             bool first_only, std::vector<int32_t>& probe_rows,
-             std::vector<int32_t>& build_rows) const override;
+             const exec::JoinProbeRequest& request, exec::JoinProbeResult& result) const override;
 
   /// What the last run did: on_gpu once the index is on the device, fallback_reason when it is
-  /// not, uploaded_bytes the index's size; batches probed on each side.
+  /// not, uploaded_bytes the index's and the build columns' size; batches probed on each side.
   const GpuRunStats& last_run() const { return stats_; }
   int64_t gpu_batches() const { return gpu_batches_.load(); }
   int64_t cpu_batches() const { return cpu_batches_.load(); }
+  /// Build columns on the device (gathered there for the output).
+  size_t device_columns() const;
 
  private:
   bool decline(const std::string& reason);
 
   GpuSettings settings_;
-  std::unique_ptr<Stream> stream_;  // the index's buffers live on it
+  std::unique_ptr<Stream> stream_;  // the index's and the columns' buffers live on it
   std::unique_ptr<DeviceMemoryPool> pool_;
   std::unique_ptr<DeviceJoinIndex> index_;
+  std::vector<std::unique_ptr<DeviceColumn>> columns_;  // per build column; null: on the host
+  std::vector<const DeviceColumn*> column_ptrs_;
   mutable std::atomic<bool> failed_{false};
   mutable std::atomic<int64_t> gpu_batches_{0}, cpu_batches_{0};
   GpuRunStats stats_;

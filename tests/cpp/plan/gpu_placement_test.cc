@@ -384,7 +384,15 @@ std::vector<std::string> sorted_text_rows(const QueryResult& r) {
       std::string row;
       for (auto& c : b.columns) {
         Value v = c->value_at(i);
-        row += (v.is_null() ? std::string("null") : std::to_string(v.as_int())) + "|";
+        if (v.is_null())
+          row += "null";
+        else if (c->type()->is_floating())
+          row += std::to_string(v.as_double());
+        else if (c->type()->is_string_like())
+          row += v.as_bytes();
+        else
+          row += std::to_string(v.as_int());
+        row += "|";
       }
       out.push_back(std::move(row));
     }
@@ -397,31 +405,48 @@ TEST(GpuPlacement, HashJoinsProbeOnTheGpuWithEqualResults) {
   Session s("t");
   s.config().set("spark.ember.gpu.joinMinBuildRows", "100000");
   s.config().set("spark.rapids.sql.explain", "ALL");
-  // Fact keys hit the dimension with duplicates, miss it, and are null every 97th row.
+  // Fact keys hit the dimension with duplicates, miss it, and are null every 97th row; the
+  // second fact's keys all hit.
   auto fk = call("%", {call("*", {col({"id"}), i64(7919)}), i64(330000)});
   auto fact = project(range(0, 600000),
                       {alias(col({"id"}), "f"),
                        alias(call("when", {call("=", {call("%", {col({"id"}), i64(97)}), i64(0)}),
                                            lit(Value(), DataType::long_()), fk}),
                              "fk")});
-  auto dim = project(range(0, 300000),
-                     {alias(col({"id"}), "dk"), alias(call("*", {col({"id"}), i64(2)}), "w")});
-  for (JoinType type : {JoinType::kInner, JoinType::kLeftOuter, JoinType::kLeftSemi,
-                        JoinType::kLeftAnti, JoinType::kFullOuter}) {
-    SCOPED_TRACE(join_type_name(type));
-    auto j = node(PlanKind::kJoin, {fact, dim});
-    const_cast<PlanNode*>(j.get())->join_type = type;
-    const_cast<PlanNode*>(j.get())->condition = call("=", {col({"fk"}), col({"dk"})});
-    s.config().set("spark.rapids.sql.enabled", "true");
-    std::string text = s.explain(j, ExplainMode::kSimple);
-    EXPECT_NE(text.find("GpuBroadcastHashJoin"), std::string::npos) << text;
-    EXPECT_NE(text.find("*Exec <BroadcastHashJoin> will run on GPU"), std::string::npos) << text;
-    auto on = sorted_text_rows(s.execute(j));
-    s.config().set("spark.rapids.sql.enabled", "false");
-    auto off = sorted_text_rows(s.execute(j));
-    ASSERT_GT(off.size(), 0u);
-    EXPECT_EQ(on, off);
-  }
+  auto fact_hits =
+      project(range(0, 600000),
+              {alias(col({"id"}), "f"),
+               alias(call("%", {call("*", {col({"id"}), i64(7919)}), i64(300000)}), "fk")});
+  // The dimension's columns: gathered on the device (long, double, int with nulls) and on the
+  // host (string).
+  auto dim =
+      project(range(0, 300000),
+              {alias(col({"id"}), "dk"), alias(call("*", {col({"id"}), i64(2)}), "w"),
+               alias(cast(col({"id"}), DataType::double_()), "d"),
+               alias(call("when", {call("=", {call("%", {col({"id"}), i64(5)}), i64(0)}),
+                                   lit(Value(), DataType::int_()),
+                                   cast(call("%", {col({"id"}), i64(1000)}), DataType::int_())}),
+                     "i"),
+               alias(cast(col({"id"}), DataType::string()), "s")});
+  for (const PlanPtr& probe : {fact, fact_hits})
+    for (JoinType type : {JoinType::kInner, JoinType::kLeftOuter, JoinType::kRightOuter,
+                          JoinType::kLeftSemi, JoinType::kLeftAnti, JoinType::kFullOuter}) {
+      SCOPED_TRACE(join_type_name(type));
+      SCOPED_TRACE(probe == fact ? "fact" : "fact, every key hits");
+      auto j = node(PlanKind::kJoin, {probe, dim});
+      const_cast<PlanNode*>(j.get())->join_type = type;
+      const_cast<PlanNode*>(j.get())->condition = call("=", {col({"fk"}), col({"dk"})});
+      s.config().set("spark.rapids.sql.enabled", "true");
+      std::string text = s.explain(j, ExplainMode::kSimple);
+      EXPECT_NE(text.find("GpuBroadcastHashJoin"), std::string::npos) << text;
+      EXPECT_NE(text.find("*Exec <BroadcastHashJoin> will run on GPU"), std::string::npos) << text;
+      auto on = sorted_text_rows(s.execute(j));
+      s.config().set("spark.rapids.sql.enabled", "false");
+      auto off = sorted_text_rows(s.execute(j));
+      // An anti join of keys that all hit is empty.
+      if (probe == fact || type != JoinType::kLeftAnti) ASSERT_GT(off.size(), 0u);
+      EXPECT_EQ(on, off);
+    }
   // A string key stays on the CPU, and says why.
   auto j = node(PlanKind::kJoin, {fact, dim});
   const_cast<PlanNode*>(j.get())->condition =
