@@ -97,6 +97,12 @@ void GpuPlacement::report(const exec::PhysicalOperator& op, bool gpu, const std:
 
 void GpuPlacement::place(exec::OperatorPtr& op, const std::string& blocked) {
   if (!blocked.empty()) {
+    // One reason for the whole plan (no device, or the GPU switched off): said once, unless
+    // every operator was asked for.
+    if (settings_.explain != gpu::ExplainGpu::kAll) {
+      lines_.push_back("!Exec <" + op->name() + "> and every operator under it cannot run on GPU because " + blocked);
+      return;
+    }
     report(*op, false, blocked);
   } else {
     const Note* n = note(op.get());

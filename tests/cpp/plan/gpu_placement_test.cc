@@ -213,10 +213,12 @@ TEST(GpuPlacement, ExplainReportsPlacement) {
   std::string text = s.explain(headline(1000), ExplainMode::kSimple);
   if (!gpu::device_info().available) {
     EXPECT_EQ(text.find("GpuHashAggregate"), std::string::npos) << text;
-    EXPECT_NE(text.find("!Exec <HashAggregate> cannot run on GPU because " +
+    // NOT_ON_GPU: the reason once, for the plan's root.
+    EXPECT_NE(text.find("!Exec <Project> and every operator under it cannot run on GPU because " +
                         gpu::Runtime::unavailable_reason()),
               std::string::npos)
         << text;
+    EXPECT_EQ(text.find("!Exec <HashAggregate>"), std::string::npos) << text;
   } else {
     EXPECT_NE(text.find("GpuHashAggregate"), std::string::npos) << text;
     EXPECT_NE(text.find("GpuProject"), std::string::npos) << text;
@@ -317,6 +319,7 @@ TEST(GpuPlacement, SalesCsvAggregatesOnTheGpuWithEqualResults) {
             << text;
       } else {
         EXPECT_EQ(text.find("Gpu"), std::string::npos) << text;
+        // spark.rapids.sql.explain=ALL: every operator with the reason.
         EXPECT_NE(text.find("!Exec <HashAggregate> cannot run on GPU because " +
                             gpu::Runtime::unavailable_reason()),
                   std::string::npos)
