@@ -211,6 +211,12 @@ class Matcher {
     if (x.kind != y.kind || !known_expr_kind(x.kind) || x.subquery || y.subquery) return false;
     if (x.function != y.function || (x.function && !x.function->deterministic && !same_result_))
       return false;
+    // A random call without its seed (rand() in SQL) draws one when it runs, so two of them
+    // differ, as two analyses of it in Spark draw different seeds. One expression read twice
+    // (a view's plan) is still itself.
+    if (x.function && !x.function->deterministic && a != b &&
+        static_cast<int>(x.children.size()) < x.function->max_args)
+      return false;
     if (!same_type(x.type, y.type) || x.nullable != y.nullable || !ids(x.expr_id, y.expr_id))
       return false;
     // Names of attributes and aliases only label columns; everywhere else they are semantics

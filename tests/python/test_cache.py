@@ -207,3 +207,32 @@ def test_uncache_if_exists_and_clear(both):
         return states
 
     assert both(program) == [True, False]
+
+
+def test_cached_random_values(ember, connect_oracle):
+    """A random column keeps its values once cached: a view of SQL's rand() (one analyzed plan)
+    reads the same rows in every query while cached; a SQL query sent again draws a new seed
+    each time, so it never matches the cached plan, as in Spark."""
+
+    def program(s):
+        s.catalog.clearCache()
+        s.sql("SELECT id, rand() AS r FROM range(1000)").createOrReplaceTempView("cache_rand")
+        view = s.table("cache_rand")
+        s.sql("CACHE TABLE cache_rand").collect()
+        first = view.collect()
+        out = [first == view.collect()]
+        out.append(sorted(first) == sorted(s.sql("SELECT * FROM cache_rand WHERE r >= 0").collect()))
+        s.sql("UNCACHE TABLE cache_rand").collect()
+        query = s.sql("SELECT id, rand() AS r FROM range(1000)")
+        query.cache()
+        out.append(query.collect() == query.collect())
+        out.append(query.storageLevel.useMemory)
+        query.unpersist()
+        s.catalog.dropTempView("cache_rand")
+        return out
+
+    with session_mode(connect_oracle):
+        expected = program(connect_oracle)
+    with session_mode(ember):
+        actual = program(ember)
+    assert actual == expected == [True, True, False, False]
