@@ -289,11 +289,13 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
       return no_result();
     case pb::Catalog::kRefreshTable:
       require_relation(r.refresh_table().table_name());
+      plan::refresh_table(session, parts(r.refresh_table().table_name()));
       return no_result();
     case pb::Catalog::kClearCache:
       session.cache_manager().clear();
       return no_result();
     case pb::Catalog::kRefreshByPath:
+      session.cache_manager().invalidate_path(r.refresh_by_path().path(), session.config(), false);
       return no_result();
     case pb::Catalog::kCurrentCatalog:
       return string_result(kCatalogName);

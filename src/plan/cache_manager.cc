@@ -257,6 +257,13 @@ void uncache_table(Session& session, const std::vector<std::string>& name) {
   session.cache_manager().uncache(analyze_relation(session, name), true);
 }
 
+void refresh_table(Session& session, const std::vector<std::string>& name) {
+  analyze_relation(session, name);
+  if (name.size() == 1 && session.catalog().lookup_temp_view(name[0])) return;
+  if (auto table = session.find_table(name))
+    session.cache_manager().invalidate_path(table->location, session.config(), false);
+}
+
 bool is_table_cached(Session& session, const std::vector<std::string>& name) {
   return session.cache_manager().lookup(analyze_relation(session, name)) != nullptr;
 }

@@ -86,6 +86,9 @@ void cache_table(Session& session, const std::vector<std::string>& name, const S
 /// UNCACHE TABLE / spark.catalog.uncacheTable: drops the relation's entry and every entry that
 /// reads it.
 void uncache_table(Session& session, const std::vector<std::string>& name);
+/// REFRESH TABLE / spark.catalog.refreshTable: the entries over a table's files read them
+/// again (TABLE_OR_VIEW_NOT_FOUND when there is no such relation).
+void refresh_table(Session& session, const std::vector<std::string>& name);
 /// spark.catalog.isCached.
 bool is_table_cached(Session& session, const std::vector<std::string>& name);
 

@@ -361,7 +361,7 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
       }
       return {};
     case StatementKind::kRefreshTable:
-      analyze_relation(session, s.name);
+      plan::refresh_table(session, s.name);
       return {};
     case StatementKind::kClearCache:
       session.cache_manager().clear();
