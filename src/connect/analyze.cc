@@ -14,6 +14,7 @@
 #include "connect/translate_types.h"
 #include "ember_build_info.h"
 #include "io/data_source.h"
+#include "plan/cache_manager.h"
 
 namespace ember::connect {
 
@@ -73,7 +74,7 @@ void strip_identity(gp::Message* m) {
 }
 
 /// A canonical form of a relation: equal for DataFrames that compute the same thing the same
-/// way. Used for sameSemantics, semanticHash and persistence bookkeeping.
+/// way. Used for sameSemantics and semanticHash.
 std::string semantic_key(const pb::Relation& rel) {
   pb::Relation copy = rel;
   strip_identity(&copy);
@@ -203,31 +204,24 @@ void handle_analyze(ConnectSession& session, const pb::AnalyzePlanRequest& reque
     }
     case R::kPersist: {
       const auto& p = request.persist();
-      engine.analyze(translate(session, p.relation()));
-      pb::StorageLevel level;
-      if (p.has_storage_level()) {
-        level = p.storage_level();
-      } else {
-        // Spark's default for cache()/persist(): MEMORY_AND_DISK, deserialized.
-        level.set_use_disk(true);
-        level.set_use_memory(true);
-        level.set_deserialized(true);
-        level.set_replication(1);
-      }
-      session.set_storage_level(semantic_key(p.relation()), &level);
+      plan::PlanPtr analyzed = engine.analyze(translate(session, p.relation()));
+      plan::StorageLevel level = p.has_storage_level() ? storage_level_from_proto(p.storage_level())
+                                                       : plan::StorageLevel::memory_and_disk();
+      engine.cache_manager().cache(analyzed, level);
       response->mutable_persist();
       return;
     }
     case R::kUnpersist:
-      session.set_storage_level(semantic_key(request.unpersist().relation()), nullptr);
+      engine.cache_manager().uncache(
+          engine.analyze(translate(session, request.unpersist().relation())), false);
       response->mutable_unpersist();
       return;
     case R::kGetStorageLevel: {
-      pb::StorageLevel level;
-      if (!session.storage_level(semantic_key(request.get_storage_level().relation()), &level)) {
-        level.set_replication(1);  // StorageLevel.NONE
-      }
-      *response->mutable_get_storage_level()->mutable_storage_level() = level;
+      auto entry = engine.cache_manager().lookup(
+          engine.analyze(translate(session, request.get_storage_level().relation())));
+      // StorageLevel.NONE for a plan that is not cached.
+      storage_level_to_proto(entry ? entry->level : plan::StorageLevel(),
+                             response->mutable_get_storage_level()->mutable_storage_level());
       return;
     }
     case R::kJsonToDdl:

@@ -9,7 +9,7 @@
 namespace ember::connect {
 
 /// AnalyzePlan: schema, explain, tree string, local/streaming checks, input files, version,
-/// DDL parsing, semantic comparison and hashing, persistence bookkeeping (analyze.cc).
+/// DDL parsing, semantic comparison and hashing, persist / unpersist / storage level (analyze.cc).
 void handle_analyze(ConnectSession& session, const spark::connect::AnalyzePlanRequest& request,
                     spark::connect::AnalyzePlanResponse* response);
 

@@ -83,25 +83,6 @@ std::vector<std::string> ConnectSession::interrupt_operation(const std::string& 
   return {};
 }
 
-void ConnectSession::set_storage_level(const std::string& key,
-                                       const spark::connect::StorageLevel* level) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (level == nullptr) {
-    storage_levels_.erase(key);
-  } else {
-    storage_levels_[key] = *level;
-  }
-}
-
-bool ConnectSession::storage_level(const std::string& key,
-                                   spark::connect::StorageLevel* out) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  auto it = storage_levels_.find(key);
-  if (it == storage_levels_.end()) return false;
-  *out = it->second;
-  return true;
-}
-
 Checkpoint::Checkpoint(plan::PlanPtr plan, plan::PlanPtr rows)
     : plan_(std::move(plan)), rows_(std::move(rows)) {}
 

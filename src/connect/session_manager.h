@@ -39,7 +39,7 @@ class Checkpoint {
 
 /// What the protocol keeps per client session besides the engine session: the server-side
 /// session id Spark 4 reports, uploaded artifacts, running operations, recent errors and
-/// persisted relations. Thread-safe.
+/// checkpointed DataFrames (cached plans live in the engine session). Thread-safe.
 class ConnectSession {
  public:
   ConnectSession(std::string session_id, std::string user_id);
@@ -68,10 +68,6 @@ class ConnectSession {
   std::vector<std::string> interrupt_tag(const std::string& tag);
   std::vector<std::string> interrupt_operation(const std::string& id);
 
-  // Persisted relations (DataFrame.persist / cache), keyed by the relation's message.
-  void set_storage_level(const std::string& key, const spark::connect::StorageLevel* level);
-  bool storage_level(const std::string& key, spark::connect::StorageLevel* out) const;
-
   // Checkpointed DataFrames (CachedRemoteRelation), by relation id. They live until the
   // client removes them (RemoveCachedRemoteRelationCommand) or the session ends.
   void put_checkpoint(const std::string& relation_id, std::shared_ptr<Checkpoint> checkpoint);
@@ -92,7 +88,6 @@ class ConnectSession {
   mutable std::mutex mu_;
   std::map<std::string, std::string> artifacts_;
   std::map<std::string, std::shared_ptr<Operation>> operations_;
-  std::map<std::string, spark::connect::StorageLevel> storage_levels_;
   std::map<std::string, std::shared_ptr<Checkpoint>> checkpoints_;
   std::chrono::steady_clock::time_point last_access_;
 };

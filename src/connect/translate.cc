@@ -3,7 +3,9 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/error.h"
 #include "connect/errors.h"
+#include "connect/translate_transpose.h"
 
 namespace ember::connect {
 
@@ -115,6 +117,16 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
       return summary(rel.summary());
     case pb::Relation::kCatalog:
       return catalog(rel.catalog());
+    case pb::Relation::kTranspose: {
+      EMBER_CHECK(ctx_.session != nullptr, "Transpose needs a session");
+      const auto& t = rel.transpose();
+      if (t.index_columns_size() > 1)
+        throw_invalid_plan("ASSERTION_FAILURE", "The number of index columns should be either 0 or 1.",
+                           {{"message", "The number of index columns should be either 0 or 1."}});
+      plan::ExprPtr index = t.index_columns_size() == 1 ? expression(t.index_columns(0)) : nullptr;
+      return std::make_shared<plan::PlanNode>(
+          *transpose_relation(*ctx_.session, input(t.input(), "Transpose"), index, ctx_.cancelled));
+    }
     case pb::Relation::REL_TYPE_NOT_SET:
       throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",
                          "This oneOf field in spark.connect.Relation is not set: rel_type",

@@ -11,6 +11,7 @@
 #include "connect/errors.h"
 #include "connect/translate.h"
 #include "connect/translate_types.h"
+#include "plan/cache_manager.h"
 #include "plan/session.h"
 #include "plan/table_write.h"
 
@@ -152,7 +153,7 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
     if (db != nullptr && !db->empty()) return nullptr;  // temporary views live in no database
     return views.lookup_temp_view(name);
   };
-  auto cache_key = [&](const std::string& name) { return session.cache_key(plan::parse_attribute_name(name)); };
+  auto parts = [](const std::string& name) { return plan::parse_attribute_name(name); };
   // A temporary view or a table must exist (cache and refresh calls).
   auto require_relation = [&](const std::string& name) {
     if (!views.lookup_temp_view(name) && !find_table(session, name, nullptr)) table_not_found(name);
@@ -274,24 +275,27 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
     case pb::Catalog::kDropGlobalTempView:
       return boolean_result(false);
     case pb::Catalog::kIsCached:
-      require_relation(r.is_cached().table_name());
-      return boolean_result(views.is_cached(cache_key(r.is_cached().table_name())));
-    case pb::Catalog::kCacheTable:
-      // Ember keeps no cached copy (its scans are fast); the name is marked cached.
-      require_relation(r.cache_table().table_name());
-      views.set_cached(cache_key(r.cache_table().table_name()), true);
+      return boolean_result(plan::is_table_cached(session, parts(r.is_cached().table_name())));
+    case pb::Catalog::kCacheTable: {
+      // Lazy, as Spark's Catalog.cacheTable (SQL's CACHE TABLE is eager).
+      const auto& c = r.cache_table();
+      plan::StorageLevel level = c.has_storage_level() ? storage_level_from_proto(c.storage_level())
+                                                       : plan::StorageLevel::memory_and_disk();
+      plan::cache_table(session, parts(c.table_name()), level, false);
       return no_result();
+    }
     case pb::Catalog::kUncacheTable:
-      require_relation(r.uncache_table().table_name());
-      views.set_cached(cache_key(r.uncache_table().table_name()), false);
+      plan::uncache_table(session, parts(r.uncache_table().table_name()));
       return no_result();
     case pb::Catalog::kRefreshTable:
       require_relation(r.refresh_table().table_name());
+      plan::refresh_table(session, parts(r.refresh_table().table_name()));
       return no_result();
     case pb::Catalog::kClearCache:
-      views.clear_cached();
+      session.cache_manager().clear();
       return no_result();
     case pb::Catalog::kRefreshByPath:
+      session.cache_manager().invalidate_path(r.refresh_by_path().path(), session.config(), false);
       return no_result();
     case pb::Catalog::kCurrentCatalog:
       return string_result(kCatalogName);

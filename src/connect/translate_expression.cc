@@ -36,6 +36,21 @@ std::shared_ptr<Expr> new_expr(ExprKind kind, std::vector<ExprPtr> children = {}
   return e;
 }
 
+/// distributed_sequence_id(): pandas-on-Spark's default index and DataFrame.zipWithIndex, the
+/// consecutive numbers 0..n-1 of the rows in input order (a non-null long). Spark attaches them
+/// with a dedicated operator; here it is the running count of a window without partitions or
+/// order, whose single ordered partition keeps the input order, minus one. The optional
+/// argument (whether Spark caches the input first) changes nothing here.
+ExprPtr distributed_sequence_id() {
+  auto window = new_expr(ExprKind::kWindow, {plan::call("count", {plan::lit(Value::integer(1), DataType::int_())})});
+  window->frame.type = plan::WindowFrame::Type::kRows;
+  window->frame.lower = plan::WindowFrame::kUnboundedPreceding;
+  window->frame.upper = 0;
+  window->frame.specified = true;
+  return plan::alias(plan::call("-", {window, plan::lit(Value::integer(1), DataType::long_())}),
+                     "distributed_sequence_id()");
+}
+
 ExprPtr star_expression(const pb::Expression::UnresolvedStar& s) {
   const int64_t plan_id = s.has_plan_id() ? s.plan_id() : -1;
   if (!s.has_unparsed_target()) return plan::star({}, plan_id);
@@ -115,6 +130,8 @@ ExprPtr PlanTranslator::expression(const pb::Expression& e) {
     }
     case pb::Expression::kUnresolvedFunction: {
       const auto& f = e.unresolved_function();
+      if (f.function_name() == "distributed_sequence_id" && f.arguments_size() <= 1)
+        return distributed_sequence_id();
       return plan::call(f.function_name(), expressions(f.arguments()), f.is_distinct());
     }
     case pb::Expression::kCallFunction: {

@@ -232,4 +232,22 @@ Schema schema_from_proto(const pb::DataType& proto) {
   return t->fields();
 }
 
+plan::StorageLevel storage_level_from_proto(const spark::connect::StorageLevel& proto) {
+  plan::StorageLevel level;
+  level.use_disk = proto.use_disk();
+  level.use_memory = proto.use_memory();
+  level.use_off_heap = proto.use_off_heap();
+  level.deserialized = proto.deserialized();
+  level.replication = proto.replication();
+  return level;
+}
+
+void storage_level_to_proto(const plan::StorageLevel& level, spark::connect::StorageLevel* out) {
+  out->set_use_disk(level.use_disk);
+  out->set_use_memory(level.use_memory);
+  out->set_use_off_heap(level.use_off_heap);
+  out->set_deserialized(level.deserialized);
+  out->set_replication(level.replication);
+}
+
 }  // namespace ember::connect

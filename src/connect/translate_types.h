@@ -1,5 +1,7 @@
 #pragma once
 
+#include "plan/cache_manager.h"
+#include "spark/connect/common.pb.h"
 #include "spark/connect/types.pb.h"
 #include "types/data_type.h"
 
@@ -19,5 +21,9 @@ spark::connect::DataType type_to_proto(const DataType& type);
 /// A relation schema as a protocol struct type, and back.
 spark::connect::DataType schema_to_proto(const Schema& schema);
 Schema schema_from_proto(const spark::connect::DataType& proto);
+
+/// A protocol StorageLevel (persist, cacheTable, storageLevel) and back.
+plan::StorageLevel storage_level_from_proto(const spark::connect::StorageLevel& proto);
+void storage_level_to_proto(const plan::StorageLevel& level, spark::connect::StorageLevel* out);
 
 }  // namespace ember::connect

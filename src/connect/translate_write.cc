@@ -9,6 +9,7 @@
 #include "connect/translate.h"
 #include "io/data_sink.h"
 #include "io/file_listing.h"
+#include "plan/cache_manager.h"
 #include "plan/session.h"
 
 namespace ember::connect {
@@ -72,6 +73,8 @@ void run_write_operation(ConnectSession& session, Operation& op, const pb::Write
     *out = std::move(result.batches[next++]);
     return true;
   });
+  // Cached plans over the files read them again (Spark's recacheByPath).
+  session.engine().cache_manager().invalidate_path(request.path, session.engine().config(), false);
 }
 
 }  // namespace ember::connect

@@ -4,6 +4,7 @@
 
 #include "functions/function.h"
 #include "io/data_source.h"
+#include "plan/cache_manager.h"
 #include "plan/expression.h"
 
 namespace ember::plan {
@@ -51,6 +52,11 @@ RowEstimate estimate_rows_and_base(const PlanPtr& n) {
       return same(std::max(0.0, rows));
     }
     case PlanKind::kLocalRelation: {
+      if (n->cached) {
+        int64_t cached = n->cached->batches->num_rows();
+        if (cached >= 0) return same(static_cast<double>(cached));
+        return estimate_rows_and_base(n->cached->plan);
+      }
       double rows = 0;
       for (auto& b : n->batches) rows += static_cast<double>(b.num_rows);
       return same(rows);

@@ -1,5 +1,7 @@
 #include "plan/logical_plan.h"
 
+#include "plan/cache_manager.h"
+
 namespace ember::plan {
 
 Schema PlanNode::output_schema() const {
@@ -100,6 +102,7 @@ std::string node_line(const PlanNode& n) {
              std::to_string(n.range_step) + ")";
     case PlanKind::kLocalRelation:
       if (n.checkpointed) return "LogicalRDD " + attr_list(n.output) + ", false";
+      if (n.cached) return "InMemoryRelation " + attr_list(n.output) + ", " + n.cached->level.to_string();
       return "LocalRelation " + attr_list(n.output);
     case PlanKind::kRead: return "Relation " + n.read.format + " " + attr_list(n.output);
     case PlanKind::kUnresolvedRelation: {

@@ -15,7 +15,7 @@ namespace ember::plan {
 enum class PlanKind {
   // Leaves.
   kRange,          // range_start, range_end, range_step
-  kLocalRelation,  // schema + batches
+  kLocalRelation,  // schema + batches; or the rows of a cached plan (`cached`)
   kRead,           // read (data source request)
   kUnresolvedRelation,  // table/view name parts
   kEmpty,          // no rows, given schema (output)
@@ -61,6 +61,7 @@ enum class JoinType { kInner, kLeftOuter, kRightOuter, kFullOuter, kLeftSemi, kL
 enum class SetOpType { kUnion, kIntersect, kExcept };
 
 struct PlanNode;
+struct CachedData;
 using PlanPtr = std::shared_ptr<const PlanNode>;
 
 /// A logical plan node. Built unresolved by the client front ends (connect/, sql/), then
@@ -97,6 +98,10 @@ struct PlanNode {
   std::vector<Batch> batches;
   /// The rows of a checkpointed DataFrame, which plans show as Spark shows a checkpoint's RDD.
   bool checkpointed = false;
+  /// Spark's InMemoryRelation: the rows of a cached plan (plan/cache_manager.h), which the
+  /// cache manager puts where a query reads a subplan equal to it. `batches` stay empty; the
+  /// first scan computes the entry's rows.
+  std::shared_ptr<const CachedData> cached;
   // Read / unresolved relation.
   io::ReadRequest read;
   std::shared_ptr<const io::DataSourceReader> reader;  // opened by the analyzer

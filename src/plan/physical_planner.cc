@@ -10,6 +10,7 @@
 #include "exec/deduplicate.h"
 #include "exec/generate.h"
 #include "exec/hash_join.h"
+#include "exec/in_memory_scan.h"
 #include "exec/operators.h"
 #include "exec/shared_subplan.h"
 #include "exec/sort_keys.h"
@@ -17,6 +18,7 @@
 #include "exec/window_group_limit.h"
 #include "plan/analyzer.h"
 #include "plan/cardinality.h"
+#include "plan/cache_manager.h"
 #include "plan/gpu_placement.h"
 #include "plan/optimizer.h"
 #include "plan/plan_equivalence.h"
@@ -282,6 +284,25 @@ class Planner {
   }
 
   /// `required`: expr ids the parent needs (nullptr = all output).
+  /// An in-memory relation (a cached plan): the scan of its columns `proj` over the entry's
+  /// own physical plan, which reads any other cache entry inside it.
+  exec::OperatorPtr in_memory_scan(const PlanNode& n, const std::vector<int>& proj,
+                                   const std::vector<ExprPtr>& columns) {
+    const CachedData& entry = *n.cached;
+    PlanPtr inner = session_.optimize(session_.cache_manager().use_cached_data(entry.plan, &entry));
+    PhysicalPlan child = create_physical_plan(inner, session_);
+    std::string attrs;
+    for (const auto& a : n.output) attrs += (attrs.empty() ? "" : ", ") + expr_with_ids(a);
+    auto relation = std::make_unique<exec::InMemoryRelation>("[" + attrs + "], " + entry.level.to_string());
+    relation->schema = child.root->schema;
+    relation->children.push_back(std::move(child.root));
+    std::string shown;
+    for (const auto& a : columns) shown += (shown.empty() ? "" : ", ") + expr_with_ids(a);
+    auto scan = std::make_unique<exec::InMemoryTableScan>(entry.batches, proj, "[" + shown + "]",
+                                                          std::move(relation));
+    return scan;
+  }
+
   PhysicalPlan plan(const PlanPtr& n, const std::set<int64_t>* required) {
     if (auto it = shared_of_.find(n.get()); it != shared_of_.end() && planning_shared_.count(n.get()) == 0)
       return plan_shared(n, groups_[it->second], required);
@@ -304,7 +325,10 @@ class Planner {
             proj.push_back(static_cast<int>(i));
             p.output.push_back(n->output[i]);
           }
-        p.root = std::make_unique<exec::LocalScan>(n->batches, proj, n->checkpointed);
+        if (n->cached)
+          p.root = in_memory_scan(*n, proj, p.output);
+        else
+          p.root = std::make_unique<exec::LocalScan>(n->batches, proj, n->checkpointed);
         for (int i : proj) p.root->schema.push_back(n->schema[static_cast<size_t>(i)]);
         return p;
       }

@@ -60,28 +60,81 @@ bool known_plan_kind(PlanKind k) {
   }
 }
 
-bool expr_comparable(const ExprPtr& e) {
-  if (!e) return true;
-  if (!known_expr_kind(e->kind) || e->subquery) return false;
-  if (e->function && !e->function->deterministic) return false;
-  for (auto& c : e->children)
-    if (!expr_comparable(c)) return false;
-  for (auto& c : e->partition_by)
-    if (!expr_comparable(c)) return false;
-  for (auto& c : e->order_by)
-    if (!expr_comparable(c)) return false;
-  return expr_comparable(e->filter);
-}
-
 bool same_type(const TypePtr& a, const TypePtr& b) {
   if (!a || !b) return !a && !b;
   return a->equals(*b);
+}
+
+/// `same_result`: nondeterministic calls compare like any other (plans_same_result).
+bool expr_comparable(const ExprPtr& e, bool same_result) {
+  if (!e) return true;
+  if (!known_expr_kind(e->kind) || e->subquery) return false;
+  if (e->function && !e->function->deterministic && !same_result) return false;
+  for (auto& c : e->children)
+    if (!expr_comparable(c, same_result)) return false;
+  for (auto& c : e->partition_by)
+    if (!expr_comparable(c, same_result)) return false;
+  for (auto& c : e->order_by)
+    if (!expr_comparable(c, same_result)) return false;
+  return expr_comparable(e->filter, same_result);
+}
+
+bool plan_comparable(const PlanPtr& p, bool same_result) {
+  if (!p || !known_plan_kind(p->kind) || !p->grouping_sets.empty()) return false;
+  for (auto* list : {&p->exprs, &p->aggregates})
+    for (auto& e : *list)
+      if (!expr_comparable(e, same_result)) return false;
+  if (!expr_comparable(p->condition, same_result)) return false;
+  for (auto& c : p->children)
+    if (!plan_comparable(c, same_result)) return false;
+  return true;
+}
+
+/// Whether two reads scan the same files the same way (plans_same_result): the reader objects
+/// differ between two analyses of one DataFrame.
+bool same_read(const PlanNode& x, const PlanNode& y) {
+  const io::ReadRequest& a = x.read;
+  const io::ReadRequest& b = y.read;
+  if (a.format != b.format || a.paths != b.paths || a.options.all() != b.options.all() ||
+      !same_type(a.user_schema, b.user_schema) || !x.reader || !y.reader)
+    return false;
+  const Schema& sa = x.reader->schema();
+  const Schema& sb = y.reader->schema();
+  if (sa.size() != sb.size()) return false;
+  for (size_t i = 0; i < sa.size(); ++i)
+    if (sa[i].name != sb[i].name || !same_type(sa[i].type, sb[i].type) ||
+        sa[i].nullable != sb[i].nullable)
+      return false;
+  return true;
+}
+
+/// Whether two local relations hold the same rows: the same columns (one relation copied
+/// through a plan) or, for plans_same_result, equal values (the same client data sent twice).
+bool same_local_rows(const PlanNode& x, const PlanNode& y, bool same_result) {
+  if (x.cached || y.cached) return x.cached == y.cached;
+  if (x.batches.size() != y.batches.size()) return false;
+  for (size_t i = 0; i < x.batches.size(); ++i) {
+    const Batch& a = x.batches[i];
+    const Batch& b = y.batches[i];
+    if (a.num_rows != b.num_rows || a.columns.size() != b.columns.size()) return false;
+    if (a.columns == b.columns) continue;
+    if (!same_result) return false;
+    for (size_t c = 0; c < a.columns.size(); ++c) {
+      if (a.columns[c] == b.columns[c]) continue;
+      if (!same_type(a.columns[c]->type(), b.columns[c]->type())) return false;
+      for (int64_t r = 0; r < a.num_rows; ++r)
+        if (!(a.columns[c]->value_at(r) == b.columns[c]->value_at(r))) return false;
+    }
+  }
+  return true;
 }
 
 /// Walks two plans in lockstep, pairing the attribute ids of one with those of the other: a
 /// pairing, once made, must hold everywhere (a one-to-one renaming).
 class Matcher {
  public:
+  explicit Matcher(bool same_result) : same_result_(same_result) {}
+
   bool plans(const PlanPtr& a, const PlanPtr& b) {
     if (a == b) return ids_of_same(a);
     if (!a || !b) return false;
@@ -105,16 +158,11 @@ class Matcher {
         x.single_match != y.single_match || x.set_op != y.set_op || x.is_all != y.is_all ||
         x.by_name != y.by_name || x.allow_missing != y.allow_missing)
       return false;
-    if (x.kind == PlanKind::kRead)
+    if (x.kind == PlanKind::kRead) {
+      if (same_result_) return same_read(x, y);
       return x.reader != nullptr && x.reader == y.reader && x.table_name == y.table_name;
-    if (x.kind == PlanKind::kLocalRelation) {
-      // The same relation copied through the plan shares its columns.
-      if (x.batches.size() != y.batches.size()) return false;
-      for (size_t i = 0; i < x.batches.size(); ++i)
-        if (x.batches[i].columns != y.batches[i].columns ||
-            x.batches[i].num_rows != y.batches[i].num_rows)
-          return false;
     }
+    if (x.kind == PlanKind::kLocalRelation) return same_local_rows(x, y, same_result_);
     return true;
   }
 
@@ -123,7 +171,7 @@ class Matcher {
   /// elsewhere cannot contradict it.
   bool ids_of_same(const PlanPtr& p) {
     if (!p) return true;
-    if (!plan_comparable(p)) return false;
+    if (!plan_comparable(p, same_result_)) return false;
     std::function<bool(const PlanPtr&)> walk = [&](const PlanPtr& n) {
       for (auto& c : n->children)
         if (!walk(c)) return false;
@@ -161,7 +209,14 @@ class Matcher {
     const Expr& x = *a;
     const Expr& y = *b;
     if (x.kind != y.kind || !known_expr_kind(x.kind) || x.subquery || y.subquery) return false;
-    if (x.function != y.function || (x.function && !x.function->deterministic)) return false;
+    if (x.function != y.function || (x.function && !x.function->deterministic && !same_result_))
+      return false;
+    // A random call without its seed (rand() in SQL) draws one when it runs, so two of them
+    // differ, as two analyses of it in Spark draw different seeds. One expression read twice
+    // (a view's plan) is still itself.
+    if (x.function && !x.function->deterministic && a != b &&
+        static_cast<int>(x.children.size()) < x.function->max_args)
+      return false;
     if (!same_type(x.type, y.type) || x.nullable != y.nullable || !ids(x.expr_id, y.expr_id))
       return false;
     // Names of attributes and aliases only label columns; everywhere else they are semantics
@@ -183,6 +238,7 @@ class Matcher {
            lists(x.partition_by, y.partition_by) && lists(x.order_by, y.order_by);
   }
 
+  const bool same_result_;
   std::unordered_map<int64_t, int64_t> ab_, ba_;
 };
 
@@ -200,18 +256,11 @@ size_t expr_shape_hash(const ExprPtr& e) {
 
 }  // namespace
 
-bool plan_comparable(const PlanPtr& p) {
-  if (!p || !known_plan_kind(p->kind) || !p->grouping_sets.empty()) return false;
-  for (auto* list : {&p->exprs, &p->aggregates})
-    for (auto& e : *list)
-      if (!expr_comparable(e)) return false;
-  if (!expr_comparable(p->condition)) return false;
-  for (auto& c : p->children)
-    if (!plan_comparable(c)) return false;
-  return true;
-}
+bool plan_comparable(const PlanPtr& p) { return plan_comparable(p, false); }
 
-bool plans_equivalent(const PlanPtr& a, const PlanPtr& b) { return Matcher().plans(a, b); }
+bool plans_equivalent(const PlanPtr& a, const PlanPtr& b) { return Matcher(false).plans(a, b); }
+
+bool plans_same_result(const PlanPtr& a, const PlanPtr& b) { return Matcher(true).plans(a, b); }
 
 size_t plan_shape_hash(const PlanPtr& p) {
   size_t h = std::hash<int>()(static_cast<int>(p->kind));

@@ -18,6 +18,14 @@ namespace ember::plan {
 /// holds for plans past run_scalar_subqueries.
 bool plans_equivalent(const PlanPtr& a, const PlanPtr& b);
 
+/// Whether two resolved plans give the same result in Spark's sense of `sameResult`, which the
+/// cache uses to find a cached plan inside a query: as plans_equivalent, except that a
+/// nondeterministic call equals the same call (rand(42) and rand(42): a cached rand column
+/// keeps its values) unless it draws its seed when it runs (SQL's rand()), reads equal when they scan the same files with the same format, options
+/// and schema (the reader objects of two analyses differ), and local relations when they hold
+/// equal values.
+bool plans_same_result(const PlanPtr& a, const PlanPtr& b);
+
 /// A hash of a plan's shape that ignores attribute ids: equivalent plans hash alike, so that
 /// candidates for plans_equivalent can be bucketed.
 size_t plan_shape_hash(const PlanPtr& p);

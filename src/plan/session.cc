@@ -6,8 +6,10 @@
 #include "common/error.h"
 #include "exec/operator.h"
 #include "plan/analyzer.h"
+#include "plan/cache_manager.h"
 #include "plan/optimizer.h"
 #include "plan/physical_planner.h"
+#include "plan/plan_equivalence.h"
 
 namespace ember::plan {
 
@@ -20,7 +22,7 @@ std::string key_of(const std::string& name) {
 }  // namespace
 
 void Catalog::create_temp_view(const std::string& name, PlanPtr plan, bool replace) {
-  std::lock_guard<std::mutex> lock(mu_);
+  std::unique_lock<std::mutex> lock(mu_);
   std::string k = key_of(name);
   if (!replace && views_.count(k))
     throw SparkError(ErrorKind::kAnalysis, "TEMP_TABLE_OR_VIEW_ALREADY_EXISTS",
@@ -28,34 +30,21 @@ void Catalog::create_temp_view(const std::string& name, PlanPtr plan, bool repla
                      "Choose a different name, drop or replace the existing view, or add the IF NOT EXISTS clause "
                      "to tolerate pre-existing views.",
                      {{"relationName", quote_id(name)}});
-  views_[k] = std::move(plan);
-  cached_.erase(view_cache_key(name));
+  PlanPtr old = views_.count(k) ? views_[k] : nullptr;
+  views_[k] = plan;
+  lock.unlock();
+  if (old && cache_ && !plans_same_result(old, plan)) cache_->uncache(old, true);
 }
 
 bool Catalog::drop_temp_view(const std::string& name) {
-  std::lock_guard<std::mutex> lock(mu_);
-  cached_.erase(view_cache_key(name));
-  return views_.erase(key_of(name)) > 0;
-}
-
-std::string Catalog::view_cache_key(const std::string& name) { return "view:" + key_of(name); }
-
-void Catalog::set_cached(const std::string& key, bool cached) {
-  std::lock_guard<std::mutex> lock(mu_);
-  if (cached)
-    cached_.insert(key);
-  else
-    cached_.erase(key);
-}
-
-bool Catalog::is_cached(const std::string& key) const {
-  std::lock_guard<std::mutex> lock(mu_);
-  return cached_.count(key) > 0;
-}
-
-void Catalog::clear_cached() {
-  std::lock_guard<std::mutex> lock(mu_);
-  cached_.clear();
+  std::unique_lock<std::mutex> lock(mu_);
+  auto it = views_.find(key_of(name));
+  if (it == views_.end()) return false;
+  PlanPtr old = it->second;
+  views_.erase(it);
+  lock.unlock();
+  if (cache_) cache_->uncache(old, true);
+  return true;
 }
 
 PlanPtr Catalog::lookup_temp_view(const std::string& name) const {
@@ -77,7 +66,12 @@ int64_t QueryResult::num_rows() const {
   return n;
 }
 
-Session::Session(std::string session_id) : id_(std::move(session_id)) {}
+Session::Session(std::string session_id)
+    : id_(std::move(session_id)), cache_(std::make_unique<CacheManager>()) {
+  catalog_.set_cache_manager(cache_.get());
+}
+
+Session::~Session() = default;
 
 TableCatalog& Session::tables() const {
   // Each call looks the warehouse up again: the catalog object is cached per directory, and
@@ -108,12 +102,6 @@ std::pair<std::string, std::string> Session::table_ident(const std::vector<std::
                    {{"sessionCatalog", "spark_catalog"}, {"namespace", shown}}, "42K05");
 }
 
-std::string Session::cache_key(const std::vector<std::string>& name) const {
-  if (name.size() == 1 && catalog_.lookup_temp_view(name[0])) return Catalog::view_cache_key(name[0]);
-  auto [db, table] = table_ident(name);
-  return "table:" + db + "." + table;
-}
-
 std::optional<TableInfo> Session::find_table(const std::vector<std::string>& name) const {
   if (name.empty() || name.size() > 3) return std::nullopt;
   if (name.size() == 3 && catalog_name(name[0]) != "spark_catalog") return std::nullopt;
@@ -130,7 +118,7 @@ QueryResult Session::execute(const PlanPtr& unresolved, const ExecuteOptions& op
 }
 
 QueryResult Session::execute_analyzed(const PlanPtr& analyzed, const ExecuteOptions& options) {
-  PlanPtr optimized = optimize(analyzed);
+  PlanPtr optimized = optimize(cache_->use_cached_data(analyzed));
   PhysicalPlan physical = create_physical_plan(optimized, *this);
   MemoryPool pool("query", MemoryPool::root());
   exec::ExecContext ctx;
@@ -149,7 +137,7 @@ QueryResult Session::execute_analyzed(const PlanPtr& analyzed, const ExecuteOpti
 
 std::string Session::explain(const PlanPtr& unresolved, ExplainMode mode) {
   PlanPtr analyzed = analyze(unresolved);
-  PlanPtr optimized = optimize(analyzed);
+  PlanPtr optimized = optimize(cache_->use_cached_data(analyzed));
   PhysicalPlan physical = create_physical_plan(optimized, *this);
   std::string phys = exec::physical_tree_string(*physical.root);
   // GPU placement report (spark.rapids.sql.explain), after the tree.

@@ -16,6 +16,8 @@
 
 namespace ember::plan {
 
+class CacheManager;
+
 /// Temporary views and (later) tables of a session. Names are matched case-insensitively
 /// unless spark.sql.caseSensitive is set.
 class Catalog {
@@ -26,18 +28,14 @@ class Catalog {
   PlanPtr lookup_temp_view(const std::string& name) const;
   std::vector<std::string> temp_view_names() const;
 
-  /// Relations cached by name (CACHE TABLE, spark.catalog.cacheTable), keyed by
-  /// Session::cache_key. Replacing or dropping a temporary view uncaches it, as in Spark.
-  void set_cached(const std::string& key, bool cached);
-  bool is_cached(const std::string& key) const;
-  void clear_cached();
-  /// The cache key of temporary view `name`.
-  static std::string view_cache_key(const std::string& name);
+  /// The session's cache, which replacing a view with another plan or dropping it uncaches
+  /// from (with what reads the view), as in Spark. Set once by the session.
+  void set_cache_manager(CacheManager* cache) { cache_ = cache; }
 
  private:
   mutable std::mutex mu_;
   std::map<std::string, PlanPtr> views_;  // key: lower-case name
-  std::set<std::string> cached_;
+  CacheManager* cache_ = nullptr;
 };
 
 enum class ExplainMode { kSimple, kExtended, kCodegen, kCost, kFormatted };
@@ -61,6 +59,7 @@ struct QueryResult {
 class Session {
  public:
   explicit Session(std::string session_id);
+  ~Session();
   const std::string& id() const { return id_; }
   Config& config() { return config_; }
   const Config& config() const { return config_; }
@@ -77,8 +76,8 @@ class Session {
   /// The (database, table) a name refers to, whether or not it exists; throws
   /// REQUIRES_SINGLE_PART_NAMESPACE-style errors for names of more parts.
   std::pair<std::string, std::string> table_ident(const std::vector<std::string>& name) const;
-  /// The key under which the relation `name` (a temporary view, else a table) is cached.
-  std::string cache_key(const std::vector<std::string>& name) const;
+  /// The cached plans (DataFrame.cache, CACHE TABLE); freed with the session.
+  CacheManager& cache_manager() { return *cache_; }
 
   /// Resolves names and types; throws AnalysisException-style SparkErrors.
   PlanPtr analyze(const PlanPtr& unresolved);
@@ -95,6 +94,7 @@ class Session {
   std::string id_;
   Config config_;
   Catalog catalog_;
+  std::unique_ptr<CacheManager> cache_;
   mutable std::mutex db_mu_;
   std::string current_database_ = "default";
 };

@@ -3,6 +3,8 @@
 
 #include "plan/table_write.h"
 
+#include "plan/cache_manager.h"
+
 #include <algorithm>
 #include <chrono>
 #include <filesystem>
@@ -13,6 +15,7 @@
 #include "common/error.h"
 #include "io/data_sink.h"
 #include "io/value_text.h"
+#include "plan/cache_manager.h"
 
 namespace ember::plan {
 
@@ -176,6 +179,8 @@ void write_rows(Session& session, const TableInfo& t, const PlanPtr& plan, io::W
     *out = std::move(result.batches[next++]);
     return true;
   });
+  // Cached plans over the table read it again (Spark refreshes them after a write).
+  session.cache_manager().invalidate_path(t.location, session.config(), false);
 }
 
 /// Spark refuses to overwrite a table its own query reads, which would delete the input.
@@ -456,6 +461,7 @@ void truncate_table(Session& session, const std::vector<std::string>& table) {
     }
   };
   clear(t.location);
+  session.cache_manager().invalidate_path(t.location, session.config(), false);
 }
 
 std::vector<std::string> table_partitions(Session& session, const std::vector<std::string>& table) {

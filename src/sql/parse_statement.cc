@@ -353,14 +353,14 @@ Statement Parser::statement() {
   }
   if (first.is_word("CACHE")) {
     next();
-    accept_word("LAZY");
+    s.lazy = accept_word("LAZY");
     expect_word("TABLE");
     s.kind = StatementKind::kCacheTable;
     s.name = multipart_identifier();
     if (accept_word("OPTIONS")) {
-      expect_op("(");
-      while (!at_op(")") && peek().kind != TokenKind::kEnd) next();
-      expect_op(")");
+      io::ReadRequest read;
+      options_list(read);
+      for (const auto& [k, v] : read.options.all()) s.table_options[k] = v;
     }
     accept_word("AS");
     if (at_query_start()) s.query = query();

@@ -8,6 +8,7 @@
 #include "common/error.h"
 #include "common/timezone.h"
 #include "functions/function.h"
+#include "plan/cache_manager.h"
 #include "sql/parser.h"
 #include "sql/result_builder.h"
 #include "sql/table_statement.h"
@@ -16,6 +17,7 @@ namespace ember::sql {
 
 using plan::PlanKind;
 using plan::QueryResult;
+using plan::analyze_relation;
 
 namespace {
 
@@ -98,13 +100,6 @@ bool like_pattern(const std::string& pattern, const std::string& name) {
       {{"relationName", shown}, {"searchPath", "[`spark_catalog`.`default`]"}}, "42P01");
 }
 
-/// Resolves a relation name to its analyzed plan (a temporary view).
-plan::PlanPtr analyze_relation(plan::Session& session, const std::vector<std::string>& name) {
-  auto rel = std::make_shared<plan::PlanNode>();
-  rel->kind = PlanKind::kUnresolvedRelation;
-  rel->table_name = name;
-  return session.analyze(rel);
-}
 
 QueryResult describe_columns(const plan::PlanPtr& analyzed) {
   ResultBuilder r;
@@ -259,7 +254,8 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
       if (!dropped && !s.is_view && s.name.size() <= 3) {
         // DROP TABLE: a temporary view of the name goes first, then the persistent table.
         auto [db, table] = session.table_ident(s.name);
-        if (session.tables().find_table(db, table)) {
+        if (auto info = session.tables().find_table(db, table)) {
+          session.cache_manager().invalidate_path(info->location, session.config(), true);
           session.tables().drop_table(db, table);
           dropped = true;
         } else if (!s.if_exists) {
@@ -346,24 +342,29 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
     case StatementKind::kCreateNamespace:
     case StatementKind::kDropNamespace:
       return execute_table_statement(session, s, options);
-    case StatementKind::kCacheTable:
+    case StatementKind::kCacheTable: {
+      plan::StorageLevel level = plan::StorageLevel::memory_and_disk();
+      if (auto it = s.table_options.find("storagelevel"); it != s.table_options.end())
+        level = plan::StorageLevel::from_name(it->second);
       if (s.query) {
         if (s.name.size() != 1) table_not_found(s.name);
         session.catalog().create_temp_view(s.name[0], session.analyze(s.query), false);
-      } else {
-        analyze_relation(session, s.name);  // raises TABLE_OR_VIEW_NOT_FOUND
       }
-      session.catalog().set_cached(session.cache_key(s.name), true);
+      plan::cache_table(session, s.name, level, !s.lazy);
       return {};
+    }
     case StatementKind::kUncacheTable:
-      if (!s.if_exists) analyze_relation(session, s.name);
-      session.catalog().set_cached(session.cache_key(s.name), false);
+      try {
+        plan::uncache_table(session, s.name);
+      } catch (const SparkError& e) {
+        if (!s.if_exists || e.error_class() != "TABLE_OR_VIEW_NOT_FOUND") throw;
+      }
       return {};
     case StatementKind::kRefreshTable:
-      analyze_relation(session, s.name);
+      plan::refresh_table(session, s.name);
       return {};
     case StatementKind::kClearCache:
-      session.catalog().clear_cached();
+      session.cache_manager().clear();
       return {};
     case StatementKind::kUnsupported:
       throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",

@@ -66,6 +66,7 @@ struct Statement {
   std::map<std::string, std::string> table_options;
   std::string comment;
   bool overwrite = false, by_name = false, cascade = false;
+  bool lazy = false;  // CACHE LAZY TABLE (options: table_options, storageLevel lower-cased)
   std::vector<plan::PartitionValue> partition;  // INSERT ... PARTITION (p = 1, q)
   std::vector<std::string> new_name;            // ALTER TABLE ... RENAME TO
 };
