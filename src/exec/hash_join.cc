@@ -114,6 +114,8 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
     Batch out;
     out.num_rows = static_cast<int64_t>(pr.size());
     out.index = batch.index;
+    // Joined rows keep the probe side's file, as the streamed side of Spark's broadcast join.
+    out.file = batch.file;
     for (auto& c : batch.columns) out.columns.push_back(gather(*c, pr.data(), out.num_rows));
     for (auto& c : table.rows().columns) out.columns.push_back(gather(*c, br.data(), out.num_rows));
     return out;

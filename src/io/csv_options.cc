@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "common/error.h"
+#include "io/line_splits.h"
 
 namespace ember::io {
 
@@ -139,7 +140,7 @@ CsvOptions parse_csv_options(const Options& o, const Config* config) {
   if (config) {
     c.case_sensitive = config->case_sensitive();
     c.infer_ntz = lower(config->get_or("spark.sql.timestampType", "TIMESTAMP_LTZ")) == "timestamp_ntz";
-    c.split_bytes = config->get_int("spark.ember.io.csv.splitBytes", 0);
+    c.split_bytes = config->get_int("spark.ember.io.csv.splitBytes", configured_split_bytes(config));
     if (c.split_bytes > 0 && c.split_bytes < 4096) c.split_bytes = 4096;
   }
 

@@ -27,6 +27,7 @@
 #include "io/csv_values.h"
 #include "io/file_bytes.h"
 #include "io/file_listing.h"
+#include "io/line_splits.h"
 
 namespace ember::io {
 
@@ -75,25 +76,25 @@ class CsvReader final : public DataSourceReader {
 
   const Schema& schema() const override { return schema_; }
   size_t num_splits() const override { return splits_.size(); }
+  std::shared_ptr<const InputFileBlock> split_block(size_t i) const override {
+    return line_split_block(files_, splits_[i], splittable_, spark_split_);
+  }
   void read_split(size_t i, const std::vector<int>& projection,
                   const std::function<void(Batch)>& emit) const override;
   std::vector<std::string> input_files() const override;
   double estimated_rows() const override { return estimated_text_rows(files_, schema_.size()); }
 
  private:
+  // A split's end for a file read as one split, whose text may be longer than the file
+  // (decompressed, or decoded to UTF-8).
   static constexpr int64_t kWholeFile = -1;
-  struct Split {
-    size_t file;
-    // Bytes [begin, end) of the file; end is kWholeFile for a file read as one split, whose
-    // text may be longer than the file (decompressed, or decoded to UTF-8).
-    int64_t begin, end;
-  };
+  using Split = LineSplit;
   struct OutColumn {
     CsvValueConverter::Target target;
     int token;  // field index in the record (-1 for the corrupt-record column)
   };
 
-  void plan_splits();
+  void plan_splits(const ReadRequest& request);
   void infer_schema();
   template <typename F>
   void walk_split(const Split& s, const FileBytes& bytes, bool skip_header, CsvField* fields,
@@ -105,6 +106,8 @@ class CsvReader final : public DataSourceReader {
   std::unique_ptr<CsvValueConverter> converter_;
   std::vector<InputFile> files_;
   std::vector<Split> splits_;
+  int64_t spark_split_ = 0;
+  bool splittable_ = false;
   Schema schema_;
   std::vector<int> token_of_;  // schema index → field index, -1 for the corrupt column
   int num_data_columns_ = 0;
@@ -119,9 +122,8 @@ CsvReader::CsvReader(const ReadRequest& request) {
   files_ = list_input_files(request.paths, listing_options(request));
   // Spark packs files into partitions largest first; reading in that order keeps the row
   // order of an unordered scan the same as Spark's.
-  std::stable_sort(files_.begin(), files_.end(),
-                   [](const InputFile& a, const InputFile& b) { return a.size > b.size; });
-  plan_splits();
+  sort_like_spark(files_);
+  plan_splits(request);
   if (request.user_schema) {
     for (const auto& f : request.user_schema->fields()) {
       schema_.push_back({f.name, f.type, true, f.metadata_json.empty() ? "{}" : f.metadata_json});
@@ -152,27 +154,11 @@ CsvReader::CsvReader(const ReadRequest& request) {
   }
 }
 
-void CsvReader::plan_splits() {
-  int64_t split = options_.split_bytes;
-  if (split <= 0) {
-    // Enough splits to keep every thread busy, none larger than 32 MiB nor smaller than 1 MiB.
-    int64_t total = 0;
-    for (const auto& f : files_) total += f.size;
-    const int64_t threads = static_cast<int64_t>(std::max<size_t>(1, ThreadPool::global().size()));
-    split = std::clamp<int64_t>(total / (4 * threads), 1 << 20, 32 << 20);
-  }
-  const bool splittable = !options_.multi_line && options_.encoding != "iso-8859-1";
-  for (size_t i = 0; i < files_.size(); ++i) {
-    const int64_t size = files_[i].size;
-    if (size == 0) continue;
-    if (!splittable || compression_of(files_[i].path) != arrow::Compression::UNCOMPRESSED) {
-      splits_.push_back({i, 0, kWholeFile});
-      continue;
-    }
-    for (int64_t off = 0; off < size; off += split) {
-      splits_.push_back({i, off, std::min(size, off + split)});
-    }
-  }
+void CsvReader::plan_splits(const ReadRequest& request) {
+  splittable_ = !options_.multi_line && options_.encoding != "iso-8859-1";
+  spark_split_ = spark_split_bytes(request, files_);
+  for (const LineSplit& s : plan_line_splits(files_, splittable_, options_.split_bytes, spark_split_))
+    if (files_[s.file].size > 0) splits_.push_back(s);
 }
 
 // Visits the records of a split. In line mode a split owns the lines starting in
