@@ -260,6 +260,7 @@ void CsvReader::infer_schema() {
                      first.emplace_back(std::nullopt);
                    } else {
                      first.emplace_back(std::string(tokenizer_->text(f, scratch)));
+                     if (options_.too_long(*first.back())) throw_malformed_csv_record({b, static_cast<size_t>(e - b)});
                    }
                  }
                  header_line_.assign(b, e);
@@ -304,8 +305,9 @@ void CsvReader::infer_schema() {
                    for (int k = 0; k < n; ++k) {
                      const CsvField& f = fields[static_cast<size_t>(k)];
                      if (f.flags & CsvField::kNull) continue;
-                     local[static_cast<size_t>(k)] =
-                         inference.infer(local[static_cast<size_t>(k)], tokenizer_->text(f, tmp));
+                     const std::string_view v = tokenizer_->text(f, tmp);
+                     if (options_.too_long(v)) throw_malformed_csv_record({b, static_cast<size_t>(e - b)});
+                     local[static_cast<size_t>(k)] = inference.infer(local[static_cast<size_t>(k)], v);
                    }
                    return true;
                  });
@@ -407,6 +409,8 @@ void CsvReader::read_split(size_t split_index, const std::vector<int>& projectio
                    continue;
                  }
                  const std::string_view v = tokenizer_->text(f, scratch);
+                 // Spark's parser fails on a value past maxCharsPerColumn, whatever the mode.
+                 if (options_.too_long(v)) throw_read_failed(path, "NO_HINT", "", ErrorKind::kRuntime);
                  if (converter_->is_null_text(v)) {
                    w.append_null();
                    continue;
