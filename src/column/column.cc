@@ -352,6 +352,7 @@ Batch gather_batch(const Batch& in, const int32_t* indices, int64_t n) {
   Batch out;
   out.num_rows = n;
   out.index = in.index;
+  out.file = in.file;
   for (auto& c : in.columns) out.columns.push_back(gather(*c, indices, n));
   return out;
 }
@@ -360,6 +361,7 @@ Batch slice_batch(const Batch& in, int64_t offset, int64_t length) {
   Batch out;
   out.num_rows = length;
   out.index = in.index;
+  out.file = in.file;
   for (auto& c : in.columns) out.columns.push_back(slice(c, offset, length));
   return out;
 }
@@ -369,7 +371,11 @@ Batch concat_batches(const std::vector<Batch>& parts, size_t num_columns) {
   if (parts.empty()) return out;
   if (parts.size() == 1) return parts[0];
   out.index = parts[0].index;
-  for (auto& p : parts) out.num_rows += p.num_rows;
+  out.file = parts[0].file;
+  for (auto& p : parts) {
+    out.num_rows += p.num_rows;
+    if (p.file != out.file) out.file = nullptr;
+  }
   for (size_t c = 0; c < num_columns; ++c) {
     std::vector<ColumnPtr> cs;
     for (auto& p : parts) cs.push_back(p.columns[c]);

@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <string>
 #include <string_view>
 #include <vector>
 
@@ -91,13 +92,26 @@ ColumnPtr slice(const ColumnPtr& in, int64_t offset, int64_t length);
 /// Concatenation of columns of the same type.
 ColumnPtr concat(const std::vector<ColumnPtr>& parts);
 
+/// The part of a file that rows were read from, as input_file_name(), input_file_block_start()
+/// and input_file_block_length() report it: the file's URI as Spark prints it and the byte range
+/// of Spark's file split that holds the rows.
+struct InputFileBlock {
+  std::string uri;
+  int64_t start = 0;
+  int64_t length = 0;
+};
+
 /// A horizontal slice of a relation: columns of equal length. `index` orders batches of one
 /// pipeline (a morsel's sequence number) so that order-preserving sinks can restore the order
-/// in which the source produced them, whatever thread processed them.
+/// in which the source produced them, whatever thread processed them. `file` is the file block
+/// the rows come straight from: set by file scans, kept by the operators that transform rows
+/// one batch at a time, and null for rows of any other origin (a sink's output, ranges, local
+/// data), as Spark reports no file for rows after an exchange.
 struct Batch {
   std::vector<ColumnPtr> columns;
   int64_t num_rows = 0;
   int64_t index = 0;
+  std::shared_ptr<const InputFileBlock> file;
 
   Batch() = default;
   Batch(std::vector<ColumnPtr> cols, int64_t rows, int64_t idx = 0)

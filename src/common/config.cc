@@ -2,8 +2,11 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <cstdlib>
 #include <ctime>
+
+#include "common/error.h"
 
 namespace ember {
 
@@ -161,6 +164,56 @@ bool Config::is_modifiable(const std::string& key) const {
     if (key == s) return false;
   return key.rfind("spark.sql.", 0) == 0 || key.rfind("spark.rapids.", 0) == 0 ||
          key.rfind("spark.ember.", 0) == 0;
+}
+
+namespace {
+
+[[noreturn]] void bad_size(const std::string& key, const std::string& value) {
+  throw SparkError(ErrorKind::kIllegalArgument, "INVALID_CONF_VALUE.TYPE_MISMATCH",
+                   "The value '" + value + "' in the config \"" + key +
+                       "\" is invalid. It should be a size such as 512m or 1g.",
+                   {{"confValue", value}, {"confName", key}});
+}
+
+}  // namespace
+
+int64_t parse_bytes(const std::string& text, const std::string& key) {
+  std::string s;
+  for (char c : text)
+    if (!std::isspace(static_cast<unsigned char>(c)))
+      s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  if (!s.empty() && s.back() == 'b') s.pop_back();
+  int shift = 0;
+  if (!s.empty() && std::isalpha(static_cast<unsigned char>(s.back()))) {
+    switch (s.back()) {
+      case 'k':
+        shift = 10;
+        break;
+      case 'm':
+        shift = 20;
+        break;
+      case 'g':
+        shift = 30;
+        break;
+      case 't':
+        shift = 40;
+        break;
+      default:
+        bad_size(key, text);
+    }
+    s.pop_back();
+  }
+  if (s.empty()) bad_size(key, text);
+  char* end = nullptr;
+  long long v = std::strtoll(s.c_str(), &end, 10);
+  if (*end != '\0' || v < 0 || (shift > 0 && v > (INT64_MAX >> shift)))
+    bad_size(key, text);
+  return static_cast<int64_t>(v) << shift;
+}
+
+int64_t Config::get_bytes(const std::string& key, int64_t fallback) const {
+  const auto v = get(key);
+  return v ? parse_bytes(*v, key) : fallback;
 }
 
 }  // namespace ember

@@ -23,6 +23,8 @@ class Config {
   std::string get_or(const std::string& key, const std::string& fallback) const;
   bool get_bool(const std::string& key, bool fallback) const;
   int64_t get_int(const std::string& key, int64_t fallback) const;
+  /// A size in bytes written as Spark writes them ("4194304", "128MB", "64k"), see parse_bytes.
+  int64_t get_bytes(const std::string& key, int64_t fallback) const;
   /// Every explicitly set key, plus defaults of keys that are not set.
   std::vector<std::pair<std::string, std::string>> all() const;
   bool is_modifiable(const std::string& key) const;
@@ -44,5 +46,10 @@ class Config {
   mutable std::mutex mu_;
   std::map<std::string, std::string> values_;
 };
+
+/// Parses Spark's byte strings: "1024", "64k", "640m", "1g", "1t" (binary units; case-insensitive,
+/// an optional trailing "b"). Throws an IllegalArgument SparkError naming the config `key` on
+/// malformed text.
+int64_t parse_bytes(const std::string& text, const std::string& key);
 
 }  // namespace ember

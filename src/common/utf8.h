@@ -2,6 +2,7 @@
 
 #include <cstdint>
 #include <string>
+#include <string_view>
 
 namespace ember {
 
@@ -22,6 +23,18 @@ inline void append_utf8(std::string& out, uint32_t cp) {
     out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
     out += static_cast<char>(0x80 | (cp & 0x3F));
   }
+}
+
+/// The length of UTF-8 text in UTF-16 code units, as Java counts a string's characters: one
+/// per code point, two for those above U+FFFF.
+inline int64_t utf16_length(std::string_view s) {
+  int64_t n = 0;
+  for (const char ch : s) {
+    const auto c = static_cast<unsigned char>(ch);
+    n += (c & 0xC0) != 0x80;
+    n += c >= 0xF0;
+  }
+  return n;
 }
 
 }  // namespace ember

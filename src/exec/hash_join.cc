@@ -130,6 +130,8 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
     Batch out;
     out.num_rows = static_cast<int64_t>(pr.size());
     out.index = batch.index;
+    // Joined rows keep the probe side's file, as the streamed side of Spark's broadcast join.
+    out.file = batch.file;
     const bool identity = gathered != nullptr && gathered->probe_identity;
     for (auto& c : batch.columns) out.columns.push_back(identity ? c : gather(*c, pr.data(), out.num_rows));
     const std::vector<ColumnPtr>& build_columns = table.rows().columns;

@@ -208,14 +208,17 @@ class Limit final : public PhysicalOperator {
 /// same rows, whatever the number of threads.
 /// A repartitioning (Spark's Exchange or Coalesce), named and detailed as Spark shows it.
 /// Ember runs all of a query's rows through one set of pipelines, so how Spark would split
-/// them into partitions never changes a result: batches pass through as they are.
+/// them into partitions never changes a result: batches pass through as they are, except that
+/// rows past an Exchange (a shuffle in Spark) no longer report the file they were read from.
 class Repartition final : public PhysicalOperator {
  public:
   Repartition(std::string name, std::string details)
       : name_(std::move(name)), details_(std::move(details)) {}
   std::string name() const override { return name_; }
   std::string details() const override { return details_; }
-  void execute(Batch&, ExecContext&) const override {}
+  void execute(Batch& batch, ExecContext&) const override {
+    if (name_ == "Exchange") batch.file.reset();
+  }
 
  private:
   std::string name_, details_;

@@ -8,6 +8,7 @@
 #include "common/thread_pool.h"
 #include "exec/operator.h"
 #include "exec/operators.h"
+#include "functions/input_file.h"
 #include "functions/rand.h"
 
 namespace ember::exec {
@@ -101,6 +102,7 @@ void build(PhysicalOperator* op, Pipeline& current, std::vector<Pipeline>& out) 
 
 void run_pipeline(const Pipeline& p, ExecContext& ctx) {
   auto state = p.source->open_source(ctx);
+  const bool source_is_sink = p.source->is_sink();
   ThreadPool& pool = ThreadPool::global();
   size_t threads = std::min(pool.size() + 1, p.source->max_parallelism(*state));
   threads = std::max<size_t>(threads, 1);
@@ -117,10 +119,16 @@ void run_pipeline(const Pipeline& p, ExecContext& ctx) {
       }
       functions::PartitionScope scope({m, offset});
       offset += b.num_rows;
+      // Rows out of a sink crossed what Spark plans as an exchange (aggregation, sort, limit,
+      // the build side of a join): they no longer come straight from a file.
+      if (source_is_sink) b.file.reset();
       for (const PhysicalOperator* op : p.ops) {
         if (b.num_rows == 0) break;
+        functions::InputFileScope file(b.file.get());
         op->execute(b, ctx);
       }
+      const std::shared_ptr<const InputFileBlock> held = b.file;
+      functions::InputFileScope file(held.get());
       p.sink->sink(*local, std::move(b), ctx);
     };
     while (p.source->next_morsel(*state, ctx, emit)) ctx.check_cancelled();

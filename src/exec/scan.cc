@@ -117,9 +117,11 @@ bool FileScan::next_morsel(SourceState& state, ExecContext& ctx, const Emit& emi
     return true;
   }
   int64_t sub = 0;
+  const std::shared_ptr<const InputFileBlock> file = reader_->split_block(static_cast<size_t>(m));
   reader_->read_split(static_cast<size_t>(m), projection_, [&](Batch b) {
     ctx.check_cancelled();
     b.index = batch_index(static_cast<int64_t>(m), sub++);
+    b.file = file;
     emit(std::move(b));
   });
   return true;

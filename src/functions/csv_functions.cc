@@ -56,10 +56,7 @@ io::Options csv_io_options(const std::string& fn, const FunctionOptions& opts) {
   }
   auto line_sep = m.find("linesep");
   if (line_sep != m.end()) {
-    if (fn == "to_csv" && line_sep->second.empty())
-      throw SparkError(ErrorKind::kIllegalArgument, "INVALID_LINE_SEPARATOR.EMPTY",
-                       "Invalid line separator configuration. The 'lineSep' option cannot be an empty string.", {},
-                       "22023");
+    if (fn == "to_csv" && line_sep->second.empty()) io::throw_empty_line_separator();
     m.erase(line_sep);
   }
   auto locale = m.find("locale");
@@ -166,7 +163,6 @@ std::string partial_row_text(const std::vector<ColumnPtr>& done) {
 ColumnPtr from_csv_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
   const FunctionOptions opts = options_at(a, 2);
   const io::CsvOptions co = io::parse_csv_options(csv_io_options("from_csv", opts), ctx.config);
-  const int64_t max_chars = opts.io_options().get_int("maxCharsPerColumn", -1);
   if (co.mode == io::ParseMode::kDropMalformed) throw_parse_mode_unsupported("from_csv", "DROPMALFORMED");
   const bool failfast = co.mode == io::ParseMode::kFailFast;
   const TypePtr& type = sig.result_type;
@@ -224,9 +220,7 @@ ColumnPtr from_csv_kernel(const Args& a, int64_t n, const Signature& sig, const 
     }
     int count = tokenizer.split_line(line.data(), line.data() + line.size(), tokens.data(),
                                      static_cast<int>(tokens.size()), limit);
-    if (count > co.max_columns)
-      throw SparkError(ErrorKind::kRuntime, "MALFORMED_CSV_RECORD", "Malformed CSV record: " + std::string(line),
-                       {{"badRecord", std::string(line)}}, "KD000");
+    if (count > co.max_columns) io::throw_malformed_csv_record(line);
     bool bad = count != num_data;
     for (size_t j = 0; j < fields.size(); ++j) {
       const int t = token_of[j];
@@ -242,9 +236,7 @@ ColumnPtr from_csv_kernel(const Args& a, int64_t n, const Signature& sig, const 
         continue;
       }
       const std::string_view v = tokenizer.text(f, scratch);
-      if (max_chars >= 0 && utf8_length(v) > max_chars)
-        throw SparkError(ErrorKind::kRuntime, "MALFORMED_CSV_RECORD", "Malformed CSV record: " + std::string(line),
-                         {{"badRecord", std::string(line)}}, "KD000");
+      if (co.too_long(v)) io::throw_malformed_csv_record(line);
       if (converter.is_null_text(v)) {
         w.append_null();
       } else if (!converter.convert(targets[j], v, w)) {

@@ -223,6 +223,11 @@ void register_json_functions(Registry& r);
 void register_variant_functions(Registry& r);
 void register_url_functions(Registry& r);
 void register_csv_functions(Registry& r);
+void register_input_file_functions(Registry& r);
+
+/// A nondeterministic function of no arguments whose never-null value depends on where the
+/// row is (its partition, its place there, the file it was read from), named `name()`.
+FunctionDef row_numbering(const char* name, TypePtr type, ScalarKernel kernel, const char* usage);
 
 /// Spark's implicit type widening for arithmetic and comparison (`findWiderTypeForTwo` in ANSI
 /// mode); nullptr when there is no common type.

@@ -92,6 +92,7 @@ Registry::Registry() {
   register_variant_functions(*this);
   register_url_functions(*this);
   register_csv_functions(*this);
+  register_input_file_functions(*this);
   register_xpath_functions(*this);
   register_xml_functions(*this);
   register_number_format(*this);

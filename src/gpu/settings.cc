@@ -28,40 +28,6 @@ double read_fraction(const Config& conf, const std::string& key, double fallback
 
 }  // namespace
 
-int64_t parse_bytes(const std::string& text, const std::string& key) {
-  std::string s;
-  for (char c : text)
-    if (!std::isspace(static_cast<unsigned char>(c)))
-      s += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  if (!s.empty() && s.back() == 'b') s.pop_back();
-  int shift = 0;
-  if (!s.empty() && std::isalpha(static_cast<unsigned char>(s.back()))) {
-    switch (s.back()) {
-      case 'k':
-        shift = 10;
-        break;
-      case 'm':
-        shift = 20;
-        break;
-      case 'g':
-        shift = 30;
-        break;
-      case 't':
-        shift = 40;
-        break;
-      default:
-        bad_value(key, text, "a size such as 512m or 1g");
-    }
-    s.pop_back();
-  }
-  if (s.empty()) bad_value(key, text, "a size such as 512m or 1g");
-  char* end = nullptr;
-  long long v = std::strtoll(s.c_str(), &end, 10);
-  if (*end != '\0' || v < 0 || (shift > 0 && v > (INT64_MAX >> shift)))
-    bad_value(key, text, "a size such as 512m or 1g");
-  return static_cast<int64_t>(v) << shift;
-}
-
 GpuSettings read_settings(const Config& conf) {
   GpuSettings s;
   if (!conf.get_bool("spark.rapids.sql.enabled", true)) {

@@ -52,8 +52,6 @@ struct GpuSettings {
 
 GpuSettings read_settings(const Config& conf);
 
-/// Parses Spark's byte strings: "1024", "64k", "640m", "1g", "1t" (binary units; case-insensitive,
-/// an optional trailing "b"). Throws an IllegalArgument SparkError on malformed text.
-int64_t parse_bytes(const std::string& text, const std::string& key);
+using ember::parse_bytes;
 
 }  // namespace ember::gpu

@@ -4,6 +4,7 @@
 #include <cctype>
 
 #include "common/error.h"
+#include "io/line_splits.h"
 
 namespace ember::io {
 
@@ -84,6 +85,19 @@ std::optional<std::string> optional_option(const Options& o, const std::string& 
 
 }  // namespace
 
+void throw_empty_line_separator() {
+  throw SparkError(ErrorKind::kIllegalArgument, "INVALID_LINE_SEPARATOR.EMPTY",
+                   "Invalid line separator configuration. The 'lineSep' option cannot be an empty "
+                   "string.",
+                   {}, "22023");
+}
+
+void throw_malformed_csv_record(std::string_view record) {
+  const std::string text(record);
+  throw SparkError(ErrorKind::kRuntime, "MALFORMED_CSV_RECORD", "Malformed CSV record: " + text,
+                   {{"badRecord", text}}, "KD000");
+}
+
 CsvOptions parse_csv_options(const Options& o, const Config* config) {
   CsvOptions c;
   if (o.has("sep")) {
@@ -110,10 +124,7 @@ CsvOptions parse_csv_options(const Options& o, const Config* config) {
   c.timestamp_ntz_format = optional_option(o, "timestampNTZFormat");
   if (o.has("lineSep")) {
     const std::string sep = o.get("lineSep");
-    if (sep.empty()) {
-      throw SparkError(ErrorKind::kIllegalArgument, "",
-                       "requirement failed: 'lineSep' cannot be an empty string.");
-    }
+    if (sep.empty()) throw_empty_line_separator();
     c.line_sep = sep;
   }
   const std::string mode = lower(o.get("mode", "PERMISSIVE"));
@@ -135,11 +146,12 @@ CsvOptions parse_csv_options(const Options& o, const Config* config) {
                          ") should be greater than 0");
   }
   c.max_columns = o.get_int("maxColumns", 20480);
+  c.max_chars_per_column = o.get_int("maxCharsPerColumn", -1);
   c.time_zone = o.get("timeZone", config ? config->session_time_zone() : "UTC");
   if (config) {
     c.case_sensitive = config->case_sensitive();
     c.infer_ntz = lower(config->get_or("spark.sql.timestampType", "TIMESTAMP_LTZ")) == "timestamp_ntz";
-    c.split_bytes = config->get_int("spark.ember.io.csv.splitBytes", 0);
+    c.split_bytes = config->get_int("spark.ember.io.csv.splitBytes", configured_split_bytes(config));
     if (c.split_bytes > 0 && c.split_bytes < 4096) c.split_bytes = 4096;
   }
 

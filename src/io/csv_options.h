@@ -3,8 +3,10 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 
 #include "common/config.h"
+#include "common/utf8.h"
 #include "io/data_source.h"
 
 namespace ember::io {
@@ -38,6 +40,7 @@ struct CsvOptions {
   std::string corrupt_column = "_corrupt_record";
   double sampling_ratio = 1.0;
   int64_t max_columns = 20480;
+  int64_t max_chars_per_column = -1;  // `maxCharsPerColumn`; negative: unlimited
   std::string time_zone;             // `timeZone` option, else the session's
   bool case_sensitive = false;       // spark.sql.caseSensitive (header de-duplication)
   bool infer_ntz = false;            // spark.sql.timestampType = TIMESTAMP_NTZ
@@ -45,7 +48,19 @@ struct CsvOptions {
   std::string encoding = "UTF-8";
 
   bool quoting() const { return quote != '\0'; }
+  /// Whether a parsed value is longer than maxCharsPerColumn allows (Java characters).
+  bool too_long(std::string_view value) const {
+    return max_chars_per_column >= 0 && static_cast<int64_t>(value.size()) > max_chars_per_column &&
+           utf16_length(value) > max_chars_per_column;
+  }
 };
+
+/// Spark's error for an empty `lineSep` in the CSV source and the CSV functions.
+[[noreturn]] void throw_empty_line_separator();
+
+/// Spark's MALFORMED_CSV_RECORD for a record the parser rejects (too many columns, a value past
+/// maxCharsPerColumn).
+[[noreturn]] void throw_malformed_csv_record(std::string_view record);
 
 /// Reads and validates the options. Throws Spark's errors for invalid values (a delimiter of
 /// more than one character per escape, a non-boolean flag, an unsupported encoding...).

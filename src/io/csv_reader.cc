@@ -27,6 +27,7 @@
 #include "io/csv_values.h"
 #include "io/file_bytes.h"
 #include "io/file_listing.h"
+#include "io/line_splits.h"
 
 namespace ember::io {
 
@@ -75,25 +76,25 @@ class CsvReader final : public DataSourceReader {
 
   const Schema& schema() const override { return schema_; }
   size_t num_splits() const override { return splits_.size(); }
+  std::shared_ptr<const InputFileBlock> split_block(size_t i) const override {
+    return line_split_block(files_, splits_[i], splittable_, spark_split_);
+  }
   void read_split(size_t i, const std::vector<int>& projection,
                   const std::function<void(Batch)>& emit) const override;
   std::vector<std::string> input_files() const override;
   double estimated_rows() const override { return estimated_text_rows(files_, schema_.size()); }
 
  private:
+  // A split's end for a file read as one split, whose text may be longer than the file
+  // (decompressed, or decoded to UTF-8).
   static constexpr int64_t kWholeFile = -1;
-  struct Split {
-    size_t file;
-    // Bytes [begin, end) of the file; end is kWholeFile for a file read as one split, whose
-    // text may be longer than the file (decompressed, or decoded to UTF-8).
-    int64_t begin, end;
-  };
+  using Split = LineSplit;
   struct OutColumn {
     CsvValueConverter::Target target;
     int token;  // field index in the record (-1 for the corrupt-record column)
   };
 
-  void plan_splits();
+  void plan_splits(const ReadRequest& request);
   void infer_schema();
   template <typename F>
   void walk_split(const Split& s, const FileBytes& bytes, bool skip_header, CsvField* fields,
@@ -105,6 +106,8 @@ class CsvReader final : public DataSourceReader {
   std::unique_ptr<CsvValueConverter> converter_;
   std::vector<InputFile> files_;
   std::vector<Split> splits_;
+  int64_t spark_split_ = 0;
+  bool splittable_ = false;
   Schema schema_;
   std::vector<int> token_of_;  // schema index → field index, -1 for the corrupt column
   int num_data_columns_ = 0;
@@ -119,9 +122,8 @@ CsvReader::CsvReader(const ReadRequest& request) {
   files_ = list_input_files(request.paths, listing_options(request));
   // Spark packs files into partitions largest first; reading in that order keeps the row
   // order of an unordered scan the same as Spark's.
-  std::stable_sort(files_.begin(), files_.end(),
-                   [](const InputFile& a, const InputFile& b) { return a.size > b.size; });
-  plan_splits();
+  sort_like_spark(files_);
+  plan_splits(request);
   if (request.user_schema) {
     for (const auto& f : request.user_schema->fields()) {
       schema_.push_back({f.name, f.type, true, f.metadata_json.empty() ? "{}" : f.metadata_json});
@@ -152,27 +154,11 @@ CsvReader::CsvReader(const ReadRequest& request) {
   }
 }
 
-void CsvReader::plan_splits() {
-  int64_t split = options_.split_bytes;
-  if (split <= 0) {
-    // Enough splits to keep every thread busy, none larger than 32 MiB nor smaller than 1 MiB.
-    int64_t total = 0;
-    for (const auto& f : files_) total += f.size;
-    const int64_t threads = static_cast<int64_t>(std::max<size_t>(1, ThreadPool::global().size()));
-    split = std::clamp<int64_t>(total / (4 * threads), 1 << 20, 32 << 20);
-  }
-  const bool splittable = !options_.multi_line && options_.encoding != "iso-8859-1";
-  for (size_t i = 0; i < files_.size(); ++i) {
-    const int64_t size = files_[i].size;
-    if (size == 0) continue;
-    if (!splittable || compression_of(files_[i].path) != arrow::Compression::UNCOMPRESSED) {
-      splits_.push_back({i, 0, kWholeFile});
-      continue;
-    }
-    for (int64_t off = 0; off < size; off += split) {
-      splits_.push_back({i, off, std::min(size, off + split)});
-    }
-  }
+void CsvReader::plan_splits(const ReadRequest& request) {
+  splittable_ = !options_.multi_line && options_.encoding != "iso-8859-1";
+  spark_split_ = spark_split_bytes(request, files_);
+  for (const LineSplit& s : plan_line_splits(files_, splittable_, options_.split_bytes, spark_split_))
+    if (files_[s.file].size > 0) splits_.push_back(s);
 }
 
 // Visits the records of a split. In line mode a split owns the lines starting in
@@ -274,6 +260,7 @@ void CsvReader::infer_schema() {
                      first.emplace_back(std::nullopt);
                    } else {
                      first.emplace_back(std::string(tokenizer_->text(f, scratch)));
+                     if (options_.too_long(*first.back())) throw_malformed_csv_record({b, static_cast<size_t>(e - b)});
                    }
                  }
                  header_line_.assign(b, e);
@@ -318,8 +305,9 @@ void CsvReader::infer_schema() {
                    for (int k = 0; k < n; ++k) {
                      const CsvField& f = fields[static_cast<size_t>(k)];
                      if (f.flags & CsvField::kNull) continue;
-                     local[static_cast<size_t>(k)] =
-                         inference.infer(local[static_cast<size_t>(k)], tokenizer_->text(f, tmp));
+                     const std::string_view v = tokenizer_->text(f, tmp);
+                     if (options_.too_long(v)) throw_malformed_csv_record({b, static_cast<size_t>(e - b)});
+                     local[static_cast<size_t>(k)] = inference.infer(local[static_cast<size_t>(k)], v);
                    }
                    return true;
                  });
@@ -421,6 +409,8 @@ void CsvReader::read_split(size_t split_index, const std::vector<int>& projectio
                    continue;
                  }
                  const std::string_view v = tokenizer_->text(f, scratch);
+                 // Spark's parser fails on a value past maxCharsPerColumn, whatever the mode.
+                 if (options_.too_long(v)) throw_read_failed(path, "NO_HINT", "", ErrorKind::kRuntime);
                  if (converter_->is_null_text(v)) {
                    w.append_null();
                    continue;

@@ -12,6 +12,7 @@
 #include "io/json_reader.h"
 #include "io/parquet_reader.h"
 #include "io/partitioning.h"
+#include "io/spark_splits.h"
 #include "io/text_reader.h"
 
 namespace ember::io {
@@ -20,6 +21,10 @@ double estimated_text_rows(const std::vector<InputFile>& files, size_t columns) 
   double bytes = 0;
   for (const auto& f : files) bytes += static_cast<double>(f.size);
   return bytes / (8.0 * static_cast<double>(std::max<size_t>(columns, 1)));
+}
+
+int64_t spark_split_bytes(const ReadRequest& request, const std::vector<InputFile>& files) {
+  return request.spark_split_bytes > 0 ? request.spark_split_bytes : spark_split_bytes(files, request.config);
 }
 
 namespace {
@@ -112,8 +117,14 @@ std::unique_ptr<DataSourceReader> open_reader(const ReadRequest& request) {
   if (!request.options.get_bool("recursiveFileLookup", false)) {
     ListingOptions all = listing_options(request);
     all.recursive = true;
-    PartitionSpec spec = discover_partitions(list_input_files(request.paths, all), request);
-    if (!spec.columns.empty()) return open_partitioned_reader(request, factory, std::move(spec));
+    const std::vector<InputFile> files = list_input_files(request.paths, all);
+    PartitionSpec spec = discover_partitions(files, request);
+    if (!spec.columns.empty()) {
+      // Spark sizes its splits over all the relation's files, not each partition's.
+      ReadRequest whole = request;
+      whole.spark_split_bytes = spark_split_bytes(request, files);
+      return open_partitioned_reader(whole, factory, std::move(spec));
+    }
   }
   return factory(request);
 }

@@ -38,7 +38,13 @@ struct ReadRequest {
   Options options;
   TypePtr user_schema;              // struct type, or null when the source infers it
   const Config* config = nullptr;
+  /// The size of Spark's splits of the relation's files (spark_splits.h); 0 when the reader
+  /// computes it from its own files. A partitioned relation sets it from all its files.
+  int64_t spark_split_bytes = 0;
 };
+
+/// The size of Spark's splits for a request reading `files`: the request's own when set.
+int64_t spark_split_bytes(const ReadRequest& request, const std::vector<InputFile>& files);
 
 /// One conjunct of a filter above a scan, in a form sources can test against what they know
 /// about a split without reading it (Parquet row-group statistics, partition values). A source
@@ -70,6 +76,9 @@ class DataSourceReader {
   virtual bool split_may_match(size_t /*i*/, const std::vector<ScanPredicate>& /*predicates*/) const {
     return true;
   }
+  /// The file block of split `i`'s rows (input_file_name() and the block functions report it),
+  /// shared by all batches of the split: each split holds rows of one of Spark's file splits.
+  virtual std::shared_ptr<const InputFileBlock> split_block(size_t i) const = 0;
   /// Files this relation reads (for `inputFiles`).
   virtual std::vector<std::string> input_files() const = 0;
   /// How many rows the relation holds, for the planner's choices (which side of a join to

@@ -5,6 +5,8 @@
 #include <sys/stat.h>
 
 #include <algorithm>
+#include <cctype>
+#include <cstring>
 #include <filesystem>
 
 #include "common/error.h"
@@ -88,7 +90,24 @@ std::string local_path(const std::string& path) {
   return s;
 }
 
-std::string file_uri(const std::string& abs_path) { return "file://" + abs_path; }
+std::string file_uri(const std::string& abs_path) {
+  // java.net.URI's quoting of a path: ASCII outside its unreserved, punctuation, '@' and '/'
+  // characters is %-escaped; other (non-ASCII) characters stay as they are.
+  static const char* const kHex = "0123456789ABCDEF";
+  std::string out = "file://";
+  out.reserve(out.size() + abs_path.size());
+  for (const char ch : abs_path) {
+    const auto c = static_cast<unsigned char>(ch);
+    if (c >= 0x80 || std::isalnum(c) || (c != 0 && std::strchr("-_.!~*'(),;:$&+=@/", c) != nullptr)) {
+      out += ch;
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
 
 std::vector<InputFile> list_input_files(const std::vector<std::string>& paths,
                                         const ListingOptions& options) {

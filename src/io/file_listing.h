@@ -45,7 +45,8 @@ std::vector<InputFile> list_input_files(const std::vector<std::string>& paths,
 /// The absolute, normalised local path of a user path (strips `file:` / `file://`).
 std::string local_path(const std::string& path);
 
-/// The URI form Spark shows for a local file: `file:///abs/path` (as in `inputFiles`).
+/// The URI form Spark shows for a local file: `file:///abs/path` (as in `inputFiles` and
+/// input_file_name()), the path quoted as java.net.URI quotes it (`a b#1` → `a%20b%231`).
 std::string file_uri(const std::string& abs_path);
 
 }  // namespace ember::io

@@ -41,7 +41,8 @@ class JsonReader final : public DataSourceReader {
     files_ = list_input_files(request.paths, listing_options(request));
     sort_like_spark(files_);
     multi_line_ = o.get_bool("multiLine", false);
-    splits_ = plan_line_splits(files_, !multi_line_, config);
+    spark_split_ = spark_split_bytes(request, files_);
+    splits_ = plan_line_splits(files_, !multi_line_, configured_split_bytes(config), spark_split_);
     primitives_as_string_ = o.get_bool("primitivesAsString", false);
     const std::string mode = lower(o.get("mode", "PERMISSIVE"));
     if (mode == "dropmalformed") mode_ = ParseMode::kDropMalformed;
@@ -66,6 +67,9 @@ class JsonReader final : public DataSourceReader {
 
   const Schema& schema() const override { return schema_; }
   size_t num_splits() const override { return splits_.size(); }
+  std::shared_ptr<const InputFileBlock> split_block(size_t i) const override {
+    return line_split_block(files_, splits_[i], !multi_line_, spark_split_);
+  }
   double estimated_rows() const override { return estimated_text_rows(files_, schema_.size()); }
   std::vector<std::string> input_files() const override {
     std::vector<std::string> out;
@@ -205,6 +209,7 @@ class JsonReader final : public DataSourceReader {
 
   std::vector<InputFile> files_;
   std::vector<LineSplit> splits_;
+  int64_t spark_split_ = 0;
   Schema schema_;
   bool multi_line_ = false;
   bool primitives_as_string_ = false;

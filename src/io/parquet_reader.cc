@@ -18,6 +18,7 @@
 #include "io/arrow_memory.h"
 #include "io/file_listing.h"
 #include "io/read_errors.h"
+#include "io/spark_splits.h"
 
 namespace ember::io {
 
@@ -143,6 +144,7 @@ void collect_leaves(const parquet::arrow::SchemaField& f, std::vector<int>& out)
 /// A Parquet file: its footer, read once when the relation opens.
 struct ParquetFile {
   std::string path;
+  int64_t size = 0;
   std::shared_ptr<parquet::FileMetaData> metadata;
   Schema schema;             // Spark view of the file's top-level fields
   std::vector<int> leaf;     // leaf column of each top-level field; -1 when it is nested
@@ -183,7 +185,12 @@ class ParquetReader final : public DataSourceReader {
     binary_as_string_ = config && config->get_bool("spark.sql.parquet.binaryAsString", false);
     const bool merge = request.options.get_bool(
         "mergeSchema", config && config->get_bool("spark.sql.parquet.mergeSchema", false));
-    for (const auto& f : list_input_files(request.paths, listing_options(request))) open_footer(f.path);
+    const std::vector<InputFile> inputs = list_input_files(request.paths, listing_options(request));
+    for (const auto& f : inputs) {
+      open_footer(f.path);
+      files_.back().size = f.size;
+    }
+    spark_split_ = spark_split_bytes(request, inputs);
     if (request.user_schema) {
       schema_ = request.user_schema->fields();
     } else if (files_.empty()) {
@@ -205,6 +212,24 @@ class ParquetReader final : public DataSourceReader {
 
   const Schema& schema() const override { return schema_; }
   size_t num_splits() const override { return splits_.size(); }
+  /// A row group belongs to the Spark split that holds its midpoint (Parquet's rule for
+  /// assigning row groups to byte ranges).
+  std::shared_ptr<const InputFileBlock> split_block(size_t i) const override {
+    const Split& s = splits_[i];
+    const ParquetFile& f = files_[s.file];
+    const auto group = f.metadata->RowGroup(s.group);
+    int64_t start = 0, bytes = 0;
+    for (int c = 0; c < group->num_columns(); ++c) {
+      const auto chunk = group->ColumnChunk(c);
+      bytes += chunk->total_compressed_size();
+      if (c == 0) {
+        start = chunk->data_page_offset();
+        if (chunk->has_dictionary_page() && chunk->dictionary_page_offset() > 0)
+          start = std::min(start, chunk->dictionary_page_offset());
+      }
+    }
+    return spark_file_block({f.path, f.size, ""}, start + bytes / 2, spark_split_, true);
+  }
   double estimated_rows() const override {
     double rows = 0;
     for (const auto& f : files_) rows += static_cast<double>(f.metadata->num_rows());
@@ -478,6 +503,7 @@ class ParquetReader final : public DataSourceReader {
   std::vector<ParquetFile> files_;
   Schema schema_;
   std::vector<Split> splits_;
+  int64_t spark_split_ = 0;
 };
 
 }  // namespace

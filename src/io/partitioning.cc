@@ -189,6 +189,10 @@ class PartitionedReader final : public DataSourceReader {
 
   const Schema& schema() const override { return schema_; }
   size_t num_splits() const override { return splits_.size(); }
+  std::shared_ptr<const InputFileBlock> split_block(size_t i) const override {
+    const auto [g, s] = splits_[i];
+    return readers_[g]->split_block(s);
+  }
   double estimated_rows() const override {
     double rows = 0;
     for (const auto& r : readers_) rows += r->estimated_rows();

@@ -23,8 +23,9 @@ class TextReader final : public DataSourceReader {
     wholetext_ = request.options.get_bool("wholetext", false);
     line_sep_ = request.options.get("lineSep", "");
     // Byte ranges align to '\n', so only the default separators split.
-    splits_ = plan_line_splits(files_, !wholetext_ && (line_sep_.empty() || line_sep_ == "\n"),
-                               request.config);
+    splittable_ = !wholetext_ && (line_sep_.empty() || line_sep_ == "\n");
+    spark_split_ = spark_split_bytes(request, files_);
+    splits_ = plan_line_splits(files_, splittable_, configured_split_bytes(request.config), spark_split_);
     if (request.options.has("lineSep") && line_sep_.empty()) {
       throw SparkError(ErrorKind::kIllegalArgument, "_LEGACY_ERROR_TEMP_3150",
                        "requirement failed: 'lineSep' cannot be an empty string.");
@@ -45,6 +46,9 @@ class TextReader final : public DataSourceReader {
 
   const Schema& schema() const override { return schema_; }
   size_t num_splits() const override { return splits_.size(); }
+  std::shared_ptr<const InputFileBlock> split_block(size_t i) const override {
+    return line_split_block(files_, splits_[i], splittable_, spark_split_);
+  }
   double estimated_rows() const override { return estimated_text_rows(files_, schema_.size()); }
   std::vector<std::string> input_files() const override {
     std::vector<std::string> out;
@@ -108,6 +112,8 @@ class TextReader final : public DataSourceReader {
  private:
   std::vector<InputFile> files_;
   std::vector<LineSplit> splits_;
+  int64_t spark_split_ = 0;
+  bool splittable_ = false;
   Schema schema_;
   bool wholetext_ = false;
   std::string line_sep_;

@@ -2,6 +2,7 @@
 
 #include "plan/analyzer.h"
 #include "plan/datetime_arithmetic.h"
+#include "plan/input_file_check.h"
 #include "plan/time_window.h"
 
 #include <algorithm>
@@ -2477,7 +2478,9 @@ std::string semantic_key(const ExprPtr& e) {
 }
 
 PlanPtr analyze_plan(const PlanPtr& unresolved, Session& session) {
-  return Analyzer(session).resolve(unresolved);
+  PlanPtr resolved = Analyzer(session).resolve(unresolved);
+  check_input_file_sources(resolved);
+  return resolved;
 }
 
 ExprPtr resolve_expression(const ExprPtr& e, const PlanPtr& child, Session& session, bool allow_aggregates) {

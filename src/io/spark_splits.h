@@ -1,0 +1,36 @@
+#pragma once
+
+// How Spark cuts files into splits, which input_file_block_start() and
+// input_file_block_length() report for the rows of each split.
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+#include "column/column.h"
+#include "common/config.h"
+#include "io/file_listing.h"
+
+namespace ember::io {
+
+/// The size of the splits Spark cuts splittable files into when it reads `files`
+/// (FilePartition.maxSplitBytes): spark.sql.files.maxPartitionBytes, but no less than
+/// spark.sql.files.openCostInBytes when the files, each counted with that open cost, spread over
+/// spark.sql.files.minPartitionNum (by default the default parallelism: spark.default.parallelism
+/// or the engine's threads) come to less per partition. Exact whenever
+/// maxPartitionBytes <= openCostInBytes, or a file is no larger than openCostInBytes.
+int64_t spark_split_bytes(const std::vector<InputFile>& files, const Config* config);
+
+/// The block of Spark's split of `file` that holds the records owned by a range starting at
+/// byte `begin` (a record belongs to the split its first byte follows, as Hadoop's line reader
+/// assigns lines; see line_splits.h): [k * split_bytes, +split_bytes) clipped to the file, or the
+/// whole file when it is not `splittable` (compressed, or read as one record).
+std::shared_ptr<const InputFileBlock> spark_file_block(const InputFile& file, int64_t begin,
+                                                       int64_t split_bytes, bool splittable);
+
+/// Cut points for reading a file of `size` bytes in ranges of about `target` bytes that never
+/// straddle one of Spark's splits of `split_bytes`: the union of both grids, ascending, from 0
+/// to `size`.
+std::vector<int64_t> split_cuts(int64_t size, int64_t target, int64_t split_bytes);
+
+}  // namespace ember::io
