@@ -27,6 +27,7 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 
 // Families registered here whose entry points are not in function.h.
 void register_datetime_interval(Registry& r);
+void register_calendar_interval(Registry& r);
 void register_string_aggregates(Registry& r);
 void register_bitmap_functions(Registry& r);
 void register_histogram_aggregates(Registry& r);
@@ -72,6 +73,7 @@ Registry::Registry() {
   register_datetime_format(*this);
   register_datetime_time(*this);
   register_datetime_interval(*this);
+  register_calendar_interval(*this);
   register_string_aggregates(*this);
   register_bitmap_functions(*this);
   register_histogram_aggregates(*this);
@@ -146,10 +148,11 @@ std::vector<std::string> Registry::similar(const std::string& name, size_t max) 
 void throw_arithmetic_overflow(const std::string& type_word, const char* try_fn) {
   std::string alt = try_fn ? std::string(" Use '") + try_fn + "' to tolerate overflow and return NULL instead."
                            : std::string();
+  // Interval arithmetic's message is the bare word.
+  const std::string message = type_word.empty() ? "overflow" : type_word + " overflow";
   throw SparkError(ErrorKind::kArithmetic, "ARITHMETIC_OVERFLOW",
-                   type_word + " overflow." + alt +
-                       " If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.",
-                   {{"message", type_word + " overflow"}, {"alternative", alt}, {"config", "\"spark.sql.ansi.enabled\""}});
+                   message + "." + alt + " If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.",
+                   {{"message", message}, {"alternative", alt}, {"config", "\"spark.sql.ansi.enabled\""}});
 }
 
 void throw_divide_by_zero() {
