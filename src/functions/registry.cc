@@ -28,6 +28,7 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 // Families registered here whose entry points are not in function.h.
 void register_datetime_interval(Registry& r);
 void register_calendar_interval(Registry& r);
+void register_sentences(Registry& r);
 void register_string_aggregates(Registry& r);
 void register_bitmap_functions(Registry& r);
 void register_histogram_aggregates(Registry& r);
@@ -74,6 +75,7 @@ Registry::Registry() {
   register_datetime_time(*this);
   register_datetime_interval(*this);
   register_calendar_interval(*this);
+  register_sentences(*this);
   register_string_aggregates(*this);
   register_bitmap_functions(*this);
   register_histogram_aggregates(*this);
