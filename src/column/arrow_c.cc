@@ -51,6 +51,7 @@ std::string format_of(const DataType& t, const std::string& tz) {
     case TypeId::kTime: return "ttn";
     case TypeId::kYearMonthInterval: return "tiM";
     case TypeId::kDayTimeInterval: return "tDu";
+    case TypeId::kCalendarInterval: return "tin";
     case TypeId::kArray: return "+l";
     case TypeId::kMap: return "+m";
     case TypeId::kStruct:
@@ -166,6 +167,32 @@ void release_array(ArrowArray* a) {
 
 const void* buf(const BufferPtr& b) { return b ? static_cast<const void*>(b->data()) : nullptr; }
 
+/// Arrow's MONTH_DAY_NANO record: the calendar interval with its microseconds in nanoseconds.
+struct MonthDayNano {
+  int32_t months;
+  int32_t days;
+  int64_t nanos;
+};
+static_assert(sizeof(MonthDayNano) == sizeof(CalendarInterval), "same record size");
+
+constexpr int64_t kNanosPerMicro = 1000;
+
+/// The calendar interval values of `col` as MONTH_DAY_NANO records. Microseconds whose
+/// nanoseconds overflow a long fail as Spark's Arrow writer fails on them.
+BufferPtr month_day_nano(const Column& col) {
+  auto data = Buffer::allocate(static_cast<size_t>(col.length()) * sizeof(MonthDayNano));
+  const CalendarInterval* in = col.values<CalendarInterval>();
+  auto* out = data->mutable_as<MonthDayNano>();
+  for (int64_t i = 0; i < col.length(); ++i) {
+    out[i] = {in[i].months, in[i].days, 0};
+    if (col.is_valid(i) && __builtin_mul_overflow(in[i].micros, kNanosPerMicro, &out[i].nanos))
+      throw SparkError(ErrorKind::kArithmetic, "ARITHMETIC_OVERFLOW",
+                       "long overflow. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.",
+                       {{"message", "long overflow"}, {"alternative", ""}, {"config", "\"spark.sql.ansi.enabled\""}});
+  }
+  return data;
+}
+
 void fill_array(ArrowArray* out, const ColumnPtr& col) {
   auto* p = new ArrayPrivate();
   p->column = col;
@@ -182,6 +209,12 @@ void fill_array(ArrowArray* out, const ColumnPtr& col) {
       break;
     case TypeId::kStruct:
     case TypeId::kVariant: p->buffers = {buf(col->validity_buffer())}; break;
+    case TypeId::kCalendarInterval: {
+      BufferPtr nanos = month_day_nano(*col);
+      p->buffers = {buf(col->validity_buffer()), buf(nanos)};
+      p->extra.push_back(Column::make(col->type(), col->length(), nullptr, nanos));
+      break;
+    }
     default: p->buffers = {buf(col->validity_buffer()), buf(col->data_buffer())};
   }
   for (auto& c : col->children()) {
@@ -280,6 +313,16 @@ ColumnPtr import_column(const ArrowArray& a, const ArrowSchema& s, const TypePtr
       whole = Column::make(type, total, validity, nullptr, nullptr, std::move(children));
       break;
     }
+    case TypeId::kCalendarInterval: {
+      // MONTH_DAY_NANO: nanoseconds to microseconds, truncated as Spark reads them.
+      BufferPtr nanos = wrap_buffer(a, 1, static_cast<size_t>(total) * sizeof(MonthDayNano), owner);
+      auto data = Buffer::allocate(static_cast<size_t>(total) * sizeof(CalendarInterval));
+      const auto* in = nanos->as<MonthDayNano>();
+      auto* out = data->mutable_as<CalendarInterval>();
+      for (int64_t i = 0; i < total; ++i) out[i] = {in[i].months, in[i].days, in[i].nanos / kNanosPerMicro};
+      whole = Column::make(type, total, validity, data);
+      break;
+    }
     default: {
       int w = type->byte_width();
       if (fmt.rfind("d:", 0) == 0 && fmt.find(",64") != std::string::npos)
@@ -308,6 +351,7 @@ TypePtr type_of(const ArrowSchema& s) {
   if (f == "ttn") return DataType::time();
   if (f == "tiM") return DataType::year_month_interval();
   if (f == "tDu") return DataType::day_time_interval();
+  if (f == "tin") return DataType::calendar_interval();
   if (f.rfind("tsu:", 0) == 0) return f.size() > 4 ? DataType::timestamp() : DataType::timestamp_ntz();
   if (f.rfind("d:", 0) == 0) {
     int p = 0, sc = 0;

@@ -72,6 +72,7 @@ Value Column::value_at(int64_t i) const {
     case TypeId::kFloat: return Value::floating(values<float>()[i]);
     case TypeId::kDouble: return Value::floating(values<double>()[i]);
     case TypeId::kDecimal: return Value::decimal(values<int128_t>()[i]);
+    case TypeId::kCalendarInterval: return Value::calendar_interval(values<CalendarInterval>()[i]);
     case TypeId::kString:
     case TypeId::kBinary: return Value::bytes(std::string(string_at(i)));
     case TypeId::kArray:
@@ -540,6 +541,7 @@ void ColumnBuilder::append_value(const Value& v) {
     case TypeId::kFloat: append<float>(static_cast<float>(v.as_double())); break;
     case TypeId::kDouble: append<double>(v.as_double()); break;
     case TypeId::kDecimal: append<int128_t>(v.as_decimal()); break;
+    case TypeId::kCalendarInterval: append<CalendarInterval>(v.as_calendar_interval()); break;
     case TypeId::kString:
     case TypeId::kBinary: append_bytes(v.as_bytes()); break;
     case TypeId::kArray:

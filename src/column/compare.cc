@@ -59,6 +59,17 @@ ValueCompare value_comparator(const ColumnPtr& a, const ColumnPtr& b) {
     case TypeId::kFloat: return fixed<float>(a, b);
     case TypeId::kDouble: return fixed<double>(a, b);
     case TypeId::kDecimal: return fixed<int128_t>(a, b);
+    case TypeId::kCalendarInterval: {
+      // Not orderable in Spark (the analyzer refuses); months, days, microseconds in turn serve
+      // equality, which is all the engine asks of it.
+      const CalendarInterval* x = a->values<CalendarInterval>();
+      const CalendarInterval* y = b->values<CalendarInterval>();
+      return [a, b, x, y](int64_t i, int64_t j) {
+        if (int r = cmp_values(x[i].months, y[j].months)) return r;
+        if (int r = cmp_values(x[i].days, y[j].days)) return r;
+        return cmp_values(x[i].micros, y[j].micros);
+      };
+    }
     case TypeId::kVariant:  // not orderable in Spark (the analyzer refuses); its two binaries
     case TypeId::kStruct: {
       std::vector<ValueCompare> fields;

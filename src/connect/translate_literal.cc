@@ -288,8 +288,10 @@ TypedValue literal_from_proto(const pb::Expression::Literal& lit) {
       }
       throw_invalid_plan("ARRAY_LITERAL_NOT_SET", "Array literal is not set.");
     }
-    case L::kCalendarInterval:
-      unsupported_literal("CalendarIntervalType");
+    case L::kCalendarInterval: {
+      const auto& i = lit.calendar_interval();
+      return {Value::calendar_interval({i.months(), i.days(), i.microseconds()}), DataType::calendar_interval()};
+    }
     case L::kTime: {
       const int64_t nanos = lit.time().nano();
       const int precision =

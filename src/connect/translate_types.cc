@@ -88,7 +88,7 @@ TypePtr type_from_proto(const pb::DataType& p) {
     case pb::DataType::kUnparsed:
       return parse_data_type(p.unparsed().data_type_string());
     case pb::DataType::kCalendarInterval:
-      unsupported_type("interval");
+      return DataType::calendar_interval();
     case pb::DataType::kTime: {
       int precision = p.time().has_precision() ? p.time().precision()
                                                : DataType::kDefaultTimePrecision;
@@ -183,6 +183,9 @@ void type_to_proto(const DataType& t, pb::DataType* out) {
       i->set_end_field(t.end_field());
       return;
     }
+    case TypeId::kCalendarInterval:
+      out->mutable_calendar_interval();
+      return;
     case TypeId::kArray: {
       auto* a = out->mutable_array();
       type_to_proto(*t.element_type(), a->mutable_element_type());

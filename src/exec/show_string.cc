@@ -106,6 +106,9 @@ void append_cell(std::string& out, const Column& c, int64_t row, const CellConte
     case TypeId::kDayTimeInterval:
       out += format_day_time_interval(c.values<int64_t>()[row], t.start_field(), t.end_field());
       return;
+    case TypeId::kCalendarInterval:
+      out += format_calendar_interval(c.values<CalendarInterval>()[row]);
+      return;
     case TypeId::kArray: {
       const int32_t* o = c.offsets();
       out += '[';

@@ -8,6 +8,7 @@
 #include <optional>
 
 #include "common/datetime.h"
+#include "functions/calendar_interval.h"
 #include "functions/decimal_util.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
@@ -318,7 +319,8 @@ ScalarKernel remainder_kernel(bool pmod) {
 
 Signature unary_numeric_rule(const std::vector<TypePtr>& args, const Config&) {
   TypePtr t = args[0]->id() == TypeId::kString || args[0]->id() == TypeId::kNull ? DataType::double_() : args[0];
-  if (!t->is_numeric() && t->id() != TypeId::kDayTimeInterval && t->id() != TypeId::kYearMonthInterval)
+  if (!t->is_numeric() && t->id() != TypeId::kDayTimeInterval && t->id() != TypeId::kYearMonthInterval &&
+      t->id() != TypeId::kCalendarInterval)
     throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
                         "The first parameter requires the \"NUMERIC\" type, however \"" + args[0]->sql() +
                             "\" has the type \"" + args[0]->sql() + "\".",
@@ -333,6 +335,14 @@ ColumnPtr negate_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Sig
                         const EvalContext& ctx) {
   const Column& a = *args[0];
   const TypePtr& rt = sig.result_type;
+  if (rt->id() == TypeId::kCalendarInterval) {
+    // Every field negated; the minimum of a field overflows whatever the ANSI mode.
+    return unary_fixed<CalendarInterval, CalendarInterval, true>(a, n, rt, [](const CalendarInterval& x) {
+      CalendarInterval r;
+      if (!negate_calendar_interval(x, &r)) throw_arithmetic_overflow("", nullptr);
+      return r;
+    });
+  }
   return dispatch_fixed(rt->id(), [&]<typename T>() -> ColumnPtr {
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, int128_t>) {
       if (ctx.ansi)
@@ -472,9 +482,25 @@ void register_try_arithmetic(Registry& r) {
     d.name = s.name;
     d.min_args = d.max_args = 2;
     TypeRule rule = s.rule;
-    const bool datetime = std::string(s.name) == "try_add" || std::string(s.name) == "try_subtract";
-    const bool add = std::string(s.name) == "try_add";
-    d.type_rule = [rule, datetime, add](const std::vector<TypePtr>& args, const Config& conf) {
+    const std::string fn = s.name;
+    const bool datetime = fn == "try_add" || fn == "try_subtract";
+    const bool add = fn == "try_add";
+    const bool scale = fn == "try_multiply" || fn == "try_divide";
+    const bool divide = fn == "try_divide";
+    auto calendar = [](const std::vector<TypePtr>& args) {
+      return args.size() == 2 && (args[0]->id() == TypeId::kCalendarInterval || args[1]->id() == TypeId::kCalendarInterval);
+    };
+    d.type_rule = [rule, datetime, add, scale, divide, calendar](const std::vector<TypePtr>& args, const Config& conf) {
+      if (datetime && calendar(args)) {
+        bool swap;
+        if (const FunctionDef* op = calendar_interval_operator(args[0], args[1], !add, true, &swap)) {
+          Signature sig = op->type_rule(swap ? std::vector{args[1], args[0]} : args, conf);
+          if (swap) std::swap(sig.arg_types[0], sig.arg_types[1]);
+          return sig;
+        }
+      }
+      if (scale)
+        if (auto sig = interval_scale_signature(args, divide, divide ? "/" : "*")) return *sig;
       if (datetime)
         if (auto sig = datetime_try_signature(add, args)) return *sig;
       Signature sig = rule(args, conf);
@@ -482,8 +508,19 @@ void register_try_arithmetic(Registry& r) {
       return sig;
     };
     ScalarKernel numeric = try_kernel(s.kernel);
-    d.kernel = [numeric, datetime, add](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
-                                        const EvalContext& ctx) {
+    d.kernel = [numeric, datetime, add, scale, divide](const std::vector<ColumnPtr>& args, int64_t n,
+                                                         const Signature& sig, const EvalContext& ctx) {
+      const bool calendar_args = args[0]->type()->id() == TypeId::kCalendarInterval ||
+                                 args[1]->type()->id() == TypeId::kCalendarInterval;
+      if (scale && calendar_args) return interval_scale(args, n, sig, divide, IntervalOverflow::kNull);
+      if (datetime && calendar_args) {
+        bool swap;
+        const FunctionDef* op = calendar_interval_operator(args[0]->type(), args[1]->type(), !add, true, &swap);
+        if (!swap) return op->kernel(args, n, sig, ctx);
+        Signature swapped = sig;
+        std::swap(swapped.arg_types[0], swapped.arg_types[1]);
+        return op->kernel({args[1], args[0]}, n, swapped, ctx);
+      }
       if (datetime && (sig.result_type->is_datetime() || sig.result_type->id() == TypeId::kYearMonthInterval ||
                        sig.result_type->id() == TypeId::kDayTimeInterval))
         return datetime_try_kernel(add, args, n, sig);

@@ -172,6 +172,9 @@ struct Caster {
         case TypeId::kTimestamp: b.append_bytes(format_timestamp(in->values<int64_t>()[i], zone())); break;
         case TypeId::kTimestampNtz: b.append_bytes(format_timestamp_ntz(in->values<int64_t>()[i])); break;
         case TypeId::kTime: b.append_bytes(format_time(in->values<int64_t>()[i])); break;
+        case TypeId::kCalendarInterval:
+          b.append_bytes(format_calendar_interval(in->values<CalendarInterval>()[i]));
+          break;
         default:
           throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                            "Cast from " + from->sql() + " to STRING is not supported yet.");
@@ -242,6 +245,12 @@ struct Caster {
           int64_t nanos;
           ok = parse_time(s, &nanos);
           if (ok) b.append<int64_t>(truncate_time(nanos, to->time_precision()));
+          break;
+        }
+        case TypeId::kCalendarInterval: {
+          // Text that is not an interval is NULL whatever the ANSI mode, as in Spark.
+          if (auto v = parse_calendar_interval(s)) b.append<CalendarInterval>(*v);
+          else b.append_null();
           break;
         }
         default:

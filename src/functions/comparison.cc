@@ -86,7 +86,7 @@ ColumnPtr null_safe_equal(const std::vector<ColumnPtr>& args, int64_t n, const S
 }
 
 bool orderable(const TypePtr& t) {
-  return t->id() != TypeId::kMap && !contains_variant(*t);
+  return t->id() != TypeId::kMap && !contains_variant(*t) && !t->contains(TypeId::kCalendarInterval);
 }
 
 /// Implicit casts for comparisons: numeric widening; a string against a non-string atomic

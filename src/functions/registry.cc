@@ -27,6 +27,8 @@ size_t edit_distance(const std::string& a, const std::string& b) {
 
 // Families registered here whose entry points are not in function.h.
 void register_datetime_interval(Registry& r);
+void register_calendar_interval(Registry& r);
+void register_sentences(Registry& r);
 void register_string_aggregates(Registry& r);
 void register_bitmap_functions(Registry& r);
 void register_histogram_aggregates(Registry& r);
@@ -72,6 +74,8 @@ Registry::Registry() {
   register_datetime_format(*this);
   register_datetime_time(*this);
   register_datetime_interval(*this);
+  register_calendar_interval(*this);
+  register_sentences(*this);
   register_string_aggregates(*this);
   register_bitmap_functions(*this);
   register_histogram_aggregates(*this);
@@ -145,15 +149,15 @@ std::vector<std::string> Registry::similar(const std::string& name, size_t max) 
 }
 
 void throw_arithmetic_overflow(const std::string& type_word, const char* try_fn) {
-  throw_arithmetic_overflow_message(type_word + " overflow", try_fn);
+  // Interval arithmetic's message is the bare word.
+  throw_arithmetic_overflow_message(type_word.empty() ? "overflow" : type_word + " overflow", try_fn);
 }
 
 void throw_arithmetic_overflow_message(const std::string& message, const char* try_fn) {
   std::string alt = try_fn ? std::string(" Use '") + try_fn + "' to tolerate overflow and return NULL instead."
                            : std::string();
   throw SparkError(ErrorKind::kArithmetic, "ARITHMETIC_OVERFLOW",
-                   message + "." + alt +
-                       " If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.",
+                   message + "." + alt + " If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.",
                    {{"message", message}, {"alternative", alt}, {"config", "\"spark.sql.ansi.enabled\""}});
 }
 

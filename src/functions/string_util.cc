@@ -93,6 +93,16 @@ bool is_lower_cp(char32_t c) {
   return iswlower_l(static_cast<wint_t>(c), utf8_locale());
 }
 
+bool is_letter_cp(char32_t c) {
+  if (c < 0x80) return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+  return iswalpha_l(static_cast<wint_t>(c), utf8_locale()) && !iswdigit_l(static_cast<wint_t>(c), utf8_locale());
+}
+
+bool is_digit_cp(char32_t c) {
+  if (c < 0x80) return c >= '0' && c <= '9';
+  return iswdigit_l(static_cast<wint_t>(c), utf8_locale());
+}
+
 std::string_view substring_sql(std::string_view s, int64_t pos, int64_t len) {
   int64_t n = utf8_length(s);
   int64_t start = pos > 0 ? pos - 1 : (pos < 0 ? n + pos : 0);

@@ -42,6 +42,9 @@ char32_t to_lower_cp(char32_t c);
 /// Java's Character.isUpperCase / isLowerCase.
 bool is_upper_cp(char32_t c);
 bool is_lower_cp(char32_t c);
+/// Java's Character.isLetter / isDigit.
+bool is_letter_cp(char32_t c);
+bool is_digit_cp(char32_t c);
 
 /// Spark's UTF8String.substringSQL: 1-based `pos` (negative counts from the end, 0 acts as 1),
 /// `len` code points.

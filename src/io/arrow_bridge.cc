@@ -46,6 +46,9 @@ std::shared_ptr<arrow::DataType> to_arrow_type(const DataType& t) {
         fields.push_back(arrow::field(f.name, to_arrow_type(*f.type), f.nullable));
       return arrow::struct_(std::move(fields));
     }
+    case TypeId::kCalendarInterval:
+      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                       "The feature is not supported: writing INTERVAL columns to Parquet.", {}, "0A000");
     case TypeId::kVariant:
       throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                        "The feature is not supported: writing VARIANT columns to Parquet (Ember writes them only "

@@ -697,7 +697,7 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
   if (name == "count" && args.size() == 1 && args[0]->kind == ExprKind::kUnresolvedStar) {
     args[0] = lit(Value::integer(1), DataType::int_());
   }
-  if ((name == "+" || name == "-") && args.size() == 2) {
+  if ((name == "+" || name == "-" || name == "*" || name == "/") && args.size() == 2) {
     DatetimeArithmeticBinder binder{
         [this](const std::string& fn, std::vector<ExprPtr> a) { return resolve_function(call(fn, {}), std::move(a), false); },
         [this](const FunctionDef* d, std::vector<ExprPtr> a) { return bind_call(d, call(d->name, {}), std::move(a), false); },
@@ -1973,7 +1973,8 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
           walk(r);
           for (int64_t id : refs) have.insert(id);
         }
-        if (!r->children.empty() && functions::contains_variant(*r->children[0]->type))
+        if (!r->children.empty() && (functions::contains_variant(*r->children[0]->type) ||
+                                     r->children[0]->type->contains(TypeId::kCalendarInterval)))
           functions::throw_type_mismatch("INVALID_ORDERING_TYPE",
                                          "The `sortorder` does not support ordering on type \"" +
                                              r->children[0]->type->sql() + "\".",

@@ -3,6 +3,7 @@
 #include "plan/datetime_arithmetic.h"
 
 #include "common/error.h"
+#include "functions/calendar_interval.h"
 #include "functions/function.h"
 
 namespace ember::plan {
@@ -26,9 +27,19 @@ const functions::FunctionDef* internal(const std::string& name) {
 
 ExprPtr rewrite_datetime_arithmetic(const std::string& op, const std::vector<ExprPtr>& in,
                                     const DatetimeArithmeticBinder& bind) {
-  if (in.size() != 2 || (op != "+" && op != "-")) return nullptr;
-  const bool sub = op == "-";
+  if (in.size() != 2) return nullptr;
   ExprPtr l = in[0], r = in[1];
+  const bool left_calendar = l->type->id() == TypeId::kCalendarInterval;
+  const bool right_calendar = r->type->id() == TypeId::kCalendarInterval;
+  // A calendar interval times or divided by a number: the interval comes first either way.
+  if (op == "*" && (left_calendar || right_calendar))
+    return bind.call_internal(internal("multiply_interval"), left_calendar ? std::vector{l, r} : std::vector{r, l});
+  if (op == "/" && left_calendar) return bind.call_internal(internal("divide_interval"), {l, r});
+  if (op != "+" && op != "-") return nullptr;
+  const bool sub = op == "-";
+  bool swap = false;
+  if (const functions::FunctionDef* d = functions::calendar_interval_operator(l->type, r->type, sub, false, &swap))
+    return bind.call_internal(d, swap ? std::vector{r, l} : std::vector{l, r});
   const DataType* lt = l->type.get();
   const DataType* rt = r->type.get();
   if (!is_datetime(*lt) && !is_datetime(*rt) && !is_interval(*lt) && !is_interval(*rt)) {

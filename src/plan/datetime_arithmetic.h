@@ -1,6 +1,6 @@
 #pragma once
 
-// `+` and `-` over dates, timestamps and ANSI intervals, as Spark's analyzer rewrites them:
+// `+`, `-`, `*` and `/` over dates, timestamps and ANSI intervals, as Spark's analyzer rewrites them:
 //   date ± tinyint/smallint/int       date_add / date_sub
 //   date ± INTERVAL DAY               date_add(d, [-]extractansiintervaldays(i))
 //   date ± other day-time interval    the date as a timestamp, then as below
@@ -9,6 +9,8 @@
 //   interval ± interval (same kind)   an interval with the fields of both
 //   date - date                       INTERVAL DAY;  timestamp - timestamp: INTERVAL DAY TO SECOND
 //   interval + date/timestamp         as date/timestamp + interval
+//   calendar interval (`interval`)    ± date, timestamp or calendar interval; * and / by a
+//                                     number (multiply_interval, divide_interval)
 // The internal functions it calls live in functions/datetime_operators.cc.
 
 #include <functional>

@@ -59,6 +59,7 @@ std::string literal_string(const Value& v, const TypePtr& t) {
       b.append_value(v);
       return exec::show_cell(*b.finish(), 0, "UTC");
     }
+    case TypeId::kCalendarInterval: return format_calendar_interval(v.as_calendar_interval());
     default: return "literal";
   }
 }

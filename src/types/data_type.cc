@@ -77,6 +77,7 @@ TypePtr DataType::day_time_interval(int start, int end) {
   return std::make_shared<DataType>(TypeId::kDayTimeInterval, start, end,
                                     std::vector<StructField>{});
 }
+TypePtr DataType::calendar_interval() { static TypePtr t = make(TypeId::kCalendarInterval); return t; }
 TypePtr DataType::array(TypePtr element, bool contains_null) {
   return std::make_shared<DataType>(
       TypeId::kArray, 0, 0, std::vector<StructField>{{"element", std::move(element), contains_null, "{}"}});
@@ -137,6 +138,7 @@ std::string DataType::simple_string() const {
     case TypeId::kTime: return "time(" + std::to_string(precision_) + ")";
     case TypeId::kYearMonthInterval:
     case TypeId::kDayTimeInterval: return interval_name(*this);
+    case TypeId::kCalendarInterval: return "interval";
     case TypeId::kArray: return "array<" + element_type()->simple_string() + ">";
     case TypeId::kMap:
       return "map<" + key_type()->simple_string() + "," + value_type()->simple_string() + ">";
@@ -237,6 +239,13 @@ bool DataType::same_type(const DataType& o) const {
   return true;
 }
 
+bool DataType::contains(TypeId id) const {
+  if (id_ == id) return true;
+  for (const auto& f : children_)
+    if (f.type->contains(id)) return true;
+  return false;
+}
+
 bool DataType::is_integral() const {
   return id_ == TypeId::kByte || id_ == TypeId::kShort || id_ == TypeId::kInt ||
          id_ == TypeId::kLong;
@@ -262,7 +271,8 @@ int DataType::byte_width() const {
     case TypeId::kTimestampNtz:
     case TypeId::kTime:
     case TypeId::kDayTimeInterval: return 8;
-    case TypeId::kDecimal: return 16;
+    case TypeId::kDecimal:
+    case TypeId::kCalendarInterval: return 16;
     default: return 0;
   }
 }
@@ -476,6 +486,10 @@ class DdlParser {
     if (w == "INTERVAL") {
       int start, end;
       size_t save = pos_;
+      if (!match_word("YEAR") && !match_word("MONTH") && !match_word("DAY") && !match_word("HOUR") &&
+          !match_word("MINUTE") && !match_word("SECOND"))
+        return DataType::calendar_interval();
+      pos_ = save;
       if (match_word("YEAR") || match_word("MONTH")) {
         pos_ = save;
         start = interval_field(kYearMonthFields, 2);

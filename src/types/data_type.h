@@ -5,11 +5,17 @@
 #include <string>
 #include <vector>
 
+#include "common/calendar_interval.h"
+
 namespace ember {
 
 /// Spark SQL data types. Physical layout (Arrow): boolean as a bitmap; byte..long, float,
 /// double, date (int32 days), timestamp / timestamp_ntz (int64 microseconds), intervals
-/// (year-month: int32 months; day-time: int64 microseconds) as fixed width; decimal as 128-bit
+/// (year-month: int32 months; day-time: int64 microseconds) as fixed width; the calendar
+/// interval (Spark's `interval`: months, days and microseconds, kept apart because a month has no
+/// fixed number of days nor a day a fixed number of microseconds across DST changes) as 16-byte
+/// `CalendarInterval` records (common/calendar_interval.h; Arrow results carry them as
+/// MONTH_DAY_NANO); decimal as 128-bit
 /// two's complement; string / binary as int32 offsets + bytes; array as offsets + one child;
 /// map as offsets + a struct<key,value> child; struct as children; variant as a struct of two
 /// non-null binary children, `value` and `metadata` (the Variant binary encoding, as Spark
@@ -34,6 +40,7 @@ enum class TypeId : uint8_t {
   kTime,
   kYearMonthInterval,
   kDayTimeInterval,
+  kCalendarInterval,
   kArray,
   kMap,
   kStruct,
@@ -87,6 +94,8 @@ class DataType {
   /// Equality ignoring nullability flags of nested fields (Spark's `sameType`).
   bool same_type(const DataType& other) const;
 
+  /// Whether this type is `id` or nests a field, element, key or value of it.
+  bool contains(TypeId id) const;
   bool is_numeric() const;
   bool is_integral() const;
   bool is_floating() const { return id_ == TypeId::kFloat || id_ == TypeId::kDouble; }
@@ -123,6 +132,7 @@ class DataType {
   static TypePtr decimal(int precision, int scale);
   static TypePtr year_month_interval(int start = 0, int end = 1);
   static TypePtr day_time_interval(int start = 0, int end = 3);
+  static TypePtr calendar_interval();
   static TypePtr array(TypePtr element, bool contains_null = true);
   static TypePtr map(TypePtr key, TypePtr value, bool value_contains_null = true);
   static TypePtr struct_(std::vector<StructField> fields);

@@ -170,3 +170,21 @@ def test_jaro_winkler_similarity(diff):
     pairs = [("abc", "abc"), ("martha", "marhta"), ("", ""), ("a", ""), ("dixon", "dicksonx"), ("日本語", "日本"),
              ("abcxyz", "abdefg"), ("crate", "trace"), ("jellyfish", "smellyfish"), (None, "x"), ("ab", "ba")]
     diff(lambda s: s.createDataFrame(pairs, "a string, b string").select(F.jaro_winkler_similarity("a", "b")))
+
+
+SENTENCE_TEXTS = [
+    "This is an example sentence.", "Hi there! Good morning. How are you?", "Mr. Smith went to e.g. the store.",
+    "Don't stop: well-known rock'n'roll, 3.14 and 1,000 items; $100 or #5 at 50% off...", "abc123def 12abc x1.5y",
+    "Is it?!  \"Yes.\" She said. (Really.) Ok", "   ", "", "!!!", "a.b.c. d", "Ünïcödé wörds ärë hërë. Zweiter Satz",
+    "Line one\nline two.\nLine three", "end with space. ", None]
+
+
+def test_sentences(diff, diff_show):
+    def texts(s):
+        return s.createDataFrame([(i, t) for i, t in enumerate(SENTENCE_TEXTS)], "k int, s string")
+    diff(lambda s: texts(s).select("k", F.sentences("s"), F.sentences("s", F.lit("en"), F.lit("US")),
+                                   F.sentences("s", F.lit("de")), F.sentences("s", F.lit(None), F.lit(None))))
+    diff_show(lambda s: texts(s).where("k = 0").select("*", F.sentences("s", F.lit("en"), F.lit("US")),
+                                                       F.sentences("s", F.lit("en")), F.sentences("s")),
+              truncate=False)
+    diff(lambda s: s.sql("SELECT sentences('Hello world. Bye now!'), sentences(NULL), sentences('a b', NULL, 'US')"))

@@ -93,11 +93,19 @@ TEST(TranslateTypes, UnparsedTypeStringsAreParsed) {
   EXPECT_TRUE(type_from_proto(u)->equals(*DataType::array(DataType::int_())));
 }
 
-TEST(TranslateTypes, TypesEmberLacksAreRejected) {
+TEST(TranslateTypes, CalendarIntervalRoundTrips) {
   pb::DataType ci;
   ci.mutable_calendar_interval();
+  TypePtr t = type_from_proto(ci);
+  EXPECT_EQ(t->id(), TypeId::kCalendarInterval);
+  EXPECT_TRUE(type_to_proto(*t).has_calendar_interval());
+}
+
+TEST(TranslateTypes, TypesEmberLacksAreRejected) {
+  pb::DataType geometry;
+  geometry.mutable_geometry();
   try {
-    type_from_proto(ci);
+    type_from_proto(geometry);
     FAIL() << "expected an error";
   } catch (const SparkError& e) {
     EXPECT_EQ(e.error_class(), "UNSUPPORTED_DATATYPE");
@@ -232,12 +240,19 @@ TEST(TranslateLiterals, ArraysMapsAndStructs) {
   EXPECT_EQ(l.type->element_type()->id(), TypeId::kLong);
 }
 
+TEST(TranslateLiterals, CalendarIntervalLiteral) {
+  pb::Expression::Literal ci;
+  ci.mutable_calendar_interval()->set_months(14);
+  ci.mutable_calendar_interval()->set_days(-1);
+  ci.mutable_calendar_interval()->set_microseconds(1500000);
+  TypedValue l = literal_from_proto(ci);
+  EXPECT_EQ(l.type->id(), TypeId::kCalendarInterval);
+  EXPECT_EQ(l.value.as_calendar_interval(), (CalendarInterval{14, -1, 1500000}));
+}
+
 TEST(TranslateLiterals, MissingOrUnsupportedKindsFail) {
   pb::Expression::Literal none;
   EXPECT_THROW(literal_from_proto(none), SparkError);
-  pb::Expression::Literal ci;
-  ci.mutable_calendar_interval()->set_days(1);
-  EXPECT_THROW(literal_from_proto(ci), SparkError);
   pb::Expression::Literal arr;
   arr.mutable_array();  // no element type
   EXPECT_THROW(literal_from_proto(arr), SparkError);
