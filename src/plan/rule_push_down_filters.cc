@@ -145,7 +145,12 @@ class ReorderJoin final : public Rule {
     if (by_estimates)
       for (size_t i = 0; i < items.size(); ++i) est[i] = estimate_rows_and_base(items[i]);
     // Greedy order: of the inputs a condition connects to those taken so far, the one whose
-    // join is estimated smallest (or the first one).
+    // join is estimated smallest (or the first one). An input that only a non-equality
+    // relates to the chain and that has more than one row waits for every input a key
+    // relates: comparing every pair multiplies the rows, and a key joined after it no longer
+    // meets a table it is the key of (TPC-H q7: supplier x nation x nation by the nations'
+    // names, then customer by its nation, is a pair of every supplier and customer of the two
+    // nations before lineitem is met).
     std::vector<size_t> order{0};
     std::vector<bool> taken(items.size(), false), used(conds.size(), false);
     taken[0] = true;
@@ -154,6 +159,7 @@ class ReorderJoin final : public Rule {
     while (order.size() < items.size()) {
       size_t next = items.size();
       double best = 0;
+      bool best_multiplies = false;
       for (size_t i = 0; i < items.size(); ++i) {
         if (taken[i]) continue;
         std::set<int64_t> with = have;
@@ -174,9 +180,12 @@ class ReorderJoin final : public Rule {
         }
         // Without an equality between the two sides the join compares every pair.
         double rows = by_key ? inner_join_rows(joined, est[i]) : joined.rows * est[i].rows;
-        if (next == items.size() || rows < best) {
+        bool multiplies = !by_key && est[i].rows > 1;
+        if (next == items.size() || multiplies < best_multiplies ||
+            (multiplies == best_multiplies && rows < best)) {
           next = i;
           best = rows;
+          best_multiplies = multiplies;
         }
       }
       if (by_estimates && next != items.size())
