@@ -1,9 +1,16 @@
 """The 99 TPC-DS queries, in Spark SQL's dialect, for the differential tests and benchmarks.
 
 The query texts are not kept in this repository. They are the standard TPC-DS query texts (the
-templates with their qualification substitutions) as the `sqlglot` project ships them in its
-source distribution on PyPI (tests/fixtures/optimizer/tpc-ds/tpc-ds.sql); `load()` downloads that
-archive once into a cache folder (data/tpcds/ by default) and reads the 99 queries out of it.
+templates with their parameters substituted) as the `sqlglot` project ships them in its source
+distribution on PyPI (tests/fixtures/optimizer/tpc-ds/tpc-ds.sql); `load()` downloads that archive
+once into a cache folder (data/tpcds/ by default) and reads the queries out of it.
+
+Four templates (14, 23, 24 and 39) hold two statements, `a` and `b`; the fixture keeps only the
+first. The second ones come from the TPC's own query generator, `dsqgen`, run over the query
+templates with its qualification parameters (`-qualify Y`) and a dialect file for Spark's LIMIT;
+the `benchbox` wheel on PyPI ships both, and `load()` downloads it once into the same cache. Each
+statement is its own query: `q14a` and `q14b`, `q23a` and `q23b`, and so on; the others are
+`q1` .. `q99`.
 
 Spark SQL runs the standard texts with two adaptations, applied here as code:
 - identifiers in double quotes (`AS "order count"`) become backquoted: Spark reads a
@@ -16,14 +23,31 @@ results are compared in order.
 
 from __future__ import annotations
 
+import platform
 import re
 import subprocess
 import sys
 import tarfile
+import tempfile
+import zipfile
 from pathlib import Path
 
 SQLGLOT_VERSION = "30.31.0"
 FIXTURE = "tests/fixtures/optimizer/tpc-ds/tpc-ds.sql"
+BENCHBOX_VERSION = "0.4.2"
+DSQGEN_ROOT = "benchbox/_binaries/tpc-ds"
+# The templates whose text holds two statements.
+TWO_STATEMENTS = (14, 23, 24, 39)
+# The names `load()` returns, in query order: known without downloading anything, so that tests
+# can be listed offline.
+NAMES = [name for n in range(1, 100)
+         for name in ((f"q{n}a", f"q{n}b") if n in TWO_STATEMENTS else (f"q{n}",))]
+# dsqgen's dialect definitions for Spark SQL: the row limit goes at the end of the statement.
+SPARK_DIALECT = """define __LIMITA = "";
+define __LIMITB = "";
+define __LIMITC = "limit %d";
+define _END = "";
+"""
 ROOT = Path(__file__).resolve().parents[1]
 DEFAULT_CACHE = ROOT / "data" / "tpcds"
 
@@ -36,18 +60,73 @@ TABLES = [
 ]
 
 
-def _archive(cache: Path) -> Path:
-    found = sorted(cache.glob(f"sqlglot-{SQLGLOT_VERSION}.tar.gz"))
+def _download(cache: Path, requirement: str, pattern: str, *pip_args: str) -> Path:
+    """The distribution file of `requirement` in `cache`, downloaded by pip the first time."""
+    found = sorted(cache.glob(pattern))
     if found:
         return found[0]
     cache.mkdir(parents=True, exist_ok=True)
     subprocess.run([sys.executable, "-m", "pip", "download", "--disable-pip-version-check", "-q",
-                    f"sqlglot=={SQLGLOT_VERSION}", "--no-binary", ":all:", "--no-deps",
-                    "-d", str(cache)], check=True)
-    found = sorted(cache.glob(f"sqlglot-{SQLGLOT_VERSION}.tar.gz"))
+                    requirement, "--no-deps", *pip_args, "-d", str(cache)], check=True)
+    found = sorted(cache.glob(pattern))
     if not found:
-        raise RuntimeError(f"pip did not leave sqlglot-{SQLGLOT_VERSION}.tar.gz in {cache}")
+        raise RuntimeError(f"pip did not leave {pattern} in {cache}")
     return found[0]
+
+
+def _archive(cache: Path) -> Path:
+    return _download(cache, f"sqlglot=={SQLGLOT_VERSION}", f"sqlglot-{SQLGLOT_VERSION}.tar.gz",
+                     "--no-binary", ":all:")
+
+
+def _dsqgen_platform() -> str:
+    system = {"linux": "linux", "darwin": "darwin"}.get(sys.platform)
+    machine = {"x86_64": "x86_64", "amd64": "x86_64", "aarch64": "arm64",
+               "arm64": "arm64"}.get(platform.machine().lower())
+    if system is None or machine is None:
+        raise RuntimeError(f"no dsqgen binary for {sys.platform} {platform.machine()}")
+    return f"{system}-{machine}"
+
+
+def _split_statements(text: str) -> list[str]:
+    return [s.strip() for s in text.split(";") if s.strip()]
+
+
+def _second_statements(cache: Path) -> dict[int, str]:
+    """The second statement of each two-statement template, from dsqgen's qualification run."""
+    out: dict[int, str] = {}
+    missing = [n for n in TWO_STATEMENTS if not (cache / f"dsqgen-{n}b.sql").exists()]
+    if missing:
+        wheel = _download(cache, f"benchbox=={BENCHBOX_VERSION}",
+                          f"benchbox-{BENCHBOX_VERSION}-*.whl")
+        binaries = f"{DSQGEN_ROOT}/{_dsqgen_platform()}"
+        with tempfile.TemporaryDirectory() as tmp, zipfile.ZipFile(wheel) as whl:
+            work = Path(tmp)
+            templates = work / "templates"
+            templates.mkdir()
+            for name in [f"query{n}.tpl" for n in missing]:
+                member = f"{DSQGEN_ROOT}/templates/query_templates/{name}"
+                (templates / name).write_bytes(whl.read(member))
+            (templates / "spark.tpl").write_text(SPARK_DIALECT)
+            dsqgen = work / "dsqgen"
+            dsqgen.write_bytes(whl.read(f"{binaries}/dsqgen"))
+            dsqgen.chmod(0o755)
+            index = work / "tpcds.idx"
+            index.write_bytes(whl.read(f"{binaries}/tpcds.idx"))
+            for n in missing:
+                generated = work / f"out{n}"
+                generated.mkdir()
+                subprocess.run([str(dsqgen), "-directory", str(templates), "-template",
+                                f"query{n}.tpl", "-dialect", "spark", "-distributions", str(index),
+                                "-qualify", "Y", "-scale", "1", "-output_dir", str(generated),
+                                "-quiet", "Y"], check=True, capture_output=True, cwd=work)
+                statements = _split_statements((generated / "query_0.sql").read_text())
+                if len(statements) != 2:
+                    raise ValueError(f"dsqgen wrote {len(statements)} statements for query {n}")
+                (cache / f"dsqgen-{n}b.sql").write_text(statements[1] + "\n")
+    for n in TWO_STATEMENTS:
+        out[n] = (cache / f"dsqgen-{n}b.sql").read_text().strip()
+    return out
 
 
 def _standard_texts(fixture: str) -> dict[int, str]:
@@ -86,8 +165,9 @@ def _outer_order_by(text: str) -> bool:
     return last_top
 
 
-def load(cache: Path | None = None) -> dict[int, str]:
-    """The 99 queries in Spark SQL's dialect, by number."""
+def load(cache: Path | None = None) -> dict[str, str]:
+    """The 103 statements of the 99 queries in Spark SQL's dialect, by name (`q1`, `q14a`, `q14b`,
+    ...), in query order."""
     cache = cache or DEFAULT_CACHE
     extracted = cache / f"tpc-ds-{SQLGLOT_VERSION}.sql"
     if not extracted.exists():
@@ -95,9 +175,18 @@ def load(cache: Path | None = None) -> dict[int, str]:
             member = tar.getmember(f"sqlglot-{SQLGLOT_VERSION}/{FIXTURE}")
             data = tar.extractfile(member).read().decode()
         extracted.write_text(data)
-    queries = {n: to_spark(n, t) for n, t in _standard_texts(extracted.read_text()).items()}
-    if sorted(queries) != list(range(1, 100)):
-        raise ValueError(f"expected TPC-DS queries 1..99, found {sorted(queries)}")
+    first = _standard_texts(extracted.read_text())
+    if sorted(first) != list(range(1, 100)):
+        raise ValueError(f"expected TPC-DS queries 1..99, found {sorted(first)}")
+    second = _second_statements(cache)
+    queries: dict[str, str] = {}
+    for n, text in sorted(first.items()):
+        if n in second:
+            queries[f"q{n}a"] = to_spark(n, text)
+            queries[f"q{n}b"] = to_spark(n, second[n])
+        else:
+            queries[f"q{n}"] = to_spark(n, text)
+    assert list(queries) == NAMES
     return queries
 
 
@@ -107,5 +196,5 @@ def ordered(text: str) -> bool:
 
 if __name__ == "__main__":
     qs = load()
-    for n in (int(a) for a in sys.argv[1:]) if len(sys.argv) > 1 else qs:
-        print(f"-- TPC-DS {n} (ordered: {ordered(qs[n])})\n{qs[n]};\n")
+    for name in sys.argv[1:] or qs:
+        print(f"-- TPC-DS {name} (ordered: {ordered(qs[name])})\n{qs[name]};\n")

@@ -148,7 +148,12 @@ class ReorderJoin final : public Rule {
     if (by_estimates)
       for (size_t i = 0; i < items.size(); ++i) est[i] = estimate_rows_and_base(items[i]);
     // Greedy order: of the inputs a condition connects to those taken so far, the one whose
-    // join is estimated smallest (or the first one).
+    // join is estimated smallest (or the first one). An input that only a non-equality
+    // relates to the chain and that has more than one row waits for every input a key
+    // relates: comparing every pair multiplies the rows, and a key joined after it no longer
+    // meets a table it is the key of (TPC-H q7: supplier x nation x nation by the nations'
+    // names, then customer by its nation, is a pair of every supplier and customer of the two
+    // nations before lineitem is met).
     std::vector<size_t> order{0};
     std::vector<bool> taken(items.size(), false), used(conds.size(), false);
     taken[0] = true;
@@ -158,6 +163,7 @@ class ReorderJoin final : public Rule {
       size_t next = items.size(), first = items.size();
       bool first_by_key = false;
       double best = 0;
+      bool best_multiplies = false;
       for (size_t i = 0; i < items.size(); ++i) {
         if (taken[i]) continue;
         std::set<int64_t> with = have;
@@ -187,9 +193,12 @@ class ReorderJoin final : public Rule {
         const bool first_one = first == items.size();
         if (first_one) first = i, first_by_key = by_key;
         if (!first_one && first_by_key && est[i].rows >= est[i].base) continue;
-        if (next == items.size() || rows < best) {
+        bool multiplies = !by_key && est[i].rows > 1;
+        if (next == items.size() || multiplies < best_multiplies ||
+            (multiplies == best_multiplies && rows < best)) {
           next = i;
           best = rows;
+          best_multiplies = multiplies;
         }
       }
       if (by_estimates && next != items.size())

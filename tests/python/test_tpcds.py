@@ -4,7 +4,8 @@ The data comes from `tpcgen-cli` at scale factor 0.1 (EMBER_TPCDS_SCALE override
 test-sf1` runs scale factor 1), generated
 once per test session as Parquet into a temporary directory; each engine's session reads it into
 24 temporary views, once. The query texts are the standard ones, in Spark SQL's dialect
-(bench/tpcds_queries.py fetches them). Rows are compared as multisets, floating-point values
+(bench/tpcds_queries.py fetches them); each statement of the four two-statement queries is its own
+case (`q14a`, `q14b`, ...). Rows are compared as multisets, floating-point values
 within a relative tolerance: most queries sort on keys with ties (rollup levels, equal names)
 before their LIMIT, where the order of tied rows is the engine's choice.
 
@@ -30,7 +31,7 @@ import tpcds_queries  # noqa: E402
 SCALE = float(os.environ.get("EMBER_TPCDS_SCALE", "0.1"))
 
 # Why each of these fails on Ember today (the oracle runs them all).
-KNOWN_FAILURES: dict[int, str] = {}
+KNOWN_FAILURES: dict[str, str] = {}
 
 
 def tpcgen_binary() -> str | None:
@@ -63,10 +64,10 @@ def tpcds_views(tpcds_dir, ember, oracle):
                 s.read.parquet(str(tpcds_dir / f"{table}.parquet")).createOrReplaceTempView(table)
 
 
-def _param(n: int):
-    if n in KNOWN_FAILURES:
-        return pytest.param(n, marks=pytest.mark.xfail(reason=KNOWN_FAILURES[n], strict=True))
-    return n
+def _param(name: str):
+    if name in KNOWN_FAILURES:
+        return pytest.param(name, marks=pytest.mark.xfail(reason=KNOWN_FAILURES[name], strict=True))
+    return name
 
 
 # Tables whose names the TPC-H tests use too: the sessions are shared, so a query that reads one
@@ -76,12 +77,12 @@ SHARED_NAMES = ["customer"]
 
 # At scale factor 0.1 query 90's denominator (the morning web sales count of its filters) is 0:
 # with ANSI on, both engines fail it.
-FAILS_AT_SCALE = {0.1: {90: "DIVIDE_BY_ZERO"}}
+FAILS_AT_SCALE = {0.1: {"q90": "DIVIDE_BY_ZERO"}}
 
 
-@pytest.mark.parametrize("n", [_param(n) for n in range(1, 100)])
-def test_tpcds_query(diff, diff_error, tpcds_dir, tpcds_views, tpcds_texts, ember, oracle, n):
-    text = tpcds_texts[n]
+@pytest.mark.parametrize("name", [_param(name) for name in tpcds_queries.NAMES])
+def test_tpcds_query(diff, diff_error, tpcds_dir, tpcds_views, tpcds_texts, ember, oracle, name):
+    text = tpcds_texts[name]
     for table in SHARED_NAMES:
         if re.search(rf"\b{table}\b", text):
             for s in (oracle, ember):
@@ -90,7 +91,7 @@ def test_tpcds_query(diff, diff_error, tpcds_dir, tpcds_views, tpcds_texts, embe
     # The oracle's default broadcast threshold runs its small driver out of memory on some
     # queries (10, 35, 64); the setting changes how Spark joins, not what it answers.
     with session_conf(ember, oracle, **{"spark.sql.autoBroadcastJoinThreshold": "-1"}):
-        error = FAILS_AT_SCALE.get(SCALE, {}).get(n)
+        error = FAILS_AT_SCALE.get(SCALE, {}).get(name)
         if error:
             diff_error(lambda s: s.sql(text).collect(), error)
         else:

@@ -193,5 +193,30 @@ TEST(Cardinality, AJoinOnAKeyThatRepeatsInTheJoinedInputsCountsEveryPair) {
   EXPECT_EQ(s.execute(q).num_rows(), 34 * 334 + 33 * 333);
 }
 
+TEST(Cardinality, InputsThatMultiplyRowsWaitForEveryKeyedInput) {
+  // The shape of TPC-H q7: s meets n by a key, n2 (m) is related to n only by a non-equality
+  // and keys c, and the large l is the key of both s and c. Taking m before l would pair every
+  // s with its m, and then with every c of that m, before l is met; m waits until c keys it.
+  // The answers are those of the written order.
+  std::vector<std::string> rows[2];
+  for (bool by_estimates : {true, false}) {
+    Session s("t");
+    s.config().set("spark.ember.join.reorderByEstimates", by_estimates ? "true" : "false");
+    auto q = join(keyed(1000, "s"), keyed(100000, "l"), JoinType::kInner, call("==", {col({"s"}), col({"l"})}));
+    q = join(q, keyed(1000, "c"), JoinType::kInner, call("==", {col({"c"}), col({"l"})}));
+    q = join(q, keyed(3, "n"), JoinType::kInner, call("==", {col({"s_tag"}), col({"n"})}));
+    q = join(q, keyed(3, "m"), JoinType::kInner,
+             call("and", {call("<=", {col({"n"}), col({"m"})}), call("==", {col({"c_tag"}), col({"m"})})}));
+    PlanPtr optimized = s.optimize(s.analyze(q));
+    std::vector<std::string> inputs;
+    chain_inputs(optimized, inputs);
+    if (by_estimates) EXPECT_EQ(inputs, (std::vector<std::string>{"s", "n", "l", "c", "m"}));
+    QueryResult r = s.execute(q);
+    EXPECT_EQ(r.num_rows(), 1000);
+    rows[by_estimates] = sorted_rows(r);
+  }
+  EXPECT_EQ(rows[0], rows[1]);
+}
+
 }  // namespace
 }  // namespace ember::plan
