@@ -210,7 +210,8 @@ TEST(Cardinality, InputsThatMultiplyRowsWaitForEveryKeyedInput) {
     PlanPtr optimized = s.optimize(s.analyze(q));
     std::vector<std::string> inputs;
     chain_inputs(optimized, inputs);
-    if (by_estimates) EXPECT_EQ(inputs, (std::vector<std::string>{"s", "n", "l", "c", "m"}));
+    // n is no filtered input, so it keeps its written place behind l, the keyed next one.
+    if (by_estimates) EXPECT_EQ(inputs, (std::vector<std::string>{"s", "l", "c", "n", "m"}));
     QueryResult r = s.execute(q);
     EXPECT_EQ(r.num_rows(), 1000);
     rows[by_estimates] = sorted_rows(r);
