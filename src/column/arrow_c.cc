@@ -257,6 +257,16 @@ BufferPtr wrap_buffer(const ArrowArray& a, int i, size_t size, const std::shared
   return Buffer::wrap(a.buffers[i], size, owner);
 }
 
+/// `b` itself when its data is aligned for values of `align` bytes, else an aligned copy:
+/// buffers read from an IPC stream need only be 8-byte aligned, and decimals are read as 16-byte
+/// integers (aligned loads).
+BufferPtr aligned(BufferPtr b, size_t size, size_t align) {
+  if (!b || align <= 1 || reinterpret_cast<uintptr_t>(b->data()) % align == 0) return b;
+  auto copy = Buffer::allocate(std::max<size_t>(size, 8));
+  if (size > 0) std::memcpy(copy->mutable_data(), b->data(), size);
+  return copy;
+}
+
 ColumnPtr import_column(const ArrowArray& a, const ArrowSchema& s, const TypePtr& type,
                         const std::shared_ptr<ImportedArray>& owner) {
   const int64_t off = a.offset;
@@ -275,7 +285,8 @@ ColumnPtr import_column(const ArrowArray& a, const ArrowSchema& s, const TypePtr
       if (fmt == "U" || fmt == "Z" || fmt == "vu" || fmt == "vz")
         throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_ARROWTYPE",
                          "Unsupported arrow type " + fmt + ".");
-      auto offsets = wrap_buffer(a, 1, static_cast<size_t>((total + 1) * 4), owner);
+      const size_t offset_bytes = static_cast<size_t>((total + 1) * 4);
+      auto offsets = aligned(wrap_buffer(a, 1, offset_bytes, owner), offset_bytes, 4);
       const int32_t* o = offsets ? offsets->as<int32_t>() : nullptr;
       size_t bytes = o ? static_cast<size_t>(o[total]) : 0;
       auto data = wrap_buffer(a, 2, bytes, owner);
@@ -328,7 +339,8 @@ ColumnPtr import_column(const ArrowArray& a, const ArrowSchema& s, const TypePtr
       if (fmt.rfind("d:", 0) == 0 && fmt.find(",64") != std::string::npos)
         throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_ARROWTYPE",
                          "Unsupported arrow type " + fmt + ".");
-      whole = Column::make(type, total, validity, wrap_buffer(a, 1, static_cast<size_t>(total * w), owner));
+      const size_t bytes = static_cast<size_t>(total * w);
+      whole = Column::make(type, total, validity, aligned(wrap_buffer(a, 1, bytes, owner), bytes, static_cast<size_t>(w)));
     }
   }
   if (off == 0) return whole;

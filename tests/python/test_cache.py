@@ -236,3 +236,20 @@ def test_cached_random_values(ember, connect_oracle):
     with session_mode(ember):
         actual = program(ember)
     assert actual == expected == [True, True, False, False]
+
+
+def test_replacing_a_view_of_client_decimals_while_data_is_cached(diff):
+    # Replacing a view compares its old and new plans for the cache; client rows sent as Arrow
+    # IPC hold decimals in buffers that need not be 16-byte aligned.
+    from decimal import Decimal
+
+    def program(s):
+        s.range(7).cache().count()
+        rows = [(Decimal("1.10"), 2), (None, 5), (Decimal("-2.55"), None)]
+        for _ in range(3):
+            s.createDataFrame(rows, "a decimal(16,2), i int").createOrReplaceTempView("cached_dec_t")
+        out = s.sql("SELECT a, i FROM cached_dec_t")
+        s.catalog.clearCache()
+        return out
+
+    diff(program)
