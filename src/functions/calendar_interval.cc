@@ -133,13 +133,6 @@ FunctionDef unparenthesized(FunctionDef d) {
   return d;
 }
 
-Signature same_args(const Types& a, TypePtr result) {
-  Signature s;
-  s.arg_types = a;
-  s.result_type = std::move(result);
-  return s;
-}
-
 /// Moves a local date-time (microseconds) by whole months, the day clamped to the month's end,
 /// then by days, as LocalDateTime.plusMonths(m).plusDays(d). False outside the long range.
 bool local_plus_months_days(int64_t local, int32_t months, int32_t days, int64_t* out) {

@@ -18,6 +18,7 @@
 
 #include "common/datetime.h"
 #include "common/timezone.h"
+#include "functions/kernel_util.h"
 #include "functions/string_util.h"
 
 namespace ember::functions {
@@ -70,13 +71,6 @@ FunctionDef internal(std::string name, const char* shown, Display display, TypeR
   d.kernel = std::move(kernel);
   d.may_throw = true;
   return d;
-}
-
-Signature same_args(const Types& a, TypePtr result) {
-  Signature s;
-  s.arg_types = a;
-  s.result_type = std::move(result);
-  return s;
 }
 
 /// Spark's name for the forms it shows without parentheses: `ts + INTERVAL '1' DAY`.

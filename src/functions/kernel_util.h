@@ -89,6 +89,14 @@ ColumnPtr unary_fixed(const Column& a, int64_t n, const TypePtr& rtype, Op op) {
   return Column::make(rtype, n, validity, data);
 }
 
+/// A signature that takes its arguments as they are and returns `result`.
+inline Signature same_args(const std::vector<TypePtr>& args, TypePtr result) {
+  Signature s;
+  s.arg_types = args;
+  s.result_type = std::move(result);
+  return s;
+}
+
 /// Spark's ANSI arithmetic errors, shared by every kernel that raises them. `try_fn` names the
 /// try_ variant the message suggests (none when null).
 [[noreturn]] void throw_arithmetic_overflow(const std::string& type_word, const char* try_fn);
