@@ -62,10 +62,10 @@ void run_relation(ConnectSession& session, Operation& op, const pb::Relation& ro
 
 void create_view(ConnectSession& session, Operation& op,
                  const pb::CreateDataFrameViewCommand& cmd) {
-  if (cmd.is_global()) throw_not_supported("Global temporary views");
   PlanTranslator translator(translate_context(session, op.cancelled()));
   plan::PlanPtr analyzed = session.engine().analyze(translator.relation(cmd.input()));
-  session.engine().catalog().create_temp_view(cmd.name(), analyzed, cmd.replace());
+  plan::Catalog& views = cmd.is_global() ? plan::global_temp_views() : session.engine().catalog();
+  views.create_temp_view(cmd.name(), analyzed, cmd.replace());
 }
 
 /// spark.sql(...): a query comes back as a relation the client builds its DataFrame on (and

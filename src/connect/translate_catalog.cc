@@ -97,17 +97,7 @@ bool matches(const std::string& pattern, const std::string& name) {
 
 [[noreturn]] void schema_not_found(const std::string& db) { plan::throw_schema_not_found(plan::catalog_name(db)); }
 
-[[noreturn]] void table_not_found(const std::string& name) {
-  const std::string shown = quote_id(name);
-  throw SparkError(ErrorKind::kAnalysis, "TABLE_OR_VIEW_NOT_FOUND",
-                   "The table or view " + shown +
-                       " cannot be found. Verify the spelling and correctness of the schema and "
-                       "catalog.\nIf you did not qualify the name with a schema, verify the "
-                       "current_schema() output, or qualify the name with the correct schema and "
-                       "catalog.\nTo tolerate the error on drop use DROP VIEW IF EXISTS or DROP "
-                       "TABLE IF EXISTS.",
-                   {{"relationName", shown}}, "42P01");
-}
+[[noreturn]] void table_not_found(const std::string& name) { plan::throw_table_not_found({name}); }
 
 Schema table_schema() {
   return {field("name", DataType::string()),
@@ -118,8 +108,11 @@ Schema table_schema() {
           field("isTemporary", DataType::boolean(), false)};
 }
 
-std::vector<Value> temp_view_row(const std::string& name) {
-  return {Value::bytes(name),  Value(), Value::list({}), Value(), Value::bytes("TEMPORARY"),
+/// A temporary view's row; a global one is listed in its reserved database (`global_temp`).
+std::vector<Value> temp_view_row(const std::string& name, const std::string& database = "") {
+  std::vector<Value> ns;
+  if (!database.empty()) ns.push_back(Value::bytes(database));
+  return {Value::bytes(name),  Value(), Value::list(std::move(ns)), Value(), Value::bytes("TEMPORARY"),
           Value::boolean(true)};
 }
 
@@ -149,14 +142,27 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
   plan::Session& session = *ctx_.session;
   plan::Catalog& views = session.catalog();
   plan::TableCatalog& tables = session.tables();
+  auto parts = [](const std::string& name) { return plan::parse_attribute_name(name); };
+  const std::string global_db = plan::global_temp_database(session.config());
+  // The global temporary view a name (with its database, when given) refers to, or "".
+  auto global_view_name = [&](const std::string& name, const std::string* db) -> std::string {
+    std::vector<std::string> n = db != nullptr && !db->empty() ? std::vector<std::string>{*db, name}
+                                                               : parts(name);
+    return plan::is_global_temp_name(n, session.config()) ? n[1] : "";
+  };
   auto view = [&](const std::string& name, const std::string* db) -> plan::PlanPtr {
+    std::string global = global_view_name(name, db);
+    if (!global.empty()) return plan::global_temp_views().lookup_temp_view(global);
     if (db != nullptr && !db->empty()) return nullptr;  // temporary views live in no database
     return views.lookup_temp_view(name);
   };
-  auto parts = [](const std::string& name) { return plan::parse_attribute_name(name); };
+  auto view_row = [&](const std::string& name, const std::string* db) {
+    std::string global = global_view_name(name, db);
+    return global.empty() ? temp_view_row(name) : temp_view_row(global, global_db);
+  };
   // A temporary view or a table must exist (cache and refresh calls).
   auto require_relation = [&](const std::string& name) {
-    if (!views.lookup_temp_view(name) && !find_table(session, name, nullptr)) table_not_found(name);
+    if (!view(name, nullptr) && !find_table(session, name, nullptr)) table_not_found(name);
   };
   switch (r.cat_type_case()) {
     case pb::Catalog::kCurrentDatabase:
@@ -185,9 +191,16 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
     case pb::Catalog::kListTables: {
       const auto& l = r.list_tables();
       const std::string db = l.has_db_name() ? l.db_name() : session.current_database();
-      if (!tables.database_exists(db)) schema_not_found(db);
+      const bool global = plan::catalog_name(db) == global_db;
+      if (!global && !tables.database_exists(db)) schema_not_found(db);
       std::vector<std::vector<Value>> out;
-      for (const auto& t : tables.tables(db)) {
+      if (global) {
+        std::vector<std::string> names = plan::global_temp_views().temp_view_names();
+        std::sort(names.begin(), names.end());
+        for (const auto& n : names)
+          if (!l.has_pattern() || matches(l.pattern(), n)) out.push_back(temp_view_row(n, global_db));
+      }
+      for (const auto& t : global ? std::vector<plan::TableInfo>{} : tables.tables(db)) {
         if (!l.has_pattern() || matches(l.pattern(), t.name)) out.push_back(table_row(t));
       }
       std::vector<std::string> names = views.temp_view_names();
@@ -206,7 +219,7 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
     case pb::Catalog::kGetTable: {
       const auto& t = r.get_table();
       const std::string* db = t.has_db_name() ? &t.db_name() : nullptr;
-      if (view(t.table_name(), db)) return rows(table_schema(), {temp_view_row(t.table_name())});
+      if (view(t.table_name(), db)) return rows(table_schema(), {view_row(t.table_name(), db)});
       auto table = find_table(session, t.table_name(), db);
       if (!table) table_not_found(t.table_name());
       return rows(table_schema(), {table_row(*table)});
@@ -273,7 +286,8 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
     case pb::Catalog::kDropTempView:
       return boolean_result(views.drop_temp_view(r.drop_temp_view().view_name()));
     case pb::Catalog::kDropGlobalTempView:
-      return boolean_result(false);
+      return boolean_result(
+          plan::global_temp_views().drop_temp_view(r.drop_global_temp_view().view_name()));
     case pb::Catalog::kIsCached:
       return boolean_result(plan::is_table_cached(session, parts(r.is_cached().table_name())));
     case pb::Catalog::kCacheTable: {

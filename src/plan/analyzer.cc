@@ -225,7 +225,27 @@ class Analyzer {
 PlanPtr Analyzer::resolve(const PlanPtr& p) {
   if (p->resolved) return p;
   std::vector<PlanPtr> children;
-  for (auto& c : p->children) children.push_back(resolve(c));
+  if (p->kind == PlanKind::kJoin && p->lateral) {
+    // LATERAL: the right side is resolved with the left side as its outer scope.
+    children.push_back(resolve(p->children[0]));
+    bool saved_agg = in_aggregate_, saved_select = in_select_list_;
+    in_aggregate_ = false;
+    in_select_list_ = false;
+    outer_scopes_.push_back(children[0]);
+    try {
+      children.push_back(resolve(p->children[1]));
+    } catch (...) {
+      outer_scopes_.pop_back();
+      in_aggregate_ = saved_agg;
+      in_select_list_ = saved_select;
+      throw;
+    }
+    outer_scopes_.pop_back();
+    in_aggregate_ = saved_agg;
+    in_select_list_ = saved_select;
+  } else {
+    for (auto& c : p->children) children.push_back(resolve(c));
+  }
   PlanPtr r = resolve_node(p, std::move(children));
   auto* m = const_cast<PlanNode*>(r.get());
   m->resolved = true;
@@ -422,6 +442,14 @@ ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
   // The operator's input may mark the attribute nullable (an outer join's side).
   for (auto& a : child->output)
     if (a->expr_id == out->expr_id) out = a;
+  // A column matched regardless of case takes the name as written (`SELECT A` of a column `a`
+  // outputs `A`), as in Spark.
+  if (out->kind == ExprKind::kAttribute && found->second >= 1 &&
+      out->name != parts[found->second - 1]) {
+    auto renamed = std::make_shared<Expr>(*out);
+    renamed->name = parts[found->second - 1];
+    out = renamed;
+  }
   for (size_t i = found->second; i < parts.size(); ++i) out = extract_field(out, parts[i]);
   return out;
 }
@@ -1783,6 +1811,8 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
     case PlanKind::kUnresolvedRelation: {
       std::string name = join_parts(p->table_name, false);
       PlanPtr view = p->table_name.size() == 1 ? session_.catalog().lookup_temp_view(p->table_name[0]) : nullptr;
+      if (is_global_temp_name(p->table_name, session_.config()))
+        view = global_temp_views().lookup_temp_view(p->table_name[1]);
       // Temporary views shadow persistent tables of the same name, as in Spark.
       if (!view) {
         if (auto table = session_.find_table(p->table_name)) view = resolve(table_read_plan(*table));
@@ -1802,13 +1832,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
         return n;
       }
       if (!view)
-        throw SparkError(ErrorKind::kAnalysis, "TABLE_OR_VIEW_NOT_FOUND",
-                         "The table or view " + join_parts(p->table_name, true) +
-                             " cannot be found. Verify the spelling and correctness of the schema and catalog.\n"
-                             "If you did not qualify the name with a schema, verify the current_schema() output, or "
-                             "qualify the name with the correct schema and catalog.\nTo tolerate the error on drop use "
-                             "DROP VIEW IF EXISTS or DROP TABLE IF EXISTS.",
-                         {{"relationName", join_parts(p->table_name, true)}});
+        throw_table_not_found(p->table_name, relation_search_path(session_.current_database()));
       if (!outer_scopes_.empty()) {
         // Inside a subquery a view gets fresh attribute ids, so that its columns stay apart
         // from the same view's columns in the enclosing query once the subquery becomes a join.
@@ -2210,6 +2234,21 @@ PlanPtr Analyzer::join_node(const PlanPtr& left, const PlanPtr& right, JoinType 
   return n;
 }
 
+namespace {
+/// A join type as SQL writes it (`RIGHT OUTER`).
+std::string sql_join_type(JoinType t) {
+  switch (t) {
+    case JoinType::kRightOuter: return "RIGHT OUTER";
+    case JoinType::kFullOuter: return "FULL OUTER";
+    case JoinType::kLeftSemi: return "LEFT SEMI";
+    case JoinType::kLeftAnti: return "LEFT ANTI";
+    case JoinType::kLeftOuter: return "LEFT OUTER";
+    case JoinType::kCross: return "CROSS";
+    default: return "INNER";
+  }
+}
+}  // namespace
+
 PlanPtr Analyzer::resolve_join(const PlanPtr& p, const PlanPtr& left, PlanPtr right) {
   if (p->natural) {
     // NATURAL JOIN is a USING join on the columns both sides have, in the left side's order.
@@ -2243,6 +2282,18 @@ PlanPtr Analyzer::resolve_join(const PlanPtr& p, const PlanPtr& left, PlanPtr ri
         throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
                          "Cannot resolve \"" + condition->to_string() + "\" due to data type mismatch: the join "
                          "condition must be a boolean.");
+    }
+    if (p->lateral) {
+      if (p->join_type != JoinType::kInner && p->join_type != JoinType::kLeftOuter &&
+          p->join_type != JoinType::kCross)
+        throw SparkError(ErrorKind::kAnalysis, "INVALID_LATERAL_JOIN_TYPE",
+                         "The " + sql_join_type(p->join_type) +
+                             " JOIN with LATERAL correlation is not allowed because an OUTER "
+                             "subquery cannot correlate to its join partner. Remove the LATERAL "
+                             "correlation or use an INNER JOIN, or LEFT OUTER JOIN instead.",
+                         {{"joinType", sql_join_type(p->join_type)}}, "42613");
+      JoinType type = p->join_type == JoinType::kCross ? JoinType::kInner : p->join_type;
+      return lateral_join(left, right, type, condition, session_.config());
     }
     auto n = std::const_pointer_cast<PlanNode>(join_node(left, right, p->join_type, condition));
     n->plan_id = p->plan_id;

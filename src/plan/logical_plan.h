@@ -127,6 +127,8 @@ struct PlanNode {
   JoinType join_type = JoinType::kInner;
   std::vector<std::string> using_columns;
   bool natural = false;
+  /// LATERAL: the right side is a subquery that reads the left side's columns.
+  bool lateral = false;
   /// A LEFT OUTER join that stands for a scalar subquery: a left row may match one right row.
   bool single_match = false;
   // Set operations.

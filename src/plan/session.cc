@@ -21,14 +21,30 @@ std::string key_of(const std::string& name) {
 }
 }  // namespace
 
+std::string Catalog::key(const std::string& name) const {
+  return config_ != nullptr && config_->case_sensitive() ? name : key_of(name);
+}
+
+Catalog& global_temp_views() {
+  static Catalog* views = new Catalog();  // lives as long as the server
+  return *views;
+}
+
+std::string global_temp_database(const Config& conf) {
+  return key_of(conf.get_or("spark.sql.globalTempDatabase", "global_temp"));
+}
+
+bool is_global_temp_name(const std::vector<std::string>& name, const Config& conf) {
+  return name.size() == 2 && key_of(name[0]) == global_temp_database(conf);
+}
+
 void Catalog::create_temp_view(const std::string& name, PlanPtr plan, bool replace) {
   std::unique_lock<std::mutex> lock(mu_);
-  std::string k = key_of(name);
+  std::string k = key(name);
   if (!replace && views_.count(k))
     throw SparkError(ErrorKind::kAnalysis, "TEMP_TABLE_OR_VIEW_ALREADY_EXISTS",
                      "Cannot create the temporary view " + quote_id(name) + " because it already exists.\n"
-                     "Choose a different name, drop or replace the existing view, or add the IF NOT EXISTS clause "
-                     "to tolerate pre-existing views.",
+                     "Choose a different name, drop or replace the existing view.",
                      {{"relationName", quote_id(name)}});
   PlanPtr old = views_.count(k) ? views_[k] : nullptr;
   views_[k] = plan;
@@ -38,7 +54,7 @@ void Catalog::create_temp_view(const std::string& name, PlanPtr plan, bool repla
 
 bool Catalog::drop_temp_view(const std::string& name) {
   std::unique_lock<std::mutex> lock(mu_);
-  auto it = views_.find(key_of(name));
+  auto it = views_.find(key(name));
   if (it == views_.end()) return false;
   PlanPtr old = it->second;
   views_.erase(it);
@@ -49,7 +65,7 @@ bool Catalog::drop_temp_view(const std::string& name) {
 
 PlanPtr Catalog::lookup_temp_view(const std::string& name) const {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = views_.find(key_of(name));
+  auto it = views_.find(key(name));
   return it == views_.end() ? nullptr : it->second;
 }
 
@@ -69,6 +85,7 @@ int64_t QueryResult::num_rows() const {
 Session::Session(std::string session_id)
     : id_(std::move(session_id)), cache_(std::make_unique<CacheManager>()) {
   catalog_.set_cache_manager(cache_.get());
+  catalog_.set_config(&config_);
 }
 
 Session::~Session() = default;

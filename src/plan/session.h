@@ -31,12 +31,26 @@ class Catalog {
   /// The session's cache, which replacing a view with another plan or dropping it uncaches
   /// from (with what reads the view), as in Spark. Set once by the session.
   void set_cache_manager(CacheManager* cache) { cache_ = cache; }
+  /// The session's configuration, whose spark.sql.caseSensitive decides how names match.
+  void set_config(const Config* config) { config_ = config; }
 
  private:
+  std::string key(const std::string& name) const;
+
   mutable std::mutex mu_;
-  std::map<std::string, PlanPtr> views_;  // key: lower-case name
+  std::map<std::string, PlanPtr> views_;  // key: the name, lower-case unless case-sensitive
   CacheManager* cache_ = nullptr;
+  const Config* config_ = nullptr;
 };
+
+/// Spark's global temporary views: one set for the whole server, visible to every session as
+/// `global_temp.name` (the database spark.sql.globalTempDatabase names) until dropped or the
+/// server stops.
+Catalog& global_temp_views();
+/// The reserved database of global temporary views, lower-case (`global_temp`).
+std::string global_temp_database(const Config& conf);
+/// Whether a two-part name (`global_temp.v`) names a global temporary view.
+bool is_global_temp_name(const std::vector<std::string>& name, const Config& conf);
 
 enum class ExplainMode { kSimple, kExtended, kCodegen, kCost, kFormatted };
 

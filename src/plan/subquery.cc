@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "plan/analyzer.h"
+#include "plan/window_resolution.h"
 #include "functions/function.h"
 
 namespace ember::plan {
@@ -221,24 +222,12 @@ PlanPtr left_outer_join(const PlanPtr& left, const PlanPtr& right, const std::ve
   return join;
 }
 
-/// Correlated scalar subquery → its aggregate grouped by the correlation keys, left outer
-/// joined to `input` on them (a subquery without an aggregate: joined on its correlated
-/// conjuncts, at most one match a row). Returns the expression that replaces the subquery.
-ExprPtr scalar_subquery_join(PlanPtr& input, const PlanPtr& query, const Config& conf) {
-  PlanPtr top = query;
-  while (top->kind == PlanKind::kSubqueryAlias) top = top->children[0];
-  if (top->kind != PlanKind::kAggregate || !top->exprs.empty() || top->aggregates.size() != 1) {
-    // Not an aggregate: a left outer join on the correlated conjuncts, which fails when an
-    // outer row matches more than one row.
-    auto [right, conds] = pull_up_correlated_predicates(query, conf);
-    PlanPtr join = left_outer_join(input, right, conds, true, conf);
-    ExprPtr value = join->output[input->output.size()];
-    input = join;
-    return value;
-  }
-  auto [below, preds] = pull_up_correlated_predicates(top->children[0], conf);
+/// Splits correlated conjuncts pulled out of a subquery (`below` is what remains of it) into
+/// equalities `inner key = outer key`; any other conjunct raises Spark's
+/// CORRELATED_COLUMN_IS_NOT_ALLOWED_IN_PREDICATE.
+void split_correlation_keys(const std::vector<ExprPtr>& preds, const PlanPtr& below,
+                            std::vector<ExprPtr>& inner_keys, std::vector<ExprPtr>& outer_keys) {
   std::set<int64_t> inner = ids_of(below->output);
-  std::vector<ExprPtr> inner_keys, outer_keys;
   for (auto& p : preds) {
     bool eq = p->kind == ExprKind::kCall && p->function && p->function->name == "==";
     if (eq) {
@@ -277,6 +266,18 @@ ExprPtr scalar_subquery_join(PlanPtr& input, const PlanPtr& query, const Config&
             p->to_string() + ".",
         {{"treeNode", p->to_string()}}, "0A000");
   }
+}
+
+/// A correlated aggregate without grouping keys (`top`, whose input reads the enclosing query)
+/// → the aggregate grouped by the correlation keys, left outer joined to `input` on them, so
+/// that every input row keeps one row. Returns each aggregate output's value over the join:
+/// null-safe for counts, which are 0, not null, for rows nothing matched (the COUNT bug).
+std::vector<ExprPtr> aggregate_subquery_join(PlanPtr& input, const PlanPtr& top, const Config& conf) {
+  for (auto& e : top->aggregates)
+    if (has_outer_reference(e)) unsupported_correlation(plan_tree_string(top));
+  auto [below, preds] = pull_up_correlated_predicates(top->children[0], conf);
+  std::vector<ExprPtr> inner_keys, outer_keys;
+  split_correlation_keys(preds, below, inner_keys, outer_keys);
   auto agg = std::make_shared<PlanNode>(*top);
   agg->children = {below};
   agg->exprs = inner_keys;
@@ -287,8 +288,7 @@ ExprPtr scalar_subquery_join(PlanPtr& input, const PlanPtr& query, const Config&
     agg->aggregates.push_back(k);
     key_attrs.push_back(to_attribute(k));
   }
-  const ExprPtr value_expr = top->aggregates[0];
-  agg->aggregates.push_back(value_expr);
+  for (auto& v : top->aggregates) agg->aggregates.push_back(v);
   ExprPtr matched = alias(lit(Value::boolean(true), DataType::boolean()), "__matched");
   agg->aggregates.push_back(matched);
   agg->aggregate_output_is_select_list = true;
@@ -301,19 +301,100 @@ ExprPtr scalar_subquery_join(PlanPtr& input, const PlanPtr& query, const Config&
   PlanPtr join = left_outer_join(input, agg, on, false, conf);
   input = join;
 
-  ExprPtr value = join->output[join->output.size() - 2];
-  const ExprPtr& inner_value =
-      value_expr->kind == ExprKind::kAlias ? value_expr->children[0] : value_expr;
-  if (inner_value->kind == ExprKind::kAggregate && !is_count_like(inner_value)) return value;
-  // COUNT bug: with no matching rows the subquery still yields its aggregate over no rows
-  // (count(*) = 0), not null.
+  const size_t first = join->output.size() - 1 - top->aggregates.size();
+  std::vector<ExprPtr> values;
+  for (size_t i = 0; i < top->aggregates.size(); ++i) {
+    ExprPtr value = join->output[first + i];
+    const ExprPtr& value_expr = top->aggregates[i];
+    const ExprPtr& inner_value =
+        value_expr->kind == ExprKind::kAlias ? value_expr->children[0] : value_expr;
+    if (inner_value->kind == ExprKind::kAggregate && !is_count_like(inner_value)) {
+      values.push_back(value);
+      continue;
+    }
+    // COUNT bug: with no matching rows the subquery still yields its aggregate over no rows
+    // (count(*) = 0), not null.
+    auto c = std::make_shared<Expr>();
+    c->kind = ExprKind::kCaseWhen;
+    c->has_else = true;
+    c->type = value->type;
+    c->nullable = true;
+    c->children = {resolved_call("isnull", {join->output.back()}, conf),
+                   value_on_empty_input(inner_value), value};
+    values.push_back(c);
+  }
+  return values;
+}
+
+/// Correlated scalar subquery → its aggregate grouped by the correlation keys, left outer
+/// joined to `input` on them (a subquery without an aggregate: joined on its correlated
+/// conjuncts, at most one match a row). Returns the expression that replaces the subquery.
+ExprPtr scalar_subquery_join(PlanPtr& input, const PlanPtr& query, const Config& conf) {
+  PlanPtr top = query;
+  while (top->kind == PlanKind::kSubqueryAlias) top = top->children[0];
+  if (top->kind != PlanKind::kAggregate || !top->exprs.empty() || top->aggregates.size() != 1) {
+    // Not an aggregate: a left outer join on the correlated conjuncts, which fails when an
+    // outer row matches more than one row.
+    auto [right, conds] = pull_up_correlated_predicates(query, conf);
+    PlanPtr join = left_outer_join(input, right, conds, true, conf);
+    ExprPtr value = join->output[input->output.size()];
+    input = join;
+    return value;
+  }
+  return aggregate_subquery_join(input, top, conf)[0];
+}
+
+/// `e` with the attributes of `from` (by id) replaced by the expressions `to` at their index.
+ExprPtr replace_attributes(const ExprPtr& e, const std::vector<ExprPtr>& from,
+                           const std::vector<ExprPtr>& to) {
+  return transform_attributes(e, [&](const ExprPtr& a) {
+    for (size_t i = 0; i < from.size(); ++i)
+      if (from[i]->expr_id == a->expr_id) return to[i];
+    return a;
+  });
+}
+
+/// A correlated `LIMIT n` over an ordered subquery, decorrelated as a top-n per outer row:
+/// the rows of each value of the correlation keys numbered in the subquery's order, the first n
+/// kept. Needs equality correlation and an ORDER BY (as the rows kept would be arbitrary).
+Decorrelated decorrelate_limit(const PlanPtr& limit, const Config& conf) {
+  PlanPtr child = limit->children[0];
+  std::vector<ExprPtr> order;
+  if (child->kind == PlanKind::kSort) {
+    order = child->exprs;
+    child = child->children[0];
+  }
+  for (auto& o : order)
+    if (has_outer_reference(o)) unsupported_correlation(plan_tree_string(limit));
+  if (order.empty()) unsupported_correlation(plan_tree_string(limit));
+  Decorrelated d = pull_up_correlated_predicates(child, conf);
+  std::vector<ExprPtr> inner_keys, outer_keys;
+  split_correlation_keys(d.predicates, d.plan, inner_keys, outer_keys);
+  ExprPtr rank = alias(resolve_window(resolve_window_function("row_number", {}, false), inner_keys,
+                                      order, WindowFrame{}),
+                       "__lateral_row");
+  auto window = std::make_shared<PlanNode>();
+  window->kind = PlanKind::kWindow;
+  window->children = {d.plan};
+  window->exprs = {rank};
+  window->output = d.plan->output;
+  window->output.push_back(to_attribute(rank));
+  window->resolved = true;
+  ExprPtr first_n = resolved_call(
+      "<=", {window->output.back(), lit(Value::integer(limit->limit), window->output.back()->type)}, conf);
+  d.plan = filter_node(window, first_n);
+  return d;
+}
+
+/// CASE WHEN isnull(matched) THEN null ELSE value END: a value of the right side of a left
+/// outer join, null for left rows nothing matched.
+ExprPtr null_unless_matched(const ExprPtr& value, const ExprPtr& matched, const Config& conf) {
   auto c = std::make_shared<Expr>();
   c->kind = ExprKind::kCaseWhen;
   c->has_else = true;
   c->type = value->type;
   c->nullable = true;
-  c->children = {resolved_call("isnull", {join->output.back()}, conf),
-                 value_on_empty_input(inner_value), value};
+  c->children = {resolved_call("isnull", {matched}, conf), lit(Value(), value->type), value};
   return c;
 }
 
@@ -509,6 +590,131 @@ ExprPtr rewrite_subquery_expressions(const ExprPtr& e, PlanPtr& input, const Con
   for (auto& c : e->children)
     kids.push_back(rewrite_subquery_expressions(c, input, conf, predicates, rewrite_nested));
   return with_children(e, std::move(kids));
+}
+
+PlanPtr lateral_join(const PlanPtr& left, const PlanPtr& right, JoinType type,
+                     const ExprPtr& condition, const Config& conf) {
+  const bool outer = type == JoinType::kLeftOuter;
+  const std::vector<ExprPtr>& sub = right->output;
+  // The projections on top of the subquery, down to the lowest one that reads the left side,
+  // are computed above the join: `values` are the subquery's columns over what lies below them
+  // (and outer references).
+  std::vector<PlanPtr> chain;
+  PlanPtr base = right;
+  while (base->kind == PlanKind::kProject || base->kind == PlanKind::kSubqueryAlias) {
+    chain.push_back(base);
+    base = base->children[0];
+  }
+  size_t lifted = 0;
+  for (size_t i = 0; i < chain.size(); ++i)
+    if (chain[i]->kind == PlanKind::kProject)
+      for (auto& e : chain[i]->exprs)
+        if (has_outer_reference(e)) lifted = i + 1;
+  const bool keyless_aggregate = base->kind == PlanKind::kAggregate && base->exprs.empty() &&
+                                 base->grouping_sets.empty() && plan_is_correlated(base);
+  const bool correlated_limit = base->kind == PlanKind::kLimit && plan_is_correlated(base);
+  if (keyless_aggregate || correlated_limit) lifted = chain.size();
+  else if (lifted == 0) base = right;
+  else base = chain[lifted - 1]->children[0];
+  std::vector<ExprPtr> values = sub;
+  for (size_t i = 0; i < lifted; ++i) {
+    if (chain[i]->kind != PlanKind::kProject) continue;
+    std::vector<ExprPtr> exprs;
+    for (auto& e : chain[i]->exprs) {
+      if (contains_window(e)) unsupported_correlation(plan_tree_string(chain[i]));
+      exprs.push_back(e->kind == ExprKind::kAlias ? e->children[0] : e);
+    }
+    for (auto& v : values) v = replace_attributes(v, chain[i]->output, exprs);
+  }
+  for (auto& v : values) v = strip_outer_references(v);
+
+  PlanPtr joined = left;
+  std::vector<ExprPtr> raw;  // per column of `right`, over the join's inputs
+  if (keyless_aggregate) {
+    // An aggregate without keys yields one row for each left row.
+    std::vector<ExprPtr> aggregated = aggregate_subquery_join(joined, base, conf);
+    for (auto& v : values) raw.push_back(replace_attributes(v, base->output, aggregated));
+    values = raw;
+    if (condition && outer) {
+      ExprPtr keep = replace_attributes(condition, sub, raw);
+      for (auto& v : values) {
+        auto c = std::make_shared<Expr>();
+        c->kind = ExprKind::kCaseWhen;
+        c->has_else = true;
+        c->type = v->type;
+        c->nullable = true;
+        c->children = {keep, v, lit(Value(), v->type)};
+        v = c;
+      }
+    }
+  } else {
+    // The subquery's correlated conjuncts become the join condition.
+    Decorrelated d = correlated_limit ? decorrelate_limit(base, conf)
+                                      : pull_up_correlated_predicates(base, conf);
+    PlanPtr r = d.plan;
+    ExprPtr matched;
+    if (outer && lifted > 0) {
+      // Marks the right rows, so that values computed above the join are null without a match.
+      std::vector<ExprPtr> cols = r->output;
+      cols.push_back(alias(lit(Value::boolean(true), DataType::boolean()), "__lateral_matched"));
+      auto marked = std::make_shared<PlanNode>();
+      marked->kind = PlanKind::kProject;
+      marked->children = {r};
+      marked->exprs = cols;
+      for (auto& c : cols) marked->output.push_back(to_attribute(c));
+      marked->resolved = true;
+      r = marked;
+      auto m = std::make_shared<Expr>(*r->output.back());
+      m->nullable = true;
+      matched = m;
+    }
+    raw = values;
+    std::vector<ExprPtr> conds = d.predicates;
+    if (condition && outer) conds.push_back(replace_attributes(condition, sub, raw));
+    auto join = std::make_shared<PlanNode>();
+    join->kind = PlanKind::kJoin;
+    join->join_type = outer ? JoinType::kLeftOuter : JoinType::kInner;
+    join->children = {left, r};
+    join->condition = conds.empty() ? nullptr : conjoin(conds, conf);
+    join->output = left->output;
+    for (auto& a : r->output) {
+      auto c = std::make_shared<Expr>(*a);
+      c->nullable = c->nullable || outer;
+      join->output.push_back(c);
+    }
+    join->resolved = true;
+    joined = join;
+    values.clear();
+    for (auto& v : raw) {
+      // Read the join's form of the right side's columns (nullable after a left outer join).
+      ExprPtr over_join = transform_attributes(v, [&](const ExprPtr& a) {
+        for (auto& o : join->output)
+          if (o->expr_id == a->expr_id) return o;
+        return a;
+      });
+      values.push_back(matched ? null_unless_matched(over_join, matched, conf) : over_join);
+    }
+  }
+
+  // The join's output: the left side's columns, then the subquery's, under their own ids.
+  auto out = std::make_shared<PlanNode>();
+  out->kind = PlanKind::kProject;
+  out->children = {joined};
+  out->exprs = left->output;
+  out->output = left->output;
+  for (size_t i = 0; i < sub.size(); ++i) {
+    auto a = std::make_shared<Expr>(*sub[i]);
+    a->nullable = sub[i]->nullable || outer;
+    if (values[i]->kind == ExprKind::kAttribute && values[i]->expr_id == sub[i]->expr_id) {
+      out->exprs.push_back(values[i]);
+    } else {
+      out->exprs.push_back(alias(values[i], sub[i]->name, sub[i]->expr_id));
+    }
+    out->output.push_back(a);
+  }
+  out->resolved = true;
+  if (condition && !outer) return filter_node(out, condition);
+  return out;
 }
 
 }  // namespace ember::plan

@@ -48,6 +48,14 @@ struct Decorrelated {
 };
 Decorrelated pull_up_correlated_predicates(const PlanPtr& subquery, const Config& conf);
 
+/// A LATERAL join: `right`, resolved with `left` as its outer scope, decorrelated into a join
+/// with `left` (an inner or left outer `type`; `condition` over both outputs, or null). A
+/// correlated aggregate without keys gives one row for each left row; otherwise the subquery's
+/// correlated conjuncts become the join condition and its select list is computed above the
+/// join. The result outputs the left columns, then the subquery's under their own ids.
+PlanPtr lateral_join(const PlanPtr& left, const PlanPtr& right, JoinType type,
+                     const ExprPtr& condition, const Config& conf);
+
 /// Rewrites the subquery expressions of `e`, reading `input`'s columns, into attributes of
 /// joins added above `input` (which the call replaces): EXISTS and IN become existence joins
 /// (a match flag), a correlated scalar subquery a left outer join with its aggregate grouped by

@@ -104,16 +104,26 @@ void throw_schema_not_found(const std::string& db) {
                    {{"schemaName", name}}, "42704");
 }
 
-void throw_table_not_found(const std::vector<std::string>& shown_parts) {
+void throw_table_not_found(const std::vector<std::string>& shown_parts,
+                           const std::string& search_path) {
   const std::string shown = quoted(shown_parts);
+  std::map<std::string, std::string> params{{"relationName", shown}};
+  if (!search_path.empty()) params["searchPath"] = search_path;
   throw SparkError(ErrorKind::kAnalysis, "TABLE_OR_VIEW_NOT_FOUND",
                    "The table or view " + shown +
                        " cannot be found. Verify the spelling and correctness of the schema and "
-                       "catalog.\nIf you did not qualify the name with a schema, verify the "
+                       "catalog.\n" +
+                       (search_path.empty() ? "" : "Search path: " + search_path + ".\n") +
+                       "If you did not qualify the name with a schema, verify the "
                        "current_schema() output, or qualify the name with the correct schema and "
                        "catalog.\nTo tolerate the error on drop use DROP VIEW IF EXISTS or DROP "
                        "TABLE IF EXISTS.",
-                   {{"relationName", shown}}, "42P01");
+                   std::move(params), "42P01");
+}
+
+std::string relation_search_path(const std::string& current_database) {
+  return "[`system`.`builtin`, `system`.`session`, " + quoted({"spark_catalog", current_database}) +
+         "]";
 }
 
 void throw_table_already_exists(const std::string& db, const std::string& table) {

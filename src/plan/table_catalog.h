@@ -101,7 +101,13 @@ std::string catalog_name(const std::string& name);
 
 /// Spark's errors for catalog objects. Names are shown qualified with spark_catalog.
 [[noreturn]] void throw_schema_not_found(const std::string& db);
-[[noreturn]] void throw_table_not_found(const std::vector<std::string>& shown_parts);
+/// Spark's TABLE_OR_VIEW_NOT_FOUND for the name as shown (each part quoted); `search_path`,
+/// when given, is the namespaces looked in as Spark lists them (`[`spark_catalog`.`default`]`).
+[[noreturn]] void throw_table_not_found(const std::vector<std::string>& shown_parts,
+                                        const std::string& search_path = "");
+/// The search path Spark shows when a query's relation is not found: the built-in and session
+/// namespaces, then the current database.
+std::string relation_search_path(const std::string& current_database);
 [[noreturn]] void throw_table_already_exists(const std::string& db, const std::string& table);
 
 }  // namespace ember::plan

@@ -316,12 +316,16 @@ SelectClause Parser::select_clause(PlanPtr from_first) {
       s.windows[lower(name)] = window_spec();
     } while (accept_op(","));
   }
-  if (at_word("QUALIFY"))
-    fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-               "The feature is not supported: QUALIFY.", {}, peek().begin, peek().stop);
+  if (at_word("QUALIFY")) {
+    next();
+    s.qualify_begin = peek().begin;
+    s.qualify = expression();
+    s.qualify_stop = last_stop();
+  }
   // Windows referred to by name take their definition now that the WINDOW clause is read.
   for (auto& item : s.items) item.expr = apply_named_windows(*this, item.expr, s.windows);
   if (s.having) s.having = apply_named_windows(*this, s.having, s.windows);
+  if (s.qualify) s.qualify = apply_named_windows(*this, s.qualify, s.windows);
   return s;
 }
 

@@ -52,8 +52,12 @@ PlanPtr Parser::from_clause() {
       rel = gen;
       continue;
     }
-    auto join = new_node(PlanKind::kJoin, {rel, relation()});
+    // `t, LATERAL (subquery) alias`: the subquery reads the columns of what precedes.
+    const bool lateral = at_word("LATERAL") && at_op("(", 1) && at_query_start(2);
+    if (lateral) next();
+    auto join = new_node(PlanKind::kJoin, {rel, lateral ? relation_primary() : relation()});
     join->join_type = JoinType::kInner;
+    join->lateral = lateral;
     rel = join;
   }
   while (at_word("LATERAL") && at_word("VIEW", 1)) rel = lateral_view(rel);
@@ -143,13 +147,18 @@ PlanPtr Parser::relation() {
       return left;
     }
     pos_ += k;
-    if (at_word("LATERAL"))
-      fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                 "The feature is not supported: LATERAL subqueries.", {}, peek().begin,
-                 peek().stop);
+    const bool lateral = at_word("LATERAL");
+    if (lateral) {
+      if (!at_op("(", 1) || !at_query_start(2))
+        fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                   "The feature is not supported: LATERAL " + peek(1).text + " in a JOIN.", {},
+                   peek().begin, peek().stop);
+      next();
+    }
     auto join = new_node(PlanKind::kJoin, {left, relation_primary()});
     join->join_type = type;
     join->natural = natural;
+    join->lateral = lateral;
     if (natural) {
       // NATURAL JOIN: USING the columns both sides have; no ON / USING of its own.
     } else if (accept_word("ON")) {

@@ -18,6 +18,7 @@
 #include <set>
 
 #include "plan/generator_resolution.h"
+#include "plan/window_resolution.h"
 #include "sql/parse_error.h"
 #include "sql/parser_impl.h"
 
@@ -296,6 +297,59 @@ void resolve_lateral_aliases(SelectClause& s, FromColumns& from, std::set<size_t
   }
 }
 
+/// The first aggregate call of `e` outside window functions' own calls, or null.
+ExprPtr first_aggregate_call(const ExprPtr& e) {
+  if (e->kind == ExprKind::kUnresolvedFunction && is_aggregate_function(e->name)) return e;
+  if (e->kind == ExprKind::kWindow) return nullptr;
+  for (auto& c : e->children)
+    if (ExprPtr a = first_aggregate_call(c)) return a;
+  return nullptr;
+}
+
+/// `e` with each one-part name that is a select alias, and not a FROM column, replaced by the
+/// aliased expression, window specifications included: how QUALIFY reads the select list.
+ExprPtr substitute_select_aliases(const ExprPtr& e, const SelectClause& s, FromColumns& from) {
+  std::function<ExprPtr(const ExprPtr&)> sub = [&](const ExprPtr& x) -> ExprPtr {
+    if (x->kind == ExprKind::kUnresolvedAttribute && x->name_parts.size() == 1) {
+      const std::string name = lower(x->name_parts[0]);
+      for (auto& it : s.items) {
+        if (!it.alias || lower(*it.alias) != name) continue;
+        bool is_column = from.known() ? from.has(name) : references_name(it.expr, name);
+        return is_column ? x : it.expr;
+      }
+      return x;
+    }
+    std::vector<ExprPtr> children;
+    for (auto& c : x->children) children.push_back(sub(c));
+    ExprPtr out = rebuild(x, std::move(children));
+    if (x->kind != ExprKind::kWindow) return out;
+    auto w = std::make_shared<Expr>(*out);
+    for (auto& p : w->partition_by) p = sub(p);
+    for (auto& o : w->order_by) o = sub(o);
+    return w;
+  };
+  return sub(e);
+}
+
+/// Checks the QUALIFY clause as Spark does and returns its condition as a hidden select item's
+/// expression: select aliases replaced, so that it reads the FROM columns like the items do.
+ExprPtr qualify_condition(const Parser& p, const SelectClause& s, FromColumns& from) {
+  if (ExprPtr agg = first_aggregate_call(s.qualify)) {
+    std::string text = agg->to_string();
+    p.fail_range(ErrorKind::kAnalysis, "QUALIFY_AGGREGATE_NOT_ALLOWED",
+                 "Aggregate functions are not supported in QUALIFY: \"" + text + "\".",
+                 {{"sqlExpr", "\"" + text + "\""}}, s.qualify_begin, s.qualify_stop);
+  }
+  bool has_window = plan::contains_window(s.qualify);
+  for (auto& it : s.items) has_window |= plan::contains_window(it.expr);
+  if (!has_window)
+    p.fail_range(ErrorKind::kAnalysis, "QUALIFY_REQUIRES_WINDOW_FUNCTION",
+                 "The QUALIFY clause requires at least one window function in the current SELECT "
+                 "list or the QUALIFY condition.",
+                 {}, s.qualify_begin, s.qualify_stop);
+  return substitute_select_aliases(s.qualify, s, from);
+}
+
 }  // namespace
 
 ExprPtr apply_named_windows(const Parser& p, const ExprPtr& e,
@@ -362,6 +416,17 @@ PlanPtr build_select(const Parser& p, SelectClause s, QueryOrganization* org) {
   }
   const std::vector<std::string> names = output_names(s.items);
   const bool aggregate = s.has_group_by || s.having != nullptr || has_aggregate;
+  // QUALIFY's condition is computed as a hidden output of the select list, filtered on above
+  // it and dropped.
+  const std::string qualify_name = std::string(kHiddenPrefix) + "qualify";
+  ExprPtr qualify_item =
+      s.qualify ? plan::alias(qualify_condition(p, s, from_columns), qualify_name) : nullptr;
+  auto apply_qualify = [&](PlanPtr child) -> PlanPtr {
+    if (!qualify_item) return child;
+    auto f = new_node(PlanKind::kFilter, {std::move(child)});
+    f->condition = plan::col({qualify_name});
+    return f;
+  };
 
   auto make_sort = [&](PlanPtr child, std::vector<ExprPtr> keys) {
     auto sort = new_node(PlanKind::kSort, {std::move(child)});
@@ -440,6 +505,10 @@ PlanPtr build_select(const Parser& p, SelectClause s, QueryOrganization* org) {
     agg->aggregates = named_items(s.items);
     agg->aggregate_output_is_select_list = true;
     std::vector<std::string> hidden;
+    if (qualify_item) {
+      agg->aggregates.push_back(qualify_item);
+      hidden.push_back(qualify_name);
+    }
     AggregateLifter lifter(s.items, keys, &agg->aggregates, &hidden);
     ExprPtr having = s.having ? lifter.lift(s.having) : nullptr;
     std::vector<ExprPtr> sort_keys;
@@ -451,6 +520,7 @@ PlanPtr build_select(const Parser& p, SelectClause s, QueryOrganization* org) {
       f->condition = having;
       out = f;
     }
+    out = apply_qualify(out);
     if (s.distinct) {
       out = drop_columns(out, hidden);
       out = new_node(PlanKind::kDistinct, {out});
@@ -464,13 +534,18 @@ PlanPtr build_select(const Parser& p, SelectClause s, QueryOrganization* org) {
 
   auto project = new_node(PlanKind::kProject, {base});
   project->exprs = named_items(s.items);
+  PlanPtr selected = project;
+  if (qualify_item) {
+    project->exprs.push_back(qualify_item);
+    selected = drop_columns(apply_qualify(project), {qualify_name});
+  }
   if (s.distinct) {
-    PlanPtr out = new_node(PlanKind::kDistinct, {project});
+    PlanPtr out = new_node(PlanKind::kDistinct, {selected});
     std::vector<ExprPtr> keys;
     for (auto& key : order) keys.push_back(by_name_or_ordinal(key));
     return keys.empty() ? out : make_sort(out, keys);
   }
-  if (order.empty()) return project;
+  if (order.empty()) return selected;
 
   // Sort above the projection when every key reads the projection's output; otherwise below
   // it, on the FROM columns, with select aliases replaced by their expressions.
@@ -494,7 +569,7 @@ PlanPtr build_select(const Parser& p, SelectClause s, QueryOrganization* org) {
   }
   bool can_go_below = true;
   for (auto& it : s.items) can_go_below &= !contains_window_or_nondeterministic(it.expr);
-  if (all_above || !can_go_below) return make_sort(project, above);
+  if (all_above || !can_go_below || qualify_item) return make_sort(selected, above);
 
   std::map<std::string, ExprPtr> aliases;
   for (auto& it : s.items)

@@ -149,7 +149,6 @@ Statement Parser::statement() {
     }
     next();
     if (!temp) return unsupported("CREATE VIEW (persistent views)");
-    if (s.global) return unsupported("CREATE GLOBAL TEMPORARY VIEW");
     if (at_word("IF")) {
       next();
       expect_word("NOT");

@@ -60,6 +60,10 @@ struct SelectClause {
   std::vector<std::vector<size_t>> grouping_sets;
   ExprPtr having;
   std::map<std::string, WindowSpec> windows;  // WINDOW clause, by lower-case name
+  /// QUALIFY: a condition over the select list's window functions (and the FROM columns),
+  /// filtering after they are computed and before DISTINCT; with its position for errors.
+  ExprPtr qualify;
+  int qualify_begin = 0, qualify_stop = 0;
 };
 
 /// ORDER BY / SORT BY / CLUSTER BY / DISTRIBUTE BY, LIMIT and OFFSET of a query.

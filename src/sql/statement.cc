@@ -87,17 +87,7 @@ bool like_pattern(const std::string& pattern, const std::string& name) {
 [[noreturn]] void table_not_found(const std::vector<std::string>& name) {
   std::vector<std::string> full = name;
   if (full.size() == 1) full.insert(full.begin(), {"spark_catalog", "default"});
-  std::string shown = quoted_name(full);
-  throw SparkError(
-      ErrorKind::kAnalysis, "TABLE_OR_VIEW_NOT_FOUND",
-      "The table or view " + shown +
-          " cannot be found. Verify the spelling and correctness of the schema and catalog.\n"
-          "Search path: [`spark_catalog`.`default`].\n"
-          "If you did not qualify the name with a schema, verify the current_schema() output, or "
-          "qualify the name with the correct schema and catalog.\nTo tolerate the error on drop "
-          "use "
-          "DROP VIEW IF EXISTS or DROP TABLE IF EXISTS.",
-      {{"relationName", shown}, {"searchPath", "[`spark_catalog`.`default`]"}}, "42P01");
+  plan::throw_table_not_found(full, "[`spark_catalog`.`default`]");
 }
 
 
@@ -218,7 +208,8 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
             "names, but got: " +
                 quoted_name(s.name) + ".",
             {{"actualName", quoted_name(s.name)}}, "428EK");
-      if (s.if_not_exists && session.catalog().lookup_temp_view(s.name[0])) return {};
+      plan::Catalog& views = s.global ? plan::global_temp_views() : session.catalog();
+      if (s.if_not_exists && views.lookup_temp_view(s.name[0])) return {};
       plan::PlanPtr q = s.query;
       if (!s.column_names.empty()) {
         plan::PlanPtr analyzed = session.analyze(q);
@@ -246,10 +237,16 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
         todf->names = s.column_names;
         q = todf;
       }
-      session.catalog().create_temp_view(s.name[0], session.analyze(q), s.replace);
+      views.create_temp_view(s.name[0], session.analyze(q), s.replace);
       return {};
     }
     case StatementKind::kDropView: {
+      if (plan::is_global_temp_name(s.name, session.config())) {
+        if (!plan::global_temp_views().drop_temp_view(s.name[1]) && !s.if_exists)
+          plan::throw_table_not_found({"spark_catalog", lower(s.name[0]), s.name[1]},
+                                      "[`spark_catalog`.`" + lower(s.name[0]) + "`]");
+        return {};
+      }
       bool dropped = s.name.size() == 1 && session.catalog().drop_temp_view(s.name[0]);
       if (!dropped && !s.is_view && s.name.size() <= 3) {
         // DROP TABLE: a temporary view of the name goes first, then the persistent table.
@@ -259,7 +256,7 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
           session.tables().drop_table(db, table);
           dropped = true;
         } else if (!s.if_exists) {
-          plan::throw_table_not_found({"spark_catalog", db, table});
+          plan::throw_table_not_found({"spark_catalog", db, table}, "[`spark_catalog`.`" + db + "`]");
         }
       }
       if (!dropped && !s.if_exists) table_not_found(s.name);
@@ -276,8 +273,15 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
         else if (s.name.size() == 1) db = lower(s.name[0]);
         else schema_not_found(s.name);
       }
-      if (!session.tables().database_exists(db)) schema_not_found({db});
-      if (!s.is_view) {
+      const bool global = db == plan::global_temp_database(session.config());
+      if (!global && !session.tables().database_exists(db)) schema_not_found({db});
+      if (global) {
+        auto names = plan::global_temp_views().temp_view_names();
+        std::sort(names.begin(), names.end());
+        for (auto& n : names)
+          if (!s.has_pattern || like_pattern(s.pattern, n))
+            r.row({str(db), str(n), Value::boolean(true)});
+      } else if (!s.is_view) {
         for (const auto& t : session.tables().tables(db))
           if (!s.has_pattern || like_pattern(s.pattern, t.name))
             r.row({str(t.database), str(t.name), Value::boolean(false)});
