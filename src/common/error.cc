@@ -1,5 +1,6 @@
 #include "common/error.h"
 
+#include <algorithm>
 #include <unordered_map>
 
 namespace ember {
@@ -76,6 +77,32 @@ std::string quote_id(const std::string& name) {
     else out += c;
   }
   return out + "`";
+}
+
+void SparkError::locate(const SqlOrigin& origin) {
+  if (start >= 0 || !origin.known()) return;
+  const std::string& text = *origin.text;
+  auto is_lead = [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; };
+  const int end = std::min(static_cast<int>(text.size()), std::max(origin.begin, origin.stop + 1));
+  int chars = 0, line_no = 1, column = 0, begin_char = -1;
+  for (int i = 0; i < end; ++i) {
+    if (i == origin.begin) {
+      begin_char = chars;
+      line = line_no;
+      line_pos = column;
+    }
+    if (!is_lead(text[static_cast<size_t>(i)])) continue;
+    ++chars;
+    ++column;
+    if (text[static_cast<size_t>(i)] == '\n') {
+      ++line_no;
+      column = 0;
+    }
+  }
+  if (begin_char < 0) return;
+  start = begin_char;
+  stop = chars - 1;
+  sql_text = origin.text;
 }
 
 }  // namespace ember

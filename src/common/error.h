@@ -1,6 +1,7 @@
 #pragma once
 
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <string>
 #include <utility>
@@ -23,6 +24,14 @@ enum class ErrorKind {
   kInternal,              // a bug in Ember: org.apache.spark.SparkException [INTERNAL_ERROR]
 };
 
+/// Where an expression or relation was written in a SQL statement: bytes [begin, stop] of
+/// `text` (Spark's Origin). Empty for what no SQL text produced.
+struct SqlOrigin {
+  std::shared_ptr<const std::string> text;
+  int begin = -1, stop = -1;
+  bool known() const { return text != nullptr && begin >= 0; }
+};
+
 /// A Spark-style error: an error class (`UNRESOLVED_COLUMN.WITH_SUGGESTION`), its message
 /// parameters and the rendered message. User errors and internal errors share this type; the
 /// kind tells them apart. Message text follows Spark's error-class templates so that the client
@@ -40,6 +49,12 @@ class SparkError : public std::runtime_error {
   const std::string& message() const { return message_; }
   /// Position in the SQL text (0-based char offset), or -1.
   int start = -1, stop = -1, line = -1, line_pos = -1;
+  /// The statement the position points into, when the error arose from an expression or
+  /// relation written in SQL (Spark's query context); null for syntax errors, whose text the
+  /// parser's caller holds.
+  std::shared_ptr<const std::string> sql_text;
+  /// Places the error where `origin` was written, unless it has a place already.
+  void locate(const SqlOrigin& origin);
 
  private:
   SparkError(ErrorKind kind, std::string error_class, std::string message,

@@ -111,6 +111,44 @@ std::string classes_json(const std::vector<std::string>& classes) {
 constexpr size_t kMaxStatusMessage = 2048;
 constexpr size_t kMaxParamsJson = 2048;
 
+/// The SQL query context of characters [start, stop] of `text`, which begin at `line`
+/// (1-based), character `line_pos` (0-based): the fragment and Spark's summary block.
+ErrorReport::SqlContext sql_context(const std::string& text, int start, int stop, int line,
+                                    int line_pos) {
+  ErrorReport::SqlContext c;
+  c.start = start;
+  c.stop = stop;
+  auto is_lead = [](char ch) { return (static_cast<unsigned char>(ch) & 0xC0) != 0x80; };
+  // Byte offsets of the characters, and the line the fragment starts on.
+  int chars = -1, line_no = 1;
+  size_t line_begin = 0, line_end = text.size(), frag_begin = text.size(), frag_end = text.size();
+  for (size_t i = 0; i < text.size(); ++i) {
+    if (is_lead(text[i])) {
+      ++chars;
+      if (chars == start) frag_begin = i;
+      if (chars == stop + 1) frag_end = i;
+    }
+    if (text[i] == '\n') {
+      if (line_no == line) {
+        line_end = i;
+      } else if (line_no < line) {
+        line_begin = i + 1;
+      }
+      ++line_no;
+    }
+  }
+  if (frag_begin < frag_end) c.fragment = text.substr(frag_begin, frag_end - frag_begin);
+  std::string l = text.substr(line_begin, std::max(line_begin, line_end) - line_begin);
+  int line_chars = 0;
+  for (char ch : l) line_chars += is_lead(ch) ? 1 : 0;
+  int width = std::max(1, std::min(stop - start + 1, line_chars - line_pos));
+  c.summary = "\n== SQL (line " + std::to_string(line) + ", position " +
+              std::to_string(line_pos + 1) + ") ==\n" + l + "\n" +
+              std::string(static_cast<size_t>(std::max(0, line_pos)), ' ') +
+              std::string(static_cast<size_t>(width), '^') + "\n";
+  return c;
+}
+
 }  // namespace
 
 ErrorReport describe_error(const SparkError& e) {
@@ -120,6 +158,15 @@ ErrorReport describe_error(const SparkError& e) {
   r.sql_state = e.sql_state();
   r.classes = classes_for(e.kind(), e.error_class());
   r.message = render_message(e.error_class(), e.message(), r.sql_state);
+  if (e.sql_text && e.start >= 0) {
+    ErrorReport::SqlContext c = sql_context(*e.sql_text, e.start, e.stop, e.line, e.line_pos);
+    // An analysis error names its place after the message, any other error shows it.
+    if (e.kind() == ErrorKind::kAnalysis)
+      r.message += "; line " + std::to_string(e.line) + " pos " + std::to_string(e.line_pos);
+    else
+      r.message += c.summary;
+    r.contexts.push_back(std::move(c));
+  }
   return r;
 }
 
@@ -193,6 +240,14 @@ void fill_error_details(const ErrorReport& report, spark::connect::FetchErrorDet
   if (!report.error_class.empty()) t->set_error_class(report.error_class);
   for (const auto& [k, v] : report.params) (*t->mutable_message_parameters())[k] = v;
   if (!report.sql_state.empty()) t->set_sql_state(report.sql_state);
+  for (const auto& c : report.contexts) {
+    auto* q = t->add_query_contexts();
+    q->set_context_type(spark::connect::FetchErrorDetailsResponse_QueryContext_ContextType_SQL);
+    q->set_start_index(c.start);
+    q->set_stop_index(c.stop);
+    q->set_fragment(c.fragment);
+    q->set_summary(c.summary);
+  }
 }
 
 void throw_invalid_handle(const std::string& sub_class, const std::string& handle) {

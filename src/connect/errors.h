@@ -21,6 +21,13 @@ struct ErrorReport {
   std::map<std::string, std::string> params;
   std::string sql_state;
   std::string message;  // "[CLASS] text SQLSTATE: xxxxx", as Spark's getMessage renders it
+  /// Where in the SQL statement the error arose (Spark's SQL query context): character
+  /// offsets (stop inclusive), the text there and the "== SQL ==" summary.
+  struct SqlContext {
+    int start = -1, stop = -1;
+    std::string fragment, summary;
+  };
+  std::vector<SqlContext> contexts;
 };
 
 /// Describes the exception `e` as Spark would: SparkErrors keep their class and kind; any other

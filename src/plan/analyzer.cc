@@ -103,8 +103,12 @@ class Analyzer {
  public:
   explicit Analyzer(Session& s) : session_(s), case_sensitive_(s.config().case_sensitive()) {}
 
+  /// Resolve a node or an expression; an error raised within gets the SQL position of the
+  /// innermost node or expression the parser placed (query context).
   PlanPtr resolve(const PlanPtr& p);
+  PlanPtr resolve_here(const PlanPtr& p);
   ExprPtr resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
+  ExprPtr resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
 
  private:
   bool name_eq(const std::string& a, const std::string& b) const {
@@ -224,6 +228,18 @@ class Analyzer {
 
 PlanPtr Analyzer::resolve(const PlanPtr& p) {
   if (p->resolved) return p;
+  if (p->origin.known()) {
+    try {
+      return resolve_here(p);
+    } catch (SparkError& err) {
+      err.locate(p->origin);
+      throw;
+    }
+  }
+  return resolve_here(p);
+}
+
+PlanPtr Analyzer::resolve_here(const PlanPtr& p) {
   std::vector<PlanPtr> children;
   if (p->kind == PlanKind::kJoin && p->lateral) {
     // LATERAL: the right side is resolved with the left side as its outer scope.
@@ -863,6 +879,16 @@ ExprPtr Analyzer::bind_call(const FunctionDef* def, const ExprPtr& e, std::vecto
 }
 
 ExprPtr Analyzer::resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allow_agg) {
+  if (!e->origin.known()) return resolve_expr_here(e, child, allow_agg);
+  try {
+    return resolve_expr_here(e, child, allow_agg);
+  } catch (SparkError& err) {
+    err.locate(e->origin);  // the innermost expression written in SQL places the error
+    throw;
+  }
+}
+
+ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool allow_agg) {
   switch (e->kind) {
     case ExprKind::kLiteral:
     case ExprKind::kAttribute: return e;

@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "column/value.h"
+#include "common/error.h"
 #include "types/data_type.h"
 
 namespace ember {
@@ -124,6 +125,8 @@ struct Expr {
   /// kSubquery: the query (a `PlanNode`; shared, immutable) and how its rows are used.
   std::shared_ptr<const PlanNode> subquery;
   SubqueryKind subquery_kind = SubqueryKind::kScalar;
+  /// Where the parser read the expression, for errors' query context.
+  SqlOrigin origin;
 
   /// Spark's rendering of the expression in plans and auto-generated column names
   /// (`(a + 1)`, `sum(x)`, `CAST(a AS INT)`).

@@ -129,6 +129,8 @@ struct PlanNode {
   bool natural = false;
   /// LATERAL: the right side is a subquery that reads the left side's columns.
   bool lateral = false;
+  /// Where the parser read a relation name (UnresolvedRelation), for errors' query context.
+  SqlOrigin origin;
   /// A LEFT OUTER join that stands for a scalar subquery: a left row may match one right row.
   bool single_match = false;
   // Set operations.

@@ -284,14 +284,15 @@ ExprPtr Parser::shift() {
 }
 
 ExprPtr Parser::additive() {
+  const int begin = peek().begin;
   ExprPtr left = multiplicative();
   while (true) {
     if (at_op("+") || at_op("-")) {
       std::string op = next().text;
-      left = plan::call(op, {left, multiplicative()});
+      left = located(plan::call(op, {left, multiplicative()}), begin);
     } else if (at_op("||")) {
       next();
-      left = fn("concat", {left, multiplicative()});
+      left = located(fn("concat", {left, multiplicative()}), begin);
     } else {
       return left;
     }
@@ -299,14 +300,15 @@ ExprPtr Parser::additive() {
 }
 
 ExprPtr Parser::multiplicative() {
+  const int begin = peek().begin;
   ExprPtr left = unary();
   while (true) {
     if (at_op("*") || at_op("/") || at_op("%")) {
       std::string op = next().text;
-      left = plan::call(op, {left, unary()});
+      left = located(plan::call(op, {left, unary()}), begin);
     } else if (at_word("DIV") && can_start_operand(peek(1))) {
       next();
-      left = fn("div", {left, unary()});
+      left = located(fn("div", {left, unary()}), begin);
     } else {
       return left;
     }
@@ -434,8 +436,8 @@ ExprPtr Parser::primary() {
     next();
     parts.push_back(identifier());
   }
-  if (at_op("(")) return function_call(std::move(parts), begin);
-  return identifier_reference(std::move(parts));
+  if (at_op("(")) return located(function_call(std::move(parts), begin), begin);
+  return located(identifier_reference(std::move(parts)), begin);
 }
 
 ExprPtr Parser::identifier_reference(std::vector<std::string> parts) {

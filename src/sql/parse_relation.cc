@@ -282,6 +282,7 @@ PlanPtr Parser::relation_primary() {
   if (!rel) {
     auto n = new_node(PlanKind::kUnresolvedRelation);
     n->table_name = name;
+    n->origin = SqlOrigin{text_, begin, last_stop()};
     rel = n;
   }
   if (at_word("TABLESAMPLE") && !word_is_alias(0, true)) rel = table_sample(rel);

@@ -31,8 +31,17 @@ ParseOptions ParseOptions::for_session(plan::Session& session) {
   return o;
 }
 
+ExprPtr Parser::located(ExprPtr e, int begin) const {
+  if (!e || e->origin.known()) return e;
+  auto copy = std::make_shared<plan::Expr>(*e);
+  copy->origin = SqlOrigin{text_, begin, last_stop()};
+  return copy;
+}
+
 Parser::Parser(std::string_view sql, const ParseOptions& options)
-    : sql_(sql), options_(options), toks_(tokenize(sql)) {}
+    : sql_(sql), options_(options), toks_(tokenize(sql)) {
+  text_ = std::make_shared<const std::string>(sql);
+}
 
 const Token& Parser::peek(size_t ahead) const {
   size_t i = pos_ + ahead;

@@ -105,6 +105,11 @@ class Parser {
                                std::map<std::string, std::string> params, int begin,
                                int stop) const;
   int last_stop() const { return pos_ > 0 ? toks_[pos_ - 1].stop : 0; }
+  /// `e` marked as read from bytes [begin, last_stop()] of the statement, for errors' query
+  /// context (an expression already marked keeps its place).
+  ExprPtr located(ExprPtr e, int begin) const;
+  /// The statement's text, shared by every origin the parser records.
+  std::shared_ptr<const std::string> text_;
   std::string_view text(int begin, int stop) const;
 
   // --- Identifiers ----------------------------------------------------------------------------
