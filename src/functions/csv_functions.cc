@@ -298,7 +298,8 @@ Signature to_csv_rule(const Infos& a, const Config&) {
 class CsvValueText {
  public:
   explicit CsvValueText(const io::CsvWriteOptions& o)
-      : date_(o.date_format), ts_(o.timestamp_format), ntz_(o.timestamp_ntz_format), zone_(TimeZone::get(o.time_zone)) {}
+      : date_(o.date_format, o.locale), ts_(o.timestamp_format, o.locale), ntz_(o.timestamp_ntz_format, o.locale),
+        zone_(TimeZone::get(o.time_zone)) {}
 
   void append(std::string& out, const Value& v, const DataType& t) const {
     if (v.is_null()) return;

@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "common/config.h"
+#include "common/locale.h"
 #include "common/utf8.h"
 #include "io/data_source.h"
 
@@ -57,6 +58,9 @@ struct CsvOptions {
   bool infer_ntz = false;            // spark.sql.timestampType = TIMESTAMP_NTZ
   int64_t split_bytes = 0;           // file split size (spark.ember.io.csv.splitBytes); 0: auto
   std::string encoding = "UTF-8";
+  /// `locale`: month and day names and AM/PM markers of date and timestamp patterns, and the
+  /// decimal symbols of DECIMAL values (en-US keeps Spark's plain number syntax).
+  const LocaleData* locale = &us_locale();
 
   bool quoting() const { return quote != '\0'; }
   /// Whether a parsed value is longer than maxCharsPerColumn allows (Java characters).
