@@ -106,7 +106,8 @@ ColumnPtr strings_from_dictionary(const arrow::Array& array, const TypePtr& type
   const int32_t dict_base = doff[0];
   std::vector<uint8_t> dict_bytes(static_cast<size_t>(doff[dict_n] - dict_base) + 16);
   if (doff[dict_n] > dict_base)
-    std::memcpy(dict_bytes.data(), dict.raw_data() + dict_base, static_cast<size_t>(doff[dict_n] - dict_base));
+    std::memcpy(dict_bytes.data(), dict.raw_data() + dict_base,
+                static_cast<size_t>(doff[dict_n] - dict_base));
 
   BufferPtr validity;
   const uint8_t* bits = a.null_count() > 0 ? a.null_bitmap_data() : nullptr;
@@ -127,7 +128,8 @@ ColumnPtr strings_from_dictionary(const arrow::Array& array, const TypePtr& type
   for (int64_t i = 0; i < n; ++i) {
     if (valid(i)) {
       const int32_t k = idx[i];
-      EMBER_CHECK(k >= 0 && k < dict_n, "dictionary index out of range in a decoded Parquet column");
+      EMBER_CHECK(k >= 0 && k < dict_n,
+                  "dictionary index out of range in a decoded Parquet column");
       total += doff[k + 1] - doff[k];
       EMBER_CHECK(total <= INT32_MAX, "string column past 2 GiB in one Parquet batch");
     }
