@@ -146,3 +146,19 @@ def test_unknown_mode(ember, oracle, malformed):
     for e in (expected.value, actual.value):
         assert type(e).__name__ == "IllegalArgumentException", type(e)
         assert "No enum constant com.univocity.parsers.csv.UnescapedQuoteHandling.STOP" in str(e)
+
+
+def test_raise_error_in_the_first_line_while_inferring(ember, oracle, tmp_path):
+    # Spark parses the first line itself for the column names; its parser's exception has no
+    # error class.
+    path = tmp_path / "first.csv"
+    path.write_text('"a"b,c\nd,e\n')
+
+    def program(s):
+        return s.read.option("unescapedQuoteHandling", "RAISE_ERROR").csv(str(path))
+    with api_mode(connect=False), pytest.raises(Exception) as expected:
+        program(oracle).collect()
+    with pytest.raises(Exception) as actual:
+        program(ember).collect()
+    for e in (expected.value, actual.value):
+        assert "Unescaped quote character '\"' inside quoted value of CSV field" in str(e), str(e)[:300]
