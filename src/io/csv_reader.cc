@@ -193,8 +193,11 @@ void CsvReader::walk_split(const Split& s, const FileBytes& bytes, bool skip_hea
     while (p < file_end || tok.resumes_at(p)) {
       const char* next_line;
       const char* le = tok.line_end(p, file_end, &next_line, nl);
-      // The multiLine parser skips empty lines only; a line of spaces or tabs is a record.
-      if (!tok.resumes_at(p) && (p == le || (comment != '\0' && *p == comment))) {
+      // The multiLine parser skips empty lines only; a line of spaces or tabs is a record,
+      // unless ignoreLeadingWhiteSpace empties it.
+      if (!tok.resumes_at(p) &&
+          (p == le || (options_.ignore_leading_ws && CsvTokenizer::blank(p, le)) ||
+           (comment != '\0' && *p == comment))) {
         p = next_line;
         continue;
       }
