@@ -5,6 +5,7 @@
 
 #include "common/datetime.h"
 #include "common/error.h"
+#include "common/locale.h"
 #include "common/timezone.h"
 
 namespace ember {
@@ -12,10 +13,6 @@ namespace ember {
 namespace {
 
 using Kind = DateTimePattern::Kind;
-
-const char* const kMonths[] = {"january", "february", "march",     "april",   "may",      "june",
-                               "july",    "august",   "september", "october", "november", "december"};
-const char* const kDays[] = {"monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"};
 
 [[noreturn]] void bad_pattern(const std::string& pattern, const std::string& detail) {
   throw SparkError(ErrorKind::kIllegalArgument, "INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER",
@@ -36,16 +33,46 @@ bool match_word(std::string_view s, size_t pos, const char* word, size_t len) {
   return true;
 }
 
-// Reads a text value from a list of names: full names for `full`, three-letter ones otherwise.
-int match_name(std::string_view s, size_t& pos, const char* const* names, int n, bool full) {
+// The code point of the UTF-8 sequence at s[i], advancing i (a stray byte reads as itself).
+uint32_t next_code_point(std::string_view s, size_t& i) {
+  const auto b = static_cast<unsigned char>(s[i++]);
+  int extra = b >= 0xF0 ? 3 : b >= 0xE0 ? 2 : b >= 0xC0 ? 1 : 0;
+  uint32_t cp = extra == 3 ? b & 0x07 : extra == 2 ? b & 0x0F : extra == 1 ? b & 0x1F : b;
+  for (; extra > 0 && i < s.size(); --extra) cp = (cp << 6) | (static_cast<unsigned char>(s[i++]) & 0x3F);
+  return cp;
+}
+
+// Lower case of the letters the locale tables hold (Latin, Greek, Cyrillic), as java.time's
+// case-insensitive parsing compares them.
+uint32_t fold(uint32_t c) {
+  if (c >= 'A' && c <= 'Z') return c | 0x20;
+  if (c >= 0xC0 && c <= 0xDE && c != 0xD7) return c + 0x20;
+  if (c >= 0x100 && c <= 0x17F && (c & 1) == 0 && c != 0x130) return c + 1;
+  if (c >= 0x391 && c <= 0x3A9) return c + 0x20;
+  if (c >= 0x410 && c <= 0x42F) return c + 0x20;
+  if (c >= 0x400 && c <= 0x40F) return c + 0x50;
+  return c;
+}
+
+// Reads a name from `names` (case-insensitively, the longest that matches); returns its
+// 1-based index, or 0.
+int match_name(std::string_view s, size_t& pos, const char* const* names, int n) {
+  int best = 0;
+  size_t best_len = 0;
   for (int k = 0; k < n; ++k) {
-    const size_t len = full ? std::char_traits<char>::length(names[k]) : 3;
-    if (match_word(s, pos, names[k], len)) {
-      pos += len;
-      return k + 1;
+    const std::string_view name(names[k]);
+    size_t i = pos, j = 0;
+    bool same = true;
+    while (same && j < name.size()) {
+      same = i < s.size() && fold(next_code_point(s, i)) == fold(next_code_point(name, j));
+    }
+    if (same && i - pos > best_len) {
+      best = k + 1;
+      best_len = i - pos;
     }
   }
-  return 0;
+  pos += best_len;
+  return best;
 }
 
 bool is_numeric(Kind k) {
@@ -94,7 +121,8 @@ bool parse_offset(std::string_view s, size_t& pos, bool allow_z, int32_t* out) {
 
 }  // namespace
 
-DateTimePattern::DateTimePattern(const std::string& pattern) : pattern_(pattern) {
+DateTimePattern::DateTimePattern(const std::string& pattern, const LocaleData* locale)
+    : pattern_(pattern), locale_(locale ? locale : &us_locale()) {
   std::vector<int> open;
   const size_t n = pattern.size();
   size_t i = 0;
@@ -179,6 +207,7 @@ DateTimePattern::DateTimePattern(const std::string& pattern) : pattern_(pattern)
         if (count >= 3) {
           if (count > 4) bad_pattern(pattern, std::string(static_cast<size_t>(count), c));
           e.kind = Kind::kMonthText;
+          e.standalone = c == 'L';
         } else {
           e.kind = Kind::kMonth;
           fixed_or_var(2);
@@ -249,24 +278,24 @@ bool DateTimePattern::parse_range(std::string_view s, size_t& pos, size_t begin,
       }
       case Kind::kOptionalEnd: break;
       case Kind::kMonthText: {
-        const int m = match_name(s, pos, kMonths, 12, e.count == 4);
+        const char* const* names = e.count == 4 ? (e.standalone ? locale_->standalone : locale_->months)
+                                                : (e.standalone ? locale_->standalone_short
+                                                                : locale_->months_short);
+        const int m = match_name(s, pos, names, 12);
         if (m == 0) return false;
         r->month = m;
         break;
       }
       case Kind::kDayOfWeekText:
-        if (match_name(s, pos, kDays, 7, e.count == 4) == 0) return false;
+        if (match_name(s, pos, e.count == 4 ? locale_->days : locale_->days_short, 7) == 0) return false;
         break;
-      case Kind::kAmPm:
-        if (match_word(s, pos, "am", 2)) {
-          *ampm = 0;
-        } else if (match_word(s, pos, "pm", 2)) {
-          *ampm = 1;
-        } else {
-          return false;
-        }
-        pos += 2;
+      case Kind::kAmPm: {
+        const char* const markers[] = {locale_->am, locale_->pm};
+        const int m = match_name(s, pos, markers, 2);
+        if (m == 0) return false;
+        *ampm = m - 1;
         break;
+      }
       case Kind::kFraction: {
         int digits = 0;
         int64_t v = 0;

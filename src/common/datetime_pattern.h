@@ -8,6 +8,7 @@
 namespace ember {
 
 class TimeZone;
+struct LocaleData;
 
 /// A Spark datetime pattern (`yyyy-MM-dd HH:mm:ss.SSS`, `dd/MM/yyyy`, `MMM d yyyy hh:mm a`,
 /// `yyyy-MM-dd'T'HH:mm:ssXXX`) compiled for parsing with the rules of java.time's
@@ -18,11 +19,12 @@ class TimeZone;
 ///
 /// Supported letters: y u (year), M L (month, numeric or text), d, D (day of year), E (day of
 /// week text, checked for syntax only), a, H, k, K, h, m, s, S, X x Z (offsets), V z (zone
-/// ids), quotes and optional sections `[...]`. Others raise INVALID_DATETIME_PATTERN.
+/// ids), quotes and optional sections `[...]`. Others raise INVALID_DATETIME_PATTERN. Month
+/// and day names and AM/PM markers are those of a locale (en-US unless given).
 class DateTimePattern {
  public:
   /// Compiles `pattern`; throws SparkError for letters Ember does not support.
-  explicit DateTimePattern(const std::string& pattern);
+  explicit DateTimePattern(const std::string& pattern, const LocaleData* locale = nullptr);
 
   struct Result {
     int64_t year = 1970;
@@ -55,6 +57,7 @@ class DateTimePattern {
     int min_width = 1, max_width = 2;
     std::string literal;
     int optional_end = -1;     // for kOptionalBegin: index of the matching kOptionalEnd
+    bool standalone = false;   // kMonthText written with L
   };
 
  private:
@@ -62,6 +65,7 @@ class DateTimePattern {
                    int* ampm, int* doy, int* hour12) const;
 
   std::string pattern_;
+  const LocaleData* locale_;
   std::vector<Element> elements_;
   bool has_offset_or_zone_ = false;
 };

@@ -36,16 +36,10 @@ std::string lower(std::string s) {
   return s;
 }
 
-[[noreturn]] void unsupported_option(const std::string& fn, const std::string& what) {
-  throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                   "The feature is not supported: " + what + " in " + fn + ".", {}, "0A000");
-}
-
 /// The options as the CSV option parser reads them. The functions read and write strings, not
 /// bytes, so an encoding the source accepts but does not decode (UTF-16, UTF-32) is no concern
 /// of theirs, nor is the line separator of the one record they read; an unknown encoding is
-/// still an error. Options that would change the result in ways the CSV code does not
-/// implement (a locale other than en-US, another unescapedQuoteHandling) are refused.
+/// still an error.
 io::Options csv_io_options(const std::string& fn, const FunctionOptions& opts) {
   std::map<std::string, std::string> m = opts.io_options().all();
   for (const char* key : {"encoding", "charset"}) {
@@ -59,12 +53,19 @@ io::Options csv_io_options(const std::string& fn, const FunctionOptions& opts) {
     if (fn == "to_csv" && line_sep->second.empty()) io::throw_empty_line_separator();
     m.erase(line_sep);
   }
-  auto locale = m.find("locale");
-  if (locale != m.end() && lower(locale->second) != "en-us") unsupported_option(fn, "the locale " + locale->second);
-  auto quotes = m.find("unescapedquotehandling");
-  if (quotes != m.end() && lower(quotes->second) != "stop_at_delimiter")
-    unsupported_option(fn, "unescapedQuoteHandling " + quotes->second);
   return io::Options(m);
+}
+
+/// Splits one CSV line. The parser's own failure (an unescaped quote with
+/// unescapedQuoteHandling=RAISE_ERROR) reaches the query as Spark's parser exception does,
+/// without an error class.
+int split_csv_line(const io::CsvTokenizer& tokenizer, std::string_view line, io::CsvField* out,
+                   int capacity, int limit) {
+  try {
+    return tokenizer.split_line(line.data(), line.data() + line.size(), out, capacity, limit);
+  } catch (const io::CsvSyntaxError& e) {
+    throw SparkError(ErrorKind::kRuntime, "", e.what());
+  }
 }
 
 // ---- schema_of_csv --------------------------------------------------------------------------
@@ -97,11 +98,11 @@ ColumnPtr schema_of_csv_kernel(const Args& a, int64_t n, const Signature&, const
   const std::string_view line = n > 0 && a[0]->is_valid(0) ? a[0]->string_at(0) : std::string_view();
   const int limit = static_cast<int>(co.max_columns);
   std::vector<io::CsvField> fields(64);
-  int count = tokenizer.split_line(line.data(), line.data() + line.size(), fields.data(),
+  int count = split_csv_line(tokenizer, line, fields.data(),
                                    static_cast<int>(fields.size()), limit);
   if (count > static_cast<int>(fields.size())) {
     fields.resize(static_cast<size_t>(count));
-    count = tokenizer.split_line(line.data(), line.data() + line.size(), fields.data(), count, limit);
+    count = split_csv_line(tokenizer, line, fields.data(), count, limit);
   }
   std::vector<StructField> out;
   std::string scratch;
@@ -218,7 +219,7 @@ ColumnPtr from_csv_kernel(const Args& a, int64_t n, const Signature& sig, const 
       for (auto& w : writers) w.append_null();
       continue;
     }
-    int count = tokenizer.split_line(line.data(), line.data() + line.size(), tokens.data(),
+    int count = split_csv_line(tokenizer, line, tokens.data(),
                                      static_cast<int>(tokens.size()), limit);
     if (count > co.max_columns) io::throw_malformed_csv_record(line);
     bool bad = count != num_data;
@@ -298,7 +299,8 @@ Signature to_csv_rule(const Infos& a, const Config&) {
 class CsvValueText {
  public:
   explicit CsvValueText(const io::CsvWriteOptions& o)
-      : date_(o.date_format), ts_(o.timestamp_format), ntz_(o.timestamp_ntz_format), zone_(TimeZone::get(o.time_zone)) {}
+      : date_(o.date_format, o.locale), ts_(o.timestamp_format, o.locale), ntz_(o.timestamp_ntz_format, o.locale),
+        zone_(TimeZone::get(o.time_zone)) {}
 
   void append(std::string& out, const Value& v, const DataType& t) const {
     if (v.is_null()) return;

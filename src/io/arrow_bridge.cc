@@ -1,5 +1,10 @@
 #include "io/arrow_bridge.h"
 
+#include <climits>
+#include <cstring>
+#include <vector>
+
+#include <arrow/array.h>
 #include <arrow/c/bridge.h>
 #include <arrow/compute/api.h>
 
@@ -80,6 +85,71 @@ std::shared_ptr<arrow::Array> conform(const std::shared_ptr<arrow::Array>& array
   return *cast;
 }
 
+// A dictionary-encoded string or binary array (as Parquet string columns decode) as a plain
+// column: values gathered by index into fresh offsets and bytes. Null when `a` is not such an
+// array; Arrow's cast does the rest.
+ColumnPtr strings_from_dictionary(const arrow::Array& array, const TypePtr& type) {
+  if (array.type_id() != arrow::Type::DICTIONARY) return nullptr;
+  const auto& a = static_cast<const arrow::DictionaryArray&>(array);
+  const arrow::Type::type value_type = a.dictionary()->type_id();
+  if ((value_type != arrow::Type::STRING && value_type != arrow::Type::BINARY) ||
+      a.indices()->type_id() != arrow::Type::INT32 ||
+      (type->id() != TypeId::kString && type->id() != TypeId::kBinary)) {
+    return nullptr;
+  }
+  const auto& dict = static_cast<const arrow::BinaryArray&>(*a.dictionary());
+  const int32_t* idx = static_cast<const arrow::Int32Array&>(*a.indices()).raw_values();
+  const int64_t n = a.length();
+  const int64_t dict_n = dict.length();
+  // The dictionary's values, padded so that a short value copies as one 16-byte move.
+  const int32_t* doff = dict.raw_value_offsets();
+  const int32_t dict_base = doff[0];
+  std::vector<uint8_t> dict_bytes(static_cast<size_t>(doff[dict_n] - dict_base) + 16);
+  if (doff[dict_n] > dict_base)
+    std::memcpy(dict_bytes.data(), dict.raw_data() + dict_base,
+                static_cast<size_t>(doff[dict_n] - dict_base));
+
+  BufferPtr validity;
+  const uint8_t* bits = a.null_count() > 0 ? a.null_bitmap_data() : nullptr;
+  const int64_t bit_offset = a.offset();
+  auto valid = [&](int64_t i) {
+    return !bits || (bits[(bit_offset + i) >> 3] >> ((bit_offset + i) & 7) & 1);
+  };
+  if (bits) {
+    validity = Buffer::zeroed(static_cast<size_t>((n + 7) / 8));
+    uint8_t* v = validity->mutable_data();
+    for (int64_t i = 0; i < n; ++i)
+      if (valid(i)) v[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
+  }
+  auto offsets = Buffer::allocate(static_cast<size_t>(n + 1) * sizeof(int32_t));
+  int32_t* off = offsets->mutable_as<int32_t>();
+  int64_t total = 0;
+  off[0] = 0;
+  for (int64_t i = 0; i < n; ++i) {
+    if (valid(i)) {
+      const int32_t k = idx[i];
+      EMBER_CHECK(k >= 0 && k < dict_n,
+                  "dictionary index out of range in a decoded Parquet column");
+      total += doff[k + 1] - doff[k];
+      EMBER_CHECK(total <= INT32_MAX, "string column past 2 GiB in one Parquet batch");
+    }
+    off[i + 1] = static_cast<int32_t>(total);
+  }
+  auto data = Buffer::allocate(static_cast<size_t>(total) + 16);
+  uint8_t* out = data->mutable_data();
+  for (int64_t i = 0; i < n; ++i) {
+    const int32_t len = off[i + 1] - off[i];
+    if (len == 0) continue;
+    const uint8_t* src = dict_bytes.data() + (doff[idx[i]] - dict_base);
+    if (len <= 16) {
+      std::memcpy(out + off[i], src, 16);  // both sides have 16 bytes of room
+    } else {
+      std::memcpy(out + off[i], src, static_cast<size_t>(len));
+    }
+  }
+  return Column::make(type, n, validity, data, offsets);
+}
+
 }  // namespace
 
 Batch batch_from_arrow(const std::vector<std::shared_ptr<arrow::Array>>& arrays, int64_t num_rows,
@@ -89,17 +159,21 @@ Batch batch_from_arrow(const std::vector<std::shared_ptr<arrow::Array>>& arrays,
   arrow::ArrayVector columns;
   std::vector<size_t> present;
   Schema present_schema;
+  Batch out;
+  out.num_rows = num_rows;
+  out.columns.resize(target.size());
   for (size_t i = 0; i < arrays.size(); ++i) {
     if (!arrays[i]) continue;
+    if (ColumnPtr c = strings_from_dictionary(*arrays[i], target[i].type)) {
+      out.columns[i] = std::move(c);
+      continue;
+    }
     auto want = to_arrow_type(*target[i].type);
     columns.push_back(conform(arrays[i], want));
     fields.push_back(arrow::field(target[i].name, want, true));
     present.push_back(i);
     present_schema.push_back(target[i]);
   }
-  Batch out;
-  out.num_rows = num_rows;
-  out.columns.resize(target.size());
   if (!present.empty()) {
     auto rb = arrow::RecordBatch::Make(arrow::schema(fields), num_rows, columns);
     ArrowArray c_array;

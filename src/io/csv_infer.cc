@@ -26,12 +26,15 @@ TypePtr InferredType::to_type() const {
 }
 
 CsvTypeInference::CsvTypeInference(const CsvOptions& options, const TimeZone& zone)
-    : options_(options), zone_(zone), date_format_(options.date_format.value_or("yyyy-MM-dd")) {
+    : options_(options),
+      zone_(zone),
+      date_format_(options.date_format.value_or("yyyy-MM-dd"), options.locale) {
   if (options.timestamp_format) {
-    timestamp_format_ = std::make_unique<DateTimePattern>(*options.timestamp_format);
+    timestamp_format_ = std::make_unique<DateTimePattern>(*options.timestamp_format, options.locale);
   }
   if (options.timestamp_ntz_format) {
-    timestamp_ntz_format_ = std::make_unique<DateTimePattern>(*options.timestamp_ntz_format);
+    timestamp_ntz_format_ =
+        std::make_unique<DateTimePattern>(*options.timestamp_ntz_format, options.locale);
   }
 }
 
@@ -70,7 +73,12 @@ InferredType CsvTypeInference::try_decimal(std::string_view v) const {
   // Only values without a fraction become decimals (integers too large for bigint); a
   // negative scale (an exponent) is not a valid decimal type.
   DecimalText d;
-  if (parse_big_decimal(v, &d) && d.scale == 0 && d.precision <= DataType::kMaxDecimalPrecision) {
+  std::string text;
+  // Outside en-US, Spark reads the number with the locale's decimal symbols ("1.000" is a
+  // thousand in de-DE).
+  const bool us = options_.locale->is_us();
+  if ((us || locale_number_text(v, *options_.locale, &text)) && parse_big_decimal(us ? v : text, &d) &&
+      d.scale == 0 && d.precision <= DataType::kMaxDecimalPrecision) {
     return {K::kDecimal, d.precision, 0};
   }
   return try_double(v);

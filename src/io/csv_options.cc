@@ -15,6 +15,11 @@ std::string lower(std::string s) {
   return s;
 }
 
+std::string upper(std::string s) {
+  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
+  return s;
+}
+
 [[noreturn]] void invalid_delimiter(const std::string& sub, const std::string& message,
                                     const std::string& str = "") {
   std::map<std::string, std::string> params;
@@ -134,6 +139,38 @@ CsvOptions parse_csv_options(const Options& o, const Config* config) {
     c.mode = ParseMode::kFailFast;
   } else {
     c.mode = ParseMode::kPermissive;  // Spark warns and falls back for unknown modes
+  }
+  const std::string quotes = o.get("unescapedQuoteHandling", "STOP_AT_DELIMITER");
+  const std::string upper_quotes = upper(quotes);
+  static const std::pair<const char*, UnescapedQuotes> kQuoteHandling[] = {
+      {"STOP_AT_DELIMITER", UnescapedQuotes::kStopAtDelimiter},
+      {"STOP_AT_CLOSING_QUOTE", UnescapedQuotes::kStopAtClosingQuote},
+      {"BACK_TO_DELIMITER", UnescapedQuotes::kBackToDelimiter},
+      {"SKIP_VALUE", UnescapedQuotes::kSkipValue},
+      {"RAISE_ERROR", UnescapedQuotes::kRaiseError}};
+  bool known_quotes = false;
+  for (const auto& [name, value] : kQuoteHandling) {
+    if (upper_quotes == name) {
+      c.unescaped_quotes = value;
+      known_quotes = true;
+    }
+  }
+  if (!known_quotes) {
+    // Spark looks the name up in the parser's enum and lets its lookup failure through.
+    throw SparkError(ErrorKind::kIllegalArgument, "",
+                     "No enum constant com.univocity.parsers.csv.UnescapedQuoteHandling." +
+                         upper_quotes);
+  }
+  if (o.has("locale")) {
+    const std::string tag = o.get("locale");
+    c.locale = find_locale(tag);
+    if (!c.locale) {
+      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                       "The feature is not supported: the locale " + tag +
+                           " (Ember knows en-US, en-GB, de, fr, es, it, pt-BR, pt-PT, nl, ja, "
+                           "zh, ko, ru, pl and sv).",
+                       {}, "0A000");
+    }
   }
   const std::string default_corrupt =
       config ? config->get_or("spark.sql.columnNameOfCorruptRecord", "_corrupt_record")

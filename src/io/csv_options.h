@@ -6,6 +6,7 @@
 #include <string_view>
 
 #include "common/config.h"
+#include "common/locale.h"
 #include "common/utf8.h"
 #include "io/data_source.h"
 
@@ -13,6 +14,16 @@ namespace ember::io {
 
 /// How a record that does not fit the schema is handled (Spark's `mode` option).
 enum class ParseMode { kPermissive, kDropMalformed, kFailFast };
+
+/// What the parser does with a quote inside a quoted value that neither escapes nor closes it
+/// (Spark's `unescapedQuoteHandling`, named after the values Spark accepts).
+enum class UnescapedQuotes {
+  kStopAtDelimiter,     // the value is the raw text, quotes included, up to the delimiter
+  kStopAtClosingQuote,  // the quote is text and the value goes on to a closing quote
+  kBackToDelimiter,     // the value read so far is split at delimiters; the rest goes on unquoted
+  kSkipValue,           // the value is null and the parser moves to the next delimiter
+  kRaiseError,          // the file cannot be read
+};
 
 /// The CSV options Spark's reader understands, with Spark's names and defaults, validated
 /// once per scan.
@@ -37,6 +48,7 @@ struct CsvOptions {
   std::optional<std::string> timestamp_ntz_format;
   std::optional<std::string> line_sep;  // unset: \n, \r\n and \r all end a line
   ParseMode mode = ParseMode::kPermissive;
+  UnescapedQuotes unescaped_quotes = UnescapedQuotes::kStopAtDelimiter;
   std::string corrupt_column = "_corrupt_record";
   double sampling_ratio = 1.0;
   int64_t max_columns = 20480;
@@ -46,6 +58,9 @@ struct CsvOptions {
   bool infer_ntz = false;            // spark.sql.timestampType = TIMESTAMP_NTZ
   int64_t split_bytes = 0;           // file split size (spark.ember.io.csv.splitBytes); 0: auto
   std::string encoding = "UTF-8";
+  /// `locale`: month and day names and AM/PM markers of date and timestamp patterns, and the
+  /// decimal symbols of DECIMAL values (en-US keeps Spark's plain number syntax).
+  const LocaleData* locale = &us_locale();
 
   bool quoting() const { return quote != '\0'; }
   /// Whether a parsed value is longer than maxCharsPerColumn allows (Java characters).

@@ -94,6 +94,8 @@ class CsvReader final : public DataSourceReader {
     int token;  // field index in the record (-1 for the corrupt-record column)
   };
 
+  void scan_split(size_t i, const std::vector<int>& projection,
+                  const std::function<void(Batch)>& emit) const;
   void plan_splits(const ReadRequest& request);
   void infer_schema();
   template <typename F>
@@ -187,11 +189,15 @@ void CsvReader::walk_split(const Split& s, const FileBytes& bytes, bool skip_hea
   bool header_pending = skip_header && s.begin == 0;
   if (options_.multi_line) {
     const Newline nl = tok.detect_newline(p, file_end);
-    while (p < file_end) {
+    tok.forget_carried_fields();
+    while (p < file_end || tok.resumes_at(p)) {
       const char* next_line;
       const char* le = tok.line_end(p, file_end, &next_line, nl);
-      // The multiLine parser skips empty lines only; a line of spaces or tabs is a record.
-      if (p == le || (comment != '\0' && *p == comment)) {
+      // The multiLine parser skips empty lines only; a line of spaces or tabs is a record,
+      // unless ignoreLeadingWhiteSpace empties it.
+      if (!tok.resumes_at(p) &&
+          (p == le || (options_.ignore_leading_ws && CsvTokenizer::blank(p, le)) ||
+           (comment != '\0' && *p == comment))) {
         p = next_line;
         continue;
       }
@@ -241,31 +247,39 @@ void CsvReader::infer_schema() {
     FileBytes bytes(files_[fi].path, options_.encoding);
     const Split whole{fi, 0, kWholeFile};
     const Newline first_nl = tokenizer_->detect_newline(bytes.content_begin(), bytes.end());
-    walk_split(whole, bytes, false, nullptr, 0, INT_MAX, false,
-               [&](const char* b, const char* e, int) {
-                 std::vector<CsvField> fields;
-                 int count = 0;
-                 for (int pass = 0; pass < 2; ++pass) {
-                   fields.resize(static_cast<size_t>(count));
-                   const char* end_of_record;
-                   if (options_.multi_line) {
-                     tokenizer_->split_record(b, bytes.end(), first_nl, fields.data(), count,
-                                              &count, &end_of_record);
-                   } else {
-                     count = tokenizer_->split_line(b, e, fields.data(), count, INT_MAX);
+    // Spark parses the first line itself, and in multiLine mode the first record in a job.
+    try {
+      walk_split(whole, bytes, false, nullptr, 0, INT_MAX, false,
+                 [&](const char* b, const char* e, int) {
+                   std::vector<CsvField> fields;
+                   int count = 0;
+                   for (int pass = 0; pass < 2; ++pass) {
+                     fields.resize(static_cast<size_t>(count));
+                     const char* end_of_record;
+                     if (options_.multi_line) {
+                       tokenizer_->split_record(b, bytes.end(), first_nl, fields.data(), count,
+                                                &count, &end_of_record);
+                     } else {
+                       count = tokenizer_->split_line(b, e, fields.data(), count, INT_MAX);
+                     }
                    }
-                 }
-                 for (const auto& f : fields) {
-                   if (f.flags & CsvField::kNull) {
-                     first.emplace_back(std::nullopt);
-                   } else {
-                     first.emplace_back(std::string(tokenizer_->text(f, scratch)));
-                     if (options_.too_long(*first.back())) throw_malformed_csv_record({b, static_cast<size_t>(e - b)});
+                   for (const auto& f : fields) {
+                     if (f.flags & CsvField::kNull) {
+                       first.emplace_back(std::nullopt);
+                     } else {
+                       first.emplace_back(std::string(tokenizer_->text(f, scratch)));
+                       if (options_.too_long(*first.back()))
+                         throw_malformed_csv_record({b, static_cast<size_t>(e - b)});
+                     }
                    }
-                 }
-                 header_line_.assign(b, e);
-                 return false;
-               });
+                   header_line_.assign(b, e);
+                   return false;
+                 });
+    } catch (const CsvSyntaxError& e) {
+      if (options_.multi_line)
+        throw_read_failed(files_[fi].path, "NO_HINT", "", ErrorKind::kRuntime);
+      throw SparkError(ErrorKind::kRuntime, "", e.what());
+    }
   }
   if (first.empty()) return;  // no data at all: an empty schema, as Spark gives
   const size_t ncols = first.size();
@@ -284,34 +298,40 @@ void CsvReader::infer_schema() {
     ThreadPool::global().parallel_run(splits_.size(), [&](size_t si) {
       const Split& s = splits_[si];
       FileBytes bytes(files_[s.file].path, options_.encoding);
-      std::vector<InferredType> local(ncols);
-      std::vector<CsvField> fields(ncols);
-      std::string tmp;
-      uint64_t line_no = 0;
-      const int cap = static_cast<int>(ncols);
-      walk_split(s, bytes, options_.header && options_.multi_line, fields.data(), cap,
-                 options_.multi_line ? INT_MAX : cap, true,
-                 [&](const char* b, const char* e, int count) {
-                   ++line_no;
-                   if (filter_header && static_cast<size_t>(e - b) == header_line_.size() &&
-                       std::memcmp(b, header_line_.data(), header_line_.size()) == 0) {
+      try {
+        std::vector<InferredType> local(ncols);
+        std::vector<CsvField> fields(ncols);
+        std::string tmp;
+        uint64_t line_no = 0;
+        const int cap = static_cast<int>(ncols);
+        walk_split(s, bytes, options_.header && options_.multi_line, fields.data(), cap,
+                   options_.multi_line ? INT_MAX : cap, true,
+                   [&](const char* b, const char* e, int count) {
+                     ++line_no;
+                     if (filter_header && static_cast<size_t>(e - b) == header_line_.size() &&
+                         std::memcmp(b, header_line_.data(), header_line_.size()) == 0) {
+                       return true;
+                     }
+                     if (ratio < 0.99) {
+                       const uint64_t h = mix64((static_cast<uint64_t>(si) << 40) ^ line_no);
+                       if (static_cast<double>(h >> 11) * 0x1.0p-53 >= ratio) return true;
+                     }
+                     const int n = std::min(count, cap);
+                     for (int k = 0; k < n; ++k) {
+                       const CsvField& f = fields[static_cast<size_t>(k)];
+                       if (f.flags & CsvField::kNull) continue;
+                       const std::string_view v = tokenizer_->text(f, tmp);
+                       if (options_.too_long(v))
+                         throw_malformed_csv_record({b, static_cast<size_t>(e - b)});
+                       local[static_cast<size_t>(k)] =
+                           inference.infer(local[static_cast<size_t>(k)], v);
+                     }
                      return true;
-                   }
-                   if (ratio < 0.99) {
-                     const uint64_t h = mix64((static_cast<uint64_t>(si) << 40) ^ line_no);
-                     if (static_cast<double>(h >> 11) * 0x1.0p-53 >= ratio) return true;
-                   }
-                   const int n = std::min(count, cap);
-                   for (int k = 0; k < n; ++k) {
-                     const CsvField& f = fields[static_cast<size_t>(k)];
-                     if (f.flags & CsvField::kNull) continue;
-                     const std::string_view v = tokenizer_->text(f, tmp);
-                     if (options_.too_long(v)) throw_malformed_csv_record({b, static_cast<size_t>(e - b)});
-                     local[static_cast<size_t>(k)] = inference.infer(local[static_cast<size_t>(k)], v);
-                   }
-                   return true;
-                 });
-      per_split[si] = std::move(local);
+                   });
+        per_split[si] = std::move(local);
+      } catch (const CsvSyntaxError&) {
+        throw_read_failed(files_[s.file].path, "NO_HINT", "", ErrorKind::kRuntime);
+      }
     });
     for (const auto& local : per_split) {
       for (size_t k = 0; k < ncols && k < local.size(); ++k) {
@@ -326,6 +346,16 @@ void CsvReader::infer_schema() {
 }
 
 void CsvReader::read_split(size_t split_index, const std::vector<int>& projection,
+                           const std::function<void(Batch)>& emit) const {
+  try {
+    scan_split(split_index, projection, emit);
+  } catch (const CsvSyntaxError&) {
+    throw_read_failed(files_[splits_.at(split_index).file].path, "NO_HINT", "",
+                      ErrorKind::kRuntime);
+  }
+}
+
+void CsvReader::scan_split(size_t split_index, const std::vector<int>& projection,
                            const std::function<void(Batch)>& emit) const {
   const Split& s = splits_.at(split_index);
   const std::string& path = files_[s.file].path;

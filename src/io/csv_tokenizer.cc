@@ -43,6 +43,8 @@ CsvTokenizer::CsvTokenizer(const CsvOptions& o)
       quoting_(o.quoting()),
       trim_leading_(o.ignore_leading_ws),
       trim_trailing_(o.ignore_trailing_ws),
+      unescaped_(o.unescaped_quotes),
+      legacy_quotes_(o.delimiter.size() > 1 && o.unescaped_quotes == UnescapedQuotes::kStopAtDelimiter),
       line_sep_(o.line_sep.value_or("")),
       empty_value_(o.empty_value) {
   if (delim_.empty()) delim_.assign(1, ',');
@@ -112,6 +114,7 @@ const char* CsvTokenizer::split(const char* p, const char* end, Newline nl, CsvF
                                 int capacity, int limit, int* count,
                                 const char** record_end) const {
   int n = 0;
+  bool unescaped_seen = false;
   const bool single = delim_.size() == 1;
   // The end of an unquoted field: the next delimiter, or (multiLine) record terminator.
   auto field_end = [&](const char* q) -> const char* {
@@ -134,17 +137,48 @@ const char* CsvTokenizer::split(const char* p, const char* end, Newline nl, CsvF
   if (kMultiLine) {
     norm = nl == Newline::kCrLf ? CsvField::kNormCrLf : nl == Newline::kCr ? CsvField::kNormCr : 0;
   }
+  // multiLine mode: a record that ended inside a field (BACK_TO_DELIMITER met a line end in
+  // the text it split) leaves the rest of its fields to the next record, which starts with
+  // them where that field ended.
+  bool resume = false;
+  if (kMultiLine && resumes_at(p)) {
+    unescaped_seen = true;
+    if (resume_fields(out, capacity, &n)) {
+      *count = n;
+      if (record_end) *record_end = p;
+      return p;
+    }
+    resume = true;
+  }
+  // The record that goes on after such a break reads its first terminator as a delimiter.
+  bool join_next_line = resume;
   for (;;) {
+    CsvField f;
+    const char* after = p;
+    bool appended = resume;  // the field (or fields) went to `out` already
+    if (resume) {
+      resume = false;
+    } else {
     if (trim_leading_) {
       while (p < end && space(*p) && !separator_at(p)) ++p;
     }
-    CsvField f;
-    const char* after;
     if (quoting_ && p < end && *p == quote_) {
+      // The fast path reads a well-formed quoted field: escaped quotes and escapes, then a
+      // quote followed by whitespace and a separator. Anything else (text after a quote, an
+      // open quote at the end of the input) goes to read_unescaped.
       const char* q = p + 1;
       uint8_t flags = 0;
       for (;;) {
         if (q >= end) {
+          if (!legacy_quotes_) {
+            if (read_unescaped(p, end, nl, kMultiLine, out, capacity, &n, !unescaped_seen, &after)) {
+              *count = n;
+              if (record_end) *record_end = after;
+              return after;
+            }
+            appended = unescaped_seen = true;
+            break;
+          }
           // An open quote runs to the end of the input.
           f = {p + 1, static_cast<uint32_t>(end - p - 1), 0, flags};
           if (n < capacity) out[n] = f;
@@ -171,7 +205,7 @@ const char* CsvTokenizer::split(const char* p, const char* end, Newline nl, CsvF
               q += 2;
               continue;
             }
-          } else {
+          } else if (legacy_quotes_) {
             while (run_end < end && *run_end == quote_) ++run_end;
             close = run_end - 1;  // the quotes before the last one are text
           }
@@ -184,6 +218,13 @@ const char* CsvTokenizer::split(const char* p, const char* end, Newline nl, CsvF
               f = {p + 1, static_cast<uint32_t>(close - p - 1), 0, flags};
             }
             after = w;
+          } else if (!legacy_quotes_) {
+            if (read_unescaped(p, end, nl, kMultiLine, out, capacity, &n, !unescaped_seen, &after)) {
+              *count = n;
+              if (record_end) *record_end = after;
+              return after;
+            }
+            appended = unescaped_seen = true;
           } else {
             // Text after the closing quote: quote + content + quote + text to the delimiter.
             const char* e = field_end(q + 1);
@@ -215,14 +256,22 @@ const char* CsvTokenizer::split(const char* p, const char* end, Newline nl, CsvF
       f = {p, static_cast<uint32_t>(fe - p), 0, flags};
       after = e;
     }
-    if (n < capacity) out[n] = f;
-    ++n;
+    }
+    if (!appended) {
+      if (n < capacity) out[n] = f;
+      ++n;
+    }
     p = after;
     if (p >= end) {
       if (record_end) *record_end = end;
       break;
     }
     if (kMultiLine && terminator_at(p, end, nl)) {
+      if (join_next_line) {
+        join_next_line = false;
+        p = skip_terminator(p, end, nl);
+        continue;
+      }
       if (record_end) *record_end = p;
       p = skip_terminator(p, end, nl);
       break;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstdint>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 
@@ -24,6 +25,16 @@ struct CsvField {
   static constexpr uint8_t kQuoteAppended = 32;  // reads with one more quote at the end
 };
 
+/// A record the parser cannot read at all (an unescaped quote with
+/// `unescapedQuoteHandling=RAISE_ERROR`). Readers report it as Spark does for the context:
+/// FAILED_READ_FILE while scanning a file.
+class UnescapedQuoteReader;
+
+class CsvSyntaxError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
 /// What ends a record. Line mode accepts `\n`, `\r\n` and `\r` (Hadoop's line reader);
 /// multiLine mode uses the first line ending found in the file, as the parser Spark uses
 /// detects it (`\n`, `\r\n`, or `\r` which also takes a `\n` after it), other line-end
@@ -41,6 +52,9 @@ enum class Newline : uint8_t { kAny, kLf, kCrLf, kCr, kCustom };
 ///    makes the value `quote + content + quote + text up to the next delimiter`;
 ///  - a quote left open runs to the end of the record (of the line, or in multiLine mode to
 ///    the end of the file);
+///  - text after a closing quote other than whitespace and a separator is an unescaped quote,
+///    handled as `unescapedQuoteHandling` says (see csv_unescaped_quotes.cc); fields read that
+///    way point into storage of the calling thread, valid until its next call that splits;
 ///  - an unquoted empty field is null; a quoted empty one reads as `emptyValue`;
 ///  - with a delimiter of several characters, the last field of a record is not trimmed
 ///    and, unquoted and ending with a quote, reads with one quote more (quirks of that parser).
@@ -70,6 +84,12 @@ class CsvTokenizer {
   const char* split_record(const char* p, const char* end, Newline nl, CsvField* out,
                            int capacity, int* count, const char** record_end) const;
 
+  /// multiLine mode: whether the record at `p` starts with fields the previous record left
+  /// (so `p`, where a field ended, is not the start of a line).
+  bool resumes_at(const char* p) const;
+  /// Drops fields left to a next record that will not be read (call before a walk).
+  void forget_carried_fields() const;
+
   /// The field's text: its bytes, or the resolved text in `scratch`.
   std::string_view text(const CsvField& f, std::string& scratch) const {
     constexpr uint8_t kResolve = CsvField::kEscaped | CsvField::kRaw | CsvField::kNormCrLf |
@@ -90,6 +110,19 @@ class CsvTokenizer {
   const char* split(const char* p, const char* end, Newline nl, CsvField* out, int capacity,
                     int limit, int* count, const char** record_end) const;
   std::string_view resolve(const CsvField& f, std::string& scratch) const;
+  /// Reads the quoted field opening at `p` by the rules of `unescapedQuoteHandling`, once the
+  /// fast path has met an unescaped quote (or the end of the input) in it. Appends the fields
+  /// it yields to `out` (BACK_TO_DELIMITER splits fields off the text read so far) and sets
+  /// `*stop` to where the last one ends: a delimiter, a record terminator or `end`. Returns
+  /// true when a line end among the split text ended the record (multiLine mode); the
+  /// fields after it wait for the next record (see resumes_at). `new_record` says that no
+  /// earlier field of the record was read that way.
+  bool read_unescaped(const char* p, const char* end, Newline nl, bool multi_line, CsvField* out,
+                      int capacity, int* n, bool new_record, const char** stop) const;
+  /// Appends the fields a record left to the next (see read_unescaped) up to the next record
+  /// end among them; returns true when there is one.
+  bool resume_fields(CsvField* out, int capacity, int* n) const;
+  friend class UnescapedQuoteReader;
   void unescape_into(const char* d, size_t n, uint8_t flags, std::string& out) const;
   bool delimiter_at(const char* p, const char* end) const {
     if (*p != delim0_) return false;
@@ -106,6 +139,11 @@ class CsvTokenizer {
   char escape_;
   bool quoting_;
   bool trim_leading_, trim_trailing_;
+  UnescapedQuotes unescaped_;
+  // A delimiter of several characters with STOP_AT_DELIMITER: malformed quoted fields read
+  // as the raw text to the delimiter (a run of quotes before it closing the value, all but
+  // the last being text), an open quote runs to the end of the record.
+  bool legacy_quotes_;
   std::string line_sep_;  // empty: \n, \r\n and \r
   std::string empty_value_;
 };

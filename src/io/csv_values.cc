@@ -12,12 +12,13 @@ namespace ember::io {
 
 CsvValueConverter::CsvValueConverter(const CsvOptions& options, const TimeZone& zone)
     : options_(options), zone_(zone) {
-  if (options.date_format) date_format_ = std::make_unique<DateTimePattern>(*options.date_format);
+  const LocaleData* l = options.locale;
+  if (options.date_format) date_format_ = std::make_unique<DateTimePattern>(*options.date_format, l);
   if (options.timestamp_format) {
-    timestamp_format_ = std::make_unique<DateTimePattern>(*options.timestamp_format);
+    timestamp_format_ = std::make_unique<DateTimePattern>(*options.timestamp_format, l);
   }
   if (options.timestamp_ntz_format) {
-    timestamp_ntz_format_ = std::make_unique<DateTimePattern>(*options.timestamp_ntz_format);
+    timestamp_ntz_format_ = std::make_unique<DateTimePattern>(*options.timestamp_ntz_format, l);
   }
 }
 
@@ -116,7 +117,16 @@ bool CsvValueConverter::convert(const Target& t, std::string_view v, ColumnWrite
     }
     case Kind::kDecimal: {
       int128_t d;
-      if (!parse_decimal(v, t.precision, t.scale, true, &d)) return false;
+      if (options_.locale->is_us()) {
+        // Spark drops grouping commas from en-US decimals.
+        if (!parse_decimal(v, t.precision, t.scale, true, &d)) return false;
+      } else {
+        std::string text;
+        if (!locale_number_text(v, *options_.locale, &text) ||
+            !parse_decimal(text, t.precision, t.scale, false, &d)) {
+          return false;
+        }
+      }
       w.append<int128_t>(d);
       return true;
     }

@@ -31,6 +31,7 @@ CsvWriteOptions parse_csv_write_options(const Options& opt, const Config* config
   o.empty_value = opt.get("emptyValue", "\"\"");
   if (read.line_sep) o.line_sep = *read.line_sep;
   o.time_zone = read.time_zone;
+  o.locale = read.locale;
   o.date_format = opt.get("dateFormat", o.date_format);
   o.timestamp_format = opt.get("timestampFormat", o.timestamp_format);
   o.timestamp_ntz_format = opt.get("timestampNTZFormat", o.timestamp_ntz_format);

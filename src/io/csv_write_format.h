@@ -4,6 +4,7 @@
 #include <string_view>
 
 #include "common/config.h"
+#include "common/locale.h"
 #include "io/data_source.h"
 
 namespace ember::io {
@@ -27,6 +28,7 @@ struct CsvWriteOptions {
   std::string date_format = "yyyy-MM-dd";
   std::string timestamp_format = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
   std::string timestamp_ntz_format = "yyyy-MM-dd'T'HH:mm:ss[.SSS]";
+  const LocaleData* locale = nullptr;  // names in date and timestamp patterns; null: en-US
 };
 
 /// Reads and validates the writer's options (the separator, quote and escape as the reader

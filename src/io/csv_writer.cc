@@ -77,9 +77,9 @@ class CsvSink final : public SinkFormat {
   CsvSink(const WriteRequest& request, const Schema& schema)
       : o_(parse_csv_write_options(request.options, request.config)),
         compression_(text_compression(request.options)),
-        date_(o_.date_format),
-        ts_(o_.timestamp_format),
-        ntz_(o_.timestamp_ntz_format) {
+        date_(o_.date_format, o_.locale),
+        ts_(o_.timestamp_format, o_.locale),
+        ntz_(o_.timestamp_ntz_format, o_.locale) {
     for (const auto& f : schema) {
       if (f.type->is_nested() || f.type->id() == TypeId::kBinary || f.type->id() == TypeId::kNull ||
           f.type->id() == TypeId::kYearMonthInterval || f.type->id() == TypeId::kDayTimeInterval)

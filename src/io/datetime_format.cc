@@ -4,6 +4,7 @@
 
 #include "common/datetime.h"
 #include "common/error.h"
+#include "common/locale.h"
 #include "common/timezone.h"
 
 namespace ember::io {
@@ -25,13 +26,10 @@ void pad(std::string& out, int64_t v, int width) {
   out += buf;
 }
 
-const char* const kDays[] = {"Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"};
-const char* const kMonths[] = {"January", "February", "March",     "April",   "May",      "June",
-                               "July",    "August",   "September", "October", "November", "December"};
-
 }  // namespace
 
-DateTimeFormatter::DateTimeFormatter(std::string pattern) : pattern_(std::move(pattern)) {
+DateTimeFormatter::DateTimeFormatter(std::string pattern, const LocaleData* locale)
+    : pattern_(std::move(pattern)), locale_(locale ? locale : &us_locale()) {
   // Formatting a sample validates the pattern, so a bad one fails before any file is written.
   (void)format(0, 0, true);
 }
@@ -91,15 +89,17 @@ std::string DateTimeFormatter::format(int64_t local_micros, int64_t offset, bool
         else pad(out, d.year, std::max(w, 4));
         break;
       case 'M':
-      case 'L':
-        if (w >= 4) out += kMonths[d.month - 1];
-        else if (w == 3) out += std::string(kMonths[d.month - 1]).substr(0, 3);
+      case 'L': {
+        const LocaleData& l = *locale_;
+        if (w >= 4) out += (c == 'L' ? l.standalone : l.months)[d.month - 1];
+        else if (w == 3) out += (c == 'L' ? l.standalone_short : l.months_short)[d.month - 1];
         else pad(out, d.month, w);
         break;
+      }
       case 'd': pad(out, d.day, w); break;
       case 'H': pad(out, hour, w); break;
       case 'h': pad(out, hour % 12 == 0 ? 12 : hour % 12, w); break;
-      case 'a': out += hour < 12 ? "AM" : "PM"; break;
+      case 'a': out += hour < 12 ? locale_->am : locale_->pm; break;
       case 'm': pad(out, minute, w); break;
       case 's': pad(out, second, w); break;
       case 'S': {
@@ -110,11 +110,7 @@ std::string DateTimeFormatter::format(int64_t local_micros, int64_t offset, bool
         else out += frac + std::string(static_cast<size_t>(w - 6), '0');
         break;
       }
-      case 'E': {
-        const std::string name = kDays[iso_day_of_week(days) - 1];
-        out += w >= 4 ? name : name.substr(0, 3);
-        break;
-      }
+      case 'E': out += (w >= 4 ? locale_->days : locale_->days_short)[iso_day_of_week(days) - 1]; break;
       case 'X':
       case 'x':
       case 'Z': {

@@ -5,6 +5,7 @@
 
 namespace ember {
 class TimeZone;
+struct LocaleData;
 }
 
 namespace ember::io {
@@ -14,9 +15,11 @@ namespace ember::io {
 /// d, H, h, a, m, s, S (fraction, truncated to the pattern's width), X/x/Z (offsets), E (day
 /// names), quoted literals and optional sections `[...]`, which print in full as
 /// java.time does when every field is available. Other letters raise INVALID_DATETIME_PATTERN.
+/// Names (M L E with 3 or more letters) and AM/PM markers are those of a locale (en-US unless
+/// given).
 class DateTimeFormatter {
  public:
-  explicit DateTimeFormatter(std::string pattern);
+  explicit DateTimeFormatter(std::string pattern, const LocaleData* locale = nullptr);
   std::string format_date(int32_t days) const;
   /// A UTC instant shown in `zone`.
   std::string format_timestamp(int64_t utc_micros, const TimeZone& zone) const;
@@ -26,6 +29,7 @@ class DateTimeFormatter {
  private:
   std::string format(int64_t local_micros, int64_t offset_seconds, bool has_offset) const;
   std::string pattern_;
+  const LocaleData* locale_;
 };
 
 }  // namespace ember::io

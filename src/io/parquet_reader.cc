@@ -14,6 +14,7 @@
 #include <parquet/statistics.h>
 
 #include "common/error.h"
+#include "common/thread_pool.h"
 #include "io/arrow_bridge.h"
 #include "io/arrow_memory.h"
 #include "io/file_listing.h"
@@ -151,8 +152,14 @@ struct ParquetFile {
 };
 
 /// Opens `path` for reading with cached metadata. Arrow's FileReader owns the file.
+/// `dictionary_leaves` are read as Arrow dictionary arrays (string columns, which Parquet
+/// writers dictionary-encode: decoding them to indices skips building every value).
+/// `parallel_columns` decodes the columns of a row group on Arrow's threads, for scans with
+/// fewer row groups than Ember has threads (otherwise row groups already run in parallel).
 std::unique_ptr<parquet::arrow::FileReader> open_file(const std::string& path,
-                                                      std::shared_ptr<parquet::FileMetaData> md) {
+                                                      std::shared_ptr<parquet::FileMetaData> md,
+                                                      const std::vector<int>& dictionary_leaves = {},
+                                                      bool parallel_columns = false) {
   auto file = arrow::io::ReadableFile::Open(path);
   if (!file.ok()) {
     throw_read_failed(path, "FILE_NOT_EXIST",
@@ -164,8 +171,9 @@ std::unique_ptr<parquet::arrow::FileReader> open_file(const std::string& path,
   }
   parquet::ArrowReaderProperties props;
   props.set_batch_size(kBatchRows);
-  props.set_use_threads(false);  // splits already run in parallel
+  props.set_use_threads(parallel_columns);
   props.set_coerce_int96_timestamp_unit(arrow::TimeUnit::MICRO);
+  for (int leaf : dictionary_leaves) props.set_read_dictionary(leaf, true);
   std::unique_ptr<parquet::ParquetFileReader> pq;
   try {
     pq = parquet::ParquetFileReader::Open(*file, parquet::ReaderProperties(arrow_pool()), std::move(md));
@@ -253,7 +261,19 @@ class ParquetReader final : public DataSourceReader {
         emit(Batch({}, std::min(kBatchRows, group_rows - done)));
       return;
     }
-    auto reader = open_file(file.path, file.metadata);
+    std::vector<int> dictionary_leaves;
+    for (int idx : projection) {
+      const int fi = find_field(file, schema_.at(static_cast<size_t>(idx)).name);
+      if (fi < 0) continue;
+      const int leaf = file.leaf[static_cast<size_t>(fi)];
+      const TypeId id = file.schema[static_cast<size_t>(fi)].type->id();
+      if (leaf >= 0 && (id == TypeId::kString || id == TypeId::kBinary) &&
+          file.metadata->schema()->Column(leaf)->physical_type() == parquet::Type::BYTE_ARRAY) {
+        dictionary_leaves.push_back(leaf);
+      }
+    }
+    auto reader = open_file(file.path, file.metadata, dictionary_leaves,
+                            splits_.size() < ThreadPool::global().size() && projection.size() > 1);
     const auto& manifest = reader->manifest();
     // Which file field feeds each projected column (-1: absent from this file).
     Schema target;

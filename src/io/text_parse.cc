@@ -321,4 +321,45 @@ bool parse_decimal(std::string_view s, int precision, int scale, bool strip_comm
   return true;
 }
 
+bool locale_number_text(std::string_view s, const LocaleData& locale, std::string* out) {
+  out->clear();
+  auto at = [&](size_t i, const char* symbol) {
+    const std::string_view sym(symbol);
+    return !sym.empty() && s.substr(i, sym.size()) == sym;
+  };
+  auto digit = [&](size_t i) { return i < s.size() && s[i] >= '0' && s[i] <= '9'; };
+  size_t i = 0;
+  if (at(0, locale.minus_sign)) {
+    *out += '-';
+    i += std::string_view(locale.minus_sign).size();
+  }
+  bool digits = false;
+  bool fraction = false;
+  while (i < s.size()) {
+    if (digit(i)) {
+      *out += s[i++];
+      digits = true;
+    } else if (!fraction && at(i, locale.decimal_separator)) {
+      *out += '.';
+      fraction = true;
+      i += std::string_view(locale.decimal_separator).size();
+    } else if (!fraction && digits && at(i, locale.grouping_separator)) {
+      i += std::string_view(locale.grouping_separator).size();
+    } else if (digits && at(i, locale.exponent_separator)) {
+      *out += 'E';
+      i += std::string_view(locale.exponent_separator).size();
+      if (at(i, locale.minus_sign)) {
+        *out += '-';
+        i += std::string_view(locale.minus_sign).size();
+      }
+      if (!digit(i)) return false;
+      while (digit(i)) *out += s[i++];
+      return i == s.size();
+    } else {
+      return false;
+    }
+  }
+  return digits;
+}
+
 }  // namespace ember::io

@@ -1,7 +1,10 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <string_view>
+
+#include "common/locale.h"
 
 namespace ember::io {
 
@@ -41,5 +44,10 @@ bool parse_big_decimal(std::string_view s, DecimalText* out);
 /// when `s` is not a BigDecimal string or the result needs more than `precision` digits.
 /// With `strip_commas` (Spark's default-locale decimal parser) ',' characters are ignored.
 bool parse_decimal(std::string_view s, int precision, int scale, bool strip_commas, int128_t* out);
+
+/// Rewrites a number written with a locale's symbols (java.text.DecimalFormat's parsing: an
+/// optional minus sign, digits with grouping separators, one decimal separator, an optional
+/// exponent) as plain `[-]digits[.digits][E[-]digits]`; false when `s` is not such a number.
+bool locale_number_text(std::string_view s, const LocaleData& locale, std::string* out);
 
 }  // namespace ember::io

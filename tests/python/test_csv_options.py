@@ -62,3 +62,13 @@ def test_max_chars_per_column_while_inferring(diff_error, long_values):
 
 def test_max_chars_per_column_must_be_an_integer(diff_error, long_values):
     diff_error(lambda s: s.read.option("maxCharsPerColumn", "x").csv(long_values), "_LEGACY_ERROR_TEMP_2146")
+
+
+@pytest.mark.parametrize("trim", ["true", "false"])
+def test_multiline_whitespace_lines(diff, tmp_path, trim):
+    # multiLine mode reads a line of spaces or tabs as a record, unless
+    # ignoreLeadingWhiteSpace empties it first.
+    path = tmp_path / "ws.csv"
+    path.write_text('r,\n\n \t\nz,y\n"a\n b",c\n  \n')
+    diff(lambda s: s.read.schema("a string, b string").option("multiLine", "true")
+         .option("ignoreLeadingWhiteSpace", trim).csv(str(path)), ordered=True)

@@ -1,4 +1,5 @@
 #include "common/datetime_pattern.h"
+#include "common/locale.h"
 
 #include <gtest/gtest.h>
 
@@ -92,6 +93,26 @@ TEST(DateTimePatternTest, UnsupportedLetters) {
   EXPECT_THROW(DateTimePattern("yyyy-ww"), SparkError);
   EXPECT_THROW(DateTimePattern("ddd"), SparkError);
   EXPECT_THROW(DateTimePattern("[yyyy"), SparkError);
+}
+
+TEST(DateTimePatternTest, LocaleNames) {
+  auto date = [](const char* tag, const char* pattern, const char* text) {
+    int32_t days = 0;
+    const DateTimePattern p(pattern, find_locale(tag));
+    return p.parse_date(text, &days) ? days : -1;
+  };
+  const int32_t march15 = 19797;  // 2024-03-15
+  EXPECT_EQ(date("de-DE", "d MMMM yyyy", "15 M\u00e4rz 2024"), march15);
+  EXPECT_EQ(date("de-DE", "d MMMM yyyy", "15 M\u00c4RZ 2024"), march15);  // case-insensitive
+  EXPECT_EQ(date("de-DE", "d MMMM yyyy", "15 March 2024"), -1);
+  EXPECT_EQ(date("fr-FR", "d MMM yyyy", "15 mars 2024"), march15);
+  EXPECT_EQ(date("fr-FR", "d MMM yyyy", "1 D\u00c9C. 2024"), 20058);
+  EXPECT_EQ(date("ja-JP", "d MMM yyyy", "15 3\u6708 2024"), march15);
+  // The longest name wins: en-GB's "Sept" is not "Sep" followed by "t".
+  EXPECT_EQ(date("en-GB", "d MMM yyyy", "4 Sept 2024"), 19970);
+  EXPECT_EQ(date("en-US", "d MMM yyyy", "4 Sept 2024"), -1);
+  EXPECT_EQ(find_locale("xx-YY"), nullptr);
+  EXPECT_EQ(find_locale("DE-de"), find_locale("de-DE"));
 }
 
 }  // namespace

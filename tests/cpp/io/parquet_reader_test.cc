@@ -92,6 +92,56 @@ TEST_F(ParquetReaderTest, ProjectionReadsOnlyRequestedColumns) {
   EXPECT_EQ(rows, 100);
 }
 
+TEST_F(ParquetReaderTest, DictionaryEncodedStringsDecodeToPlainColumns) {
+  // Strings Parquet dictionary-encodes (a few distinct values, nulls, values longer than 16
+  // bytes, empty ones) and a column whose dictionary overflows into plain pages; binary too.
+  arrow::StringBuilder s, wide;
+  arrow::BinaryBuilder b;
+  std::vector<std::string> expect_s, expect_wide, expect_b;
+  for (int i = 0; i < 3000; ++i) {
+    const std::string v = i % 7 == 0 ? "" : i % 5 == 0 ? "a value longer than sixteen bytes " + std::to_string(i % 3)
+                                                       : "v" + std::to_string(i % 4);
+    if (i % 11 == 0) {
+      EXPECT_TRUE(s.AppendNull().ok());
+      expect_s.push_back("<null>");
+    } else {
+      EXPECT_TRUE(s.Append(v).ok());
+      expect_s.push_back(v);
+    }
+    const std::string u = "unique-" + std::to_string(i) + std::string(static_cast<size_t>(i % 40), 'x');
+    EXPECT_TRUE(wide.Append(u).ok());
+    expect_wide.push_back(u);
+    EXPECT_TRUE(b.Append(v).ok());
+    expect_b.push_back(v);
+  }
+  auto schema = arrow::schema({arrow::field("s", arrow::utf8()), arrow::field("wide", arrow::utf8()),
+                               arrow::field("b", arrow::binary())});
+  auto table = arrow::Table::Make(schema, {s.Finish().ValueOrDie(), wide.Finish().ValueOrDie(),
+                                           b.Finish().ValueOrDie()});
+  const std::string path = (dir_ / "dict.parquet").string();
+  auto out = arrow::io::FileOutputStream::Open(path).ValueOrDie();
+  auto props = parquet::WriterProperties::Builder().dictionary_pagesize_limit(4096)->build();
+  EXPECT_TRUE(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out, 1000, props).ok());
+  EXPECT_TRUE(out->Close().ok());
+
+  auto reader = open(path);
+  ASSERT_EQ(reader->num_splits(), 3u);
+  EXPECT_EQ(reader->schema()[2].type->simple_string(), "binary");
+  std::vector<std::string> got_s, got_wide, got_b;
+  for (size_t split = 0; split < reader->num_splits(); ++split) {
+    reader->read_split(split, {0, 1, 2}, [&](Batch batch) {
+      for (int64_t i = 0; i < batch.num_rows; ++i) {
+        got_s.push_back(batch.columns[0]->is_valid(i) ? std::string(batch.columns[0]->string_at(i)) : "<null>");
+        got_wide.push_back(std::string(batch.columns[1]->string_at(i)));
+        got_b.push_back(std::string(batch.columns[2]->string_at(i)));
+      }
+    });
+  }
+  EXPECT_EQ(got_s, expect_s);
+  EXPECT_EQ(got_wide, expect_wide);
+  EXPECT_EQ(got_b, expect_b);
+}
+
 TEST_F(ParquetReaderTest, RowGroupStatisticsPruneSplits) {
   auto reader = open(write_groups());
   EXPECT_EQ(matches(*reader, {{0, Op::kGe, Value::integer(250)}}),

@@ -1,3 +1,4 @@
+#include "common/locale.h"
 #include "io/text_parse.h"
 
 #include <gtest/gtest.h>
@@ -113,6 +114,27 @@ TEST(TextParseTest, DecimalsRoundHalfUp) {
   EXPECT_EQ(dec("123456789012345678901234567890123456789", 38, 0), "null");
   EXPECT_EQ(dec("1e1000000", 38, 0), "null");
   EXPECT_EQ(dec("1e-1000000", 38, 0), "0");
+}
+
+TEST(TextParseTest, LocaleNumberText) {
+  auto text = [](const char* tag, const char* s) {
+    std::string out;
+    return locale_number_text(s, *find_locale(tag), &out) ? out : std::string("<invalid>");
+  };
+  EXPECT_EQ(text("de-DE", "1.234,5"), "1234.5");
+  EXPECT_EQ(text("de-DE", "-1.234.567,891"), "-1234567.891");
+  EXPECT_EQ(text("de-DE", "1,5E-2"), "1.5E-2");
+  EXPECT_EQ(text("de-DE", "12,"), "12.");
+  EXPECT_EQ(text("de-DE", "1,2,3"), "<invalid>");   // a second decimal separator
+  EXPECT_EQ(text("de-DE", "1.234.5"), "12345");     // grouping anywhere between digits
+  EXPECT_EQ(text("de-DE", ".5"), "<invalid>");      // grouping before any digit
+  EXPECT_EQ(text("de-DE", "+1"), "<invalid>");
+  EXPECT_EQ(text("de-DE", "1E"), "<invalid>");
+  EXPECT_EQ(text("fr-FR", "1\u202f234,5"), "1234.5");  // a narrow no-break space groups
+  EXPECT_EQ(text("fr-FR", "1 234,5"), "<invalid>");
+  EXPECT_EQ(text("sv-SE", "\u22125"), "-5");           // Swedish minus sign
+  EXPECT_EQ(text("sv-SE", "-5"), "<invalid>");
+  EXPECT_EQ(text("ja-JP", "1,234.5"), "1234.5");
 }
 
 }  // namespace
