@@ -225,6 +225,7 @@ void register_higher_order_maps(Registry& r);
 void register_json_functions(Registry& r);
 void register_variant_functions(Registry& r);
 void register_url_functions(Registry& r);
+void register_reflect(Registry& r);
 void register_csv_functions(Registry& r);
 void register_input_file_functions(Registry& r);
 
