@@ -354,6 +354,8 @@ Batch gather_batch(const Batch& in, const int32_t* indices, int64_t n) {
   out.num_rows = n;
   out.index = in.index;
   out.file = in.file;
+  out.partition = in.partition;
+  out.partition_row = in.partition_row;
   for (auto& c : in.columns) out.columns.push_back(gather(*c, indices, n));
   return out;
 }
@@ -363,6 +365,8 @@ Batch slice_batch(const Batch& in, int64_t offset, int64_t length) {
   out.num_rows = length;
   out.index = in.index;
   out.file = in.file;
+  out.partition = in.partition;
+  out.partition_row = in.partition_row + offset;
   for (auto& c : in.columns) out.columns.push_back(slice(c, offset, length));
   return out;
 }
@@ -373,6 +377,8 @@ Batch concat_batches(const std::vector<Batch>& parts, size_t num_columns) {
   if (parts.size() == 1) return parts[0];
   out.index = parts[0].index;
   out.file = parts[0].file;
+  out.partition = parts[0].partition;
+  out.partition_row = parts[0].partition_row;
   for (auto& p : parts) {
     out.num_rows += p.num_rows;
     if (p.file != out.file) out.file = nullptr;

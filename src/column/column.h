@@ -107,11 +107,19 @@ struct InputFileBlock {
 /// the rows come straight from: set by file scans, kept by the operators that transform rows
 /// one batch at a time, and null for rows of any other origin (a sink's output, ranges, local
 /// data), as Spark reports no file for rows after an exchange.
+///
+/// `partition` is the Spark partition the rows belong to (spark_partition_id(), the seed of
+/// rand) and `partition_row` the position of the first row within it, both as the source
+/// produced the rows: sources number partitions as Spark does (exec/README.md), slices keep the
+/// position of their first row, and operators that drop or add rows leave the position to the
+/// executor's per-partition counters.
 struct Batch {
   std::vector<ColumnPtr> columns;
   int64_t num_rows = 0;
   int64_t index = 0;
   std::shared_ptr<const InputFileBlock> file;
+  int64_t partition = 0;
+  int64_t partition_row = 0;
 
   Batch() = default;
   Batch(std::vector<ColumnPtr> cols, int64_t rows, int64_t idx = 0)

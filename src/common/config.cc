@@ -7,6 +7,7 @@
 #include <ctime>
 
 #include "common/error.h"
+#include "common/thread_pool.h"
 
 namespace ember {
 
@@ -214,6 +215,15 @@ int64_t parse_bytes(const std::string& text, const std::string& key) {
 int64_t Config::get_bytes(const std::string& key, int64_t fallback) const {
   const auto v = get(key);
   return v ? parse_bytes(*v, key) : fallback;
+}
+
+int64_t leaf_node_default_parallelism(const Config* config) {
+  int64_t partitions = static_cast<int64_t>(ThreadPool::global().size()) + 1;
+  if (config) {
+    partitions = config->get_int("spark.default.parallelism", partitions);
+    partitions = config->get_int("spark.sql.leafNodeDefaultParallelism", partitions);
+  }
+  return std::max<int64_t>(1, partitions);
 }
 
 }  // namespace ember

@@ -47,6 +47,12 @@ class Config {
   std::map<std::string, std::string> values_;
 };
 
+/// The number of partitions Spark gives a leaf relation that names none (a range without
+/// numPartitions, the packing of file splits): spark.sql.leafNodeDefaultParallelism, else
+/// spark.default.parallelism, else the engine's worker threads plus the calling one (what Spark's
+/// local[N] master gives, N cores). `config` may be null.
+int64_t leaf_node_default_parallelism(const Config* config);
+
 /// Parses Spark's byte strings: "1024", "64k", "640m", "1g", "1t" (binary units; case-insensitive,
 /// an optional trailing "b"). Throws an IllegalArgument SparkError naming the config `key` on
 /// malformed text.

@@ -19,6 +19,13 @@ bool PhysExpr::may_throw() const {
   return false;
 }
 
+bool numbers_rows(const PhysExpr& e) {
+  if (e.kind == PhysExpr::Kind::kCall && e.function && e.function->numbers_rows) return true;
+  for (auto& c : e.children)
+    if (numbers_rows(*c)) return true;
+  return false;
+}
+
 std::string PhysExpr::to_string() const {
   if (!display.empty()) return display;
   switch (kind) {

@@ -58,6 +58,10 @@ using PhysExprPtr = std::shared_ptr<const PhysExpr>;
 /// Evaluates `e` over `batch`; the result has batch.num_rows values.
 ColumnPtr evaluate(const PhysExpr& e, const Batch& batch, const functions::EvalContext& ctx);
 
+/// Whether `e` calls a function that reads where its rows sit in their partition
+/// (FunctionDef::numbers_rows).
+bool numbers_rows(const PhysExpr& e);
+
 /// Rows where a boolean column is true (non-null and set), as int32 indices.
 std::vector<int32_t> true_rows(const Column& predicate);
 

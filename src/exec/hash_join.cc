@@ -130,8 +130,10 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
     Batch out;
     out.num_rows = static_cast<int64_t>(pr.size());
     out.index = batch.index;
-    // Joined rows keep the probe side's file, as the streamed side of Spark's broadcast join.
+    // Joined rows keep the probe side's file and partition, as the streamed side of Spark's
+    // broadcast join.
     out.file = batch.file;
+    out.partition = batch.partition;
     const bool identity = gathered != nullptr && gathered->probe_identity;
     for (auto& c : batch.columns) out.columns.push_back(identity ? c : gather(*c, pr.data(), out.num_rows));
     const std::vector<ColumnPtr>& build_columns = table.rows().columns;

@@ -30,9 +30,8 @@ const std::vector<Batch>& CachedBatches::get(const std::function<std::vector<Bat
 
 namespace {
 /// The scan's cursor over the store's batches, which stay alive and unchanged once computed.
-struct CachedCursor : SourceState {
+struct CachedCursor : BatchListSource {
   const std::vector<Batch>* batches = nullptr;
-  std::atomic<size_t> next{0};
 };
 }  // namespace
 
@@ -52,17 +51,18 @@ std::unique_ptr<SourceState> InMemoryTableScan::open_source(ExecContext& ctx) co
   return cursor;
 }
 
+/// The cached rows keep the partitions of the plan that computed them, as Spark's cache does.
 bool InMemoryTableScan::next_morsel(SourceState& state, ExecContext&, const Emit& emit) const {
   auto& cur = static_cast<CachedCursor&>(state);
-  size_t m = cur.next.fetch_add(1);
-  if (m >= cur.batches->size()) return false;
-  const Batch& in = (*cur.batches)[m];
-  Batch out;
-  out.num_rows = in.num_rows;
-  out.index = batch_index(static_cast<int64_t>(m), 0);
-  for (int c : projection_) out.columns.push_back(in.columns[static_cast<size_t>(c)]);
-  emit(std::move(out));
-  return true;
+  return emit_batches(*cur.batches, cur, [&](Batch in) {
+    Batch out;
+    out.num_rows = in.num_rows;
+    out.index = in.index;
+    out.partition = in.partition;
+    out.partition_row = in.partition_row;
+    for (int c : projection_) out.columns.push_back(in.columns[static_cast<size_t>(c)]);
+    emit(std::move(out));
+  });
 }
 
 size_t InMemoryTableScan::max_parallelism(const SourceState& state) const {

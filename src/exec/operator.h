@@ -26,6 +26,11 @@ struct ExecContext {
 /// Global state of a source for one pipeline run (morsel cursor, open files...).
 struct SourceState {
   virtual ~SourceState() = default;
+  /// Set by the executor before the first morsel when an operator of the pipeline numbers the
+  /// rows of each partition after an operator that drops or adds rows: each morsel is then one
+  /// whole partition, which a single thread runs through the pipeline in order, as a Spark task
+  /// runs its partition.
+  bool whole_partitions = false;
 };
 /// Per-thread state of a sink.
 struct LocalSinkState {
@@ -65,9 +70,24 @@ class PhysicalOperator {
   virtual bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const;
   /// Upper bound on useful parallelism of this source (e.g. number of morsels).
   virtual size_t max_parallelism(const SourceState&) const { return 1 << 20; }
+  /// Whether the batches' `partition_row` is set; otherwise positions are counted, which needs
+  /// whole partitions.
+  virtual bool knows_positions() const { return true; }
+
+  /// How many Spark partitions the output has (spark_partition_id() ranges over them; a union
+  /// numbers its children's partitions one after another): a streaming operator keeps its
+  /// input's, a sink's output is one partition (what Spark's adaptive execution makes of a
+  /// shuffle that fits one partition).
+  virtual int64_t output_partitions() const;
 
   // Streaming.
   virtual void execute(Batch& batch, ExecContext& ctx) const;
+  /// A streaming operator that emits every input row once, in order (a projection), so that
+  /// rows keep their position in their partition.
+  virtual bool keeps_rows() const { return false; }
+  /// A streaming operator that evaluates functions numbering the rows of each partition
+  /// (monotonically_increasing_id, rand): the executor tells them where each batch's rows sit.
+  virtual bool numbers_rows() const { return false; }
 
   // Sink.
   virtual std::unique_ptr<LocalSinkState> open_local(ExecContext& ctx);

@@ -23,17 +23,24 @@ constexpr int64_t kBatchRows = 1 << 16;
 
 class RangeScan final : public PhysicalOperator {
  public:
-  RangeScan(int64_t start, int64_t end, int64_t step);
+  /// `partitions`: Spark's slices of the range (numPartitions, or the leaf default); partition
+  /// i holds rows [i * n / partitions, (i + 1) * n / partitions), as Spark's RangeExec cuts them.
+  RangeScan(int64_t start, int64_t end, int64_t step, int64_t partitions);
   std::string name() const override { return "Range"; }
   std::string details() const override;
   bool is_source() const override { return true; }
   std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
   bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
   size_t max_parallelism(const SourceState&) const override;
+  int64_t output_partitions() const override { return partitions_; }
+  /// The first row of partition `i` (i <= partitions).
+  uint64_t partition_start(int64_t i) const;
 
  private:
   int64_t start_, end_, step_;
   uint64_t count_;
+  int64_t partitions_;
+  uint64_t chunks_per_partition_;  // morsels of at most kBatchRows rows per partition
 };
 
 class LocalScan final : public PhysicalOperator {
@@ -46,10 +53,13 @@ class LocalScan final : public PhysicalOperator {
   bool is_source() const override { return true; }
   std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
   bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
-  size_t max_parallelism(const SourceState&) const override { return batches_.size(); }
+  size_t max_parallelism(const SourceState& state) const override {
+    return state.whole_partitions ? 1 : batches_.size();
+  }
 
  private:
   std::vector<Batch> batches_;
+  std::vector<int64_t> starts_;  // the position of each batch's first row (one partition)
   std::vector<int> projection_;
   bool checkpoint_;
 };
@@ -63,7 +73,13 @@ class FileScan final : public PhysicalOperator {
   bool is_source() const override { return true; }
   std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
   bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
-  size_t max_parallelism(const SourceState&) const override { return reader_->num_splits(); }
+  size_t max_parallelism(const SourceState& state) const override {
+    return state.whole_partitions ? partition_splits_.size() - 1 : reader_->num_splits();
+  }
+  int64_t output_partitions() const override {
+    return std::max<int64_t>(1, static_cast<int64_t>(partition_splits_.size()) - 1);
+  }
+  bool knows_positions() const override { return false; }
   /// Conjuncts of the filter above this scan; splits that cannot match them are skipped.
   void set_predicates(std::vector<io::ScanPredicate> predicates) { predicates_ = std::move(predicates); }
   /// Splits skipped so far by predicates (for tests and metrics).
@@ -75,6 +91,10 @@ class FileScan final : public PhysicalOperator {
   std::vector<int> projection_;
   std::vector<io::ScanPredicate> predicates_;
   mutable std::atomic<uint64_t> skipped_{0};
+  /// Partition p is splits [partition_splits_[p], partition_splits_[p + 1]): one partition per
+  /// Spark file split (the reader's splits never straddle one).
+  std::vector<size_t> partition_splits_;
+  void read(size_t split, int64_t partition, ExecContext& ctx, const Emit& emit) const;
 };
 
 class Project final : public PhysicalOperator {
@@ -83,6 +103,8 @@ class Project final : public PhysicalOperator {
   std::string name() const override { return "Project"; }
   std::string details() const override;
   void execute(Batch& batch, ExecContext& ctx) const override;
+  bool keeps_rows() const override { return true; }
+  bool numbers_rows() const override;
 
  private:
   std::vector<PhysExprPtr> exprs_;
@@ -94,6 +116,7 @@ class Filter final : public PhysicalOperator {
   std::string name() const override { return "Filter"; }
   std::string details() const override { return condition_->to_string(); }
   void execute(Batch& batch, ExecContext& ctx) const override;
+  bool numbers_rows() const override { return exec::numbers_rows(*condition_); }
 
  private:
   PhysExprPtr condition_;
@@ -238,11 +261,20 @@ class Sample final : public PhysicalOperator {
   int64_t seed_;
 };
 
-/// Emits the finished batches of a sink as morsels, one batch per morsel.
+/// Hands out a list of finished batches as morsels: one batch per morsel, or under
+/// `whole_partitions` the consecutive batches of one partition.
 struct BatchListSource : SourceState {
   std::atomic<size_t> next{0};
+  std::mutex claim_mu;  // claims of whole partitions
+  std::once_flag numbered;
+  std::vector<int64_t> starts;  // emit_from_list: the position of each batch's first row
 };
+/// Emits the output of a sink: one partition (Spark's partitioning after an exchange that
+/// adaptive execution coalesced), its rows numbered in the list's order.
 bool emit_from_list(const std::vector<Batch>& batches, SourceState& state, const Emit& emit);
+/// Emits batches that keep the partitions and positions they were produced with (the rows of a
+/// union's children, of a shared or cached plan); a partition's batches are consecutive.
+bool emit_batches(const std::vector<Batch>& batches, SourceState& state, const Emit& emit);
 
 }  // namespace ember::exec
 
@@ -257,6 +289,7 @@ class UnionAll final : public PhysicalOperator {
   std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
   bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
   size_t max_parallelism(const SourceState& state) const override;
+  int64_t output_partitions() const override;
 };
 
 }  // namespace ember::exec

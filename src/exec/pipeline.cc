@@ -100,33 +100,56 @@ void build(PhysicalOperator* op, Pipeline& current, std::vector<Pipeline>& out) 
   build(op->children[0].get(), current, out);
 }
 
+/// Whether an operator of `p` numbers the rows of each partition after one that drops or adds
+/// rows: positions then come from counting rows, which needs each partition on one thread.
+bool needs_whole_partitions(const Pipeline& p) {
+  bool moved = !p.source->knows_positions();
+  for (const PhysicalOperator* op : p.ops) {
+    if (moved && op->numbers_rows()) return true;
+    moved = moved || !op->keeps_rows();
+  }
+  return moved && p.sink->numbers_rows();
+}
+
 void run_pipeline(const Pipeline& p, ExecContext& ctx) {
   auto state = p.source->open_source(ctx);
+  state->whole_partitions = needs_whole_partitions(p);
   const bool source_is_sink = p.source->is_sink();
   ThreadPool& pool = ThreadPool::global();
   size_t threads = std::min(pool.size() + 1, p.source->max_parallelism(*state));
   threads = std::max<size_t>(threads, 1);
   pool.parallel_run(threads, [&](size_t) {
     auto local = p.sink->open_local(ctx);
-    // Partition-aware functions (rand, monotonically_increasing_id) see the morsel as their
-    // partition and the row offset within it.
-    int64_t morsel = -1, offset = 0;
+    // Partition-aware functions (spark_partition_id, rand, monotonically_increasing_id) see the
+    // batch's partition and the position of its first row there, at the operator evaluating
+    // them (the sink last): the source's position until an operator drops or adds rows, then
+    // the rows this thread passed to the operator since the partition began (exact because
+    // such pipelines run each partition whole on one thread).
+    struct Seen {
+      int64_t partition = -1;
+      int64_t rows = 0;
+    };
+    std::vector<Seen> seen(p.ops.size() + 1);
+    auto position = [&](size_t at, const Batch& b, bool from_source) {
+      Seen& s = seen[at];
+      if (s.partition != b.partition) s = {b.partition, 0};
+      int64_t first = from_source ? b.partition_row : s.rows;
+      s.rows = first + b.num_rows;
+      return functions::PartitionContext{b.partition, first};
+    };
     Emit emit = [&](Batch b) {
-      int64_t m = b.index >> kSubBatchBits;
-      if (m != morsel) {
-        morsel = m;
-        offset = 0;
-      }
-      functions::PartitionScope scope({m, offset});
-      offset += b.num_rows;
       // Rows out of a sink crossed what Spark plans as an exchange (aggregation, sort, limit,
       // the build side of a join): they no longer come straight from a file.
       if (source_is_sink) b.file.reset();
-      for (const PhysicalOperator* op : p.ops) {
+      bool from_source = p.source->knows_positions();
+      for (size_t i = 0; i < p.ops.size(); ++i) {
         if (b.num_rows == 0) break;
+        functions::PartitionScope scope(position(i, b, from_source));
         functions::InputFileScope file(b.file.get());
-        op->execute(b, ctx);
+        from_source = from_source && p.ops[i]->keeps_rows();
+        p.ops[i]->execute(b, ctx);
       }
+      functions::PartitionScope scope(position(p.ops.size(), b, from_source));
       const std::shared_ptr<const InputFileBlock> held = b.file;
       functions::InputFileScope file(held.get());
       p.sink->sink(*local, std::move(b), ctx);
@@ -160,6 +183,11 @@ void tree_lines(const PhysicalOperator& op, const std::string& prefix, bool last
 }
 
 }  // namespace
+
+int64_t PhysicalOperator::output_partitions() const {
+  if (is_sink() || children.empty()) return 1;
+  return children[0]->output_partitions();
+}
 
 std::vector<Batch> run_plan(PhysicalOperator& root, ExecContext& ctx) {
   ResultCollector collector;

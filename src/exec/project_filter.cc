@@ -17,6 +17,12 @@ void Project::execute(Batch& batch, ExecContext& ctx) const {
   batch.columns = std::move(cols);
 }
 
+bool Project::numbers_rows() const {
+  for (auto& e : exprs_)
+    if (exec::numbers_rows(*e)) return true;
+  return false;
+}
+
 void Filter::execute(Batch& batch, ExecContext& ctx) const {
   ColumnPtr pred = evaluate(*condition_, batch, ctx.eval);
   std::vector<int32_t> rows = true_rows(*pred);

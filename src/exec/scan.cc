@@ -1,5 +1,6 @@
 // Leaf operators: range, local relation and file scans.
 
+#include <algorithm>
 #include <atomic>
 
 #include "common/error.h"
@@ -13,19 +14,63 @@ struct MorselCursor : SourceState {
 };
 }  // namespace
 
+namespace {
+
+/// The morsel of batches [first, last) the calling thread claims from `state`: the next batch,
+/// or under whole_partitions the next batch and those after it in the same partition.
+std::pair<size_t, size_t> claim(const std::vector<Batch>& batches, BatchListSource& state) {
+  if (!state.whole_partitions) {
+    size_t i = state.next.fetch_add(1);
+    return {i, i + 1};
+  }
+  std::lock_guard<std::mutex> lock(state.claim_mu);
+  size_t first = state.next.load(), last = first;
+  while (last < batches.size() && batches[last].partition == batches[first].partition) ++last;
+  state.next.store(last);
+  return {first, last};
+}
+
+}  // namespace
+
 bool emit_from_list(const std::vector<Batch>& batches, SourceState& state, const Emit& emit) {
   auto& s = static_cast<BatchListSource&>(state);
-  size_t i = s.next.fetch_add(1);
-  if (i >= batches.size()) return false;
-  Batch b = batches[i];
-  b.index = batch_index(static_cast<int64_t>(i), 0);
-  emit(std::move(b));
+  std::call_once(s.numbered, [&] {
+    s.starts.reserve(batches.size());
+    int64_t rows = 0;
+    for (const Batch& b : batches) {
+      s.starts.push_back(rows);
+      rows += b.num_rows;
+    }
+  });
+  // One partition: a whole-partition claim takes every batch.
+  size_t first = s.whole_partitions ? s.next.exchange(batches.size()) : s.next.fetch_add(1);
+  size_t last = s.whole_partitions ? batches.size() : first + 1;
+  if (first >= batches.size()) return false;
+  for (size_t i = first; i < last; ++i) {
+    Batch b = batches[i];
+    b.index = batch_index(static_cast<int64_t>(i), 0);
+    b.partition = 0;
+    b.partition_row = s.starts[i];
+    emit(std::move(b));
+  }
+  return true;
+}
+
+bool emit_batches(const std::vector<Batch>& batches, SourceState& state, const Emit& emit) {
+  auto [first, last] = claim(batches, static_cast<BatchListSource&>(state));
+  if (first >= batches.size()) return false;
+  for (size_t i = first; i < last; ++i) {
+    Batch b = batches[i];
+    b.index = batch_index(static_cast<int64_t>(i), 0);
+    emit(std::move(b));
+  }
   return true;
 }
 
 // ---- Range ----------------------------------------------------------------------------------
 
-RangeScan::RangeScan(int64_t start, int64_t end, int64_t step) : start_(start), end_(end), step_(step) {
+RangeScan::RangeScan(int64_t start, int64_t end, int64_t step, int64_t partitions)
+    : start_(start), end_(end), step_(step), partitions_(std::max<int64_t>(1, partitions)) {
   if (step == 0)
     throw SparkError(ErrorKind::kIllegalArgument, "INVALID_PARAMETER_VALUE.RANGE_STEP",
                      "The value of parameter(s) `step` in `range` is invalid: step cannot be 0.");
@@ -37,55 +82,90 @@ RangeScan::RangeScan(int64_t start, int64_t end, int64_t step) : start_(start), 
     __int128 c = (span + (step > 0 ? step - 1 : step + 1)) / step;
     count_ = static_cast<uint64_t>(c);
   }
+  // The largest partition has ceil(count / partitions) rows.
+  uint64_t largest = (count_ + static_cast<uint64_t>(partitions_) - 1) / static_cast<uint64_t>(partitions_);
+  chunks_per_partition_ = std::max<uint64_t>(1, (largest + kBatchRows - 1) / kBatchRows);
   schema = {{"id", DataType::long_(), false, "{}"}};
 }
 
+uint64_t RangeScan::partition_start(int64_t i) const {
+  return static_cast<uint64_t>(static_cast<unsigned __int128>(i) * count_ / static_cast<uint64_t>(partitions_));
+}
+
 std::string RangeScan::details() const {
-  return "(" + std::to_string(start_) + ", " + std::to_string(end_) + ", step=" + std::to_string(step_) + ")";
+  return "(" + std::to_string(start_) + ", " + std::to_string(end_) + ", step=" + std::to_string(step_) +
+         ", splits=" + std::to_string(partitions_) + ")";
 }
 
 std::unique_ptr<SourceState> RangeScan::open_source(ExecContext&) const {
   return std::make_unique<MorselCursor>();
 }
 
-size_t RangeScan::max_parallelism(const SourceState&) const {
-  return static_cast<size_t>((count_ + kBatchRows - 1) / kBatchRows);
+size_t RangeScan::max_parallelism(const SourceState& state) const {
+  uint64_t morsels = static_cast<uint64_t>(partitions_) * (state.whole_partitions ? 1 : chunks_per_partition_);
+  return static_cast<size_t>(std::min<uint64_t>(morsels, uint64_t{1} << 30));
 }
 
-bool RangeScan::next_morsel(SourceState& state, ExecContext&, const Emit& emit) const {
+/// A morsel is a chunk of at most kBatchRows rows of one partition, or under whole_partitions
+/// a whole partition emitted chunk by chunk.
+bool RangeScan::next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const {
   auto& cur = static_cast<MorselCursor&>(state);
+  const uint64_t per_morsel = state.whole_partitions ? 1 : chunks_per_partition_;
   uint64_t m = cur.next.fetch_add(1);
-  uint64_t first = m * kBatchRows;
-  if (first >= count_) return false;
-  int64_t n = static_cast<int64_t>(std::min<uint64_t>(kBatchRows, count_ - first));
-  auto data = Buffer::allocate(static_cast<size_t>(n) * 8);
-  int64_t* out = data->mutable_as<int64_t>();
-  // Values wrap like Java longs when start + i * step overflows.
-  uint64_t v = static_cast<uint64_t>(start_) + first * static_cast<uint64_t>(step_);
-  for (int64_t i = 0; i < n; ++i, v += static_cast<uint64_t>(step_)) out[i] = static_cast<int64_t>(v);
-  emit(Batch({Column::make(DataType::long_(), n, nullptr, data)}, n, batch_index(static_cast<int64_t>(m), 0)));
+  if (m >= static_cast<uint64_t>(partitions_) * per_morsel) return false;
+  const int64_t partition = static_cast<int64_t>(m / per_morsel);
+  const uint64_t begin = partition_start(partition), end = partition_start(partition + 1);
+  uint64_t chunk = state.whole_partitions ? 0 : m % per_morsel;
+  for (uint64_t first = begin + chunk * kBatchRows; first < end; first += kBatchRows, ++chunk) {
+    ctx.check_cancelled();
+    int64_t n = static_cast<int64_t>(std::min<uint64_t>(kBatchRows, end - first));
+    auto data = Buffer::allocate(static_cast<size_t>(n) * 8);
+    int64_t* out = data->mutable_as<int64_t>();
+    // Values wrap like Java longs when start + i * step overflows.
+    uint64_t v = static_cast<uint64_t>(start_) + first * static_cast<uint64_t>(step_);
+    for (int64_t i = 0; i < n; ++i, v += static_cast<uint64_t>(step_)) out[i] = static_cast<int64_t>(v);
+    // Indices follow the rows' order: partition, then chunk.
+    Batch b({Column::make(DataType::long_(), n, nullptr, data)}, n,
+            batch_index(partition * static_cast<int64_t>(chunks_per_partition_) + static_cast<int64_t>(chunk), 0));
+    b.partition = partition;
+    b.partition_row = static_cast<int64_t>(first - begin);
+    emit(std::move(b));
+    if (!state.whole_partitions) break;
+  }
   return true;
 }
 
 // ---- Local relation -------------------------------------------------------------------------
 
 LocalScan::LocalScan(std::vector<Batch> batches, std::vector<int> projection, bool checkpoint)
-    : batches_(std::move(batches)), projection_(std::move(projection)), checkpoint_(checkpoint) {}
+    : batches_(std::move(batches)), projection_(std::move(projection)), checkpoint_(checkpoint) {
+  int64_t rows = 0;
+  for (const Batch& b : batches_) {
+    starts_.push_back(rows);
+    rows += b.num_rows;
+  }
+}
 
 std::unique_ptr<SourceState> LocalScan::open_source(ExecContext&) const {
   return std::make_unique<MorselCursor>();
 }
 
+/// Spark Connect runs a local relation as one partition: a morsel is one batch of it, or under
+/// whole_partitions all of them.
 bool LocalScan::next_morsel(SourceState& state, ExecContext&, const Emit& emit) const {
   auto& cur = static_cast<MorselCursor&>(state);
-  uint64_t m = cur.next.fetch_add(1);
-  if (m >= batches_.size()) return false;
-  const Batch& in = batches_[m];
-  Batch out;
-  out.num_rows = in.num_rows;
-  out.index = batch_index(static_cast<int64_t>(m), 0);
-  for (int c : projection_) out.columns.push_back(in.columns[static_cast<size_t>(c)]);
-  emit(std::move(out));
+  uint64_t first = state.whole_partitions ? cur.next.exchange(batches_.size()) : cur.next.fetch_add(1);
+  uint64_t last = state.whole_partitions ? batches_.size() : first + 1;
+  if (first >= batches_.size()) return false;
+  for (uint64_t m = first; m < last; ++m) {
+    const Batch& in = batches_[m];
+    Batch out;
+    out.num_rows = in.num_rows;
+    out.index = batch_index(static_cast<int64_t>(m), 0);
+    out.partition_row = starts_[m];
+    for (int c : projection_) out.columns.push_back(in.columns[static_cast<size_t>(c)]);
+    emit(std::move(out));
+  }
   return true;
 }
 
@@ -93,7 +173,15 @@ bool LocalScan::next_morsel(SourceState& state, ExecContext&, const Emit& emit) 
 
 FileScan::FileScan(std::shared_ptr<const io::DataSourceReader> reader, std::string format,
                    std::vector<int> projection)
-    : reader_(std::move(reader)), format_(std::move(format)), projection_(std::move(projection)) {}
+    : reader_(std::move(reader)), format_(std::move(format)), projection_(std::move(projection)) {
+  std::shared_ptr<const InputFileBlock> last;
+  for (size_t m = 0; m < reader_->num_splits(); ++m) {
+    auto block = reader_->split_block(m);
+    if (!last || !block || block->uri != last->uri || block->start != last->start) partition_splits_.push_back(m);
+    last = block;
+  }
+  partition_splits_.push_back(reader_->num_splits());
+}
 
 std::string FileScan::details() const {
   std::string s = format_ + " [";
@@ -108,23 +196,36 @@ std::unique_ptr<SourceState> FileScan::open_source(ExecContext&) const {
   return std::make_unique<MorselCursor>();
 }
 
+/// A morsel is one of the reader's splits, or under whole_partitions every split of a partition.
 bool FileScan::next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const {
   auto& cur = static_cast<MorselCursor&>(state);
   uint64_t m = cur.next.fetch_add(1);
-  if (m >= reader_->num_splits()) return false;
-  if (!predicates_.empty() && !reader_->split_may_match(static_cast<size_t>(m), predicates_)) {
-    skipped_.fetch_add(1);
+  if (state.whole_partitions) {
+    if (m + 1 >= partition_splits_.size()) return false;
+    for (size_t split = partition_splits_[m]; split < partition_splits_[m + 1]; ++split)
+      read(split, static_cast<int64_t>(m), ctx, emit);
     return true;
   }
+  if (m >= reader_->num_splits()) return false;
+  auto p = std::upper_bound(partition_splits_.begin(), partition_splits_.end(), m) - partition_splits_.begin() - 1;
+  read(static_cast<size_t>(m), static_cast<int64_t>(p), ctx, emit);
+  return true;
+}
+
+void FileScan::read(size_t split, int64_t partition, ExecContext& ctx, const Emit& emit) const {
+  if (!predicates_.empty() && !reader_->split_may_match(split, predicates_)) {
+    skipped_.fetch_add(1);
+    return;
+  }
   int64_t sub = 0;
-  const std::shared_ptr<const InputFileBlock> file = reader_->split_block(static_cast<size_t>(m));
-  reader_->read_split(static_cast<size_t>(m), projection_, [&](Batch b) {
+  const std::shared_ptr<const InputFileBlock> file = reader_->split_block(split);
+  reader_->read_split(split, projection_, [&](Batch b) {
     ctx.check_cancelled();
-    b.index = batch_index(static_cast<int64_t>(m), sub++);
+    b.index = batch_index(static_cast<int64_t>(split), sub++);
     b.file = file;
+    b.partition = partition;
     emit(std::move(b));
   });
-  return true;
 }
 
 }  // namespace ember::exec

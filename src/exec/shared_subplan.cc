@@ -28,7 +28,11 @@ std::unique_ptr<SourceState> SharedSubplan::open_source(ExecContext& ctx) const 
 }
 
 bool SharedSubplan::next_morsel(SourceState& state, ExecContext&, const Emit& emit) const {
-  return emit_from_list(result_->batches, state, emit);
+  return emit_batches(result_->batches, state, emit);
+}
+
+int64_t SharedSubplan::output_partitions() const {
+  return result_->owner && !result_->owner->children.empty() ? result_->owner->children[0]->output_partitions() : 1;
 }
 
 size_t SharedSubplan::max_parallelism(const SourceState&) const {

@@ -40,6 +40,7 @@ class SharedSubplan final : public PhysicalOperator {
   std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
   bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
   size_t max_parallelism(const SourceState&) const override;
+  int64_t output_partitions() const override;
 
  private:
   std::shared_ptr<Result> result_;

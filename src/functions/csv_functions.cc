@@ -121,13 +121,7 @@ Signature from_csv_rule(const Infos& a, const Config&) {
   const TypeId id = a[0].type->id();
   if (id != TypeId::kString && id != TypeId::kNull) throw_unexpected_input("from_csv", types_of(a), 0, "\"STRING\"");
   const ArgInfo& s = a[1];
-  if (!s.literal || s.type->id() != TypeId::kString || s.literal->is_null()) {
-    throw SparkError(ErrorKind::kAnalysis, "INVALID_SCHEMA.NON_STRING_LITERAL",
-                     "The input schema \"" + (s.literal && !s.literal->is_null() ? s.type->sql() : std::string("NULL")) +
-                         "\" is not a valid schema string. The input expression must be string literal and not null.",
-                     {{"inputSchema", "\"" + s.type->sql() + "\""}}, "42K07");
-  }
-  TypePtr schema = parse_schema_text(s.literal->as_bytes());
+  TypePtr schema = schema_argument(s);
   if (schema->id() != TypeId::kStruct) {
     throw SparkError(ErrorKind::kAnalysis, "INVALID_SCHEMA.NON_STRUCT_TYPE",
                      "The input schema \"" + s.literal->as_bytes() +

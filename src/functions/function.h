@@ -144,6 +144,9 @@ struct FunctionDef {
   int first_lambda = -1;
   AggregateFactory aggregate;    // aggregate functions
   bool deterministic = true;
+  /// The kernel reads where its rows sit in their Spark partition (functions/rand.h's
+  /// PartitionContext): spark_partition_id, monotonically_increasing_id, rand and its kin.
+  bool numbers_rows = false;
   bool gpu_supported = false;    // a GPU kernel exists (the planner reads this)
   /// The kernel may raise a runtime error for some values (element_at out of bounds in ANSI
   /// mode), so conditional expressions must evaluate it only on the rows that reach it.
@@ -222,6 +225,7 @@ void register_higher_order_maps(Registry& r);
 void register_json_functions(Registry& r);
 void register_variant_functions(Registry& r);
 void register_url_functions(Registry& r);
+void register_reflect(Registry& r);
 void register_csv_functions(Registry& r);
 void register_input_file_functions(Registry& r);
 

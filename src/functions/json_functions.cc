@@ -49,13 +49,7 @@ void require_string_input(const std::string& fn, const Infos& a) {
 Signature from_json_rule(const Infos& a, const Config& conf) {
   require_string_input("from_json", a);
   const ArgInfo& s = a[1];
-  if (!s.literal || s.type->id() != TypeId::kString || s.literal->is_null()) {
-    throw SparkError(ErrorKind::kAnalysis, "INVALID_SCHEMA.NON_STRING_LITERAL",
-                     "The input schema \"" + (s.literal && !s.literal->is_null() ? s.type->sql() : std::string("NULL")) +
-                         "\" is not a valid schema string. The input expression must be string literal and not null.",
-                     {{"inputSchema", "\"" + s.type->sql() + "\""}}, "42K07");
-  }
-  TypePtr schema = as_nullable(parse_schema_text(s.literal->as_bytes()));
+  TypePtr schema = as_nullable(schema_argument(s));
   const std::string sql = "from_json(" + a[0].type->sql() + ")";
   const TypeId id = schema->id();
   if (id != TypeId::kStruct && id != TypeId::kArray && id != TypeId::kMap) invalid_json_schema(schema, sql);

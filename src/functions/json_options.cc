@@ -71,6 +71,16 @@ TypePtr parse_schema_text(const std::string& text) {
   }
 }
 
+TypePtr schema_argument(const ArgInfo& s) {
+  if (!s.literal || s.type->id() != TypeId::kString || s.literal->is_null()) {
+    throw SparkError(ErrorKind::kAnalysis, "INVALID_SCHEMA.NON_STRING_LITERAL",
+                     "The input schema \"" + (s.literal && !s.literal->is_null() ? s.type->sql() : std::string("NULL")) +
+                         "\" is not a valid schema string. The input expression must be string literal and not null.",
+                     {{"inputSchema", "\"" + s.type->sql() + "\""}}, "42K07");
+  }
+  return parse_schema_text(s.literal->as_bytes());
+}
+
 TypePtr as_nullable(const TypePtr& t) {
   switch (t->id()) {
     case TypeId::kArray: return DataType::array(as_nullable(t->element_type()), true);

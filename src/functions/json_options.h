@@ -38,6 +38,10 @@ class FunctionOptions {
 /// Throws PARSE_SYNTAX_ERROR (or the type parser's error) for anything else.
 TypePtr parse_schema_text(const std::string& text);
 
+/// The schema a from_json / from_csv / from_xml call gives as its argument `s`: a non-null
+/// string literal (INVALID_SCHEMA.NON_STRING_LITERAL otherwise) parsed by parse_schema_text.
+TypePtr schema_argument(const ArgInfo& s);
+
 /// Every nested field and element nullable, as Spark makes a from_json / from_csv schema.
 TypePtr as_nullable(const TypePtr& t);
 

@@ -247,7 +247,7 @@ ColumnPtr monotonically_increasing_id_kernel(const std::vector<ColumnPtr>&, int6
   return Column::make(sig.result_type, n, nullptr, data);
 }
 
-/// spark_partition_id(): the partition (morsel) the row belongs to.
+/// spark_partition_id(): the Spark partition the row belongs to.
 ColumnPtr spark_partition_id_kernel(const std::vector<ColumnPtr>&, int64_t n, const Signature& sig,
                                     const EvalContext&) {
   auto data = Buffer::allocate(static_cast<size_t>(n) * sizeof(int32_t));
@@ -267,6 +267,7 @@ FunctionDef row_numbering(const char* name, TypePtr type, ScalarKernel kernel, c
   };
   d.kernel = std::move(kernel);
   d.deterministic = false;
+  d.numbers_rows = true;
   d.usage = usage;
   return d;
 }
@@ -287,6 +288,7 @@ void register_rand(Registry& r) {
   d.type_rule = rand_rule;
   d.kernel = rand_kernel;
   d.deterministic = false;
+  d.numbers_rows = true;
   d.gpu_supported = true;
   d.usage =
       "rand([seed]) - Returns a random value with independent and identically distributed (i.i.d.) "
@@ -300,6 +302,7 @@ void register_rand(Registry& r) {
   g.type_rule = rand_rule;
   g.kernel = randn_kernel;
   g.deterministic = false;
+  g.numbers_rows = true;
   g.usage =
       "randn([seed]) - Returns a random value with independent and identically distributed (i.i.d.) values "
       "drawn from the standard normal distribution.";
@@ -325,6 +328,7 @@ void register_rand(Registry& r) {
   };
   u.kernel = uniform_kernel;
   u.deterministic = false;
+  u.numbers_rows = true;
   u.usage = "uniform(min, max[, seed]) - Returns a random value with independent and identically distributed "
             "(i.i.d.) values with the specified range of numbers.";
   r.add(std::move(u));
@@ -359,6 +363,7 @@ void register_rand(Registry& r) {
   };
   rs.kernel = randstr_kernel;
   rs.deterministic = false;
+  rs.numbers_rows = true;
   rs.usage = "randstr(length[, seed]) - Returns a string of the specified length whose characters are chosen "
              "uniformly at random from the pool of characters 0-9, a-z, A-Z.";
   r.add(std::move(rs));

@@ -9,9 +9,8 @@
 // xorshift step (<< 21, >>> 35, << 4) returning the low `bits` bits; `nextDouble()` is
 // `((next(26) << 27) + next(27)) * 2^-53`, as in java.util.Random.
 //
-// Ember's partition index is the morsel index of the source (for `range`, rows
-// [m * 65536, (m + 1) * 65536) form partition m), so values equal Spark's only when Spark
-// partitions the data the same way.
+// The partition index is Spark's (Batch::partition, set by the sources as exec/README.md
+// describes), so values equal Spark's wherever Spark's partitioning is deterministic.
 
 #include <cstdint>
 
@@ -80,8 +79,8 @@ EMBER_HOST_DEVICE inline double next_double(uint64_t& s) {
 
 }  // namespace xorshift
 
-/// Where the rows of the batch being evaluated sit: the partition (morsel) they belong to and
-/// the position of the batch's first row within it. Nondeterministic functions that number
+/// Where the rows of the batch being evaluated sit: the Spark partition they belong to and
+/// the position of the batch's first row within it, counted at the evaluating operator. Nondeterministic functions that number
 /// rows per partition (rand) read it; the executor sets it per batch on the evaluating thread.
 struct PartitionContext {
   int64_t partition = 0;

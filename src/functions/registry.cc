@@ -95,6 +95,7 @@ Registry::Registry() {
   register_json_functions(*this);
   register_variant_functions(*this);
   register_url_functions(*this);
+  register_reflect(*this);
   register_csv_functions(*this);
   register_input_file_functions(*this);
   register_xpath_functions(*this);

@@ -6,6 +6,7 @@
 #include "common/error.h"
 #include "functions/regexp_util.h"
 #include "functions/string_util.h"
+#include "functions/url_util.h"
 
 namespace ember::functions {
 namespace {
@@ -227,23 +228,8 @@ ScalarKernel parse_url_kernel(bool try_form) {
 // ---- URLEncoder / URLDecoder ----------------------------------------------------------------
 
 ColumnPtr url_encode_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
-  static const char* kHex = "0123456789ABCDEF";
-  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-    std::string out;
-    for (unsigned char c : a[0]->string_at(i)) {
-      if (is_alpha(static_cast<char>(c)) || is_digit(static_cast<char>(c)) || c == '.' || c == '-' || c == '*' ||
-          c == '_') {
-        out += static_cast<char>(c);
-      } else if (c == ' ') {
-        out += '+';
-      } else {
-        out += '%';
-        out += kHex[c >> 4];
-        out += kHex[c & 15];
-      }
-    }
-    b.append_bytes(out);
-  });
+  return map_rows(a, n, sig.result_type,
+                  [&](int64_t i, ColumnBuilder& b) { b.append_bytes(java_url_encode(a[0]->string_at(i))); });
 }
 
 int hex_value(char c) {
@@ -253,9 +239,27 @@ int hex_value(char c) {
   return -1;
 }
 
-/// URLDecoder.decode(s, UTF-8): '+' is a space, runs of %XX are bytes decoded as UTF-8 with
-/// malformed sequences replaced; false on a bad escape.
-bool url_decode(std::string_view s, std::string* out) {
+}  // namespace
+
+std::string java_url_encode(std::string_view s) {
+  static const char* kHex = "0123456789ABCDEF";
+  std::string out;
+  for (unsigned char c : s) {
+    if (is_alpha(static_cast<char>(c)) || is_digit(static_cast<char>(c)) || c == '.' || c == '-' || c == '*' ||
+        c == '_') {
+      out += static_cast<char>(c);
+    } else if (c == ' ') {
+      out += '+';
+    } else {
+      out += '%';
+      out += kHex[c >> 4];
+      out += kHex[c & 15];
+    }
+  }
+  return out;
+}
+
+bool java_url_decode(std::string_view s, std::string* out) {
   std::string bytes;
   for (size_t i = 0; i < s.size();) {
     const char c = s[i];
@@ -284,12 +288,14 @@ bool url_decode(std::string_view s, std::string* out) {
   return true;
 }
 
+namespace {
+
 ScalarKernel url_decode_kernel(bool try_form) {
   return [try_form](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
     return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
       const std::string_view s = a[0]->string_at(i);
       std::string out;
-      if (url_decode(s, &out)) {
+      if (java_url_decode(s, &out)) {
         b.append_bytes(out);
         return;
       }

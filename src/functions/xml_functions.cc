@@ -1,4 +1,5 @@
-// XML record functions: schema_of_xml, which infers the schema Spark's XML reader gives one
+// XML record functions: from_xml, which reads one record into a struct of a given schema;
+// schema_of_xml, which infers the schema Spark's XML reader gives one
 // record (the root element is the row: its attributes and child elements are fields, named
 // attributes prefixed with `attributePrefix`, text beside them in `valueTag`, repeated elements
 // arrays, fields sorted by name), as a DDL string; and to_xml, which writes a struct as that
@@ -13,6 +14,7 @@
 #include "common/error.h"
 #include "common/timezone.h"
 #include "common/xml.h"
+#include "functions/cast.h"
 #include "functions/collection_util.h"
 #include "functions/json_options.h"
 
@@ -22,9 +24,9 @@ namespace {
 using Args = std::vector<ColumnPtr>;
 using Infos = std::vector<ArgInfo>;
 
-/// The options schema_of_xml reads; others that would change the inferred types are refused
-/// rather than ignored.
-struct XmlInferOptions {
+/// The options schema_of_xml and from_xml read; others that would change the inferred types or
+/// the values read are refused rather than ignored.
+struct XmlReadOptions {
   std::string attribute_prefix = "_";
   std::string value_tag = "_VALUE";
   bool exclude_attribute = false;
@@ -50,14 +52,14 @@ bool parse_bool_option(const FunctionOptions& o, const std::string& key, bool fa
   throw SparkError(ErrorKind::kIllegalArgument, "", key + " flag can be true or false.");
 }
 
-XmlInferOptions read_options(const FunctionOptions& o, const std::string& fn, const EvalContext& ctx) {
+XmlReadOptions read_options(const FunctionOptions& o, const std::string& fn, const EvalContext& ctx) {
   for (const char* key : {"timestampFormat", "timestampNTZFormat", "dateFormat", "locale", "ignoreNamespace",
                           "rowValidationXSDPath", "preferDate"}) {
     if (o.has(key))
       throw SparkError(ErrorKind::kUnsupportedOperation, "",
                        "The " + fn + " option '" + key + "' is not supported by this engine.");
   }
-  XmlInferOptions x;
+  XmlReadOptions x;
   x.attribute_prefix = o.get("attributePrefix", x.attribute_prefix);
   x.value_tag = o.get("valueTag", x.value_tag);
   x.exclude_attribute = parse_bool_option(o, "excludeAttribute", false);
@@ -147,7 +149,7 @@ bool is_date(std::string_view s) {
 
 class SchemaInference {
  public:
-  SchemaInference(const XmlInferOptions& o) : o_(o), zone_(TimeZone::get(o.time_zone)) {}
+  SchemaInference(const XmlReadOptions& o) : o_(o), zone_(TimeZone::get(o.time_zone)) {}
 
   /// The type of one text value (NULL type for an absent or null value).
   TypePtr infer_value(std::string_view raw) const {
@@ -263,7 +265,7 @@ class SchemaInference {
     return true;
   }
 
-  const XmlInferOptions& o_;
+  const XmlReadOptions& o_;
   const TimeZone& zone_;
 };
 
@@ -288,7 +290,7 @@ Signature schema_of_xml_rule(const Infos& a, const Config&) {
 
 ColumnPtr schema_of_xml_kernel(const Args& a, int64_t n, const Signature&, const EvalContext& ctx) {
   const FunctionOptions opts = a.size() > 1 ? FunctionOptions(*a[1]) : FunctionOptions();
-  const XmlInferOptions o = read_options(opts, "schema_of_xml", ctx);
+  const XmlReadOptions o = read_options(opts, "schema_of_xml", ctx);
   const std::string_view text = n > 0 && a[0]->is_valid(0) ? a[0]->string_at(0) : std::string_view();
   xml::Document doc;
   std::string error;
@@ -311,6 +313,182 @@ ColumnPtr schema_of_xml_kernel(const Args& a, int64_t n, const Signature&, const
     schema = SchemaInference::canonical(inference.infer_struct(root));
   }
   return Column::constant(DataType::string(), Value::bytes(schema->sql()), n);
+}
+
+// ---- from_xml -------------------------------------------------------------------------------
+
+/// Reads one record into a struct of the given schema as Spark's XML parser does: attributes
+/// and child elements fill the fields of their (prefixed) names, text the value tag, repeated
+/// elements an array field (a field that is not an array keeps the last), a map field its
+/// element's children by name. Values are the trimmed text converted as a CAST does, booleans
+/// only from true / false; a value that does not convert makes the record malformed.
+class XmlRecordReader {
+ public:
+  XmlRecordReader(const XmlReadOptions& o, const EvalContext& ctx) : o_(o), ctx_(ctx) {}
+
+  bool struct_of(const xml::Node* e, const TypePtr& t, Value* out) const {
+    const auto& fields = t->fields();
+    Value::List values(fields.size());
+    std::vector<Value::List> arrays(fields.size());
+    auto field = [&](const std::string& name) -> int {
+      for (size_t f = 0; f < fields.size(); ++f)
+        if (fields[f].name == name) return static_cast<int>(f);
+      return -1;
+    };
+    // One value for a field: appended to an array field, kept (the last) by any other.
+    auto put = [&](int f, const xml::Node* node, const std::string* text) {
+      const TypePtr& ft = fields[static_cast<size_t>(f)].type;
+      const bool array = ft->id() == TypeId::kArray;
+      const TypePtr& vt = array ? ft->element_type() : ft;
+      Value v;
+      const bool ok = text ? primitive(*text, vt, &v) : value_of(node, vt, &v);
+      if (!ok) return false;
+      if (array) arrays[static_cast<size_t>(f)].push_back(std::move(v));
+      else values[static_cast<size_t>(f)] = std::move(v);
+      return ok;
+    };
+    // Spark stops at the first value that does not convert: the record's fields read before it
+    // stay (a nested record's do not).
+    auto finish = [&](bool ok) {
+      for (size_t f = 0; f < fields.size(); ++f)
+        if (fields[f].type->id() == TypeId::kArray && !arrays[f].empty()) values[f] = Value::list(std::move(arrays[f]));
+      *out = Value::list(std::move(values));
+      return ok;
+    };
+    if (!o_.exclude_attribute)
+      for (const xml::Node* a : e->attributes)
+        if (int f = field(o_.attribute_prefix + a->name); f >= 0 && !put(f, nullptr, &a->value)) return finish(false);
+    std::string text;
+    bool has_text = false;
+    for (const xml::Node* c : e->children) {
+      if (c->kind == xml::NodeKind::kElement) {
+        if (int f = field(c->name); f >= 0 && !put(f, c, nullptr)) return finish(false);
+      } else if (c->kind == xml::NodeKind::kText && !blank(c->value)) {
+        text += c->value;
+        has_text = true;
+      }
+    }
+    if (int f = field(o_.value_tag); f >= 0 && has_text && !put(f, nullptr, &text)) return finish(false);
+    return finish(true);
+  }
+
+ private:
+  static bool blank(const std::string& s) {
+    for (char c : s)
+      if (c != ' ' && c != '\t' && c != '\n' && c != '\r') return false;
+    return true;
+  }
+
+  /// An element read as a value of type `t`.
+  bool value_of(const xml::Node* e, const TypePtr& t, Value* out) const {
+    if (t->id() == TypeId::kStruct) return struct_of(e, t, out);
+    if (t->id() == TypeId::kMap) {
+      Value::List entries;
+      for (const xml::Node* c : e->children) {
+        if (c->kind != xml::NodeKind::kElement) continue;
+        Value v;
+        if (!value_of(c, t->value_type(), &v)) return false;
+        entries.push_back(Value::list({Value::bytes(c->name), std::move(v)}));
+      }
+      *out = Value::list(std::move(entries));
+      return true;
+    }
+    if (t->id() == TypeId::kArray) {
+      Value v;
+      if (!value_of(e, t->element_type(), &v)) return false;
+      *out = Value::list({std::move(v)});
+      return true;
+    }
+    std::string text;
+    for (const xml::Node* c : e->children)
+      if (c->kind == xml::NodeKind::kText) text += c->value;
+    return primitive(text, t, out);
+  }
+
+  bool primitive(std::string_view raw, const TypePtr& t, Value* out) const {
+    const std::string_view v = o_.ignore_surrounding_spaces ? java_trim(raw) : raw;
+    *out = Value();
+    if (o_.has_null_value && v == o_.null_value) return true;
+    if (t->id() == TypeId::kString) {
+      *out = Value::bytes(std::string(v));
+      return true;
+    }
+    if (v.empty()) return true;
+    if (t->id() == TypeId::kBoolean) {
+      const std::string u = upper(std::string(v));
+      if (u != "TRUE" && u != "FALSE") return false;
+      *out = Value::boolean(u == "TRUE");
+      return true;
+    }
+    ColumnPtr cast = cast_column(Column::constant(DataType::string(), Value::bytes(std::string(v)), 1),
+                                 t, ctx_, true);
+    if (cast->is_null(0)) return false;
+    *out = cast->value_at(0);
+    return true;
+  }
+
+  const XmlReadOptions& o_;
+  const EvalContext& ctx_;
+};
+
+Signature from_xml_rule(const Infos& a, const Config&) {
+  const TypeId id = a[0].type->id();
+  if (id != TypeId::kString && id != TypeId::kNull) throw_unexpected_input("from_xml", types_of(a), 0, "\"STRING\"");
+  TypePtr schema = as_nullable(schema_argument(a[1]));
+  if (schema->id() != TypeId::kStruct)
+    throw_type_mismatch("INVALID_XML_SCHEMA", "Input schema \"" + schema->sql() + "\" must be a struct or a variant.",
+                        "from_xml(" + a[0].type->sql() + ")");
+  require_options_map(a, 2);
+  Signature sig;
+  for (auto& i : a) sig.arg_types.push_back(i.type);
+  sig.result_type = schema;
+  sig.may_introduce_null = true;
+  return sig;
+}
+
+ColumnPtr from_xml_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
+  const FunctionOptions opts = options_at(a, 2);
+  const XmlReadOptions o = read_options(opts, "from_xml", ctx);
+  const TypePtr& type = sig.result_type;
+  int corrupt = -1;
+  for (size_t f = 0; f < type->fields().size(); ++f)
+    if (type->fields()[f].name == o.corrupt_column && type->fields()[f].type->id() == TypeId::kString)
+      corrupt = static_cast<int>(f);
+  const XmlRecordReader reader(o, ctx);
+  xml::ParseOptions po;
+  po.keep_namespace_declarations = true;
+  po.stop_after_root = true;
+  po.declared_entities = false;
+  const Column& in = *a[0];
+  ColumnBuilder b(sig.result_type, n);
+  for (int64_t i = 0; i < n; ++i) {
+    if (in.is_null(i)) {
+      b.append_null();
+      continue;
+    }
+    const std::string_view text = in.string_at(i);
+    xml::Document doc;
+    std::string error;
+    const xml::ParseStatus st = doc.parse(text, &error, po);
+    if (st == xml::ParseStatus::kUnsupported)
+      throw SparkError(ErrorKind::kUnsupportedOperation, "", "Unsupported XML construct: " + error);
+    const xml::Node* root = nullptr;
+    if (st == xml::ParseStatus::kOk)
+      for (const xml::Node* c : doc.root()->children)
+        if (c->kind == xml::NodeKind::kElement) root = c;
+    Value out;
+    if (root && reader.struct_of(root, type, &out)) {
+      b.append_value(out);
+      continue;
+    }
+    // A malformed record: the fields read before the failure, and the record in the corrupt
+    // record column.
+    if (o.fail_fast) throw_failfast("[null]");
+    Value::List fields = root ? out.as_list() : Value::List(type->fields().size());
+    if (corrupt >= 0) fields[static_cast<size_t>(corrupt)] = Value::bytes(std::string(text));
+    b.append_value(Value::list(std::move(fields)));
+  }
+  return b.finish();
 }
 
 // ---- to_xml ---------------------------------------------------------------------------------
@@ -642,6 +820,12 @@ void register_xml_functions(Registry& r) {
   to_xml.may_throw = true;
   to_xml.render = [](const std::string&, const std::vector<std::string>& args) { return "to_xml(" + args[0] + ")"; };
   r.add(std::move(to_xml));
+
+  FunctionDef from_xml = scalar_args("from_xml", 2, 3, from_xml_rule, from_xml_kernel);
+  from_xml.constant_args = {1};
+  from_xml.may_throw = true;
+  from_xml.render = [](const std::string&, const std::vector<std::string>& args) { return "from_xml(" + args[0] + ")"; };
+  r.add(std::move(from_xml));
 
   FunctionDef d = scalar_args("schema_of_xml", 1, 2, schema_of_xml_rule, schema_of_xml_kernel);
   d.constant_args = {0};

@@ -84,13 +84,27 @@ struct Params {
   bool range;
   int64_t range_start, range_step;
   int64_t rows;
-  int64_t partition_rows;         // range: rows per partition
+  int64_t partitions;             // range: Spark's slices (partition i starts at i * rows / partitions)
   int64_t partition, row_offset;  // batch
   int64_t chunk_rows;
   const uint8_t* key_chars[kMaxKeys];  // string keys: the bytes of their column
   int local_capacity;                  // shared-table slots (power of two, or 0)
   int local_limit;                     // groups a block keeps in shared memory
 };
+
+// ---- Range partitions ------------------------------------------------------------------------
+
+/// The first row of Spark's range partition `i` of `partitions` over `rows` rows.
+__device__ __forceinline__ int64_t range_partition_start(int64_t i, int64_t rows, int64_t partitions) {
+  return static_cast<int64_t>(static_cast<unsigned __int128>(i) * static_cast<uint64_t>(rows) /
+                              static_cast<uint64_t>(partitions));
+}
+
+/// The partition holding `row`: the largest i with i * rows / partitions <= row.
+__device__ __forceinline__ int64_t range_partition_of(int64_t row, int64_t rows, int64_t partitions) {
+  return static_cast<int64_t>((static_cast<unsigned __int128>(row + 1) * static_cast<uint64_t>(partitions) - 1) /
+                              static_cast<uint64_t>(rows));
+}
 
 // ---- Values ----------------------------------------------------------------------------------
 
@@ -830,6 +844,7 @@ __global__ void __launch_bounds__(kBlockThreads) fused_aggregate_kernel(const Pa
   const int64_t step_rows = static_cast<int64_t>(kBlockThreads) * kRowsPerThread;
   const int64_t chunks = (p.rows + p.chunk_rows - 1) / p.chunk_rows;
   uint64_t rstate[kMaxRandGenerators];
+  int64_t partition = 0, partition_end = 0;  // rand: the partition of the thread's rows
   for (int64_t chunk = blockIdx.x; chunk < chunks; chunk += gridDim.x) {
     const int64_t c0 = chunk * p.chunk_rows;
     const int64_t c1 = c0 + p.chunk_rows < p.rows ? c0 + p.chunk_rows : p.rows;
@@ -838,9 +853,18 @@ __global__ void __launch_bounds__(kBlockThreads) fused_aggregate_kernel(const Pa
       if (load_volatile(p.flags) & kErrorRowsDropped) goto done;
       const int64_t row0 = base + static_cast<int64_t>(threadIdx.x) * kRowsPerThread;
       if (has_rand) {
-        if (first) {
-          int64_t partition = p.range ? row0 / p.partition_rows : p.partition;
-          int64_t position = p.range ? row0 % p.partition_rows : p.row_offset + row0;
+        // A thread's rows since its last base may have crossed into another partition.
+        if (first || row0 >= partition_end) {
+          int64_t position;
+          if (p.range) {
+            partition = range_partition_of(row0, p.rows, p.partitions);
+            position = row0 - range_partition_start(partition, p.rows, p.partitions);
+            partition_end = range_partition_start(partition + 1, p.rows, p.partitions);
+          } else {
+            partition = p.partition;
+            position = p.row_offset + row0;
+            partition_end = INT64_MAX;
+          }
           for (int g = 0; g < p.num_rand; ++g) {
             uint64_t s0 = functions::xorshift::initial_state(
                 static_cast<int64_t>(U(p.seeds[g]) + U(partition)));
@@ -860,6 +884,17 @@ __global__ void __launch_bounds__(kBlockThreads) fused_aggregate_kernel(const Pa
         if (row >= c1) {
           if (has_rand) break;
           continue;
+        }
+        if (has_rand && row >= partition_end) {
+          // A partition starts among this thread's rows: its streams start afresh there, and
+          // the next base recomputes where the thread stands.
+          while (row >= partition_end) {
+            ++partition;
+            partition_end = range_partition_start(partition + 1, p.rows, p.partitions);
+          }
+          for (int g = 0; g < p.num_rand; ++g)
+            rstate[g] = functions::xorshift::initial_state(static_cast<int64_t>(U(p.seeds[g]) + U(partition)));
+          first = true;
         }
         uint32_t valid;
         if (!run_program(p, code, rg, valid, row, rstate, err)) continue;
@@ -1193,12 +1228,9 @@ uint32_t aggregate_range(const Program& program, const RangeRows& rows, GroupTab
   p.range_start = rows.start;
   p.range_step = rows.step;
   p.rows = rows.rows;
-  p.partition_rows = rows.partition_rows;
-  // One chunk per partition, so a block's rand streams never cross a partition.
-  p.chunk_rows = rows.partition_rows;
-  if (p.chunk_rows % (static_cast<int64_t>(kBlockThreads) * kRowsPerThread) != 0)
-    throw Unsupported("range partitions of " + std::to_string(rows.partition_rows) +
-                      " rows are not supported");
+  p.partitions = std::max<int64_t>(1, rows.partitions);
+  // Threads follow partition boundaries themselves (see the kernel), so chunks need not.
+  p.chunk_rows = int64_t{1} << 16;
   return launch(program, p, table, runtime, stream, {});
 }
 

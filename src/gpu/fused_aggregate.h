@@ -81,13 +81,13 @@ class GroupTable {
   DeviceBuffer refs_, heap_, heap_used_;
 };
 
-/// Rows of a range: row i has id start + i * step; rand numbers rows per partition of
-/// `partition_rows` rows.
+/// Rows of a range: row i has id start + i * step; rand numbers rows per partition, Spark's
+/// `partitions` slices of the range (exec::RangeScan).
 struct RangeRows {
   int64_t start = 0;
   int64_t step = 1;
   int64_t rows = 0;
-  int64_t partition_rows = 65536;
+  int64_t partitions = 1;
 };
 
 /// Rows of a batch already on the device; for rand, they are rows [row_offset, ...) of

@@ -125,7 +125,7 @@ void GpuHashAggregate::run_on_gpu() const {
   rows.start = plan_.start;
   rows.step = plan_.step;
   rows.rows = static_cast<int64_t>(plan_.rows());
-  rows.partition_rows = exec::kBatchRows;
+  rows.partitions = plan_.partitions;
   // Few groups are the common case; the table grows (and the rows run again) when they are not.
   uint64_t limit = 64;
   while (limit < 2 * static_cast<uint64_t>(std::max<int64_t>(rows.rows, 1))) limit *= 2;
@@ -253,7 +253,8 @@ void GpuHashAggregate::sink_rows(const Stream& stream, const Batch& batch, int64
   }
   b.uploaded += uploaded;
   rows.rows = length;
-  rows.partition = batch.index >> exec::kSubBatchBits;
+  rows.partition = batch.partition;
+  rows.row_offset = batch.partition_row + offset;
   std::lock_guard<std::mutex> lock(b.table_mu);
   if (b.failed) return;
   // Every row may be a new group: keep the table at most half full.

@@ -52,6 +52,8 @@ class GpuSourceRef final : public exec::PhysicalOperator {
   size_t max_parallelism(const exec::SourceState& s) const override {
     return source_->max_parallelism(s);
   }
+  int64_t output_partitions() const override { return source_->output_partitions(); }
+  bool knows_positions() const override { return source_->knows_positions(); }
   const exec::PhysicalOperator* source() const { return source_; }
 
  private:
@@ -69,6 +71,7 @@ struct FusedAggregatePlan {
   bool range = true;
   std::vector<TypePtr> source_types;  // batches: the source's columns (only referenced ones matter)
   int64_t start = 0, end = 0, step = 1;
+  int64_t partitions = 1;  // Spark's slices of the range (exec::RangeScan)
   std::vector<Step> steps;
   std::vector<exec::PhysExprPtr> keys;
   std::vector<exec::AggregateCall> calls;

@@ -2,19 +2,14 @@
 
 #include <algorithm>
 
-#include "common/thread_pool.h"
 
 namespace ember::io {
 
 int64_t spark_split_bytes(const std::vector<InputFile>& files, const Config* config) {
   const int64_t max_bytes = config ? config->get_bytes("spark.sql.files.maxPartitionBytes", 128 << 20) : 128 << 20;
   const int64_t open_cost = config ? config->get_bytes("spark.sql.files.openCostInBytes", 4 << 20) : 4 << 20;
-  int64_t partitions = static_cast<int64_t>(std::max<size_t>(1, ThreadPool::global().size()));
-  if (config) {
-    partitions = config->get_int("spark.default.parallelism", partitions);
-    partitions = config->get_int("spark.sql.leafNodeDefaultParallelism", partitions);
-    partitions = config->get_int("spark.sql.files.minPartitionNum", partitions);
-  }
+  int64_t partitions = leaf_node_default_parallelism(config);
+  if (config) partitions = config->get_int("spark.sql.files.minPartitionNum", partitions);
   int64_t total = 0;
   for (const auto& f : files) total += f.size + open_cost;
   const int64_t per_partition = total / std::max<int64_t>(1, partitions);

@@ -16,8 +16,8 @@ namespace ember::io {
 /// The size of the splits Spark cuts splittable files into when it reads `files`
 /// (FilePartition.maxSplitBytes): spark.sql.files.maxPartitionBytes, but no less than
 /// spark.sql.files.openCostInBytes when the files, each counted with that open cost, spread over
-/// spark.sql.files.minPartitionNum (by default the default parallelism: spark.default.parallelism
-/// or the engine's threads) come to less per partition. Exact whenever
+/// spark.sql.files.minPartitionNum (by default leaf_node_default_parallelism, common/config.h)
+/// come to less per partition. Exact whenever
 /// maxPartitionBytes <= openCostInBytes, or a file is no larger than openCostInBytes.
 int64_t spark_split_bytes(const std::vector<InputFile>& files, const Config* config);
 

@@ -202,6 +202,7 @@ class Analyzer {
                                    const PlanPtr& child);
   PlanPtr resolve_generate(const PlanPtr& p, const PlanPtr& child);
   PlanPtr with_time_window(const PlanPtr& p, const PlanPtr& child);
+  PlanPtr with_session_window(const PlanPtr& p, const PlanPtr& child);
   PlanPtr resolve_hint(const std::shared_ptr<PlanNode>& n, const PlanPtr& child);
   PlanPtr resolve_repartition(const std::shared_ptr<PlanNode>& n, const PlanPtr& child);
   PlanPtr widened_for_frame_star(const PlanPtr& child, const std::vector<ExprPtr>& exprs);
@@ -1505,6 +1506,118 @@ PlanPtr Analyzer::over_widened_projection(const std::shared_ptr<PlanNode>& n, co
   return top;
 }
 
+/// session_window(ts, gapDuration) among an aggregation's grouping expressions (Spark's
+/// SessionWindowing and MergingSessions): each row with a timestamp opens the session
+/// [ts, ts + gap); sessions of the same other grouping keys that overlap or touch (a start at
+/// most the latest end before it) merge into one from the earliest start to the latest end.
+/// The rewrite numbers the sessions with window functions over the rows ordered by time, then
+/// groups by the merged session's struct. Null without a session window.
+PlanPtr Analyzer::with_session_window(const PlanPtr& p, const PlanPtr& child) {
+  if (!child) return nullptr;
+  int found = -1;
+  for (size_t i = 0; i < p->exprs.size(); ++i) {
+    const ExprPtr& e = p->exprs[i];
+    if (e->kind == ExprKind::kUnresolvedFunction && lower(e->name) == "session_window") {
+      if (found >= 0)
+        throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_1222",
+                         "Multiple time/session window expressions would result in a cartesian product of rows, "
+                         "therefore they are currently not supported.");
+      found = static_cast<int>(i);
+    }
+  }
+  if (found < 0) return nullptr;
+  const ExprPtr& w = p->exprs[static_cast<size_t>(found)];
+  if (w->children.size() != 2)
+    throw SparkError(ErrorKind::kAnalysis, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                     "The `session_window` requires 2 parameters but the actual number is " +
+                         std::to_string(w->children.size()) + ".",
+                     {{"functionName", "`session_window`"}, {"expectedNum", "2"},
+                      {"actualNum", std::to_string(w->children.size())}});
+  ExprPtr ts = resolve_expr(w->children[0], child, false);
+  if (ts->type->id() == TypeId::kString) ts = resolve_expr(cast(ts, DataType::timestamp()), child, false);
+  const TypeId tid = ts->type->id();
+  if (tid != TypeId::kTimestamp && tid != TypeId::kTimestampNtz)
+    throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                     "Cannot resolve \"" + w->to_string() + "\" due to data type mismatch: The first parameter "
+                     "requires the (\"TIMESTAMP\" or \"TIMESTAMP_NTZ\") type, however \"" + ts->to_string() +
+                         "\" has the type \"" + ts->type->sql() + "\".",
+                     {{"sqlExpr", "\"" + w->to_string() + "\""}}, "42K09");
+  // The session's end: the timestamp plus the gap, a duration string constant or per row.
+  const ExprPtr& gap = w->children[1];
+  ExprPtr end;
+  if (gap->kind == ExprKind::kLiteral && gap->type->id() == TypeId::kString && !gap->value.is_null()) {
+    const int64_t micros = parse_window_duration(gap->value.as_bytes());
+    end = call("+", {ts, lit(Value::integer(micros), DataType::day_time_interval())});
+  } else {
+    end = call("+", {ts, cast(gap, DataType::calendar_interval())});
+  }
+  // Rows without a timestamp or with a gap that is not positive belong to no session.
+  auto node = [](PlanKind kind, PlanPtr in) {
+    auto n = std::make_shared<PlanNode>();
+    n->kind = kind;
+    n->children = {std::move(in)};
+    return n;
+  };
+  std::vector<ExprPtr> keys;
+  for (size_t i = 0; i < p->exprs.size(); ++i)
+    if (static_cast<int>(i) != found) keys.push_back(resolve_expr(p->exprs[i], child, false));
+  auto columns = [&](const PlanPtr& in) {
+    std::vector<ExprPtr> out;
+    for (const auto& a : in->output) out.push_back(a);
+    return out;
+  };
+  auto bounded = node(PlanKind::kProject, child);
+  bounded->exprs = columns(child);
+  bounded->exprs.push_back(alias(ts, "__session_start"));
+  bounded->exprs.push_back(alias(end, "__session_end"));
+  PlanPtr rows = resolve_node(bounded, {child});
+  const ExprPtr start_col = rows->output[rows->output.size() - 2], end_col = rows->output.back();
+  auto kept = node(PlanKind::kFilter, rows);
+  kept->condition = call("and", {call("isnotnull", {start_col}), call(">", {end_col, start_col})});
+  rows = resolve_node(kept, {rows});
+  auto window = [&](ExprPtr function, std::vector<ExprPtr> partition, bool ordered, int64_t upper) {
+    auto e = std::make_shared<Expr>();
+    e->kind = ExprKind::kWindow;
+    e->children = {std::move(function)};
+    e->partition_by = std::move(partition);
+    if (ordered) {
+      e->order_by = {sort_order(start_col, true, true)};
+      e->frame.type = WindowFrame::Type::kRows;
+      e->frame.lower = WindowFrame::kUnboundedPreceding;
+      e->frame.upper = upper;
+      e->frame.specified = true;
+    }
+    return ExprPtr(e);
+  };
+  // The latest end before each row (in time order), then the running count of rows that start
+  // after it: the session number.
+  auto previous = node(PlanKind::kProject, rows);
+  previous->exprs = columns(rows);
+  previous->exprs.push_back(alias(window(call("max", {end_col}), keys, true, -1), "__session_previous_end"));
+  PlanPtr with_previous = resolve_node(previous, {rows});
+  const ExprPtr previous_end = with_previous->output.back();
+  auto numbered = node(PlanKind::kProject, with_previous);
+  numbered->exprs = columns(with_previous);
+  auto opens = call("if", {call("or", {call("isnull", {previous_end}), call(">", {start_col, previous_end})}),
+                             lit(Value::integer(1), DataType::long_()), lit(Value::integer(0), DataType::long_())});
+  numbered->exprs.push_back(alias(window(call("sum", {opens}), keys, true, 0), "__session_number"));
+  PlanPtr sessions = resolve_node(numbered, {with_previous});
+  std::vector<ExprPtr> session_keys = keys;
+  session_keys.push_back(sessions->output.back());
+  auto merged = node(PlanKind::kProject, sessions);
+  merged->exprs = columns(sessions);
+  merged->exprs.push_back(alias(call("named_struct", {lit(Value::bytes("start"), DataType::string()),
+                                                       window(call("min", {start_col}), session_keys, false, 0),
+                                                       lit(Value::bytes("end"), DataType::string()),
+                                                       window(call("max", {end_col}), session_keys, false, 0)}),
+                                "session_window"));
+  PlanPtr grouped_input = resolve_node(merged, {sessions});
+  auto q = copy(*p);
+  q->exprs[static_cast<size_t>(found)] = grouped_input->output.back();
+  q->children = {grouped_input};
+  return resolve_node(q, {grouped_input});
+}
+
 /// window(ts, windowDuration[, slideDuration[, startTime]]) in a projection or aggregation:
 /// the node again over a Generate of the windows holding each row's timestamp, with every such
 /// call replaced by the generated `window` column (plan/time_window.h). Null without a window.
@@ -1969,6 +2082,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       return over_widened_projection(n, child, missing, p->plan_id);
     }
     case PlanKind::kAggregate: {
+      if (PlanPtr sessions = with_session_window(p, child)) return sessions;
       if (PlanPtr windowed = with_time_window(p, child)) return windowed;
       if (!p->grouping_sets.empty()) return resolve_grouping_sets(p, child);
       // The DataFrame API's grouping expressions are also its output, so a generator there is

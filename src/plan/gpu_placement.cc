@@ -18,6 +18,7 @@ void GpuPlacement::note_range(const exec::PhysicalOperator* op, int64_t start, i
   n.start = start;
   n.end = end;
   n.step = step;
+  n.partitions = op->output_partitions();
   notes_[op] = std::move(n);
 }
 
@@ -248,6 +249,7 @@ std::string GpuPlacement::try_aggregate(exec::OperatorPtr& op) {
     plan.start = source->start;
     plan.end = source->end;
     plan.step = source->step;
+    plan.partitions = source->partitions;
     if (plan.rows() < static_cast<uint64_t>(std::max<int64_t>(settings_.min_rows, 0)))
       return "the input has " + std::to_string(plan.rows()) +
              " rows, fewer than spark.ember.gpu.minRows (" + std::to_string(settings_.min_rows) +

@@ -41,7 +41,7 @@ class GpuPlacement {
  private:
   struct Note {
     enum Kind { kRange, kProject, kFilter, kAggregate, kSort } kind = kRange;
-    int64_t start = 0, end = 0, step = 1;
+    int64_t start = 0, end = 0, step = 1, partitions = 1;
     std::vector<exec::PhysExprPtr> exprs;  // project: outputs; filter: [condition]; aggregate: keys
     std::vector<exec::AggregateCall> calls;
     std::vector<exec::SortKey> sort_keys;

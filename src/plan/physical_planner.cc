@@ -311,7 +311,9 @@ class Planner {
     switch (n->kind) {
       case PlanKind::kRange: {
         PhysicalPlan p;
-        p.root = std::make_unique<exec::RangeScan>(n->range_start, n->range_end, n->range_step);
+        p.root = std::make_unique<exec::RangeScan>(
+            n->range_start, n->range_end, n->range_step,
+            n->num_partitions > 0 ? n->num_partitions : leaf_node_default_parallelism(&conf));
         gpu_.note_range(p.root.get(), n->range_start, n->range_end, n->range_step);  // GPU placement
         p.output = n->output;
         return p;

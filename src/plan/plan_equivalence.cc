@@ -151,7 +151,7 @@ class Matcher {
       return false;
     if (x.aggregate_output_is_select_list != y.aggregate_output_is_select_list ||
         x.range_start != y.range_start || x.range_end != y.range_end ||
-        x.range_step != y.range_step || x.limit != y.limit || x.is_global != y.is_global ||
+        x.range_step != y.range_step || x.num_partitions != y.num_partitions || x.limit != y.limit || x.is_global != y.is_global ||
         x.dedup_columns != y.dedup_columns || x.dedup_all != y.dedup_all || x.lower != y.lower ||
         x.upper != y.upper || x.with_replacement != y.with_replacement || x.seed != y.seed ||
         x.sample_sorted_input != y.sample_sorted_input || x.join_type != y.join_type ||

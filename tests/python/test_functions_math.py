@@ -202,9 +202,8 @@ def test_randn_errors(diff_error):
 
 
 def test_monotonically_increasing_id_and_partition_id(diff):
-    # One partition on both engines: the ids are the row numbers. (After a filter in the same
-    # stage Spark numbers the surviving rows; Ember numbers rows of the scanned partition, so ids
-    # stay unique and increasing but may skip.)
+    # One partition on both engines: the ids are the row numbers (test_spark_partitions.py
+    # covers more partitions).
     diff(lambda s: s.range(0, 10, 1, 1).select("id", F.monotonically_increasing_id().alias("m"),
                                                F.spark_partition_id().alias("p")))
     diff(lambda s: s.range(0, 10, 1, 1).selectExpr("monotonically_increasing_id()", "spark_partition_id()"))

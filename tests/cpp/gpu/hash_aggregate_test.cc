@@ -23,7 +23,7 @@ using namespace test_util;
 using Step = FusedAggregatePlan::Step;
 
 exec::OperatorPtr cpu_tree(const FusedAggregatePlan& p) {
-  exec::OperatorPtr cur = std::make_unique<exec::RangeScan>(p.start, p.end, p.step);
+  exec::OperatorPtr cur = std::make_unique<exec::RangeScan>(p.start, p.end, p.step, p.partitions);
   for (auto& s : p.steps) {
     exec::OperatorPtr op;
     if (s.filter)
@@ -315,18 +315,21 @@ TEST(GpuHashAggregate, SumOverflowFallsBackUnderAnsi) {
   compare(p, config(false));
 }
 
-/// Reference statistics for the headline query: rand(seed) per 65536-row partition.
+/// Reference statistics for the headline query: rand(seed) per partition of Spark's range.
 struct Moments {
   int64_t n = 0;
   long double mean = 0, m2 = 0;
 };
 
+constexpr int64_t kHeadlinePartitions = 16;
+
 std::map<int, Moments> reference(int64_t rows, int64_t seed) {
   std::map<int, Moments> out;
   uint64_t state = 0;
+  int64_t partition = -1;
   for (int64_t i = 0; i < rows; ++i) {
-    if (i % exec::kBatchRows == 0)
-      state = functions::xorshift::initial_state(seed + i / exec::kBatchRows);
+    while (i >= (partition + 1) * rows / kHeadlinePartitions)
+      state = functions::xorshift::initial_state(seed + ++partition);
     double v = functions::xorshift::next_double(state);
     Moments& m = out[static_cast<int>(i % 100)];
     ++m.n;
@@ -342,6 +345,7 @@ std::map<int, Moments> reference(int64_t rows, int64_t seed) {
 FusedAggregatePlan headline(int64_t rows) {
   FusedAggregatePlan p;
   p.end = rows;
+  p.partitions = kHeadlinePartitions;
   Step s1, s2;
   s1.exprs = {column(0, L(), false), call("rand", {i32(42)})};
   s2.exprs = {column(0, L(), false), column(1, D(), false),
@@ -378,9 +382,10 @@ TEST(GpuHashAggregate, HeadlineQueryMatchesTheReference) {
 
 TEST(GpuHashAggregate, RandValuesAreSparksPerPartition) {
   EMBER_REQUIRE_GPU();
-  // Rows 0-2 are in partition 0 (seed 42), rows 65536-65538 in partition 1 (seed 43).
+  // Two partitions: rows 0-2 start partition 0 (seed 42), rows 32769-32771 partition 1 (seed 43).
   FusedAggregatePlan p;
   p.end = 65539;
+  p.partitions = 2;
   Step s;
   s.exprs = {column(0, L(), false), call("rand", {i32(42)})};
   p.steps = {s};
@@ -394,19 +399,41 @@ TEST(GpuHashAggregate, RandValuesAreSparksPerPartition) {
   EXPECT_EQ(rows[0][1].as_double(), 0.619189370225301);
   EXPECT_EQ(rows[1][1].as_double(), 0.5096018842446481);
   EXPECT_EQ(rows[2][1].as_double(), 0.8325259388871524);
-  EXPECT_EQ(rows[65536][1].as_double(), 0.8017532427858894);
-  EXPECT_EQ(rows[65537][1].as_double(), 0.6565552949992319);
-  EXPECT_EQ(rows[65538][1].as_double(), 0.2515595782593636);
-  // Every value equals the CPU kernel's for the same partition and position.
+  EXPECT_EQ(rows[32769][1].as_double(), 0.8017532427858894);
+  EXPECT_EQ(rows[32770][1].as_double(), 0.6565552949992319);
+  EXPECT_EQ(rows[32771][1].as_double(), 0.2515595782593636);
+}
+
+TEST(GpuHashAggregate, RandFollowsRangePartitionsOfAnySize) {
+  EMBER_REQUIRE_GPU();
+  // Partitions smaller than a thread's rows and than a block's, and uneven ones: every value
+  // equals the CPU kernel's for the same partition and position.
   const functions::FunctionDef* rand = functions::Registry::instance().find("rand");
-  for (int64_t part : {0, 1}) {
-    functions::PartitionScope scope({part, 0});
-    int64_t n = part == 0 ? 65536 : 3;
-    ColumnPtr v = rand->kernel({Column::constant(DataType::int_(), Value::integer(42), n)}, n,
-                               rand->type_rule({DataType::int_()}, conf), functions::EvalContext());
-    for (int64_t i = 0; i < n; i += (part == 0 ? 997 : 1))
-      ASSERT_EQ(rows[static_cast<size_t>(part * 65536 + i)][1].as_double(), v->values<double>()[i])
-          << part << " " << i;
+  for (int64_t partitions : {int64_t{3}, int64_t{1000}, int64_t{70000}}) {
+    FusedAggregatePlan p;
+    p.end = 65539;
+    p.partitions = partitions;
+    Step s;
+    s.exprs = {column(0, L(), false), call("rand", {i32(42)})};
+    p.steps = {s};
+    p.keys = {column(0, L(), false)};
+    p.calls = {aggregate("max", {column(1, D(), false)})};
+    Config conf;
+    GpuHashAggregate gpu(p, cpu_tree(p), read_settings(conf), true, false);
+    auto rows = sorted_rows(run(gpu, conf));
+    ASSERT_TRUE(gpu.last_run().on_gpu) << gpu.last_run().fallback_reason;
+    ASSERT_EQ(rows.size(), 65539u);
+    for (int64_t part = 0; part < partitions; part += partitions > 100 ? 37 : 1) {
+      int64_t begin = part * p.end / partitions, end = (part + 1) * p.end / partitions;
+      functions::PartitionScope scope({part, 0});
+      int64_t n = end - begin;
+      if (n == 0) continue;
+      ColumnPtr v = rand->kernel({Column::constant(DataType::int_(), Value::integer(42), n)}, n,
+                                 rand->type_rule({DataType::int_()}, conf), functions::EvalContext());
+      for (int64_t i = 0; i < n; ++i)
+        ASSERT_EQ(rows[static_cast<size_t>(begin + i)][1].as_double(), v->values<double>()[i])
+            << partitions << " " << part << " " << i;
+    }
   }
 }
 
