@@ -142,7 +142,9 @@ class HashAggregate final : public PhysicalOperator {
   std::vector<Batch> output_;
   bool initialized_ = false;
   void init(ExecContext& ctx);
-  void merge_into(Table& dst, Table& src, size_t partitions, size_t partition);
+  static std::vector<uint32_t> groups_of_partition(const Table& src, size_t partitions, size_t partition);
+  void merge_into(Table& dst, Table& src, const std::vector<uint32_t>& groups);
+  std::unique_ptr<Table> merge_partition(size_t partitions, size_t partition);
   std::vector<Batch> materialize(Table& t) const;
   void destroy_states(Table& t);
 };
