@@ -88,15 +88,21 @@ class Project final : public PhysicalOperator {
   std::vector<PhysExprPtr> exprs_;
 };
 
+/// Keeps the rows where `condition` is true. `outputs` (input column ordinals, in output order)
+/// names the columns that operators above read, when they read fewer than all: only those are
+/// gathered and passed on, so a column read only by the condition is never copied. Empty: every
+/// column passes.
 class Filter final : public PhysicalOperator {
  public:
-  explicit Filter(PhysExprPtr condition) : condition_(std::move(condition)) {}
+  explicit Filter(PhysExprPtr condition, std::vector<int> outputs = {})
+      : condition_(std::move(condition)), outputs_(std::move(outputs)) {}
   std::string name() const override { return "Filter"; }
   std::string details() const override { return condition_->to_string(); }
   void execute(Batch& batch, ExecContext& ctx) const override;
 
  private:
   PhysExprPtr condition_;
+  std::vector<int> outputs_;
 };
 
 /// One aggregate call of a hash aggregate: the function, its bound arguments, and its FILTER.

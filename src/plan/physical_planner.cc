@@ -377,11 +377,25 @@ class Planner {
         const std::vector<ExprPtr> input = c.output;
         ExprPtr cond = hoist_repeated_subexpressions(n->condition, c, conf);
         PhysExprPtr condition = bind_expr(cond, c.output, conf);
-        p.root = std::make_unique<exec::Filter>(condition);
-        gpu_.note_filter(p.root.get(), std::move(condition));  // GPU placement
+        // Columns that only the condition reads stay behind: the filter passes on what the
+        // operators above read (when no subexpression was hoisted below it).
+        std::vector<int> outputs;
+        std::vector<ExprPtr> kept;
+        if (required && c.output.size() == input.size()) {
+          for (size_t i = 0; i < c.output.size(); ++i)
+            if (required->count(c.output[i]->expr_id) > 0) {
+              outputs.push_back(static_cast<int>(i));
+              kept.push_back(c.output[i]);
+            }
+          if (outputs.size() == c.output.size()) outputs.clear();
+        }
+        std::vector<PhysExprPtr> passed;
+        for (auto& a : kept) passed.push_back(bind_expr(a, c.output, conf));
+        p.root = std::make_unique<exec::Filter>(condition, outputs);
+        gpu_.note_filter(p.root.get(), std::move(condition), std::move(passed));  // GPU placement
         p.root->children.push_back(std::move(c.root));
-        p.output = c.output;
-        if (p.output.size() != input.size()) {
+        p.output = outputs.empty() ? c.output : kept;
+        if (c.output.size() != input.size()) {
           // The filter's own columns only: the hoisted values stay below.
           std::vector<PhysExprPtr> cols;
           for (auto& a : input) cols.push_back(bind_expr(a, p.output, conf));
