@@ -616,10 +616,22 @@ class Planner {
     // Output attributes carry the join's nullability (outer sides become nullable).
     std::map<int64_t, ExprPtr> by_id;
     for (auto& a : n->output) by_id[a->expr_id] = a;
-    for (auto& a : semi ? l.output : both) {
-      auto it = by_id.find(a->expr_id);
-      p.output.push_back(it != by_id.end() ? it->second : a);
+    // Only the columns the operators above read leave the join (join keys and columns read by
+    // the condition alone are never gathered).
+    const std::vector<ExprPtr>& full = semi ? l.output : both;
+    std::vector<int> outputs;
+    if (required && kind != exec::HashJoinKind::kExistence) {
+      for (size_t i = 0; i < full.size(); ++i)
+        if (required->count(full[i]->expr_id) > 0) outputs.push_back(static_cast<int>(i));
+      if (outputs.size() == full.size()) outputs.clear();
     }
+    for (size_t i = 0; i < full.size(); ++i) {
+      if (!outputs.empty() && std::find(outputs.begin(), outputs.end(), static_cast<int>(i)) == outputs.end())
+        continue;
+      auto it = by_id.find(full[i]->expr_id);
+      p.output.push_back(it != by_id.end() ? it->second : full[i]);
+    }
+    if (!outputs.empty()) static_cast<exec::HashJoin*>(p.root.get())->set_outputs(std::move(outputs));
     if (kind == exec::HashJoinKind::kExistence) p.output.push_back(n->exprs[0]);
     return p;
   }
