@@ -6,6 +6,7 @@
 
 #include "cli/commands.h"
 #include "cli/demo.h"
+#include "common/host_allocator.h"
 #include "gpu/device.h"
 #include "sql/shell.h"
 #include "ember_build_info.h"
@@ -31,6 +32,7 @@ void usage(std::FILE* out) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  ember::tune_host_allocator();
   if (argc < 2) {
     usage(stderr);
     return 2;

@@ -186,13 +186,23 @@ ColumnPtr gather(const Column& in, const int32_t* idx, int64_t n) {
                            "string column exceeds 2 GiB in one batch");
         o[k + 1] = static_cast<int32_t>(total);
       }
-      auto data = Buffer::allocate(static_cast<size_t>(total));
-      const uint8_t* src = in.data_buffer()->data();
+      // Strings of up to 16 bytes move as one fixed 16-byte copy where the source has 16 bytes
+      // from their start (the output has 16 bytes of slack; the extra bytes are overwritten by
+      // the next value or lie past the end).
+      constexpr int64_t kShort = 16;
+      auto data = Buffer::allocate(static_cast<size_t>(total + kShort));
+      data->resize(static_cast<size_t>(total));
+      const uint8_t* src = in.data_buffer() ? in.data_buffer()->data() : nullptr;
+      const int64_t src_size = in.data_buffer() ? static_cast<int64_t>(in.data_buffer()->size()) : 0;
       uint8_t* dst = data->mutable_data();
       for (int64_t k = 0; k < n; ++k) {
         if (idx[k] < 0) continue;
-        std::memcpy(dst + o[k], src + io[idx[k]], static_cast<size_t>(o[k + 1] - o[k]));
+        const int64_t len = o[k + 1] - o[k];
+        const int64_t from = io[idx[k]];
+        if (len <= kShort && from + kShort <= src_size) std::memcpy(dst + o[k], src + from, kShort);
+        else if (len > 0) std::memcpy(dst + o[k], src + from, static_cast<size_t>(len));
       }
+      std::memset(dst + total, 0, kShort);  // padding stays zeroed
       return Column::make(t, n, validity, data, offsets, {}, nulls);
     }
     case TypeId::kArray:
@@ -237,6 +247,12 @@ ColumnPtr gather(const Column& in, const int32_t* idx, int64_t n) {
         case 8:
           for (int64_t k = 0; k < n; ++k)
             reinterpret_cast<int64_t*>(dst)[k] = idx[k] >= 0 ? reinterpret_cast<const int64_t*>(src)[idx[k]] : 0;
+          break;
+        case 16:  // decimals, intervals: a fixed-size copy, not a call per value
+          for (int64_t k = 0; k < n; ++k) {
+            if (idx[k] >= 0) std::memcpy(dst + k * 16, src + static_cast<int64_t>(idx[k]) * 16, 16);
+            else std::memset(dst + k * 16, 0, 16);
+          }
           break;
         default:
           for (int64_t k = 0; k < n; ++k) {

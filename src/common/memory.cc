@@ -1,16 +1,26 @@
 #include "common/memory.h"
 
-#include <cstdlib>
+#include <malloc.h>
+
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 
 #include "common/error.h"
+#include "common/host_allocator.h"
 
 namespace ember {
 namespace {
 constexpr size_t kAlign = 64;
 size_t round_up(size_t n) { return (n + kAlign - 1) / kAlign * kAlign; }
 }  // namespace
+
+void tune_host_allocator() {
+#ifdef __GLIBC__
+  mallopt(M_MMAP_THRESHOLD, 32 << 20);
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
+}
 
 MemoryPool::MemoryPool(std::string name, MemoryPool* parent, int64_t limit)
     : name_(std::move(name)), parent_(parent), limit_(limit) {}

@@ -1,5 +1,7 @@
 #include "exec/expression.h"
 
+#include <cstring>
+
 #include "common/error.h"
 #include "exec/lambda.h"
 #include "functions/cast.h"
@@ -42,15 +44,28 @@ std::string PhysExpr::to_string() const {
 }
 
 std::vector<int32_t> true_rows(const Column& p) {
-  std::vector<int32_t> rows;
-  int64_t n = p.length();
-  rows.reserve(static_cast<size_t>(n));
-  if (p.type()->id() == TypeId::kNull) return rows;
+  const int64_t n = p.length();
+  if (p.type()->id() == TypeId::kNull) return {};
+  std::vector<int32_t> rows(static_cast<size_t>(n));
   const uint8_t* d = p.data_buffer()->data();
   const uint8_t* v = p.validity_bits();
-  for (int64_t i = 0; i < n; ++i) {
-    if (get_bit(d, i) && (!v || get_bit(v, i))) rows.push_back(static_cast<int32_t>(i));
+  int32_t* out = rows.data();
+  int64_t count = 0;
+  // 64 rows at a time: the set bits of (value AND valid), lowest first.
+  const int64_t words = n / 64;
+  for (int64_t w = 0; w < words; ++w) {
+    uint64_t bits, valid = ~uint64_t{0};
+    std::memcpy(&bits, d + w * 8, 8);
+    if (v) std::memcpy(&valid, v + w * 8, 8);
+    bits &= valid;
+    while (bits) {
+      out[count++] = static_cast<int32_t>(w * 64 + __builtin_ctzll(bits));
+      bits &= bits - 1;
+    }
   }
+  for (int64_t i = words * 64; i < n; ++i)
+    if (get_bit(d, i) && (!v || get_bit(v, i))) out[count++] = static_cast<int32_t>(i);
+  rows.resize(static_cast<size_t>(count));
   return rows;
 }
 

@@ -219,12 +219,20 @@ namespace {
 bool pack_strings(const Column& c, int64_t n, int at, int width, PackedKey* out) {
   const int32_t* o = c.offsets();
   const char* data = c.data_buffer() ? reinterpret_cast<const char*>(c.data_buffer()->data()) : nullptr;
+  const int64_t size = c.data_buffer() ? static_cast<int64_t>(c.data_buffer()->size()) : 0;
+  const uint8_t* valid = c.validity_bits();
   for (int64_t i = 0; i < n; ++i) {
-    if (c.is_null(i)) continue;
+    if (valid && !get_bit(valid, i)) continue;
     const int32_t len = o[i + 1] - o[i];
     if (len > width) return false;
     PackedKey bits = 0;
-    if (len > 0) std::memcpy(&bits, data + o[i], static_cast<size_t>(len));
+    if (o[i] + 16 <= size) {
+      // One fixed 16-byte load, masked to the string's bytes (len < 16: width is at most 15).
+      std::memcpy(&bits, data + o[i], 16);
+      bits &= (PackedKey{1} << (8 * len)) - 1;
+    } else if (len > 0) {
+      std::memcpy(&bits, data + o[i], static_cast<size_t>(len));
+    }
     out[i] |= (at + 1 < 16 ? bits << (8 * (at + 1)) : PackedKey{0}) |
               (PackedKey{static_cast<uint8_t>(len + 1)} << (8 * at));
   }

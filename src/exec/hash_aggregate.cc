@@ -13,12 +13,24 @@
 namespace ember::exec {
 
 /// A hash table from encoded group key to a group number, with each group's key bytes and
-/// aggregate states. Open addressing with linear probing over a power-of-two slot array.
+/// aggregate states. Open addressing with linear probing over a power-of-two slot array. Packed
+/// keys live in their slots beside the group number, so that finding a group touches one cache
+/// line, which `prefetch_packed` can ask for ahead of time; byte keys are compared through the
+/// per-group key and hash arrays.
 struct HashAggregate::Table {
-  explicit Table(size_t state_size) : state_size(state_size) { slots.assign(1024, -1); }
+  explicit Table(size_t state_size) : state_size(state_size) {
+    slots.assign(1024, -1);
+    packed_slots.assign(1024, PackedSlot{});
+  }
+
+  struct PackedSlot {
+    PackedKey key = 0;
+    int32_t group = -1;  // -1: empty
+  };
 
   size_t state_size;
-  std::vector<int32_t> slots;
+  std::vector<int32_t> slots;                 // byte keys: group numbers
+  std::vector<PackedSlot> packed_slots;       // packed keys
   std::vector<uint64_t> hashes;               // per group
   std::deque<std::string> key_chunks;         // stable storage of key bytes
   std::vector<std::string_view> keys;         // per group (byte keys)
@@ -31,24 +43,28 @@ struct HashAggregate::Table {
   size_t groups() const { return hashes.size(); }
   uint8_t* state(size_t g) { return states.data() + g * state_size; }
 
+  void prefetch_packed(uint64_t h) const {
+    __builtin_prefetch(&packed_slots[h & (packed_slots.size() - 1)]);
+  }
+
   /// The group of a packed key (a table holds either packed or byte keys, never both).
   template <typename Init>
   int32_t find_or_insert_packed(PackedKey key, uint64_t h, Init&& init) {
-    size_t mask = slots.size() - 1;
+    size_t mask = packed_slots.size() - 1;
     size_t pos = h & mask;
     for (;;) {
-      int32_t g = slots[pos];
-      if (g < 0) break;
-      if (packed[static_cast<size_t>(g)] == key) return g;
+      const PackedSlot& slot = packed_slots[pos];
+      if (slot.group < 0) break;
+      if (slot.key == key) return slot.group;
       pos = (pos + 1) & mask;
     }
     int32_t g = static_cast<int32_t>(packed.size());
-    slots[pos] = g;
+    packed_slots[pos] = PackedSlot{key, g};
     hashes.push_back(h);
     packed.push_back(key);
     states.resize(states.size() + state_size);
     init(state(static_cast<size_t>(g)));
-    if (packed.size() * 2 > slots.size()) grow();
+    if (packed.size() * 2 > packed_slots.size()) grow();
     return g;
   }
 
@@ -101,20 +117,46 @@ struct HashAggregate::Table {
     }
     packed.clear();
     packed.shrink_to_fit();
-    rehash(slots.size());
+    const size_t size = packed_slots.size();
+    packed_slots.clear();
+    packed_slots.shrink_to_fit();
+    rehash(size);
   }
 
-  void grow() { rehash(slots.size() * 2); }
+  void grow() { rehash((byte_keys ? slots.size() : packed_slots.size()) * 2); }
+
+  /// Makes room for `n` groups in all without growing on the way.
+  void reserve(size_t n) {
+    size_t size = byte_keys ? slots.size() : packed_slots.size();
+    if (n * 2 > size) {
+      while (n * 2 > size) size *= 2;
+      rehash(size);
+    }
+    hashes.reserve(n);
+    if (byte_keys) keys.reserve(n);
+    else packed.reserve(n);
+    states.reserve(n * state_size);
+  }
 
   void rehash(size_t size) {
-    std::vector<int32_t> bigger(size, -1);
-    size_t mask = bigger.size() - 1;
+    const size_t mask = size - 1;
+    if (byte_keys) {
+      std::vector<int32_t> bigger(size, -1);
+      for (size_t g = 0; g < hashes.size(); ++g) {
+        size_t pos = hashes[g] & mask;
+        while (bigger[pos] >= 0) pos = (pos + 1) & mask;
+        bigger[pos] = static_cast<int32_t>(g);
+      }
+      slots.swap(bigger);
+      return;
+    }
+    std::vector<PackedSlot> bigger(size);
     for (size_t g = 0; g < hashes.size(); ++g) {
       size_t pos = hashes[g] & mask;
-      while (bigger[pos] >= 0) pos = (pos + 1) & mask;
-      bigger[pos] = static_cast<int32_t>(g);
+      while (bigger[pos].group >= 0) pos = (pos + 1) & mask;
+      bigger[pos] = PackedSlot{packed[g], static_cast<int32_t>(g)};
     }
-    slots.swap(bigger);
+    packed_slots.swap(bigger);
   }
 };
 
@@ -189,7 +231,17 @@ void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
   if (!t.byte_keys && (enc.can_pack() || enc.can_pack_short_strings())) {
     std::vector<PackedKey> packed(static_cast<size_t>(n));
     if (enc.try_encode_packed(key_cols, n, packed.data())) {
-      for (int64_t i = 0; i < n; ++i) group[i] = t.find_or_insert_packed(packed[i], hash_packed(packed[i]), init_state);
+      std::vector<uint64_t> hashes(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) hashes[i] = hash_packed(packed[i]);
+      // Slots are asked for some rows ahead, so that the lookups of several rows wait for
+      // memory at once; a row with the key of the row before (clustered input) reuses its group.
+      constexpr int64_t kAhead = 16;
+      for (int64_t i = 0; i < std::min(n, kAhead); ++i) t.prefetch_packed(hashes[i]);
+      for (int64_t i = 0; i < n; ++i) {
+        if (i + kAhead < n) t.prefetch_packed(hashes[i + kAhead]);
+        group[i] = i > 0 && packed[i] == packed[i - 1] ? group[i - 1]
+                                                       : t.find_or_insert_packed(packed[i], hashes[i], init_state);
+      }
       done = true;
     } else {
       t.to_byte_keys(enc);  // a string longer than the packed layout holds
@@ -232,15 +284,25 @@ constexpr size_t kParallelMergeGroups = 1 << 15;
 inline size_t partition_of(uint64_t hash, size_t partitions) { return (hash >> 40) & (partitions - 1); }
 }  // namespace
 
-/// Merges the groups of `src` that fall in `partition` (of `partitions`, a power of two) into
-/// `dst`, destroying their states in `src`.
-void HashAggregate::merge_into(Table& dst, Table& src, size_t partitions, size_t partition) {
+/// The groups of `src` that fall in `partition` (of `partitions`, a power of two).
+std::vector<uint32_t> HashAggregate::groups_of_partition(const Table& src, size_t partitions, size_t partition) {
+  std::vector<uint32_t> mine;
+  mine.reserve(src.groups() / partitions + 1);
+  for (size_t g = 0; g < src.groups(); ++g)
+    if (partitions == 1 || partition_of(src.hashes[g], partitions) == partition) mine.push_back(static_cast<uint32_t>(g));
+  return mine;
+}
+
+/// Merges the groups `mine` of `src` into `dst`, destroying their states in `src`.
+void HashAggregate::merge_into(Table& dst, Table& src, const std::vector<uint32_t>& mine) {
   auto init_state = [this](uint8_t* s) {
     for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
   };
   const bool packed = !src.byte_keys;
-  for (size_t g = 0; g < src.groups(); ++g) {
-    if (partitions > 1 && partition_of(src.hashes[g], partitions) != partition) continue;
+  constexpr size_t kAhead = 16;
+  for (size_t k = 0; k < mine.size(); ++k) {
+    const size_t g = mine[k];
+    if (packed && k + kAhead < mine.size()) dst.prefetch_packed(src.hashes[mine[k + kAhead]]);
     int32_t to = packed ? dst.find_or_insert_packed(src.packed[g], src.hashes[g], init_state)
                         : dst.find_or_insert(src.keys[g], src.hashes[g], init_state);
     for (size_t f = 0; f < functions_.size(); ++f) {
@@ -248,6 +310,22 @@ void HashAggregate::merge_into(Table& dst, Table& src, size_t partitions, size_t
       if (functions_[f]->needs_destroy()) functions_[f]->destroy(src.state(g) + state_offsets_[f]);
     }
   }
+}
+
+/// Merges the groups of every handed-over table that fall in `partition` into a new table,
+/// sized up front for the largest share of one table (the least the result holds).
+std::unique_ptr<HashAggregate::Table> HashAggregate::merge_partition(size_t partitions, size_t partition) {
+  std::vector<std::vector<uint32_t>> shares;
+  size_t largest = 0;
+  for (auto& t : locals_) {
+    shares.push_back(groups_of_partition(*t, partitions, partition));
+    largest = std::max(largest, shares.back().size());
+  }
+  auto part = std::make_unique<Table>(state_size_);
+  if (!locals_.empty() && locals_[0]->byte_keys) part->byte_keys = true;
+  part->reserve(largest);
+  for (size_t i = 0; i < locals_.size(); ++i) merge_into(*part, *locals_[i], shares[i]);
+  return part;
 }
 
 std::vector<Batch> HashAggregate::materialize(Table& t) const {
@@ -294,18 +372,12 @@ void HashAggregate::finalize(ExecContext& ctx) {
   if (locals_.size() == 1) {
     partitions_.push_back(std::move(locals_[0]));
   } else if (total < kParallelMergeGroups) {
-    auto merged = std::make_unique<Table>(state_size_);
-    for (auto& t : locals_) merge_into(*merged, *t, 1, 0);
-    partitions_.push_back(std::move(merged));
+    partitions_.push_back(merge_partition(1, 0));
   } else {
     size_t partitions = 1;
     while (partitions < 4 * ThreadPool::global().size() && partitions < 256) partitions <<= 1;
     partitions_.resize(partitions);
-    ThreadPool::global().parallel_run(partitions, [&](size_t p) {
-      auto part = std::make_unique<Table>(state_size_);
-      for (auto& t : locals_) merge_into(*part, *t, partitions, p);
-      partitions_[p] = std::move(part);
-    });
+    ThreadPool::global().parallel_run(partitions, [&](size_t p) { partitions_[p] = merge_partition(partitions, p); });
   }
   // Every state of the handed-over tables was merged (and destroyed) or moved.
   locals_.clear();

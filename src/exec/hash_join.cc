@@ -124,9 +124,10 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
     }
   }
   // `gathered`: the offload's answer, whose gathered build columns (and identity probe rows)
-  // stand for gathers here.
+  // stand for gathers here. `all`: every column (the candidates a condition reads), else the
+  // columns of `outputs_`.
   auto pair_batch = [&](const std::vector<int32_t>& pr, const std::vector<int32_t>& br,
-                        const JoinProbeResult* gathered) {
+                        const JoinProbeResult* gathered, bool all = false) {
     Batch out;
     out.num_rows = static_cast<int64_t>(pr.size());
     out.index = batch.index;
@@ -135,18 +136,24 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
     out.file = batch.file;
     out.partition = batch.partition;
     const bool identity = gathered != nullptr && gathered->probe_identity;
-    for (auto& c : batch.columns) out.columns.push_back(identity ? c : gather(*c, pr.data(), out.num_rows));
     const std::vector<ColumnPtr>& build_columns = table.rows().columns;
-    for (size_t i = 0; i < build_columns.size(); ++i) {
+    const size_t probe_width = batch.columns.size();
+    auto column = [&](size_t c) -> ColumnPtr {
+      if (c < probe_width) return identity ? batch.columns[c] : gather(*batch.columns[c], pr.data(), out.num_rows);
+      const size_t i = c - probe_width;
       if (gathered != nullptr && i < gathered->build_columns.size() && gathered->build_columns[i] != nullptr)
-        out.columns.push_back(gathered->build_columns[i]);
-      else
-        out.columns.push_back(gather(*build_columns[i], br.data(), out.num_rows));
+        return gathered->build_columns[i];
+      return gather(*build_columns[i], br.data(), out.num_rows);
+    };
+    if (all || outputs_.empty()) {
+      for (size_t c = 0; c < probe_width + build_columns.size(); ++c) out.columns.push_back(column(c));
+    } else {
+      for (int c : outputs_) out.columns.push_back(column(static_cast<size_t>(c)));
     }
     return out;
   };
   if (condition_ && !probe_rows.empty()) {
-    Batch candidates = pair_batch(probe_rows, build_rows, nullptr);
+    Batch candidates = pair_batch(probe_rows, build_rows, nullptr, true);
     std::vector<int32_t> keep = true_rows(*evaluate(*condition_, candidates, ctx.eval));
     std::vector<int32_t> pr, br;
     pr.reserve(keep.size());
@@ -181,6 +188,11 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
       const uint8_t want = kind_ == HashJoinKind::kLeftSemi ? 1 : 0;
       for (int64_t i = 0; i < n; ++i)
         if (hit[static_cast<size_t>(i)] == want) rows.push_back(static_cast<int32_t>(i));
+      if (!outputs_.empty()) {
+        std::vector<ColumnPtr> kept;
+        for (int c : outputs_) kept.push_back(batch.columns[static_cast<size_t>(c)]);
+        batch.columns = std::move(kept);
+      }
       if (static_cast<int64_t>(rows.size()) != n) batch = gather_batch(batch, rows.data(), static_cast<int64_t>(rows.size()));
       return;
     }
@@ -222,8 +234,16 @@ bool HashJoin::finish_output(Batch& out, ExecContext&) const {
   if (rows.empty()) return false;
   const int64_t m = static_cast<int64_t>(rows.size());
   out.num_rows = m;
-  for (auto& t : probe_types_) out.columns.push_back(Column::all_null(t, m));
-  for (auto& c : table.rows().columns) out.columns.push_back(gather(*c, rows.data(), m));
+  const std::vector<ColumnPtr>& build_columns = table.rows().columns;
+  auto column = [&](size_t c) {
+    return c < probe_types_.size() ? Column::all_null(probe_types_[c], m)
+                                   : gather(*build_columns[c - probe_types_.size()], rows.data(), m);
+  };
+  if (outputs_.empty()) {
+    for (size_t c = 0; c < probe_types_.size() + build_columns.size(); ++c) out.columns.push_back(column(c));
+  } else {
+    for (int c : outputs_) out.columns.push_back(column(static_cast<size_t>(c)));
+  }
   return true;
 }
 

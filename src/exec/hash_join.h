@@ -74,6 +74,10 @@ class HashJoin final : public PhysicalOperator {
   /// A left outer join standing for a scalar subquery: a probe row with two matches fails with
   /// SCALAR_SUBQUERY_TOO_MANY_ROWS.
   void require_single_match() { single_match_ = true; }
+  /// The columns that operators above read, when they read fewer than all: ordinals into the
+  /// full output (probe columns then build columns; semi and anti joins: probe columns), in
+  /// output order. Only those are gathered and passed on. Not for existence joins.
+  void set_outputs(std::vector<int> outputs) { outputs_ = std::move(outputs); }
 
   HashJoinKind kind() const { return kind_; }
   const std::vector<PhysExprPtr>& probe_keys() const { return probe_keys_; }
@@ -92,6 +96,7 @@ class HashJoin final : public PhysicalOperator {
   std::vector<bool> null_safe_;
   PhysExprPtr condition_;
   bool single_match_ = false;
+  std::vector<int> outputs_;  // empty: every column
   std::vector<TypePtr> probe_types_;
   std::unique_ptr<JoinProbeOffload> offload_;
   std::unique_ptr<Build> build_;

@@ -110,9 +110,14 @@ class Project final : public PhysicalOperator {
   std::vector<PhysExprPtr> exprs_;
 };
 
+/// Keeps the rows where `condition` is true. `outputs` (input column ordinals, in output order)
+/// names the columns that operators above read, when they read fewer than all: only those are
+/// gathered and passed on, so a column read only by the condition is never copied. Empty: every
+/// column passes.
 class Filter final : public PhysicalOperator {
  public:
-  explicit Filter(PhysExprPtr condition) : condition_(std::move(condition)) {}
+  explicit Filter(PhysExprPtr condition, std::vector<int> outputs = {})
+      : condition_(std::move(condition)), outputs_(std::move(outputs)) {}
   std::string name() const override { return "Filter"; }
   std::string details() const override { return condition_->to_string(); }
   void execute(Batch& batch, ExecContext& ctx) const override;
@@ -120,6 +125,7 @@ class Filter final : public PhysicalOperator {
 
  private:
   PhysExprPtr condition_;
+  std::vector<int> outputs_;
 };
 
 /// One aggregate call of a hash aggregate: the function, its bound arguments, and its FILTER.
@@ -165,7 +171,9 @@ class HashAggregate final : public PhysicalOperator {
   std::vector<Batch> output_;
   bool initialized_ = false;
   void init(ExecContext& ctx);
-  void merge_into(Table& dst, Table& src, size_t partitions, size_t partition);
+  static std::vector<uint32_t> groups_of_partition(const Table& src, size_t partitions, size_t partition);
+  void merge_into(Table& dst, Table& src, const std::vector<uint32_t>& groups);
+  std::unique_ptr<Table> merge_partition(size_t partitions, size_t partition);
   std::vector<Batch> materialize(Table& t) const;
   void destroy_states(Table& t);
 };

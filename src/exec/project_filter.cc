@@ -26,6 +26,12 @@ bool Project::numbers_rows() const {
 void Filter::execute(Batch& batch, ExecContext& ctx) const {
   ColumnPtr pred = evaluate(*condition_, batch, ctx.eval);
   std::vector<int32_t> rows = true_rows(*pred);
+  if (!outputs_.empty()) {
+    std::vector<ColumnPtr> kept;
+    kept.reserve(outputs_.size());
+    for (int i : outputs_) kept.push_back(batch.columns[static_cast<size_t>(i)]);
+    batch.columns = std::move(kept);
+  }
   if (static_cast<int64_t>(rows.size()) == batch.num_rows) return;
   batch = gather_batch(batch, rows.data(), static_cast<int64_t>(rows.size()));
 }

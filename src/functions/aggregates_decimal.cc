@@ -28,8 +28,9 @@ class DecimalSumAvg final : public AggregateFunction {
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     const int128_t* x = c.values<int128_t>();
+    const uint8_t* valid = c.validity_bits();
     for (int64_t i = 0; i < n; ++i) {
-      if (!states[i] || !c.is_valid(i)) continue;
+      if (!states[i] || (valid && !get_bit(valid, i))) continue;
       auto* s = reinterpret_cast<DecimalSumState*>(states[i]);
       s->overflow |= __builtin_add_overflow(s->sum, x[i], &s->sum);
       ++s->count;

@@ -37,6 +37,17 @@ void compare_rows(const Column& a, const Column& b, int64_t n, Cmp c, std::vecto
   out.assign(static_cast<size_t>(n), 0);
   TypeId id = a.type()->id();
   if (id == TypeId::kString || id == TypeId::kBinary) {
+    if (c == Cmp::kEq) {  // lengths first: most unequal strings never reach their bytes
+      const int32_t* ao = a.offsets();
+      const int32_t* bo = b.offsets();
+      const char* ad = a.data_buffer() ? reinterpret_cast<const char*>(a.data_buffer()->data()) : nullptr;
+      const char* bd = b.data_buffer() ? reinterpret_cast<const char*>(b.data_buffer()->data()) : nullptr;
+      uint8_t* r = out.data();
+      for (int64_t i = 0; i < n; ++i)
+        r[i] = same_bytes({ad + ao[i], static_cast<size_t>(ao[i + 1] - ao[i])},
+                          {bd + bo[i], static_cast<size_t>(bo[i + 1] - bo[i])});
+      return;
+    }
     for (int64_t i = 0; i < n; ++i) {
       int r = a.string_at(i).compare(b.string_at(i));
       out[i] = test(c, r);

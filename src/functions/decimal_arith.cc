@@ -135,9 +135,20 @@ ColumnPtr decimal_arith(DecimalOp op, const Column& a, const Column& b, int64_t 
   auto validity = Buffer::zeroed(static_cast<size_t>(bitmap_bytes(n)));
   int128_t* out = data->mutable_as<int128_t>();
   uint8_t* out_valid = validity->mutable_data();
+  // A product at the scale of its factors whose factors have at most 64 bits (the values of a
+  // wider type that happen to be small) is one widening multiply and a bound check.
+  const bool plain_mul = op == DecimalOp::kMul && s == s1 + s2;
   for (int64_t i = 0; i < n; ++i) {
     out[i] = 0;
     if (valid && !get_bit(valid, i)) continue;
+    if (plain_mul && x[i] == static_cast<int64_t>(x[i]) && y[i] == static_cast<int64_t>(y[i])) {
+      const int128_t v = static_cast<int128_t>(static_cast<int64_t>(x[i])) * static_cast<int64_t>(y[i]);
+      if (v < bound && v > -bound) {
+        out[i] = v;
+        set_bit(out_valid, i);
+        continue;
+      }
+    }
     int128_t v = 0;
     switch (compute(x[i], y[i], &v)) {
       case Outcome::kValue:

@@ -129,6 +129,10 @@ bool decimal_rescale(int128_t v, int from, int to, int128_t* out) {
 
 bool decimal_multiply(int128_t a, int128_t b, int shift, int128_t* out) {
   int128_t prod;
+  // Factors of at most 64 bits (every decimal of up to 18 digits) multiply exactly with one
+  // widening multiply; 128-bit overflow checks are a library call.
+  if (a == static_cast<int64_t>(a) && b == static_cast<int64_t>(b))
+    return decimal_rescale(static_cast<int128_t>(static_cast<int64_t>(a)) * static_cast<int64_t>(b), shift, 0, out);
   if (!__builtin_mul_overflow(a, b, &prod)) return decimal_rescale(prod, shift, 0, out);
   bool negative = (a < 0) != (b < 0);
   U256 p = mul(magnitude(a), magnitude(b));

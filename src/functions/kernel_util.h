@@ -3,8 +3,10 @@
 // Building blocks shared by the vectorized kernels: null propagation, typed dispatch and the
 // loops that every unary and binary kernel needs, so each function states only its operation.
 
+#include <cstdint>
 #include <cstring>
 #include <string>
+#include <string_view>
 #include <type_traits>
 
 #include "column/column.h"
@@ -12,6 +14,27 @@
 #include "functions/function.h"
 
 namespace ember::functions {
+
+/// Whether two byte strings are equal. Short strings (the flags, codes and names that filters
+/// compare most) are compared with two overlapping word loads inside each string, not a call.
+inline bool same_bytes(std::string_view a, std::string_view b) {
+  const size_t n = a.size();
+  if (n != b.size()) return false;
+  const char* x = a.data();
+  const char* y = b.data();
+  auto load8 = [](const char* p) { uint64_t v; std::memcpy(&v, p, 8); return v; };
+  auto load4 = [](const char* p) { uint32_t v; std::memcpy(&v, p, 4); return v; };
+  if (n >= 8) {
+    if (n > 32) return std::memcmp(x, y, n) == 0;
+    const bool ends = load8(x) == load8(y) && load8(x + n - 8) == load8(y + n - 8);
+    if (n <= 16 || !ends) return ends;
+    return load8(x + 8) == load8(y + 8) && load8(x + n - 16) == load8(y + n - 16);
+  }
+  if (n >= 4) return load4(x) == load4(y) && load4(x + n - 4) == load4(y + n - 4);
+  for (size_t i = 0; i < n; ++i)
+    if (x[i] != y[i]) return false;
+  return true;
+}
 
 /// AND of the validity bitmaps of `cols` over n rows; null when every row is valid.
 BufferPtr and_validity(const std::vector<const Column*>& cols, int64_t n);

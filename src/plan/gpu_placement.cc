@@ -30,10 +30,12 @@ void GpuPlacement::note_project(const exec::PhysicalOperator* op,
   notes_[op] = std::move(n);
 }
 
-void GpuPlacement::note_filter(const exec::PhysicalOperator* op, exec::PhysExprPtr condition) {
+void GpuPlacement::note_filter(const exec::PhysicalOperator* op, exec::PhysExprPtr condition,
+                               std::vector<exec::PhysExprPtr> passed) {
   Note n;
   n.kind = Note::kFilter;
   n.exprs = {std::move(condition)};
+  n.passed = std::move(passed);
   notes_[op] = std::move(n);
 }
 
@@ -227,6 +229,13 @@ std::string GpuPlacement::try_aggregate(exec::OperatorPtr& op) {
   const exec::PhysicalOperator* cur = input_chain(op.get(), &chain_notes);
   std::vector<gpu::FusedAggregatePlan::Step> top_down;
   for (const Note* n : chain_notes) {
+    if (n->kind == Note::kFilter && !n->passed.empty()) {
+      // A filter that passes on some columns only: a projection of them above the filter.
+      gpu::FusedAggregatePlan::Step pass;
+      pass.filter = false;
+      pass.exprs = n->passed;
+      top_down.push_back(std::move(pass));
+    }
     gpu::FusedAggregatePlan::Step s;
     s.filter = n->kind == Note::kFilter;
     s.exprs = n->exprs;

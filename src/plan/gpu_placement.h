@@ -28,7 +28,9 @@ class GpuPlacement {
 
   void note_range(const exec::PhysicalOperator* op, int64_t start, int64_t end, int64_t step);
   void note_project(const exec::PhysicalOperator* op, std::vector<exec::PhysExprPtr> exprs);
-  void note_filter(const exec::PhysicalOperator* op, exec::PhysExprPtr condition);
+  /// `passed`: the input columns the filter passes on, when it passes on fewer than all.
+  void note_filter(const exec::PhysicalOperator* op, exec::PhysExprPtr condition,
+                   std::vector<exec::PhysExprPtr> passed = {});
   void note_aggregate(const exec::PhysicalOperator* op, std::vector<exec::PhysExprPtr> keys,
                       std::vector<exec::AggregateCall> calls);
   void note_sort(const exec::PhysicalOperator* op, std::vector<exec::SortKey> keys, int64_t limit);
@@ -43,6 +45,7 @@ class GpuPlacement {
     enum Kind { kRange, kProject, kFilter, kAggregate, kSort } kind = kRange;
     int64_t start = 0, end = 0, step = 1, partitions = 1;
     std::vector<exec::PhysExprPtr> exprs;  // project: outputs; filter: [condition]; aggregate: keys
+    std::vector<exec::PhysExprPtr> passed;  // filter: the input columns it passes on (empty: all)
     std::vector<exec::AggregateCall> calls;
     std::vector<exec::SortKey> sort_keys;
     int64_t limit = -1;

@@ -379,11 +379,25 @@ class Planner {
         const std::vector<ExprPtr> input = c.output;
         ExprPtr cond = hoist_repeated_subexpressions(n->condition, c, conf);
         PhysExprPtr condition = bind_expr(cond, c.output, conf);
-        p.root = std::make_unique<exec::Filter>(condition);
-        gpu_.note_filter(p.root.get(), std::move(condition));  // GPU placement
+        // Columns that only the condition reads stay behind: the filter passes on what the
+        // operators above read (when no subexpression was hoisted below it).
+        std::vector<int> outputs;
+        std::vector<ExprPtr> kept;
+        if (required && c.output.size() == input.size()) {
+          for (size_t i = 0; i < c.output.size(); ++i)
+            if (required->count(c.output[i]->expr_id) > 0) {
+              outputs.push_back(static_cast<int>(i));
+              kept.push_back(c.output[i]);
+            }
+          if (outputs.size() == c.output.size()) outputs.clear();
+        }
+        std::vector<PhysExprPtr> passed;
+        for (auto& a : kept) passed.push_back(bind_expr(a, c.output, conf));
+        p.root = std::make_unique<exec::Filter>(condition, outputs);
+        gpu_.note_filter(p.root.get(), std::move(condition), std::move(passed));  // GPU placement
         p.root->children.push_back(std::move(c.root));
-        p.output = c.output;
-        if (p.output.size() != input.size()) {
+        p.output = outputs.empty() ? c.output : kept;
+        if (c.output.size() != input.size()) {
           // The filter's own columns only: the hoisted values stay below.
           std::vector<PhysExprPtr> cols;
           for (auto& a : input) cols.push_back(bind_expr(a, p.output, conf));
@@ -604,10 +618,22 @@ class Planner {
     // Output attributes carry the join's nullability (outer sides become nullable).
     std::map<int64_t, ExprPtr> by_id;
     for (auto& a : n->output) by_id[a->expr_id] = a;
-    for (auto& a : semi ? l.output : both) {
-      auto it = by_id.find(a->expr_id);
-      p.output.push_back(it != by_id.end() ? it->second : a);
+    // Only the columns the operators above read leave the join (join keys and columns read by
+    // the condition alone are never gathered).
+    const std::vector<ExprPtr>& full = semi ? l.output : both;
+    std::vector<int> outputs;
+    if (required && kind != exec::HashJoinKind::kExistence) {
+      for (size_t i = 0; i < full.size(); ++i)
+        if (required->count(full[i]->expr_id) > 0) outputs.push_back(static_cast<int>(i));
+      if (outputs.size() == full.size()) outputs.clear();
     }
+    for (size_t i = 0; i < full.size(); ++i) {
+      if (!outputs.empty() && std::find(outputs.begin(), outputs.end(), static_cast<int>(i)) == outputs.end())
+        continue;
+      auto it = by_id.find(full[i]->expr_id);
+      p.output.push_back(it != by_id.end() ? it->second : full[i]);
+    }
+    if (!outputs.empty()) static_cast<exec::HashJoin*>(p.root.get())->set_outputs(std::move(outputs));
     if (kind == exec::HashJoinKind::kExistence) p.output.push_back(n->exprs[0]);
     return p;
   }

@@ -8,6 +8,7 @@
 #include "common/datetime.h"
 #include "common/error.h"
 #include "functions/function.h"
+#include "functions/kernel_util.h"
 
 namespace ember::functions {
 namespace {
@@ -124,6 +125,28 @@ TEST(DateTimeKernels, AddMonthsClampsToTheEndOfTheMonth) {
   ColumnPtr r = call("add_months", {b.finish(), ints({1, 12})});
   EXPECT_EQ(r->values<int32_t>()[0], days_from_civil(2024, 2, 29));
   EXPECT_EQ(r->values<int32_t>()[1], days_from_civil(2025, 2, 28));
+}
+
+}  // namespace
+}  // namespace ember::functions
+
+namespace ember::functions {
+namespace {
+
+// Equality of byte strings at every length around the word-load boundaries: a difference at
+// any single position, or in length alone, is seen.
+TEST(SameBytesTest, EveryLengthAndDifferingPosition) {
+  for (size_t n = 0; n <= 40; ++n) {
+    std::string a(n, 'x');
+    for (size_t i = 0; i < n; ++i) a[i] = static_cast<char>('a' + (i * 7) % 26);
+    EXPECT_TRUE(same_bytes(a, std::string(a))) << n;
+    for (size_t i = 0; i < n; ++i) {
+      std::string b = a;
+      b[i] = static_cast<char>(b[i] ^ 0x20);
+      EXPECT_FALSE(same_bytes(a, b)) << n << " at " << i;
+    }
+    EXPECT_FALSE(same_bytes(a, a + "y")) << n;
+  }
 }
 
 }  // namespace

@@ -1,10 +1,14 @@
 #include <arrow/api.h>
+#include <arrow/compute/api.h>
 #include <arrow/io/file.h>
 #include <gtest/gtest.h>
 #include <parquet/arrow/writer.h>
+#include <parquet/file_reader.h>
+#include <parquet/metadata.h>
 #include <unistd.h>
 
 #include <filesystem>
+#include <set>
 
 #include "common/config.h"
 #include "common/error.h"
@@ -162,6 +166,70 @@ TEST_F(ParquetReaderTest, RowGroupStatisticsPruneSplits) {
   // Conjunction.
   EXPECT_EQ(matches(*reader, {{0, Op::kGe, Value::integer(100)}, {0, Op::kLe, Value::integer(150)}}),
             (std::vector<bool>{false, true, false, false}));
+}
+
+// String columns whose chunks are all dictionary pages read through their dictionary; values,
+// nulls and long values come out as written, as do those of a chunk that fell back to plain
+// pages, whatever string type the stored Arrow schema names.
+TEST_F(ParquetReaderTest, DictionaryAndPlainStringChunksReadAlike) {
+  const std::vector<std::string> words = {"A", "", "DELIVER IN PERSON",
+                                          "a value longer than thirty-two bytes, copied whole"};
+  for (const auto& view : {arrow::utf8_view(), arrow::utf8()}) {
+    arrow::StringBuilder low, high;
+    std::vector<std::string> expect_low, expect_high;
+    for (int i = 0; i < 3000; ++i) {
+      if (i % 7 == 3) {
+        ASSERT_TRUE(low.AppendNull().ok());
+        expect_low.push_back("<null>");
+      } else {
+        // The long value only in the first row group: the others decode as short values.
+        const std::string& w = words[static_cast<size_t>(i) % (i < 1000 ? words.size() : words.size() - 1)];
+        ASSERT_TRUE(low.Append(w).ok());
+        expect_low.push_back(w);
+      }
+      expect_high.push_back("unique value " + std::to_string(i * 7919));
+      ASSERT_TRUE(high.Append(expect_high.back()).ok());
+    }
+    auto low_array = arrow::compute::Cast(*low.Finish().ValueOrDie(), view).ValueOrDie();
+    auto high_array = arrow::compute::Cast(*high.Finish().ValueOrDie(), view).ValueOrDie();
+    auto schema = arrow::schema({arrow::field("low", view), arrow::field("high", view)});
+    auto table = arrow::Table::Make(schema, {low_array, high_array});
+    const std::string path = (dir_ / ("strings_" + view->ToString() + ".parquet")).string();
+    auto out = arrow::io::FileOutputStream::Open(path).ValueOrDie();
+    // A small dictionary page limit makes the high-cardinality column fall back to plain pages.
+    auto props =
+        parquet::WriterProperties::Builder().dictionary_pagesize_limit(4096)->write_batch_size(100)->build();
+    auto arrow_props = parquet::ArrowWriterProperties::Builder().store_schema()->build();
+    ASSERT_TRUE(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out, 1000, props,
+                                           arrow_props)
+                    .ok());
+    ASSERT_TRUE(out->Close().ok());
+    auto written = parquet::ParquetFileReader::OpenFile(path)->metadata();
+    for (int g = 0; g < written->num_row_groups(); ++g) {
+      auto encodings = [&](int column) {
+        std::set<parquet::Encoding::type> e;
+        const auto chunk = written->RowGroup(g)->ColumnChunk(column);
+        for (const auto& page : chunk->encoding_stats())
+          if (page.page_type != parquet::PageType::DICTIONARY_PAGE) e.insert(page.encoding);
+        return e;
+      };
+      ASSERT_EQ(encodings(0), std::set<parquet::Encoding::type>{parquet::Encoding::RLE_DICTIONARY});
+      ASSERT_TRUE(encodings(1).count(parquet::Encoding::PLAIN)) << "row group " << g;
+    }
+    auto reader = open(path);
+    ASSERT_EQ(reader->num_splits(), 3u);
+    std::vector<std::string> got_low, got_high;
+    for (size_t split = 0; split < reader->num_splits(); ++split) {
+      reader->read_split(split, {0, 1}, [&](Batch b) {
+        for (int64_t i = 0; i < b.num_rows; ++i) {
+          got_low.push_back(b.columns[0]->is_null(i) ? "<null>" : std::string(b.columns[0]->string_at(i)));
+          got_high.push_back(std::string(b.columns[1]->string_at(i)));
+        }
+      });
+    }
+    EXPECT_EQ(got_low, expect_low) << view->ToString();
+    EXPECT_EQ(got_high, expect_high) << view->ToString();
+  }
 }
 
 TEST_F(ParquetReaderTest, DecodedBuffersAreAccounted) {

@@ -127,15 +127,18 @@ PlanPtr read_sales(const std::string& path) {
   return n;
 }
 
-/// The demo's query: [where amount > 100] .groupBy("region", "product_id")
-///   .agg(sum("amount"), count("*"), avg("amount")).orderBy("region", "product_id"),
+/// The demo's query: [where amount > 100 and customer_id % 2 = 0] .groupBy("region",
+///   "product_id").agg(sum("amount"), count("*"), avg("amount")).orderBy("region", "product_id"),
 /// with `extra` projections (arithmetic, comparisons, casts, CASE, coalesce, null tests)
-/// aggregated too.
+/// aggregated too. Without them only the filter reads customer_id, so the filter passes on
+/// fewer columns than it reads.
 PlanPtr sales_query(const std::string& path, bool filter, bool extra) {
   PlanPtr input = read_sales(path);
   if (filter) {
     auto f = node(PlanKind::kFilter, {input});
-    const_cast<PlanNode*>(f.get())->condition = call(">", {col({"amount"}), i32(100)});
+    const_cast<PlanNode*>(f.get())->condition =
+        call("and", {call(">", {col({"amount"}), i32(100)}),
+                     call("==", {call("%", {col({"customer_id"}), i32(2)}), i32(0)})});
     input = f;
   }
   if (extra) {
