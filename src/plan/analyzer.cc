@@ -107,6 +107,9 @@ class Analyzer {
   /// innermost node or expression the parser placed (query context).
   PlanPtr resolve(const PlanPtr& p);
   PlanPtr resolve_here(const PlanPtr& p);
+  /// Resolves a subquery's plan (of an expression or a LATERAL join) with `scope`'s output as
+  /// its outer scope: names its own FROM does not resolve become outer references.
+  PlanPtr resolve_with_outer_scope(const PlanPtr& query, const PlanPtr& scope);
   ExprPtr resolve_expr(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
   ExprPtr resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
 
@@ -245,21 +248,7 @@ PlanPtr Analyzer::resolve_here(const PlanPtr& p) {
   if (p->kind == PlanKind::kJoin && p->lateral) {
     // LATERAL: the right side is resolved with the left side as its outer scope.
     children.push_back(resolve(p->children[0]));
-    bool saved_agg = in_aggregate_, saved_select = in_select_list_;
-    in_aggregate_ = false;
-    in_select_list_ = false;
-    outer_scopes_.push_back(children[0]);
-    try {
-      children.push_back(resolve(p->children[1]));
-    } catch (...) {
-      outer_scopes_.pop_back();
-      in_aggregate_ = saved_agg;
-      in_select_list_ = saved_select;
-      throw;
-    }
-    outer_scopes_.pop_back();
-    in_aggregate_ = saved_agg;
-    in_select_list_ = saved_select;
+    children.push_back(resolve_with_outer_scope(p->children[1], children[0]));
   } else {
     for (auto& c : p->children) children.push_back(resolve(c));
   }
@@ -1092,6 +1081,27 @@ ExprPtr Analyzer::resolve_outer_reference(const ExprPtr& e) {
   });
 }
 
+PlanPtr Analyzer::resolve_with_outer_scope(const PlanPtr& query, const PlanPtr& scope) {
+  bool saved_agg = in_aggregate_, saved_select = in_select_list_;
+  in_aggregate_ = false;
+  in_select_list_ = false;
+  outer_scopes_.push_back(scope);
+  auto restore = [&] {
+    outer_scopes_.pop_back();
+    in_aggregate_ = saved_agg;
+    in_select_list_ = saved_select;
+  };
+  PlanPtr resolved;
+  try {
+    resolved = resolve(query);
+  } catch (...) {
+    restore();
+    throw;
+  }
+  restore();
+  return resolved;
+}
+
 /// Resolves a subquery's plan with `child` as its outer scope, then types the expression:
 /// a scalar subquery has its one column's type, EXISTS and IN are boolean; IN's values and the
 /// subquery's columns are cast pairwise to the type their equality compares in.
@@ -1099,22 +1109,7 @@ ExprPtr Analyzer::resolve_subquery(const ExprPtr& e, const PlanPtr& child, bool 
   if (e->subquery->resolved) return e;
   std::vector<ExprPtr> values;
   for (auto& v : e->children) values.push_back(resolve_expr(v, child, allow_agg));
-  bool saved_agg = in_aggregate_, saved_select = in_select_list_;
-  in_aggregate_ = false;
-  in_select_list_ = false;
-  outer_scopes_.push_back(child);
-  PlanPtr query;
-  try {
-    query = resolve(e->subquery);
-  } catch (...) {
-    outer_scopes_.pop_back();
-    in_aggregate_ = saved_agg;
-    in_select_list_ = saved_select;
-    throw;
-  }
-  outer_scopes_.pop_back();
-  in_aggregate_ = saved_agg;
-  in_select_list_ = saved_select;
+  PlanPtr query = resolve_with_outer_scope(e->subquery, child);
   auto out = std::make_shared<Expr>(*e);
   out->name = outer_reference_names(query);
   switch (e->subquery_kind) {

@@ -268,6 +268,17 @@ void split_correlation_keys(const std::vector<ExprPtr>& preds, const PlanPtr& be
   }
 }
 
+/// CASE WHEN condition THEN then ELSE otherwise END, typed as `then` (both sides share a type).
+ExprPtr case_when(const ExprPtr& condition, const ExprPtr& then, const ExprPtr& otherwise) {
+  auto c = std::make_shared<Expr>();
+  c->kind = ExprKind::kCaseWhen;
+  c->has_else = true;
+  c->type = then->type;
+  c->nullable = true;
+  c->children = {condition, then, otherwise};
+  return c;
+}
+
 /// A correlated aggregate without grouping keys (`top`, whose input reads the enclosing query)
 /// → the aggregate grouped by the correlation keys, left outer joined to `input` on them, so
 /// that every input row keeps one row. Returns each aggregate output's value over the join:
@@ -314,14 +325,8 @@ std::vector<ExprPtr> aggregate_subquery_join(PlanPtr& input, const PlanPtr& top,
     }
     // COUNT bug: with no matching rows the subquery still yields its aggregate over no rows
     // (count(*) = 0), not null.
-    auto c = std::make_shared<Expr>();
-    c->kind = ExprKind::kCaseWhen;
-    c->has_else = true;
-    c->type = value->type;
-    c->nullable = true;
-    c->children = {resolved_call("isnull", {join->output.back()}, conf),
-                   value_on_empty_input(inner_value), value};
-    values.push_back(c);
+    values.push_back(case_when(resolved_call("isnull", {join->output.back()}, conf),
+                               value_on_empty_input(inner_value), value));
   }
   return values;
 }
@@ -389,13 +394,7 @@ Decorrelated decorrelate_limit(const PlanPtr& limit, const Config& conf) {
 /// CASE WHEN isnull(matched) THEN null ELSE value END: a value of the right side of a left
 /// outer join, null for left rows nothing matched.
 ExprPtr null_unless_matched(const ExprPtr& value, const ExprPtr& matched, const Config& conf) {
-  auto c = std::make_shared<Expr>();
-  c->kind = ExprKind::kCaseWhen;
-  c->has_else = true;
-  c->type = value->type;
-  c->nullable = true;
-  c->children = {resolved_call("isnull", {matched}, conf), lit(Value(), value->type), value};
-  return c;
+  return case_when(resolved_call("isnull", {matched}, conf), lit(Value(), value->type), value);
 }
 
 }  // namespace
@@ -638,13 +637,7 @@ PlanPtr lateral_join(const PlanPtr& left, const PlanPtr& right, JoinType type,
     if (condition && outer) {
       ExprPtr keep = replace_attributes(condition, sub, raw);
       for (auto& v : values) {
-        auto c = std::make_shared<Expr>();
-        c->kind = ExprKind::kCaseWhen;
-        c->has_else = true;
-        c->type = v->type;
-        c->nullable = true;
-        c->children = {keep, v, lit(Value(), v->type)};
-        v = c;
+        v = case_when(keep, v, lit(Value(), v->type));
       }
     }
   } else {
