@@ -10,6 +10,20 @@ workloads three ways, workload by workload:
   ember-cpu   the same with `--conf spark.rapids.sql.enabled=false`: the CPU engine
   duckdb      DuckDB in this process, from a carried wheel, over the same files
 
+and, when asked for (--engines), in one warm process per workload:
+
+  ember-gpu-session / ember-cpu-session   one driver process runs the views, then the query
+              warm-up + repeat times; each run's time is the engine's own `Time taken` for that
+              statement, so process start and device initialisation are paid once, as in a
+              server (`ember server` creates the CUDA context at start-up)
+
+Bandwidth: for each workload the script counts the input bytes the query has to touch: the
+decoded (Arrow) size of every column of the Parquet views that the query names, or the file
+size of a CSV view. Next to each engine's median it gives that size over the time, and the run
+measures its ceilings on the same host: the host's memory copy rate on all cores (numpy, bytes
+read + written), and where PyTorch or CuPy can reach the GPU, the device's copy rate and the
+pinned host-to-device upload rate.
+
 The Ember driver command is one template, `--ember-sql` (or $EMBER_SQL), with the tokens
 {ember} (the binary), {sql} (the statements, ';'-separated: view definitions, then the query)
 and {file} (the same statements in a file). Default: "{ember} sql --output tsv -e {sql}". Each Ember run is
@@ -157,6 +171,105 @@ def sql_pair(w, P: dict) -> tuple[str, str]:
 
 
 # ---------------------------------------------------------------------------------------------
+# Input bytes and the host's and device's ceilings
+# ---------------------------------------------------------------------------------------------
+
+_COLUMN_BYTES: dict[tuple[str, str], int] = {}
+IDENT = re.compile(r"[A-Za-z_][A-Za-z0-9_]*")
+
+
+def parquet_files(path: str) -> list[str]:
+    p = Path(path)
+    if p.is_dir():
+        return sorted(str(f) for f in p.rglob("*.parquet"))
+    return sorted(glob.glob(path)) or [path]
+
+
+def input_bytes(family: str, P: dict, sql: str) -> tuple[int, str] | None:
+    """(bytes, how) the query must touch: decoded size of the Parquet columns it names, or the
+    file size of a CSV view it names; None for generated data."""
+    import pyarrow.parquet as pq
+
+    words = {w.lower() for w in IDENT.findall(sql)}
+    total, parts = 0, []
+    for name, (fmt, path, _) in views(family, P).items():
+        if name.lower() not in words:
+            continue
+        if fmt == "csv":
+            size = sum(os.path.getsize(f) for f in (glob.glob(path) or [path]))
+            total += size
+            parts.append(f"{name}: file")
+            continue
+        files = parquet_files(path)
+        schema = pq.read_schema(files[0])
+        cols = [c for c in schema.names if c.lower() in words]
+        for c in cols:
+            key = (path, c)
+            if key not in _COLUMN_BYTES:
+                _COLUMN_BYTES[key] = sum(pq.read_table(f, columns=[c]).nbytes for f in files)
+            total += _COLUMN_BYTES[key]
+        parts.append(f"{name}: {len(cols)} columns")
+    if not parts:
+        return None
+    return total, "; ".join(parts)
+
+
+def host_copy_ceiling(size: int = 1 << 31, threads: int | None = None, rounds: int = 5) -> float:
+    """Bytes a second (read + written) of a copy over all cores, best of `rounds`."""
+    import concurrent.futures
+
+    import numpy as np
+
+    threads = threads or os.cpu_count() or 1
+    src = np.ones(size // 8, dtype=np.float64)
+    dst = np.empty_like(src)
+    step = -(-src.size // threads)
+    bounds = [(i, min(i + step, src.size)) for i in range(0, src.size, step)]
+    best = 0.0
+    with concurrent.futures.ThreadPoolExecutor(threads) as ex:
+        for _ in range(rounds):
+            t = time.perf_counter()
+            list(ex.map(lambda b: np.copyto(dst[b[0]:b[1]], src[b[0]:b[1]]), bounds))
+            best = max(best, 2 * size / (time.perf_counter() - t))
+    return best
+
+
+def device_ceilings(size: int = 1 << 31, rounds: int = 10) -> dict:
+    """The GPU's device-to-device copy rate (read + written) and the pinned upload rate."""
+    try:
+        import torch
+
+        if not torch.cuda.is_available():
+            return {}
+        a = torch.empty(size, dtype=torch.uint8, device="cuda")
+        b = torch.empty_like(a)
+        host = torch.empty(size // 2, dtype=torch.uint8, pin_memory=True)
+        dev = torch.empty(size // 2, dtype=torch.uint8, device="cuda")
+        b.copy_(a)
+        dev.copy_(host)
+        torch.cuda.synchronize()
+
+        def rate(dst, src, nbytes):
+            best = 0.0
+            for _ in range(rounds):
+                start, stop = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+                start.record()
+                dst.copy_(src, non_blocking=True)
+                stop.record()
+                stop.synchronize()
+                best = max(best, nbytes / (start.elapsed_time(stop) * 1e-3))
+            return best
+
+        out = {"device_copy_Bps": rate(b, a, 2 * size), "pinned_upload_Bps": rate(dev, host, size // 2),
+               "via": f"torch {torch.__version__}"}
+        del a, b, host, dev
+        torch.cuda.empty_cache()
+        return out
+    except Exception as e:  # noqa: BLE001 - a missing library only leaves the figure out
+        return {"error": f"{type(e).__name__}: {e}"}
+
+
+# ---------------------------------------------------------------------------------------------
 # Running
 # ---------------------------------------------------------------------------------------------
 
@@ -215,6 +328,16 @@ class EmberDriver:
         m = TIME_TAKEN.findall(r["stderr"] + r["stdout"])
         if m:
             r["engine_reported_s"] = float(m[-1])
+        return r
+
+    def run_session(self, views_sql: list[str], query: str, runs: int, timeout: float,
+                    tmp: Path) -> dict:
+        """One process: the views, then the query `runs` times; the engine's time of each."""
+        r = run_child(self.argv(views_sql + [query] * runs, tmp), timeout)
+        m = TIME_TAKEN.findall(r["stderr"] + r["stdout"])
+        r["session_times"] = [float(x) for x in m[-runs:]] if len(m) >= runs else []
+        rows = parse_rows(r["stdout"])
+        r["first_rows"] = rows[: len(rows) // runs] if runs and len(rows) % runs == 0 else rows
         return r
 
 
@@ -359,14 +482,33 @@ def main() -> int:
             # A --conf rather than a SET statement, whose output row would join the answer's.
             drivers["ember-cpu"] = EmberDriver(
                 args.ember_sql + " --conf spark.rapids.sql.enabled=false", args.ember_bin)
+        for name in ("ember-gpu-session", "ember-cpu-session"):
+            if name in engines:
+                conf = " --conf spark.rapids.sql.enabled=false" if "cpu" in name else ""
+                drivers[name] = EmberDriver(args.ember_sql + conf, args.ember_bin)
         version = run_child([args.ember_bin, "--version"], 30)
         report["ember_version"] = version["stdout"].strip() or version["stderr"].strip()
         for name, d in drivers.items():
+            if name.endswith("-session"):
+                continue
             trivial = [d.run(["SELECT 1"], 60, tmp) for _ in range(5)]
             report.setdefault("trivial", {})[name] = {
                 **stats([r["wall_s"] for r in trivial if r["rc"] == 0]),
                 "rc": [r["rc"] for r in trivial],
                 "stderr_tail": trivial[-1]["stderr"][-500:]}
+    save()
+
+    # Ceilings, measured on this host in this run.
+    ceilings: dict = {}
+    try:
+        ceilings["host_copy_Bps"] = host_copy_ceiling()
+    except Exception as e:  # noqa: BLE001
+        report["notes"].append(f"host copy ceiling not measured: {type(e).__name__}: {e}")
+    if any(n.startswith("ember-gpu") for n in drivers):
+        ceilings.update(device_ceilings())
+    report["ceilings"] = ceilings
+    log("ceilings: " + ", ".join(f"{k} {v / 1e9:.1f} GB/s" if isinstance(v, float) else f"{k} {v}"
+                                 for k, v in ceilings.items()))
     save()
 
     # 4. Workloads, all engines per workload, so that a run cut short still compares.
@@ -401,8 +543,37 @@ def main() -> int:
             except Exception as e:  # noqa: BLE001
                 r = {"status": "error", "error": f"{type(e).__name__}: {str(e)[:300]}"}
             entry["duckdb"] = r
+        try:
+            counted = input_bytes(w.family, paths, duck_sql)
+        except Exception as e:  # noqa: BLE001 - the figure is left out, the timing goes on
+            counted = None
+            report["notes"].append(f"{w.name}: input bytes not counted: {type(e).__name__}: {e}")
+        if counted:
+            entry["input_bytes"], entry["input_bytes_how"] = counted
         statements = spark_views(w.family, paths) + [ember_sql]
         for name, d in drivers.items():
+            if name.endswith("-session"):
+                if time.monotonic() > deadline:
+                    break
+                run = d.run_session(spark_views(w.family, paths), ember_sql,
+                                    args.warmup + args.repeat,
+                                    args.run_timeout * (args.warmup + args.repeat), tmp)
+                times = run["session_times"][args.warmup:]
+                if run["timeout"] or run["rc"] != 0 or not times:
+                    r = {"status": "timeout" if run["timeout"] else "error", "rc": run["rc"],
+                         "stderr_tail": run["stderr"][-800:], "stdout_head": run["stdout"][:400]}
+                else:
+                    if w.name in RANDOM_WORKLOADS:
+                        check, detail = "unchecked", "random values: each engine has its own generator"
+                    elif reference is not None:
+                        check, detail = check_rows(run["first_rows"], reference)
+                    else:
+                        check, detail = "unchecked", "no DuckDB answer"
+                    r = {"status": "ok", **stats(times), "times": times, "check": check,
+                         "check_detail": detail, "peak_rss_bytes": run.get("peak_rss_bytes", 0),
+                         "process_s": run["wall_s"]}
+                entry[name] = r
+                continue
             times, reported, peak = [], [], 0
             r = {}
             for i in range(args.warmup + args.repeat):
@@ -438,19 +609,34 @@ def main() -> int:
             entry[name] = r
         log(f"{w.name}: " + ", ".join(
             f"{k} {v.get('median_s', 0):.3f}s" if v.get("status") == "ok" else f"{k} {v.get('status')}"
-            for k, v in entry.items()))
+            for k, v in entry.items() if isinstance(v, dict)))
         save()
 
     # 5. Markdown summary.
     names = ["duckdb"] + list(drivers)
+    ceil = report.get("ceilings", {})
+
+    def gbs(v):
+        return f"{v / 1e9:,.1f} GB/s"
+
+    ceiling_text = ", ".join(
+        f"{label} {gbs(ceil[k])}" for k, label in (
+            ("host_copy_Bps", "host memory copy (all cores, read + written)"),
+            ("device_copy_Bps", "device copy (read + written)"),
+            ("pinned_upload_Bps", "pinned host → device upload")) if isinstance(ceil.get(k), float))
     lines = [f"# Device benchmark · scale {args.scale:g} · commit {report.get('commit')}", "",
              f"machine: {report['machine']}", "",
              f"Ember driver: `{args.ember_sql}` (one process per run; trivial `SELECT 1`: "
              + ", ".join(f"{k} {v.get('median_s', float('nan')):.3f} s"
-                         for k, v in report.get("trivial", {}).items()) + ")", "",
-             "| workload | " + " | ".join(names) + " |", "| --- |" + " --- |" * len(names)]
+                         for k, v in report.get("trivial", {}).items()) + "); "
+             "`-session` engines: one process per workload, the engine's own time per run", "",
+             f"Ceilings measured in this run: {ceiling_text or 'none'}. Input: the decoded size of "
+             "the Parquet columns a query names (CSV: the file); GB/s = input ÷ median.", "",
+             "| workload | input | " + " | ".join(names) + " |",
+             "| --- | --- |" + " --- |" * len(names)]
     for wname, entry in report["results"].items():
-        row = [wname]
+        size = entry.get("input_bytes")
+        row = [wname, f"{size / 1e6:,.0f} MB" if size else "generated"]
         for n in names:
             r = entry.get(n)
             if not r:
@@ -459,6 +645,8 @@ def main() -> int:
                 cell = f"{r['median_s']:.3f} ({r['min_s']:.3f}–{r['max_s']:.3f})"
                 if n != "duckdb" and entry.get("duckdb", {}).get("status") == "ok":
                     cell += f" ×{r['median_s'] / entry['duckdb']['median_s']:.2f} of DuckDB"
+                if size:
+                    cell += f", {gbs(size / r['median_s'])}"
                 if r.get("check") == "wrong":
                     cell += " ✗ wrong"
                 row.append(cell)
