@@ -7,7 +7,10 @@
 #include "functions/rand.h"
 
 #include <cmath>
+#include <map>
+#include <mutex>
 #include <random>
+#include <vector>
 
 #include "functions/function.h"
 #include "functions/decimal_util.h"
@@ -47,13 +50,19 @@ int64_t seed_of(const std::vector<ColumnPtr>& args) {
   return c.type()->id() == TypeId::kInt ? c.values<int32_t>()[0] : c.values<int64_t>()[0];
 }
 
+/// The stream of seed + partition moved past the `rows` rows before this batch, each of which
+/// drew `steps_per_row` steps.
+uint64_t stream_at(int64_t seed, int64_t partition, int64_t rows, uint64_t steps_per_row) {
+  uint64_t state = xorshift::initial_state(
+      static_cast<int64_t>(static_cast<uint64_t>(seed) + static_cast<uint64_t>(partition)));
+  return xorshift::jump(state, static_cast<uint64_t>(rows) * steps_per_row);
+}
+
 ColumnPtr rand_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
                       const EvalContext&) {
   PartitionContext where = t_partition;
-  uint64_t state = xorshift::initial_state(static_cast<int64_t>(
-      static_cast<uint64_t>(seed_of(args)) + static_cast<uint64_t>(where.partition)));
-  // Rows before this batch in the partition consumed two steps each.
-  for (int64_t i = 0; i < where.row_offset; ++i) state = xorshift::step(xorshift::step(state));
+  // Rows before this batch in the partition drew two steps each.
+  uint64_t state = stream_at(seed_of(args), where.partition, where.row_offset, 2);
   auto data = Buffer::allocate(static_cast<size_t>(n) * sizeof(double));
   double* out = data->mutable_as<double>();
   for (int64_t i = 0; i < n; ++i) out[i] = xorshift::next_double(state);
@@ -86,23 +95,53 @@ struct Gaussian {
   }
 };
 
+/// Where the Gaussian streams stood at the end of the batches drawn so far: the draws per row
+/// vary, so a stream cannot jump; a batch resumes from the nearest earlier end of a batch of
+/// the same stream (normally the one just before it) and replays only the rows in between.
+class GaussianResumePoints {
+ public:
+  Gaussian resume(uint64_t start, int64_t row) {
+    Gaussian g{start};
+    int64_t at = 0;
+    {
+      std::lock_guard<std::mutex> lock(mu_);
+      auto it = points_.upper_bound({start, row});
+      if (it != points_.begin() && (--it)->first.first == start) {
+        g = it->second;
+        at = it->first.second;
+      }
+    }
+    for (; at < row; ++at) g();
+    return g;
+  }
+
+  void remember(uint64_t start, int64_t row, const Gaussian& g) {
+    std::lock_guard<std::mutex> lock(mu_);
+    if (points_.size() >= kMaxPoints) points_.clear();
+    points_[{start, row}] = g;
+  }
+
+ private:
+  static constexpr size_t kMaxPoints = 4096;
+  std::mutex mu_;
+  std::map<std::pair<uint64_t, int64_t>, Gaussian> points_;
+};
+
+GaussianResumePoints& gaussian_resume_points() {
+  static GaussianResumePoints points;
+  return points;
+}
+
 ColumnPtr randn_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
                        const EvalContext&) {
   PartitionContext where = t_partition;
-  Gaussian g{xorshift::initial_state(static_cast<int64_t>(
-      static_cast<uint64_t>(seed_of(args)) + static_cast<uint64_t>(where.partition)))};
-  // The draws per row vary, so the rows before this batch are replayed.
-  for (int64_t i = 0; i < where.row_offset; ++i) g();
+  const uint64_t start = stream_at(seed_of(args), where.partition, 0, 0);
+  Gaussian g = gaussian_resume_points().resume(start, where.row_offset);
   auto data = Buffer::allocate(static_cast<size_t>(n) * sizeof(double));
   double* out = data->mutable_as<double>();
   for (int64_t i = 0; i < n; ++i) out[i] = g();
+  gaussian_resume_points().remember(start, where.row_offset + n, g);
   return Column::make(sig.result_type, n, nullptr, data);
-}
-
-/// The stream of a call at the start of the current batch: seeded with seed + partition.
-uint64_t stream_start(int64_t seed) {
-  return xorshift::initial_state(
-      static_cast<int64_t>(static_cast<uint64_t>(seed) + static_cast<uint64_t>(t_partition.partition)));
 }
 
 /// The seed argument `k` of a call (constant), or a fresh one when the call has none.
@@ -148,8 +187,7 @@ TypePtr uniform_type(const TypePtr& lo, const TypePtr& hi) {
 
 ColumnPtr uniform_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
                          const EvalContext&) {
-  uint64_t state = stream_start(seed_at(args, 2));
-  for (int64_t i = 0; i < t_partition.row_offset; ++i) state = xorshift::step(xorshift::step(state));
+  uint64_t state = stream_at(seed_at(args, 2), t_partition.partition, t_partition.row_offset, 2);
   const TypePtr& t = sig.result_type;
   auto as_double = [](const Column& c, int64_t i) -> double {
     if (c.type()->id() == TypeId::kNull) return 0;
@@ -208,8 +246,8 @@ ColumnPtr randstr_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Si
     throw_type_mismatch("VALUE_OUT_OF_RANGE",
                         "The `length` must be between [0, 2147483647] (current value = " + std::to_string(len) + ").",
                         "randstr(" + len_col.type()->sql() + ")");
-  uint64_t state = stream_start(seed_at(args, 1));
-  for (int64_t i = 0; i < t_partition.row_offset * len; ++i) state = xorshift::step(state);
+  uint64_t state = stream_at(seed_at(args, 1), t_partition.partition, t_partition.row_offset,
+                             static_cast<uint64_t>(len));
   ColumnBuilder b(sig.result_type, n);
   std::string s(static_cast<size_t>(len), '0');
   for (int64_t i = 0; i < n; ++i) {
@@ -226,6 +264,31 @@ ColumnPtr randstr_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Si
 }
 
 }  // namespace
+
+namespace xorshift {
+
+const uint64_t* jump_powers() {
+  static const std::vector<uint64_t> powers = [] {
+    std::vector<uint64_t> t(static_cast<size_t>(kJumpPowers) * 64);
+    for (int b = 0; b < 64; ++b) t[static_cast<size_t>(b)] = step(uint64_t{1} << b);
+    // M^(2^j) = M^(2^(j-1)) · M^(2^(j-1)); column c of A·B is A applied to B's column c.
+    for (int j = 1; j < kJumpPowers; ++j)
+      for (int c = 0; c < 64; ++c)
+        t[static_cast<size_t>(j) * 64 + c] = apply_matrix(
+            &t[static_cast<size_t>(j - 1) * 64], t[static_cast<size_t>(j - 1) * 64 + c]);
+    return t;
+  }();
+  return powers.data();
+}
+
+uint64_t jump(uint64_t state, uint64_t steps) {
+  const uint64_t* powers = jump_powers();
+  for (int j = 0; j < kJumpPowers && steps != 0; ++j, steps >>= 1)
+    if (steps & 1) state = apply_matrix(powers + static_cast<size_t>(j) * 64, state);
+  return state;
+}
+
+}  // namespace xorshift
 
 PartitionContext current_partition() { return t_partition; }
 

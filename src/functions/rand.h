@@ -77,6 +77,26 @@ EMBER_HOST_DEVICE inline double next_double(uint64_t& s) {
   return static_cast<double>((a << 27) + b) * 0x1.0p-53;
 }
 
+/// Jump-ahead. One step is linear over GF(2), so k steps are a 64x64 bit matrix M^k; a state
+/// is moved k steps by applying the powers M^(2^j) for the set bits of k (at most 64 matrix
+/// applications instead of k steps). A matrix is 64 columns: column b is the state reached
+/// from the state with only bit b set.
+constexpr int kJumpPowers = 64;
+
+/// M^(2^j) for j in [0, kJumpPowers), 64 columns each; computed once (host only).
+const uint64_t* jump_powers();
+
+/// A matrix (64 columns) applied to a state.
+EMBER_HOST_DEVICE inline uint64_t apply_matrix(const uint64_t* m, uint64_t v) {
+  uint64_t r = 0;
+  for (int b = 0; b < 64; ++b)
+    if ((v >> b) & 1) r ^= m[b];
+  return r;
+}
+
+/// The state `steps` steps after `state` (host only).
+uint64_t jump(uint64_t state, uint64_t steps);
+
 }  // namespace xorshift
 
 /// Where the rows of the batch being evaluated sit: the Spark partition they belong to and
