@@ -117,7 +117,10 @@ def machine() -> dict:
 def views(family: str, P: dict) -> dict[str, tuple[str, str, dict]]:
     """name -> (format, path, options)."""
     if family == "sales":
+        import workloads as wl
+
         return {"sales_csv": ("csv", P["sales_csv"], {"header": "true", "inferSchema": "true"}),
+                "sales_csv_typed": ("csv", P["sales_csv"], {"header": "true", "": wl.SALES_DDL}),
                 "sales_parquet": ("parquet", P["sales_parquet"], {})}
     if family == "h2o":
         return {"x": ("parquet", P["h2o"], {})}
@@ -135,20 +138,29 @@ def sq(text: str) -> str:
 
 
 def spark_views(family: str, P: dict) -> list[str]:
+    """Spark SQL views; an option under the key "" is the view's column list (its schema)."""
     out = []
     for name, (fmt, path, opts) in views(family, P).items():
-        options = ", ".join(f"{k} {sq(v)}" for k, v in {"path": path, **opts}.items())
-        out.append(f"CREATE TEMPORARY VIEW {name} USING {fmt} OPTIONS ({options})")
+        schema = f" ({opts['']})" if "" in opts else ""
+        options = ", ".join(f"{k} {sq(v)}" for k, v in {"path": path, **opts}.items() if k)
+        out.append(f"CREATE TEMPORARY VIEW {name}{schema} USING {fmt} OPTIONS ({options})")
     return out
 
 
 def duckdb_views(family: str, P: dict) -> list[str]:
-    out = []
-    for name, (fmt, path, opts) in views(family, P).items():
-        src = (f"read_csv({sq(path)}, header = true)" if fmt == "csv"
-               else f"read_parquet({sq(path)}, hive_partitioning = false)")
-        out.append(f"CREATE OR REPLACE VIEW {name} AS SELECT * FROM {src}")
-    return out
+    """DuckDB's views: bench/workloads.py's, the one definition the other benchmark uses too."""
+    import workloads as wl
+
+    class Recorder:
+        def __init__(self):
+            self.statements: list[str] = []
+
+        def execute(self, sql, *args, **kwargs):
+            self.statements.append(sql)
+
+    rec = Recorder()
+    wl.duckdb_setup(rec, family, P)
+    return rec.statements
 
 
 def sql_pair(w, P: dict) -> tuple[str, str]:
