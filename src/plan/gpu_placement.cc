@@ -110,7 +110,13 @@ void GpuPlacement::place(exec::OperatorPtr& op, const std::string& blocked) {
   } else {
     const Note* n = note(op.get());
     if (n != nullptr && n->kind == Note::kAggregate) {
-      std::string reason = try_aggregate(op);
+      // The aggregate and every operator it would fuse must be switched on.
+      std::string reason = disabled_reason(*op);
+      for (const exec::PhysicalOperator* s = op->children.empty() ? nullptr : op->children[0].get();
+           reason.empty() && s != nullptr && note(s) != nullptr && note(s)->kind != Note::kAggregate;
+           s = s->children.empty() ? nullptr : s->children[0].get())
+        reason = disabled_reason(*s);
+      if (reason.empty()) reason = try_aggregate(op);
       if (reason.empty()) {
         report(*op, true, "");
         for (const exec::PhysicalOperator* s = op->children.empty() ? nullptr
@@ -127,7 +133,8 @@ void GpuPlacement::place(exec::OperatorPtr& op, const std::string& blocked) {
       }
       report(*op, false, reason);
     } else if (n != nullptr && n->kind == Note::kSort) {
-      std::string reason = try_sort(op);
+      std::string reason = disabled_reason(*op);
+      if (reason.empty()) reason = try_sort(op);
       if (reason.empty())
         report(*op, true,
                "inputs under spark.ember.gpu.minRows rows (" + std::to_string(settings_.min_rows) +
@@ -135,7 +142,8 @@ void GpuPlacement::place(exec::OperatorPtr& op, const std::string& blocked) {
       else
         report(*op, false, reason);
     } else if (auto* join = dynamic_cast<exec::HashJoin*>(op.get())) {
-      std::string reason = try_join(*join);
+      std::string reason = disabled_reason(*op);
+      if (reason.empty()) reason = try_join(*join);
       if (reason.empty())
         report(*op, true,
                "the probe; build sides under spark.ember.gpu.joinMinBuildRows rows (" +
@@ -147,6 +155,14 @@ void GpuPlacement::place(exec::OperatorPtr& op, const std::string& blocked) {
     }
   }
   for (auto& c : op->children) place(c, blocked);
+}
+
+std::string GpuPlacement::disabled_reason(const exec::PhysicalOperator& op) const {
+  // The RAPIDS accelerator's per-operator switch, named after Spark's physical operator class.
+  const std::string exec_name = op.name() + "Exec";
+  const std::string key = "spark.rapids.sql.exec." + exec_name;
+  if (conf_.get_bool(key, true)) return "";
+  return exec_name + " has been disabled. Set " + key + " to true if you wish to enable it";
 }
 
 std::string GpuPlacement::cpu_reason(const exec::PhysicalOperator& op) const {

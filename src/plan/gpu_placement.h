@@ -52,6 +52,8 @@ class GpuPlacement {
   };
   const Note* note(const exec::PhysicalOperator* op) const;
   void place(exec::OperatorPtr& op, const std::string& blocked);
+  /// Why `spark.rapids.sql.exec.<Name>Exec=false` keeps `op` on the CPU, or "".
+  std::string disabled_reason(const exec::PhysicalOperator& op) const;
   /// The operator below the filters and projections under aggregate `agg` (their notes, top
   /// down, into `steps`): where a fused GPU aggregation would take its input from.
   const exec::PhysicalOperator* input_chain(const exec::PhysicalOperator* agg,

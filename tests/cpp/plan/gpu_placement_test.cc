@@ -336,6 +336,23 @@ TEST(GpuPlacement, SalesCsvAggregatesOnTheGpuWithEqualResults) {
             << text;
       }
       auto on = ordered_rows(s.execute(q));
+      if (gpu::device_info().available) {
+        // RAPIDS' per-operator switches: the aggregate, or an operator it would fuse, off.
+        for (const char* exec : {"HashAggregateExec", "FilterExec"}) {
+          if (std::string(exec) == "FilterExec" && !filter) continue;
+          const std::string key = std::string("spark.rapids.sql.exec.") + exec;
+          s.config().set(key, "false");
+          std::string off_text = s.explain(q, ExplainMode::kSimple);
+          EXPECT_EQ(off_text.find("GpuHashAggregate"), std::string::npos) << off_text;
+          EXPECT_NE(off_text.find("!Exec <HashAggregate> cannot run on GPU because " +
+                                  std::string(exec) + " has been disabled. Set " + key +
+                                  " to true if you wish to enable it"),
+                    std::string::npos)
+              << off_text;
+          expect_same_ordered(ordered_rows(s.execute(q)), on);
+          s.config().set(key, "true");
+        }
+      }
       s.config().set("spark.rapids.sql.enabled", "false");
       EXPECT_EQ(s.explain(q, ExplainMode::kSimple).find("Gpu"), std::string::npos);
       auto off = ordered_rows(s.execute(q));
