@@ -107,10 +107,17 @@ bool GpuJoinProbe::probe(const exec::JoinHashTable& table, const std::vector<Col
     cpu_batches_.fetch_add(1, std::memory_order_relaxed);
     return false;
   }
+  // A batch goes to the device only when a GPU task slot is free now; otherwise its thread
+  // probes it on the CPU rather than wait, so the pipeline's other threads keep working while
+  // spark.rapids.sql.concurrentGpuTasks threads use the device.
+  GpuTaskPermit permit(*runtime, settings_.concurrent_tasks, std::try_to_lock);
+  if (!permit.owns()) {
+    cpu_batches_.fetch_add(1, std::memory_order_relaxed);
+    return false;
+  }
   std::vector<int64_t> combined;
   table.combine_int_keys(keys, n, combined);
   try {
-    GpuTaskPermit permit(*runtime, settings_.concurrent_tasks);
     Stream stream;
     index_->probe(combined.data(), n, request, column_ptrs_, *pool_, stream, result,
                   &runtime->pinned_pool());

@@ -144,6 +144,13 @@ void TaskSemaphore::acquire(int limit) {
   ++active_;
 }
 
+bool TaskSemaphore::try_acquire(int limit) {
+  std::lock_guard<std::mutex> lock(mu_);
+  if (active_ >= std::max(limit, 1)) return false;
+  ++active_;
+  return true;
+}
+
 void TaskSemaphore::release() {
   {
     std::lock_guard<std::mutex> lock(mu_);

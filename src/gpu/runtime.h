@@ -16,6 +16,8 @@ namespace ember::gpu {
 class TaskSemaphore {
  public:
   void acquire(int limit);
+  /// A permit if one is free now (false: none taken, nothing waited for).
+  bool try_acquire(int limit);
   void release();
   int active() const;
 
@@ -56,18 +58,25 @@ class Runtime {
   DeviceBuffer jump_tables_;
 };
 
-/// Holds one permit of the task semaphore for its lifetime.
+/// Holds one permit of the task semaphore for its lifetime: waited for, or (with
+/// std::try_to_lock) taken only if one is free now, which `owns()` tells.
 class GpuTaskPermit {
  public:
-  GpuTaskPermit(Runtime& runtime, int limit) : runtime_(runtime) {
+  GpuTaskPermit(Runtime& runtime, int limit) : runtime_(runtime), owns_(true) {
     runtime_.semaphore().acquire(limit);
   }
-  ~GpuTaskPermit() { runtime_.semaphore().release(); }
+  GpuTaskPermit(Runtime& runtime, int limit, std::try_to_lock_t)
+      : runtime_(runtime), owns_(runtime_.semaphore().try_acquire(limit)) {}
+  ~GpuTaskPermit() {
+    if (owns_) runtime_.semaphore().release();
+  }
   GpuTaskPermit(const GpuTaskPermit&) = delete;
   GpuTaskPermit& operator=(const GpuTaskPermit&) = delete;
+  bool owns() const { return owns_; }
 
  private:
   Runtime& runtime_;
+  bool owns_;
 };
 
 }  // namespace ember::gpu

@@ -47,6 +47,19 @@ TEST(TaskSemaphore, AdmitsUpToTheLimit) {
   EXPECT_EQ(s.active(), 0);
 }
 
+TEST(TaskSemaphore, TryAcquireTakesOnlyAFreePermit) {
+  TaskSemaphore s;
+  EXPECT_TRUE(s.try_acquire(2));
+  EXPECT_TRUE(s.try_acquire(2));
+  EXPECT_FALSE(s.try_acquire(2));
+  EXPECT_EQ(s.active(), 2);
+  s.release();
+  EXPECT_TRUE(s.try_acquire(2));
+  s.release();
+  s.release();
+  EXPECT_EQ(s.active(), 0);
+}
+
 TEST(DeviceMemoryPool, AccountsAndRefusesPastItsLimit) {
   EMBER_REQUIRE_GPU();
   Runtime* rt = Runtime::get(read_settings(Config()));
