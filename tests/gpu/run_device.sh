@@ -50,6 +50,23 @@ if phase test; then
   grep -E "^\[  (PASSED|FAILED|SKIPPED) |Failure|error" "$OUT/gpu_tests.log" "$OUT/plan_tests.log" | head -60
 fi
 
+if phase test; then
+  # What a client's explain() shows (the same Session::explain as Spark Connect's AnalyzePlan),
+  # through the SQL driver: GPU operators with the GPU on, none with it off, equal answers.
+  Q="SELECT CAST(id % 7 AS INT) AS k, sum(id) AS s, count(*) AS n, max(id) AS m FROM range(0, 3000000, 1, 8) WHERE id % 3 <> 1 GROUP BY 1 ORDER BY 1"
+  E="$BUILD/ember sql --output tsv -S"
+  $E -e "EXPLAIN $Q" >"$OUT/explain_on.txt" 2>&1
+  $E --conf spark.rapids.sql.enabled=false -e "EXPLAIN $Q" >"$OUT/explain_off.txt" 2>&1
+  $E --conf spark.rapids.sql.exec.FilterExec=false -e "EXPLAIN $Q" >"$OUT/explain_filter_off.txt" 2>&1
+  on=$($E -e "$Q" 2>/dev/null); off=$($E --conf spark.rapids.sql.enabled=false -e "$Q" 2>/dev/null)
+  if grep -q GpuHashAggregate "$OUT/explain_on.txt" && ! grep -q Gpu "$OUT/explain_off.txt" &&
+     grep -q "FilterExec has been disabled" "$OUT/explain_filter_off.txt" && [[ -n $on && $on == "$off" ]]; then
+    echo "explain: GPU placement shown, moved off and back with equal results"
+  else
+    echo "explain check FAILED"; cat "$OUT"/explain_*.txt; echo "on: $on"; echo "off: $off"; status=1
+  fi
+fi
+
 if phase bench; then
   # The sales data, generated here by the demo's generator (10M rows by default).
   ROWS=${EMBER_GPU_BENCH_SALES_ROWS:-10000000}
