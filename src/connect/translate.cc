@@ -127,6 +127,8 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
       return std::make_shared<plan::PlanNode>(
           *transpose_relation(*ctx_.session, input(t.input(), "Transpose"), index, ctx_.cancelled));
     }
+    case pb::Relation::kCollectMetrics:
+      return collect_metrics(rel);
     case pb::Relation::REL_TYPE_NOT_SET:
       throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",
                          "This oneOf field in spark.connect.Relation is not set: rel_type",
@@ -135,6 +137,28 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
       break;
   }
   throw_not_supported("Relation type " + relation_type_name(rel));
+}
+
+PlanTranslator::NodePtr PlanTranslator::collect_metrics(const pb::Relation& rel) {
+  const pb::CollectMetrics& r = rel.collect_metrics();
+  Observation o;
+  o.name = r.name();
+  o.input = input(r.input(), "CollectMetrics");
+  o.metrics = expressions(r.metrics());
+  if (rel.has_common() && rel.common().has_plan_id()) o.plan_id = rel.common().plan_id();
+  for (const Observation& seen : observations_)
+    if (seen.name == o.name)
+      throw SparkError(ErrorKind::kAnalysis, "DUPLICATED_METRICS_NAME",
+                       "The metric name is not unique: " + o.name +
+                           ". The same name cannot be used for metrics with different results. "
+                           "However multiple instances of metrics with with same result and name "
+                           "are allowed (e.g. self-joins).",
+                       {{"metricName", o.name}}, "42710");
+  // The rows pass through as they are: a projection of every input column.
+  NodePtr node = new_node(PlanKind::kProject, {o.input});
+  node->exprs = {plan::star()};
+  observations_.push_back(std::move(o));
+  return node;
 }
 
 }  // namespace ember::connect

@@ -132,7 +132,23 @@ class PlanTranslator {
   /// The arguments of a SQL relation.
   static SqlArguments sql_arguments(const spark::connect::SQL& sql);
 
+  /// A `DataFrame.observe(name, *metrics)` met in the plan (Spark's CollectMetrics): the
+  /// relation passes its input's rows on unchanged; the metrics are aggregates over those rows,
+  /// reported to the client after the action as observed metrics.
+  struct Observation {
+    std::string name;
+    std::vector<plan::ExprPtr> metrics;
+    plan::PlanPtr input;
+    int64_t plan_id = -1;
+  };
+  /// The observations of the relations translated so far, in the order met.
+  const std::vector<Observation>& observations() const { return observations_; }
+
   TranslateContext ctx_;
+
+ private:
+  NodePtr collect_metrics(const spark::connect::Relation& rel);
+  std::vector<Observation> observations_;
 };
 
 /// A fresh, mutable plan node (for the translate_*.cc files).
@@ -141,6 +157,10 @@ PlanTranslator::NodePtr new_node(plan::PlanKind kind, std::vector<plan::PlanPtr>
 /// A literal message as an Ember value and type (translate_literal.cc). Decimal strings are
 /// parsed exactly; arrays, maps and structs become `Value::list`s.
 TypedValue literal_from_proto(const spark::connect::Expression::Literal& lit);
+
+/// An Ember value of `type` as a literal message (the inverse of literal_from_proto), for
+/// values the server sends: observed metrics.
+void literal_to_proto(const Value& v, const DataType& type, spark::connect::Expression::Literal* out);
 
 /// The name of the relation type set in `rel`, as Spark names it in messages ("SQL", "NA_FILL").
 std::string relation_type_name(const spark::connect::Relation& rel);

@@ -317,3 +317,70 @@ TypedValue literal_from_proto(const pb::Expression::Literal& lit) {
 }
 
 }  // namespace ember::connect
+
+namespace ember::connect {
+
+void literal_to_proto(const Value& v, const DataType& type, pb::Expression::Literal* out) {
+  if (v.is_null()) {
+    type_to_proto(type, out->mutable_null());
+    return;
+  }
+  switch (type.id()) {
+    case TypeId::kBoolean: out->set_boolean(v.as_bool()); return;
+    case TypeId::kByte: out->set_byte(static_cast<int32_t>(v.as_int())); return;
+    case TypeId::kShort: out->set_short_(static_cast<int32_t>(v.as_int())); return;
+    case TypeId::kInt: out->set_integer(static_cast<int32_t>(v.as_int())); return;
+    case TypeId::kLong: out->set_long_(v.as_int()); return;
+    case TypeId::kFloat: out->set_float_(static_cast<float>(v.as_double())); return;
+    case TypeId::kDouble: out->set_double_(v.as_double()); return;
+    case TypeId::kDecimal: {
+      auto* d = out->mutable_decimal();
+      d->set_value(decimal_to_string(v.as_decimal(), type.scale()));
+      d->set_precision(type.precision());
+      d->set_scale(type.scale());
+      return;
+    }
+    case TypeId::kString: out->set_string(v.as_bytes()); return;
+    case TypeId::kBinary: out->set_binary(v.as_bytes()); return;
+    case TypeId::kDate: out->set_date(static_cast<int32_t>(v.as_int())); return;
+    case TypeId::kTimestamp: out->set_timestamp(v.as_int()); return;
+    case TypeId::kTimestampNtz: out->set_timestamp_ntz(v.as_int()); return;
+    case TypeId::kYearMonthInterval:
+      out->set_year_month_interval(static_cast<int32_t>(v.as_int()));
+      type_to_proto(type, out->mutable_data_type());
+      return;
+    case TypeId::kDayTimeInterval:
+      out->set_day_time_interval(v.as_int());
+      type_to_proto(type, out->mutable_data_type());
+      return;
+    case TypeId::kArray: {
+      auto* a = out->mutable_array();
+      type_to_proto(*type.element_type(), a->mutable_element_type());
+      for (const Value& e : v.as_list()) literal_to_proto(e, *type.element_type(), a->add_elements());
+      return;
+    }
+    case TypeId::kMap: {
+      auto* m = out->mutable_map();
+      type_to_proto(*type.key_type(), m->mutable_key_type());
+      type_to_proto(*type.value_type(), m->mutable_value_type());
+      for (const Value& entry : v.as_list()) {
+        literal_to_proto(entry.as_list()[0], *type.key_type(), m->add_keys());
+        literal_to_proto(entry.as_list()[1], *type.value_type(), m->add_values());
+      }
+      return;
+    }
+    case TypeId::kStruct: {
+      auto* s = out->mutable_struct_();
+      type_to_proto(type, s->mutable_struct_type());
+      const auto& fields = type.fields();
+      for (size_t i = 0; i < fields.size(); ++i)
+        literal_to_proto(v.as_list()[i], *fields[i].type, s->add_elements());
+      return;
+    }
+    default:
+      break;
+  }
+  throw_not_supported("A literal of type " + type.simple_string());
+}
+
+}  // namespace ember::connect
