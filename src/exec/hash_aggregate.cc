@@ -15,13 +15,19 @@ namespace ember::exec {
 /// A hash table from encoded group key to a group number, with each group's key bytes and
 /// aggregate states. Open addressing with linear probing over a power-of-two slot array. Packed
 /// keys live in their slots beside the group number, so that finding a group touches one cache
-/// line, which `prefetch_packed` can ask for ahead of time; byte keys are compared through the
-/// per-group key and hash arrays.
+/// line, which `prefetch` can ask for ahead of time; a byte-key slot holds the upper half of
+/// its group's hash beside the group number, so that a probe compares key bytes (through the
+/// per-group key array) only for a slot whose hash matches.
 struct HashAggregate::Table {
   explicit Table(size_t state_size) : state_size(state_size) {
-    slots.assign(1024, -1);
+    slots.assign(1024, ByteSlot{});
     packed_slots.assign(1024, PackedSlot{});
   }
+
+  struct ByteSlot {
+    uint32_t tag = 0;    // the upper 32 bits of the group's hash
+    int32_t group = -1;  // -1: empty
+  };
 
   struct PackedSlot {
     PackedKey key = 0;
@@ -29,7 +35,7 @@ struct HashAggregate::Table {
   };
 
   size_t state_size;
-  std::vector<int32_t> slots;                 // byte keys: group numbers
+  std::vector<ByteSlot> slots;                // byte keys
   std::vector<PackedSlot> packed_slots;       // packed keys
   std::vector<uint64_t> hashes;               // per group
   std::deque<std::string> key_chunks;         // stable storage of key bytes
@@ -43,8 +49,10 @@ struct HashAggregate::Table {
   size_t groups() const { return hashes.size(); }
   uint8_t* state(size_t g) { return states.data() + g * state_size; }
 
-  void prefetch_packed(uint64_t h) const {
-    __builtin_prefetch(&packed_slots[h & (packed_slots.size() - 1)]);
+  /// Asks for the slot a key of hash `h` probes first (of the table's key form).
+  void prefetch(uint64_t h) const {
+    if (byte_keys) __builtin_prefetch(&slots[h & (slots.size() - 1)]);
+    else __builtin_prefetch(&packed_slots[h & (packed_slots.size() - 1)]);
   }
 
   /// The group of a packed key (a table holds either packed or byte keys, never both).
@@ -73,14 +81,15 @@ struct HashAggregate::Table {
   int32_t find_or_insert(std::string_view key, uint64_t h, Init&& init) {
     size_t mask = slots.size() - 1;
     size_t pos = h & mask;
+    const uint32_t tag = static_cast<uint32_t>(h >> 32);
     for (;;) {
-      int32_t g = slots[pos];
-      if (g < 0) break;
-      if (hashes[static_cast<size_t>(g)] == h && keys[static_cast<size_t>(g)] == key) return g;
+      const ByteSlot& slot = slots[pos];
+      if (slot.group < 0) break;
+      if (slot.tag == tag && keys[static_cast<size_t>(slot.group)] == key) return slot.group;
       pos = (pos + 1) & mask;
     }
     int32_t g = static_cast<int32_t>(keys.size());
-    slots[pos] = g;
+    slots[pos] = ByteSlot{tag, g};
     hashes.push_back(h);
     byte_keys = true;
     append_key(key);
@@ -141,11 +150,11 @@ struct HashAggregate::Table {
   void rehash(size_t size) {
     const size_t mask = size - 1;
     if (byte_keys) {
-      std::vector<int32_t> bigger(size, -1);
+      std::vector<ByteSlot> bigger(size);
       for (size_t g = 0; g < hashes.size(); ++g) {
         size_t pos = hashes[g] & mask;
-        while (bigger[pos] >= 0) pos = (pos + 1) & mask;
-        bigger[pos] = static_cast<int32_t>(g);
+        while (bigger[pos].group >= 0) pos = (pos + 1) & mask;
+        bigger[pos] = ByteSlot{static_cast<uint32_t>(hashes[g] >> 32), static_cast<int32_t>(g)};
       }
       slots.swap(bigger);
       return;
@@ -236,9 +245,9 @@ void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
       // Slots are asked for some rows ahead, so that the lookups of several rows wait for
       // memory at once; a row with the key of the row before (clustered input) reuses its group.
       constexpr int64_t kAhead = 16;
-      for (int64_t i = 0; i < std::min(n, kAhead); ++i) t.prefetch_packed(hashes[i]);
+      for (int64_t i = 0; i < std::min(n, kAhead); ++i) t.prefetch(hashes[i]);
       for (int64_t i = 0; i < n; ++i) {
-        if (i + kAhead < n) t.prefetch_packed(hashes[i + kAhead]);
+        if (i + kAhead < n) t.prefetch(hashes[i + kAhead]);
         group[i] = i > 0 && packed[i] == packed[i - 1] ? group[i - 1]
                                                        : t.find_or_insert_packed(packed[i], hashes[i], init_state);
       }
@@ -251,9 +260,13 @@ void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
     std::string arena;
     std::vector<uint32_t> offs, lens;
     enc.encode(key_cols, n, arena, offs, lens);
+    std::vector<uint64_t> hashes(static_cast<size_t>(n));
+    for (int64_t i = 0; i < n; ++i) hashes[i] = hash_bytes(arena.data() + offs[i], lens[i]);
+    constexpr int64_t kAhead = 16;
+    for (int64_t i = 0; i < std::min(n, kAhead); ++i) t.prefetch(hashes[i]);
     for (int64_t i = 0; i < n; ++i) {
-      std::string_view key(arena.data() + offs[i], lens[i]);
-      group[i] = t.find_or_insert(key, hash_bytes(key.data(), key.size()), init_state);
+      if (i + kAhead < n) t.prefetch(hashes[i + kAhead]);
+      group[i] = t.find_or_insert(std::string_view(arena.data() + offs[i], lens[i]), hashes[i], init_state);
     }
   }
   std::vector<uint8_t*> ptrs(static_cast<size_t>(n));
@@ -302,7 +315,7 @@ void HashAggregate::merge_into(Table& dst, Table& src, const std::vector<uint32_
   constexpr size_t kAhead = 16;
   for (size_t k = 0; k < mine.size(); ++k) {
     const size_t g = mine[k];
-    if (packed && k + kAhead < mine.size()) dst.prefetch_packed(src.hashes[mine[k + kAhead]]);
+    if (k + kAhead < mine.size()) dst.prefetch(src.hashes[mine[k + kAhead]]);
     int32_t to = packed ? dst.find_or_insert_packed(src.packed[g], src.hashes[g], init_state)
                         : dst.find_or_insert(src.keys[g], src.hashes[g], init_state);
     for (size_t f = 0; f < functions_.size(); ++f) {

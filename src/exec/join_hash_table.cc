@@ -105,6 +105,7 @@ bool JoinHashTable::try_int_keys(const std::vector<ColumnPtr>& keys, const std::
   std::vector<int64_t> combined;
   combine_int_keys(keys, n, combined);
   next_.assign(static_cast<size_t>(n), -1);
+  unique_keys_ = true;
   if (mode_ == Mode::kDirect) {
     direct_.assign(static_cast<size_t>(range), -1);
     // Insert in reverse so that each chain lists rows in build order.
@@ -112,6 +113,7 @@ bool JoinHashTable::try_int_keys(const std::vector<ColumnPtr>& keys, const std::
       int64_t key = combined[static_cast<size_t>(i)];
       if (key < 0) continue;
       int32_t& head = direct_[static_cast<size_t>(key)];
+      if (head >= 0) unique_keys_ = false;
       next_[static_cast<size_t>(i)] = head;
       head = static_cast<int32_t>(i);
     }
@@ -125,6 +127,7 @@ bool JoinHashTable::try_int_keys(const std::vector<ColumnPtr>& keys, const std::
     if (key < 0) continue;
     size_t pos = join_int_hash(key) & mask_;
     while (int_slots_[pos].first >= 0 && int_slots_[pos].key != key) pos = (pos + 1) & mask_;
+    if (int_slots_[pos].first >= 0) unique_keys_ = false;
     next_[static_cast<size_t>(i)] = int_slots_[pos].first;
     int_slots_[pos].key = key;
     int_slots_[pos].first = static_cast<int32_t>(i);
@@ -158,8 +161,13 @@ void JoinHashTable::probe_int(const std::vector<int64_t>& combined, std::vector<
                               std::vector<int32_t>& build_rows, bool first_only) const {
   const int64_t n = static_cast<int64_t>(combined.size());
   const int64_t* key = combined.data();
+  const bool once = first_only || unique_keys_;
+  if (unique_keys_) {
+    probe_rows.reserve(probe_rows.size() + static_cast<size_t>(n));
+    build_rows.reserve(build_rows.size() + static_cast<size_t>(n));
+  }
   auto emit = [&](int64_t i, int32_t first) {
-    for (int32_t b = first; b >= 0; b = first_only ? -1 : next_[static_cast<size_t>(b)]) {
+    for (int32_t b = first; b >= 0; b = once ? -1 : next_[static_cast<size_t>(b)]) {
       probe_rows.push_back(static_cast<int32_t>(i));
       build_rows.push_back(b);
     }
@@ -200,6 +208,7 @@ void JoinHashTable::build(Batch rows, const std::vector<ColumnPtr>& keys, const 
     mask_ = buckets_for(n) - 1;
     slots_.assign(mask_ + 1, PackedSlot{0, -1});
     next_.assign(static_cast<size_t>(n), -1);
+    unique_keys_ = true;
     // Insert in reverse so that each chain lists rows in build order.
     for (int64_t i = n - 1; i >= 0; --i) {
       size_t r = static_cast<size_t>(i);
@@ -207,6 +216,7 @@ void JoinHashTable::build(Batch rows, const std::vector<ColumnPtr>& keys, const 
       PackedKey k = packed[r];
       size_t pos = hash_packed(k) & mask_;
       while (slots_[pos].first >= 0 && slots_[pos].key != k) pos = (pos + 1) & mask_;
+      if (slots_[pos].first >= 0) unique_keys_ = false;
       next_[r] = slots_[pos].first;
       slots_[pos].key = k;
       slots_[pos].first = static_cast<int32_t>(i);
@@ -244,13 +254,14 @@ void JoinHashTable::probe(const std::vector<ColumnPtr>& keys, const std::vector<
     std::vector<PackedKey> packed(static_cast<size_t>(n));
     encoder.encode_packed(keys, n, packed.data());
     std::vector<uint8_t> skip = null_key_rows(keys, null_safe, n);
+    const bool once = first_only || unique_keys_;
     for (int64_t i = 0; i < n; ++i) {
       size_t r = static_cast<size_t>(i);
       if (skip[r]) continue;
       PackedKey k = packed[r];
       size_t pos = hash_packed(k) & mask_;
       while (slots_[pos].first >= 0 && slots_[pos].key != k) pos = (pos + 1) & mask_;
-      for (int32_t b = slots_[pos].first; b >= 0; b = first_only ? -1 : next_[static_cast<size_t>(b)]) {
+      for (int32_t b = slots_[pos].first; b >= 0; b = once ? -1 : next_[static_cast<size_t>(b)]) {
         probe_rows.push_back(static_cast<int32_t>(i));
         build_rows.push_back(b);
       }

@@ -95,6 +95,9 @@ class JoinHashTable {
   Batch rows_;
   Mode mode_ = Mode::kBytes;
   std::vector<int32_t> next_;  // row → next row of equal key, -1 at the end
+  /// kDirect / kInt64 / kPacked: no two build rows share a key (every chain has one row), so a
+  /// probe row matches at most once and its match's `next_` is never read.
+  bool unique_keys_ = false;
   uint64_t mask_ = 0;
   // kDirect / kInt64.
   std::vector<int64_t> key_min_, key_max_, key_stride_;

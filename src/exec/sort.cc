@@ -65,10 +65,12 @@ void Sort::finalize(ExecContext& ctx) {
   n = static_cast<int64_t>(idx.size());
   all.columns.resize(width);
   ctx.check_cancelled();
-  for (int64_t off = 0; off < n; off += kBatchRows) {
-    int64_t len = std::min(kBatchRows, n - off);
-    output_.push_back(gather_batch(all, idx.data() + off, len));
-  }
+  // The output batches are gathered on all threads.
+  output_.resize(static_cast<size_t>((n + kBatchRows - 1) / kBatchRows));
+  ThreadPool::global().parallel_run(output_.size(), [&](size_t b) {
+    const int64_t off = static_cast<int64_t>(b) * kBatchRows;
+    output_[b] = gather_batch(all, idx.data() + off, std::min(kBatchRows, n - off));
+  });
 }
 
 std::unique_ptr<SourceState> Sort::open_source(ExecContext&) const { return std::make_unique<BatchListSource>(); }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <numeric>
 
 #include "common/error.h"
@@ -27,6 +28,58 @@ int value_width(const DataType& t) {
 
 bool prefix_encodable(const DataType& t) { return t.id() == TypeId::kString || t.id() == TypeId::kBinary; }
 
+/// Integer-valued types whose values a sort may encode as their distance from the column's
+/// smallest value, in as few bytes as the column's range needs.
+bool offset_encodable(const DataType& t) {
+  switch (t.id()) {
+    case TypeId::kByte:
+    case TypeId::kShort:
+    case TypeId::kInt:
+    case TypeId::kLong:
+    case TypeId::kDate:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampNtz:
+    case TypeId::kTime:
+    case TypeId::kYearMonthInterval:
+    case TypeId::kDayTimeInterval: return t.byte_width() >= 1 && t.byte_width() <= 8;
+    default: return false;
+  }
+}
+
+template <typename T>
+void value_range(const Column& c, int64_t n, int64_t& lo, int64_t& hi) {
+  const T* v = c.values<T>();
+  const bool nulls = c.may_have_nulls();
+  lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+  for (int64_t i = 0; i < n; ++i) {
+    if (nulls && c.is_null(i)) continue;
+    lo = std::min<int64_t>(lo, v[i]);
+    hi = std::max<int64_t>(hi, v[i]);
+  }
+}
+
+/// The smallest and largest non-null value of an offset-encodable column; false when every
+/// row is null.
+bool column_range(const Column& c, int64_t n, int64_t& lo, int64_t& hi) {
+  switch (c.type()->byte_width()) {
+    case 1: value_range<int8_t>(c, n, lo, hi); break;
+    case 2: value_range<int16_t>(c, n, lo, hi); break;
+    case 4: value_range<int32_t>(c, n, lo, hi); break;
+    default: value_range<int64_t>(c, n, lo, hi); break;
+  }
+  return lo <= hi;
+}
+
+/// Bytes that hold every value of [0, range].
+int range_bytes(uint64_t range) {
+  int bytes = 0;
+  while (range != 0) {
+    ++bytes;
+    range >>= 8;
+  }
+  return bytes;
+}
+
 /// How each key lands in the normalized key: whether it has a null byte, how many value bytes,
 /// and whether those bytes hold the whole value. Keys after the first one that does not fit
 /// wholly are left to the comparator.
@@ -34,28 +87,46 @@ struct KeyLayout {
   struct Part {
     bool null_byte = true;
     int bytes = 0;
+    /// Whether the value is encoded as its distance from `min` (an integer column whose range
+    /// needs fewer bytes than its type).
+    bool offset = false;
+    int64_t min = 0;
   };
   std::vector<Part> parts;  // one per encoded key, a prefix of the keys
   bool exact = true;        // every key wholly encoded: equal normalized keys are equal rows
+  int used = 0;             // bytes of the normalized key that the parts take
 };
 
-KeyLayout plan_layout(const std::vector<NormalizedKeySpec>& keys, const std::vector<ColumnPtr>* cols) {
+/// The layout of `keys`. With the columns (`cols` and their `n` rows) known, a column without
+/// nulls takes no null byte and an integer column takes only the bytes of its value range.
+KeyLayout plan_layout(const std::vector<NormalizedKeySpec>& keys, const std::vector<ColumnPtr>* cols,
+                      int64_t n = 0) {
   KeyLayout out;
   int used = 0;
   for (size_t k = 0; k < keys.size(); ++k) {
     const DataType& t = *keys[k].type;
     // A null byte unless the column (when known) has no nulls.
     const bool null_byte = t.id() == TypeId::kNull || !cols || (*cols)[k]->may_have_nulls();
-    const int w = value_width(t);
+    int w = value_width(t);
+    KeyLayout::Part part{null_byte, w};
+    int64_t lo, hi;
+    if (cols && offset_encodable(t) && column_range(*(*cols)[k], n, lo, hi)) {
+      const int narrow = range_bytes(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo));
+      if (narrow < w) part = KeyLayout::Part{null_byte, w = narrow, true, lo};
+    }
     const int need = (null_byte ? 1 : 0) + std::max(w, 0);
     if (w >= 0 && used + need <= kKeyBytes) {
-      out.parts.push_back({null_byte, w});
+      out.parts.push_back(part);
       used += need;
+      out.used = used;
       continue;
     }
     out.exact = false;
     const int room = kKeyBytes - used - (null_byte ? 1 : 0);
-    if (prefix_encodable(t) && room >= 2) out.parts.push_back({null_byte, room});
+    if (prefix_encodable(t) && room >= 2) {
+      out.parts.push_back({null_byte, room});
+      out.used = kKeyBytes;
+    }
     break;
   }
   return out;
@@ -95,6 +166,22 @@ void append_values(const Column& c, int64_t begin, int64_t end, int width, bool 
   append_bits<T>(begin, end, width, ascending, out, [v](int64_t i) { return v[i]; });
 }
 
+/// Each value's distance from `min` (at most `width` bytes; null rows, whatever their value bits,
+/// are masked to their width here and cleared by the caller).
+template <typename T>
+void append_offsets(const Column& c, int64_t begin, int64_t end, int width, bool ascending, int64_t min,
+                    NormalizedKey* out) {
+  const T* v = c.values<T>();
+  const uint64_t mask = width == 8 ? ~uint64_t{0} : (uint64_t{1} << (8 * width)) - 1;
+  const uint64_t base = static_cast<uint64_t>(min);
+  for (int64_t i = begin; i < end; ++i) {
+    uint64_t bits = (static_cast<uint64_t>(static_cast<int64_t>(v[i])) - base) & mask;
+    if (!ascending) bits = ~bits & mask;
+    NormalizedKey& k = out[i - begin];
+    k = (k << (8 * width)) | bits;
+  }
+}
+
 /// The first `width` bytes of each string (zero padded), unsigned byte order as Spark compares
 /// strings and binary; equal prefixes are settled by the comparator.
 void append_prefix(const Column& c, int64_t begin, int64_t end, int width, bool ascending, NormalizedKey* out) {
@@ -105,6 +192,34 @@ void append_prefix(const Column& c, int64_t begin, int64_t end, int width, bool 
       unsigned byte = b < static_cast<int>(s.size()) ? static_cast<unsigned char>(s[static_cast<size_t>(b)]) : 0u;
       k = (k << 8) | (ascending ? byte : 0xffu - byte);
     }
+  }
+}
+
+/// The value bytes of rows [begin, end) of `c` in their type's full width.
+void append_column(const Column& c, int64_t begin, int64_t end, int width, bool asc, NormalizedKey* out) {
+  switch (c.type()->id()) {
+    case TypeId::kBoolean:
+      for (int64_t i = begin; i < end; ++i) {
+        unsigned bit = c.bool_at(i) ? 1 : 0;
+        out[i - begin] = (out[i - begin] << 8) | (asc ? bit : 1 - bit);
+      }
+      break;
+    case TypeId::kFloat: append_values<float>(c, begin, end, width, asc, out); break;
+    case TypeId::kDouble: append_values<double>(c, begin, end, width, asc, out); break;
+    case TypeId::kDecimal: {
+      const __int128* v = c.values<__int128>();
+      append_bits<int64_t>(begin, end, width, asc, out, [v](int64_t i) { return static_cast<int64_t>(v[i]); });
+      break;
+    }
+    case TypeId::kString:
+    case TypeId::kBinary: append_prefix(c, begin, end, width, asc, out); break;
+    default:
+      switch (width) {
+        case 1: append_values<int8_t>(c, begin, end, width, asc, out); break;
+        case 2: append_values<int16_t>(c, begin, end, width, asc, out); break;
+        case 4: append_values<int32_t>(c, begin, end, width, asc, out); break;
+        default: append_values<int64_t>(c, begin, end, width, asc, out); break;
+      }
   }
 }
 
@@ -125,29 +240,16 @@ void encode(const KeyLayout& layout, const std::vector<NormalizedKeySpec>& keys,
       }
     }
     if (width == 0) continue;
-    switch (c.type()->id()) {
-      case TypeId::kBoolean:
-        for (int64_t i = begin; i < end; ++i) {
-          unsigned bit = c.bool_at(i) ? 1 : 0;
-          out[i - begin] = (out[i - begin] << 8) | (asc ? bit : 1 - bit);
-        }
-        break;
-      case TypeId::kFloat: append_values<float>(c, begin, end, width, asc, out); break;
-      case TypeId::kDouble: append_values<double>(c, begin, end, width, asc, out); break;
-      case TypeId::kDecimal: {
-        const __int128* v = c.values<__int128>();
-        append_bits<int64_t>(begin, end, width, asc, out, [v](int64_t i) { return static_cast<int64_t>(v[i]); });
-        break;
+    if (layout.parts[k].offset) {
+      const int64_t min = layout.parts[k].min;
+      switch (c.type()->byte_width()) {
+        case 1: append_offsets<int8_t>(c, begin, end, width, asc, min, out); break;
+        case 2: append_offsets<int16_t>(c, begin, end, width, asc, min, out); break;
+        case 4: append_offsets<int32_t>(c, begin, end, width, asc, min, out); break;
+        default: append_offsets<int64_t>(c, begin, end, width, asc, min, out); break;
       }
-      case TypeId::kString:
-      case TypeId::kBinary: append_prefix(c, begin, end, width, asc, out); break;
-      default:
-        switch (width) {
-          case 1: append_values<int8_t>(c, begin, end, width, asc, out); break;
-          case 2: append_values<int16_t>(c, begin, end, width, asc, out); break;
-          case 4: append_values<int32_t>(c, begin, end, width, asc, out); break;
-          default: append_values<int64_t>(c, begin, end, width, asc, out); break;
-        }
+    } else {
+      append_column(c, begin, end, width, asc, out);
     }
     if (layout.parts[k].null_byte && c.may_have_nulls()) {
       // Null rows carry value bits 0, so that all nulls compare equal.
@@ -158,24 +260,33 @@ void encode(const KeyLayout& layout, const std::vector<NormalizedKeySpec>& keys,
   }
 }
 
-std::vector<SortEntry> entries_for(const KeyLayout& layout, const std::vector<NormalizedKeySpec>& keys,
-                                   const std::vector<ColumnPtr>& cols, int64_t n) {
-  std::vector<SortEntry> entries(static_cast<size_t>(n));
+/// Encodes rows [0, n) in chunks on all threads; `take(begin, end, keys)` receives each chunk.
+template <typename Take>
+void encode_chunks(const KeyLayout& layout, const std::vector<NormalizedKeySpec>& keys,
+                   const std::vector<ColumnPtr>& cols, int64_t n, const Take& take) {
   const int64_t chunk = 1 << 16;
   const size_t chunks = static_cast<size_t>((n + chunk - 1) / chunk);
   ThreadPool::global().parallel_run(chunks, [&](size_t c) {
     int64_t begin = static_cast<int64_t>(c) * chunk, end = std::min(n, begin + chunk);
     std::vector<NormalizedKey> encoded(static_cast<size_t>(end - begin));
     encode(layout, keys, cols, begin, end, encoded.data());
+    take(begin, end, encoded.data());
+  });
+}
+
+std::vector<SortEntry> entries_for(const KeyLayout& layout, const std::vector<NormalizedKeySpec>& keys,
+                                   const std::vector<ColumnPtr>& cols, int64_t n) {
+  std::vector<SortEntry> entries(static_cast<size_t>(n));
+  encode_chunks(layout, keys, cols, n, [&](int64_t begin, int64_t end, const NormalizedKey* encoded) {
     for (int64_t i = begin; i < end; ++i)
-      entries[static_cast<size_t>(i)] = {encoded[static_cast<size_t>(i - begin)], static_cast<uint32_t>(i)};
+      entries[static_cast<size_t>(i)] = {encoded[i - begin], static_cast<uint32_t>(i)};
   });
   return entries;
 }
 
 /// Sorts chunks on all threads of the global pool, then merges neighbouring runs pairwise.
-template <typename Less>
-void parallel_sort_by(std::vector<SortEntry>& entries, const Less& less) {
+template <typename Entry, typename Less>
+void parallel_sort_by(std::vector<Entry>& entries, const Less& less) {
   ThreadPool& pool = ThreadPool::global();
   const size_t n = entries.size();
   size_t parts = std::min<size_t>(pool.size() + 1, std::max<size_t>(1, n / 65536));
@@ -189,9 +300,9 @@ void parallel_sort_by(std::vector<SortEntry>& entries, const Less& less) {
     std::sort(entries.begin() + static_cast<std::ptrdiff_t>(bounds[p]),
               entries.begin() + static_cast<std::ptrdiff_t>(bounds[p + 1]), less);
   });
-  std::vector<SortEntry> scratch(n);
-  std::vector<SortEntry>* src = &entries;
-  std::vector<SortEntry>* dst = &scratch;
+  std::vector<Entry> scratch(n);
+  std::vector<Entry>* src = &entries;
+  std::vector<Entry>* dst = &scratch;
   while (bounds.size() > 2) {
     size_t runs = bounds.size() - 1;
     size_t pairs = (runs + 1) / 2;
@@ -233,7 +344,7 @@ std::vector<SortEntry> normalized_entries(const std::vector<NormalizedKeySpec>& 
 std::vector<int32_t> sort_order(const std::vector<NormalizedKeySpec>& keys, const std::vector<ColumnPtr>& cols,
                                 int64_t n, int64_t limit) {
   const bool top = limit >= 0 && limit < n;
-  const KeyLayout layout = plan_layout(keys, &cols);
+  const KeyLayout layout = plan_layout(keys, &cols, n);
   std::vector<int32_t> idx;
   if (layout.parts.empty()) {
     // Nothing encodable leads the keys: compare values.
@@ -255,6 +366,24 @@ std::vector<int32_t> sort_order(const std::vector<NormalizedKeySpec>& keys, cons
     } else {
       std::sort(idx.begin(), idx.end(), less);
     }
+    return idx;
+  }
+  if (layout.exact && layout.used <= kKeyBytes - 4) {
+    // The key and the row fit one 128-bit integer (key above, row below): sorting those integers
+    // orders by key with ties in row order, in half the memory of key-and-row entries.
+    std::vector<NormalizedKey> rows(static_cast<size_t>(n));
+    encode_chunks(layout, keys, cols, n, [&](int64_t begin, int64_t end, const NormalizedKey* encoded) {
+      for (int64_t i = begin; i < end; ++i)
+        rows[static_cast<size_t>(i)] = (encoded[i - begin] << 32) | static_cast<uint32_t>(i);
+    });
+    if (top) {
+      std::partial_sort(rows.begin(), rows.begin() + limit, rows.end());
+      rows.resize(static_cast<size_t>(limit));
+    } else {
+      parallel_sort_by(rows, std::less<NormalizedKey>());
+    }
+    idx.resize(rows.size());
+    for (size_t i = 0; i < rows.size(); ++i) idx[i] = static_cast<int32_t>(static_cast<uint32_t>(rows[i]));
     return idx;
   }
   std::vector<SortEntry> entries = entries_for(layout, keys, cols, n);

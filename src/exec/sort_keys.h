@@ -45,7 +45,8 @@ std::vector<SortEntry> normalized_entries(const std::vector<NormalizedKeySpec>& 
 
 /// The first `limit` rows (all when `limit` < 0) of rows [0, n) of `cols` in the order `keys` ask
 /// for, ties in row order (a stable sort). Rows are sorted by normalized keys on all threads: the
-/// leading keys that fit 16 bytes (no null byte for a column without nulls; a prefix of the first
+/// leading keys that fit 16 bytes (no null byte for a column without nulls; an integer column as
+/// its distance from its smallest value, in the bytes its range needs; a prefix of the first
 /// string or binary key that does not fit), values compared only where those are equal.
 std::vector<int32_t> sort_order(const std::vector<NormalizedKeySpec>& keys, const std::vector<ColumnPtr>& cols,
                                 int64_t n, int64_t limit);

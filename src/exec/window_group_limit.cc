@@ -1,13 +1,12 @@
-// WindowGroupLimit: one pass over the rows keeps, per partition, the k smallest order keys in a
-// bounded heap (k distinct keys for dense_rank); the rows within those bounds go on, in input
+// WindowGroupLimit: the rows are numbered by partition and grouped partition by partition; in
+// each partition a selection (nth_element) finds the k smallest (order key, row) entries, or the
+// k-th smallest distinct key for dense_rank, and the rows within those bounds go on, in input
 // order. Partitions are spread over threads by the hash of their key, so no lock is shared.
 
 #include "exec/window_group_limit.h"
 
 #include <algorithm>
-#include <set>
 #include <string_view>
-#include <unordered_map>
 
 #include "common/thread_pool.h"
 #include "exec/group_keys.h"
@@ -18,13 +17,6 @@ namespace ember::exec {
 namespace {
 struct LocalBatches : LocalSinkState {
   std::vector<Batch> batches;
-};
-
-/// What one partition keeps: row_number and rank, the k smallest (key, row) entries as a max
-/// heap; dense_rank, the k smallest distinct keys.
-struct GroupState {
-  std::vector<SortEntry> heap;
-  std::set<NormalizedKey> distinct;
 };
 
 const char* rank_name(WindowGroupLimit::Rank r) {
@@ -94,76 +86,128 @@ void WindowGroupLimit::finalize(ExecContext& ctx) {
   std::vector<uint32_t> offsets, lengths;
   std::vector<uint64_t> hashes(static_cast<size_t>(n));
   const bool one_partition = part_cols.empty();
+  bool use_packed = false;
   if (one_partition) {
     // No PARTITION BY: every row is in the one partition (hash 0, one thread).
-  } else if (encoder.can_pack()) {
-    packed.resize(static_cast<size_t>(n));
-    encoder.encode_packed(part_cols, n, packed.data());
-    for (int64_t i = 0; i < n; ++i) hashes[i] = hash_packed(packed[i]);
   } else {
-    encoder.encode(part_cols, n, arena, offsets, lengths);
-    for (int64_t i = 0; i < n; ++i) hashes[i] = hash_bytes(arena.data() + offsets[i], lengths[i]);
+    if (encoder.can_pack() || encoder.can_pack_short_strings()) {
+      packed.resize(static_cast<size_t>(n));
+      use_packed = encoder.try_encode_packed(part_cols, n, packed.data());
+    }
+    if (use_packed) {
+      for (int64_t i = 0; i < n; ++i) hashes[i] = hash_packed(packed[i]);
+    } else {
+      packed.clear();
+      encoder.encode(part_cols, n, arena, offsets, lengths);
+      for (int64_t i = 0; i < n; ++i) hashes[i] = hash_bytes(arena.data() + offsets[i], lengths[i]);
+    }
   }
+  auto same_byte_key = [&](int64_t a, int64_t b) {
+    if (one_partition) return true;
+    return std::string_view(arena.data() + offsets[a], lengths[a]) ==
+           std::string_view(arena.data() + offsets[b], lengths[b]);
+  };
   ctx.check_cancelled();
 
   ThreadPool& pool = ThreadPool::global();
   const size_t threads = std::max<size_t>(1, std::min<size_t>(pool.size() + 1, static_cast<size_t>(n / 4096 + 1)));
   std::vector<uint8_t> keep(static_cast<size_t>(n), 0);
   const size_t k = static_cast<size_t>(limit_);
+  // The thread of a partition: the high bits of its hash scaled to [0, threads) (the slots
+  // below take the low bits).
+  auto owner = [threads](uint64_t h) {
+    return static_cast<size_t>((static_cast<unsigned __int128>(h) * threads) >> 64);
+  };
   pool.parallel_run(threads, [&](size_t t) {
-    std::vector<GroupState> groups;
-    std::vector<uint32_t> slot_of;  // this thread's rows, in row order: their group
-    std::unordered_map<PackedKey, uint32_t, decltype(&hash_packed)> by_packed(16, &hash_packed);
-    std::unordered_map<std::string_view, uint32_t> by_bytes;
+    // This thread's rows (those whose partition hashes to it), numbered by partition through an
+    // open-addressing table; a slot holds the packed key itself (the lookup touches one cache
+    // line, asked for some rows ahead), byte keys are compared with the partition's first row.
     std::vector<int64_t> rows;
-    for (int64_t i = 0; i < n; ++i) {
-      if (hashes[i] % threads != t) continue;
-      uint32_t slot = static_cast<uint32_t>(groups.size());
-      bool fresh;
-      if (one_partition) {
-        slot = 0, fresh = groups.empty();
-      } else if (encoder.can_pack()) {
-        auto [it, inserted] = by_packed.emplace(packed[i], slot);
-        slot = it->second, fresh = inserted;
-      } else {
-        auto [it, inserted] = by_bytes.emplace(std::string_view(arena.data() + offsets[i], lengths[i]), slot);
-        slot = it->second, fresh = inserted;
-      }
-      if (fresh) groups.emplace_back();
-      rows.push_back(i);
-      slot_of.push_back(slot);
-      GroupState& g = groups[slot];
-      const SortEntry& e = entries[static_cast<size_t>(i)];
-      if (rank_ == Rank::kDenseRank) {
-        if (g.distinct.size() < k) {
-          g.distinct.insert(e.key);
-        } else if (e.key < *g.distinct.rbegin() && g.distinct.insert(e.key).second) {
-          g.distinct.erase(std::prev(g.distinct.end()));
-        }
-      } else if (g.heap.size() < k) {
-        g.heap.push_back(e);
-        std::push_heap(g.heap.begin(), g.heap.end());
-      } else if (e < g.heap.front()) {
-        std::pop_heap(g.heap.begin(), g.heap.end());
-        g.heap.back() = e;
-        std::push_heap(g.heap.begin(), g.heap.end());
-      }
-    }
-    if (rank_ == Rank::kRowNumber) {
-      // Exactly the k first rows of each partition in (key, row) order: the rows the Window,
-      // sorting stably, numbers 1..k.
-      for (auto& g : groups)
-        for (auto& e : g.heap) keep[e.row] = 1;
-      return;
-    }
-    // rank <= k: no more than k-1 rows strictly before, i.e. a key up to the k-th smallest key;
-    // dense_rank <= k: a key up to the k-th smallest distinct key. Fewer: every row passes.
+    for (int64_t i = 0; i < n; ++i)
+      if (owner(hashes[static_cast<size_t>(i)]) == t) rows.push_back(i);
+    std::vector<uint32_t> part_of(rows.size());
+    std::vector<int64_t> first_row;
+    struct Slot {
+      PackedKey key;
+      uint64_t hash;
+      int64_t part;  // -1: empty
+    };
+    size_t capacity = 1024;
+    while (capacity < rows.size() / 4) capacity *= 2;
+    std::vector<Slot> slots(capacity, Slot{0, 0, -1});
+    auto home = [&](uint64_t h) { return h & (slots.size() - 1); };
+    constexpr size_t kAhead = 16;
     for (size_t r = 0; r < rows.size(); ++r) {
-      const GroupState& g = groups[slot_of[r]];
-      const NormalizedKey key = entries[static_cast<size_t>(rows[r])].key;
-      bool pass = rank_ == Rank::kRank ? g.heap.size() < k || key <= g.heap.front().key
-                                       : g.distinct.size() < k || key <= *g.distinct.rbegin();
-      keep[static_cast<size_t>(rows[r])] = pass;
+      if (r + kAhead < rows.size()) __builtin_prefetch(&slots[home(hashes[static_cast<size_t>(rows[r + kAhead])])]);
+      const int64_t i = rows[r];
+      const uint64_t h = hashes[static_cast<size_t>(i)];
+      const PackedKey key = use_packed ? packed[static_cast<size_t>(i)] : PackedKey{0};
+      size_t pos = home(h);
+      for (;;) {
+        Slot& slot = slots[pos];
+        if (slot.part < 0) {
+          slot = Slot{key, h, static_cast<int64_t>(first_row.size())};
+          first_row.push_back(i);
+          break;
+        }
+        if (slot.hash == h && slot.key == key &&
+            (use_packed || same_byte_key(first_row[static_cast<size_t>(slot.part)], i)))
+          break;
+        pos = (pos + 1) & (slots.size() - 1);
+      }
+      part_of[r] = static_cast<uint32_t>(slots[pos].part);
+      if (first_row.size() * 2 > slots.size()) {
+        std::vector<Slot> bigger(slots.size() * 2, Slot{0, 0, -1});
+        for (const Slot& s : slots) {
+          if (s.part < 0) continue;
+          size_t p = s.hash & (bigger.size() - 1);
+          while (bigger[p].part >= 0) p = (p + 1) & (bigger.size() - 1);
+          bigger[p] = s;
+        }
+        slots.swap(bigger);
+      }
+    }
+    // The rows' entries grouped by partition (a counting sort), each partition in row order.
+    const size_t parts = first_row.size();
+    std::vector<size_t> start(parts + 1, 0);
+    for (uint32_t p : part_of) ++start[p + 1];
+    for (size_t p = 0; p < parts; ++p) start[p + 1] += start[p];
+    std::vector<SortEntry> grouped(rows.size());
+    {
+      std::vector<size_t> at(start.begin(), start.end() - 1);
+      for (size_t r = 0; r < rows.size(); ++r) grouped[at[part_of[r]]++] = entries[static_cast<size_t>(rows[r])];
+    }
+    std::vector<NormalizedKey> distinct;
+    for (size_t p = 0; p < parts; ++p) {
+      SortEntry* begin = grouped.data() + start[p];
+      SortEntry* end = grouped.data() + start[p + 1];
+      const size_t size = static_cast<size_t>(end - begin);
+      if (size <= k) {
+        // Every row of a partition of at most k rows passes any of the three filters.
+        for (SortEntry* e = begin; e != end; ++e) keep[e->row] = 1;
+        continue;
+      }
+      if (rank_ == Rank::kRowNumber) {
+        // Exactly the k first rows in (key, row) order: the rows the Window, sorting stably,
+        // numbers 1..k.
+        std::nth_element(begin, begin + (k - 1), end);
+        for (SortEntry* e = begin; e != begin + k; ++e) keep[e->row] = 1;
+        continue;
+      }
+      // rank <= k: no more than k-1 rows strictly before, i.e. a key up to the k-th smallest
+      // key; dense_rank <= k: a key up to the k-th smallest distinct key.
+      NormalizedKey bound;
+      if (rank_ == Rank::kRank) {
+        std::nth_element(begin, begin + (k - 1), end);
+        bound = begin[k - 1].key;
+      } else {
+        distinct.clear();
+        for (SortEntry* e = begin; e != end; ++e) distinct.push_back(e->key);
+        std::sort(distinct.begin(), distinct.end());
+        distinct.erase(std::unique(distinct.begin(), distinct.end()), distinct.end());
+        bound = distinct.size() <= k ? distinct.back() : distinct[k - 1];
+      }
+      for (SortEntry* e = begin; e != end; ++e) keep[e->row] = e->key <= bound;
     }
   });
   ctx.check_cancelled();

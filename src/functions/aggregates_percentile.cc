@@ -1,9 +1,10 @@
 // Exact percentiles: percentile(col, percentage [, frequency]), median(col), and the ordered-set
 // forms percentile_cont / percentile_disc(percentage) WITHIN GROUP (ORDER BY col [DESC]), which
-// the parser turns into percentile_cont(col, percentage, descending). Each group keeps the count
-// of every distinct value; percentile and percentile_cont interpolate linearly between the two
-// values around position (count - 1) * percentage of the sorted values, as Spark's Percentile
-// does; percentile_disc takes the first value whose cumulative share reaches the percentage.
+// the parser turns into percentile_cont(col, percentage, descending). Each group keeps its values
+// (with a frequency, the weight of every distinct value); the value of a rank is selected
+// (nth_element) without sorting them all. percentile and percentile_cont interpolate linearly
+// between the two values around position (count - 1) * percentage of the sorted values, as
+// Spark's Percentile does; percentile_disc takes the first value whose cumulative share reaches the percentage.
 // `percentage` is a constant double in [0, 1] (a double result) or an array of them (an array
 // of doubles); `frequency` a non-negative integral weight per row.
 
@@ -25,6 +26,17 @@ bool double_less(double a, double b) {
   if (std::isnan(a)) return false;
   if (std::isnan(b)) return true;
   return a < b;
+}
+
+/// The bits of a double (NaN and -0.0 already made canonical) as an unsigned integer in the
+/// doubles' order, NaN greatest; from_ordered_bits turns it back.
+uint64_t ordered_bits(uint64_t bits) {
+  constexpr uint64_t sign = uint64_t{1} << 63;
+  return (bits & sign) ? ~bits : bits | sign;
+}
+uint64_t from_ordered_bits(uint64_t key) {
+  constexpr uint64_t sign = uint64_t{1} << 63;
+  return (key & sign) ? key & ~sign : ~key;
 }
 
 /// One group's weighted values (keyed by their bits, so NaN is one key) and the constant
@@ -99,6 +111,7 @@ class Percentile final : public AggregateFunction {
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     std::vector<std::pair<double, int64_t>> sorted;
+    std::vector<uint64_t> keys;
     for (int64_t i = 0; i < n; ++i) {
       auto* d = *reinterpret_cast<PercentileData* const*>(states[i]);
       if (!d || (d->counts.empty() && d->unit.empty())) {
@@ -114,26 +127,39 @@ class Percentile final : public AggregateFunction {
         return v;
       };
       if (d->counts.empty()) {
-        // Unweighted: sort the values, then one (value, count) per run of equal values.
-        std::vector<double> values(d->unit.size());
-        for (size_t k = 0; k < values.size(); ++k) values[k] = as_double(d->unit[k]);
-        std::sort(values.begin(), values.end(), before);
-        for (size_t k = 0; k < values.size(); ++k) {
-          if (!sorted.empty() && !before(sorted.back().first, values[k])) ++sorted.back().second;
-          else sorted.emplace_back(values[k], 1);
+        // Unweighted: the values as integers in the requested order, and the value of a rank by
+        // selection (nth_element) for a few percentages, or by one sort for many.
+        // (A copy: windows finalize one state many times.)
+        keys.resize(d->unit.size());
+        for (size_t k = 0; k < keys.size(); ++k) keys[k] = desc ? ~ordered_bits(d->unit[k]) : ordered_bits(d->unit[k]);
+        const bool select = d->percentages.size() <= 4;
+        if (!select) std::sort(keys.begin(), keys.end());
+        auto value_at = [&](int64_t rank) {
+          auto nth = keys.begin() + (rank - 1);
+          if (select) std::nth_element(keys.begin(), nth, keys.end());
+          return as_double(from_ordered_bits(desc ? ~*nth : *nth));
+        };
+        const int64_t total = static_cast<int64_t>(keys.size());
+        if (!form_.array) {
+          out.append<double>(at(total, d->percentages[0], value_at));
+          continue;
         }
-      } else {
-        for (uint64_t bits : d->unit) d->counts[bits] += 1;
-        for (auto& [bits, c] : d->counts) sorted.emplace_back(as_double(bits), c);
-        std::sort(sorted.begin(), sorted.end(), [&](auto& a, auto& b) { return before(a.first, b.first); });
-      }
-      // Accumulated counts: sorted[k].second becomes the number of values <= sorted[k].first.
-      for (size_t k = 1; k < sorted.size(); ++k) sorted[k].second += sorted[k - 1].second;
-      if (!form_.array) {
-        out.append<double>(at(sorted, d->percentages[0]));
+        for (double p : d->percentages) out.child(0).append<double>(at(total, p, value_at));
+        out.close_list();
         continue;
       }
-      for (double p : d->percentages) out.child(0).append<double>(at(sorted, p));
+      for (uint64_t bits : d->unit) d->counts[bits] += 1;
+      for (auto& [bits, c] : d->counts) sorted.emplace_back(as_double(bits), c);
+      std::sort(sorted.begin(), sorted.end(), [&](auto& a, auto& b) { return before(a.first, b.first); });
+      // Accumulated counts: sorted[k].second becomes the number of values <= sorted[k].first.
+      for (size_t k = 1; k < sorted.size(); ++k) sorted[k].second += sorted[k - 1].second;
+      auto value_at = [&](int64_t rank) { return value_at_rank(sorted, rank); };
+      const int64_t total = sorted.back().second;
+      if (!form_.array) {
+        out.append<double>(at(total, d->percentages[0], value_at));
+        continue;
+      }
+      for (double p : d->percentages) out.child(0).append<double>(at(total, p, value_at));
       out.close_list();
     }
   }
@@ -155,16 +181,16 @@ class Percentile final : public AggregateFunction {
     auto it = std::lower_bound(acc.begin(), acc.end(), rank, [](auto& e, int64_t r) { return e.second < r; });
     return it->first;
   }
-  /// The percentile `p` of the accumulated counts.
-  double at(const std::vector<std::pair<double, int64_t>>& acc, double p) const {
-    int64_t total = acc.back().second;
+  /// The percentile `p` of `total` values, `value_at(rank)` giving the value of a 1-based rank.
+  template <typename ValueAt>
+  double at(int64_t total, double p, const ValueAt& value_at) const {
     if (form_.discrete)
-      return value_at_rank(acc, std::max<int64_t>(1, static_cast<int64_t>(std::ceil(p * static_cast<double>(total)))));
+      return value_at(std::max<int64_t>(1, static_cast<int64_t>(std::ceil(p * static_cast<double>(total)))));
     double position = static_cast<double>(total - 1) * p;
     double lower = std::floor(position), higher = std::ceil(position);
-    double lo = value_at_rank(acc, static_cast<int64_t>(lower) + 1);
+    double lo = value_at(static_cast<int64_t>(lower) + 1);
     if (lower == higher) return lo;
-    double hi = value_at_rank(acc, static_cast<int64_t>(higher) + 1);
+    double hi = value_at(static_cast<int64_t>(higher) + 1);
     if (hi == lo) return lo;
     return (higher - position) * lo + (position - lower) * hi;
   }

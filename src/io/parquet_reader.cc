@@ -142,6 +142,22 @@ void collect_leaves(const parquet::arrow::SchemaField& f, std::vector<int>& out)
   for (const auto& c : f.children) collect_leaves(c, out);
 }
 
+/// Whether every data page of a column chunk is dictionary-encoded, as far as the footer says
+/// (a chunk without page encoding statistics counts as such). A writer whose dictionary grew
+/// past its size limit writes the remaining pages plain; Arrow reads such a chunk as a
+/// dictionary only by hashing every plain value into a new one, far slower than reading the
+/// chunk as plain strings.
+bool all_dictionary_pages(const parquet::ColumnChunkMetaData& chunk) {
+  for (const parquet::PageEncodingStats& s : chunk.encoding_stats()) {
+    const bool data_page = s.page_type == parquet::PageType::DATA_PAGE || s.page_type == parquet::PageType::DATA_PAGE_V2;
+    if (data_page && s.count > 0 && s.encoding != parquet::Encoding::RLE_DICTIONARY &&
+        s.encoding != parquet::Encoding::PLAIN_DICTIONARY) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /// A Parquet file: its footer, read once when the relation opens.
 struct ParquetFile {
   std::string path;
@@ -262,13 +278,15 @@ class ParquetReader final : public DataSourceReader {
       return;
     }
     std::vector<int> dictionary_leaves;
+    const auto group = file.metadata->RowGroup(s.group);
     for (int idx : projection) {
       const int fi = find_field(file, schema_.at(static_cast<size_t>(idx)).name);
       if (fi < 0) continue;
       const int leaf = file.leaf[static_cast<size_t>(fi)];
       const TypeId id = file.schema[static_cast<size_t>(fi)].type->id();
       if (leaf >= 0 && (id == TypeId::kString || id == TypeId::kBinary) &&
-          file.metadata->schema()->Column(leaf)->physical_type() == parquet::Type::BYTE_ARRAY) {
+          file.metadata->schema()->Column(leaf)->physical_type() == parquet::Type::BYTE_ARRAY &&
+          all_dictionary_pages(*group->ColumnChunk(leaf))) {
         dictionary_leaves.push_back(leaf);
       }
     }

@@ -204,6 +204,32 @@ def test_percentile_many_rows_and_sql(diff):
     diff(program)
 
 
+def test_percentile_ranks_among_ties_nan_and_signed_zeros(diff):
+    # Duplicates, NaN (greatest), -0.0 and 0.0 as one value, negatives; a few percentages and
+    # many (arrays), both directions of the ordered-set forms, and a window over the whole
+    # partition, which reads the same state once per row.
+    def view(s):
+        s.range(0, 3000).selectExpr(
+            "id % 3 AS g", "id",
+            "CASE WHEN id % 29 = 0 THEN CAST('NaN' AS DOUBLE) WHEN id % 31 = 0 THEN -0.0 "
+            "WHEN id % 37 = 0 THEN 0.0 WHEN id % 41 = 0 THEN NULL "
+            "ELSE CAST((id * 7919) % 211 - 105 AS DOUBLE) / 4 END AS v").createOrReplaceTempView("agg_pct_ties")
+
+    def program(s):
+        view(s)
+        return s.sql(
+            "SELECT g, median(v) AS m, percentile(v, array(0.0, 0.5, 0.99)) AS few, "
+            "percentile_cont(0.37) WITHIN GROUP (ORDER BY v DESC) AS cont_desc, "
+            "percentile_disc(0.37) WITHIN GROUP (ORDER BY v DESC) AS disc_desc, "
+            "percentile_disc(0.62) WITHIN GROUP (ORDER BY v) AS disc "
+            "FROM agg_pct_ties GROUP BY g")
+    diff(program)
+    diff(lambda s: view(s) or s.sql("SELECT g, percentile(v, array(0.05, 0.1, 0.2, 0.3, 0.45, 0.7, 0.95, 1.0)) "
+                                    "AS many FROM agg_pct_ties GROUP BY g"))
+    diff(lambda s: view(s) or s.sql("SELECT g, id, median(v) OVER (PARTITION BY g) AS whole "
+                                    "FROM agg_pct_ties WHERE id < 600"))
+
+
 def test_percentile_empty_and_window(diff):
     diff(lambda s: data(s).filter("v > 100").agg(F.median("v"), F.percentile("x", 0.5)))
     diff(lambda s: data(s).select("k", "v", F.median("x").over(Window.partitionBy("k")).alias("m")))

@@ -114,6 +114,25 @@ def test_row_group_pruning(diff, tmp_path):
     diff(lambda s: s.read.parquet(path).filter(F.col("k").isNull()))
 
 
+def test_dictionary_fallback_pages(diff, tmp_path):
+    # A dictionary page limit far below the column's distinct values: each row group starts
+    # dictionary-encoded and continues with plain pages; other columns stay all-dictionary.
+    path = str(tmp_path / "fallback.parquet")
+    n = 20_000
+    table = pa.table({"many": pa.array([None if i % 97 == 0 else f"key-{i * 7919 % n:06d}"
+                                        for i in range(n)]),
+                      "few": pa.array([f"g{i % 5}" for i in range(n)]),
+                      "v": pa.array(range(n), pa.int64())})
+    pq.write_table(table, path, row_group_size=8_000, dictionary_pagesize_limit=2_000,
+                   data_page_size=4_000)
+    meta = pq.ParquetFile(path).metadata
+    assert meta.num_row_groups == 3
+    diff(lambda s: s.read.parquet(path))
+    diff(lambda s: s.read.parquet(path).groupBy("few").agg(F.countDistinct("many").alias("d"),
+                                                          F.max("many").alias("m")))
+    diff(lambda s: s.read.parquet(path).filter(F.col("many") == "key-000042").select("v", "few"))
+
+
 def test_multiple_files_and_merge_schema(diff, tmp_path):
     d = tmp_path / "merge"
     d.mkdir()

@@ -261,6 +261,23 @@ def test_filter_on_a_rank_keeps_the_top_rows_of_each_partition(diff):
     diff(program)
 
 
+def test_filter_on_a_rank_over_many_partitions(diff):
+    # Thousands of partitions over more rows than one thread takes: short string keys (packed),
+    # long ones (byte keys), integer keys with nulls, and ties in the order key.
+    def program(s):
+        d = s.range(60000).selectExpr(
+            "id", "CONCAT('p', id % 4999) AS short_key",
+            "IF(id % 3 = 0, NULL, CONCAT('a partition key longer than sixteen bytes ', id % 1234)) AS long_key",
+            "IF(id % 101 = 0, NULL, id % 7001) AS int_key", "(id * 7919) % 13 AS v")
+        a = d.withColumn("r", F.row_number().over(Window.partitionBy("short_key").orderBy(
+            F.col("v").desc(), "id"))).where("r <= 2")
+        b = d.withColumn("r", F.rank().over(Window.partitionBy("long_key").orderBy("v"))).where("r <= 3")
+        c = d.withColumn("r", F.dense_rank().over(Window.partitionBy("int_key", "short_key").orderBy(
+            F.col("v").desc()))).where("r < 2")
+        return a.unionByName(b).unionByName(c)
+    diff(program)
+
+
 def test_filter_on_several_rank_functions_in_sql(diff):
     def program(s):
         _ranked(s).createOrReplaceTempView("ranked")

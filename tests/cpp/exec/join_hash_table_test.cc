@@ -140,5 +140,33 @@ TEST(JoinHashTable, KeysBeyondSixtyTwoBitsUseThePackedTable) {
   EXPECT_EQ(b, want_b);
 }
 
+// A build side of distinct keys matches each probe row once; one repeated key anywhere (the
+// first row is indexed last) brings back the chains. Direct, hashed and packed indexes alike.
+TEST(JoinHashTable, DistinctAndRepeatedBuildKeysInEveryIndexForm) {
+  const std::vector<std::pair<int64_t, JoinHashTable::Mode>> forms = {
+      {1, JoinHashTable::Mode::kDirect}, {1000003, JoinHashTable::Mode::kInt64},
+      {INT64_MAX / 3, JoinHashTable::Mode::kPacked}};
+  for (const auto& [step, mode] : forms) {
+    for (int repeat = 0; repeat < 3; ++repeat) {
+      std::vector<std::optional<int64_t>> build, probe;
+      for (int64_t i = 0; i < 200; ++i) build.push_back(i * (step == INT64_MAX / 3 ? 1 : step) - 100);
+      if (mode == JoinHashTable::Mode::kPacked) build.push_back(INT64_MAX), build.push_back(INT64_MIN);
+      if (repeat == 1) build[0] = build[150];        // indexed last
+      if (repeat == 2) build.back() = build[7];      // indexed first
+      for (int64_t i = 0; i < 300; ++i) probe.push_back(build[static_cast<size_t>((i * 37) % build.size())]);
+      probe.push_back(std::nullopt);
+      ColumnPtr b = longs(build);
+      JoinHashTable t;
+      t.build(Batch({b}, b->length()), {b}, {false});
+      EXPECT_EQ(t.mode(), mode);
+      std::vector<int32_t> p, m;
+      t.probe({longs(probe)}, {false}, static_cast<int64_t>(probe.size()), p, m);
+      std::vector<std::pair<int32_t, int32_t>> got;
+      for (size_t i = 0; i < p.size(); ++i) got.emplace_back(p[i], m[i]);
+      EXPECT_EQ(got, brute_force({build}, {probe})) << "step " << step << " repeat " << repeat;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ember::exec

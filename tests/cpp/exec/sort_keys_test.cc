@@ -115,5 +115,50 @@ TEST(SortKeys, SortOrderMatchesComparatorOnPartialLayouts) {
   }
 }
 
+// sort_order encodes integer columns as their distance from the column's smallest value in the
+// bytes their range needs: narrow ranges far from zero, ranges spanning the whole type, constant
+// columns, bytes and dates, nulls; every layout against the comparator's stable sort.
+TEST(SortKeys, SortOrderOfIntegerRangesMatchesComparator) {
+  const int64_t n = 4000;
+  ColumnBuilder narrow(DataType::long_(), n), wide(DataType::long_(), n), full_int(DataType::int_(), n),
+      tiny(DataType::byte(), n), constant(DataType::int_(), n), day(DataType::date(), n), nulls(DataType::long_(), n);
+  for (int64_t i = 0; i < n; ++i) {
+    narrow.append<int64_t>(-1'000'000'000'000'000 + (i * 7919) % 300);
+    wide.append<int64_t>(i % 3 == 0 ? INT64_MIN + i : i % 3 == 1 ? INT64_MAX - i : (i * 31) % 17 - 8);
+    full_int.append<int32_t>(i % 2 ? INT32_MIN + static_cast<int32_t>(i % 5) : INT32_MAX - static_cast<int32_t>(i % 7));
+    tiny.append<int8_t>(static_cast<int8_t>((i * 13) % 9 - 4));
+    constant.append<int32_t>(42);
+    day.append<int32_t>(static_cast<int32_t>(18000 + (i * 11) % 400));
+    if (i % 7 == 0) nulls.append_null();
+    else nulls.append<int64_t>(70000 + (i * 3) % 1000);
+  }
+  std::vector<ColumnPtr> all = {narrow.finish(), wide.finish(), full_int.finish(), tiny.finish(),
+                                constant.finish(), day.finish(), nulls.finish()};
+  std::vector<TypePtr> types = {DataType::long_(), DataType::long_(), DataType::int_(), DataType::byte(),
+                                DataType::int_(), DataType::date(), DataType::long_()};
+  std::vector<std::vector<int>> choices = {{0, 3, 1}, {3, 5, 0}, {4, 3, 6, 2}, {6, 0, 5}, {2, 1}, {5, 4, 3, 0}};
+  for (auto& pick : choices) {
+    for (int dir = 0; dir < 4; ++dir) {
+      std::vector<NormalizedKeySpec> specs;
+      std::vector<ColumnPtr> cols;
+      std::vector<bool> asc, nf;
+      for (size_t k = 0; k < pick.size(); ++k) {
+        const bool up = ((dir >> (k % 2)) & 1) == 0, first = (dir & 1) == 0;
+        specs.push_back({types[static_cast<size_t>(pick[k])], up, first});
+        cols.push_back(all[static_cast<size_t>(pick[k])]);
+        asc.push_back(up);
+        nf.push_back(first);
+      }
+      RowComparator cmp(cols, asc, nf);
+      std::vector<int32_t> expected(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) expected[static_cast<size_t>(i)] = static_cast<int32_t>(i);
+      std::stable_sort(expected.begin(), expected.end(), [&](int32_t x, int32_t y) { return cmp.less(x, y); });
+      EXPECT_EQ(sort_order(specs, cols, n, -1), expected) << "keys " << pick[0] << "... dir " << dir;
+      std::vector<int32_t> top(expected.begin(), expected.begin() + 30);
+      EXPECT_EQ(sort_order(specs, cols, n, 30), top) << "top-N, keys " << pick[0] << "... dir " << dir;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ember::exec
