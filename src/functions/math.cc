@@ -787,10 +787,13 @@ void register_bitwise(Registry& r) {
       TypePtr b = args[1]->id() == TypeId::kNull ? a : args[1];
       if (args[0]->id() == TypeId::kNull) a = b;
       TypePtr w = wider_type(a, b, conf.ansi_enabled());
+      // Operands are only widened to an integral type: other pairs keep their own types, so
+      // they fail as different types unless they are one type already.
+      const bool same = a->equals(*b);
       if (!w || !w->is_integral())
-        throw_type_mismatch(w ? "BINARY_OP_WRONG_TYPE" : "BINARY_OP_DIFF_TYPES",
-                            w ? "the binary operator requires the input type \"INTEGRAL\", not \"" +
-                                    w->sql() + "\"."
+        throw_type_mismatch(same ? "BINARY_OP_WRONG_TYPE" : "BINARY_OP_DIFF_TYPES",
+                            same ? "the binary operator requires the input type \"INTEGRAL\", not \"" +
+                                       a->sql() + "\"."
                               : "the left and right operands of the binary operator have "
                                 "incompatible types (\"" +
                                     args[0]->sql() + "\" and \"" + args[1]->sql() + "\").",

@@ -139,3 +139,8 @@ def test_bitwise_operators(diff):
     diff(lambda s: s.sql("SELECT 5 | 3, -1 | 0, 9223372036854775807L | -9223372036854775808L, 12 & 10, 12 ^ 10, "
                          "~0, NULL | 1"))
 
+
+def test_bitwise_operator_type_errors(diff_error):
+    diff_error(lambda s: s.sql("SELECT 1.5 | 1"), "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES")
+    diff_error(lambda s: s.sql("SELECT 1.5D & 1.5D"), "DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE")
+    diff_error(lambda s: s.sql("SELECT true | false"), "DATATYPE_MISMATCH")
