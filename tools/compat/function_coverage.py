@@ -94,7 +94,7 @@ COMPARE_OPERATORS = {ast.Eq: ("==",), ast.NotEq: ("==", "not"), ast.Lt: ("<",),
 # Column methods and the Spark functions they send.
 COLUMN_METHODS = {"like": "like", "ilike": "ilike", "rlike": "rlike", "isNull": "isnull",
                   "isNotNull": "isnotnull", "isNaN": "isnan", "eqNullSafe": "<=>",
-                  "bitwiseAND": "&", "bitwiseXOR": "^", "startswith": "startswith",
+                  "bitwiseAND": "&", "bitwiseOR": "|", "bitwiseXOR": "^", "startswith": "startswith",
                   "endswith": "endswith", "contains": "contains", "substr": "substr",
                   "getItem": "[]", "between": "and"}
 # How often each name's uses are listed in the JSON report.
