@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/datetime.h"
 #include "common/error.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
@@ -161,6 +162,8 @@ void throw_arithmetic_overflow_message(const std::string& message, const char* t
                    message + "." + alt + " If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass this error.",
                    {{"message", message}, {"alternative", alt}, {"config", "\"spark.sql.ansi.enabled\""}});
 }
+
+int64_t EvalContext::now() const { return query_start_micros != 0 ? query_start_micros : now_micros(); }
 
 void throw_binary_arithmetic_overflow(int64_t left, const char* symbol, int64_t right, const char* try_fn) {
   const std::string value1 = std::to_string(left) + "S", value2 = std::to_string(right) + "S";
