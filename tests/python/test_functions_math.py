@@ -216,3 +216,6 @@ def test_random_is_rand(diff):
     diff(lambda s: s.range(0, 100, 1, 1).select(F.expr("random() >= 0 AND random() < 1").alias("in_range"),
                                                 F.expr("typeof(random(1L))")))
     diff(lambda s: s.range(0).select(F.random(7)))
+    # A query without FROM reads one row in one partition.
+    diff(lambda s: s.sql("SELECT random(1), rand(1), random(NULL), randn(3), spark_partition_id(), "
+                         "monotonically_increasing_id(), typeof(random())"))
