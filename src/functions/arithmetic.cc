@@ -29,6 +29,14 @@ const char* try_name(Op op) {
   }
 }
 
+const char* symbol(Op op) {
+  switch (op) {
+    case Op::kAdd: return "+";
+    case Op::kSub: return "-";
+    default: return "*";
+  }
+}
+
 template <typename T>
 ColumnPtr integral_op(Op op, const Column& a, const Column& b, int64_t n, const TypePtr& rt, Overflow overflow) {
   auto apply = [op](T x, T y, T* out) -> bool {
@@ -42,7 +50,11 @@ ColumnPtr integral_op(Op op, const Column& a, const Column& b, int64_t n, const 
   if (overflow == Overflow::kError) {
     return binary_fixed<T, T, T, true>(a, b, n, rt, [&](T x, T y) {
       T r;
-      if (!apply(x, y, &r)) throw_arithmetic_overflow(int_word<T>(), try_name(op));
+      if (!apply(x, y, &r)) {
+        // Spark computes TINYINT and SMALLINT in int and checks the range itself.
+        if constexpr (sizeof(T) <= 2) throw_binary_arithmetic_overflow(x, symbol(op), y, try_name(op));
+        throw_arithmetic_overflow("", try_name(op));
+      }
       return r;
     });
   }
@@ -347,7 +359,7 @@ ColumnPtr negate_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Sig
     if constexpr (std::is_integral_v<T> && !std::is_same_v<T, int128_t>) {
       if (ctx.ansi)
         return unary_fixed<T, T, true>(a, n, rt, [](T x) {
-          if (x == std::numeric_limits<T>::min()) throw_arithmetic_overflow(int_word<T>(), "try_subtract");
+          if (x == std::numeric_limits<T>::min()) throw_arithmetic_overflow("", nullptr);
           return static_cast<T>(-x);
         });
       return unary_fixed<T, T, false>(a, n, rt, [](T x) {

@@ -289,7 +289,7 @@ struct Caster {
     }
     if (f == TypeId::kTime && (t == TypeId::kTimestamp || t == TypeId::kTimestampNtz)) {
       const TimeZone& z = zone();
-      const int64_t today = floor_div(z.utc_to_local_micros(now_micros()), kMicrosPerDay);
+      const int64_t today = floor_div(z.utc_to_local_micros(ctx.now()), kMicrosPerDay);
       const bool ltz = t == TypeId::kTimestamp;
       return unary_fixed<int64_t, int64_t, false>(*in, n, to, [&z, today, ltz](int64_t nanos) {
         int64_t local = today * kMicrosPerDay + nanos / kNanosPerMicro;

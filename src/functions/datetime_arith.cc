@@ -519,7 +519,7 @@ void register_datetime_arith(Registry& r) {
           return s;
         },
         [date](const Args&, int64_t n, const Signature& sig, const EvalContext& ctx) {
-          int64_t now = now_micros();
+          int64_t now = ctx.now();
           if (date) {
             int64_t local = TimeZone::get(ctx.time_zone).utc_to_local_micros(now);
             return Column::constant(sig.result_type,

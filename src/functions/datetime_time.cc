@@ -358,7 +358,7 @@ void register_datetime_time(Registry& r) {
       return s;
     };
     d.kernel = [](const Args&, int64_t n, const Signature& sig, const EvalContext& ctx) {
-      const int64_t local = TimeZone::get(ctx.time_zone).utc_to_local_micros(now_micros());
+      const int64_t local = TimeZone::get(ctx.time_zone).utc_to_local_micros(ctx.now());
       const int64_t nanos = floor_mod(local, kMicrosPerDay) * kNanosPerMicro;
       return Column::constant(sig.result_type,
                               Value::integer(truncate_time(nanos, sig.result_type->time_precision())),

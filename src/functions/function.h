@@ -12,11 +12,17 @@
 
 namespace ember::functions {
 
-/// What a kernel may read while it runs: ANSI mode, the session time zone.
+/// What a kernel may read while it runs: ANSI mode, the session time zone, the query's time.
 struct EvalContext {
   bool ansi = true;
   std::string time_zone = "UTC";
   const Config* config = nullptr;
+  /// When the query started, in microseconds since the epoch; 0 outside a query.
+  int64_t query_start_micros = 0;
+  /// The current instant as the query sees it: the time it started, so that current_timestamp,
+  /// now, current_date and current_time give one value everywhere in a query, as in Spark; the
+  /// clock's time outside a query.
+  int64_t now() const;
 };
 
 /// The outcome of a function's type rule for concrete argument types: the types the analyzer

@@ -127,15 +127,10 @@ inline Signature same_args(const std::vector<TypePtr>& args, TypePtr result) {
 [[noreturn]] void throw_arithmetic_overflow_message(const std::string& message, const char* try_fn);
 [[noreturn]] void throw_divide_by_zero();
 [[noreturn]] void throw_remainder_by_zero();
-
-/// The word Spark's overflow messages use for an integral type of sizeof(T) bytes.
-template <typename T>
-const char* int_word() {
-  if constexpr (sizeof(T) == 1) return "byte";
-  else if constexpr (sizeof(T) == 2) return "short";
-  else if constexpr (sizeof(T) == 4) return "integer";
-  else return "long";
-}
+/// BINARY_ARITHMETIC_OVERFLOW, what + - * of TINYINT and SMALLINT raise: Spark shows both
+/// operands as SMALLINT literals (`127S + 1S`).
+[[noreturn]] void throw_binary_arithmetic_overflow(int64_t left, const char* symbol, int64_t right,
+                                                   const char* try_fn);
 
 /// Packs a byte-per-row predicate result into a boolean column.
 ColumnPtr make_bool_column(const std::vector<uint8_t>& values, BufferPtr validity, int64_t n);

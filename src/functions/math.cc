@@ -351,7 +351,7 @@ void register_abs_positive(Registry& r) {
         } else {
           if (ctx.ansi)
             return unary_fixed<T, T, true>(*args[0], n, rt, [](T x) {
-              if (x == std::numeric_limits<T>::min()) throw_arithmetic_overflow(int_word<T>(), nullptr);
+              if (x == std::numeric_limits<T>::min()) throw_arithmetic_overflow("", nullptr);
               return static_cast<T>(x < 0 ? -x : x);
             });
           return unary_fixed<T, T, false>(*args[0], n, rt, [](T x) {
@@ -465,11 +465,7 @@ void register_abs_positive(Registry& r) {
       return unary_fixed<double, int64_t, true>(*args[0], n, sig.result_type, [ceil, ansi](double x) {
         double v = ceil ? std::ceil(x) : std::floor(x);
         if (ansi && !(v >= -9223372036854775808.0 && v < 9223372036854775808.0))
-          throw SparkError(ErrorKind::kArithmetic, "ARITHMETIC_OVERFLOW",
-                           "overflow. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to "
-                           "bypass this error.",
-                           {{"message", "overflow"}, {"alternative", ""},
-                            {"config", "\"spark.sql.ansi.enabled\""}});
+          throw_arithmetic_overflow("", nullptr);
         return java_d2l(v);
       });
     };
@@ -546,7 +542,7 @@ T round_integral(T x, int64_t scale, bool half_even, bool ansi) {
   if (up) q += v < 0 ? -1 : 1;
   int128_t result = q * p;
   if (result < std::numeric_limits<T>::min() || result > std::numeric_limits<T>::max()) {
-    if (ansi) throw_arithmetic_overflow(int_word<T>(), nullptr);
+    if (ansi) throw_arithmetic_overflow_message("Overflow", nullptr);
     return static_cast<T>(static_cast<std::make_unsigned_t<T>>(static_cast<uint64_t>(result)));
   }
   return static_cast<T>(result);
@@ -791,10 +787,13 @@ void register_bitwise(Registry& r) {
       TypePtr b = args[1]->id() == TypeId::kNull ? a : args[1];
       if (args[0]->id() == TypeId::kNull) a = b;
       TypePtr w = wider_type(a, b, conf.ansi_enabled());
+      // Operands are only widened to an integral type: other pairs keep their own types, so
+      // they fail as different types unless they are one type already.
+      const bool same = a->equals(*b);
       if (!w || !w->is_integral())
-        throw_type_mismatch(w ? "BINARY_OP_WRONG_TYPE" : "BINARY_OP_DIFF_TYPES",
-                            w ? "the binary operator requires the input type \"INTEGRAL\", not \"" +
-                                    w->sql() + "\"."
+        throw_type_mismatch(same ? "BINARY_OP_WRONG_TYPE" : "BINARY_OP_DIFF_TYPES",
+                            same ? "the binary operator requires the input type \"INTEGRAL\", not \"" +
+                                       a->sql() + "\"."
                               : "the left and right operands of the binary operator have "
                                 "incompatible types (\"" +
                                     args[0]->sql() + "\" and \"" + args[1]->sql() + "\").",

@@ -353,6 +353,10 @@ void register_rand(Registry& r) {
   d.deterministic = false;
   d.numbers_rows = true;
   d.gpu_supported = true;
+  // Spark shows a call of random by rand's name.
+  d.render = [](const std::string&, const std::vector<std::string>& args) {
+    return "rand(" + (args.empty() ? std::string() : args[0]) + ")";
+  };
   d.usage =
       "rand([seed]) - Returns a random value with independent and identically distributed (i.i.d.) "
       "uniformly distributed values in [0, 1).";

@@ -1,6 +1,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/datetime.h"
 #include "common/error.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
@@ -162,6 +163,18 @@ void throw_arithmetic_overflow_message(const std::string& message, const char* t
                    {{"message", message}, {"alternative", alt}, {"config", "\"spark.sql.ansi.enabled\""}});
 }
 
+int64_t EvalContext::now() const { return query_start_micros != 0 ? query_start_micros : now_micros(); }
+
+void throw_binary_arithmetic_overflow(int64_t left, const char* symbol, int64_t right, const char* try_fn) {
+  const std::string value1 = std::to_string(left) + "S", value2 = std::to_string(right) + "S";
+  const std::string function = std::string("`") + try_fn + "`";
+  throw SparkError(ErrorKind::kArithmetic, "BINARY_ARITHMETIC_OVERFLOW",
+                   value1 + " " + symbol + " " + value2 + " caused overflow. Use " + function +
+                       " to ignore overflow problem and return NULL.",
+                   {{"value1", value1}, {"symbol", symbol}, {"value2", value2}, {"functionName", function}},
+                   "22003");
+}
+
 void throw_divide_by_zero() {
   throw SparkError(ErrorKind::kArithmetic, "DIVIDE_BY_ZERO",
                    "Division by zero. Use `try_divide` to tolerate divisor being 0 and return NULL "
@@ -175,7 +188,7 @@ void throw_remainder_by_zero() {
                    "Remainder by zero. Use `try_mod` to tolerate divisor being 0 and return NULL "
                    "instead. If necessary set \"spark.sql.ansi.enabled\" to \"false\" to bypass "
                    "this error.",
-                   {{"config", "\"spark.sql.ansi.enabled\""}});
+                   {{"config", "\"spark.sql.ansi.enabled\""}}, "22012");
 }
 
 BufferPtr and_validity(const std::vector<const Column*>& cols, int64_t n) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/datetime.h"
 #include "common/error.h"
 #include "exec/operator.h"
 #include "plan/analyzer.h"
@@ -142,6 +143,7 @@ QueryResult Session::execute_analyzed(const PlanPtr& analyzed, const ExecuteOpti
   ctx.eval.ansi = config_.ansi_enabled();
   ctx.eval.time_zone = config_.session_time_zone();
   ctx.eval.config = &config_;
+  ctx.eval.query_start_micros = now_micros();
   ctx.pool = &pool;
   ctx.cancelled = options.cancelled;
   QueryResult result;

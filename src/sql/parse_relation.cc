@@ -33,6 +33,9 @@ PlanPtr one_row_relation() {
   n->range_start = 0;
   n->range_end = 1;
   n->range_step = 1;
+  // Spark runs its one row as a single partition: rand, spark_partition_id and
+  // monotonically_increasing_id see partition 0, whatever the default parallelism.
+  n->num_partitions = 1;
   return n;
 }
 

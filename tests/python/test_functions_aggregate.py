@@ -10,6 +10,8 @@ import pytest
 from pyspark.sql import Window
 from pyspark.sql import functions as F
 
+from harness import session_conf
+
 # One row per key "s" (single-row group), "n" (all-null group), several rows for "a" and "b".
 ROWS = [("a", 1, 2.0, True, "x", 10), ("a", 3, 1.0, False, "y", 7), ("a", None, 5.0, None, None, None),
         ("a", 7, 0.5, True, "z", 12), ("b", -2, 4.0, True, "p", 3), ("b", 5, None, True, "q", 6),
@@ -294,3 +296,40 @@ def test_select_of_aggregates_is_a_global_aggregate(diff):
 
 def test_select_mixing_aggregate_and_column_fails(diff_error):
     diff_error(lambda s: data(s).select("k", F.sum("v")), "MISSING_GROUP_BY")
+
+
+def stats_of(col):
+    return [F.std(col), F.stddev(col), F.stddev_pop(col), F.stddev_samp(col), F.variance(col), F.var_pop(col),
+            F.var_samp(col), F.mean(col), F.avg(col)]
+
+
+def test_stddev_variance_family(diff):
+    # Groups of one row (sample statistics are NULL there, population ones 0), all-null groups.
+    diff(lambda s: data(s).groupBy("k").agg(*stats_of("x"), *stats_of("v"), *stats_of("w")), approx=1e-12)
+    diff(lambda s: data(s).where("false").agg(*stats_of("x")))
+    diff(lambda s: s.sql("SELECT std(x), stddev(x), stddev_pop(x), stddev_samp(x), variance(x), var_pop(x), "
+                         "var_samp(x), mean(x) FROM VALUES (1.0D), (2.0D), (4.0D), (NULL) AS t(x)"), approx=1e-12)
+
+
+def test_stddev_variance_edge_values(diff):
+    rows = [("nan", 1.0), ("nan", float("nan")), ("inf", float("inf")), ("inf", 1.0), ("big", 1e308), ("big", -1e308),
+            ("big", 1e308), ("zero", 0.0), ("zero", -0.0), ("same", 3.3), ("same", 3.3), ("same", 3.3),
+            ("tiny", 4.9e-324), ("tiny", 0.0)]
+    diff(lambda s: s.createDataFrame(rows, "k string, x double").groupBy("k").agg(*stats_of("x")), approx=1e-12)
+
+
+def test_stddev_variance_of_decimals_and_strings(diff):
+    diff(lambda s: s.sql("SELECT stddev(d), var_pop(d), mean(d), avg(d), variance(CAST(d AS STRING)) FROM VALUES "
+                         "(1.10BD), (2.20BD), (99999999999999999999999999999999.99BD) AS t(d)"), approx=1e-12)
+
+
+def test_stddev_variance_many_rows(diff):
+    # Partial states merge across threads: Spark's parallel moment formulas.
+    diff(lambda s: s.range(0, 300000).select((F.col("id") % 7).alias("g"), (F.col("id") * 0.001).alias("x"))
+         .groupBy("g").agg(*stats_of("x")), approx=1e-9)
+
+
+def test_stddev_legacy_statistical_aggregate(diff, ember, oracle):
+    # The legacy setting gives NaN instead of NULL for a sample statistic of one row.
+    with session_conf(ember, oracle, spark_sql_legacy_statisticalAggregate="true"):
+        diff(lambda s: data(s).groupBy("k").agg(F.stddev_samp("x"), F.var_samp("x"), F.std("v"), F.variance("w")))

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 
-from harness import session_mode
+from harness import session_conf, session_mode
 from pyspark.sql import functions as F
 
 DATES = [(1, "2024-02-29", "2024-02-29 13:45:59.123456"), (2, "2023-12-31", "2023-12-31 23:59:59"),
@@ -212,3 +212,15 @@ def test_extract_and_date_part(diff):
                      "extract(quarter FROM d), extract(week FROM d), extract(dow FROM d), extract(doy FROM d), "
                      "date_part('year', d), extract(hour FROM t), extract(minute FROM t) FROM ex_t")
     diff(program)
+
+
+def test_now_is_the_query_timestamp(diff, ember, oracle):
+    # now() and current_timestamp() are one instant of the query in every time zone.
+    for zone in ("UTC", "America/Los_Angeles"):
+        with session_conf(ember, oracle, spark_sql_session_timeZone=zone):
+            diff(lambda s: s.range(3).select(F.now().isNotNull(), F.now() == F.current_timestamp(),
+                                             F.expr("typeof(now())"), F.expr("now() = now()"),
+                                             F.expr("to_date(now()) = current_date()"),
+                                             (F.now() >= F.lit("2024-01-01").cast("timestamp")).alias("after")))
+            diff(lambda s: s.sql("SELECT now() IS NULL, current_timestamp() = now(), now() - now(), "
+                                 "current_time() = current_time(), CAST(now() AS DATE) = current_date()"))

@@ -207,3 +207,15 @@ def test_monotonically_increasing_id_and_partition_id(diff):
     diff(lambda s: s.range(0, 10, 1, 1).select("id", F.monotonically_increasing_id().alias("m"),
                                                F.spark_partition_id().alias("p")))
     diff(lambda s: s.range(0, 10, 1, 1).selectExpr("monotonically_increasing_id()", "spark_partition_id()"))
+
+
+def test_random_is_rand(diff):
+    # random(seed) draws rand's XORShiftRandom stream; without a seed only its range is defined.
+    diff(lambda s: s.range(0, 500, 1, 1).select("id", F.random(42).alias("r"), F.rand(42).alias("u"),
+                                                F.expr("random(-3)").alias("n"), F.expr("random(NULL)").alias("z")))
+    diff(lambda s: s.range(0, 100, 1, 1).select(F.expr("random() >= 0 AND random() < 1").alias("in_range"),
+                                                F.expr("typeof(random(1L))")))
+    diff(lambda s: s.range(0).select(F.random(7)))
+    # A query without FROM reads one row in one partition.
+    diff(lambda s: s.sql("SELECT random(1), rand(1), random(NULL), randn(3), spark_partition_id(), "
+                         "monotonically_increasing_id(), typeof(random())"))

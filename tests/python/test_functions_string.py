@@ -196,3 +196,13 @@ def test_binary_inputs(diff):
         "k", F.length(F.col("s").cast("binary")), F.octet_length(F.col("s").cast("binary")),
         F.concat(F.col("s").cast("binary"), F.col("t").cast("binary")),
         F.substring(F.col("s").cast("binary"), 2, 3), F.base64(F.col("s").cast("binary"))))
+
+
+def test_len(diff):
+    # len counts characters (multi-byte UTF-8 as one each, trailing spaces too) and the bytes of
+    # a binary value.
+    diff(lambda s: words(s).select("k", F.expr("len(s)"), F.expr("len(t)"), F.expr("len(CAST(s AS BINARY))"),
+                                   F.expr("len(concat(s, '  '))")))
+    diff(lambda s: s.sql("SELECT len('Spark SQL '), len(''), len(NULL), len(X'00FF'), len('😀é'), len(12.50BD), "
+                         "len(-0.0D), len(DATE'2024-02-29')"))
+    diff(lambda s: words(s).where("false").select(F.expr("len(s)")))

@@ -16,33 +16,11 @@ import doctest
 import json
 import os
 import re
-import socket
-import subprocess
 import sys
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[2]
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def start_server(binary: Path) -> tuple[subprocess.Popen, str]:
-    port = free_port()
-    proc = subprocess.Popen([str(binary), "server", "--port", str(port)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
-    for _ in range(100):
-        try:
-            with socket.create_connection(("127.0.0.1", port), timeout=0.1):
-                return proc, f"sc://127.0.0.1:{port}"
-        except OSError:
-            time.sleep(0.05)
-    proc.kill()
-    raise SystemExit(f"ember server did not start on port {port}")
+from ember_server import DEFAULT_BINARY, start_server, stop_server
 
 
 def first_error(out: str) -> str:
@@ -59,7 +37,7 @@ def first_error(out: str) -> str:
 def main() -> int:
     ap = argparse.ArgumentParser()
     ap.add_argument("--remote")
-    ap.add_argument("--binary", default=str(ROOT / "build" / "release" / "ember"))
+    ap.add_argument("--binary", default=str(DEFAULT_BINARY))
     ap.add_argument("--json")
     ap.add_argument("-k", default="")
     ap.add_argument("-v", "--verbose", action="store_true", help="name each function as it runs and show the failing examples")
@@ -109,8 +87,7 @@ def main() -> int:
         spark.stop()
     finally:
         if proc:
-            proc.terminate()
-            proc.wait(timeout=10)
+            stop_server(proc)
     passed = sum(1 for r in results.values() if r["ok"])
     print(f"functions with examples: {len(results)}; all examples pass: {passed} "
           f"({100.0 * passed / max(1, len(results)):.1f}%)")
