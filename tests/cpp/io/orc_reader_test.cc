@@ -221,6 +221,35 @@ TEST_F(OrcReaderTest, UnreadableFilesNameTheError) {
   EXPECT_EQ(error_class_of([&] { open(empty); }), "FAILED_READ_FILE.CANNOT_READ_FILE_FOOTER");
 }
 
+TEST_F(OrcReaderTest, DecimalPrecisionArrowCannotHoldIsAFooterError) {
+  // Found by the fuzz target: Arrow's adapter aborts the process converting an ORC decimal of a
+  // precision past 38, so the tail's types are checked before it reads the schema.
+  const std::string path = (dir_ / "decimal.orc").string();
+  {
+    auto out = arrow::io::FileOutputStream::Open(path).ValueOrDie();
+    auto writer = arrow::adapters::orc::ORCFileWriter::Open(out.get()).ValueOrDie();  // uncompressed
+    arrow::Decimal128Builder d(arrow::decimal128(10, 2));
+    ASSERT_TRUE(d.Append(arrow::Decimal128(1234)).ok());
+    auto batch = arrow::RecordBatch::Make(arrow::schema({arrow::field("d", d.type())}), 1, {d.Finish().ValueOrDie()});
+    ASSERT_TRUE(writer->Write(*batch).ok());
+    ASSERT_TRUE(writer->Close().ok());
+    ASSERT_TRUE(out->Close().ok());
+  }
+  EXPECT_EQ(open(path)->schema()[0].type->simple_string(), "decimal(10,2)");
+  std::ifstream in(path, std::ios::binary);
+  std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  // The footer's Type message: kind DECIMAL (14), maximum length 0, precision 10, scale 2.
+  const std::string decimal_type("\x08\x0e\x20\x00\x28\x0a\x30\x02", 8);
+  const size_t at = bytes.rfind(decimal_type);
+  ASSERT_NE(at, std::string::npos);
+  for (char precision : {'\x63', '\x01'}) {  // 99; 1 with scale 2
+    bytes[at + 5] = precision;
+    std::ofstream(path, std::ios::binary | std::ios::trunc) << bytes;
+    EXPECT_EQ(error_class_of([&] { open(path); }), "FAILED_READ_FILE.CANNOT_READ_FILE_FOOTER");
+  }
+}
+
 TEST_F(OrcReaderTest, EmptyFileKeepsItsSchema) {
   WriteRequest w;
   w.format = "orc";
