@@ -10,9 +10,10 @@ namespace ember::io {
 ///  - Schema: from the first file with columns, or the union of all files' schemas with
 ///    `mergeSchema` (option or spark.sql.orc.mergeSchema); every field is nullable. Types follow
 ///    orc_types.h (Spark's type attribute marks timestamp_ntz and the intervals).
-///  - Splits: one per stripe, read in parallel; batches stream out of each stripe, so a scan
-///    holds a batch of a stripe at a time, not the stripe. A stripe belongs to the Spark split
-///    holding its first byte, as ORC's reader assigns stripes to byte ranges.
+///  - Splits: one per stripe, read in parallel. A split decodes its stripe's projected columns
+///    by byte range and emits them in batches (the adapter's streaming reader seeks through the
+///    row index, which ORC's reader trusts to the point of crashing on a corrupt one). A stripe
+///    belongs to the Spark split holding its first byte, as ORC's reader assigns stripes.
 ///  - Only the projected columns are decoded; a column missing from a file reads as nulls.
 ///    Columns match by name, case-insensitively unless spark.sql.caseSensitive.
 /// The adapter gives no access to stripe statistics, so no stripe is skipped by predicates.

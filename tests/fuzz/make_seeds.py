@@ -87,3 +87,7 @@ for codec in ("snappy", "zstd", "zlib", "lz4", "uncompressed"):
 po.write_table(orc_table, out / "orc" / "stripes", stripe_size=1024, batch_size=8,
                compression="uncompressed")
 po.write_table(orc_table.slice(0, 0), out / "orc" / "empty")
+
+# Inputs that once crashed a reader (tests/fuzz/regressions/<format>/) seed it as well.
+for found in sorted((Path(__file__).parent / "regressions").glob("*/*")):
+    (out / found.parent.name / found.name).write_bytes(found.read_bytes())

@@ -250,6 +250,24 @@ TEST_F(OrcReaderTest, DecimalPrecisionArrowCannotHoldIsAFooterError) {
   }
 }
 
+TEST_F(OrcReaderTest, FuzzFindingsAreSparkErrors) {
+  // Inputs the ORC fuzz target found crashing the process (an abort in Arrow's type conversion;
+  // a segmentation fault in ORC's row-index seek): each now reads, or fails as a Spark error.
+  for (const char* name : {"decimal_precision_past_38.orc", "corrupt_row_index.orc"}) {
+    const fs::path found = fs::path(EMBER_SOURCE_DIR) / "tests/fuzz/regressions/orc" / name;
+    ASSERT_TRUE(fs::exists(found)) << found;
+    const std::string path = (dir_ / name).string();
+    fs::copy_file(found, path);
+    const std::string error = error_class_of([&] {
+      auto reader = open(path);
+      std::vector<int> all;
+      for (size_t c = 0; c < reader->schema().size(); ++c) all.push_back(static_cast<int>(c));
+      for (size_t i = 0; i < reader->num_splits(); ++i) reader->read_split(i, all, [](Batch) {});
+    });
+    EXPECT_TRUE(error.empty() || error.rfind("FAILED_READ_FILE.", 0) == 0) << name << ": " << error;
+  }
+}
+
 TEST_F(OrcReaderTest, EmptyFileKeepsItsSchema) {
   WriteRequest w;
   w.format = "orc";
