@@ -32,6 +32,7 @@ DEBUG_DIR := build/debug
 STANDALONE_DIR := build/standalone
 FUZZ_DIR := build/fuzz
 FUZZ_SECONDS ?= 120
+FUZZ_TARGETS ?= csv json parquet orc
 
 ifeq ($(filter off OFF,$(EMBER_CUDA)),)
 CUDA_CMAKE := -DEMBER_WITH_CUDA=AUTO
@@ -76,7 +77,7 @@ help:
 	@echo "make gpu-test    on a GPU machine: standalone build, then the GPU tests (a missing GPU fails)"
 	@echo "make test        release build, C++ tests, then the Python differential tests"
 	@echo "make test-sf1    the TPC-H and TPC-DS differential tests at scale factor 1 (slow)"
-	@echo "make fuzz        sanitizer build of the CSV, JSON and Parquet reader fuzz targets; runs each FUZZ_SECONDS=$(FUZZ_SECONDS)"
+	@echo "make fuzz        sanitizer build of the CSV, JSON, Parquet and ORC reader fuzz targets; runs each (FUZZ_TARGETS) FUZZ_SECONDS=$(FUZZ_SECONDS)"
 	@echo "make demo        generate data/sales.csv (ROWS=$(ROWS)) and run 'ember demo' on it"
 	@echo "make format      clang-format src/ and tests/cpp/ in place (check-format: verify only)"
 	@echo "make tidy        clang-tidy over src/ with $(RELEASE_DIR)/compile_commands.json"
@@ -133,16 +134,16 @@ test-sf1: build
 	  EMBER_ORACLE_MEMORY=$${EMBER_ORACLE_MEMORY:-8g} \
 	  $(PYTHON) -m pytest tests/python/test_tpch.py tests/python/test_tpcds.py $(PYTEST_ARGS)
 
-# The readers' fuzz targets (CSV, JSON, Parquet) in a sanitizer build, FUZZ_SECONDS each, from
+# The readers' fuzz targets (CSV, JSON, Parquet, ORC) in a sanitizer build, FUZZ_SECONDS each, from
 # seed corpora made by tests/fuzz/make_seeds.py. Built with Clang (CXX=clang++) they are
 # coverage-guided libFuzzer binaries; otherwise a mutation driver runs them. A finding stops the
 # target with a sanitizer report or an abort; its input is kept in build/fuzz/findings.
 fuzz: $(SETUP_DEP)
 	$(call configure,$(FUZZ_DIR),-DCMAKE_BUILD_TYPE=Debug -DEMBER_SANITIZE=ON -DEMBER_FUZZ=ON -DEMBER_WITH_GRPC=OFF -DEMBER_BUILD_TESTS=OFF)
-	cmake --build $(FUZZ_DIR) -j $(JOBS) --target ember_fuzz_csv ember_fuzz_json ember_fuzz_parquet
+	cmake --build $(FUZZ_DIR) -j $(JOBS) --target ember_fuzz_csv ember_fuzz_json ember_fuzz_parquet ember_fuzz_orc
 	$(PYTHON) tests/fuzz/make_seeds.py $(FUZZ_DIR)/seeds
 	@mkdir -p $(FUZZ_DIR)/findings
-	for t in csv json parquet; do \
+	for t in $(FUZZ_TARGETS); do \
 	  echo "== fuzzing the $$t reader for $(FUZZ_SECONDS) s"; \
 	  ASAN_OPTIONS=detect_leaks=0:allocator_may_return_null=1 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1:abort_on_error=1 \
 	    $(FUZZ_DIR)/tests/fuzz/ember_fuzz_$$t -max_total_time=$(FUZZ_SECONDS) -rss_limit_mb=4096 \

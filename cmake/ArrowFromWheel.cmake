@@ -10,6 +10,10 @@
 #   ember::arrow_dataset  libarrow_dataset
 #   ember::parquet        libparquet
 #
+# EMBER_ARROW_HAS_ORC says whether libarrow exports Arrow's ORC adapter (the pyarrow wheels
+# build it in; a libarrow built without ORC lacks header and symbols). Without it the ORC data
+# source reports that it is unavailable.
+#
 # Binaries that link them get the wheel's library directory as RPATH (in the
 # build tree and when installed), so they run without LD_LIBRARY_PATH.
 
@@ -62,6 +66,27 @@ ember_import_wheel_library(ember::arrow_compute arrow_compute DEPS ember::arrow)
 ember_import_wheel_library(ember::arrow_acero arrow_acero DEPS ember::arrow_compute)
 ember_import_wheel_library(ember::arrow_dataset arrow_dataset DEPS ember::arrow_acero)
 ember_import_wheel_library(ember::parquet parquet DEPS ember::arrow)
+
+include(CheckCXXSourceCompiles)
+get_target_property(_ember_libarrow ember::arrow IMPORTED_LOCATION)
+set(CMAKE_REQUIRED_INCLUDES "${EMBER_ARROW_INCLUDE_DIR}")
+set(CMAKE_REQUIRED_LIBRARIES "${_ember_libarrow}")
+set(CMAKE_REQUIRED_FLAGS "-std=c++20")
+set(CMAKE_REQUIRED_QUIET ON)
+# Taking the functions' addresses makes the link step resolve the adapter's symbols.
+check_cxx_source_compiles([=[
+#include <arrow/adapters/orc/adapter.h>
+int main() {
+  auto open_reader = &arrow::adapters::orc::ORCFileReader::Open;
+  auto open_writer = &arrow::adapters::orc::ORCFileWriter::Open;
+  return open_reader != nullptr && open_writer != nullptr ? 0 : 1;
+}
+]=] EMBER_ARROW_HAS_ORC)
+unset(CMAKE_REQUIRED_INCLUDES)
+unset(CMAKE_REQUIRED_LIBRARIES)
+unset(CMAKE_REQUIRED_FLAGS)
+unset(CMAKE_REQUIRED_QUIET)
+message(STATUS "Ember: Arrow's ORC adapter ${EMBER_ARROW_HAS_ORC}")
 
 # Installed binaries find the wheel's libraries too.
 set(CMAKE_INSTALL_RPATH_USE_LINK_PATH ON)

@@ -2,6 +2,8 @@
 
 #include "connect/translate_write.h"
 
+#include <algorithm>
+#include <cctype>
 #include <functional>
 
 #include "connect/errors.h"
@@ -41,6 +43,15 @@ void run_write_operation(ConnectSession& session, Operation& op, const pb::Write
     case pb::WriteOperation::SAVE_MODE_OVERWRITE: request.mode = io::SaveMode::kOverwrite; break;
     case pb::WriteOperation::SAVE_MODE_IGNORE: request.mode = io::SaveMode::kIgnore; break;
     default: request.mode = io::SaveMode::kErrorIfExists; break;
+  }
+  // Spark's dynamic partition overwrite (the partitionOverwriteMode option, else the session's
+  // spark.sql.sources.partitionOverwriteMode) replaces only the partitions the job writes.
+  if (request.mode == io::SaveMode::kOverwrite && !request.partition_by.empty()) {
+    std::string overwrite = request.options.get(
+        "partitionOverwriteMode", engine.config().get_or("spark.sql.sources.partitionOverwriteMode", "static"));
+    std::transform(overwrite.begin(), overwrite.end(), overwrite.begin(),
+                   [](unsigned char c) { return std::tolower(c); });
+    if (overwrite == "dynamic") request.overwrite_scope = io::OverwriteScope::kWrittenPartitions;
   }
 
   PlanTranslator translator(translate_context(session, op.cancelled()));

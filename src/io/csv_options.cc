@@ -161,17 +161,7 @@ CsvOptions parse_csv_options(const Options& o, const Config* config) {
                      "No enum constant com.univocity.parsers.csv.UnescapedQuoteHandling." +
                          upper_quotes);
   }
-  if (o.has("locale")) {
-    const std::string tag = o.get("locale");
-    c.locale = find_locale(tag);
-    if (!c.locale) {
-      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                       "The feature is not supported: the locale " + tag +
-                           " (Ember knows en-US, en-GB, de, fr, es, it, pt-BR, pt-PT, nl, ja, "
-                           "zh, ko, ru, pl and sv).",
-                       {}, "0A000");
-    }
-  }
+  c.locale = locale_option(o);
   const std::string default_corrupt =
       config ? config->get_or("spark.sql.columnNameOfCorruptRecord", "_corrupt_record")
              : "_corrupt_record";

@@ -117,16 +117,7 @@ bool CsvValueConverter::convert(const Target& t, std::string_view v, ColumnWrite
     }
     case Kind::kDecimal: {
       int128_t d;
-      if (options_.locale->is_us()) {
-        // Spark drops grouping commas from en-US decimals.
-        if (!parse_decimal(v, t.precision, t.scale, true, &d)) return false;
-      } else {
-        std::string text;
-        if (!locale_number_text(v, *options_.locale, &text) ||
-            !parse_decimal(text, t.precision, t.scale, false, &d)) {
-          return false;
-        }
-      }
+      if (!parse_locale_decimal(v, *options_.locale, t.precision, t.scale, &d)) return false;
       w.append<int128_t>(d);
       return true;
     }

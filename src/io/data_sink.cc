@@ -176,6 +176,7 @@ std::unique_ptr<SinkFormat> make_sink_format(const WriteRequest& request, const 
   if (name == "csv") return make_csv_sink(request, schema);
   if (name == "json") return make_json_sink(request, schema);
   if (name == "text") return make_text_sink(request, schema);
+  if (name == "orc") return make_orc_sink(request, schema);
   throw SparkError(ErrorKind::kAnalysis, "DATA_SOURCE_NOT_FOUND",
                    "Failed to find the data source: " + request.format +
                        ". Make sure the provider name is correct and the package is properly "

@@ -59,8 +59,8 @@ class SinkFormat {
   virtual std::unique_ptr<FileWriter> open(const std::string& path, const Schema& schema) const = 0;
 };
 
-/// The formats: parquet (compression snappy|zstd|gzip|lz4|none), csv, json and text (compression
-/// none|gzip|bzip2|zstd). Throws for an unknown format or option value, or a schema the format
+/// The formats: parquet (compression snappy|zstd|gzip|lz4|none), orc (none|snappy|zlib|lz4|zstd),
+/// csv, json and text (compression none|gzip|bzip2|zstd). Throws for an unknown format or option value, or a schema the format
 /// cannot hold (text needs one string column).
 std::unique_ptr<SinkFormat> make_sink_format(const WriteRequest& request, const Schema& schema);
 

@@ -10,6 +10,7 @@
 #include "common/timezone.h"
 #include "io/csv_reader.h"
 #include "io/json_reader.h"
+#include "io/orc_reader.h"
 #include "io/parquet_reader.h"
 #include "io/partitioning.h"
 #include "io/spark_splits.h"
@@ -48,6 +49,7 @@ Registry& registry() {
     reg->factories["parquet"] = open_parquet_reader;
     reg->factories["text"] = open_text_reader;
     reg->factories["json"] = open_json_reader;
+    reg->factories["orc"] = open_orc_reader;
     return reg;
   }();
   return *r;

@@ -11,6 +11,10 @@
 #include "io/file_listing.h"
 #include "types/data_type.h"
 
+namespace ember {
+struct LocaleData;
+}  // namespace ember
+
 namespace ember::io {
 
 /// Options of `spark.read.format(...).option(k, v)`: keys are case-insensitive, as in Spark.
@@ -29,6 +33,11 @@ class Options {
  private:
   std::map<std::string, std::string> values_;
 };
+
+/// The `locale` option of the text formats (CSV, JSON): the locale of month and day names,
+/// AM/PM markers and decimal symbols; en-US when unset. A locale Ember has no data for is
+/// UNSUPPORTED_FEATURE.
+const LocaleData* locale_option(const Options& options);
 
 /// What a scan asks of a source: the file list and options given by the user, the session
 /// configuration (time zone, ANSI), and optionally a user-specified schema.

@@ -52,8 +52,9 @@ class JsonReader final : public DataSourceReader {
                             : "_corrupt_record");
     ctx_.zone = &TimeZone::get(o.get("timeZone", config ? config->session_time_zone() : "UTC"));
     ctx_.case_sensitive = config && config->case_sensitive();
-    if (o.has("dateFormat")) ctx_.date_format.emplace(o.get("dateFormat"));
-    if (o.has("timestampFormat")) ctx_.timestamp_format.emplace(o.get("timestampFormat"));
+    ctx_.locale = locale_option(o);
+    if (o.has("dateFormat")) ctx_.date_format.emplace(o.get("dateFormat"), ctx_.locale);
+    if (o.has("timestampFormat")) ctx_.timestamp_format.emplace(o.get("timestampFormat"), ctx_.locale);
     if (request.user_schema) {
       schema_ = request.user_schema->fields();
     } else {

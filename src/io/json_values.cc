@@ -299,9 +299,15 @@ bool convert_json_value(const JsonValue& v, const DataType& type, const JsonConv
       return true;
     }
     case TypeId::kDecimal: {
-      if (v.kind != K::kNumber && v.kind != K::kString) return false;
       int128_t u;
-      if (!parse_decimal(v.text, type.precision(), type.scale(), false, &u)) return false;
+      if (v.kind == K::kNumber) {
+        if (!parse_decimal(v.text, type.precision(), type.scale(), false, &u)) return false;
+      } else if (v.kind == K::kString) {
+        if (!parse_locale_decimal(v.text, ctx.locale ? *ctx.locale : us_locale(), type.precision(), type.scale(), &u))
+          return false;
+      } else {
+        return false;
+      }
       *out = Value::decimal(u);
       return true;
     }
@@ -401,7 +407,7 @@ bool convert_json_value(const JsonValue& v, const DataType& type, const JsonConv
 // ---- Writing --------------------------------------------------------------------------------
 
 JsonValueWriter::JsonValueWriter(const Options& o)
-    : o_(o), date_(o.date_format), ts_(o.timestamp_format), ntz_(o.timestamp_ntz_format),
+    : o_(o), date_(o.date_format, o.locale), ts_(o.timestamp_format, o.locale), ntz_(o.timestamp_ntz_format, o.locale),
       zone_(TimeZone::get(o.time_zone)) {}
 
 void JsonValueWriter::newline(std::string& out, int depth) const {

@@ -35,6 +35,9 @@ struct JsonConvertContext {
   const TimeZone* zone = nullptr;
   std::optional<DateTimePattern> date_format;
   std::optional<DateTimePattern> timestamp_format;
+  /// The `locale` option: decimals written as JSON strings are read with its symbols (en-US,
+  /// which drops grouping commas, when null); the patterns above carry its names.
+  const LocaleData* locale = nullptr;
   bool case_sensitive = false;
   /// A struct field that does not convert becomes null and the rest of the struct is kept
   /// (Spark's partial results), instead of failing the whole struct.
@@ -67,6 +70,7 @@ class JsonValueWriter {
     std::string timestamp_format = "yyyy-MM-dd'T'HH:mm:ss.SSSXXX";
     std::string timestamp_ntz_format = "yyyy-MM-dd'T'HH:mm:ss[.SSS]";
     std::string time_zone = "UTC";
+    const LocaleData* locale = nullptr;  // month and day names of the patterns; en-US when null
   };
   explicit JsonValueWriter(const Options& o);
 

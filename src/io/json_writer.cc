@@ -53,6 +53,7 @@ class JsonSink final : public SinkFormat {
     o_.date_format = request.options.get("dateFormat", o_.date_format);
     o_.timestamp_format = request.options.get("timestampFormat", o_.timestamp_format);
     o_.timestamp_ntz_format = request.options.get("timestampNTZFormat", o_.timestamp_ntz_format);
+    o_.locale = locale_option(request.options);
     line_sep_ = request.options.get("lineSep", "\n");
     if (request.config) o_.time_zone = request.config->session_time_zone();
     o_.time_zone = request.options.get("timeZone", o_.time_zone);

@@ -4,6 +4,7 @@
 #include <cstdlib>
 
 #include "common/error.h"
+#include "common/locale.h"
 #include "io/data_source.h"
 
 namespace ember::io {
@@ -67,6 +68,20 @@ double Options::get_double(const std::string& key, double fallback) const {
                      "For input string: \"" + v + "\"", {{"paramName", key}, {"value", v}});
   }
   return r;
+}
+
+const LocaleData* locale_option(const Options& options) {
+  if (!options.has("locale")) return &us_locale();
+  const std::string tag = options.get("locale");
+  const LocaleData* locale = find_locale(tag);
+  if (!locale) {
+    throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                     "The feature is not supported: the locale " + tag +
+                         " (Ember knows en-US, en-GB, de, fr, es, it, pt-BR, pt-PT, nl, ja, "
+                         "zh, ko, ru, pl and sv).",
+                     {}, "0A000");
+  }
+  return locale;
 }
 
 }  // namespace ember::io

@@ -1,7 +1,6 @@
 #include "io/parquet_reader.h"
 
 #include <algorithm>
-#include <cctype>
 #include <cstring>
 #include <map>
 
@@ -18,6 +17,7 @@
 #include "io/arrow_bridge.h"
 #include "io/arrow_memory.h"
 #include "io/file_listing.h"
+#include "io/file_schema.h"
 #include "io/read_errors.h"
 #include "io/spark_splits.h"
 
@@ -26,11 +26,6 @@ namespace ember::io {
 namespace {
 
 constexpr int64_t kBatchRows = 65536;
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 [[noreturn]] void footer_failed(const std::string& path) {
   throw_read_failed(path, "CANNOT_READ_FILE_FOOTER",
@@ -224,7 +219,7 @@ class ParquetReader final : public DataSourceReader {
     } else {
       schema_ = files_[0].schema;
       if (merge) {
-        for (size_t i = 1; i < files_.size(); ++i) merge_schema(files_[i]);
+        for (size_t i = 1; i < files_.size(); ++i) merge_file_schema(schema_, files_[i].schema, case_sensitive_);
       }
     }
     for (auto& f : schema_) f.nullable = true;
@@ -303,8 +298,7 @@ class ParquetReader final : public DataSourceReader {
       target.push_back(f);
       const int fi = find_field(file, f.name);
       if (fi < 0) continue;
-      if (!file.schema[static_cast<size_t>(fi)].type->same_type(*f.type) &&
-          !compatible(*file.schema[static_cast<size_t>(fi)].type, *f.type)) {
+      if (!readable_as(*file.schema[static_cast<size_t>(fi)].type, *f.type)) {
         schema_mismatch(file, f, *file.schema[static_cast<size_t>(fi)].type);
       }
       source[k] = fi;
@@ -397,55 +391,8 @@ class ParquetReader final : public DataSourceReader {
     files_.push_back(std::move(f));
   }
 
-  void merge_schema(const ParquetFile& file) {
-    for (const auto& f : file.schema) {
-      auto it = std::find_if(schema_.begin(), schema_.end(),
-                             [&](const StructField& s) { return same_name(s.name, f.name); });
-      if (it == schema_.end()) {
-        schema_.push_back(f);
-      } else if (!it->type->same_type(*f.type)) {
-        throw SparkError(ErrorKind::kRuntime, "CANNOT_MERGE_SCHEMAS",
-                         "Failed merging schemas:\nInitial schema:\n" +
-                             schema_tree_string(schema_) + "\nSchema that cannot be merged with the "
-                             "initial schema:\n" + schema_tree_string(file.schema) + ".",
-                         {{"left", schema_tree_string(schema_)}, {"right", schema_tree_string(file.schema)}},
-                         "42KD9");
-      }
-    }
-  }
-
-  bool same_name(const std::string& a, const std::string& b) const {
-    return case_sensitive_ ? a == b : lower(a) == lower(b);
-  }
-
   int find_field(const ParquetFile& file, const std::string& name) const {
-    for (size_t i = 0; i < file.schema.size(); ++i)
-      if (same_name(file.schema[i].name, name)) return static_cast<int>(i);
-    return -1;
-  }
-
-  /// Conversions Arrow's cast performs the way Spark's Parquet reader widens: a user schema
-  /// may ask for a wider integral or floating type than the file holds.
-  static bool compatible(const DataType& file_type, const DataType& want) {
-    auto rank = [](TypeId id) {
-      switch (id) {
-        case TypeId::kByte: return 1;
-        case TypeId::kShort: return 2;
-        case TypeId::kInt: return 3;
-        case TypeId::kLong: return 4;
-        default: return 0;
-      }
-    };
-    if (rank(file_type.id()) && rank(want.id())) return rank(file_type.id()) <= rank(want.id());
-    if (file_type.id() == TypeId::kFloat && want.id() == TypeId::kDouble) return true;
-    if (file_type.id() == TypeId::kInt && want.id() == TypeId::kDouble) return true;
-    if (file_type.id() == TypeId::kDate && want.id() == TypeId::kTimestampNtz) return true;
-    if (file_type.id() == TypeId::kBinary && want.id() == TypeId::kString) return true;
-    if (file_type.id() == TypeId::kString && want.id() == TypeId::kBinary) return true;
-    if (file_type.id() == TypeId::kDecimal && want.id() == TypeId::kDecimal)
-      return want.scale() >= file_type.scale() &&
-             want.precision() - want.scale() >= file_type.precision() - file_type.scale();
-    return false;
+    return find_column(file.schema, name, case_sensitive_);
   }
 
   [[noreturn]] static void schema_mismatch(const ParquetFile& file, const StructField& f,

@@ -321,6 +321,12 @@ bool parse_decimal(std::string_view s, int precision, int scale, bool strip_comm
   return true;
 }
 
+bool parse_locale_decimal(std::string_view s, const LocaleData& locale, int precision, int scale, int128_t* out) {
+  if (locale.is_us()) return parse_decimal(s, precision, scale, true, out);
+  std::string text;
+  return locale_number_text(s, locale, &text) && parse_decimal(text, precision, scale, false, out);
+}
+
 bool locale_number_text(std::string_view s, const LocaleData& locale, std::string* out) {
   out->clear();
   auto at = [&](size_t i, const char* symbol) {

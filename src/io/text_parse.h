@@ -49,5 +49,9 @@ bool parse_decimal(std::string_view s, int precision, int scale, bool strip_comm
 /// optional minus sign, digits with grouping separators, one decimal separator, an optional
 /// exponent) as plain `[-]digits[.digits][E[-]digits]`; false when `s` is not such a number.
 bool locale_number_text(std::string_view s, const LocaleData& locale, std::string* out);
+/// A DECIMAL(precision, scale) from text as Spark's decimal parser for a `locale` option reads
+/// it (ExprUtils.getDecimalParser): en-US drops grouping commas, other locales read their own
+/// grouping and decimal separators.
+bool parse_locale_decimal(std::string_view s, const LocaleData& locale, int precision, int scale, int128_t* out);
 
 }  // namespace ember::io

@@ -26,7 +26,7 @@ struct TableInfo {
   std::string name;      // lower-case, as Spark's session catalog stores it
   /// Every column: the data columns, then the partition columns in PARTITIONED BY order.
   Schema schema;
-  std::string provider = "parquet";  // parquet, csv or json
+  std::string provider = "parquet";  // parquet, orc, csv or json
   std::vector<std::string> partition_columns;
   std::map<std::string, std::string> options;  // OPTIONS (...): reader and writer options
   std::string comment;

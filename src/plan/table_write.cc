@@ -361,7 +361,10 @@ bool create_table(Session& session, const CreateTableRequest& request, const Pla
   const Schema declared = analyzed ? analyzed->output_schema() : request.schema;
   if (!analyzed && declared.empty()) {
     // A table without columns or data to infer them from, as Spark's file sources say it.
-    const std::string format = t.provider == "parquet" ? "Parquet" : t.provider == "csv" ? "CSV" : "JSON";
+    const std::string format = t.provider == "parquet" ? "Parquet"
+                               : t.provider == "csv"   ? "CSV"
+                               : t.provider == "orc"   ? "ORC"
+                                                       : "JSON";
     throw SparkError(ErrorKind::kAnalysis, "UNABLE_TO_INFER_SCHEMA",
                      "Unable to infer schema for " + format + ". It must be specified manually.",
                      {{"format", format}}, "42KD9");

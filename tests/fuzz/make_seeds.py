@@ -1,7 +1,8 @@
 """Writes the seed corpora of the reader fuzz targets into a directory: small CSV and JSON
-files with quoting, escapes, nulls, dates and multi-line records, and Parquet files of every
-type Ember reads (with nulls, dictionary and plain encodings, several row groups, compression
-codecs), made by pyarrow. Usage: make_seeds.py OUT_DIR"""
+files with quoting, escapes, nulls, dates and multi-line records, and Parquet and ORC files of
+every type Ember reads (with nulls, dictionary and plain encodings, several row groups or
+stripes, compression codecs, Spark's type attributes), made by pyarrow. Usage: make_seeds.py
+OUT_DIR"""
 
 import datetime
 import decimal
@@ -9,10 +10,11 @@ import sys
 from pathlib import Path
 
 import pyarrow as pa
+import pyarrow.orc as po
 import pyarrow.parquet as pq
 
 out = Path(sys.argv[1])
-for d in ("csv", "json", "parquet"):
+for d in ("csv", "json", "parquet", "orc"):
     (out / d).mkdir(parents=True, exist_ok=True)
 
 # CSV: two option bytes, then the file (see csv_fuzz.cc).
@@ -68,3 +70,24 @@ pq.write_table(table, out / "parquet" / "plain", use_dictionary=False, compressi
 pq.write_table(table.slice(0, 0), out / "parquet" / "empty")
 pq.write_table(table.select(["i64", "ts"]), out / "parquet" / "int96",
                use_deprecated_int96_timestamps=True, compression="none")
+
+# ORC: the same columns as the adapter writes them (unsigned integers and timestamps with a zone
+# have no ORC type), Spark's type attributes on integers, and every codec.
+spark_type = b"spark.sql.catalyst.type"
+orc_table = table.drop_columns(["u32"]).set_column(
+    table.schema.get_field_index("ts") - 1, "ts", table.column("ts").cast(pa.timestamp("us")))
+orc_table = orc_table.append_column(
+    pa.field("ntz", pa.int64(), metadata={spark_type: b"timestamp_ntz"}),
+    pa.array([i * 86_400_000_000 for i in range(n)], pa.int64()))
+orc_table = orc_table.append_column(
+    pa.field("ym", pa.int32(), metadata={spark_type: b"interval year to month"}),
+    pa.array(range(n), pa.int32()))
+for codec in ("snappy", "zstd", "zlib", "lz4", "uncompressed"):
+    po.write_table(orc_table, out / "orc" / f"all_{codec}", compression=codec)
+po.write_table(orc_table, out / "orc" / "stripes", stripe_size=1024, batch_size=8,
+               compression="uncompressed")
+po.write_table(orc_table.slice(0, 0), out / "orc" / "empty")
+
+# Inputs that once crashed a reader (tests/fuzz/regressions/<format>/) seed it as well.
+for found in sorted((Path(__file__).parent / "regressions").glob("*/*")):
+    (out / found.parent.name / found.name).write_bytes(found.read_bytes())
