@@ -169,7 +169,6 @@ struct OrcFile {
   int64_t size = 0;
   bool broken = false;
   Schema schema;                            // Spark view of the file's top-level fields
-  std::vector<std::shared_ptr<arrow::DataType>> types;  // the adapter's type of each field
   std::vector<orc::StripeInformation> stripes;
   int64_t rows = 0;
 };
@@ -313,7 +312,6 @@ class OrcReader final : public DataSourceReader {
         if (!f.broken) {
           for (const auto& field : (*schema)->fields()) {
             f.schema.push_back({field->name(), spark_type_of_orc(*field), true, "{}"});
-            f.types.push_back(field->type());
           }
           const int64_t n = reader->NumberOfStripes();
           int64_t first_row = 0;
@@ -336,7 +334,6 @@ class OrcReader final : public DataSourceReader {
     }
     if (f.broken) {
       f.schema.clear();
-      f.types.clear();
       f.stripes.clear();
     }
     return f;
