@@ -283,9 +283,9 @@ ColumnPtr date_trunc_kernel(const Args& a, int64_t n, const Signature& sig,
     static const int64_t units[] = {1, 1000, kMicrosPerSecond, 60 * kMicrosPerSecond,
                                     3600 * kMicrosPerSecond};
     if (level <= kHour) {
-      // Sub-day truncation works on the instant for fixed units below an hour; hours follow
-      // local time.
-      if (level < kHour) {
+      // Seconds and their fractions are truncated on the instant; minutes and hours follow
+      // local time (they differ where a zone's offset has seconds, as local mean times do).
+      if (level < kMinute) {
         b.append<int64_t>(floor_div(us, units[level]) * units[level]);
       } else {
         int64_t t = floor_div(local, units[level]) * units[level];
