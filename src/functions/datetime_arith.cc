@@ -283,9 +283,9 @@ ColumnPtr date_trunc_kernel(const Args& a, int64_t n, const Signature& sig,
     static const int64_t units[] = {1, 1000, kMicrosPerSecond, 60 * kMicrosPerSecond,
                                     3600 * kMicrosPerSecond};
     if (level <= kHour) {
-      // Sub-day truncation works on the instant for fixed units below an hour; hours follow
-      // local time.
-      if (level < kHour) {
+      // Seconds and their fractions are truncated on the instant; minutes and hours follow
+      // local time (they differ where a zone's offset has seconds, as local mean times do).
+      if (level < kMinute) {
         b.append<int64_t>(floor_div(us, units[level]) * units[level]);
       } else {
         int64_t t = floor_div(local, units[level]) * units[level];
@@ -381,7 +381,7 @@ void register_datetime_arith(Registry& r) {
                {"date_diff"}));
   {
     FunctionDef d =
-        scalar("months_between", 2, 3, rule("months_between", "ttb", DataType::double_()),
+        scalar("months_between", 2, 3, rule("months_between", "TTb", DataType::double_()),
                months_between_kernel);
     d.render = [](const std::string& called, const std::vector<std::string>& a) {
       return called + "(" + a[0] + ", " + a[1] + ", " + (a.size() > 2 ? a[2] : "true") + ")";
@@ -482,14 +482,14 @@ void register_datetime_arith(Registry& r) {
     };
     r.add(std::move(d));
   }
-  r.add(scalar("date_trunc", 2, 2, rule("date_trunc", "St", DataType::timestamp(), true),
+  r.add(scalar("date_trunc", 2, 2, rule("date_trunc", "ST", DataType::timestamp(), true),
                date_trunc_kernel));
   r.add(scalar("trunc", 2, 2, rule("trunc", "dS", DataType::date(), true), trunc_kernel));
-  r.add(scalar("from_utc_timestamp", 2, 2, rule("from_utc_timestamp", "tS", DataType::timestamp()),
+  r.add(scalar("from_utc_timestamp", 2, 2, rule("from_utc_timestamp", "TS", DataType::timestamp()),
                [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
                  return utc_shift_kernel(a, n, s, true);
                }));
-  r.add(scalar("to_utc_timestamp", 2, 2, rule("to_utc_timestamp", "tS", DataType::timestamp()),
+  r.add(scalar("to_utc_timestamp", 2, 2, rule("to_utc_timestamp", "TS", DataType::timestamp()),
                [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
                  return utc_shift_kernel(a, n, s, false);
                }));

@@ -196,6 +196,10 @@ Signature coerce_args(const std::string& fn, const std::vector<TypePtr>& args,
         else if (is_null || t->id() == TypeId::kString || t->is_datetime())
           to = DataType::timestamp();
         break;
+      case 'T':
+        required = "\"TIMESTAMP\"";
+        if (is_null || t->id() == TypeId::kString || t->is_datetime()) to = DataType::timestamp();
+        break;
       case 'b':
         required = "\"BOOLEAN\"";
         if (is_null || t->id() == TypeId::kBoolean) to = DataType::boolean();

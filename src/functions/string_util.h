@@ -82,7 +82,9 @@ TypePtr common_type(const std::string& fn, const std::vector<TypePtr>& args, con
 /// Signature for a function whose argument i is coerced according to spec[i]:
 ///   'S' string (atomic types cast to string), 'B' binary (strings cast to binary),
 ///   'I' int (any numeric type narrows to it), 'i' int from the smaller integral types only,
-///   'L' long, 'D' double, 'b' boolean, 'd' date, 't' timestamp (TIMESTAMP_NTZ kept),
+///   'L' long, 'D' double, 'b' boolean, 'd' date, 't' timestamp (TIMESTAMP_NTZ kept), 'T'
+///   timestamp (TIMESTAMP_NTZ cast to it, a local time in the session zone, as Spark's
+///   implicit cast does),
 ///   '*' any (unchanged).
 /// Arguments past the end of `spec` use its last letter.
 Signature coerce_args(const std::string& fn, const std::vector<TypePtr>& args,
