@@ -2,12 +2,12 @@
 
 #if EMBER_HAVE_ORC
 
+#include <arrow/buffer.h>
+#include <arrow/util/compression.h>
+
 #include <algorithm>
 #include <limits>
 #include <memory>
-
-#include <arrow/buffer.h>
-#include <arrow/util/compression.h>
 
 namespace ember::io {
 
@@ -50,11 +50,16 @@ class ProtoReader {
     uint64_t v;
     std::string_view s;
     switch (wire) {
-      case 0: return varint(&v);
-      case 1: return take(8);
-      case 2: return bytes(&s);
-      case 5: return take(4);
-      default: return false;
+      case 0:
+        return varint(&v);
+      case 1:
+        return take(8);
+      case 2:
+        return bytes(&s);
+      case 5:
+        return take(4);
+      default:
+        return false;
     }
   }
   /// The varints of a repeated field, packed (wire type 2) or one value (wire type 0).
@@ -193,7 +198,9 @@ struct Chunk {
 
 bool next_chunk(std::string_view* stream, Chunk* chunk) {
   if (stream->size() < 3) return false;
-  const auto b = [&](size_t i) { return static_cast<uint64_t>(static_cast<uint8_t>((*stream)[i])); };
+  const auto b = [&](size_t i) {
+    return static_cast<uint64_t>(static_cast<uint8_t>((*stream)[i]));
+  };
   const uint64_t header = b(0) | b(1) << 8 | b(2) << 16;
   const uint64_t length = header >> 1;
   if (length > stream->size() - 3) return false;
@@ -206,7 +213,8 @@ bool next_chunk(std::string_view* stream, Chunk* chunk) {
 /// Decompresses ORC streams of one file.
 class StreamDecoder {
  public:
-  explicit StreamDecoder(const Tail& tail) : compression_(tail.compression), block_size_(tail.block_size) {
+  explicit StreamDecoder(const Tail& tail)
+      : compression_(tail.compression), block_size_(tail.block_size) {
     arrow::Result<std::unique_ptr<arrow::util::Codec>> codec;
     if (compression_ == kZlib) {
       arrow::util::GZipCodecOptions options;
@@ -242,7 +250,8 @@ class StreamDecoder {
       const size_t at = out->size();
       out->resize(at + block_size_);
       int64_t n = 0;
-      if (!decompress_chunk(chunk.payload, reinterpret_cast<uint8_t*>(out->data() + at), &n)) return false;
+      if (!decompress_chunk(chunk.payload, reinterpret_cast<uint8_t*>(out->data() + at), &n))
+        return false;
       out->resize(at + static_cast<size_t>(n));
     }
     return true;
@@ -270,14 +279,15 @@ class StreamDecoder {
       if (!r.ok()) return false;
       read += r->bytes_read;
       *n += r->bytes_written;
-      if (r->bytes_read == 0 && r->bytes_written == 0) return false;  // truncated, or past the block size
+      if (r->bytes_read == 0 && r->bytes_written == 0)
+        return false;  // truncated, or past the block size
     }
     return read == in_len;
   }
 
   /// The most bytes the stream can decompress to, read from its chunk headers only: a chunk's
   /// own size when stored, Snappy's recorded size, otherwise the block size (the decoder's
-  /// limit for a chunk). Nullopt-like false when the chunk headers are malformed.
+  /// limit for a chunk). False when the chunk headers are malformed.
   bool decompressed_bound(std::string_view stream, uint64_t* bound) const {
     *bound = 0;
     if (compression_ == kNone) {
@@ -345,8 +355,9 @@ class BitReader {
 
 /// RLE v2's 5-bit encoding of bit widths.
 unsigned decode_width(unsigned code) {
-  static constexpr unsigned kWidths[32] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11, 12, 13, 14, 15, 16,
-                                           17, 18, 19, 20, 21, 22, 23, 24, 26, 28, 30, 32, 40, 48, 56, 64};
+  static constexpr unsigned kWidths[32] = {1,  2,  3,  4,  5,  6,  7,  8,  9,  10, 11,
+                                           12, 13, 14, 15, 16, 17, 18, 19, 20, 21, 22,
+                                           23, 24, 26, 28, 30, 32, 40, 48, 56, 64};
   return kWidths[code & 31];
 }
 
@@ -432,10 +443,12 @@ bool decode_v2(std::string_view b, const std::function<bool(uint64_t)>& visit) {
         pos += 2;
         if (b.size() - pos < base_bytes || patch_width + gap_width > 64) return false;
         uint64_t base = 0;
-        for (unsigned i = 0; i < base_bytes; ++i) base = base << 8 | static_cast<uint8_t>(b[pos + i]);
+        for (unsigned i = 0; i < base_bytes; ++i)
+          base = base << 8 | static_cast<uint8_t>(b[pos + i]);
         pos += base_bytes;
         const uint64_t sign = uint64_t{1} << (base_bytes * 8 - 1);
-        const int64_t signed_base = (base & sign) ? -static_cast<int64_t>(base & ~sign) : static_cast<int64_t>(base);
+        const int64_t signed_base =
+            (base & sign) ? -static_cast<int64_t>(base & ~sign) : static_cast<int64_t>(base);
         BitReader bits(b.substr(pos));
         for (unsigned i = 0; i < length; ++i) {
           uint64_t v;
@@ -445,7 +458,8 @@ bool decode_v2(std::string_view b, const std::function<bool(uint64_t)>& visit) {
         pos += bits.aligned_end();
         BitReader patch_bits(b.substr(pos));
         const unsigned entry_width = closest_fixed_width(patch_width + gap_width);
-        const uint64_t patch_mask = patch_width >= 64 ? ~uint64_t{0} : (uint64_t{1} << patch_width) - 1;
+        const uint64_t patch_mask =
+            patch_width >= 64 ? ~uint64_t{0} : (uint64_t{1} << patch_width) - 1;
         uint64_t at = 0;
         for (unsigned i = 0; i < patches; ++i) {
           uint64_t entry;
@@ -462,7 +476,8 @@ bool decode_v2(std::string_view b, const std::function<bool(uint64_t)>& visit) {
         const int64_t delta = unzigzag(delta_zigzag);
         run.push_back(first);
         if (width_code == 0) {
-          for (unsigned i = 1; i < length; ++i) run.push_back(run.back() + static_cast<uint64_t>(delta));
+          for (unsigned i = 1; i < length; ++i)
+            run.push_back(run.back() + static_cast<uint64_t>(delta));
         } else {
           const unsigned width = decode_width(width_code);
           if (length > 1) run.push_back(first + static_cast<uint64_t>(delta));
@@ -490,8 +505,8 @@ struct Encoding {
   uint64_t kind = 0, dictionary_size = 0;
 };
 
-bool parse_stripe_footer(std::string_view bytes, uint64_t stripe_offset, std::vector<StreamRef>* streams,
-                         std::vector<Encoding>* encodings) {
+bool parse_stripe_footer(std::string_view bytes, uint64_t stripe_offset,
+                         std::vector<StreamRef>* streams, std::vector<Encoding>* encodings) {
   ProtoReader r(bytes);
   uint32_t field, wire;
   uint64_t at = stripe_offset;
@@ -527,7 +542,8 @@ bool parse_stripe_footer(std::string_view bytes, uint64_t stripe_offset, std::ve
 
 }  // namespace
 
-bool decode_orc_unsigned_rle(std::string_view bytes, bool v2, const std::function<bool(uint64_t)>& visit) {
+bool decode_orc_unsigned_rle(std::string_view bytes, bool v2,
+                             const std::function<bool(uint64_t)>& visit) {
   return v2 ? decode_v2(bytes, visit) : decode_v1(bytes, visit);
 }
 
@@ -546,11 +562,12 @@ bool orc_adapter_accepts_types(const std::string& serialized_tail) {
 
 namespace {
 
-bool stripe_is_sound(arrow::io::RandomAccessFile& file, const std::string& serialized_tail, int64_t stripe,
-                     const std::vector<int>& fields) {
+bool stripe_is_sound(arrow::io::RandomAccessFile& file, const std::string& serialized_tail,
+                     int64_t stripe, const std::vector<int>& fields) {
   Tail tail;
   if (!parse_tail(serialized_tail, &tail, true, true)) return false;
-  if (stripe < 0 || static_cast<size_t>(stripe) >= tail.stripes.size() || tail.types.empty()) return false;
+  if (stripe < 0 || static_cast<size_t>(stripe) >= tail.stripes.size() || tail.types.empty())
+    return false;
   const StripeInfo& s = tail.stripes[static_cast<size_t>(stripe)];
   auto size = file.GetSize();
   if (!size.ok()) return false;
@@ -588,7 +605,8 @@ bool stripe_is_sound(arrow::io::RandomAccessFile& file, const std::string& seria
   for (int f : fields) {
     if (f < 0 || static_cast<size_t>(f) >= top.size()) return false;
     const uint64_t first = top[static_cast<size_t>(f)];
-    const uint64_t end = static_cast<size_t>(f) + 1 < top.size() ? top[static_cast<size_t>(f) + 1] : tail.types.size();
+    const uint64_t end = static_cast<size_t>(f) + 1 < top.size() ? top[static_cast<size_t>(f) + 1]
+                                                                 : tail.types.size();
     if (first == 0 || end > tail.types.size() || first >= end) return false;
     for (uint64_t c = first; c < end; ++c) columns.push_back(c);
   }
@@ -647,8 +665,8 @@ bool stripe_is_sound(arrow::io::RandomAccessFile& file, const std::string& seria
 
 }  // namespace
 
-bool orc_stripe_is_sound(arrow::io::RandomAccessFile& file, const std::string& serialized_tail, int64_t stripe,
-                         const std::vector<int>& fields) {
+bool orc_stripe_is_sound(arrow::io::RandomAccessFile& file, const std::string& serialized_tail,
+                         int64_t stripe, const std::vector<int>& fields) {
   try {
     return stripe_is_sound(file, serialized_tail, stripe, fields);
   } catch (const std::exception&) {

@@ -6,13 +6,13 @@
 // errors. They read only a file's tail, a stripe's footer and its string length streams, never
 // the data itself.
 
+#include <arrow/io/interfaces.h>
+
 #include <cstdint>
 #include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
-
-#include <arrow/io/interfaces.h>
 
 namespace ember::io {
 
@@ -36,6 +36,7 @@ bool orc_stripe_is_sound(arrow::io::RandomAccessFile& file, const std::string& s
 /// The values of an ORC unsigned integer run-length encoded stream (version 1, or version 2
 /// when `v2`), in order, passed to `visit` until it returns false. False when the stream is
 /// malformed.
-bool decode_orc_unsigned_rle(std::string_view bytes, bool v2, const std::function<bool(uint64_t)>& visit);
+bool decode_orc_unsigned_rle(std::string_view bytes, bool v2,
+                             const std::function<bool(uint64_t)>& visit);
 
 }  // namespace ember::io
