@@ -81,7 +81,7 @@ class CsvReader final : public DataSourceReader {
   }
   void read_split(size_t i, const std::vector<int>& projection,
                   const std::function<void(Batch)>& emit) const override;
-  std::vector<std::string> input_files() const override;
+  std::vector<std::string> input_files() const override { return input_file_uris(files_); }
   double estimated_rows() const override { return estimated_text_rows(files_, schema_.size()); }
 
  private:
@@ -476,14 +476,6 @@ void CsvReader::scan_split(size_t split_index, const std::vector<int>& projectio
                return true;
              });
   if (rows > 0) flush();
-}
-
-std::vector<std::string> CsvReader::input_files() const {
-  std::vector<std::string> out;
-  for (const auto& f : files_) out.push_back(file_uri(f.path));
-  std::sort(out.begin(), out.end());
-  out.erase(std::unique(out.begin(), out.end()), out.end());
-  return out;
 }
 
 }  // namespace

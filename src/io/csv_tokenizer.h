@@ -57,7 +57,8 @@ enum class Newline : uint8_t { kAny, kLf, kCrLf, kCr, kCustom };
 ///    way point into storage of the calling thread, valid until its next call that splits;
 ///  - an unquoted empty field is null; a quoted empty one reads as `emptyValue`;
 ///  - with a delimiter of several characters, the last field of a record is not trimmed
-///    and, unquoted and ending with a quote, reads with one quote more (quirks of that parser).
+///    and, unquoted and ending with a quote, reads with one quote more, and SKIP_VALUE skips
+///    to the end of the line rather than to the next delimiter (quirks of that parser).
 class CsvTokenizer {
  public:
   explicit CsvTokenizer(const CsvOptions& options);

@@ -123,7 +123,7 @@ class UnescapedQuoteReader {
   bool is(char c) const { return kind_ == kChar && ch_ == c; }
   // The text of the character under the cursor: a terminator other than `lineSep` reads as \n.
   void append_current() {
-    if (kind_ == kNewline && nl_ == Newline::kCustom) {
+    if ((kind_ == kNewline && nl_ == Newline::kCustom) || kind_ == kDelimiter) {
       value_.append(pos_, static_cast<size_t>(next_ - pos_));
     } else {
       value_ += ch_;
@@ -146,11 +146,27 @@ class UnescapedQuoteReader {
       advance();
     }
   }
+  // Spark's parser skips a value to the next delimiter when the delimiter is one character,
+  // but to the end of the line when it has several; when such a skip passes a delimiter and a
+  // line end stops it (multiLine), the record ends there and an empty record (a row of nulls)
+  // follows.
   void skip_to_separator() {
     value_.clear();
     skipped_ = true;
     const Scan scan(*this);
-    while (!separator()) advance();
+    if (t_.delim_.size() == 1) {
+      while (!separator()) advance();
+      return;
+    }
+    bool passed_delimiter = false;
+    while (kind_ != kNewline) {
+      passed_delimiter |= kind_ == kDelimiter;
+      advance();
+    }
+    if (passed_delimiter && !ended_) {
+      pieces_.push_back({std::string(), true, true});
+      ended_ = true;
+    }
   }
   // The scans above look ahead of the machine's `ch`: when the input ends inside one, the
   // machine's current character is still the one the scan began at (which decides whether
@@ -243,14 +259,17 @@ class UnescapedQuoteReader {
       case UnescapedQuotes::kBackToDelimiter: {
         // The text read so far splits at delimiters; its last part goes on as a quoted value.
         size_t start = 0;
+        const size_t width = t_.delim_.size();
         for (size_t i = 0; i < value_.size(); ++i) {
           const bool line_end = multi_line_ && value_[i] == '\n';
-          if (value_[i] == t_.delim0_ || line_end) {
+          const bool delimiter = value_.compare(i, width, t_.delim_) == 0;
+          if (delimiter || line_end) {
             // Spark's parser ends a record at the first line end only; later ones separate
             // fields.
             pieces_.push_back({value_.substr(start, i - start), false, line_end && !ended_});
             ended_ |= line_end;
-            start = i + 1;
+            start = i + (line_end ? 1 : width);
+            i = start - 1;
           }
         }
         value_.erase(0, start);
@@ -355,12 +374,6 @@ class UnescapedQuoteReader {
 bool CsvTokenizer::read_unescaped(const char* p, const char* end, Newline nl, bool multi_line,
                                   CsvField* out, int capacity, int* n, bool new_record,
                                   const char** stop) const {
-  if (delim_.size() != 1) {
-    throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                     "The feature is not supported: unescapedQuoteHandling other than "
-                     "STOP_AT_DELIMITER with a delimiter of several characters.",
-                     {}, "0A000");
-  }
   if (new_record) t_values.clear();
   UnescapedQuoteReader reader(*this, p, end, nl, multi_line);
   *stop = reader.read();

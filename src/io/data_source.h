@@ -1,5 +1,6 @@
 #pragma once
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <memory>
@@ -95,6 +96,18 @@ class DataSourceReader {
   /// guess from the files' sizes otherwise. Never used for results.
   virtual double estimated_rows() const = 0;
 };
+
+/// What a reader over `files` (anything with the local `path` of each) reports as its
+/// `inputFiles`: the files' URIs, sorted, each once.
+template <typename File>
+std::vector<std::string> input_file_uris(const std::vector<File>& files) {
+  std::vector<std::string> out;
+  out.reserve(files.size());
+  for (const auto& f : files) out.push_back(file_uri(f.path));
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
 
 /// A guess at the rows of text files (CSV, JSON, text): their bytes over a typical row's
 /// width, taken as 8 bytes per column.

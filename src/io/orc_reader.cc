@@ -14,6 +14,7 @@
 #include "io/arrow_memory.h"
 #include "io/file_listing.h"
 #include "io/file_schema.h"
+#include "io/orc_check.h"
 #include "io/orc_types.h"
 #include "io/read_errors.h"
 #include "io/spark_splits.h"
@@ -36,114 +37,15 @@ constexpr int64_t kBatchRows = 65536;
 
 [[noreturn]] void decode_failed(const std::string& path) { throw_read_failed(path, "NO_HINT", ""); }
 
-/// A reader of protobuf's wire format, enough to walk the messages of an ORC file's tail.
-class ProtoReader {
- public:
-  explicit ProtoReader(std::string_view bytes) : p_(bytes) {}
-  bool done() const { return p_.empty(); }
-  /// The next field's number and wire type; false at a malformed key.
-  bool next(uint32_t* field, uint32_t* wire) {
-    uint64_t key;
-    if (!varint(&key)) return false;
-    *field = static_cast<uint32_t>(key >> 3);
-    *wire = static_cast<uint32_t>(key & 7);
-    return true;
-  }
-  bool varint(uint64_t* out) {
-    *out = 0;
-    for (int shift = 0; shift < 64; shift += 7) {
-      if (p_.empty()) return false;
-      const auto b = static_cast<uint8_t>(p_[0]);
-      p_.remove_prefix(1);
-      *out |= static_cast<uint64_t>(b & 0x7f) << shift;
-      if (!(b & 0x80)) return true;
-    }
-    return false;
-  }
-  bool bytes(std::string_view* out) {
-    uint64_t n;
-    if (!varint(&n) || n > p_.size()) return false;
-    *out = p_.substr(0, n);
-    p_.remove_prefix(n);
-    return true;
-  }
-  /// Skips a field's value of wire type `wire`.
-  bool skip(uint32_t wire) {
-    uint64_t v;
-    std::string_view s;
-    switch (wire) {
-      case 0: return varint(&v);
-      case 1: return take(8);
-      case 2: return bytes(&s);
-      case 5: return take(4);
-      default: return false;
-    }
-  }
-
- private:
-  bool take(size_t n) {
-    if (p_.size() < n) return false;
-    p_.remove_prefix(n);
-    return true;
-  }
-  std::string_view p_;
-};
-
-/// Whether the types in an ORC file's tail (FileTail.footer.types, as the adapter serializes
-/// them) are ones Arrow's adapter converts: it aborts the process on a decimal precision Arrow
-/// has no type for, so such a file must be refused before the adapter reads its schema.
-bool adapter_accepts_types(const std::string& tail) {
-  constexpr uint64_t kDecimal = 14, kUnion = 13;
-  ProtoReader file_tail(tail);
-  uint32_t field, wire;
-  while (!file_tail.done()) {
-    if (!file_tail.next(&field, &wire)) return false;
-    if (field != 2 || wire != 2) {
-      if (!file_tail.skip(wire)) return false;
-      continue;
-    }
-    std::string_view footer_bytes;
-    if (!file_tail.bytes(&footer_bytes)) return false;
-    ProtoReader footer(footer_bytes);
-    while (!footer.done()) {
-      if (!footer.next(&field, &wire)) return false;
-      if (field != 4 || wire != 2) {
-        if (!footer.skip(wire)) return false;
-        continue;
-      }
-      std::string_view type_bytes;
-      if (!footer.bytes(&type_bytes)) return false;
-      ProtoReader type(type_bytes);
-      uint64_t kind = 0, precision = 0, scale = 0, subtypes = 0;
-      while (!type.done()) {
-        if (!type.next(&field, &wire)) return false;
-        if (wire == 0 && (field == 1 || field == 5 || field == 6)) {
-          if (!type.varint(field == 1 ? &kind : field == 5 ? &precision : &scale)) return false;
-        } else if (field == 2 && wire == 2) {  // packed subtype ids
-          std::string_view packed;
-          if (!type.bytes(&packed)) return false;
-          ProtoReader ids(packed);
-          for (uint64_t id; !ids.done(); ++subtypes)
-            if (!ids.varint(&id)) return false;
-        } else if (field == 2 && wire == 0) {
-          uint64_t id;
-          if (!type.varint(&id)) return false;
-          ++subtypes;
-        } else if (!type.skip(wire)) {
-          return false;
-        }
-      }
-      // Precision 0 is Hive 0.11's decimal, which the adapter reads as decimal(38, 6).
-      if (kind == kDecimal && (precision > 38 || scale > 38 || (precision > 0 && scale > precision))) return false;
-      if (kind == kUnion && subtypes > 127) return false;
-    }
-  }
-  return true;
+[[noreturn]] void corrupt_stripe(const std::string& path) {
+  throw_read_failed(path, "NO_HINT", "The ORC file is corrupt: a stripe's streams do not fit its data.");
 }
 
 /// Opens an ORC file's reader (which reads the file's tail); null when the file is not ORC.
 /// The adapter reports most failures as statuses, but its ORC library can throw as well.
-std::unique_ptr<orc::ORCFileReader> open_orc(const std::string& path) {
+/// `input`, when given, receives the file the reader reads.
+std::unique_ptr<orc::ORCFileReader> open_orc(const std::string& path,
+                                             std::shared_ptr<arrow::io::RandomAccessFile>* input = nullptr) {
   auto file = arrow::io::ReadableFile::Open(path, arrow_pool());
   if (!file.ok()) {
     throw_read_failed(path, "FILE_NOT_EXIST",
@@ -155,7 +57,8 @@ std::unique_ptr<orc::ORCFileReader> open_orc(const std::string& path) {
   }
   try {
     auto reader = orc::ORCFileReader::Open(*file, arrow_pool());
-    if (!reader.ok() || !adapter_accepts_types((*reader)->GetSerializedFileTail())) return nullptr;
+    if (!reader.ok() || !orc_adapter_accepts_types((*reader)->GetSerializedFileTail())) return nullptr;
+    if (input) *input = *file;
     return std::move(*reader);
   } catch (const std::exception&) {
     return nullptr;
@@ -226,13 +129,7 @@ class OrcReader final : public DataSourceReader {
     return rows;
   }
 
-  std::vector<std::string> input_files() const override {
-    std::vector<std::string> out;
-    for (const auto& f : files_) out.push_back(file_uri(f.path));
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-  }
+  std::vector<std::string> input_files() const override { return input_file_uris(files_); }
 
   void read_split(size_t i, const std::vector<int>& projection,
                   const std::function<void(Batch)>& emit) const override {
@@ -273,8 +170,11 @@ class OrcReader final : public DataSourceReader {
     // the stripe's first row through the row index, and ORC's reader crashes on a corrupt row
     // index (a fuzz finding); a range read never touches the index. Memory per split is one
     // decoded stripe of the projected columns; batches are slices of it.
-    std::unique_ptr<orc::ORCFileReader> reader = open_orc(file.path);
+    std::shared_ptr<arrow::io::RandomAccessFile> input;
+    std::unique_ptr<orc::ORCFileReader> reader = open_orc(file.path, &input);
     if (!reader) decode_failed(file.path);
+    // ORC's decoder crashes on some corrupt stripes instead of failing (orc_check.h).
+    if (!orc_stripe_is_sound(*input, reader->GetSerializedFileTail(), s.stripe, include)) corrupt_stripe(file.path);
     std::shared_ptr<arrow::RecordBatch> decoded;
     try {
       auto read = reader->ReadStripe(s.stripe, include);

@@ -1,7 +1,6 @@
 // The ORC sink, through Arrow C++'s ORC adapter.
 
 #include <algorithm>
-#include <cctype>
 
 #include "common/error.h"
 #include "io/orc_reader.h"
@@ -16,23 +15,13 @@
 #include "io/arrow_bridge.h"
 #include "io/file_listing.h"
 #include "io/orc_types.h"
+#include "io/output_file.h"
 
 namespace ember::io {
 
 namespace {
 
 namespace orc = arrow::adapters::orc;
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-[[noreturn]] void write_failed(const std::string& path, const std::string& detail) {
-  throw SparkError(ErrorKind::kRuntime, "TASK_WRITE_FAILED",
-                   "Task failed while writing rows to " + file_uri(path) + ". " + detail,
-                   {{"path", file_uri(path)}});
-}
 
 class OrcFileWriter final : public FileWriter {
  public:
@@ -116,7 +105,7 @@ class OrcSink final : public SinkFormat {
     const Config* config = request.config;
     const std::string fallback = config ? config->get_or("spark.sql.orc.compression.codec", "zstd") : "zstd";
     const std::string codec =
-        lower(request.options.get("compression", request.options.get("orc.compress", fallback)));
+        lower_codec_name(request.options.get("compression", request.options.get("orc.compress", fallback)));
     if (codec == "none" || codec == "uncompressed") {
       options_.compression = arrow::Compression::UNCOMPRESSED;
       extension_ = ".orc";
@@ -134,11 +123,7 @@ class OrcSink final : public SinkFormat {
       extension_ = ".zstd.orc";
     } else {
       // Spark also names lzo and brotli, which Arrow's ORC writer does not write.
-      throw SparkError(ErrorKind::kIllegalArgument, "CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION",
-                       "The codec " + codec + " is not available. Available codecs are uncompressed, "
-                       "lz4, snappy, zlib, none, zstd.",
-                       {{"codecName", codec}, {"availableCodecs", "uncompressed, lz4, snappy, zlib, none, zstd"}},
-                       "56038");
+      codec_not_available(codec, "uncompressed, lz4, snappy, zlib, none, zstd");
     }
     arrow::FieldVector fields;
     for (const auto& f : schema) {

@@ -254,13 +254,7 @@ class ParquetReader final : public DataSourceReader {
     for (const auto& f : files_) rows += static_cast<double>(f.metadata->num_rows());
     return rows;
   }
-  std::vector<std::string> input_files() const override {
-    std::vector<std::string> out;
-    for (const auto& f : files_) out.push_back(file_uri(f.path));
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-  }
+  std::vector<std::string> input_files() const override { return input_file_uris(files_); }
 
   void read_split(size_t i, const std::vector<int>& projection,
                   const std::function<void(Batch)>& emit) const override {

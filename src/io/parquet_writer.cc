@@ -1,7 +1,6 @@
 // The Parquet sink, through Arrow C++'s Parquet writer.
 
 #include <algorithm>
-#include <cctype>
 #include <functional>
 
 #include <arrow/compute/api.h>
@@ -13,22 +12,12 @@
 #include "io/arrow_bridge.h"
 #include "io/arrow_memory.h"
 #include "io/file_listing.h"
+#include "io/output_file.h"
 #include "io/sink_formats.h"
 
 namespace ember::io {
 
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-[[noreturn]] void write_failed(const std::string& path, const std::string& detail) {
-  throw SparkError(ErrorKind::kRuntime, "TASK_WRITE_FAILED",
-                   "Task failed while writing rows to " + file_uri(path) + ". " + detail,
-                   {{"path", file_uri(path)}});
-}
 
 class ParquetFileWriter final : public FileWriter {
  public:
@@ -92,7 +81,7 @@ class ParquetSink final : public SinkFormat {
  public:
   ParquetSink(const WriteRequest& request, const Schema& schema) {
     const Config* config = request.config;
-    const std::string codec = lower(request.options.get(
+    const std::string codec = lower_codec_name(request.options.get(
         "compression", request.options.get(
                            "parquet.compression",
                            config ? config->get_or("spark.sql.parquet.compression.codec", "snappy")
@@ -120,12 +109,7 @@ class ParquetSink final : public SinkFormat {
       builder.compression(arrow::Compression::BROTLI);
       extension_ = ".br.parquet";
     } else {
-      throw SparkError(ErrorKind::kIllegalArgument, "CODEC_NOT_AVAILABLE.WITH_AVAILABLE_CODECS_SUGGESTION",
-                       "The codec " + codec + " is not available. Available codecs are brotli, "
-                       "uncompressed, lz4_raw, gzip, snappy, none, zstd.",
-                       {{"codecName", codec},
-                        {"availableCodecs", "brotli, uncompressed, lz4_raw, gzip, snappy, none, zstd"}},
-                       "56038");
+      codec_not_available(codec, "brotli, uncompressed, lz4_raw, gzip, snappy, none, zstd");
     }
     props_ = builder.build();
     // Timestamps follow spark.sql.parquet.outputTimestampType (INT96 by default, as in Spark).

@@ -50,13 +50,7 @@ class TextReader final : public DataSourceReader {
     return line_split_block(files_, splits_[i], splittable_, spark_split_);
   }
   double estimated_rows() const override { return estimated_text_rows(files_, schema_.size()); }
-  std::vector<std::string> input_files() const override {
-    std::vector<std::string> out;
-    for (const auto& f : files_) out.push_back(file_uri(f.path));
-    std::sort(out.begin(), out.end());
-    out.erase(std::unique(out.begin(), out.end()), out.end());
-    return out;
-  }
+  std::vector<std::string> input_files() const override { return input_file_uris(files_); }
 
   void read_split(size_t i, const std::vector<int>& projection,
                   const std::function<void(Batch)>& emit) const override {

@@ -1,7 +1,6 @@
 // Fuzz target: the CSV reader (tokenizer, schema inference, value parsing, modes) on arbitrary
 // bytes. The first two bytes choose the options; the rest is the file.
 
-#include "common/config.h"
 #include "fuzz_input.h"
 #include "io/csv_reader.h"
 #include "types/data_type.h"
@@ -10,11 +9,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace ember;
   if (size < 2) return 0;
   const uint8_t a = data[0], b = data[1];
-  static const Config conf;
-  io::ReadRequest request;
-  request.format = "csv";
-  request.config = &conf;
-  request.paths = {fuzz::write_input(data + 2, size - 2, "csv")};
+  io::ReadRequest request = fuzz::request_for("csv", data + 2, size - 2);
   io::Options& o = request.options;
   o.set("header", a & 1 ? "true" : "false");
   o.set("multiLine", a & 2 ? "true" : "false");

@@ -13,6 +13,7 @@
 #include <exception>
 #include <string>
 
+#include "common/config.h"
 #include "common/error.h"
 #include "io/data_source.h"
 
@@ -28,6 +29,17 @@ inline std::string write_input(const uint8_t* data, size_t size, const char* ext
   if (size > 0 && std::fwrite(data, 1, size, f) != size) std::abort();
   std::fclose(f);
   return path;
+}
+
+/// A read of `format` over the file holding `size` bytes of `data`, under the default
+/// configuration and no options.
+inline io::ReadRequest request_for(const char* format, const uint8_t* data, size_t size) {
+  static const Config conf;
+  io::ReadRequest request;
+  request.format = format;
+  request.config = &conf;
+  request.paths = {write_input(data, size, format)};
+  return request;
 }
 
 /// Opens the source and reads every split with every column; SparkErrors are the reader's
@@ -52,6 +64,14 @@ void read_all(const io::ReadRequest& request, Open&& open) {
     std::fprintf(stderr, "non-Spark exception escaped the reader: %s\n", e.what());
     std::abort();
   }
+}
+
+/// The whole of a target for a self-describing format (Parquet, ORC): the input is the file,
+/// read with no options.
+template <typename Open>
+int read_file_of_format(const uint8_t* data, size_t size, const char* format, Open&& open) {
+  read_all(request_for(format, data, size), open);
+  return 0;
 }
 
 }  // namespace ember::fuzz

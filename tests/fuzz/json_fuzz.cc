@@ -1,7 +1,6 @@
 // Fuzz target: the JSON reader (JSON Lines and multiLine, schema inference, modes) on arbitrary
 // bytes. The first byte chooses the options; the rest is the file.
 
-#include "common/config.h"
 #include "fuzz_input.h"
 #include "io/json_reader.h"
 #include "types/data_type.h"
@@ -10,11 +9,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   using namespace ember;
   if (size < 1) return 0;
   const uint8_t a = data[0];
-  static const Config conf;
-  io::ReadRequest request;
-  request.format = "json";
-  request.config = &conf;
-  request.paths = {fuzz::write_input(data + 1, size - 1, "json")};
+  io::ReadRequest request = fuzz::request_for("json", data + 1, size - 1);
   io::Options& o = request.options;
   o.set("multiLine", a & 1 ? "true" : "false");
   static const char* kModes[] = {"PERMISSIVE", "DROPMALFORMED", "FAILFAST", "PERMISSIVE"};

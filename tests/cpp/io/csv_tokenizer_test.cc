@@ -117,12 +117,21 @@ TEST(CsvTokenizerTest, CarriedFieldsAreForgottenBeforeANewWalk) {
 }
 
 TEST(CsvTokenizerTest, SeveralCharacterDelimiters) {
-  // STOP_AT_DELIMITER keeps its raw text to the delimiter; the other modes are not supported.
+  // STOP_AT_DELIMITER keeps its raw text to the delimiter.
   const CsvTokenizer t(options(UnescapedQuotes::kStopAtDelimiter, "||"));
   EXPECT_EQ(line(t, R"(x||"a"b||c)"), (Row{"x", R"("a"b)", "c"}));
+  // The other modes read the delimiter whole where it becomes part of a value.
   const CsvTokenizer closing(options(UnescapedQuotes::kStopAtClosingQuote, "||"));
   EXPECT_EQ(line(closing, R"(x||"a"||c)"), (Row{"x", "a", "c"}));
-  EXPECT_THROW(line(closing, R"(x||"a"b||c)"), SparkError);
+  EXPECT_EQ(line(closing, R"(x||"a"b||c)"), (Row{"x", R"(a"b||c)"}));
+  const CsvTokenizer back(options(UnescapedQuotes::kBackToDelimiter, "||"));
+  EXPECT_EQ(line(back, R"("a||b"c||d)"), (Row{"a", "bc||d"}));
+  // SKIP_VALUE skips to the end of the line; in multiLine mode a skip that passed a delimiter
+  // leaves an empty record after it (Spark's parser fails when more lines follow).
+  const CsvTokenizer skip(options(UnescapedQuotes::kSkipValue, "||"));
+  EXPECT_EQ(line(skip, R"(x||"a"b||c||d)"), (Row{"x", "<null>"}));
+  EXPECT_EQ(records(skip, "1||\"a\"b||c\n"), (std::vector<Row>{{"1", "<null>"}, {"<null>", "<null>"}}));
+  EXPECT_EQ(records(skip, "1||\"a\"b\n2||d\n"), (std::vector<Row>{{"1", "<null>"}, {"2", "d"}}));
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "io/data_sink.h"
 #include "io/data_source.h"
+#include "io/orc_check.h"
 #include "io/orc_reader.h"
 #include "io/orc_types.h"
 
@@ -253,7 +254,7 @@ TEST_F(OrcReaderTest, DecimalPrecisionArrowCannotHoldIsAFooterError) {
 TEST_F(OrcReaderTest, FuzzFindingsAreSparkErrors) {
   // Inputs the ORC fuzz target found crashing the process (an abort in Arrow's type conversion;
   // a segmentation fault in ORC's row-index seek): each now reads, or fails as a Spark error.
-  for (const char* name : {"decimal_precision_past_38.orc", "corrupt_row_index.orc"}) {
+  for (const char* name : {"decimal_precision_past_38.orc", "corrupt_row_index.orc", "huge_string_lengths.orc"}) {
     const fs::path found = fs::path(EMBER_SOURCE_DIR) / "tests/fuzz/regressions/orc" / name;
     ASSERT_TRUE(fs::exists(found)) << found;
     const std::string path = (dir_ / name).string();
@@ -301,6 +302,117 @@ TEST_F(OrcReaderTest, TimestampsBefore1970WithFractionsAreRefused) {
   EXPECT_EQ(error_class_of([&] { fraction->write(make(-1500000)); }), "TASK_WRITE_FAILED");
   auto reader = open((dir_ / "whole.orc").string());
   reader->read_split(0, {0}, [](Batch b) { EXPECT_EQ(b.columns[0]->values<int64_t>()[0], -2000000); });
+}
+
+
+std::vector<uint64_t> decode_rle(const std::vector<uint8_t>& bytes, bool v2, bool* ok) {
+  std::vector<uint64_t> out;
+  *ok = decode_orc_unsigned_rle(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), v2,
+                                [&](uint64_t v) {
+                                  out.push_back(v);
+                                  return true;
+                                });
+  return out;
+}
+
+TEST(OrcCheckTest, DecodesEachRunLengthEncoding) {
+  bool ok = false;
+  // Version 2, the examples of ORC's specification: short repeat, direct, patched base, delta.
+  EXPECT_EQ(decode_rle({0x0a, 0x27, 0x10}, true, &ok), std::vector<uint64_t>(5, 10000));
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(decode_rle({0x5e, 0x03, 0x5c, 0xa1, 0xab, 0x1e, 0xde, 0xad, 0xbe, 0xef}, true, &ok),
+            (std::vector<uint64_t>{23713, 43806, 57005, 48879}));
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(decode_rle({0x8e, 0x13, 0x2b, 0x21, 0x07, 0xd0, 0x1e, 0x00, 0x14, 0x70, 0x28, 0x32, 0x3c, 0x46,
+                        0x50, 0x5a, 0x64, 0x6e, 0x78, 0x82, 0x8c, 0x96, 0xa0, 0xaa, 0xb4, 0xbe, 0xfc, 0xe8},
+                       true, &ok),
+            (std::vector<uint64_t>{2030, 2000, 2020, 1000000, 2040, 2050, 2060, 2070, 2080, 2090, 2100, 2110,
+                                   2120, 2130, 2140, 2150, 2160, 2170, 2180, 2190}));
+  EXPECT_TRUE(ok);
+  EXPECT_EQ(decode_rle({0xc6, 0x09, 0x02, 0x02, 0x22, 0x42, 0x42, 0x46}, true, &ok),
+            (std::vector<uint64_t>{2, 3, 5, 7, 11, 13, 17, 19, 23, 29}));
+  EXPECT_TRUE(ok);
+  // A fixed delta (width 0): 5, 8, 11.
+  EXPECT_EQ(decode_rle({0xc0, 0x02, 0x05, 0x06}, true, &ok), (std::vector<uint64_t>{5, 8, 11}));
+  EXPECT_TRUE(ok);
+  // Version 1: a run of 3 + 97 values with delta -1 from 100, then literals 2 and 300.
+  std::vector<uint64_t> run;
+  for (int i = 0; i < 100; ++i) run.push_back(static_cast<uint64_t>(100 - i));
+  run.push_back(2);
+  run.push_back(300);
+  EXPECT_EQ(decode_rle({0x61, 0xff, 0x64, 0xfe, 0x02, 0xac, 0x02}, false, &ok), run);
+  EXPECT_TRUE(ok);
+  // Truncated runs are malformed.
+  decode_rle({0x5e, 0x03, 0x5c}, true, &ok);
+  EXPECT_FALSE(ok);
+  decode_rle({0xfe, 0x02}, false, &ok);
+  EXPECT_FALSE(ok);
+}
+
+/// Every stripe of the file passes the check when all fields are read.
+void expect_sound(const std::string& path) {
+  auto file = arrow::io::ReadableFile::Open(path).ValueOrDie();
+  auto reader = arrow::adapters::orc::ORCFileReader::Open(file, arrow::default_memory_pool()).ValueOrDie();
+  std::vector<int> all;
+  for (int i = 0; i < reader->ReadSchema().ValueOrDie()->num_fields(); ++i) all.push_back(i);
+  ASSERT_GT(reader->NumberOfStripes(), 0);
+  for (int64_t s = 0; s < reader->NumberOfStripes(); ++s)
+    EXPECT_TRUE(orc_stripe_is_sound(*file, reader->GetSerializedFileTail(), s, all)) << path << " stripe " << s;
+}
+
+TEST_F(OrcReaderTest, WrittenFilesPassTheStripeCheck) {
+  // Strings direct and in dictionaries, with nulls, nested in lists, in every codec.
+  arrow::StringBuilder s, d;
+  arrow::BinaryBuilder b;
+  arrow::ListBuilder l(arrow::default_memory_pool(), std::make_shared<arrow::StringBuilder>());
+  auto* lv = static_cast<arrow::StringBuilder*>(l.value_builder());
+  const int64_t n = 30000;
+  for (int64_t i = 0; i < n; ++i) {
+    ASSERT_TRUE((i % 5 == 0 ? s.AppendNull() : s.Append(std::string(static_cast<size_t>(i % 37), 'x') + std::to_string(i))).ok());
+    ASSERT_TRUE(d.Append("k" + std::to_string(i % 3)).ok());
+    ASSERT_TRUE(b.Append(std::string(static_cast<size_t>(i % 3), 'b')).ok());
+    ASSERT_TRUE(l.Append().ok());
+    for (int64_t j = 0; j < i % 4; ++j) ASSERT_TRUE(lv->Append(std::to_string(i * j)).ok());
+  }
+  auto schema = arrow::schema({arrow::field("s", arrow::utf8()), arrow::field("d", arrow::utf8()),
+                               arrow::field("b", arrow::binary()), arrow::field("l", arrow::list(arrow::utf8()))});
+  auto batch = arrow::RecordBatch::Make(schema, n, {s.Finish().ValueOrDie(), d.Finish().ValueOrDie(),
+                                                    b.Finish().ValueOrDie(), l.Finish().ValueOrDie()});
+  for (auto codec : {arrow::Compression::UNCOMPRESSED, arrow::Compression::SNAPPY, arrow::Compression::GZIP,
+                     arrow::Compression::LZ4, arrow::Compression::ZSTD}) {
+    for (double dictionary : {0.0, 1.0}) {
+      const std::string path =
+          (dir_ / ("f" + std::to_string(static_cast<int>(codec)) + "_" + std::to_string(dictionary) + ".orc")).string();
+      auto out = arrow::io::FileOutputStream::Open(path).ValueOrDie();
+      arrow::adapters::orc::WriteOptions options;
+      options.compression = codec;
+      options.dictionary_key_size_threshold = dictionary;
+      options.stripe_size = 64 * 1024;
+      auto writer = arrow::adapters::orc::ORCFileWriter::Open(out.get(), options).ValueOrDie();
+      const auto written = writer->Write(*batch);
+      ASSERT_TRUE(written.ok()) << written.ToString();
+      ASSERT_TRUE(writer->Close().ok());
+      ASSERT_TRUE(out->Close().ok());
+      expect_sound(path);
+    }
+  }
+}
+
+TEST_F(OrcReaderTest, StringLengthsPastTheirDataAreAReadError) {
+  // A string column's length stream rewritten to claim 2^50 bytes a value: ORC's decoder
+  // allocates their sum without checking the allocation, then writes through it.
+  const fs::path found = fs::path(EMBER_SOURCE_DIR) / "tests/fuzz/regressions/orc/huge_string_lengths.orc";
+  const std::string path = (dir_ / "huge.orc").string();
+  fs::copy_file(found, path);
+  auto reader = open(path);
+  ASSERT_EQ(reader->num_splits(), 1u);
+  try {
+    reader->read_split(0, {0}, [](Batch) {});
+    FAIL() << "expected an error";
+  } catch (const SparkError& e) {
+    EXPECT_EQ(e.error_class(), "FAILED_READ_FILE.NO_HINT");
+    EXPECT_NE(std::string(e.what()).find(file_uri(path)), std::string::npos) << e.what();
+  }
 }
 
 #else
