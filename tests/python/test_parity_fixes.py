@@ -150,6 +150,60 @@ def test_reference_to_other_frame(cdiff_error):
     cdiff_error(fresh_alias, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
 
 
+def test_reference_no_longer_in_its_frame(cdiff, cdiff_error):
+    # Strict DataFrame column resolution (Spark's default): once a later column of the same name
+    # shadows df.a, or a rename or an aggregation removes it, the name does not stand in for it.
+    def shadowed(s):
+        df = pairs(s)
+        return df.withColumn("a", F.col("a").cast("string")).select(df.a)
+
+    def aliased(s):
+        df = pairs(s)
+        return df.select(df.a.cast("string").alias("a"), df.b).select(df.a)
+
+    def renamed(s):
+        df = pairs(s)
+        return df.withColumnRenamed("a", "a2").select(df.a)
+
+    def aggregated(s):
+        df = pairs(s)
+        return df.groupBy("b").agg(F.sum("a").alias("a")).select(df.a)
+
+    def missing_name(s):
+        df = pairs(s)
+        return df.select(df["zz"])
+
+    for program in (shadowed, aliased, renamed, aggregated, missing_name):
+        cdiff_error(program, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
+
+    # Dropping such a column drops nothing; a sort or filter still reaches below a projection.
+    cdiff(lambda s: (lambda df: df.withColumn("a", F.lit(0)).drop(df.a))(pairs(s)))
+    cdiff(lambda s: (lambda df: df.select(df.b).sort(df.a.desc()))(pairs(s)), ordered=True)
+    cdiff(lambda s: (lambda df: df.select(df.b).filter(df.a > 1))(pairs(s)))
+
+
+@pytest.fixture
+def lenient_frame_columns(ember, connect_oracle):
+    key = "spark.sql.analyzer.strictDataFrameColumnResolution"
+    for s in (ember, connect_oracle):
+        s.conf.set(key, "false")
+    yield
+    for s in (ember, connect_oracle):
+        s.conf.unset(key)
+
+
+def test_reference_by_name_when_not_strict(lenient_frame_columns, cdiff):
+    def shadowed(s):
+        df = pairs(s)
+        return df.withColumn("a", F.col("a") * 10).select(df.a)
+    cdiff(shadowed)
+
+    def dropped_shadowed(s):
+        df = pairs(s)
+        return df.withColumn("a", F.lit(0)).drop(df.a)
+    cdiff(dropped_shadowed)
+
+
 def test_duplicate_names_by_frame(cdiff_error):
     cdiff_error(lambda s: (lambda d: d.select(d.c))(s.createDataFrame([(1, 2)], ["c", "c"])),
                 "AMBIGUOUS_REFERENCE")
@@ -571,6 +625,16 @@ def test_frame_star_over_using_join_columns(ember, connect_oracle):
             out.append((j.columns, j.select(df1["*"]).columns, j.select(df2["*"]).columns))
         return out
     assert columns(ember) == columns(connect_oracle)
+
+
+@pytest.mark.parametrize("how", ["inner", "left", "right", "full"])
+def test_frame_column_over_using_join(cdiff, how):
+    # The side's own key column, hidden by the USING join, with that side's values (null where
+    # an outer join found no row on it).
+    def program(s):
+        df1, df2 = using_sides(s)
+        return df1.join(df2, "a", how).select(df1.a.alias("l"), df2.a.alias("r"), df2.b)
+    cdiff(program)
 
 
 def test_frame_star_unresolved_messages(ember, connect_oracle):
