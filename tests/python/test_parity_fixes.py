@@ -215,7 +215,9 @@ def test_frame_star(connect_oracle, ember):
         df2 = s.createDataFrame([(1, "v")], "a long, b string")
         df3 = df2.withColumnsRenamed({"a": "x", "b": "y"})
         out = []
-        for joined in (df1.join(df2), df1.join(df2).withColumn("c", F.lit(0))):
+        with session_mode(s):
+            with_c = df1.join(df2).withColumn("c", F.lit(0))
+        for joined in (df1.join(df2), with_c):
             out.append((joined.columns, joined.select(df1["*"]).columns, joined.select(df2["*"]).columns))
         j = df2.join(df3)
         out.append((j.select(df2["*"]).columns, j.select(df3["*"]).columns))
