@@ -16,6 +16,7 @@
 #include "common/number_format.h"
 #include "functions/cast.h"
 #include "functions/function.h"
+#include "functions/regexp_util.h"
 #include "functions/variant_util.h"
 #include "plan/generator_resolution.h"
 #include "plan/optimizer.h"
@@ -80,6 +81,20 @@ std::string join_parts(const std::vector<std::string>& parts, bool quote) {
     s += quote ? quote_id(parts[i]) : parts[i];
   }
   return s;
+}
+
+/// A star among count's arguments counts rows (count(*), count(df["*"])); a colRegex names the
+/// columns it matches instead.
+bool counts_rows(const ExprPtr& arg) {
+  return arg->kind == ExprKind::kUnresolvedStar && arg->name.empty();
+}
+
+/// INVALID_USAGE_OF_STAR_OR_REGEX for a star or colRegex where `where` cannot take one.
+[[noreturn]] void throw_star_misuse(const ExprPtr& star, const std::string& where) {
+  const std::string elem = star->name.empty() ? "'*'" : "regular expression '" + star->name + "'";
+  throw SparkError(ErrorKind::kAnalysis, "INVALID_USAGE_OF_STAR_OR_REGEX",
+                   "Invalid usage of " + elem + " in " + where + ".",
+                   {{"elem", elem}, {"prettyName", where}}, "42000");
 }
 
 /// A column name as Spark prints an unresolved reference: parts joined by dots, each in
@@ -304,6 +319,20 @@ std::vector<ExprPtr> Analyzer::resolve_named_list(const std::vector<ExprPtr>& ex
 }
 
 std::vector<ExprPtr> Analyzer::expand_star(const ExprPtr& star, const PlanPtr& child) {
+  if (!star->name.empty()) {
+    // df.colRegex: the input's columns (of the named relation) whose whole name the regex
+    // matches, regardless of case unless spark.sql.caseSensitive.
+    functions::JavaRegex regex("colRegex");
+    const std::string pattern = case_sensitive_ ? star->name : "(?i)" + star->name;
+    std::vector<ExprPtr> out;
+    for (auto& a : child->output) {
+      if (!star->name_parts.empty() &&
+          (a->qualifier.empty() || !name_eq(a->qualifier.back(), star->name_parts[0])))
+        continue;
+      if (regex.matches(pattern, a->name)) out.push_back(a);
+    }
+    return out;
+  }
   std::vector<ExprPtr> attrs = child->output;
   if (star->plan_id >= 0) {
     const PlanPtr& scope = frame_scope_.first == child.get() ? frame_scope_.second : child;
@@ -905,9 +934,7 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
     case ExprKind::kLiteral:
     case ExprKind::kAttribute: return e;
     case ExprKind::kUnresolvedAttribute: return resolve_attribute(e, child);
-    case ExprKind::kUnresolvedStar:
-      throw SparkError(ErrorKind::kAnalysis, "INVALID_USAGE_OF_STAR_OR_REGEX",
-                       "Invalid usage of '*' in expression.", {{"elem", "'*'"}, {"prettyName", "expression"}});
+    case ExprKind::kUnresolvedStar: throw_star_misuse(e, "expression");
     case ExprKind::kUnresolvedFunction: {
       if (e->implicit && e->name == "update_fields") return resolve_update_fields(e, child, allow_agg);
       if (is_higher_order_call(e)) return resolve_higher_order(e, child, allow_agg);
@@ -926,7 +953,7 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
       bool saved = in_aggregate_;
       in_aggregate_ = in_aggregate_ || agg_fn;
       for (auto& a : e->children) {
-        if (a->kind == ExprKind::kUnresolvedStar && lower(e->name) == "count") args.push_back(a);
+        if (counts_rows(a) && lower(e->name) == "count") args.push_back(a);
         // A star among a function's arguments stands for the columns it names (hash(*)).
         else if (a->kind == ExprKind::kUnresolvedStar && child)
           for (auto& c : expand_star(a, child)) args.push_back(c);
@@ -1047,7 +1074,7 @@ ExprPtr Analyzer::resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bo
     // a GROUP BY (sum(sum(v)) OVER ...).
     std::vector<ExprPtr> args;
     for (auto& a : f->children) {
-      if (a->kind == ExprKind::kUnresolvedStar && lname == "count") args.push_back(a);
+      if (counts_rows(a) && lname == "count") args.push_back(a);
       else args.push_back(resolve_expr(a, child, allow_agg));
     }
     fn = resolve_function(f, std::move(args), true);
@@ -2126,6 +2153,9 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       if (!p->grouping_sets.empty()) return resolve_grouping_sets(p, child);
       // The DataFrame API's grouping expressions are also its output, so a generator there is
       // extracted like one in the select list (its input must then be grouped).
+      if (!p->aggregate_output_is_select_list)
+        for (auto& g : p->exprs)
+          if (g->kind == ExprKind::kUnresolvedStar) throw_star_misuse(g, "Aggregate");
       std::vector<ExprPtr> groups = p->aggregate_output_is_select_list ? resolve_named_list(p->exprs, child, false)
                                                                         : resolve_select_list(p->exprs, child, false);
       std::vector<ExprPtr> aggs = resolve_select_list(p->aggregates, child, true);

@@ -401,6 +401,36 @@ def test_with_columns_renamed_applies_in_order(cdiff):
     cdiff(lambda s: s.createDataFrame([(1, 2)], "x int, y int").withColumnsRenamed({"x": "y", "y": "z"}))
 
 
+def regex_frame(s):
+    return s.createDataFrame([(1, 2, 3)], ["Col1", "col2", "x"])
+
+
+@pytest.mark.parametrize("name", ["`col.*`", "`(Col1)?.+`", "`Col1`", "Col1", "`zz`", "`.`"])
+def test_col_regex(cdiff, name):
+    cdiff(lambda s: (lambda df: df.select(df.colRegex(name)))(regex_frame(s)))
+
+
+def test_col_regex_qualified_and_mixed(cdiff):
+    cdiff(lambda s: (lambda t: t.select(t.colRegex("t.`c.*`")))(regex_frame(s).alias("t")))
+    cdiff(lambda s: (lambda t: t.select(t.colRegex("u.`c.*`"), "x"))(regex_frame(s).alias("t")))
+    cdiff(lambda s: (lambda df: df.select(df.colRegex("`x`"), "Col1"))(regex_frame(s)))
+    # Over a join the regex matches the join's columns, whichever DataFrame it came from.
+    def joined(s):
+        df = regex_frame(s)
+        other = s.createDataFrame([(1, 5)], ["Col1", "y"])
+        return df.join(other, "Col1").select(other.colRegex("`.*`"))
+    cdiff(joined)
+    cdiff(lambda s: (lambda df: df.select(F.count(df.colRegex("`col.*`"))))(regex_frame(s)))
+
+
+def test_col_regex_errors(cdiff_error):
+    cdiff_error(lambda s: (lambda df: df.select(df.colRegex("zz")))(regex_frame(s)),
+                "CANNOT_RESOLVE_DATAFRAME_COLUMN")
+    cdiff_error(lambda s: (lambda df: df.groupBy(df.colRegex("`col.*`")).count())(regex_frame(s)),
+                "INVALID_USAGE_OF_STAR_OR_REGEX")
+    cdiff_error(lambda s: regex_frame(s).groupBy("*").count(), "INVALID_USAGE_OF_STAR_OR_REGEX")
+
+
 def test_show_string_footer(connect_differ):
     # Spark 4.3's Connect server ends the footer without a newline, in show() and in the
     # eager-evaluation repr alike.
