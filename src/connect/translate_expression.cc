@@ -68,6 +68,31 @@ ExprPtr star_expression(const pb::Expression::UnresolvedStar& s) {
   return plan::star(plan::parse_attribute_name(target.substr(0, target.size() - 2)));
 }
 
+/// df.colRegex(name): a name in backticks is a regex over the input's column names (`regex`),
+/// optionally after a relation name (t.`regex`), and selects every column whose whole name it
+/// matches; any other name is a DataFrame column reference, as in Spark. Like Spark, a regex
+/// ignores the plan id.
+ExprPtr regex_column(const pb::Expression::UnresolvedRegex& r) {
+  const std::string& name = r.col_name();
+  const size_t n = name.size();
+  if (n >= 3 && name.front() == '`' && name.back() == '`') {
+    auto star = std::make_shared<plan::Expr>(*plan::star({}));
+    star->name = name.substr(1, n - 2);
+    return star;
+  }
+  // t.`regex`: the relation name is everything before the last backtick that leaves a
+  // non-empty regex, less the one character (the dot) in between.
+  if (n >= 5 && name.back() == '`') {
+    for (size_t k = n - 3; k >= 2; --k) {
+      if (name[k] != '`') continue;
+      auto star = std::make_shared<plan::Expr>(*plan::star({name.substr(0, k - 1)}));
+      star->name = name.substr(k + 1, n - k - 2);
+      return star;
+    }
+  }
+  return plan::col(plan::parse_attribute_name(name), r.has_plan_id() ? r.plan_id() : -1);
+}
+
 ExprPtr lambda_variable(const pb::Expression::UnresolvedNamedLambdaVariable& v) {
   if (v.name_parts_size() == 0) {
     throw_invalid_plan("UNRESOLVED_NAMED_LAMBDA_VARIABLE_REQUIRES_NAME_PART",
@@ -177,7 +202,7 @@ ExprPtr PlanTranslator::expression(const pb::Expression& e) {
     case pb::Expression::kExpressionString:
       return expression_string(e.expression_string().expression());
     case pb::Expression::kUnresolvedRegex:
-      throw_not_supported("Column selection by regex (colRegex)");
+      return regex_column(e.unresolved_regex());
     case pb::Expression::kUpdateFields: {
       // Column.withField / dropFields: an internal call (marked implicit, so that SQL cannot
       // name it) that the analyzer rewrites into struct construction.

@@ -26,6 +26,8 @@ class JavaRegex {
   /// Capturing group `group` of the first match of `pattern` in `s` (Matcher.find); nullopt
   /// when nothing matches.
   std::optional<std::string_view> find_group(std::string_view pattern, std::string_view s, int group);
+  /// Whether `pattern` matches the whole of `s` (String.matches).
+  bool matches(std::string_view pattern, std::string_view s);
 
  private:
   struct Impl;

@@ -366,6 +366,10 @@ std::optional<std::string_view> JavaRegex::find_group(std::string_view pattern, 
   });
   return out;
 }
+
+bool JavaRegex::matches(std::string_view pattern, std::string_view s) {
+  return RE2::FullMatch(re2::StringPiece(s.data(), s.size()), impl_->cache.get(pattern));
+}
 #else
 struct JavaRegex::Impl {
   std::string fn;
@@ -380,6 +384,11 @@ std::vector<std::string_view> JavaRegex::split(std::string_view, std::string_vie
 }
 
 std::optional<std::string_view> JavaRegex::find_group(std::string_view, std::string_view, int) {
+  throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                   "The function " + impl_->fn + " needs RE2, which this build of Ember lacks.");
+}
+
+bool JavaRegex::matches(std::string_view, std::string_view) {
   throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                    "The function " + impl_->fn + " needs RE2, which this build of Ember lacks.");
 }

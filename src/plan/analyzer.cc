@@ -16,6 +16,7 @@
 #include "common/number_format.h"
 #include "functions/cast.h"
 #include "functions/function.h"
+#include "functions/regexp_util.h"
 #include "functions/variant_util.h"
 #include "plan/generator_resolution.h"
 #include "plan/optimizer.h"
@@ -82,6 +83,20 @@ std::string join_parts(const std::vector<std::string>& parts, bool quote) {
   return s;
 }
 
+/// A star among count's arguments counts rows (count(*), count(df["*"])); a colRegex names the
+/// columns it matches instead.
+bool counts_rows(const ExprPtr& arg) {
+  return arg->kind == ExprKind::kUnresolvedStar && arg->name.empty();
+}
+
+/// INVALID_USAGE_OF_STAR_OR_REGEX for a star or colRegex where `where` cannot take one.
+[[noreturn]] void throw_star_misuse(const ExprPtr& star, const std::string& where) {
+  const std::string elem = star->name.empty() ? "'*'" : "regular expression '" + star->name + "'";
+  throw SparkError(ErrorKind::kAnalysis, "INVALID_USAGE_OF_STAR_OR_REGEX",
+                   "Invalid usage of " + elem + " in " + where + ".",
+                   {{"elem", elem}, {"prettyName", where}}, "42000");
+}
+
 /// A column name as Spark prints an unresolved reference: parts joined by dots, each in
 /// backquotes only when it is not a plain identifier.
 std::string sql_name(const std::vector<std::string>& parts) {
@@ -101,7 +116,11 @@ std::string sql_name(const std::vector<std::string>& parts) {
 
 class Analyzer {
  public:
-  explicit Analyzer(Session& s) : session_(s), case_sensitive_(s.config().case_sensitive()) {}
+  explicit Analyzer(Session& s)
+      : session_(s),
+        case_sensitive_(s.config().case_sensitive()),
+        strict_dataframe_columns_(
+            s.config().get_bool("spark.sql.analyzer.strictDataFrameColumnResolution", true)) {}
 
   /// Resolve a node or an expression; an error raised within gets the SQL position of the
   /// innermost node or expression the parser placed (query context).
@@ -208,15 +227,18 @@ class Analyzer {
   PlanPtr with_session_window(const PlanPtr& p, const PlanPtr& child);
   PlanPtr resolve_hint(const std::shared_ptr<PlanNode>& n, const PlanPtr& child);
   PlanPtr resolve_repartition(const std::shared_ptr<PlanNode>& n, const PlanPtr& child);
-  PlanPtr widened_for_frame_star(const PlanPtr& child, const std::vector<ExprPtr>& exprs);
-  /// While a select list resolves: its child and the child widened for df["*"].
-  std::pair<const PlanNode*, PlanPtr> frame_star_scope_;
+  PlanPtr widened_for_frame_references(const PlanPtr& child, const std::vector<ExprPtr>& exprs);
+  /// While a select list resolves: its child and the child widened for its DataFrame references.
+  std::pair<const PlanNode*, PlanPtr> frame_scope_;
   PlanPtr widened_projections(const PlanPtr& p, const std::vector<ExprPtr>& missing);
   PlanPtr over_widened_projection(const std::shared_ptr<PlanNode>& n, const PlanPtr& child,
                                   const std::vector<ExprPtr>& missing, int64_t plan_id);
 
   Session& session_;
   bool case_sensitive_;
+  /// spark.sql.analyzer.strictDataFrameColumnResolution: a DataFrame column that its DataFrame's
+  /// node does not pass up to the operator is an error rather than a name to look up again.
+  bool strict_dataframe_columns_;
   bool in_aggregate_ = false;
   /// While a select list resolves: generators are allowed at its top level.
   bool in_select_list_ = false;
@@ -297,9 +319,23 @@ std::vector<ExprPtr> Analyzer::resolve_named_list(const std::vector<ExprPtr>& ex
 }
 
 std::vector<ExprPtr> Analyzer::expand_star(const ExprPtr& star, const PlanPtr& child) {
+  if (!star->name.empty()) {
+    // df.colRegex: the input's columns (of the named relation) whose whole name the regex
+    // matches, regardless of case unless spark.sql.caseSensitive.
+    functions::JavaRegex regex("colRegex");
+    const std::string pattern = case_sensitive_ ? star->name : "(?i)" + star->name;
+    std::vector<ExprPtr> out;
+    for (auto& a : child->output) {
+      if (!star->name_parts.empty() &&
+          (a->qualifier.empty() || !name_eq(a->qualifier.back(), star->name_parts[0])))
+        continue;
+      if (regex.matches(pattern, a->name)) out.push_back(a);
+    }
+    return out;
+  }
   std::vector<ExprPtr> attrs = child->output;
   if (star->plan_id >= 0) {
-    const PlanPtr& scope = frame_star_scope_.first == child.get() ? frame_star_scope_.second : child;
+    const PlanPtr& scope = frame_scope_.first == child.get() ? frame_scope_.second : child;
     std::vector<ExprPtr> keep;
     for (auto& a : expand_star_by_plan_id(plan_id_roots(scope), star->plan_id, "unresolveddataframestar()"))
       for (auto& o : scope->output)
@@ -427,14 +463,28 @@ ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
   std::optional<std::pair<ExprPtr, size_t>> found;
   if (e->plan_id >= 0) {
     std::string shown = sql_name(parts);
-    PlanIdResult r = resolve_by_plan_id(
-        plan_id_roots(child), e->plan_id,
-        [&](const std::vector<ExprPtr>& output) { return match_name(parts, output); }, shown);
+    auto by_plan_id = [&](const PlanPtr& scope) {
+      return resolve_by_plan_id(
+          plan_id_roots(scope), e->plan_id,
+          [&](const std::vector<ExprPtr>& output) { return match_name(parts, output); }, shown);
+    };
+    PlanIdResult r = by_plan_id(child);
+    // A column the select's child dropped may come back in the child widened for it (a USING
+    // join's hidden key); the widened child is searched only then, as its added columns would
+    // make other names ambiguous.
+    if (r.plan_found && !r.match && frame_scope_.first == child.get())
+      r = by_plan_id(frame_scope_.second);
     if (!r.plan_found) throw_cannot_resolve_dataframe_column(shown);
     found = r.match;
     if (!found) {
-      // Spark then resolves the name against the operator's input; a name that does not
-      // resolve there either is still reported as a DataFrame column.
+      // The column is not at its DataFrame's node or does not reach the operator: shadowed by a
+      // later column of the same name, renamed, aggregated away. Strict resolution (Spark's
+      // default) stops here; otherwise Spark resolves the name against the operator's input,
+      // and a name that does not resolve there either is still reported as a DataFrame column.
+      if (strict_dataframe_columns_) {
+        if (r.error) throw *r.error;
+        throw_cannot_resolve_dataframe_column(shown);
+      }
       found = match_name(parts, child->output);
       if (!found) throw_cannot_resolve_dataframe_column(shown);
     }
@@ -446,7 +496,8 @@ ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
   }
   ExprPtr out = found->first;
   // The operator's input may mark the attribute nullable (an outer join's side).
-  for (auto& a : child->output)
+  const PlanPtr& input = frame_scope_.first == child.get() ? frame_scope_.second : child;
+  for (auto& a : input->output)
     if (a->expr_id == out->expr_id) out = a;
   // A column matched regardless of case takes the name as written (`SELECT A` of a column `a`
   // outputs `A`), as in Spark.
@@ -883,9 +934,7 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
     case ExprKind::kLiteral:
     case ExprKind::kAttribute: return e;
     case ExprKind::kUnresolvedAttribute: return resolve_attribute(e, child);
-    case ExprKind::kUnresolvedStar:
-      throw SparkError(ErrorKind::kAnalysis, "INVALID_USAGE_OF_STAR_OR_REGEX",
-                       "Invalid usage of '*' in expression.", {{"elem", "'*'"}, {"prettyName", "expression"}});
+    case ExprKind::kUnresolvedStar: throw_star_misuse(e, "expression");
     case ExprKind::kUnresolvedFunction: {
       if (e->implicit && e->name == "update_fields") return resolve_update_fields(e, child, allow_agg);
       if (is_higher_order_call(e)) return resolve_higher_order(e, child, allow_agg);
@@ -904,7 +953,7 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
       bool saved = in_aggregate_;
       in_aggregate_ = in_aggregate_ || agg_fn;
       for (auto& a : e->children) {
-        if (a->kind == ExprKind::kUnresolvedStar && lower(e->name) == "count") args.push_back(a);
+        if (counts_rows(a) && lower(e->name) == "count") args.push_back(a);
         // A star among a function's arguments stands for the columns it names (hash(*)).
         else if (a->kind == ExprKind::kUnresolvedStar && child)
           for (auto& c : expand_star(a, child)) args.push_back(c);
@@ -1025,7 +1074,7 @@ ExprPtr Analyzer::resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bo
     // a GROUP BY (sum(sum(v)) OVER ...).
     std::vector<ExprPtr> args;
     for (auto& a : f->children) {
-      if (a->kind == ExprKind::kUnresolvedStar && lname == "count") args.push_back(a);
+      if (counts_rows(a) && lname == "count") args.push_back(a);
       else args.push_back(resolve_expr(a, child, allow_agg));
     }
     fn = resolve_function(f, std::move(args), true);
@@ -1423,20 +1472,42 @@ ExprPtr with_id(const std::vector<ExprPtr>& attrs, int64_t expr_id) {
 
 }  // namespace
 
-/// `df["*"]` in a select over projections that dropped some of df's columns (the other side's
-/// keys of a USING join, say): Spark adds the dropped columns back to those projections, as
-/// its ResolveMissingReferences does, so that the star still yields all of df's columns. The
-/// child so widened, or `child` itself when nothing is missing or a node other than a
-/// projection stands in the way (the star then fails as before).
-PlanPtr Analyzer::widened_for_frame_star(const PlanPtr& child, const std::vector<ExprPtr>& exprs) {
+/// `df["*"]` or `df["col"]` in a select over projections that dropped some of df's columns (the
+/// other side's keys of a USING join, say): Spark adds the dropped columns back to those
+/// projections, as its ResolveMissingReferences does, so that the star still yields all of df's
+/// columns and the column still resolves to df's own. The child so widened, or `child` itself
+/// when nothing is missing or a node other than a projection stands in the way (the reference
+/// then fails as before). A column that cannot come back (shadowed or renamed above df) does
+/// not stop the others from coming back.
+PlanPtr Analyzer::widened_for_frame_references(const PlanPtr& child,
+                                               const std::vector<ExprPtr>& exprs) {
   std::vector<ExprPtr> missing;
+  auto add = [&](const ExprPtr& a) {
+    if (!with_id(child->output, a->expr_id) && !with_id(missing, a->expr_id)) missing.push_back(a);
+  };
   for (auto& e : exprs) {
     if (e->kind != ExprKind::kUnresolvedStar || e->plan_id < 0 || !e->name_parts.empty()) continue;
     const auto* frame = output_of_plan_id(child, e->plan_id);
     if (frame == nullptr) continue;
-    for (auto& a : *frame)
-      if (!with_id(child->output, a->expr_id) && !with_id(missing, a->expr_id)) missing.push_back(a);
+    for (auto& a : *frame) add(a);
   }
+  std::function<void(const ExprPtr&)> add_columns = [&](const ExprPtr& e) {
+    if (e->kind == ExprKind::kUnresolvedAttribute && e->plan_id >= 0) {
+      const auto* frame = output_of_plan_id(child, e->plan_id);
+      if (frame == nullptr) return;
+      std::optional<std::pair<ExprPtr, size_t>> m;
+      try {
+        m = match_name(e->name_parts, *frame);
+      } catch (const SparkError&) {
+        return;  // ambiguous at df's node: reported when the reference itself resolves
+      }
+      if (m && !with_id(child->output, m->first->expr_id) && widened_projections(child, {m->first}))
+        add(m->first);
+      return;
+    }
+    for (auto& c : e->children) add_columns(c);
+  };
+  for (auto& e : exprs) add_columns(e);
   if (missing.empty()) return child;
   PlanPtr widened = widened_projections(child, missing);
   return widened ? widened : child;
@@ -1988,21 +2059,21 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
     }
     case PlanKind::kProject: {
       if (PlanPtr windowed = with_time_window(p, child)) return windowed;
-      // df["*"] expands over `widened` (see widened_for_frame_star); every other item resolves
-      // against the child itself, whose columns the widened child keeps with the same ids, so
-      // that the added columns make no name ambiguous.
-      PlanPtr widened = widened_for_frame_star(child, p->exprs);
-      const std::pair<const PlanNode*, PlanPtr> saved_scope = frame_star_scope_;
-      if (widened != child) frame_star_scope_ = {child.get(), widened};
+      // DataFrame references resolve over `widened` (see widened_for_frame_references); names
+      // resolve against the child itself, whose columns the widened child keeps with the same
+      // ids, so that the added columns make no name ambiguous.
+      PlanPtr widened = widened_for_frame_references(child, p->exprs);
+      const std::pair<const PlanNode*, PlanPtr> saved_scope = frame_scope_;
+      if (widened != child) frame_scope_ = {child.get(), widened};
       try {
         n->exprs = resolve_select_list(p->exprs, child, false);
-        frame_star_scope_ = saved_scope;
+        frame_scope_ = saved_scope;
         if (widened != child) {
           child = widened;
           n->children = {child};
         }
       } catch (const SparkError& e) {
-        frame_star_scope_ = saved_scope;
+        frame_scope_ = saved_scope;
         // A projection of aggregate functions is a global aggregate (df.select(sum(v))).
         if (e.error_class() != "UNSUPPORTED_EXPR_FOR_OPERATOR") throw;
         std::vector<ExprPtr> aggs = resolve_select_list(p->exprs, child, true);
@@ -2082,6 +2153,9 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       if (!p->grouping_sets.empty()) return resolve_grouping_sets(p, child);
       // The DataFrame API's grouping expressions are also its output, so a generator there is
       // extracted like one in the select list (its input must then be grouped).
+      if (!p->aggregate_output_is_select_list)
+        for (auto& g : p->exprs)
+          if (g->kind == ExprKind::kUnresolvedStar) throw_star_misuse(g, "Aggregate");
       std::vector<ExprPtr> groups = p->aggregate_output_is_select_list ? resolve_named_list(p->exprs, child, false)
                                                                         : resolve_select_list(p->exprs, child, false);
       std::vector<ExprPtr> aggs = resolve_select_list(p->aggregates, child, true);
@@ -2240,12 +2314,17 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
             if (name_eq(a->name, e->name_parts[0])) drop_ids.insert(a->expr_id);
           continue;
         }
+        // A DataFrame column drops only df's own column, never another by its name, whatever
+        // spark.sql.analyzer.strictDataFrameColumnResolution says (as in Spark).
+        const bool strict = strict_dataframe_columns_;
+        strict_dataframe_columns_ = true;
         try {
           ExprPtr r = resolve_expr(e, child, false);
           if (r->kind == ExprKind::kAttribute) drop_ids.insert(r->expr_id);
         } catch (const SparkError&) {
           // Dropping a column that does not exist is a no-op, as in Spark.
         }
+        strict_dataframe_columns_ = strict;
       }
       for (auto& name : p->names)
         for (auto& a : child->output)

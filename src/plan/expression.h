@@ -24,7 +24,8 @@ namespace plan {
 enum class ExprKind {
   // Unresolved.
   kUnresolvedAttribute,  // name_parts; plan_id when it came from df["col"]
-  kUnresolvedStar,       // name_parts = qualifier (empty for *); plan_id for df["*"]
+  kUnresolvedStar,       // name_parts = qualifier (empty for *); plan_id for df["*"];
+                         // name = the column-name regex of df.colRegex (empty otherwise)
   kUnresolvedFunction,   // name, children, distinct
   kUnresolvedExtract,    // children[0] = value, children[1] = key/field/index
   kUnresolvedAlias,      // children[0], name chosen by the analyzer (Spark's auto-naming)

@@ -12,6 +12,7 @@ struct Found {
   std::optional<std::pair<ExprPtr, size_t>> match;
   int depth = 0;
   bool plan_found = false;
+  std::optional<SparkError> error;
 };
 
 bool is_union(const PlanNode& n) { return n.kind == PlanKind::kSetOp && n.set_op == SetOpType::kUnion; }
@@ -32,8 +33,9 @@ Found search_node(const PlanPtr& p, int64_t id, const OutputMatcher& match, cons
     f.depth = depth;
     try {
       f.match = match(p->output);
-    } catch (const SparkError&) {
-      // An ambiguous name at the node: left to the resolution by name.
+    } catch (const SparkError& e) {
+      // An ambiguous name at the node: the caller reports it or resolves the name again.
+      f.error = e;
     }
   } else if (!is_union(*p)) {
     f = search(p->children, id, match, shown, depth + 1);
@@ -49,15 +51,20 @@ Found search(const std::vector<PlanPtr>& nodes, int64_t id, const OutputMatcher&
              int depth) {
   std::vector<Found> hits;
   bool plan_found = false;
+  std::optional<SparkError> error;
   for (auto& n : nodes) {
     Found f = search_node(n, id, match, shown, depth);
     plan_found |= f.plan_found;
+    if (f.error && !error) error = f.error;
     if (f.match) hits.push_back(std::move(f));
   }
   std::stable_sort(hits.begin(), hits.end(), [](const Found& a, const Found& b) { return a.depth < b.depth; });
   Found out;
   out.plan_found = plan_found;
-  if (hits.empty()) return out;
+  if (hits.empty()) {
+    out.error = std::move(error);
+    return out;
+  }
   // Only a match at the operator's own input (depth 0) wins over deeper ones.
   if (hits.size() > 1 && !(hits[0].depth == 0 && hits[1].depth != 0)) throw_ambiguous_column_reference(shown);
   out.match = hits[0].match;
@@ -96,6 +103,7 @@ PlanIdResult resolve_by_plan_id(const std::vector<PlanPtr>& roots, int64_t plan_
   PlanIdResult r;
   r.plan_found = f.plan_found;
   r.match = f.match;
+  if (!r.match) r.error = std::move(f.error);
   return r;
 }
 

@@ -12,13 +12,14 @@
 #include <utility>
 #include <vector>
 
+#include "common/error.h"
 #include "plan/logical_plan.h"
 
 namespace ember::plan {
 
 /// Resolves a name against a node's output: the attribute and how many name parts it consumed
 /// (the rest are struct fields), or nullopt. May throw a SparkError (an ambiguous name), which
-/// the plan-id search treats as "not resolved here".
+/// the plan-id search treats as "not resolved here" and returns in PlanIdResult::error.
 using OutputMatcher = std::function<std::optional<std::pair<ExprPtr, size_t>>(const std::vector<ExprPtr>& output)>;
 
 struct PlanIdResult {
@@ -27,6 +28,8 @@ struct PlanIdResult {
   std::optional<std::pair<ExprPtr, size_t>> match;
   /// Whether a node with the plan id exists below the roots at all.
   bool plan_found = false;
+  /// The error the name raised at the node (an ambiguous name), when it did not resolve there.
+  std::optional<SparkError> error;
 };
 
 /// Spark's resolution of a DataFrame column: searches each root (the inputs of the operator)

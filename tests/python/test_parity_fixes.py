@@ -150,6 +150,60 @@ def test_reference_to_other_frame(cdiff_error):
     cdiff_error(fresh_alias, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
 
 
+def test_reference_no_longer_in_its_frame(cdiff, cdiff_error):
+    # Strict DataFrame column resolution (Spark's default): once a later column of the same name
+    # shadows df.a, or a rename or an aggregation removes it, the name does not stand in for it.
+    def shadowed(s):
+        df = pairs(s)
+        return df.withColumn("a", F.col("a").cast("string")).select(df.a)
+
+    def aliased(s):
+        df = pairs(s)
+        return df.select(df.a.cast("string").alias("a"), df.b).select(df.a)
+
+    def renamed(s):
+        df = pairs(s)
+        return df.withColumnRenamed("a", "a2").select(df.a)
+
+    def aggregated(s):
+        df = pairs(s)
+        return df.groupBy("b").agg(F.sum("a").alias("a")).select(df.a)
+
+    def missing_name(s):
+        df = pairs(s)
+        return df.select(df["zz"])
+
+    for program in (shadowed, aliased, renamed, aggregated, missing_name):
+        cdiff_error(program, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
+
+    # Dropping such a column drops nothing; a sort or filter still reaches below a projection.
+    cdiff(lambda s: (lambda df: df.withColumn("a", F.lit(0)).drop(df.a))(pairs(s)))
+    cdiff(lambda s: (lambda df: df.select(df.b).sort(df.a.desc()))(pairs(s)), ordered=True)
+    cdiff(lambda s: (lambda df: df.select(df.b).filter(df.a > 1))(pairs(s)))
+
+
+@pytest.fixture
+def lenient_frame_columns(ember, connect_oracle):
+    key = "spark.sql.analyzer.strictDataFrameColumnResolution"
+    for s in (ember, connect_oracle):
+        s.conf.set(key, "false")
+    yield
+    for s in (ember, connect_oracle):
+        s.conf.unset(key)
+
+
+def test_reference_by_name_when_not_strict(lenient_frame_columns, cdiff):
+    def shadowed(s):
+        df = pairs(s)
+        return df.withColumn("a", F.col("a") * 10).select(df.a)
+    cdiff(shadowed)
+
+    def dropped_shadowed(s):
+        df = pairs(s)
+        return df.withColumn("a", F.lit(0)).drop(df.a)
+    cdiff(dropped_shadowed)
+
+
 def test_duplicate_names_by_frame(cdiff_error):
     cdiff_error(lambda s: (lambda d: d.select(d.c))(s.createDataFrame([(1, 2)], ["c", "c"])),
                 "AMBIGUOUS_REFERENCE")
@@ -161,7 +215,9 @@ def test_frame_star(connect_oracle, ember):
         df2 = s.createDataFrame([(1, "v")], "a long, b string")
         df3 = df2.withColumnsRenamed({"a": "x", "b": "y"})
         out = []
-        for joined in (df1.join(df2), df1.join(df2).withColumn("c", F.lit(0))):
+        with session_mode(s):
+            with_c = df1.join(df2).withColumn("c", F.lit(0))
+        for joined in (df1.join(df2), with_c):
             out.append((joined.columns, joined.select(df1["*"]).columns, joined.select(df2["*"]).columns))
         j = df2.join(df3)
         out.append((j.select(df2["*"]).columns, j.select(df3["*"]).columns))
@@ -343,6 +399,36 @@ def test_with_columns_renamed_applies_in_order(cdiff):
     cdiff(lambda s: s.range(3).withColumnsRenamed({"id": "a", "a": "b"}))
     cdiff(lambda s: s.range(3).withColumnsRenamed({"a": "b", "id": "a"}))
     cdiff(lambda s: s.createDataFrame([(1, 2)], "x int, y int").withColumnsRenamed({"x": "y", "y": "z"}))
+
+
+def regex_frame(s):
+    return s.createDataFrame([(1, 2, 3)], ["Col1", "col2", "x"])
+
+
+@pytest.mark.parametrize("name", ["`col.*`", "`(Col1)?.+`", "`Col1`", "Col1", "`zz`", "`.`"])
+def test_col_regex(cdiff, name):
+    cdiff(lambda s: (lambda df: df.select(df.colRegex(name)))(regex_frame(s)))
+
+
+def test_col_regex_qualified_and_mixed(cdiff):
+    cdiff(lambda s: (lambda t: t.select(t.colRegex("t.`c.*`")))(regex_frame(s).alias("t")))
+    cdiff(lambda s: (lambda t: t.select(t.colRegex("u.`c.*`"), "x"))(regex_frame(s).alias("t")))
+    cdiff(lambda s: (lambda df: df.select(df.colRegex("`x`"), "Col1"))(regex_frame(s)))
+    # Over a join the regex matches the join's columns, whichever DataFrame it came from.
+    def joined(s):
+        df = regex_frame(s)
+        other = s.createDataFrame([(1, 5)], ["Col1", "y"])
+        return df.join(other, "Col1").select(other.colRegex("`.*`"))
+    cdiff(joined)
+    cdiff(lambda s: (lambda df: df.select(F.count(df.colRegex("`col.*`"))))(regex_frame(s)))
+
+
+def test_col_regex_errors(cdiff_error):
+    cdiff_error(lambda s: (lambda df: df.select(df.colRegex("zz")))(regex_frame(s)),
+                "CANNOT_RESOLVE_DATAFRAME_COLUMN")
+    cdiff_error(lambda s: (lambda df: df.groupBy(df.colRegex("`col.*`")).count())(regex_frame(s)),
+                "INVALID_USAGE_OF_STAR_OR_REGEX")
+    cdiff_error(lambda s: regex_frame(s).groupBy("*").count(), "INVALID_USAGE_OF_STAR_OR_REGEX")
 
 
 def test_show_string_footer(connect_differ):
@@ -571,6 +657,16 @@ def test_frame_star_over_using_join_columns(ember, connect_oracle):
             out.append((j.columns, j.select(df1["*"]).columns, j.select(df2["*"]).columns))
         return out
     assert columns(ember) == columns(connect_oracle)
+
+
+@pytest.mark.parametrize("how", ["inner", "left", "right", "full"])
+def test_frame_column_over_using_join(cdiff, how):
+    # The side's own key column, hidden by the USING join, with that side's values (null where
+    # an outer join found no row on it).
+    def program(s):
+        df1, df2 = using_sides(s)
+        return df1.join(df2, "a", how).select(df1.a.alias("l"), df2.a.alias("r"), df2.b)
+    cdiff(program)
 
 
 def test_frame_star_unresolved_messages(ember, connect_oracle):

@@ -47,6 +47,11 @@ _SQLUTILS_COMPAT = (
     "pyarrow_requirement_message",
 )
 
+# SQLTestUtils context managers that older test files call by their former camel-case name.
+_SQLTESTUTILS_RENAMED = {
+    "tempView": "temp_view",
+}
+
 
 # ---------------------------------------------------------------------------------------------
 # pytest plugin side (loaded in the child with `-p spark_parity`)
@@ -66,6 +71,10 @@ def _plugin_setup() -> None:
     for name in _SQLUTILS_COMPAT:
         if not hasattr(sqlutils, name) and hasattr(tutils, name):
             setattr(sqlutils, name, getattr(tutils, name))
+    utils_cls = sqlutils.SQLTestUtils
+    for old, new in _SQLTESTUTILS_RENAMED.items():
+        if not hasattr(utils_cls, old) and hasattr(utils_cls, new):
+            setattr(utils_cls, old, getattr(utils_cls, new))
 
 
 _events = None

@@ -228,10 +228,33 @@ TEST(TranslateRelation, SqlQueriesBecomeTheirPlan) {
   EXPECT_EQ(p->kind, PlanKind::kProject);
 }
 
+TEST(TranslateExpression, ColRegexIsARegexStarOrAColumn) {
+  PlanTranslator t;
+  auto regex = [&](const std::string& name, int64_t plan_id) {
+    pb::Expression e;
+    e.mutable_unresolved_regex()->set_col_name(name);
+    if (plan_id >= 0) e.mutable_unresolved_regex()->set_plan_id(plan_id);
+    return t.expression(e);
+  };
+  auto all = regex("`a.*`", 4);
+  EXPECT_EQ(all->kind, ExprKind::kUnresolvedStar);
+  EXPECT_EQ(all->name, "a.*");
+  EXPECT_TRUE(all->name_parts.empty());
+  EXPECT_EQ(all->plan_id, -1);
+  auto qualified = regex("t.`(x|y)`", -1);
+  EXPECT_EQ(qualified->kind, ExprKind::kUnresolvedStar);
+  EXPECT_EQ(qualified->name, "(x|y)");
+  EXPECT_EQ(qualified->name_parts, std::vector<std::string>{"t"});
+  auto column = regex("s.f", 4);
+  EXPECT_EQ(column->kind, ExprKind::kUnresolvedAttribute);
+  EXPECT_EQ(column->name_parts, (std::vector<std::string>{"s", "f"}));
+  EXPECT_EQ(column->plan_id, 4);
+}
+
 TEST(TranslateExpression, UnsupportedAndMalformedExpressionsFailClearly) {
   PlanTranslator t;
   pb::Expression s;
-  s.mutable_unresolved_regex()->set_col_name("`a.*`");
+  s.mutable_named_argument_expression()->set_key("k");
   EXPECT_EQ(error_class_of([&] { t.expression(s); }), "UNSUPPORTED_FEATURE");
   pb::Expression none;
   EXPECT_EQ(error_class_of([&] { t.expression(none); }),
