@@ -185,3 +185,16 @@ def test_histogram_numeric_errors(diff_error):
                "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT")
     diff_error(lambda s: s.sql("SELECT histogram_numeric(x, 2) FROM VALUES (true) t(x)"),
                "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
+
+
+def test_percentiles_with_different_arrays_in_one_aggregation(diff):
+    # Calls that differ only in their array of percentages are different aggregates.
+    diff(lambda s: data(s).groupBy("k").agg(
+        F.percentile("v", [0.1, 0.5]), F.percentile("v", [0.2, 0.9]), F.percentile("v", [0.1, 0.9]),
+        F.percentile("x", [0.5]), F.percentile("x", [0.5, 0.75])))
+    diff(lambda s: s.sql("SELECT k, percentile_approx(v, array(0.1, 0.5), 100), percentile_approx(v, array(0.2, 0.9), 100), "
+                         "approx_percentile(x, array(0.5)), approx_percentile(x, array(0.5, 0.75)) "
+                         "FROM VALUES ('a', 1, 2.0D), ('a', 3, 1.5D), ('a', 7, 0.5D), ('b', -2, 4.0D), ('b', 4, -1.5D) "
+                         "AS t(k, v, x) GROUP BY k"))
+    diff(lambda s: s.range(0, 40000).select(F.percentile("id", [0.25, 0.5]), F.percentile("id", [0.75, 0.99])))
+
