@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "column/compare.h"
 #include "functions/variant_util.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
@@ -96,10 +97,6 @@ ColumnPtr null_safe_equal(const std::vector<ColumnPtr>& args, int64_t n, const S
   return make_bool_column(out, nullptr, n);
 }
 
-bool orderable(const TypePtr& t) {
-  return t->id() != TypeId::kMap && !contains_variant(*t) && !t->contains(TypeId::kCalendarInterval);
-}
-
 /// Implicit casts for comparisons: numeric widening; a string against a non-string atomic
 /// value is cast to that value's type.
 TypeRule compare_rule(const char* sym) {
@@ -120,7 +117,7 @@ TypeRule compare_rule(const char* sym) {
                               args[0]->sql() + "\" and \"" + args[1]->sql() + "\").",
                           sql);
     }
-    if (!orderable(common))
+    if (!orderable(*common))
       throw_type_mismatch("INVALID_ORDERING_TYPE",
                           "the " + std::string(sym) + " does not support ordering on type \"" + common->sql() + "\".",
                           sql);
