@@ -538,9 +538,6 @@ KNOWN = {
         'xxhash64(m)',
     ], 'greatest/least and hashes over DECIMAL(38,18) are not implemented'),
     **dict.fromkeys([
-        'xxhash64(mp)',
-    ], 'xxhash64 of a map: Spark refuses (HASH_MAP_TYPE)'),
-    **dict.fromkeys([
         'zeroifnull(fl)',
         'nullif(dt, ts)',
     ], 'result types: zeroifnull of FLOAT, nullif of DATE and TIMESTAMP'),
