@@ -588,10 +588,6 @@ KNOWN = {
         "to_json(named_struct('i', i, 'd', d, 'st', st, 'ts', ts, 'm', m))",
     ], 'to_json of a timestamp before 1883 in America/Los_Angeles: the local mean time offset'),
     **dict.fromkeys([
-        'unix_date(ts)',
-        'unix_date(ntz)',
-    ], 'unix_date of timestamps: Spark accepts DATE only'),
-    **dict.fromkeys([
         'timestamp_seconds(l)',
         'timestamp_seconds(m)',
         'timestamp_millis(l)',
