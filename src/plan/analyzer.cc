@@ -780,14 +780,7 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
 }
 
 ExprPtr Analyzer::bind_call(const FunctionDef* def, const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg) {
-  if (!def) {
-    std::string routine = quote_id(e->name);
-    throw SparkError(ErrorKind::kAnalysis, "UNRESOLVED_ROUTINE",
-                     "Cannot resolve routine " + routine +
-                         " on search path [`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`].",
-                     {{"routineName", routine},
-                      {"searchPath", "[`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`]"}});
-  }
+  if (!def) functions::throw_unresolved_routine(e->name);
   int nargs = static_cast<int>(args.size());
   if (nargs < def->min_args || (def->max_args >= 0 && nargs > def->max_args)) {
     std::string expected = def->min_args == def->max_args ? std::to_string(def->min_args)
