@@ -508,10 +508,6 @@ KNOWN = {
         'sequence(dt, date_add(dt, n))',
     ], 'implicit casts Ember does not apply: bin/hex of fractional numbers, shift amounts of BIGINT, get with non-integral index, sequence of dates without a step'),
     **dict.fromkeys([
-        'round(d, n)',
-        'bround(d, n)',
-    ], 'a non-constant scale: Spark requires a foldable one (NON_FOLDABLE_INPUT), Ember accepts it'),
-    **dict.fromkeys([
         '(d div d2)',
         '(fl div fl2)',
     ], 'div of fractional operands: another DATATYPE_MISMATCH subclass'),
