@@ -103,4 +103,58 @@ ValueCompare value_comparator(const ColumnPtr& a, const ColumnPtr& b) {
   EMBER_UNREACHABLE("value_comparator: unknown type");
 }
 
+bool orderable(const DataType& type) {
+  switch (type.id()) {
+    case TypeId::kMap:
+    case TypeId::kCalendarInterval:
+    case TypeId::kVariant: return false;
+    case TypeId::kStruct:
+    case TypeId::kArray:
+      for (const auto& f : type.fields())
+        if (!orderable(*f.type)) return false;
+      return true;
+    default: return true;
+  }
+}
+
+int compare_values(const Value& a, const Value& b, const DataType& type) {
+  switch (type.id()) {
+    case TypeId::kNull: return 0;
+    case TypeId::kBoolean: return static_cast<int>(a.as_bool()) - static_cast<int>(b.as_bool());
+    case TypeId::kFloat:
+    case TypeId::kDouble: return cmp_values(a.as_double(), b.as_double());
+    case TypeId::kDecimal: return cmp_values(a.as_decimal(), b.as_decimal());
+    case TypeId::kString:
+    case TypeId::kBinary: {
+      int r = a.as_bytes().compare(b.as_bytes());
+      return r < 0 ? -1 : (r > 0 ? 1 : 0);
+    }
+    case TypeId::kStruct:
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kCalendarInterval:
+    case TypeId::kVariant: {
+      // Lists: struct fields, array elements, map entries ([key, value] lists), interval parts.
+      const Value::List& x = a.as_list();
+      const Value::List& y = b.as_list();
+      const auto& fields = type.fields();
+      for (size_t k = 0; k < std::min(x.size(), y.size()); ++k) {
+        bool xn = x[k].is_null(), yn = y[k].is_null();
+        if (xn || yn) {
+          if (xn && yn) continue;
+          return xn ? -1 : 1;
+        }
+        int r = 0;
+        if (type.id() == TypeId::kStruct || type.id() == TypeId::kVariant) r = compare_values(x[k], y[k], *fields[k].type);
+        else if (type.id() == TypeId::kArray) r = compare_values(x[k], y[k], *fields[0].type);
+        else if (type.id() == TypeId::kMap) r = compare_values(x[k], y[k], *DataType::struct_(fields));
+        else r = cmp_values(x[k].as_int(), y[k].as_int());
+        if (r) return r;
+      }
+      return cmp_values(x.size(), y.size());
+    }
+    default: return cmp_values(a.as_int(), b.as_int());
+  }
+}
+
 }  // namespace ember

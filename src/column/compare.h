@@ -17,4 +17,13 @@ ValueCompare value_comparator(const ColumnPtr& a, const ColumnPtr& b);
 /// Rows of one column compared with each other.
 inline ValueCompare value_comparator(const ColumnPtr& c) { return value_comparator(c, c); }
 
+/// Whether Spark orders values of `type` (RowOrdering.isOrderable): atomic types, and structs and
+/// arrays of orderable types; not maps, calendar intervals or variants.
+bool orderable(const DataType& type);
+
+/// The same ordering over two non-null `Value`s of `type` (nested nulls first), for the
+/// row-at-a-time states that keep values rather than rows (max / min of structs and arrays,
+/// max_by / min_by keys).
+int compare_values(const Value& a, const Value& b, const DataType& type);
+
 }  // namespace ember

@@ -11,6 +11,7 @@
 #include "connect/errors.h"
 #include "connect/translate.h"
 #include "connect/translate_types.h"
+#include "functions/function.h"
 #include "plan/cache_manager.h"
 #include "plan/session.h"
 #include "plan/table_write.h"
@@ -113,6 +114,22 @@ std::vector<Value> temp_view_row(const std::string& name, const std::string& dat
   std::vector<Value> ns;
   if (!database.empty()) ns.push_back(Value::bytes(database));
   return {Value::bytes(name),  Value(), Value::list(std::move(ns)), Value(), Value::bytes("TEMPORARY"),
+          Value::boolean(true)};
+}
+
+Schema function_schema() {
+  return {field("name", DataType::string()),
+          field("catalog", DataType::string()),
+          field("namespace", DataType::array(DataType::string(), true)),
+          field("description", DataType::string()),
+          field("className", DataType::string()),
+          field("isTemporary", DataType::boolean(), false)};
+}
+
+/// A built-in function's row, under the name (or alias) it is listed by.
+std::vector<Value> function_row(const std::string& name) {
+  const functions::FunctionDef* d = functions::Registry::instance().find(name);
+  return {Value::bytes(name), Value(), Value(), d->usage.empty() ? Value() : Value::bytes(d->usage), Value(),
           Value::boolean(true)};
 }
 
@@ -323,6 +340,23 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
                          "42P08");
       }
       return no_result();
+    case pb::Catalog::kListFunctions: {
+      // Ember's functions are all built in: no catalog or namespace, temporary as Spark marks
+      // its built-in functions; every database lists them.
+      const auto& l = r.list_functions();
+      if (l.has_db_name() && !tables.database_exists(l.db_name())) schema_not_found(l.db_name());
+      std::vector<std::vector<Value>> out;
+      for (const auto& n : functions::Registry::instance().names())
+        if (!l.has_pattern() || matches(l.pattern(), n)) out.push_back(function_row(n));
+      return rows(function_schema(), out);
+    }
+    case pb::Catalog::kFunctionExists:
+      return boolean_result(functions::Registry::instance().find(r.function_exists().function_name()) != nullptr);
+    case pb::Catalog::kGetFunction: {
+      const std::string& name = r.get_function().function_name();
+      if (!functions::Registry::instance().find(name)) functions::throw_unresolved_routine(name);
+      return rows(function_schema(), {function_row(name)});
+    }
     case pb::Catalog::kListCatalogs: {
       const auto& l = r.list_catalogs();
       std::vector<std::vector<Value>> out;

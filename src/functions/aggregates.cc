@@ -4,6 +4,7 @@
 #include <cstring>
 #include <string>
 
+#include "column/compare.h"
 #include "functions/decimal_util.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
@@ -189,7 +190,8 @@ class MinMaxBool final : public AggregateFunction {
   bool max_;
 };
 
-/// Values of variable size (strings, binary, nested) kept as owned copies in a side column.
+/// Values of variable size kept as owned copies: strings and binary as bytes, structs and
+/// arrays as `Value`s in Spark's ordering (column/compare.h).
 /// State: pointer to a heap-allocated holder.
 struct VarState {
   std::string* bytes;   // string / binary
@@ -198,30 +200,37 @@ struct VarState {
 
 class MinMaxVar final : public AggregateFunction {
  public:
-  explicit MinMaxVar(bool max) : max_(max) {}
+  MinMaxVar(TypePtr type, bool max) : type_(std::move(type)), nested_(type_->is_nested()), max_(max) {}
   size_t state_size() const override { return sizeof(VarState); }
   void init(uint8_t* s) const override { *reinterpret_cast<VarState*>(s) = {nullptr, nullptr}; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
-    for (int64_t i = 0; i < n; ++i)
-      if (states[i] && c.is_valid(i)) offer(reinterpret_cast<VarState*>(states[i]), c.string_at(i));
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i] || !c.is_valid(i)) continue;
+      auto* s = reinterpret_cast<VarState*>(states[i]);
+      if (nested_) offer(s, c.value_at(i));
+      else offer(s, c.string_at(i));
+    }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
     auto* s = reinterpret_cast<const VarState*>(src);
     if (s->bytes) offer(reinterpret_cast<VarState*>(dst), *s->bytes);
+    if (s->value) offer(reinterpret_cast<VarState*>(dst), *s->value);
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
       auto* s = reinterpret_cast<const VarState*>(states[i]);
       if (s->bytes) out.append_bytes(*s->bytes);
+      else if (s->value) out.append_value(*s->value);
       else out.append_null();
     }
   }
   void destroy(uint8_t* state) const override {
     auto* s = reinterpret_cast<VarState*>(state);
     delete s->bytes;
-    s->bytes = nullptr;
+    delete s->value;
+    *s = {nullptr, nullptr};
   }
   bool needs_destroy() const override { return true; }
 
@@ -234,6 +243,16 @@ class MinMaxVar final : public AggregateFunction {
       if (max_ ? r < 0 : r > 0) s->bytes->assign(v);
     }
   }
+  void offer(VarState* s, const Value& v) const {
+    if (!s->value) {
+      s->value = new Value(v);
+    } else {
+      int r = compare_values(*s->value, v, *type_);
+      if (max_ ? r < 0 : r > 0) *s->value = v;
+    }
+  }
+  TypePtr type_;
+  bool nested_;
   bool max_;
 };
 
@@ -287,7 +306,8 @@ std::unique_ptr<AggregateFunction> make_sum_avg(const Signature& sig, const Eval
 std::unique_ptr<AggregateFunction> make_min_max(const Signature& sig, bool max) {
   TypeId id = sig.arg_types[0]->id();
   if (id == TypeId::kBoolean) return std::make_unique<MinMaxBool>(max);
-  if (id == TypeId::kString || id == TypeId::kBinary) return std::make_unique<MinMaxVar>(max);
+  if (id == TypeId::kString || id == TypeId::kBinary || id == TypeId::kStruct || id == TypeId::kArray)
+    return std::make_unique<MinMaxVar>(sig.arg_types[0], max);
   if (id == TypeId::kNull) return std::make_unique<MinMaxBool>(max);
   if (!sig.arg_types[0]->is_fixed_width())
     throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
@@ -358,7 +378,12 @@ void register_aggregates(Registry& r) {
     d.name = max ? "max" : "min";
     d.kind = FunctionKind::kAggregate;
     d.min_args = d.max_args = 1;
-    d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
+    std::string name = d.name;
+    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) {
+      if (!orderable(*args[0]))
+        throw_type_mismatch("INVALID_ORDERING_TYPE",
+                            "The `" + name + "` does not support ordering on type \"" + args[0]->sql() + "\".",
+                            name + "(" + args[0]->sql() + ")");
       Signature s;
       s.arg_types = args;
       s.result_type = args[0];

@@ -11,38 +11,12 @@
 #include <string>
 #include <unordered_map>
 
+#include "column/compare.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
 
 namespace ember::functions {
 namespace {
-
-/// Total order of two non-null values of `type` as Spark orders them (NaN greatest).
-int compare_values(const Value& a, const Value& b, const DataType& type) {
-  switch (type.id()) {
-    case TypeId::kBoolean: return static_cast<int>(a.as_bool()) - static_cast<int>(b.as_bool());
-    case TypeId::kFloat:
-    case TypeId::kDouble: {
-      double x = a.as_double(), y = b.as_double();
-      bool xn = std::isnan(x), yn = std::isnan(y);
-      if (xn || yn) return xn && yn ? 0 : (xn ? 1 : -1);
-      return x < y ? -1 : (x > y ? 1 : 0);
-    }
-    case TypeId::kDecimal: {
-      int128_t x = a.as_decimal(), y = b.as_decimal();
-      return x < y ? -1 : (x > y ? 1 : 0);
-    }
-    case TypeId::kString:
-    case TypeId::kBinary: {
-      int r = a.as_bytes().compare(b.as_bytes());
-      return r < 0 ? -1 : (r > 0 ? 1 : 0);
-    }
-    default: {
-      int64_t x = a.as_int(), y = b.as_int();
-      return x < y ? -1 : (x > y ? 1 : 0);
-    }
-  }
-}
 
 /// The constant flag argument `ignoreNulls` of first/last/any_value (false when absent).
 bool ignore_nulls_arg(const std::vector<ColumnPtr>& args) {
@@ -337,7 +311,8 @@ void require_boolean_flag(const std::string& fn, const std::vector<TypePtr>& arg
                         fn + "(" + args[0]->sql() + ", " + args[1]->sql() + ")");
 }
 
-bool orderable(const DataType& t) {
+/// The types mode's value counts hold.
+bool mode_supported(const DataType& t) {
   return t.is_fixed_width() || t.is_string_like() || t.id() == TypeId::kBoolean || t.id() == TypeId::kNull;
 }
 
@@ -434,7 +409,7 @@ void register_value_aggregates(Registry& r) {
     d.min_args = 1;
     d.max_args = 2;
     d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
-      if (!orderable(*args[0]))
+      if (!mode_supported(*args[0]))
         throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                          "mode of " + args[0]->sql() + " is not supported yet.");
       require_boolean_flag("mode", args);

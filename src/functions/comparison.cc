@@ -4,6 +4,7 @@
 #include <cmath>
 #include <string_view>
 
+#include "column/compare.h"
 #include "functions/variant_util.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
@@ -33,9 +34,19 @@ inline bool test(Cmp c, int r) {
 }
 
 /// Compares row i of a with row i of b for every row; writes 1/0 bytes.
-void compare_rows(const Column& a, const Column& b, int64_t n, Cmp c, std::vector<uint8_t>& out) {
+void compare_rows(const ColumnPtr& a_col, const ColumnPtr& b_col, int64_t n, Cmp c, std::vector<uint8_t>& out) {
   out.assign(static_cast<size_t>(n), 0);
+  const Column& a = *a_col;
+  const Column& b = *b_col;
   TypeId id = a.type()->id();
+  if (a.type()->is_nested()) {
+    // Structs field by field, arrays element by element (column/compare.h); null rows are
+    // masked by the caller.
+    ValueCompare cmp = value_comparator(a_col, b_col);
+    for (int64_t i = 0; i < n; ++i)
+      if (a.is_valid(i) && b.is_valid(i)) out[i] = test(c, cmp(i, i));
+    return;
+  }
   if (id == TypeId::kString || id == TypeId::kBinary) {
     if (c == Cmp::kEq) {  // lengths first: most unequal strings never reach their bytes
       const int32_t* ao = a.offsets();
@@ -79,7 +90,7 @@ void compare_rows(const Column& a, const Column& b, int64_t n, Cmp c, std::vecto
 ScalarKernel compare_kernel(Cmp c) {
   return [c](const std::vector<ColumnPtr>& args, int64_t n, const Signature&, const EvalContext&) {
     std::vector<uint8_t> out;
-    compare_rows(*args[0], *args[1], n, c, out);
+    compare_rows(args[0], args[1], n, c, out);
     return make_bool_column(out, and_validity({args[0].get(), args[1].get()}, n), n);
   };
 }
@@ -87,17 +98,13 @@ ScalarKernel compare_kernel(Cmp c) {
 ColumnPtr null_safe_equal(const std::vector<ColumnPtr>& args, int64_t n, const Signature&,
                           const EvalContext&) {
   std::vector<uint8_t> out;
-  compare_rows(*args[0], *args[1], n, Cmp::kEq, out);
+  compare_rows(args[0], args[1], n, Cmp::kEq, out);
   for (int64_t i = 0; i < n; ++i) {
     bool an = args[0]->is_null(i) || args[0]->type()->id() == TypeId::kNull;
     bool bn = args[1]->is_null(i) || args[1]->type()->id() == TypeId::kNull;
     if (an || bn) out[i] = an && bn;
   }
   return make_bool_column(out, nullptr, n);
-}
-
-bool orderable(const TypePtr& t) {
-  return t->id() != TypeId::kMap && !contains_variant(*t) && !t->contains(TypeId::kCalendarInterval);
 }
 
 /// Implicit casts for comparisons: numeric widening; a string against a non-string atomic
@@ -120,7 +127,7 @@ TypeRule compare_rule(const char* sym) {
                               args[0]->sql() + "\" and \"" + args[1]->sql() + "\").",
                           sql);
     }
-    if (!orderable(common))
+    if (!orderable(*common))
       throw_type_mismatch("INVALID_ORDERING_TYPE",
                           "the " + std::string(sym) + " does not support ordering on type \"" + common->sql() + "\".",
                           sql);

@@ -335,13 +335,13 @@ ColumnPtr timestamp_from_kernel(const Args& a, int64_t n, const Signature& sig, 
       return;
     }
     int64_t v = a[0]->values<int64_t>()[i], us;
-    if (__builtin_mul_overflow(v, scale, &us))
-      throw SparkError(ErrorKind::kArithmetic, "ARITHMETIC_OVERFLOW",
-                       "long overflow. If necessary set "
-                       "\"spark.sql.ansi.enabled\" to \"false\" to bypass this error.",
-                       {{"message", "long overflow"},
-                        {"alternative", ""},
-                        {"config", "\"spark.sql.ansi.enabled\""}});
+    if (__builtin_mul_overflow(v, scale, &us)) {
+      // In either ANSI mode, as Spark.
+      const std::string operation = "create a TIMESTAMP from " + std::to_string(v) + "L " +
+                                    (scale == 1000000LL ? "seconds" : "milliseconds") + " since the epoch";
+      throw SparkError(ErrorKind::kArithmetic, "DATETIME_OVERFLOW", "Datetime operation overflow: " + operation + ".",
+                       {{"operation", operation}}, "22008");
+    }
     b.append<int64_t>(us);
   });
 }

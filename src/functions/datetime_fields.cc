@@ -5,6 +5,7 @@
 
 #include "common/datetime.h"
 #include "common/timezone.h"
+#include "functions/collection_util.h"
 #include "functions/string_util.h"
 
 namespace ember::functions {
@@ -119,7 +120,13 @@ void register_datetime_fields(Registry& r) {
                    b.append<int32_t>(int_arg(a, 0, i));
                  });
                }));
-  r.add(scalar("unix_date", 1, 1, rule("unix_date", "d", DataType::int_()),
+  // unix_date takes a DATE only: Spark casts nothing to it, not even timestamps.
+  TypeRule date_only = [](const Types& a, const Config& conf) {
+    if (a[0]->id() != TypeId::kDate && a[0]->id() != TypeId::kNull)
+      throw_unexpected_input("unix_date", a, 0, "\"DATE\"");
+    return rule("unix_date", "d", DataType::int_())(a, conf);
+  };
+  r.add(scalar("unix_date", 1, 1, date_only,
                date_field([](int64_t d) { return d; })));
   for (auto [name, div] :
        {std::pair{"unix_seconds", 1000000LL}, {"unix_millis", 1000LL}, {"unix_micros", 1LL}}) {

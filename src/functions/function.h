@@ -173,6 +173,9 @@ struct FunctionDef {
       render;
 };
 
+/// UNRESOLVED_ROUTINE for a function name no catalog knows, as Spark words it.
+[[noreturn]] void throw_unresolved_routine(const std::string& name);
+
 /// Every function Ember knows, by name and alias (case-insensitive).
 class Registry {
  public:
@@ -183,6 +186,8 @@ class Registry {
   const FunctionDef* find_internal(const std::string& name) const;
   /// The functions callable by name (internal ones left out).
   std::vector<const FunctionDef*> all() const;
+  /// Their names and aliases, sorted: what SHOW FUNCTIONS and Catalog.listFunctions list.
+  std::vector<std::string> names() const;
   /// Names close to `name`, for UNRESOLVED_ROUTINE suggestions.
   std::vector<std::string> similar(const std::string& name, size_t max = 5) const;
 

@@ -154,10 +154,10 @@ Signature hash_rule(const std::string& fn, const Types& args, TypePtr result) {
     return false;
   };
   for (auto& t : args)
-    if (has_map(*t) && fn == "hash")
+    if (has_map(*t))
       throw_type_mismatch(
           "HASH_MAP_TYPE",
-          "Input to the function `hash` cannot contain elements of the \"MAP\" type. In Spark, "
+          "Input to the function `" + fn + "` cannot contain elements of the \"MAP\" type. In Spark, "
           "same maps may have different hashcode, thus hash expressions are prohibited on \"MAP\" "
           "elements. To restore previous behavior set \"spark.sql.legacy.allowHashOnMapType\" to "
           "\"true\".",

@@ -600,6 +600,7 @@ void register_round(Registry& r) {
     d.name = half_even ? "bround" : "round";
     d.min_args = 1;
     d.max_args = 2;
+    d.constant_args = {1};
     std::string name = d.name;
     d.arg_type_rule = [name](const std::vector<ArgInfo>& info, const Config&) {
       std::vector<TypePtr> args;
@@ -610,19 +611,18 @@ void register_round(Registry& r) {
       Signature s;
       s.arg_types = {t};
       if (args.size() == 2) s.arg_types.push_back(integral_input(name, args, 1, DataType::int_(), "\"INT\""));
+      // The scale is constant (folded before this rule runs: constant_args), whatever the type.
+      if (info.size() == 2 && !info[1].literal)
+        throw_type_mismatch("NON_FOLDABLE_INPUT",
+                            "the input scale should be a foldable \"INT\" expression; however, got \"" +
+                                args[1]->sql() + "\".",
+                            call_sql(name, args));
       s.result_type = t;
       if (t->id() == TypeId::kDecimal) {
         // Spark's result: one more integral digit than the input may need, and the scale
         // asked for (at most the input's; a negative scale rounds to tens, hundreds ...).
         int64_t scale = 0;
-        if (info.size() == 2) {
-          if (!info[1].literal)
-            throw_type_mismatch("NON_FOLDABLE_INPUT",
-                                "the input scale should be a foldable \"INT\" expression; however, got \"" +
-                                    args[1]->sql() + "\".",
-                                call_sql(name, args));
-          scale = info[1].literal->is_null() ? 0 : info[1].literal->as_int();
-        }
+        if (info.size() == 2) scale = info[1].literal->is_null() ? 0 : info[1].literal->as_int();
         const int p = t->precision(), sc = t->scale();
         const int integral = p - sc + 1;
         if (scale < 0) {

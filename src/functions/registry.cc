@@ -134,6 +134,25 @@ std::vector<const FunctionDef*> Registry::all() const {
   return out;
 }
 
+std::vector<std::string> Registry::names() const {
+  std::vector<std::string> out;
+  for (const FunctionDef* d : all()) {
+    out.push_back(d->name);
+    for (const auto& a : d->aliases) out.push_back(a);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+void throw_unresolved_routine(const std::string& name) {
+  std::string routine = "`" + name + "`";
+  const std::string path = "[`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`]";
+  throw SparkError(ErrorKind::kAnalysis, "UNRESOLVED_ROUTINE",
+                   "Cannot resolve routine " + routine + " on search path " + path + ".",
+                   {{"routineName", routine}, {"searchPath", path}});
+}
+
 std::vector<std::string> Registry::similar(const std::string& name, size_t max) const {
   std::string key = lower(name);
   std::vector<std::pair<size_t, std::string>> scored;

@@ -831,14 +831,7 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
 }
 
 ExprPtr Analyzer::bind_call(const FunctionDef* def, const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg) {
-  if (!def) {
-    std::string routine = quote_id(e->name);
-    throw SparkError(ErrorKind::kAnalysis, "UNRESOLVED_ROUTINE",
-                     "Cannot resolve routine " + routine +
-                         " on search path [`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`].",
-                     {{"routineName", routine},
-                      {"searchPath", "[`system`.`builtin`, `system`.`session`, `spark_catalog`.`default`]"}});
-  }
+  if (!def) functions::throw_unresolved_routine(e->name);
   int nargs = static_cast<int>(args.size());
   if (nargs < def->min_args || (def->max_args >= 0 && nargs > def->max_args)) {
     std::string expected = def->min_args == def->max_args ? std::to_string(def->min_args)
@@ -2720,11 +2713,32 @@ PlanPtr Analyzer::resolve_set_op(const PlanPtr& p, PlanPtr left, PlanPtr right) 
 
 }  // namespace
 
+namespace {
+/// A literal value's identity: its scalar text, or its elements' (fields', entries') keys in
+/// brackets. A literal's name leaves nested values out, so two arrays of percentages must not
+/// be told apart by it.
+std::string literal_key(const Value& v, const TypePtr& t) {
+  if (v.is_null() || !t || !t->is_nested()) return lit(v, t)->to_string();
+  const auto& fields = t->fields();
+  std::string out = "[";
+  const auto& items = v.as_list();
+  for (size_t i = 0; i < items.size(); ++i) {
+    if (t->id() == TypeId::kStruct) out += literal_key(items[i], fields[i].type);
+    else if (t->id() == TypeId::kMap) out += literal_key(items[i].as_list()[0], fields[0].type) + ":" +
+                                             literal_key(items[i].as_list()[1], fields[1].type);
+    else out += literal_key(items[i], fields[0].type);
+    out += ",";
+  }
+  return out + "]";
+}
+}  // namespace
+
 std::string semantic_key(const ExprPtr& e) {
   switch (e->kind) {
     case ExprKind::kAttribute: return "#" + std::to_string(e->expr_id);
     case ExprKind::kAlias: return semantic_key(e->children[0]);
-    case ExprKind::kLiteral: return "lit:" + e->to_string() + ":" + (e->type ? e->type->simple_string() : "");
+    case ExprKind::kLiteral:
+      return "lit:" + literal_key(e->value, e->type) + ":" + (e->type ? e->type->simple_string() : "");
     // Two subqueries are the same expression only when they are the same node.
     case ExprKind::kSubquery: return "subquery@" + std::to_string(reinterpret_cast<uintptr_t>(e->subquery.get()));
     default: {

@@ -153,14 +153,7 @@ QueryResult run_set(plan::Session& session, const Statement& s) {
 
 QueryResult run_show_functions(const Statement& s) {
   std::vector<std::string> names;
-  if (s.key != "USER") {
-    for (const functions::FunctionDef* d : functions::Registry::instance().all()) {
-      names.push_back(d->name);
-      for (auto& a : d->aliases) names.push_back(a);
-    }
-  }
-  std::sort(names.begin(), names.end());
-  names.erase(std::unique(names.begin(), names.end()), names.end());
+  if (s.key != "USER") names = functions::Registry::instance().names();
   ResultBuilder r;
   r.column("function", DataType::string(), false);
   for (auto& n : names)
@@ -169,13 +162,10 @@ QueryResult run_show_functions(const Statement& s) {
 }
 
 QueryResult run_describe_function(const Statement& s) {
+  const functions::FunctionDef* d = functions::Registry::instance().find(s.key);
+  if (!d) functions::throw_unresolved_routine(s.key);
   ResultBuilder r;
   r.column("function_desc", DataType::string(), false);
-  const functions::FunctionDef* d = functions::Registry::instance().find(s.key);
-  if (!d) {
-    r.row({str("Function: " + s.key + " not found.")});
-    return r.finish();
-  }
   r.row({str("Function: " + d->name)});
   r.row({str("Usage: " + (d->usage.empty() ? d->name : d->usage))});
   return r.finish();

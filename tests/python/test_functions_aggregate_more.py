@@ -185,3 +185,37 @@ def test_histogram_numeric_errors(diff_error):
                "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT")
     diff_error(lambda s: s.sql("SELECT histogram_numeric(x, 2) FROM VALUES (true) t(x)"),
                "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
+
+
+def test_percentiles_with_different_arrays_in_one_aggregation(diff):
+    # Calls that differ only in their array of percentages are different aggregates.
+    diff(lambda s: data(s).groupBy("k").agg(
+        F.percentile("v", [0.1, 0.5]), F.percentile("v", [0.2, 0.9]), F.percentile("v", [0.1, 0.9]),
+        F.percentile("x", [0.5]), F.percentile("x", [0.5, 0.75])))
+    diff(lambda s: s.sql("SELECT k, percentile_approx(v, array(0.1, 0.5), 100), percentile_approx(v, array(0.2, 0.9), 100), "
+                         "approx_percentile(x, array(0.5)), approx_percentile(x, array(0.5, 0.75)) "
+                         "FROM VALUES ('a', 1, 2.0D), ('a', 3, 1.5D), ('a', 7, 0.5D), ('b', -2, 4.0D), ('b', 4, -1.5D) "
+                         "AS t(k, v, x) GROUP BY k"))
+    diff(lambda s: s.range(0, 40000).select(F.percentile("id", [0.25, 0.5]), F.percentile("id", [0.75, 0.99])))
+
+
+def test_max_min_of_structs_and_arrays(diff):
+    # Structs order field by field, arrays element by element, nulls first, NaN above all.
+    def frame(s):
+        return data(s).select("k", "v", "x", "t", F.struct(F.col("v") % 2, "t").alias("s"), F.struct("x", "v").alias("xv"),
+                              F.array("v", "w").alias("a"), F.array(F.col("t")).alias("at"))
+    diff(lambda s: frame(s).groupBy("k").agg(F.max("s"), F.min("s"), F.max("xv"), F.min("xv"), F.max("a"),
+                                             F.min("a"), F.max("at"), F.min("at")))
+    diff(lambda s: frame(s).agg(F.max("s"), F.min("xv"), F.max_by("v", "s"), F.min_by("t", "xv"),
+                                F.max_by("x", "a"), F.min_by("v", "at")))
+    diff(lambda s: frame(s).where("k = 'none'").agg(F.max("s"), F.min("a")))
+    structs = [((float("nan"), 1),), ((1.0, 2),), ((-0.0, None),), ((0.0, 1),), ((None, 3),), (None,)]
+    diff(lambda s: s.createDataFrame(structs, "p struct<a: double, b: int>").agg(F.max("p"), F.min("p")))
+    diff(lambda s: s.range(0, 50000).select((F.col("id") % 7).alias("g"), F.struct((F.col("id") % 13).alias("a"),
+                                                                                  F.col("id").cast("string").alias("b")).alias("s"))
+         .groupBy("g").agg(F.max("s"), F.min("s")))
+
+
+def test_max_of_a_map_is_an_ordering_error(diff_error):
+    diff_error(lambda s: s.sql("SELECT max(m) FROM VALUES (map('a', 1)) AS t(m)"), "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE")
+    diff_error(lambda s: s.sql("SELECT min(named_struct('m', map('a', 1)))"), "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE")

@@ -224,3 +224,9 @@ def test_now_is_the_query_timestamp(diff, ember, oracle):
                                              (F.now() >= F.lit("2024-01-01").cast("timestamp")).alias("after")))
             diff(lambda s: s.sql("SELECT now() IS NULL, current_timestamp() = now(), now() - now(), "
                                  "current_time() = current_time(), CAST(now() AS DATE) = current_date()"))
+
+
+def test_unix_date_takes_dates_only(diff, diff_error):
+    diff(lambda s: s.sql("SELECT unix_date(DATE'2024-02-29'), unix_date(DATE'0001-01-01'), unix_date(NULL)"))
+    diff_error(lambda s: s.sql("SELECT unix_date(TIMESTAMP'2024-03-10 02:30:00')"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
+    diff_error(lambda s: s.sql("SELECT unix_date(TIMESTAMP_NTZ'2024-03-10 02:30:00')"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")

@@ -98,3 +98,12 @@ def test_time_bucket_errors(diff_error):
                "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
     diff_error(lambda s: s.sql("select time_bucket('1 hour', timestamp'2024-01-01 00:00:00')").collect(),
                "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
+
+
+@pytest.mark.parametrize("ansi", ["false", "true"])
+def test_timestamp_from_epoch_overflow(diff, diff_error, ember, oracle, ansi):
+    with session_conf(ember, oracle, spark_sql_ansi_enabled=ansi):
+        diff_error(lambda s: s.sql("SELECT timestamp_seconds(9223372036854775807L)"), "DATETIME_OVERFLOW")
+        diff_error(lambda s: s.sql("SELECT timestamp_millis(-9223372036854775808L)"), "DATETIME_OVERFLOW")
+        diff(lambda s: s.sql("SELECT timestamp_seconds(4102444800L), timestamp_millis(-2208988800000L), "
+                             "timestamp_micros(0L)"))

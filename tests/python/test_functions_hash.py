@@ -52,3 +52,9 @@ def test_assert_true(diff, diff_error):
     diff_error(lambda s: mixed(s).select(F.assert_true(F.col("k") > 3, F.lit("k too small"))),
                "USER_RAISED_EXCEPTION")
 
+
+
+def test_hashes_of_maps_are_refused(diff_error):
+    for fn in ["hash", "xxhash64"]:
+        diff_error(lambda s, fn=fn: s.sql(f"SELECT {fn}(map('a', 1))"), "DATATYPE_MISMATCH.HASH_MAP_TYPE")
+        diff_error(lambda s, fn=fn: s.sql(f"SELECT {fn}(1, array(map('a', 1)))"), "DATATYPE_MISMATCH.HASH_MAP_TYPE")

@@ -219,3 +219,11 @@ def test_random_is_rand(diff):
     # A query without FROM reads one row in one partition.
     diff(lambda s: s.sql("SELECT random(1), rand(1), random(NULL), randn(3), spark_partition_id(), "
                          "monotonically_increasing_id(), typeof(random())"))
+
+
+def test_round_scale_must_be_constant(diff, diff_error):
+    for fn in ["round", "bround"]:
+        for value in ["d", "CAST(d AS DECIMAL(10, 3))", "i"]:
+            diff_error(lambda s, fn=fn, value=value: s.sql(
+                f"SELECT {fn}({value}, i) FROM VALUES (2.675D, 1) AS t(d, i)"), "DATATYPE_MISMATCH.NON_FOLDABLE_INPUT")
+    diff(lambda s: s.sql("SELECT round(d, 1 + 1), bround(d, -1 * 1), round(i, 2 - 3) FROM VALUES (2.675D, 15) AS t(d, i)"))

@@ -144,3 +144,14 @@ def test_bitwise_operator_type_errors(diff_error):
     diff_error(lambda s: s.sql("SELECT 1.5 | 1"), "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES")
     diff_error(lambda s: s.sql("SELECT 1.5D & 1.5D"), "DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE")
     diff_error(lambda s: s.sql("SELECT true | false"), "DATATYPE_MISMATCH")
+
+
+def test_comparisons_of_arrays_and_structs(diff):
+    # Element by element (then length) and field by field, nulls first, NaN above every number,
+    # -0.0 equal to 0.0.
+    diff(lambda s: s.sql(
+        "SELECT a < b, a <= b, a > b, a >= b, a = b, a <=> b, equal_null(a, b), "
+        "named_struct('x', a, 'y', 1) < named_struct('x', b, 'y', 2) "
+        "FROM VALUES (array(1.0D, 2.0D), array(1.0D, 3.0D)), (NULL, array(1.0D)), "
+        "(array(CAST('NaN' AS DOUBLE)), array(1.0D)), (array(-0.0D), array(0.0D)), "
+        "(array(NULL, 1.0D), array(NULL, 1.0D)), (array(1.0D), array(1.0D, 2.0D)), (array(), array(NULL)) AS t(a, b)"))
