@@ -28,24 +28,6 @@ int value_width(const DataType& t) {
 
 bool prefix_encodable(const DataType& t) { return t.id() == TypeId::kString || t.id() == TypeId::kBinary; }
 
-/// Integer-valued types whose values a sort may encode as their distance from the column's
-/// smallest value, in as few bytes as the column's range needs.
-bool offset_encodable(const DataType& t) {
-  switch (t.id()) {
-    case TypeId::kByte:
-    case TypeId::kShort:
-    case TypeId::kInt:
-    case TypeId::kLong:
-    case TypeId::kDate:
-    case TypeId::kTimestamp:
-    case TypeId::kTimestampNtz:
-    case TypeId::kTime:
-    case TypeId::kYearMonthInterval:
-    case TypeId::kDayTimeInterval: return t.byte_width() >= 1 && t.byte_width() <= 8;
-    default: return false;
-  }
-}
-
 template <typename T>
 void value_range(const Column& c, int64_t n, int64_t& lo, int64_t& hi) {
   const T* v = c.values<T>();
@@ -110,7 +92,7 @@ KeyLayout plan_layout(const std::vector<NormalizedKeySpec>& keys, const std::vec
     int w = value_width(t);
     KeyLayout::Part part{null_byte, w};
     int64_t lo, hi;
-    if (cols && offset_encodable(t) && column_range(*(*cols)[k], n, lo, hi)) {
+    if (cols && t.is_integer_valued() && column_range(*(*cols)[k], n, lo, hi)) {
       const int narrow = range_bytes(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo));
       if (narrow < w) part = KeyLayout::Part{null_byte, w = narrow, true, lo};
     }
