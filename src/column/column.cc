@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 
 #include "common/error.h"
 
@@ -46,8 +47,40 @@ ColumnPtr Column::with_validity(BufferPtr validity) const {
   return make(type_, length_, std::move(validity), data_, offsets_, children_, -1);
 }
 
+ColumnPtr Column::with_dictionary_codes(std::shared_ptr<const DictionaryCodes> codes) const {
+  auto c = std::make_shared<Column>(type_, length_, validity_, data_, offsets_, children_, null_count_);
+  c->dictionary_codes_ = std::move(codes);
+  return c;
+}
+
+namespace {
+template <typename T>
+void value_range(const Column& c, int64_t n, int64_t& lo, int64_t& hi) {
+  const T* v = c.values<T>();
+  const bool nulls = c.may_have_nulls();
+  lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
+  for (int64_t i = 0; i < n; ++i) {
+    if (nulls && c.is_null(i)) continue;
+    lo = std::min<int64_t>(lo, v[i]);
+    hi = std::max<int64_t>(hi, v[i]);
+  }
+}
+}  // namespace
+
+bool integer_range(const Column& c, int64_t n, int64_t& lo, int64_t& hi) {
+  EMBER_CHECK(c.type()->is_integer_valued(), "integer_range of a column that is not integer-valued");
+  switch (c.type()->byte_width()) {
+    case 1: value_range<int8_t>(c, n, lo, hi); break;
+    case 2: value_range<int16_t>(c, n, lo, hi); break;
+    case 4: value_range<int32_t>(c, n, lo, hi); break;
+    default: value_range<int64_t>(c, n, lo, hi); break;
+  }
+  return lo <= hi;
+}
+
 int64_t Column::memory_size() const {
   int64_t s = 0;
+  if (dictionary_codes_ && dictionary_codes_->codes) s += static_cast<int64_t>(dictionary_codes_->codes->size());
   if (validity_) s += static_cast<int64_t>(validity_->size());
   if (data_) s += static_cast<int64_t>(data_->size());
   if (offsets_) s += static_cast<int64_t>(offsets_->size());

@@ -25,6 +25,16 @@ inline void put_bit(uint8_t* bits, int64_t i, bool v) { v ? set_bit(bits, i) : c
 inline int64_t bitmap_bytes(int64_t bits) { return (bits + 7) / 8; }
 int64_t count_set_bits(const uint8_t* bits, int64_t n);
 
+/// The dictionary codes of a string or binary column decoded from dictionary-encoded data
+/// (Parquet's dictionary pages): one int32 per row, in [0, cardinality) for every valid row
+/// (a null row's code is unspecified), and valid rows of equal codes hold equal values. Rows of
+/// different codes may still hold equal values (a dictionary may repeat one). Operators may group
+/// rows by their codes instead of their values; a column built anew from another drops them.
+struct DictionaryCodes {
+  BufferPtr codes;
+  int32_t cardinality = 0;
+};
+
 /// An immutable column of values in Arrow layout, always starting at offset 0:
 ///  - `validity`: bitmap, one bit per row, 1 = valid; null pointer when no row is null;
 ///  - `data`: fixed-width values, boolean bitmap, or the bytes of strings/binary;
@@ -61,6 +71,11 @@ class Column {
   const BufferPtr& data_buffer() const { return data_; }
   const BufferPtr& offsets_buffer() const { return offsets_; }
 
+  /// The codes this column's values were decoded from, or null.
+  const DictionaryCodes* dictionary_codes() const { return dictionary_codes_.get(); }
+  /// The same column (buffers shared) carrying `codes`, which must describe its values.
+  ColumnPtr with_dictionary_codes(std::shared_ptr<const DictionaryCodes> codes) const;
+
   /// The value at row i (slow path).
   Value value_at(int64_t i) const;
   /// Bytes held by this column's buffers (children included).
@@ -83,7 +98,12 @@ class Column {
   BufferPtr data_;
   BufferPtr offsets_;
   std::vector<ColumnPtr> children_;
+  std::shared_ptr<const DictionaryCodes> dictionary_codes_;
 };
+
+/// The smallest and largest value among the first `n` valid rows of an integer-valued column
+/// (DataType::is_integer_valued); false when none of them is valid.
+bool integer_range(const Column& c, int64_t n, int64_t& lo, int64_t& hi);
 
 /// Rows gathered by index: out[k] = in[indices[k]]; an index of -1 produces a null.
 ColumnPtr gather(const Column& in, const int32_t* indices, int64_t n);

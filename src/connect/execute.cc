@@ -1,7 +1,5 @@
 #include "connect/execute.h"
 
-#include <algorithm>
-
 #include "connect/arrow_results.h"
 #include "connect/errors.h"
 #include "connect/plan_input.h"
@@ -9,7 +7,7 @@
 #include "connect/translate_types.h"
 #include "connect/translate_write.h"
 #include "connect/uuid.h"
-#include "functions/function.h"
+#include "plan/observed_metrics.h"
 
 namespace ember::connect {
 
@@ -21,71 +19,13 @@ namespace {
 /// spark.sql.execution.arrow.maxRecordsPerBatch.
 constexpr int64_t kMaxArrowBatchBytes = 4 << 20;
 
-/// Spark's rules for observed metrics: aggregates, not nested, without DISTINCT or FILTER;
-/// columns, and nondeterministic calls, only inside an aggregate; no window.
-void check_metric(const plan::Expr& e, bool inside_aggregate, const plan::Expr& metric) {
-  auto fail = [&](const std::string& sub, const std::string& detail, const std::string& param) {
-    throw SparkError(ErrorKind::kAnalysis, "INVALID_OBSERVED_METRICS." + sub,
-                     "Invalid observed metrics. " + detail, {{param, metric.to_string()}}, "42K0E");
-  };
-  using plan::ExprKind;
-  switch (e.kind) {
-    case ExprKind::kWindow:
-      fail("WINDOW_EXPRESSIONS_UNSUPPORTED",
-           "Window expressions are not allowed in observed metrics, but found: " + metric.to_string() + ".",
-           "expr");
-    case ExprKind::kUnresolvedAttribute:
-    case ExprKind::kAttribute:
-      if (!inside_aggregate)
-        fail("NON_AGGREGATE_FUNC_ARG_IS_ATTRIBUTE",
-             "Attribute " + e.to_string() + " can only be used as an argument to an aggregate function.",
-             "expr");
-      return;
-    case ExprKind::kUnresolvedFunction:
-    case ExprKind::kAggregate:
-    case ExprKind::kCall: {
-      std::string name = e.name;
-      std::transform(name.begin(), name.end(), name.begin(),
-                     [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-      const functions::FunctionDef* def = functions::Registry::instance().find(name);
-      bool aggregate = e.kind == ExprKind::kAggregate ||
-                       (def != nullptr && def->kind == functions::FunctionKind::kAggregate);
-      if (aggregate) {
-        if (inside_aggregate)
-          fail("NESTED_AGGREGATES_UNSUPPORTED",
-               "Nested aggregates are not allowed in observed metrics, but found: " + metric.to_string() + ".",
-               "expr");
-        if (e.distinct)
-          fail("AGGREGATE_EXPRESSION_WITH_DISTINCT_UNSUPPORTED",
-               "Aggregate expressions with DISTINCT are not allowed in observed metrics, but found: " +
-                   metric.to_string() + ".",
-               "expr");
-        if (e.filter)
-          fail("AGGREGATE_EXPRESSION_WITH_FILTER_UNSUPPORTED",
-               "Aggregate expression with FILTER predicate are not allowed in observed metrics, but found: " +
-                   metric.to_string() + ".",
-               "expr");
-      } else if (!inside_aggregate && def != nullptr && !def->deterministic) {
-        fail("NON_AGGREGATE_FUNC_ARG_IS_NON_DETERMINISTIC",
-             "Non-deterministic expression " + e.to_string() +
-                 " can only be used as an argument to an aggregate function.",
-             "expr");
-      }
-      for (const auto& c : e.children) check_metric(*c, inside_aggregate || aggregate, metric);
-      return;
-    }
-    default:
-      for (const auto& c : e.children) check_metric(*c, inside_aggregate, metric);
-  }
-}
-
 /// The aggregations of the plan's observations (`DataFrame.observe`), analyzed now so that a bad
 /// metric fails the action before any row is sent, as in Spark.
 std::vector<plan::PlanPtr> observation_plans(ConnectSession& session,
                                              const PlanTranslator& translator) {
   std::vector<plan::PlanPtr> plans;
   for (const auto& o : translator.observations()) {
-    for (const auto& m : o.metrics) check_metric(*m, false, *m);
+    for (const auto& m : o.metrics) plan::check_observed_metric(*m);
     auto agg = new_node(plan::PlanKind::kAggregate, {o.input});
     agg->aggregates = o.metrics;
     session.engine().analyze(agg);

@@ -34,6 +34,84 @@ uint64_t hash_bytes(const void* data, size_t len) {
   return h;
 }
 
+bool small_domain_codes(const std::vector<ColumnPtr>& keys, int64_t n, uint32_t max_domain,
+                        std::vector<uint32_t>& codes, uint32_t* domain) {
+  // One key's codes: the dictionary code, the boolean, or the value's distance from the
+  // smallest one; a null row takes the code after the values'.
+  struct Part {
+    const Column* column;
+    const int32_t* dictionary = nullptr;
+    int64_t lo = 0;
+    uint64_t values = 0;  // codes of valid rows are [0, values); null rows have `values`
+    uint32_t stride = 1;
+  };
+  std::vector<Part> parts;
+  uint64_t size = 1;
+  for (const ColumnPtr& key : keys) {
+    const Column& c = *key;
+    Part part{&c};
+    if (c.type()->id() == TypeId::kNull) {
+      part.values = 0;
+    } else if (const DictionaryCodes* d = c.dictionary_codes()) {
+      part.dictionary = d->codes->as<int32_t>();
+      part.values = static_cast<uint64_t>(d->cardinality);
+    } else if (c.type()->id() == TypeId::kBoolean) {
+      part.values = 2;
+    } else if (c.type()->is_integer_valued()) {
+      int64_t hi = 0;
+      if (integer_range(c, n, part.lo, hi)) {
+        const uint64_t span = static_cast<uint64_t>(hi) - static_cast<uint64_t>(part.lo);
+        if (span >= max_domain) return false;
+        part.values = span + 1;
+      }
+    } else {
+      return false;
+    }
+    const uint64_t card = part.values + (c.may_have_nulls() || c.type()->id() == TypeId::kNull ? 1 : 0);
+    part.stride = static_cast<uint32_t>(size);
+    size *= std::max<uint64_t>(card, 1);
+    if (size > max_domain) return false;
+    parts.push_back(part);
+  }
+  *domain = static_cast<uint32_t>(size);
+  codes.assign(static_cast<size_t>(n), 0);
+  uint32_t* out = codes.data();
+  for (const Part& p : parts) {
+    const Column& c = *p.column;
+    const uint32_t stride = p.stride;
+    const uint32_t null_code = static_cast<uint32_t>(p.values);
+    // Adds each row's code of this key; a null row's value bytes are arbitrary, so its code is
+    // the null code whatever they hold.
+    auto add = [&](auto code_of) {
+      if (!c.may_have_nulls()) {
+        for (int64_t i = 0; i < n; ++i) out[i] += code_of(i) * stride;
+      } else {
+        for (int64_t i = 0; i < n; ++i) out[i] += (c.is_valid(i) ? code_of(i) : null_code) * stride;
+      }
+    };
+    const int64_t lo = p.lo;
+    if (c.type()->id() == TypeId::kNull) {
+      for (int64_t i = 0; i < n; ++i) out[i] += null_code * stride;
+    } else if (p.dictionary) {
+      const int32_t* d = p.dictionary;
+      add([d](int64_t i) { return static_cast<uint32_t>(d[i]); });
+    } else if (c.type()->id() == TypeId::kBoolean) {
+      add([&c](int64_t i) { return c.bool_at(i) ? 1u : 0u; });
+    } else {
+      auto by_offset = [&](const auto* v) {
+        add([v, lo](int64_t i) { return static_cast<uint32_t>(static_cast<int64_t>(v[i]) - lo); });
+      };
+      switch (c.type()->byte_width()) {
+        case 1: by_offset(c.values<int8_t>()); break;
+        case 2: by_offset(c.values<int16_t>()); break;
+        case 4: by_offset(c.values<int32_t>()); break;
+        default: by_offset(c.values<int64_t>()); break;
+      }
+    }
+  }
+  return true;
+}
+
 namespace {
 
 void put_value(std::string& out, const Column& c, int64_t i);

@@ -46,6 +46,16 @@ class KeyEncoder {
   int short_string_width_ = 0;       // value bytes of each string key; 0: no string keys
 };
 
+/// Codes of the rows' keys over a small domain, computed without encoding the keys: when every
+/// key column is dictionary-coded (Column::dictionary_codes), boolean, all null, or
+/// integer-valued with a narrow range of values among the first `n` rows, row i gets a code in
+/// [0, *domain) and rows of equal codes have equal keys (nulls included, each key's null its own
+/// code). Rows of different codes may still have equal keys (a dictionary may repeat a value),
+/// so codes find the distinct rows of a batch, and their keys still decide the groups. False
+/// when a key allows no such code or the domain would exceed `max_domain`.
+bool small_domain_codes(const std::vector<ColumnPtr>& keys, int64_t n, uint32_t max_domain,
+                        std::vector<uint32_t>& codes, uint32_t* domain);
+
 uint64_t hash_bytes(const void* data, size_t len);
 
 inline uint64_t hash_packed(PackedKey k) {

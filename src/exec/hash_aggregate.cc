@@ -221,6 +221,45 @@ std::unique_ptr<LocalSinkState> HashAggregate::open_local(ExecContext& ctx) {
   return l;
 }
 
+namespace {
+
+/// Finds (inserting when new) the group of each of the `n` rows of `keys` in `t`, into `group`.
+template <typename Init>
+void find_groups(HashAggregate::Table& t, const KeyEncoder& enc, const std::vector<ColumnPtr>& keys,
+                 int64_t n, int32_t* group, Init&& init_state) {
+  if (!t.byte_keys && (enc.can_pack() || enc.can_pack_short_strings())) {
+    std::vector<PackedKey> packed(static_cast<size_t>(n));
+    if (enc.try_encode_packed(keys, n, packed.data())) {
+      std::vector<uint64_t> hashes(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i) hashes[i] = hash_packed(packed[i]);
+      // Slots are asked for some rows ahead, so that the lookups of several rows wait for
+      // memory at once; a row with the key of the row before (clustered input) reuses its group.
+      constexpr int64_t kAhead = 16;
+      for (int64_t i = 0; i < std::min(n, kAhead); ++i) t.prefetch(hashes[i]);
+      for (int64_t i = 0; i < n; ++i) {
+        if (i + kAhead < n) t.prefetch(hashes[i + kAhead]);
+        group[i] = i > 0 && packed[i] == packed[i - 1] ? group[i - 1]
+                                                       : t.find_or_insert_packed(packed[i], hashes[i], init_state);
+      }
+      return;
+    }
+    t.to_byte_keys(enc);  // a string longer than the packed layout holds
+  }
+  std::string arena;
+  std::vector<uint32_t> offs, lens;
+  enc.encode(keys, n, arena, offs, lens);
+  std::vector<uint64_t> hashes(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) hashes[i] = hash_bytes(arena.data() + offs[i], lens[i]);
+  constexpr int64_t kAhead = 16;
+  for (int64_t i = 0; i < std::min(n, kAhead); ++i) t.prefetch(hashes[i]);
+  for (int64_t i = 0; i < n; ++i) {
+    if (i + kAhead < n) t.prefetch(hashes[i + kAhead]);
+    group[i] = t.find_or_insert(std::string_view(arena.data() + offs[i], lens[i]), hashes[i], init_state);
+  }
+}
+
+}  // namespace
+
 void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
   Table& t = *static_cast<LocalTable&>(local).table;
   int64_t n = batch.num_rows;
@@ -236,38 +275,30 @@ void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
     for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
   };
   std::vector<int32_t> group(static_cast<size_t>(n));
-  bool done = false;
-  if (!t.byte_keys && (enc.can_pack() || enc.can_pack_short_strings())) {
-    std::vector<PackedKey> packed(static_cast<size_t>(n));
-    if (enc.try_encode_packed(key_cols, n, packed.data())) {
-      std::vector<uint64_t> hashes(static_cast<size_t>(n));
-      for (int64_t i = 0; i < n; ++i) hashes[i] = hash_packed(packed[i]);
-      // Slots are asked for some rows ahead, so that the lookups of several rows wait for
-      // memory at once; a row with the key of the row before (clustered input) reuses its group.
-      constexpr int64_t kAhead = 16;
-      for (int64_t i = 0; i < std::min(n, kAhead); ++i) t.prefetch(hashes[i]);
-      for (int64_t i = 0; i < n; ++i) {
-        if (i + kAhead < n) t.prefetch(hashes[i + kAhead]);
-        group[i] = i > 0 && packed[i] == packed[i - 1] ? group[i - 1]
-                                                       : t.find_or_insert_packed(packed[i], hashes[i], init_state);
-      }
-      done = true;
-    } else {
-      t.to_byte_keys(enc);  // a string longer than the packed layout holds
-    }
-  }
-  if (!done) {
-    std::string arena;
-    std::vector<uint32_t> offs, lens;
-    enc.encode(key_cols, n, arena, offs, lens);
-    std::vector<uint64_t> hashes(static_cast<size_t>(n));
-    for (int64_t i = 0; i < n; ++i) hashes[i] = hash_bytes(arena.data() + offs[i], lens[i]);
-    constexpr int64_t kAhead = 16;
-    for (int64_t i = 0; i < std::min(n, kAhead); ++i) t.prefetch(hashes[i]);
+  std::vector<uint32_t> codes;
+  uint32_t domain = 0;
+  // Keys of a small domain (dictionary-coded strings, narrow integers; a domain no larger than
+  // the batch) are neither encoded nor hashed per row: the first row of each code finds its
+  // group, and every row takes the group of its code.
+  if (!key_cols.empty() &&
+      small_domain_codes(key_cols, n, static_cast<uint32_t>(std::min<int64_t>(n, kBatchRows)), codes, &domain)) {
+    std::vector<int32_t> local_of(domain, -1);
+    std::vector<int32_t> firsts;
     for (int64_t i = 0; i < n; ++i) {
-      if (i + kAhead < n) t.prefetch(hashes[i + kAhead]);
-      group[i] = t.find_or_insert(std::string_view(arena.data() + offs[i], lens[i]), hashes[i], init_state);
+      int32_t& l = local_of[codes[i]];
+      if (l < 0) {
+        l = static_cast<int32_t>(firsts.size());
+        firsts.push_back(static_cast<int32_t>(i));
+      }
     }
+    const int64_t m = static_cast<int64_t>(firsts.size());
+    std::vector<ColumnPtr> first_keys;
+    for (const ColumnPtr& k : key_cols) first_keys.push_back(gather(*k, firsts.data(), m));
+    std::vector<int32_t> first_group(static_cast<size_t>(m));
+    find_groups(t, enc, first_keys, m, first_group.data(), init_state);
+    for (int64_t i = 0; i < n; ++i) group[i] = first_group[static_cast<size_t>(local_of[codes[i]])];
+  } else {
+    find_groups(t, enc, key_cols, n, group.data(), init_state);
   }
   std::vector<uint8_t*> ptrs(static_cast<size_t>(n));
   for (size_t f = 0; f < functions_.size(); ++f) {

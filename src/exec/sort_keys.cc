@@ -28,48 +28,6 @@ int value_width(const DataType& t) {
 
 bool prefix_encodable(const DataType& t) { return t.id() == TypeId::kString || t.id() == TypeId::kBinary; }
 
-/// Integer-valued types whose values a sort may encode as their distance from the column's
-/// smallest value, in as few bytes as the column's range needs.
-bool offset_encodable(const DataType& t) {
-  switch (t.id()) {
-    case TypeId::kByte:
-    case TypeId::kShort:
-    case TypeId::kInt:
-    case TypeId::kLong:
-    case TypeId::kDate:
-    case TypeId::kTimestamp:
-    case TypeId::kTimestampNtz:
-    case TypeId::kTime:
-    case TypeId::kYearMonthInterval:
-    case TypeId::kDayTimeInterval: return t.byte_width() >= 1 && t.byte_width() <= 8;
-    default: return false;
-  }
-}
-
-template <typename T>
-void value_range(const Column& c, int64_t n, int64_t& lo, int64_t& hi) {
-  const T* v = c.values<T>();
-  const bool nulls = c.may_have_nulls();
-  lo = std::numeric_limits<int64_t>::max(), hi = std::numeric_limits<int64_t>::min();
-  for (int64_t i = 0; i < n; ++i) {
-    if (nulls && c.is_null(i)) continue;
-    lo = std::min<int64_t>(lo, v[i]);
-    hi = std::max<int64_t>(hi, v[i]);
-  }
-}
-
-/// The smallest and largest non-null value of an offset-encodable column; false when every
-/// row is null.
-bool column_range(const Column& c, int64_t n, int64_t& lo, int64_t& hi) {
-  switch (c.type()->byte_width()) {
-    case 1: value_range<int8_t>(c, n, lo, hi); break;
-    case 2: value_range<int16_t>(c, n, lo, hi); break;
-    case 4: value_range<int32_t>(c, n, lo, hi); break;
-    default: value_range<int64_t>(c, n, lo, hi); break;
-  }
-  return lo <= hi;
-}
-
 /// Bytes that hold every value of [0, range].
 int range_bytes(uint64_t range) {
   int bytes = 0;
@@ -110,7 +68,7 @@ KeyLayout plan_layout(const std::vector<NormalizedKeySpec>& keys, const std::vec
     int w = value_width(t);
     KeyLayout::Part part{null_byte, w};
     int64_t lo, hi;
-    if (cols && offset_encodable(t) && column_range(*(*cols)[k], n, lo, hi)) {
+    if (cols && t.is_integer_valued() && integer_range(*(*cols)[k], n, lo, hi)) {
       const int narrow = range_bytes(static_cast<uint64_t>(hi) - static_cast<uint64_t>(lo));
       if (narrow < w) part = KeyLayout::Part{null_byte, w = narrow, true, lo};
     }

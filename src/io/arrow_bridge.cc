@@ -210,7 +210,12 @@ ColumnPtr strings_from_dictionary(const arrow::Array& array, const TypePtr& type
       std::memcpy(out + off[i], src, static_cast<size_t>(len));
     }
   }
-  return Column::make(type, n, validity, data, offsets);
+  // The indices stay with the strings (column/column.h), so that an aggregation may group rows
+  // by them without reading the strings.
+  auto codes = std::make_shared<DictionaryCodes>();
+  codes->codes = Buffer::wrap(idx, static_cast<size_t>(n) * sizeof(int32_t), a.indices());
+  codes->cardinality = static_cast<int32_t>(dict_n);
+  return Column::make(type, n, validity, data, offsets)->with_dictionary_codes(std::move(codes));
 }
 
 }  // namespace

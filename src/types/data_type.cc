@@ -251,6 +251,22 @@ bool DataType::is_integral() const {
          id_ == TypeId::kLong;
 }
 
+bool DataType::is_integer_valued() const {
+  switch (id_) {
+    case TypeId::kByte:
+    case TypeId::kShort:
+    case TypeId::kInt:
+    case TypeId::kLong:
+    case TypeId::kDate:
+    case TypeId::kTimestamp:
+    case TypeId::kTimestampNtz:
+    case TypeId::kTime:
+    case TypeId::kYearMonthInterval:
+    case TypeId::kDayTimeInterval: return true;
+    default: return false;
+  }
+}
+
 bool DataType::is_numeric() const {
   return is_integral() || is_floating() || id_ == TypeId::kDecimal;
 }

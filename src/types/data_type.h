@@ -107,6 +107,13 @@ class DataType {
   bool is_datetime() const {
     return id_ == TypeId::kDate || id_ == TypeId::kTimestamp || id_ == TypeId::kTimestampNtz;
   }
+  bool is_ansi_interval() const {
+    return id_ == TypeId::kYearMonthInterval || id_ == TypeId::kDayTimeInterval;
+  }
+  /// Whether every value is one signed integer of byte_width() bytes (1 to 8) whose integer
+  /// equality and order are the values': the integral types, date, timestamp, timestamp_ntz,
+  /// time and the ANSI intervals. Such keys compare, hash, sort and join as plain integers.
+  bool is_integer_valued() const;
   /// Bytes per value of the data buffer for fixed-width types (boolean: 0, it is a bitmap).
   int byte_width() const;
   /// Spark's defaultSize, used for size estimates.

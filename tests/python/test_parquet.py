@@ -133,6 +133,32 @@ def test_dictionary_fallback_pages(diff, tmp_path):
     diff(lambda s: s.read.parquet(path).filter(F.col("many") == "key-000042").select("v", "few"))
 
 
+def test_group_by_dictionary_coded_keys(diff, tmp_path):
+    # String keys read from dictionary pages group by their dictionary codes: each file (and row
+    # group) has its own dictionary, in its own order, with nulls, an empty string and strings
+    # too long to pack; integer keys group by their narrow range beside them.
+    d = tmp_path / "dict_keys"
+    d.mkdir()
+    words = ["a", "", "beta", "a string longer than sixteen bytes", "\u65e5\u672c", "z"]
+    for f in range(3):
+        n = 30_000
+        rows = range(f * n, (f + 1) * n)
+        table = pa.table({
+            "s": pa.array([None if i % 89 == 0 else words[(i * (f + 1)) % (len(words) - f)] for i in rows]),
+            "t": pa.array([f"t{(i // 7) % 4}" for i in rows]),
+            "k": pa.array([None if i % 61 == 0 else (i % 9) - 4 for i in rows], pa.int32()),
+            "w": pa.array([(i % 3) * 1_000_000_007 for i in rows], pa.int64()),
+            "v": pa.array(rows, pa.int64())})
+        pq.write_table(table, str(d / f"part{f}.parquet"), row_group_size=11_000)
+    path = str(d)
+    diff(lambda s: s.read.parquet(path).groupBy("s").agg(F.count("*").alias("n"), F.sum("v").alias("sv")))
+    diff(lambda s: s.read.parquet(path).groupBy("s", "t").agg(F.count("*").alias("n"), F.max("v").alias("mv")))
+    diff(lambda s: s.read.parquet(path).groupBy("t", "k").agg(F.sum("v").alias("sv"), F.min("s").alias("ms")))
+    diff(lambda s: s.read.parquet(path).groupBy("k", "w", "s").agg(F.count("*").alias("n")))
+    diff(lambda s: s.read.parquet(path).filter(F.col("v") % 2 == 0).groupBy("s").agg(F.avg("v").alias("av")))
+    diff(lambda s: s.read.parquet(path).groupBy(F.upper("t").alias("u")).agg(F.count("*").alias("n")))
+
+
 def test_multiple_files_and_merge_schema(diff, tmp_path):
     d = tmp_path / "merge"
     d.mkdir()

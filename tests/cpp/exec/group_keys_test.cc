@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 #include <limits>
 #include <optional>
 
@@ -125,6 +126,72 @@ TEST(KeyEncoder, ShortStringKeysFollowEqualityAndRoundTrip) {
   std::vector<PackedKey> w(8);
   ASSERT_TRUE(wide.try_encode_packed({s}, 8, w.data()));
   EXPECT_EQ(wide.decode_packed(w.data(), 8)[0]->string_at(7), "fifteen bytes!!");
+}
+
+/// A string column carrying dictionary codes, as the Parquet reader leaves them.
+ColumnPtr coded(const std::vector<std::optional<std::string>>& values, const std::vector<int32_t>& codes,
+                int32_t cardinality) {
+  auto buf = Buffer::allocate(codes.size() * sizeof(int32_t));
+  std::memcpy(buf->mutable_data(), codes.data(), codes.size() * sizeof(int32_t));
+  auto d = std::make_shared<DictionaryCodes>();
+  d->codes = buf;
+  d->cardinality = cardinality;
+  return strings(values)->with_dictionary_codes(d);
+}
+
+/// Rows i and j have equal codes exactly when `same(i, j)`.
+template <typename Same>
+void expect_grouping(const std::vector<uint32_t>& codes, uint32_t domain, Same same) {
+  for (size_t i = 0; i < codes.size(); ++i) {
+    EXPECT_LT(codes[i], domain) << i;
+    for (size_t j = 0; j < codes.size(); ++j) EXPECT_EQ(codes[i] == codes[j], same(i, j)) << i << " " << j;
+  }
+}
+
+TEST(SmallDomainCodes, DictionaryCodesNarrowIntegersBooleansAndNulls) {
+  // Codes 0..2 of a 3-entry dictionary; row 4 is null (its code arbitrary).
+  ColumnPtr s = coded({"a", "b", "a", "c", std::nullopt, "b"}, {0, 1, 0, 2, 77, 1}, 3);
+  ColumnPtr i = column<int64_t>(DataType::long_(), {1000001, 1000003, 1000001, 1000001, std::nullopt, 1000003});
+  ColumnPtr b = bools({true, true, true, false, std::nullopt, true});
+  std::vector<uint32_t> codes;
+  uint32_t domain = 0;
+  ASSERT_TRUE(small_domain_codes({s, i, b}, 6, 1024, codes, &domain));
+  EXPECT_EQ(domain, 4u * 4u * 3u);  // 3 codes + null, 3 values + null, 2 values + null
+  expect_grouping(codes, domain, [&](size_t x, size_t y) {
+    const auto r = static_cast<int64_t>(x), q = static_cast<int64_t>(y);
+    return s->value_at(r) == s->value_at(q) && i->value_at(r) == i->value_at(q) && b->value_at(r) == b->value_at(q);
+  });
+  EXPECT_EQ(codes[0], codes[2]);
+  EXPECT_EQ(codes[1], codes[5]);
+}
+
+TEST(SmallDomainCodes, RefusesWideOrUncodedKeys) {
+  std::vector<uint32_t> codes;
+  uint32_t domain = 0;
+  // A plain string column has no codes.
+  EXPECT_FALSE(small_domain_codes({strings({"a", "b"})}, 2, 1024, codes, &domain));
+  EXPECT_FALSE(small_domain_codes({column<double>(DataType::double_(), {1.0, 2.0})}, 2, 1024, codes, &domain));
+  // An integer range wider than the domain allows, alone or as a product.
+  ColumnPtr wide = column<int32_t>(DataType::int_(), {0, 2000});
+  EXPECT_FALSE(small_domain_codes({wide}, 2, 1024, codes, &domain));
+  ColumnPtr forty = column<int32_t>(DataType::int_(), {0, 39});
+  EXPECT_TRUE(small_domain_codes({forty}, 2, 1024, codes, &domain));
+  EXPECT_EQ(domain, 40u);
+  EXPECT_FALSE(small_domain_codes({forty, forty}, 2, 1024, codes, &domain));
+  // Extreme values whose span does not fit 64 bits signed.
+  ColumnPtr extremes = column<int64_t>(DataType::long_(), {std::numeric_limits<int64_t>::min(),
+                                                           std::numeric_limits<int64_t>::max()});
+  EXPECT_FALSE(small_domain_codes({extremes}, 2, 1024, codes, &domain));
+}
+
+TEST(SmallDomainCodes, AllNullColumns) {
+  std::vector<uint32_t> codes;
+  uint32_t domain = 0;
+  ColumnPtr nulls = column<int32_t>(DataType::int_(), {std::nullopt, std::nullopt});
+  ColumnPtr i = column<int32_t>(DataType::int_(), {5, 6});
+  ASSERT_TRUE(small_domain_codes({nulls, i, Column::all_null(DataType::null(), 2)}, 2, 1024, codes, &domain));
+  EXPECT_EQ(domain, 2u);
+  EXPECT_NE(codes[0], codes[1]);
 }
 
 }  // namespace
