@@ -33,20 +33,6 @@ std::vector<TypePtr> types_of(const std::vector<ColumnPtr>& keys) {
   return t;
 }
 
-bool is_int_key(TypeId id) {
-  switch (id) {
-    case TypeId::kByte:
-    case TypeId::kShort:
-    case TypeId::kInt:
-    case TypeId::kLong:
-    case TypeId::kDate:
-    case TypeId::kTimestamp:
-    case TypeId::kTimestampNtz:
-    case TypeId::kTime: return true;
-    default: return false;
-  }
-}
-
 /// Calls `f(values)` with the column's values as a pointer to its signed integer storage type.
 template <typename F>
 void with_int_values(const Column& c, F&& f) {
@@ -73,7 +59,7 @@ bool JoinHashTable::try_int_keys(const std::vector<ColumnPtr>& keys, const std::
                                  const std::vector<uint8_t>& skip) {
   if (keys.empty()) return false;
   for (size_t k = 0; k < keys.size(); ++k)
-    if (null_safe[k] || !is_int_key(keys[k]->type()->id())) return false;
+    if (null_safe[k] || !keys[k]->type()->is_integer_valued()) return false;
   const int64_t n = rows_.num_rows;
   const size_t nk = keys.size();
   key_min_.assign(nk, INT64_MAX);

@@ -270,3 +270,36 @@ def test_cte_read_in_several_places(diff, ember, oracle):
     with session_conf(ember, oracle, spark_sql_exchange_reuse="false", spark_sql_execution_reuseSubquery="false"):
         for q in queries:
             diff(lambda s, q=q: s.sql(q))
+
+
+def test_join_on_integer_valued_keys(diff):
+    """Keys that join as plain integers: dates, timestamps, both ANSI interval kinds, mixed widths."""
+    def program(s):
+        l = s.sql("""SELECT * FROM VALUES
+            (DATE'2024-02-29', TIMESTAMP'2024-03-10 02:30:00', INTERVAL '1-2' YEAR TO MONTH,
+             INTERVAL '1 02:03:04.5' DAY TO SECOND, CAST(1 AS TINYINT), 'a'),
+            (DATE'1970-01-01', TIMESTAMP'1970-01-01 00:00:00', INTERVAL '-0-1' YEAR TO MONTH,
+             INTERVAL '-0 00:00:00.000001' DAY TO SECOND, CAST(-128 AS TINYINT), 'b'),
+            (NULL, NULL, NULL, NULL, NULL, 'n'),
+            (DATE'2024-02-29', TIMESTAMP'2024-03-10 02:30:00', INTERVAL '1-2' YEAR TO MONTH,
+             INTERVAL '1 02:03:04.5' DAY TO SECOND, CAST(1 AS TINYINT), 'a2')
+            AS l(d, ts, ym, dt, b, lname)""")
+        r = s.sql("""SELECT * FROM VALUES
+            (DATE'2024-02-29', TIMESTAMP'2024-03-10 02:30:00', INTERVAL '1-2' YEAR TO MONTH,
+             INTERVAL '1 02:03:04.5' DAY TO SECOND, 1L, 'x'),
+            (DATE'1970-01-01', TIMESTAMP'1970-01-01 00:00:00', INTERVAL '-0-1' YEAR TO MONTH,
+             INTERVAL '-0 00:00:00.000001' DAY TO SECOND, -128L, 'y'),
+            (DATE'2000-01-01', NULL, INTERVAL '0-0' YEAR TO MONTH, NULL, 7L, 'z')
+            AS r(d, ts, ym, dt, b, rname)""")
+        out = []
+        for keys in (["d"], ["ts"], ["ym"], ["dt"], ["b"], ["d", "ym", "dt"]):
+            for how in ("inner", "left", "full", "left_anti"):
+                cond = [l[k] == r[k] for k in keys]
+                j = l.join(r, cond, how)
+                cols = [l["lname"]] + ([] if how == "left_anti" else [r["rname"]])
+                out.append(j.select(*cols, F.lit(",".join(keys) + ":" + how).alias("case")))
+        res = out[0]
+        for o in out[1:]:
+            res = res.unionByName(o, allowMissingColumns=True)
+        return res
+    diff(program)
