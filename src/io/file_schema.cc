@@ -52,6 +52,19 @@ void merge_file_schema(Schema& merged, const Schema& file, bool case_sensitive) 
   }
 }
 
+Schema infer_file_schema(const std::vector<const Schema*>& files, bool merge, bool case_sensitive,
+                         const std::string& format) {
+  if (files.empty()) {
+    throw SparkError(ErrorKind::kAnalysis, "UNABLE_TO_INFER_SCHEMA",
+                     "Unable to infer schema for " + format + ". It must be specified manually.",
+                     {{"format", format}}, "42KD9");
+  }
+  Schema schema = *files[0];
+  if (merge)
+    for (size_t i = 1; i < files.size(); ++i) merge_file_schema(schema, *files[i], case_sensitive);
+  return schema;
+}
+
 bool readable_as(const DataType& file_type, const DataType& want) {
   if (file_type.same_type(want)) return true;
   const int from = integral_rank(file_type.id()), to = integral_rank(want.id());

@@ -89,22 +89,10 @@ class OrcReader final : public DataSourceReader {
     if (request.user_schema) {
       schema_ = request.user_schema->fields();
     } else {
-      bool first = true;
-      for (const auto& f : files_) {
-        if (f.schema.empty()) continue;  // Spark infers from files that have columns
-        if (first) {
-          schema_ = f.schema;
-          first = false;
-          if (!merge) break;
-        } else {
-          merge_file_schema(schema_, f.schema, case_sensitive_);
-        }
-      }
-      if (first) {
-        throw SparkError(ErrorKind::kAnalysis, "UNABLE_TO_INFER_SCHEMA",
-                         "Unable to infer schema for ORC. It must be specified manually.",
-                         {{"format", "ORC"}}, "42KD9");
-      }
+      std::vector<const Schema*> with_columns;  // Spark infers from the files that have columns
+      for (const auto& f : files_)
+        if (!f.schema.empty()) with_columns.push_back(&f.schema);
+      schema_ = infer_file_schema(with_columns, merge, case_sensitive_, "ORC");
     }
     for (auto& f : schema_) f.nullable = true;
     for (size_t fi = 0; fi < files_.size(); ++fi) {

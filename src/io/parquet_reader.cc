@@ -212,15 +212,10 @@ class ParquetReader final : public DataSourceReader {
     spark_split_ = spark_split_bytes(request, inputs);
     if (request.user_schema) {
       schema_ = request.user_schema->fields();
-    } else if (files_.empty()) {
-      throw SparkError(ErrorKind::kAnalysis, "UNABLE_TO_INFER_SCHEMA",
-                       "Unable to infer schema for Parquet. It must be specified manually.",
-                       {{"format", "Parquet"}}, "42KD9");
     } else {
-      schema_ = files_[0].schema;
-      if (merge) {
-        for (size_t i = 1; i < files_.size(); ++i) merge_file_schema(schema_, files_[i].schema, case_sensitive_);
-      }
+      std::vector<const Schema*> schemas;
+      for (const auto& f : files_) schemas.push_back(&f.schema);
+      schema_ = infer_file_schema(schemas, merge, case_sensitive_, "Parquet");
     }
     for (auto& f : schema_) f.nullable = true;
     for (size_t fi = 0; fi < files_.size(); ++fi) {
