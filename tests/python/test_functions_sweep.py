@@ -20,7 +20,7 @@ import re
 
 import pytest
 
-from harness import schema_fields, session_conf, session_mode, to_plain, values_equal
+from harness import error_condition, schema_fields, session_conf, session_mode, to_plain, values_equal
 
 ZONE = "America/Los_Angeles"
 
@@ -404,14 +404,9 @@ def condition_of(exc: BaseException) -> str:
     """The error class of a failure. The classic client wraps some run-time errors (Java
     exceptions Spark gives no class) without one: those read `java:`; values the Python client
     cannot convert (dates beyond year 9999, say) read `client:`."""
-    method = getattr(exc, "getCondition", None)
-    if method is not None:
-        try:
-            value = method()
-        except Exception:  # noqa: BLE001 - any failure means "read the message"
-            value = None
-        if value:
-            return value
+    value = error_condition(exc)
+    if value:
+        return value
     match = _CONDITION.search(str(exc))
     if match:
         return match.group(1)
