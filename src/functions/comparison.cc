@@ -33,6 +33,31 @@ inline bool test(Cmp c, int r) {
   }
 }
 
+/// `x c y` in Spark's ordering, written with bitwise operators and no branch so that a loop
+/// over rows vectorizes: a NaN equals a NaN and is larger than any other value.
+template <Cmp C, typename T>
+inline uint8_t compare_one(T x, T y) {
+  if constexpr (std::is_floating_point_v<T>) {
+    const bool xn = x != x, yn = y != y;
+    if constexpr (C == Cmp::kEq) return (x == y) | (xn & yn);
+    else if constexpr (C == Cmp::kLt) return (x < y) | (!xn & yn);
+    else if constexpr (C == Cmp::kLe) return (x <= y) | yn;
+    else if constexpr (C == Cmp::kGt) return (x > y) | (xn & !yn);
+    else return (x >= y) | xn;
+  } else {
+    if constexpr (C == Cmp::kEq) return x == y;
+    else if constexpr (C == Cmp::kLt) return x < y;
+    else if constexpr (C == Cmp::kLe) return x <= y;
+    else if constexpr (C == Cmp::kGt) return x > y;
+    else return x >= y;
+  }
+}
+
+template <Cmp C, typename T>
+void compare_fixed(const T* x, const T* y, int64_t n, uint8_t* out) {
+  for (int64_t i = 0; i < n; ++i) out[i] = compare_one<C>(x[i], y[i]);
+}
+
 /// Compares row i of a with row i of b for every row; writes 1/0 bytes.
 void compare_rows(const ColumnPtr& a_col, const ColumnPtr& b_col, int64_t n, Cmp c, std::vector<uint8_t>& out) {
   out.assign(static_cast<size_t>(n), 0);
@@ -73,16 +98,13 @@ void compare_rows(const ColumnPtr& a_col, const ColumnPtr& b_col, int64_t n, Cmp
   dispatch_fixed(id, [&]<typename T>() {
     const T* x = a.values<T>();
     const T* y = b.values<T>();
+    uint8_t* r = out.data();
     switch (c) {
-      case Cmp::kEq:
-        if constexpr (std::is_floating_point_v<T>) {
-          for (int64_t i = 0; i < n; ++i) out[i] = x[i] == y[i] || (std::isnan(x[i]) && std::isnan(y[i]));
-        } else {
-          for (int64_t i = 0; i < n; ++i) out[i] = x[i] == y[i];
-        }
-        break;
-      default:
-        for (int64_t i = 0; i < n; ++i) out[i] = test(c, compare_values(x[i], y[i]));
+      case Cmp::kEq: compare_fixed<Cmp::kEq>(x, y, n, r); break;
+      case Cmp::kLt: compare_fixed<Cmp::kLt>(x, y, n, r); break;
+      case Cmp::kLe: compare_fixed<Cmp::kLe>(x, y, n, r); break;
+      case Cmp::kGt: compare_fixed<Cmp::kGt>(x, y, n, r); break;
+      default: compare_fixed<Cmp::kGe>(x, y, n, r); break;
     }
   });
 }

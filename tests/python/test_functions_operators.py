@@ -114,6 +114,15 @@ def test_comparisons_with_nan_zero_and_null(diff):
     diff(lambda s: doubles(s).select(
         "k", F.col("a") == F.col("b"), F.col("a") < F.col("b"), F.col("a") <= F.col("b"), F.col("a") > F.col("b"),
         F.col("a") >= F.col("b"), F.col("a") != F.col("b"), F.col("a").eqNullSafe(F.col("b"))))
+    # Every pairing of NaN, infinities and equal values, as doubles, floats and longs.
+    pairs = [(x, y) for x in (float("nan"), float("-inf"), -1.5, 2.0, float("inf"))
+             for y in (float("nan"), float("-inf"), -1.5, 2.0, float("inf"))]
+    for t in ("double", "float"):
+        diff(lambda s, t=t: s.createDataFrame(pairs, f"a {t}, b {t}").select(
+            "a", "b", F.col("a") == F.col("b"), F.col("a") < F.col("b"), F.col("a") <= F.col("b"),
+            F.col("a") > F.col("b"), F.col("a") >= F.col("b")))
+    diff(lambda s: s.range(-3, 4).select(
+        "id", F.col("id") == 1, F.col("id") < 1, F.col("id") <= 1, F.col("id") > 1, F.col("id") >= 1))
     diff(lambda s: s.sql("SELECT double('NaN') = double('NaN'), double('NaN') > double('Infinity'), "
                          "-0.0D = 0.0D, -0.0D < 0.0D, NULL <=> NULL, 1 <=> NULL, 1 == 1, 'a' < 'b', "
                          "'é' > 'z', X'00' < X'0000', DATE'2024-02-29' > DATE'2024-02-28', 2 <= 3"))
