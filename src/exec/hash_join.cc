@@ -121,12 +121,14 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
     if (!build_->offloaded || !offload_->probe(table, keys, n, request, pairs)) {
       pairs = JoinProbeResult{};
       table.probe(keys, null_safe_, n, probe_rows, build_rows, request.first_only);
+      // At most one pair per probe row, in probe order: as many pairs as rows is every row.
+      pairs.probe_identity = (request.first_only || table.unique_keys()) && static_cast<int64_t>(probe_rows.size()) == n;
     }
   }
-  // `gathered`: the offload's answer, whose gathered build columns (and identity probe rows)
-  // stand for gathers here. `all`: every column (the candidates a condition reads), else the
-  // columns of `outputs_`.
-  auto pair_batch = [&](const std::vector<int32_t>& pr, const std::vector<int32_t>& br,
+  // `identity`: `pr` is 0..n-1, so the probe columns need no gather. `gathered`: the offload's
+  // answer, whose gathered build columns stand for gathers here. `all`: every column (the
+  // candidates a condition reads), else the columns of `outputs_`.
+  auto pair_batch = [&](const std::vector<int32_t>& pr, const std::vector<int32_t>& br, bool identity,
                         const JoinProbeResult* gathered, bool all = false) {
     Batch out;
     out.num_rows = static_cast<int64_t>(pr.size());
@@ -135,7 +137,6 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
     // broadcast join.
     out.file = batch.file;
     out.partition = batch.partition;
-    const bool identity = gathered != nullptr && gathered->probe_identity;
     const std::vector<ColumnPtr>& build_columns = table.rows().columns;
     const size_t probe_width = batch.columns.size();
     auto column = [&](size_t c) -> ColumnPtr {
@@ -153,7 +154,7 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
     return out;
   };
   if (condition_ && !probe_rows.empty()) {
-    Batch candidates = pair_batch(probe_rows, build_rows, nullptr, true);
+    Batch candidates = pair_batch(probe_rows, build_rows, pairs.probe_identity, nullptr, true);
     std::vector<int32_t> keep = true_rows(*evaluate(*condition_, candidates, ctx.eval));
     std::vector<int32_t> pr, br;
     pr.reserve(keep.size());
@@ -164,13 +165,14 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
     }
     probe_rows.swap(pr);
     build_rows.swap(br);
+    pairs.probe_identity = pairs.probe_identity && static_cast<int64_t>(probe_rows.size()) == n;
   }
   if (kind_ == HashJoinKind::kRightOuter || kind_ == HashJoinKind::kFullOuter)
     for (int32_t b : build_rows) build_->matched[static_cast<size_t>(b)].store(1, std::memory_order_relaxed);
   switch (kind_) {
     case HashJoinKind::kInner:
     case HashJoinKind::kRightOuter:
-      batch = pair_batch(probe_rows, build_rows, pairs_are_output ? &pairs : nullptr);
+      batch = pair_batch(probe_rows, build_rows, pairs.probe_identity, pairs_are_output ? &pairs : nullptr);
       return;
     case HashJoinKind::kExistence: {
       std::vector<uint8_t> hit(static_cast<size_t>(n), 0);
@@ -219,7 +221,8 @@ void HashJoin::execute(Batch& batch, ExecContext& ctx) const {
           br.push_back(-1);
         }
       }
-      batch = pair_batch(pr, br, nullptr);
+      // Each probe row appears at least once, so as many rows as the batch's is each once.
+      batch = pair_batch(pr, br, static_cast<int64_t>(pr.size()) == n, nullptr);
       return;
     }
   }

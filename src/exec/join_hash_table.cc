@@ -147,35 +147,47 @@ void JoinHashTable::probe_int(const std::vector<int64_t>& combined, std::vector<
                               std::vector<int32_t>& build_rows, bool first_only) const {
   const int64_t n = static_cast<int64_t>(combined.size());
   const int64_t* key = combined.data();
-  const bool once = first_only || unique_keys_;
-  if (unique_keys_) {
-    probe_rows.reserve(probe_rows.size() + static_cast<size_t>(n));
-    build_rows.reserve(build_rows.size() + static_cast<size_t>(n));
+  const bool direct = mode_ == Mode::kDirect;
+  const int32_t* heads = direct_.data();
+  const Int64Slot* slots = int_slots_.data();
+  // The first build row of key[i] (which is >= 0), or -1.
+  auto first_row = [&](int64_t i) -> int32_t {
+    if (direct) return heads[key[i]];
+    uint64_t p = join_int_hash(key[i]) & mask_;
+    while (slots[p].first >= 0 && slots[p].key != key[i]) p = (p + 1) & mask_;
+    return slots[p].first;
+  };
+  auto prefetch = [&](int64_t i) {
+    if (key[i] < 0) return;
+    if (direct) __builtin_prefetch(heads + key[i]);
+    else __builtin_prefetch(slots + (join_int_hash(key[i]) & mask_));
+  };
+  if (first_only || unique_keys_) {
+    // At most one pair per probe row: written in place, without a branch on whether it matched.
+    const size_t base = probe_rows.size();
+    probe_rows.resize(base + static_cast<size_t>(n));
+    build_rows.resize(base + static_cast<size_t>(n));
+    int32_t* pr = probe_rows.data() + base;
+    int32_t* br = build_rows.data() + base;
+    int64_t m = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (i + kPrefetchAhead < n) prefetch(i + kPrefetchAhead);
+      const int32_t b = key[i] >= 0 ? first_row(i) : -1;
+      pr[m] = static_cast<int32_t>(i);
+      br[m] = b;
+      m += b >= 0;
+    }
+    probe_rows.resize(base + static_cast<size_t>(m));
+    build_rows.resize(base + static_cast<size_t>(m));
+    return;
   }
-  auto emit = [&](int64_t i, int32_t first) {
-    for (int32_t b = first; b >= 0; b = once ? -1 : next_[static_cast<size_t>(b)]) {
+  for (int64_t i = 0; i < n; ++i) {
+    if (i + kPrefetchAhead < n) prefetch(i + kPrefetchAhead);
+    if (key[i] < 0) continue;
+    for (int32_t b = first_row(i); b >= 0; b = next_[static_cast<size_t>(b)]) {
       probe_rows.push_back(static_cast<int32_t>(i));
       build_rows.push_back(b);
     }
-  };
-  if (mode_ == Mode::kDirect) {
-    const int32_t* heads = direct_.data();
-    for (int64_t i = 0; i < n; ++i) {
-      if (i + kPrefetchAhead < n && key[i + kPrefetchAhead] >= 0) __builtin_prefetch(heads + key[i + kPrefetchAhead]);
-      if (key[i] >= 0 && heads[key[i]] >= 0) emit(i, heads[key[i]]);
-    }
-    return;
-  }
-  // Slot positions first, so that the slot of a row a little ahead is already in cache.
-  std::vector<uint64_t> pos(static_cast<size_t>(n));
-  for (int64_t i = 0; i < n; ++i) pos[static_cast<size_t>(i)] = join_int_hash(key[i]) & mask_;
-  const Int64Slot* slots = int_slots_.data();
-  for (int64_t i = 0; i < n; ++i) {
-    if (i + kPrefetchAhead < n) __builtin_prefetch(slots + pos[static_cast<size_t>(i + kPrefetchAhead)]);
-    if (key[i] < 0) continue;
-    uint64_t p = pos[static_cast<size_t>(i)];
-    while (slots[p].first >= 0 && slots[p].key != key[i]) p = (p + 1) & mask_;
-    if (slots[p].first >= 0) emit(i, slots[p].first);
   }
 }
 

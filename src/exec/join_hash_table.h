@@ -52,6 +52,10 @@ class JoinHashTable {
   const Batch& rows() const { return rows_; }
   int64_t size() const { return rows_.num_rows; }
 
+  /// No two build rows that can match share a key: a probe row matches at most once, so a
+  /// batch with as many pairs as rows pairs every row with itself in order.
+  bool unique_keys() const { return unique_keys_; }
+
   enum class Mode { kDirect, kInt64, kPacked, kBytes };
   Mode mode() const { return mode_; }
 

@@ -168,5 +168,33 @@ TEST(JoinHashTable, DistinctAndRepeatedBuildKeysInEveryIndexForm) {
   }
 }
 
+// `first_only` keeps each matching probe row's first build row, and pairs are appended after
+// what the vectors already hold; `unique_keys` tells whether a probe row can match twice.
+TEST(JoinHashTable, FirstOnlyAppendsOnePairPerMatchingRow) {
+  const std::vector<std::pair<int64_t, JoinHashTable::Mode>> forms = {
+      {1, JoinHashTable::Mode::kDirect}, {1000003, JoinHashTable::Mode::kInt64}};
+  for (const auto& [step, mode] : forms) {
+    for (bool repeated : {false, true}) {
+      std::vector<std::optional<int64_t>> build, probe;
+      for (int64_t i = 0; i < 100; ++i) build.push_back((repeated ? i % 40 : i) * step);
+      build.push_back(std::nullopt);
+      for (int64_t i = 0; i < 150; ++i) probe.push_back(i % 9 == 0 ? std::nullopt : std::optional<int64_t>((i % 120) * step));
+      ColumnPtr b = longs(build);
+      JoinHashTable t;
+      t.build(Batch({b}, b->length()), {b}, {false});
+      EXPECT_EQ(t.mode(), mode);
+      EXPECT_EQ(t.unique_keys(), !repeated);
+      std::vector<std::pair<int32_t, int32_t>> want = {{-7, -7}};
+      for (auto& pair : brute_force({build}, {probe}))
+        if (want.back().first != pair.first) want.push_back(pair);
+      std::vector<int32_t> p = {-7}, m = {-7};
+      t.probe({longs(probe)}, {false}, static_cast<int64_t>(probe.size()), p, m, /*first_only=*/true);
+      std::vector<std::pair<int32_t, int32_t>> got;
+      for (size_t i = 0; i < p.size(); ++i) got.emplace_back(p[i], m[i]);
+      EXPECT_EQ(got, want) << "step " << step << " repeated " << repeated;
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ember::exec
