@@ -236,7 +236,19 @@ ColumnPtr gather(const Column& in, const int32_t* idx, int64_t n) {
         else if (len > 0) std::memcpy(dst + o[k], src + from, static_cast<size_t>(len));
       }
       std::memset(dst + total, 0, kShort);  // padding stays zeroed
-      return Column::make(t, n, validity, data, offsets, {}, nulls);
+      ColumnPtr out = Column::make(t, n, validity, data, offsets, {}, nulls);
+      // The rows keep their dictionary codes (a null row's code is arbitrary), so a filter or a
+      // join in between does not cost an aggregation above its codes.
+      if (const DictionaryCodes* d = in.dictionary_codes()) {
+        auto codes = std::make_shared<DictionaryCodes>();
+        codes->codes = Buffer::allocate(static_cast<size_t>(n) * sizeof(int32_t));
+        codes->cardinality = d->cardinality;
+        const int32_t* from = d->codes->as<int32_t>();
+        int32_t* to = codes->codes->mutable_as<int32_t>();
+        for (int64_t k = 0; k < n; ++k) to[k] = idx[k] >= 0 ? from[idx[k]] : 0;
+        out = out->with_dictionary_codes(std::move(codes));
+      }
+      return out;
     }
     case TypeId::kArray:
     case TypeId::kMap: {

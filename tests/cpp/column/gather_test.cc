@@ -1,5 +1,6 @@
 #include <gtest/gtest.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -47,6 +48,29 @@ TEST(GatherTest, SixteenByteValues) {
   EXPECT_TRUE(out->is_null(1));
   for (int k : {0, 2, 3, 4})
     EXPECT_EQ(out->values<int128_t>()[k], in->values<int128_t>()[idx[static_cast<size_t>(k)]]) << k;
+}
+
+// A string column's dictionary codes travel with its gathered rows; a column without codes
+// gathers into one without.
+TEST(GatherTest, DictionaryCodesFollowTheRows) {
+  ColumnPtr plain = strings({"b", "a", "b", "c"});
+  auto d = std::make_shared<DictionaryCodes>();
+  d->codes = Buffer::allocate(4 * sizeof(int32_t));
+  const int32_t codes[] = {1, 0, 1, 2};
+  std::memcpy(d->codes->mutable_data(), codes, sizeof(codes));
+  d->cardinality = 3;
+  ColumnPtr in = plain->with_dictionary_codes(d);
+  std::vector<int32_t> idx = {3, 3, 1, -1, 0};
+  ColumnPtr out = gather(*in, idx.data(), 5);
+  ASSERT_NE(out->dictionary_codes(), nullptr);
+  EXPECT_EQ(out->dictionary_codes()->cardinality, 3);
+  const int32_t* got = out->dictionary_codes()->codes->as<int32_t>();
+  for (int k : {0, 1, 2, 4}) {
+    EXPECT_EQ(got[k], codes[idx[static_cast<size_t>(k)]]) << k;
+    EXPECT_EQ(out->string_at(k), in->string_at(idx[static_cast<size_t>(k)])) << k;
+  }
+  EXPECT_TRUE(out->is_null(3));
+  EXPECT_EQ(gather(*plain, idx.data(), 5)->dictionary_codes(), nullptr);
 }
 
 }  // namespace
