@@ -35,7 +35,10 @@ class HashJoin::Build final : public PhysicalOperator {
     input_.clear();
     std::vector<ColumnPtr> key_cols;
     for (auto& k : keys_) key_cols.push_back(evaluate(*k, all, ctx.eval));
-    table.build(std::move(all), key_cols, null_safe_);
+    // Rows of distinct keys may be stored in another order unless the join emits unmatched
+    // build rows, which leave in build order.
+    const bool may_reorder = join_.kind_ != HashJoinKind::kRightOuter && join_.kind_ != HashJoinKind::kFullOuter;
+    table.build(std::move(all), key_cols, null_safe_, may_reorder);
     matched = std::make_unique<std::atomic<uint8_t>[]>(static_cast<size_t>(table.size()) + 1);
     for (int64_t i = 0; i < table.size(); ++i) matched[static_cast<size_t>(i)].store(0, std::memory_order_relaxed);
     offloaded = join_.offload_ != nullptr && join_.offload_->prepare(table);

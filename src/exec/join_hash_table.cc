@@ -56,7 +56,7 @@ constexpr int64_t kPrefetchAhead = 16;
 }  // namespace
 
 bool JoinHashTable::try_int_keys(const std::vector<ColumnPtr>& keys, const std::vector<bool>& null_safe,
-                                 const std::vector<uint8_t>& skip) {
+                                 const std::vector<uint8_t>& skip, bool may_reorder) {
   if (keys.empty()) return false;
   for (size_t k = 0; k < keys.size(); ++k)
     if (null_safe[k] || !keys[k]->type()->is_integer_valued()) return false;
@@ -102,6 +102,17 @@ bool JoinHashTable::try_int_keys(const std::vector<ColumnPtr>& keys, const std::
       if (head >= 0) unique_keys_ = false;
       next_[static_cast<size_t>(i)] = head;
       head = static_cast<int32_t>(i);
+    }
+    if (may_reorder && unique_keys_ && std::find(direct_.begin(), direct_.end(), -1) == direct_.end()) {
+      // Every key of the range is present once: the rows move into key order (the rows that
+      // cannot match after them), so that row k holds key k.
+      std::vector<int32_t> order(direct_.begin(), direct_.end());
+      order.reserve(static_cast<size_t>(n));
+      for (int64_t i = 0; i < n; ++i)
+        if (combined[static_cast<size_t>(i)] < 0) order.push_back(static_cast<int32_t>(i));
+      rows_ = gather_batch(rows_, order.data(), n);
+      for (int64_t k = 0; k < range; ++k) direct_[static_cast<size_t>(k)] = static_cast<int32_t>(k);
+      dense_keys_ = true;
     }
     return true;
   }
@@ -170,7 +181,15 @@ void JoinHashTable::probe_int(const std::vector<int64_t>& combined, std::vector<
     int32_t* pr = probe_rows.data() + base;
     int32_t* br = build_rows.data() + base;
     int64_t m = 0;
-    for (int64_t i = 0; i < n; ++i) {
+    if (dense_keys_) {
+      // A combined key is its build row.
+      for (int64_t i = 0; i < n; ++i) {
+        pr[m] = static_cast<int32_t>(i);
+        br[m] = static_cast<int32_t>(key[i]);
+        m += key[i] >= 0;
+      }
+    }
+    for (int64_t i = dense_keys_ ? n : 0; i < n; ++i) {
       if (i + kPrefetchAhead < n) prefetch(i + kPrefetchAhead);
       const int32_t b = key[i] >= 0 ? first_row(i) : -1;
       pr[m] = static_cast<int32_t>(i);
@@ -191,13 +210,14 @@ void JoinHashTable::probe_int(const std::vector<int64_t>& combined, std::vector<
   }
 }
 
-void JoinHashTable::build(Batch rows, const std::vector<ColumnPtr>& keys, const std::vector<bool>& null_safe) {
+void JoinHashTable::build(Batch rows, const std::vector<ColumnPtr>& keys, const std::vector<bool>& null_safe,
+                          bool may_reorder) {
   rows_ = std::move(rows);
   const int64_t n = rows_.num_rows;
   if (n > INT32_MAX - 1)
     throw SparkError(ErrorKind::kRuntime, "INTERNAL_ERROR", "join build side exceeds 2^31 rows");
   std::vector<uint8_t> skip = null_key_rows(keys, null_safe, n);
-  if (try_int_keys(keys, null_safe, skip)) return;
+  if (try_int_keys(keys, null_safe, skip, may_reorder)) return;
   KeyEncoder encoder(types_of(keys));
   if (encoder.can_pack()) {
     mode_ = Mode::kPacked;

@@ -30,7 +30,9 @@ EMBER_HOST_DEVICE inline uint64_t join_int_hash(int64_t k) {
 ///    key outside a build range matches nothing without a lookup. When the combined range is
 ///    small for the row count (dense keys, as surrogate keys are), the index is an array
 ///    indexed by the combined key: no hashing and no key comparison (kDirect); otherwise an open
-///    addressing table of 16-byte slots (kInt64);
+///    addressing table of 16-byte slots (kInt64). When the keys are distinct and fill their
+///    range (1..N surrogate keys) and the caller allows it, the rows are stored in key order,
+///    so that a probe key is its build row and the probe reads no index (`dense_keys`);
 ///  - other fixed-width keys that fit 16 bytes: open addressing over 128-bit packed keys;
 ///  - anything else: chained buckets over encoded key bytes.
 /// Rows with equal keys chain through `next_` in build order.
@@ -38,8 +40,11 @@ class JoinHashTable {
  public:
   JoinHashTable() = default;
   /// Takes ownership of the build rows and indexes them. `keys` are the build rows' key
-  /// columns; `null_safe[k]` says key k compares with `<=>` (nulls equal).
-  void build(Batch rows, const std::vector<ColumnPtr>& keys, const std::vector<bool>& null_safe);
+  /// columns; `null_safe[k]` says key k compares with `<=>` (nulls equal). `may_reorder`: the
+  /// rows may be stored in another order than given (`rows()` then returns them so), for
+  /// callers to whom the build order of rows with distinct keys means nothing.
+  void build(Batch rows, const std::vector<ColumnPtr>& keys, const std::vector<bool>& null_safe,
+             bool may_reorder = false);
 
   /// Appends (probe row, build row) for every build row whose key equals the probe row's key,
   /// in probe row order. Probe rows with a null key under `=` match nothing.
@@ -55,6 +60,9 @@ class JoinHashTable {
   /// No two build rows that can match share a key: a probe row matches at most once, so a
   /// batch with as many pairs as rows pairs every row with itself in order.
   bool unique_keys() const { return unique_keys_; }
+  /// kDirect with distinct keys filling their range, rows stored in key order: build row k
+  /// holds combined key k.
+  bool dense_keys() const { return dense_keys_; }
 
   enum class Mode { kDirect, kInt64, kPacked, kBytes };
   Mode mode() const { return mode_; }
@@ -91,7 +99,7 @@ class JoinHashTable {
   };
 
   bool try_int_keys(const std::vector<ColumnPtr>& keys, const std::vector<bool>& null_safe,
-                    const std::vector<uint8_t>& skip);
+                    const std::vector<uint8_t>& skip, bool may_reorder);
   void build_int(const std::vector<int64_t>& combined, const std::vector<uint8_t>& skip);
   void probe_int(const std::vector<int64_t>& combined, std::vector<int32_t>& probe_rows,
                  std::vector<int32_t>& build_rows, bool first_only) const;
@@ -102,6 +110,7 @@ class JoinHashTable {
   /// kDirect / kInt64 / kPacked: no two build rows share a key (every chain has one row), so a
   /// probe row matches at most once and its match's `next_` is never read.
   bool unique_keys_ = false;
+  bool dense_keys_ = false;
   uint64_t mask_ = 0;
   // kDirect / kInt64.
   std::vector<int64_t> key_min_, key_max_, key_stride_;

@@ -196,5 +196,42 @@ TEST(JoinHashTable, FirstOnlyAppendsOnePairPerMatchingRow) {
   }
 }
 
+// Distinct keys that fill their range are stored in key order when the caller allows it, and
+// a probe finds the rows holding its keys; a hole in the range or a repeated key keeps the
+// given order.
+TEST(JoinHashTable, DenseDistinctKeysMayBeStoredInKeyOrder) {
+  for (int shape = 0; shape < 3; ++shape) {
+    std::vector<std::optional<int64_t>> build;
+    for (int64_t i = 0; i < 500; ++i) build.push_back(1000 + (i * 263) % 500);  // a permutation
+    build.insert(build.begin() + 17, std::nullopt);
+    if (shape == 1) build[3] = 5000;   // a hole
+    if (shape == 2) build[3] = build[4];  // a repeat
+    ColumnBuilder payload(DataType::long_());
+    for (size_t i = 0; i < build.size(); ++i) payload.append<int64_t>(static_cast<int64_t>(i));
+    ColumnPtr b = longs(build);
+    JoinHashTable t;
+    t.build(Batch({b, payload.finish()}, b->length()), {b}, {false}, /*may_reorder=*/true);
+    EXPECT_EQ(t.dense_keys(), shape == 0) << shape;
+    const Column& keys = *t.rows().columns[0];
+    const Column& ids = *t.rows().columns[1];
+    for (int64_t r = 0; r < keys.length(); ++r) {
+      const auto& want = build[static_cast<size_t>(ids.values<int64_t>()[r])];
+      EXPECT_EQ(keys.is_valid(r), want.has_value());
+      if (want) EXPECT_EQ(keys.values<int64_t>()[r], *want);
+      if (shape == 0 && r < 500) EXPECT_EQ(keys.values<int64_t>()[r], 1000 + r);
+    }
+    std::vector<std::optional<int64_t>> probe = {999, 1000, 1499, 1500, std::nullopt, 1234, 5000, 1234};
+    std::vector<int32_t> p, m;
+    t.probe({longs(probe)}, {false}, static_cast<int64_t>(probe.size()), p, m);
+    // The same matches as by brute force over the rows as stored.
+    std::vector<std::optional<int64_t>> stored;
+    for (int64_t r = 0; r < keys.length(); ++r)
+      stored.push_back(keys.is_valid(r) ? std::optional<int64_t>(keys.values<int64_t>()[r]) : std::nullopt);
+    std::vector<std::pair<int32_t, int32_t>> got;
+    for (size_t i = 0; i < p.size(); ++i) got.emplace_back(p[i], m[i]);
+    EXPECT_EQ(got, brute_force({stored}, {probe})) << shape;
+  }
+}
+
 }  // namespace
 }  // namespace ember::exec
