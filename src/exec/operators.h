@@ -184,10 +184,12 @@ struct SortKey {
   bool nulls_first = true;
 };
 
-/// Full sort (or top-N when limit >= 0). Collects all input, sorts once, emits in order.
+/// Full sort (or top-N when limit >= 0). Collects all input, sorts once, emits in order the
+/// rows [offset, offset + limit) of the order (limit < 0: all from offset), gathering no other.
 class Sort final : public PhysicalOperator {
  public:
-  Sort(std::vector<SortKey> keys, int64_t limit = -1) : keys_(std::move(keys)), limit_(limit) {}
+  Sort(std::vector<SortKey> keys, int64_t limit = -1, int64_t offset = 0)
+      : keys_(std::move(keys)), limit_(limit), offset_(offset) {}
   std::string name() const override { return limit_ >= 0 ? "TakeOrderedAndProject" : "Sort"; }
   std::string details() const override;
   bool is_sink() const override { return true; }
@@ -202,6 +204,7 @@ class Sort final : public PhysicalOperator {
  private:
   std::vector<SortKey> keys_;
   int64_t limit_;
+  int64_t offset_;
   std::mutex mu_;
   std::vector<Batch> input_;
   std::vector<Batch> output_;

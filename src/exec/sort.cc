@@ -27,6 +27,7 @@ std::string Sort::details() const {
          (keys_[i].nulls_first ? " NULLS FIRST" : " NULLS LAST");
   s += "]";
   if (limit_ >= 0) s += ", limit=" + std::to_string(limit_);
+  if (offset_ > 0) s += ", offset=" + std::to_string(offset_);
   return s;
 }
 
@@ -61,15 +62,18 @@ void Sort::finalize(ExecContext& ctx) {
   int64_t n = all.num_rows;
   std::vector<NormalizedKeySpec> specs;
   for (size_t k = 0; k < keys_.size(); ++k) specs.push_back({key_cols[k]->type(), keys_[k].ascending, keys_[k].nulls_first});
-  std::vector<int32_t> idx = sort_order(specs, key_cols, n, limit_);
-  n = static_cast<int64_t>(idx.size());
+  // A top-N with an offset sorts the first offset + limit rows, then skips the offset.
+  const int64_t first = limit_ < 0 ? -1 : (offset_ > INT64_MAX - limit_ ? INT64_MAX : offset_ + limit_);
+  std::vector<int32_t> idx = sort_order(specs, key_cols, n, first);
+  const int64_t skip = std::min<int64_t>(offset_, static_cast<int64_t>(idx.size()));
+  n = static_cast<int64_t>(idx.size()) - skip;
   all.columns.resize(width);
   ctx.check_cancelled();
   // The output batches are gathered on all threads.
   output_.resize(static_cast<size_t>((n + kBatchRows - 1) / kBatchRows));
   ThreadPool::global().parallel_run(output_.size(), [&](size_t b) {
     const int64_t off = static_cast<int64_t>(b) * kBatchRows;
-    output_[b] = gather_batch(all, idx.data() + off, std::min(kBatchRows, n - off));
+    output_[b] = gather_batch(all, idx.data() + skip + off, std::min(kBatchRows, n - off));
   });
 }
 

@@ -430,9 +430,15 @@ class Planner {
       case PlanKind::kLimit:
       case PlanKind::kOffset:
       case PlanKind::kTail: {
-        // Sort followed by limit is a top-N.
+        // Sort followed by limit is a top-N; an offset over a sort (under a limit or not) is
+        // the sort's to skip, so the rows before it are never gathered.
         if (n->kind == PlanKind::kLimit && n->children[0]->kind == PlanKind::kSort)
           return plan_sort(n->children[0], required, n->limit);
+        if (n->kind == PlanKind::kOffset && n->children[0]->kind == PlanKind::kSort)
+          return plan_sort(n->children[0], required, -1, n->limit);
+        if (n->kind == PlanKind::kLimit && n->children[0]->kind == PlanKind::kOffset &&
+            n->children[0]->children[0]->kind == PlanKind::kSort)
+          return plan_sort(n->children[0]->children[0], required, n->limit, n->children[0]->limit);
         PhysicalPlan c = plan(n->children[0], required);
         PhysicalPlan p;
         if (n->kind == PlanKind::kLimit) p.root = std::make_unique<exec::Limit>(n->limit, 0, false);
@@ -686,7 +692,7 @@ class Planner {
     return p;
   }
 
-  PhysicalPlan plan_sort(const PlanPtr& n, const std::set<int64_t>* required, int64_t limit) {
+  PhysicalPlan plan_sort(const PlanPtr& n, const std::set<int64_t>* required, int64_t limit, int64_t offset = 0) {
     const Config& conf = session_.config();
     std::set<int64_t> req = required ? *required : ids(n->output);
     for (auto& e : n->exprs) collect_refs(e, req);
@@ -695,8 +701,9 @@ class Planner {
     for (auto& o : n->exprs) keys.push_back({bind_expr(o->children[0], c.output, conf), o->ascending, o->nulls_first});
     PhysicalPlan p;
     std::vector<exec::SortKey> gpu_keys = keys;
-    p.root = std::make_unique<exec::Sort>(std::move(keys), limit);
-    gpu_.note_sort(p.root.get(), std::move(gpu_keys), limit);  // GPU placement
+    p.root = std::make_unique<exec::Sort>(std::move(keys), limit, offset);
+    // GPU placement (GpuSort keeps every row from the first).
+    if (offset == 0) gpu_.note_sort(p.root.get(), std::move(gpu_keys), limit);
     p.root->children.push_back(std::move(c.root));
     p.output = c.output;
     return p;

@@ -110,6 +110,21 @@ def test_limit(diff):
     diff(lambda s: s.range(10).limit(0), ordered=True)
 
 
+def test_offset_over_a_sort(diff):
+    # The sort skips the offset's rows itself: past every row, within them, under a limit (a
+    # total order: Spark breaks ties in no defined way).
+    def ordered(s):
+        return s.range(0, 5000, 1, 3).selectExpr("id", "id % 7 AS k", "CAST(id % 13 AS DOUBLE) AS v") \
+            .orderBy(F.col("k").desc(), "v", F.col("id").desc())
+    diff(lambda s: ordered(s).offset(4990), ordered=True)
+    diff(lambda s: ordered(s).offset(0).limit(4), ordered=True)
+    diff(lambda s: ordered(s).offset(5000), ordered=True)
+    diff(lambda s: ordered(s).offset(20).limit(7), ordered=True)
+    diff(lambda s: ordered(s).offset(4998).limit(7), ordered=True)
+    diff(lambda s: s.sql("SELECT * FROM (SELECT id, id % 7 AS k FROM range(3000)) ORDER BY k, id DESC LIMIT 5 OFFSET 2995"),
+         ordered=True)
+
+
 def test_count(ember, oracle):
     with api_mode(connect=False):
         expected = sales(oracle).count()
