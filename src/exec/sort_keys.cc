@@ -1,6 +1,7 @@
 #include "exec/sort_keys.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -279,7 +280,100 @@ void parallel_sort_by(std::vector<Entry>& entries, const Less& less) {
   if (src != &entries) entries.swap(*src);
 }
 
+/// The highest bit set in `x` (not 0).
+int high_bit(NormalizedKey x) {
+  const uint64_t hi = static_cast<uint64_t>(x >> 64);
+  return hi != 0 ? 127 - __builtin_clzll(hi) : 63 - __builtin_clzll(static_cast<uint64_t>(x));
+}
+
+/// Scatters [begin, end) by the `bits` bits above `shift` into `out` (as long), stably, and
+/// returns where each bucket starts (buckets + 1 entries).
+std::vector<size_t> scatter(const NormalizedKey* begin, const NormalizedKey* end, int shift, int bits, NormalizedKey* out) {
+  const size_t buckets = size_t{1} << bits;
+  const NormalizedKey mask = buckets - 1;
+  std::vector<size_t> start(buckets + 1, 0);
+  for (const NormalizedKey* k = begin; k != end; ++k) ++start[static_cast<size_t>((*k >> shift) & mask) + 1];
+  for (size_t b = 0; b < buckets; ++b) start[b + 1] += start[b];
+  std::vector<size_t> at(start.begin(), start.end() - 1);
+  for (const NormalizedKey* k = begin; k != end; ++k) out[at[static_cast<size_t>((*k >> shift) & mask)]++] = *k;
+  return start;
+}
+
+constexpr size_t kBucketKeys = 4096;  // keys of a bucket sorted by comparison (64 KiB)
+
+/// Sorts [begin, end) in place, `scratch` as long: a radix pass on the bits below the keys'
+/// common prefix, then each bucket alike, down to buckets that sort in cache.
+void radix_sort_range(NormalizedKey* begin, NormalizedKey* end, NormalizedKey* scratch) {
+  const size_t n = static_cast<size_t>(end - begin);
+  if (n <= kBucketKeys) {
+    std::sort(begin, end);
+    return;
+  }
+  NormalizedKey diff = 0;
+  for (const NormalizedKey* k = begin; k != end; ++k) diff |= *k ^ *begin;
+  if (diff == 0) return;
+  const int bits = std::clamp(high_bit(static_cast<NormalizedKey>(n / kBucketKeys)) + 2, 2, 12);
+  const int shift = std::max(0, high_bit(diff) + 1 - bits);
+  std::vector<size_t> start = scatter(begin, end, shift, bits, scratch);
+  std::copy(scratch, scratch + n, begin);
+  for (size_t b = 0; b + 1 < start.size(); ++b)
+    radix_sort_range(begin + start[b], begin + start[b + 1], scratch + start[b]);
+}
+
 }  // namespace
+
+void radix_sort(std::vector<NormalizedKey>& keys) {
+  const size_t n = keys.size();
+  ThreadPool& pool = ThreadPool::global();
+  const size_t parts = std::min<size_t>(pool.size() + 1, std::max<size_t>(1, n / 65536));
+  std::vector<NormalizedKey> scratch(n);
+  if (parts <= 1) {
+    radix_sort_range(keys.data(), keys.data() + n, scratch.data());
+    return;
+  }
+  // The first pass on all threads: each part's bits in common, histogram and scatter; then the
+  // buckets, taken by threads in turn, each sorted by radix_sort_range.
+  std::vector<size_t> bounds(parts + 1);
+  for (size_t p = 0; p <= parts; ++p) bounds[p] = n * p / parts;
+  std::vector<NormalizedKey> diffs(parts, 0);
+  const NormalizedKey first = keys[0];
+  pool.parallel_run(parts, [&](size_t p) {
+    NormalizedKey d = 0;
+    for (size_t i = bounds[p]; i < bounds[p + 1]; ++i) d |= keys[i] ^ first;
+    diffs[p] = d;
+  });
+  NormalizedKey diff = 0;
+  for (NormalizedKey d : diffs) diff |= d;
+  if (diff == 0) return;
+  const int bits = std::clamp(high_bit(static_cast<NormalizedKey>(n / kBucketKeys)) + 1, 2, 14);
+  const int shift = std::max(0, high_bit(diff) + 1 - bits);
+  const size_t buckets = size_t{1} << bits;
+  const NormalizedKey mask = buckets - 1;
+  std::vector<std::vector<size_t>> at(parts, std::vector<size_t>(buckets, 0));
+  pool.parallel_run(parts, [&](size_t p) {
+    for (size_t i = bounds[p]; i < bounds[p + 1]; ++i) ++at[p][static_cast<size_t>((keys[i] >> shift) & mask)];
+  });
+  std::vector<size_t> start(buckets + 1, 0);
+  for (size_t b = 0; b < buckets; ++b) {
+    size_t pos = start[b];
+    for (size_t p = 0; p < parts; ++p) {
+      const size_t count = at[p][b];
+      at[p][b] = pos;
+      pos += count;
+    }
+    start[b + 1] = pos;
+  }
+  pool.parallel_run(parts, [&](size_t p) {
+    std::vector<size_t>& to = at[p];
+    for (size_t i = bounds[p]; i < bounds[p + 1]; ++i) scratch[to[static_cast<size_t>((keys[i] >> shift) & mask)]++] = keys[i];
+  });
+  std::atomic<size_t> next{0};
+  pool.parallel_run(parts, [&](size_t) {
+    for (size_t b = next++; b < buckets; b = next++)
+      radix_sort_range(scratch.data() + start[b], scratch.data() + start[b + 1], keys.data() + start[b]);
+  });
+  keys.swap(scratch);
+}
 
 bool normalized_keys_fit(const std::vector<NormalizedKeySpec>& keys) {
   return plan_layout(keys, nullptr).exact;
@@ -338,7 +432,7 @@ std::vector<int32_t> sort_order(const std::vector<NormalizedKeySpec>& keys, cons
       std::partial_sort(rows.begin(), rows.begin() + limit, rows.end());
       rows.resize(static_cast<size_t>(limit));
     } else {
-      parallel_sort_by(rows, std::less<NormalizedKey>());
+      radix_sort(rows);
     }
     idx.resize(rows.size());
     for (size_t i = 0; i < rows.size(); ++i) idx[i] = static_cast<int32_t>(static_cast<uint32_t>(rows[i]));

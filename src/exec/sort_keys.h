@@ -38,6 +38,11 @@ struct SortEntry {
 /// Sorts entries on all threads of the global pool (chunks sorted in parallel, then merged).
 void parallel_sort(std::vector<SortEntry>& entries);
 
+/// Sorts 128-bit integers on all threads of the global pool: a most-significant-digit radix
+/// pass on the bits below the keys' common prefix (in parallel), then each bucket the same way
+/// until buckets sort in cache.
+void radix_sort(std::vector<NormalizedKey>& keys);
+
 /// The entries (normalized key, row) of rows [0, n) of `cols`, encoded on all threads. The keys
 /// must fit (normalized_keys_fit).
 std::vector<SortEntry> normalized_entries(const std::vector<NormalizedKeySpec>& keys,

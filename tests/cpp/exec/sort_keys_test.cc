@@ -7,6 +7,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
+#include <random>
 #include <cmath>
 #include <limits>
 #include <optional>
@@ -156,6 +158,31 @@ TEST(SortKeys, SortOrderOfIntegerRangesMatchesComparator) {
       EXPECT_EQ(sort_order(specs, cols, n, -1), expected) << "keys " << pick[0] << "... dir " << dir;
       std::vector<int32_t> top(expected.begin(), expected.begin() + 30);
       EXPECT_EQ(sort_order(specs, cols, n, 30), top) << "top-N, keys " << pick[0] << "... dir " << dir;
+    }
+  }
+}
+
+// radix_sort equals std::sort over sizes below and above the parallel threshold and over
+// keys that differ in few bits, in high bits only, in a skewed few, or not at all.
+TEST(RadixSort, EqualsAComparisonSort) {
+  std::mt19937_64 rng(5);
+  auto wide = [&] { return (static_cast<NormalizedKey>(rng()) << 64) | rng(); };
+  const std::vector<std::pair<const char*, std::function<NormalizedKey(size_t)>>> shapes = {
+      {"random", [&](size_t) { return wide(); }},
+      {"low bits", [&](size_t) { return static_cast<NormalizedKey>(rng() % 1000); }},
+      {"high bits", [&](size_t) { return static_cast<NormalizedKey>(rng() % 7) << 120; }},
+      {"row below a key", [&](size_t i) { return (static_cast<NormalizedKey>(rng() % 100) << 56 | (rng() % 1000000)) << 32 | i; }},
+      {"skewed", [&](size_t i) { return i % 100 == 0 ? wide() : static_cast<NormalizedKey>(rng() % 50); }},
+      {"equal", [&](size_t) { return static_cast<NormalizedKey>(42); }},
+  };
+  for (size_t n : {0u, 1u, 3000u, 70000u, 300000u}) {
+    for (const auto& [name, make] : shapes) {
+      std::vector<NormalizedKey> keys(n);
+      for (size_t i = 0; i < n; ++i) keys[i] = make(i);
+      std::vector<NormalizedKey> want = keys;
+      std::sort(want.begin(), want.end());
+      radix_sort(keys);
+      EXPECT_TRUE(keys == want) << name << " " << n;
     }
   }
 }
