@@ -53,22 +53,49 @@ void Sort::finalize(ExecContext& ctx) {
   // Keep input order deterministic (by source index) before sorting, so ties are stable
   // across runs.
   std::stable_sort(input_.begin(), input_.end(), [](const Batch& a, const Batch& b) { return a.index < b.index; });
-  size_t total_cols = input_[0].columns.size();
-  Batch all = concat_batches(input_, total_cols);
-  input_.clear();
-  size_t width = total_cols - keys_.size();
+  const size_t total_cols = input_[0].columns.size();
+  const size_t width = total_cols - keys_.size();
+  // The key columns are concatenated for the sort; the others only when many rows leave.
   std::vector<ColumnPtr> key_cols;
-  for (size_t k = 0; k < keys_.size(); ++k) key_cols.push_back(all.columns[width + k]);
-  int64_t n = all.num_rows;
+  for (size_t k = 0; k < keys_.size(); ++k) {
+    std::vector<ColumnPtr> parts;
+    for (const Batch& b : input_) parts.push_back(b.columns[width + k]);
+    key_cols.push_back(parts.size() == 1 ? parts[0] : concat(parts));
+  }
+  int64_t n = 0;
+  for (const Batch& b : input_) n += b.num_rows;
+  const int64_t total = n;
   std::vector<NormalizedKeySpec> specs;
   for (size_t k = 0; k < keys_.size(); ++k) specs.push_back({key_cols[k]->type(), keys_[k].ascending, keys_[k].nulls_first});
   // A top-N with an offset sorts the first offset + limit rows, then skips the offset.
   const int64_t first = limit_ < 0 ? -1 : (offset_ > INT64_MAX - limit_ ? INT64_MAX : offset_ + limit_);
   std::vector<int32_t> idx = sort_order(specs, key_cols, n, first);
+  key_cols.clear();
   const int64_t skip = std::min<int64_t>(offset_, static_cast<int64_t>(idx.size()));
   n = static_cast<int64_t>(idx.size()) - skip;
-  all.columns.resize(width);
   ctx.check_cancelled();
+  if (n <= kBatchRows && n < total / 8) {
+    // Few rows leave (a top-N, the end of an offset): each is copied from its batch, so the
+    // input is never concatenated.
+    std::vector<int64_t> start = {0};
+    for (const Batch& b : input_) start.push_back(start.back() + b.num_rows);
+    std::vector<std::unique_ptr<ColumnBuilder>> builders;
+    for (size_t c = 0; c < width; ++c) builders.push_back(std::make_unique<ColumnBuilder>(input_[0].columns[c]->type(), n));
+    for (int64_t r = 0; r < n; ++r) {
+      const int64_t row = idx[static_cast<size_t>(skip + r)];
+      const size_t b = static_cast<size_t>(std::upper_bound(start.begin(), start.end(), row) - start.begin() - 1);
+      for (size_t c = 0; c < width; ++c) builders[c]->append_from(*input_[b].columns[c], row - start[b]);
+    }
+    Batch out;
+    out.num_rows = n;
+    for (auto& builder : builders) out.columns.push_back(builder->finish());
+    input_.clear();
+    if (n > 0) output_.push_back(std::move(out));
+    return;
+  }
+  Batch all = concat_batches(input_, width);
+  input_.clear();
+  all.columns.resize(width);
   // The output batches are gathered on all threads.
   output_.resize(static_cast<size_t>((n + kBatchRows - 1) / kBatchRows));
   ThreadPool::global().parallel_run(output_.size(), [&](size_t b) {

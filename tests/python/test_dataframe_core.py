@@ -123,6 +123,13 @@ def test_offset_over_a_sort(diff):
     diff(lambda s: ordered(s).offset(4998).limit(7), ordered=True)
     diff(lambda s: s.sql("SELECT * FROM (SELECT id, id % 7 AS k FROM range(3000)) ORDER BY k, id DESC LIMIT 5 OFFSET 2995"),
          ordered=True)
+    # Few rows out of many batches, copied row by row: strings with nulls, arrays, structs.
+    def nested(s):
+        return s.range(0, 4000, 1, 4).selectExpr(
+            "id", "array(id, id + 1) AS a", "named_struct('x', CAST(id AS STRING), 'y', id % 5) AS st",
+            "IF(id % 3 = 0, NULL, concat('s', id)) AS str").orderBy(F.col("id") % 97, F.col("id").desc())
+    diff(lambda s: nested(s).limit(10), ordered=True)
+    diff(lambda s: nested(s).offset(3990), ordered=True)
 
 
 def test_count(ember, oracle):
