@@ -365,6 +365,9 @@ ColumnPtr negate_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Sig
       return unary_fixed<T, T, false>(a, n, rt, [](T x) {
         return static_cast<T>(static_cast<std::make_unsigned_t<T>>(0) - static_cast<std::make_unsigned_t<T>>(x));
       });
+    } else if constexpr (std::is_same_v<T, int128_t>) {
+      const int precision = rt->precision(), scale = rt->scale();
+      return unary_fixed<T, T, false>(a, n, rt, [=](T x) { return decimal_negate(x, precision, scale); });
     } else {
       return unary_fixed<T, T, false>(a, n, rt, [](T x) { return static_cast<T>(-x); });
     }

@@ -279,19 +279,9 @@ ColumnPtr floor_ceil_decimal(const Column& a, int64_t n, const Signature& sig, i
   // Spark reports a result beyond 38 digits in every mode, naming the rounded value in full
   // and as Java's BigDecimal prints it (1E+100).
   auto out_of_range = [&](int128_t q) {
-    std::string digits = decimal_to_string(q < 0 ? -q : q, 0);
-    std::string full = (q < 0 ? "-" : "") + digits + std::string(static_cast<size_t>(pad), '0');
-    std::string sci = (q < 0 ? "-" : "") + digits.substr(0, 1) +
-                      (digits.size() > 1 ? "." + digits.substr(1) : "") + "E+" +
-                      std::to_string(pad + static_cast<int64_t>(digits.size()) - 1);
-    throw SparkError(ErrorKind::kArithmetic, "NUMERIC_VALUE_OUT_OF_RANGE.WITHOUT_SUGGESTION",
-                     " The " + full + " rounded half up from " + sci + " cannot be represented as Decimal(" +
-                         std::to_string(sig.result_type->precision()) + ", " +
-                         std::to_string(sig.result_type->scale()) + ").",
-                     {{"roundedValue", full}, {"originalValue", sci},
-                      {"precision", std::to_string(sig.result_type->precision())},
-                      {"scale", std::to_string(sig.result_type->scale())}},
-                     "22003");
+    std::string full = int128_to_string(q) + std::string(static_cast<size_t>(pad), '0');
+    decimal_rounded_out_of_range(full, java_decimal_string(q, static_cast<int>(-pad)),
+                                 sig.result_type->precision(), sig.result_type->scale());
   };
   for (int64_t i = 0; i < n; ++i) {
     if (a.is_null(i)) {
@@ -346,8 +336,10 @@ void register_abs_positive(Registry& r) {
         if constexpr (std::is_floating_point_v<T>) {
           return unary_fixed<T, T, false>(*args[0], n, rt, [](T x) { return std::fabs(x); });
         } else if constexpr (std::is_same_v<T, int128_t>) {
-          // |x| of a decimal never needs another digit.
-          return unary_fixed<T, T, false>(*args[0], n, rt, [](T x) { return x < 0 ? -x : x; });
+          const int precision = rt->precision(), scale = rt->scale();
+          return unary_fixed<T, T, false>(*args[0], n, rt, [=](T x) {
+            return x < 0 ? decimal_negate(x, precision, scale) : x;
+          });
         } else {
           if (ctx.ansi)
             return unary_fixed<T, T, true>(*args[0], n, rt, [](T x) {

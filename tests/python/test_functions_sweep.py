@@ -477,15 +477,6 @@ def sweep_differences(ember, oracle, expressions: list[str]) -> dict[str, str]:
 # reason: the sweep's open differences. They still run; only their difference is tolerated.
 KNOWN = {
     **dict.fromkeys([
-        '(- m)',
-        'abs(m)',
-        'negative(m)',
-    ], "decimal(38,18) negation and abs at the type's limit: Spark checks the result's precision, Ember not"),
-    **dict.fromkeys([
-        '(m - m2)',
-        'try_subtract(m, m2)',
-    ], 'decimal(38,18) subtraction whose exact result needs 39 digits: Spark rounds to scale 17, Ember overflows'),
-    **dict.fromkeys([
         'bin(d)',
         'bin(fl)',
         'bin(m)',
