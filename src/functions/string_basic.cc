@@ -560,23 +560,11 @@ ColumnPtr base64_kernel(const Args& a, int64_t n, const Signature& sig, const Ev
 }
 
 ColumnPtr unbase64_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
-  // The MIME decoder: characters outside the alphabet are skipped; decoding stops at '='.
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-    std::string_view s = a[0]->string_at(i);
     std::string out;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (char c : s) {
-      if (c == '=') break;
-      const char* p = c ? std::strchr(kB64, c) : nullptr;
-      if (!p) continue;
-      acc = (acc << 6) | static_cast<uint32_t>(p - kB64);
-      bits += 6;
-      if (bits >= 8) {
-        bits -= 8;
-        out += static_cast<char>((acc >> bits) & 0xFF);
-      }
-    }
+    // Spark lets the decoder's IllegalArgumentException through, without an error class.
+    std::string error = java_mime_unbase64(a[0]->string_at(i), &out);
+    if (!error.empty()) throw SparkError(ErrorKind::kIllegalArgument, "", error);
     b.append_bytes(out);
   });
 }
@@ -758,8 +746,22 @@ Signature affix_rule(const std::string& fn, const Types& args) {
 // ---------------------------------------------------------------------------------------------
 // levenshtein, soundex, mask.
 
+/// levenshtein's threshold: a NULL reads as 0, as Spark's evaluation unboxes it; the result is
+/// NULL only for a NULL string.
+Signature levenshtein_rule(const Types& types, const Config&) {
+  Signature s = coerce_args("levenshtein", types, "SSI", DataType::int_());
+  s.nullable_from = {0, 1};
+  return s;
+}
+
 ColumnPtr levenshtein_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
-  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+  return map_rows({a[0], a[1]}, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+    const int32_t threshold = a.size() > 2 && !a[2]->is_null(i) ? int_arg(a, 2, i) : 0;
+    // No distance is within a negative threshold.
+    if (a.size() > 2 && threshold < 0) {
+      b.append<int32_t>(-1);
+      return;
+    }
     std::u32string x = utf8_decode(a[0]->string_at(i)), y = utf8_decode(a[1]->string_at(i));
     std::vector<int32_t> prev(y.size() + 1), cur(y.size() + 1);
     for (size_t j = 0; j <= y.size(); ++j) prev[j] = static_cast<int32_t>(j);
@@ -771,7 +773,7 @@ ColumnPtr levenshtein_kernel(const Args& a, int64_t n, const Signature& sig, con
       std::swap(prev, cur);
     }
     int32_t dist = prev[y.size()];
-    if (a.size() > 2 && dist > int_arg(a, 2, i)) dist = -1;
+    if (a.size() > 2 && dist > threshold) dist = -1;
     b.append<int32_t>(dist);
   });
 }
@@ -799,8 +801,11 @@ ColumnPtr soundex_kernel(const Args& a, int64_t n, const Signature& sig, const E
       char x = s[j];
       if (x >= 'a' && x <= 'z')
         x = static_cast<char>(x - 32);
-      else if (x < 'A' || x > 'Z')
+      else if (x < 'A' || x > 'Z') {
+        // Any other byte separates equal codes, as a vowel does.
+        last = '0';
         continue;
+      }
       char code = kCodes[x - 'A'];
       if (code == '7') continue;
       if (code != '0' && code != last) out[k++] = code;
@@ -1058,7 +1063,7 @@ void register_string_basic(Registry& r) {
     r.add(scalar(
         name, 2, 2, [name](const Types& a, const Config&) { return affix_rule(name, a); }, k));
   }
-  simple("levenshtein", 2, 3, "SSI", DataType::int_(), levenshtein_kernel);
+  r.add(scalar("levenshtein", 2, 3, levenshtein_rule, levenshtein_kernel));
   simple("soundex", 1, 1, "S", S(), soundex_kernel);
   {
     FunctionDef d = scalar("mask", 1, 5, rule("mask", "S", S()), mask_kernel);

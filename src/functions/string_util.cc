@@ -239,4 +239,48 @@ std::string year_month_interval_text(int64_t months, int start, int end) {
   return "INTERVAL '" + std::to_string(months) + "' MONTH";
 }
 
+int base64_sextet(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+std::string java_mime_unbase64(std::string_view s, std::string* out) {
+  out->clear();
+  uint32_t acc = 0;
+  int count = 0;  // sextets of the current 4-character unit
+  size_t i = 0;
+  while (i < s.size()) {
+    const char c = s[i++];
+    if (c == '=') {
+      // Padding ends a unit of 2 (then "==", adjacent) or 3 characters.
+      if (count == 0 || (count == 2 && (i == s.size() || s[i++] != '=')))
+        return "Input byte array has wrong 4-byte ending unit";
+      break;
+    }
+    const int v = base64_sextet(c);
+    if (v < 0) continue;
+    acc = (acc << 6) | static_cast<uint32_t>(v);
+    if (++count == 4) {
+      *out += static_cast<char>(acc >> 16);
+      *out += static_cast<char>((acc >> 8) & 0xFF);
+      *out += static_cast<char>(acc & 0xFF);
+      acc = 0;
+      count = 0;
+    }
+  }
+  if (count == 1) return "Last unit does not have enough valid bits";
+  if (count == 2) *out += static_cast<char>(acc >> 4);
+  if (count == 3) {
+    *out += static_cast<char>(acc >> 10);
+    *out += static_cast<char>((acc >> 2) & 0xFF);
+  }
+  for (; i < s.size(); ++i)
+    if (base64_sextet(s[i]) >= 0) return "Input byte array has incorrect ending byte at " + std::to_string(i + 1);
+  return "";
+}
+
 }  // namespace ember::functions

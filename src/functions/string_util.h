@@ -106,6 +106,15 @@ inline int64_t long_arg(const std::vector<ColumnPtr>& a, size_t k, int64_t i) {
 /// day-time counterpart is common/datetime.h's format_day_time_interval).
 std::string year_month_interval_text(int64_t months, int start, int end);
 
+/// The value of a base64 alphabet character (A-Z a-z 0-9 + /), or -1.
+int base64_sextet(char c);
+
+/// Decodes base64 as Java's MIME decoder does (unbase64, to_binary): bytes outside the alphabet
+/// are skipped, padding is optional; '=' must end a unit of two or three characters (two '=' after
+/// two), and only bytes outside the alphabet may follow it. Returns "", or the message of the
+/// decoder's IllegalArgumentException ("Last unit does not have enough valid bits").
+std::string java_mime_unbase64(std::string_view s, std::string* out);
+
 /// Builds a scalar FunctionDef in one expression, for the one-line registrations.
 FunctionDef scalar(std::string name, int min_args, int max_args, TypeRule rule, ScalarKernel kernel,
                    std::vector<std::string> aliases = {});

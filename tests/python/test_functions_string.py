@@ -135,8 +135,16 @@ def test_levenshtein_soundex_mask(diff):
                                    F.soundex("s"), F.mask("s"),
                                    F.mask("s", F.lit("U"), F.lit("l"), F.lit("#"), F.lit("*"))))
     diff(lambda s: s.createDataFrame([("Robert",), ("Rupert",), ("Tymczak",), ("Ashcraft",),
-                                      ("Pfister",), ("1abc",), ("lloyd",)], "s string")
+                                      ("Pfister",), ("1abc",), ("lloyd",), ("AbC😀x",), ("Ab-b",),
+                                      ("Tym czak",)], "s string")
          .select("s", F.soundex("s")))
+    # A negative threshold: no distance is within it.
+    diff(lambda s: words(s).select("k", F.levenshtein("s", "t", -1), F.levenshtein("s", "s", -3),
+                                   F.levenshtein("s", "t", 0)))
+    # A NULL threshold reads as 0.
+    diff(lambda s: s.sql("SELECT levenshtein(s, t, n), levenshtein(s, t, NULL) FROM VALUES "
+                         "('a', 'b', CAST(NULL AS INT)), ('a', 'a', NULL), (NULL, 'a', NULL), ('a', NULL, 3), "
+                         "('abc', '', NULL), ('ab', 'abc', 2) AS x(s, t, n)"))
 
 
 def test_string_functions_in_sql(diff):

@@ -550,13 +550,6 @@ KNOWN = {
         "format_number(d, '')",
     ], "format_number: DecimalFormat's float digits and pattern strings"),
     **dict.fromkeys([
-        'levenshtein(st, st2, n)',
-        'soundex(concat(st, st2))',
-    ], 'levenshtein with a negative threshold, soundex of a word starting with a vowel group'),
-    **dict.fromkeys([
-        "try_to_binary(st, 'base64')",
-    ], 'try_to_binary of invalid base64 gives NULL in Spark'),
-    **dict.fromkeys([
         "to_json(named_struct('i', i, 'd', d, 'st', st, 'ts', ts, 'm', m))",
     ], 'to_json of a timestamp before 1883 in America/Los_Angeles: the local mean time offset'),
     **dict.fromkeys([
@@ -601,9 +594,6 @@ KNOWN = {
     **dict.fromkeys([
         'CAST(m AS timestamp)',
     ], 'CAST of DECIMAL to TIMESTAMP is not implemented'),
-    **dict.fromkeys([
-        'unbase64(st)',
-    ], 'unbase64 of text with a dangling last unit: Spark raises, Ember decodes what it can'),
 }
 
 
