@@ -575,7 +575,7 @@ Signature sequence_rule(const Infos& a, const Config&) {
   for (size_t i = 0; i < types.size(); ++i) {
     if (!types[i]->is_integral() && types[i]->id() != TypeId::kNull)
       throw_unexpected_input("sequence", types, i, "\"INTEGRAL\"");
-    t = wider_type(t, types[i], true);
+    t = wider_type(t, types[i], false);
   }
   if (t->id() == TypeId::kNull) t = DataType::int_();
   Signature s;

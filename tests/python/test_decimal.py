@@ -190,3 +190,17 @@ def test_sums_wider_than_128_bits_round_to_the_result_scale(diff, ember, oracle)
         with ansi(ember, oracle, enabled):
             diff(lambda s: df(s).selectExpr("a - b", "b - a", "a + a", "try_subtract(a, b)", "try_add(b, b)",
                                             "c + a", "c - a", "typeof(a - b)", "typeof(c + a)"))
+
+
+def test_decimal_to_timestamp_and_string(diff, ember, oracle):
+    # Seconds to microseconds truncated toward zero; outside ANSI mode the text is
+    # BigDecimal.toString's (0E-18, 1.00000000000E-7).
+    def df(s):
+        return s.sql("SELECT * FROM VALUES (CAST(1.5 AS DECIMAL(38,18))), (CAST(-2.5 AS DECIMAL(38,18))), "
+                     "(CAST('12345.678' AS DECIMAL(38,18))), (CAST('0.0000015' AS DECIMAL(38,18))), "
+                     "(CAST('-0.0000015' AS DECIMAL(38,18))), (CAST(0 AS DECIMAL(38,18))), "
+                     "(CAST('0.0000001' AS DECIMAL(38,18))), (CAST('0.000001' AS DECIMAL(38,18))), (NULL) AS t(m)")
+    for enabled in (True, False):
+        with ansi(ember, oracle, enabled):
+            diff(lambda s: df(s).selectExpr("CAST(m AS TIMESTAMP) AS ts", "CAST(m AS STRING) AS text",
+                                            "CAST(CAST(m AS DECIMAL(10,2)) AS TIMESTAMP) AS narrow"))
