@@ -54,6 +54,15 @@ TypePtr integral_input(const std::string& fn, const std::vector<TypePtr>& args, 
   wrong_type(fn, args, i, required);
 }
 
+/// An argument Spark implicitly casts to `to` (an integral type) from any number or string
+/// (fractions truncate; ANSI mode checks the range).
+TypePtr numeric_input(const std::string& fn, const std::vector<TypePtr>& args, size_t i, const TypePtr& to,
+                      const std::string& required) {
+  const TypePtr& t = args[i];
+  if (t->is_numeric() || t->id() == TypeId::kString || t->id() == TypeId::kNull) return to;
+  wrong_type(fn, args, i, required);
+}
+
 /// Java's (long) conversion of a double: saturating, NaN becomes 0.
 int64_t java_d2l(double d) {
   if (std::isnan(d)) return 0;
@@ -878,9 +887,7 @@ void register_bitwise(Registry& r) {
                                             : integral_input(name, args, 0, DataType::int_(),
                                                              "(\"INT\" or \"BIGINT\")");
       if (base->id() != TypeId::kLong) base = DataType::int_();
-      s.arg_types = {base, integral_input(name, args, 1, DataType::int_(), "\"INT\"")};
-      if (s.arg_types[1]->id() == TypeId::kLong) wrong_type(name, args, 1, "\"INT\"");
-      s.arg_types[1] = DataType::int_();
+      s.arg_types = {base, numeric_input(name, args, 1, DataType::int_(), "\"INT\"")};
       s.result_type = base;
       return s;
     };
@@ -948,7 +955,7 @@ void register_integer_functions(Registry& r) {
     d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
       Signature s;
       const TypePtr& t = args[0];
-      if (t->is_integral() || t->id() == TypeId::kNull) s.arg_types = {DataType::long_()};
+      if (t->is_numeric() || t->id() == TypeId::kNull) s.arg_types = {DataType::long_()};
       else if (t->id() == TypeId::kString || t->id() == TypeId::kBinary) s.arg_types = {t};
       else wrong_type("hex", args, 0, "(\"BIGINT\" or \"BINARY\" or \"STRING\")");
       s.result_type = DataType::string();
@@ -1045,8 +1052,7 @@ void register_integer_functions(Registry& r) {
     d.min_args = d.max_args = 1;
     d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
       Signature s;
-      s.arg_types = {integral_input("bin", args, 0, DataType::long_(), "\"BIGINT\"")};
-      s.arg_types[0] = DataType::long_();
+      s.arg_types = {numeric_input("bin", args, 0, DataType::long_(), "\"BIGINT\"")};
       s.result_type = DataType::string();
       return s;
     };

@@ -182,6 +182,17 @@ def test_factorial_hex_unhex_bin(diff):
          .select("s", F.unhex("s")))
 
 
+def test_implicit_integral_casts(diff, diff_error):
+    # bin and hex take a BIGINT, the shifts an INT amount: fractions truncate, ANSI mode checks
+    # the range.
+    diff(lambda s: doubles(s).filter("k NOT IN (5, 6, 7, 9)").select(
+        "k", F.bin("d"), F.hex("d"), F.bin(F.col("d").cast("decimal(10,3)")), F.hex(F.col("d").cast("float")),
+        F.expr("shiftleft(1, CAST(k AS BIGINT))"), F.expr("shiftright(-64, d)"),
+        F.expr("shiftrightunsigned(-1L, CAST(k AS DECIMAL(5,0)))")))
+    diff_error(lambda s: doubles(s).select(F.bin("d")), "CAST_OVERFLOW")
+    diff_error(lambda s: s.sql("SELECT shiftleft(1, 4294967297L)"), "CAST_OVERFLOW")
+
+
 def test_math_type_errors(diff_error):
     diff_error(lambda s: s.range(1).select(F.sqrt(F.lit(True))), "DATATYPE_MISMATCH")
     diff_error(lambda s: s.range(1).select(F.shiftleft(F.lit(True), 1)), "DATATYPE_MISMATCH")
