@@ -262,24 +262,26 @@ ColumnPtr pad_kernel(const Args& a, int64_t n, const Signature& sig, const EvalC
 // ---------------------------------------------------------------------------------------------
 // Substrings and positions.
 
+/// SQL's substring of bytes (1-based `pos`, negative from the end), for BINARY values.
+std::string_view binary_substring_sql(std::string_view s, int64_t pos, int64_t len) {
+  int64_t sz = static_cast<int64_t>(s.size());
+  int64_t start = pos > 0 ? pos - 1 : (pos < 0 ? sz + pos : 0);
+  int64_t end = std::min<int64_t>(start + len, INT32_MAX);
+  start = std::max<int64_t>(start, 0);
+  end = std::min(end, sz);
+  return start >= end ? std::string_view() : s.substr(static_cast<size_t>(start), static_cast<size_t>(end - start));
+}
+
 ColumnPtr substring_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
   bool binary = sig.result_type->id() == TypeId::kBinary;
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     std::string_view s = a[0]->string_at(i);
     int64_t pos = int_arg(a, 1, i);
     int64_t len = a.size() > 2 ? int_arg(a, 2, i) : INT32_MAX;
-    if (!binary) {
+    if (binary)
+      b.append_bytes(binary_substring_sql(s, pos, len));
+    else
       b.append_bytes(substring_sql(s, pos, len));
-      return;
-    }
-    int64_t sz = static_cast<int64_t>(s.size());
-    int64_t start = pos > 0 ? pos - 1 : (pos < 0 ? sz + pos : 0);
-    int64_t end = std::min<int64_t>(start + len, INT32_MAX);
-    start = std::max<int64_t>(start, 0);
-    end = std::min(end, sz);
-    b.append_bytes(start >= end
-                       ? std::string_view()
-                       : s.substr(static_cast<size_t>(start), static_cast<size_t>(end - start)));
   });
 }
 
@@ -290,11 +292,14 @@ Signature substring_rule(const std::string& fn, const Types& args) {
 }
 
 ColumnPtr left_right_kernel(const Args& a, int64_t n, const Signature& sig, bool left) {
+  const bool binary = sig.result_type->id() == TypeId::kBinary;
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     std::string_view s = a[0]->string_at(i);
     int64_t len = int_arg(a, 1, i);
     if (len <= 0)
       b.append_bytes("");
+    else if (binary)
+      b.append_bytes(binary_substring_sql(s, 1, len));
     else if (left)
       b.append_bytes(substring_sql(s, 1, len));
     else
@@ -412,14 +417,16 @@ ColumnPtr translate_kernel(const Args& a, int64_t n, const Signature& sig, const
 }
 
 ColumnPtr overlay_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+  // BINARY values overlay bytes, strings characters.
+  const bool binary = sig.result_type->id() == TypeId::kBinary;
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     std::string_view s = a[0]->string_at(i), r = a[1]->string_at(i);
     int64_t pos = int_arg(a, 2, i);
     int64_t len = a.size() > 3 ? int_arg(a, 3, i) : -1;
-    if (len < 0) len = utf8_length(r);
-    std::string out(substring_sql(s, 1, pos - 1));
+    if (len < 0) len = binary ? static_cast<int64_t>(r.size()) : utf8_length(r);
+    std::string out(binary ? binary_substring_sql(s, 1, pos - 1) : substring_sql(s, 1, pos - 1));
     out += r;
-    out += substring_sql(s, pos + len, INT32_MAX);
+    out += binary ? binary_substring_sql(s, pos + len, INT32_MAX) : substring_sql(s, pos + len, INT32_MAX);
     b.append_bytes(out);
   });
 }
@@ -986,10 +993,15 @@ void register_string_basic(Registry& r) {
     d.render = defaults_render(2, {"2147483647"});
     r.add(std::move(d));
   }
-  simple("left", 2, 2, "SI", S(),
-         [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
-           return left_right_kernel(a, n, s, true);
-         });
+  // left of BINARY is a substring of bytes (BINARY); right of BINARY takes the value as a
+  // STRING, as Spark does.
+  r.add(scalar(
+      "left", 2, 2,
+      [](const Types& a, const Config&) {
+        const bool binary = a[0]->id() == TypeId::kBinary;
+        return coerce_args("left", a, binary ? "BI" : "SI", binary ? DataType::binary() : S());
+      },
+      [](const Args& a, int64_t n, const Signature& s, const EvalContext&) { return left_right_kernel(a, n, s, true); }));
   simple("right", 2, 2, "SI", S(),
          [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
            return left_right_kernel(a, n, s, false);
@@ -1021,7 +1033,13 @@ void register_string_basic(Registry& r) {
   }
   simple("translate", 3, 3, "S", S(), translate_kernel);
   {
-    FunctionDef d = scalar("overlay", 3, 4, rule("overlay", "SSI", S()), overlay_kernel);
+    FunctionDef d = scalar(
+        "overlay", 3, 4,
+        [](const Types& a, const Config&) {
+          const bool binary = a[0]->id() == TypeId::kBinary && a[1]->id() == TypeId::kBinary;
+          return coerce_args("overlay", a, binary ? "BBI" : "SSI", binary ? DataType::binary() : S());
+        },
+        overlay_kernel);
     d.render = defaults_render(3, {"-1"});
     r.add(std::move(d));
   }

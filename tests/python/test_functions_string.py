@@ -206,6 +206,15 @@ def test_binary_inputs(diff):
         F.substring(F.col("s").cast("binary"), 2, 3), F.base64(F.col("s").cast("binary"))))
 
 
+def test_left_and_overlay_of_binary_are_binary(diff):
+    # Bytes, not characters: left is a substring of bytes, overlay replaces bytes.
+    diff(lambda s: s.sql(
+        "SELECT left(b, n), overlay(b, r, n), overlay(b, r, n, 1), overlay(b, r, 1, 5), typeof(left(b, n)), "
+        "typeof(overlay(b, r, n)) "
+        "FROM VALUES (X'FF0041', X'0102', 2), (X'E697A5', X'', 0), (X'', X'01', -1), (X'FF00', X'01', 5), "
+        "(NULL, X'01', 1) AS t(b, r, n)"))
+
+
 def test_len(diff):
     # len counts characters (multi-byte UTF-8 as one each, trailing spaces too) and the bytes of
     # a binary value.

@@ -490,10 +490,8 @@ KNOWN = {
     ], 'greatest/least and hashes over DECIMAL(38,18) are not implemented'),
     **dict.fromkeys([
         'repeat(bn, n2)',
-        'left(bn, n2)',
         'right(bn, n2)',
-        'overlay(bn, bn2, n)',
-    ], 'binary arguments: repeat/left/right/overlay of BINARY return STRING in Ember'),
+    ], 'repeat and right of BINARY take it as a STRING (as Spark) whose invalid UTF-8 the classic client shows as U+FFFD and the Spark Connect client cannot decode'),
     **dict.fromkeys([
         'CAST(fl AS string)',
         'CAST(d AS string)',
