@@ -703,7 +703,7 @@ void register_greatest_least(Registry& r) {
                             call_sql(name, args));
       }
       if (common->id() == TypeId::kNull) common = DataType::null();
-      if (common->id() == TypeId::kDecimal || common->is_nested())
+      if (common->is_nested())
         throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                          name + " on " + common->sql() + " is not supported yet.");
       Signature s;

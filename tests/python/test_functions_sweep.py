@@ -477,18 +477,6 @@ def sweep_differences(ember, oracle, expressions: list[str]) -> dict[str, str]:
 # reason: the sweep's open differences. They still run; only their difference is tolerated.
 KNOWN = {
     **dict.fromkeys([
-        'greatest(b, m2)',
-        'greatest(i, l2, m)',
-        'greatest(m, i2)',
-        'greatest(m, m2)',
-        'least(b, m2)',
-        'least(i, l2, m)',
-        'least(m, i2)',
-        'least(m, m2)',
-        'hash(m)',
-        'xxhash64(m)',
-    ], 'greatest/least and hashes over DECIMAL(38,18) are not implemented'),
-    **dict.fromkeys([
         'repeat(bn, n2)',
         'right(bn, n2)',
     ], 'repeat and right of BINARY take it as a STRING (as Spark) whose invalid UTF-8 the classic client shows as U+FFFD and the Spark Connect client cannot decode'),
