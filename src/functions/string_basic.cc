@@ -116,17 +116,25 @@ Signature length_rule(const std::string& fn, const Types& args) {
 // ---------------------------------------------------------------------------------------------
 // Case.
 
-/// Java's String.toLowerCase: the simple mapping, plus the final sigma (Σ at the end of a word
-/// becomes ς).
+/// Java's String.toLowerCase(Locale.ROOT): the simple mapping, plus SpecialCasing's full and
+/// conditional ones: İ becomes i and a combining dot above (U+0307), and the final sigma (Σ at
+/// the end of a word becomes ς).
 void lower_in_place(std::u32string& u) {
-  auto cased = [](char32_t c) { return is_upper_cp(c) || is_lower_cp(c); };
+  auto cased = [](char32_t c) { return is_upper_cp(c) || is_lower_cp(c) || is_title_cp(c); };
+  std::u32string out;
+  out.reserve(u.size());
   for (size_t k = 0; k < u.size(); ++k) {
     char32_t c = u[k];
-    if (c == 0x3A3 && k > 0 && cased(u[k - 1]) && (k + 1 == u.size() || !cased(u[k + 1])))
-      u[k] = 0x3C2;
-    else
-      u[k] = to_lower_cp(c);
+    if (c == 0x3A3 && k > 0 && cased(u[k - 1]) && (k + 1 == u.size() || !cased(u[k + 1]))) {
+      out += char32_t{0x3C2};
+    } else if (c == 0x130) {
+      out += U'i';
+      out += char32_t{0x307};
+    } else {
+      out += to_lower_cp(c);
+    }
   }
+  u = std::move(out);
 }
 
 template <bool kUpper>
@@ -143,13 +151,8 @@ ColumnPtr case_kernel(const Args& a, int64_t n, const Signature& sig, const Eval
       std::u32string u = utf8_decode(s);
       out.clear();
       if constexpr (kUpper) {
-        // Java's String.toUpperCase maps ß to "SS" (a full, not simple, case mapping).
-        for (char32_t c : u) {
-          if (c == 0xDF)
-            out += "SS";
-          else
-            utf8_append(out, to_upper_cp(c));
-        }
+        // Java's String.toUpperCase uses the full case mapping (ß to "SS").
+        for (char32_t c : u) append_upper_case(out, c);
       } else {
         lower_in_place(u);
         out = utf8_encode(u);
@@ -160,12 +163,25 @@ ColumnPtr case_kernel(const Args& a, int64_t n, const Signature& sig, const Eval
 }
 
 ColumnPtr initcap_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+  // Each space-separated word: its first letter in title case, as it was (İ stays İ), the rest
+  // in lower case, seen in the whole word's context (the final sigma).
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-    std::u32string u = utf8_decode(a[0]->string_at(i));
-    lower_in_place(u);
-    for (size_t k = 0; k < u.size(); ++k)
-      if (k == 0 || u[k - 1] == U' ') u[k] = to_upper_cp(u[k]);
-    b.append_bytes(utf8_encode(u));
+    const std::u32string u = utf8_decode(a[0]->string_at(i));
+    std::string out;
+    for (size_t start = 0; start <= u.size();) {
+      size_t end = u.find(U' ', start);
+      if (end == std::u32string::npos) end = u.size();
+      if (end > start) {
+        std::u32string word = u.substr(start, end - start);
+        const char32_t first = word[0];
+        lower_in_place(word);
+        append_title_case(out, first);
+        out += utf8_encode(std::u32string_view(word).substr(first == 0x130 ? 2 : 1));
+      }
+      if (end < u.size()) out += ' ';
+      start = end + 1;
+    }
+    b.append_bytes(out);
   });
 }
 

@@ -83,14 +83,63 @@ char32_t to_lower_cp(char32_t c) {
   return static_cast<char32_t>(towlower_l(static_cast<wint_t>(c), utf8_locale()));
 }
 
+// The C library marks a title-case letter both upper and lower case; Java neither.
 bool is_upper_cp(char32_t c) {
   if (c < 0x80) return c >= 'A' && c <= 'Z';
-  return iswupper_l(static_cast<wint_t>(c), utf8_locale());
+  return iswupper_l(static_cast<wint_t>(c), utf8_locale()) && !iswlower_l(static_cast<wint_t>(c), utf8_locale());
 }
 
 bool is_lower_cp(char32_t c) {
   if (c < 0x80) return c >= 'a' && c <= 'z';
-  return iswlower_l(static_cast<wint_t>(c), utf8_locale());
+  return iswlower_l(static_cast<wint_t>(c), utf8_locale()) && !iswupper_l(static_cast<wint_t>(c), utf8_locale());
+}
+
+bool is_title_cp(char32_t c) {
+  return c >= 0x80 && iswupper_l(static_cast<wint_t>(c), utf8_locale()) &&
+         iswlower_l(static_cast<wint_t>(c), utf8_locale());
+}
+
+namespace {
+/// Unicode's SpecialCasing.txt: the unconditional mappings of Latin letters and ligatures to
+/// several code points, in title case (upper case is the same text in capitals). Empty for
+/// the others.
+const char* special_title_case(char32_t c) {
+  switch (c) {
+    case 0xDF: return "Ss";
+    case 0xFB00: return "Ff";
+    case 0xFB01: return "Fi";
+    case 0xFB02: return "Fl";
+    case 0xFB03: return "Ffi";
+    case 0xFB04: return "Ffl";
+    case 0xFB05:
+    case 0xFB06: return "St";
+    case 0x149: return "\u02BCN";
+    default: return "";
+  }
+}
+}  // namespace
+
+void append_upper_case(std::string& out, char32_t c) {
+  const std::string special = special_title_case(c);
+  if (special.empty()) {
+    utf8_append(out, to_upper_cp(c));
+    return;
+  }
+  for (char ch : special) out += static_cast<char>(ch >= 'a' && ch <= 'z' ? ch - 32 : ch);
+}
+
+void append_title_case(std::string& out, char32_t c) {
+  if (const char* special = special_title_case(c); *special) {
+    out += special;
+    return;
+  }
+  if (c < 0x80) {
+    utf8_append(out, to_upper_cp(c));
+    return;
+  }
+  static const wctrans_t title = wctrans_l("totitle", utf8_locale());
+  utf8_append(out, title ? static_cast<char32_t>(towctrans_l(static_cast<wint_t>(c), title, utf8_locale()))
+                         : to_upper_cp(c));
 }
 
 bool is_letter_cp(char32_t c) {

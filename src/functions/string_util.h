@@ -39,9 +39,15 @@ std::string utf8_encode(std::u32string_view s);
 /// Java's Character.toUpperCase / toLowerCase for one code point (simple case mapping).
 char32_t to_upper_cp(char32_t c);
 char32_t to_lower_cp(char32_t c);
-/// Java's Character.isUpperCase / isLowerCase.
+/// Java's Character.isUpperCase / isLowerCase (a title-case letter such as ǅ is neither).
 bool is_upper_cp(char32_t c);
 bool is_lower_cp(char32_t c);
+/// Whether `c` is a title-case letter (ǅ, ǈ, ǋ, ǲ and the Greek ones with prosgegrammeni).
+bool is_title_cp(char32_t c);
+/// Append the upper / title case of `c` as Java's full case mapping gives it: one code point
+/// (ǆ → Ǆ / ǅ, a → A) or several (ß → SS / Ss, the ligature ﬁ → FI / Fi).
+void append_upper_case(std::string& out, char32_t c);
+void append_title_case(std::string& out, char32_t c);
 /// Java's Character.isLetter / isDigit.
 bool is_letter_cp(char32_t c);
 bool is_digit_cp(char32_t c);

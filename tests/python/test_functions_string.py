@@ -81,6 +81,16 @@ def test_split_part_zero_index(diff_error):
                "INVALID_INDEX_OF_ZERO")
 
 
+def test_case_mappings_beyond_one_code_point(diff):
+    # Java's full case mappings: İ lowers to i and a combining dot, ß title-cases to Ss; initcap
+    # keeps a word's first letter as it was (İ) in title case (ǆ to ǅ); mask takes title-case
+    # letters for neither upper nor lower case.
+    diff(lambda s: s.createDataFrame([("İ",), ("ßa ﬁx",), ("ǆemal ǅ",), ("ΑΣ ΣΑΣ",), ("İstanbul",), ("aİ",), (None,)],
+                                     "s string")
+         .select("s", F.lower("s"), F.initcap("s"), F.upper("s"), F.mask("s"),
+                 F.mask("s", F.lit("U"), F.lit("l"), F.lit("#"), F.lit("*"))))
+
+
 def test_ascii_chr_base64(diff):
     diff(lambda s: words(s).select("k", F.ascii("s"), F.base64("s"), F.unbase64(F.base64("s"))))
     diff(lambda s: s.createDataFrame([("U3Bhcms=",), ("U3Bh\ncms=",), ("",), ("QQ",), (None,)],

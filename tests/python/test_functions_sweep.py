@@ -491,16 +491,6 @@ KNOWN = {
         'CAST(mp AS string)',
     ], 'CAST of MAP to STRING is not implemented'),
     **dict.fromkeys([
-        'lower(st)',
-        'lcase(st)',
-        'lower(concat(st, st2))',
-        'initcap(st)',
-        'initcap(concat(st, st2))',
-        'mask(st)',
-        "mask(st, 'Q', 'q', '9', '*')",
-        "mask(st, NULL, NULL, NULL, '-')",
-    ], 'Unicode case mapping beyond one code point (İ lowers to i̇, ß title-cases to Ss) and title-case letters in mask'),
-    **dict.fromkeys([
         "regexp_count(st, '')",
         "regexp_replace(st, '', '-')",
         "regexp_substr(st, '')",
