@@ -133,6 +133,11 @@ def test_regexp_functions(diff):
         F.regexp_instr("t", F.lit(r"\d+"))))
 
 
+def test_regexp_substr_of_an_empty_first_match_is_null(diff):
+    diff(lambda s: s.sql("SELECT regexp_substr('abc', 'x*'), regexp_substr('abc', 'b*'), regexp_substr('', ''), "
+                         "regexp_substr('abc', 'c|'), regexp_substr('abc', 'b+'), regexp_substr('abc', '')"))
+
+
 def test_regexp_errors(diff_error):
     diff_error(lambda s: words(s).select(F.regexp_extract("t", r"(\d+)", 3)),
                "INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX")

@@ -493,8 +493,7 @@ KNOWN = {
     **dict.fromkeys([
         "regexp_count(st, '')",
         "regexp_replace(st, '', '-')",
-        "regexp_substr(st, '')",
-    ], "empty regular expressions over supplementary characters (Java matches between UTF-16 surrogates) and regexp_substr's empty match"),
+    ], "empty regular expressions over supplementary characters: Java matches between the UTF-16 surrogates (and replaces them with '?' when encoding)"),
     **dict.fromkeys([
         'format_number(fl, 3)',
         "format_number(i, '#,##0.0')",
