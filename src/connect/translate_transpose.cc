@@ -76,7 +76,7 @@ TypePtr tightest_common_type(const TypePtr& a, const TypePtr& b) {
     return DataType::double_();
   if ((a->is_numeric() && b->is_numeric()) || (a->is_datetime() && b->is_datetime()) ||
       (a->is_nested() && a->same_type(*b)))
-    return functions::wider_type(a, b, true);
+    return functions::wider_type(a, b, false);
   return nullptr;
 }
 

@@ -199,7 +199,13 @@ Signature integral_divide_rule(const std::vector<TypePtr>& args, const Config& c
   TypePtr a = coerced(args[0]), b = coerced(args[1]);
   auto integral_or_decimal = [](const TypePtr& t) { return t->is_integral() || t->id() == TypeId::kDecimal; };
   if (!integral_or_decimal(a) || !integral_or_decimal(b)) {
-    // Named by the function, so the message shows the call's SQL text, `(7.5 div 2)`.
+    // Named by the function, so the message shows the call's SQL text, `(7.5 div 2)`. Operands
+    // of one type fail for the type itself.
+    if (a->equals(*b))
+      throw_type_mismatch("BINARY_OP_WRONG_TYPE",
+                          "the binary operator requires the input type (\"BIGINT\" or \"DECIMAL\" or "
+                          "\"INTERVAL YEAR TO MONTH\" or \"INTERVAL DAY TO SECOND\"), not \"" + a->sql() + "\".",
+                          "div");
     throw_type_mismatch("BINARY_OP_DIFF_TYPES",
                         "the left and right operands of the binary operator have incompatible types (\"" +
                             (a->is_integral() ? DataType::long_() : a)->sql() + "\" and \"" +
@@ -365,6 +371,9 @@ ColumnPtr negate_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Sig
       return unary_fixed<T, T, false>(a, n, rt, [](T x) {
         return static_cast<T>(static_cast<std::make_unsigned_t<T>>(0) - static_cast<std::make_unsigned_t<T>>(x));
       });
+    } else if constexpr (std::is_same_v<T, int128_t>) {
+      const int precision = rt->precision(), scale = rt->scale();
+      return unary_fixed<T, T, false>(a, n, rt, [=](T x) { return decimal_negate(x, precision, scale); });
     } else {
       return unary_fixed<T, T, false>(a, n, rt, [](T x) { return static_cast<T>(-x); });
     }

@@ -571,11 +571,21 @@ ColumnPtr slice_kernel(const Args& a, int64_t n, const Signature& sig, const Eva
 
 Signature sequence_rule(const Infos& a, const Config&) {
   std::vector<TypePtr> types = types_of(a);
+  // Two dates without a step: the days between them, one day apart (backwards when the stop
+  // comes first).
+  auto date_or_null = [](const TypePtr& t) { return t->id() == TypeId::kDate || t->id() == TypeId::kNull; };
+  if (types.size() == 2 && date_or_null(types[0]) && date_or_null(types[1]) &&
+      (types[0]->id() == TypeId::kDate || types[1]->id() == TypeId::kDate)) {
+    Signature s;
+    s.arg_types.assign(2, DataType::date());
+    s.result_type = DataType::array(DataType::date(), false);
+    return s;
+  }
   TypePtr t = DataType::null();
   for (size_t i = 0; i < types.size(); ++i) {
     if (!types[i]->is_integral() && types[i]->id() != TypeId::kNull)
       throw_unexpected_input("sequence", types, i, "\"INTEGRAL\"");
-    t = wider_type(t, types[i], true);
+    t = wider_type(t, types[i], false);
   }
   if (t->id() == TypeId::kNull) t = DataType::int_();
   Signature s;

@@ -11,22 +11,28 @@
 #include "common/timezone.h"
 #include "functions/variant_util.h"
 #include "common/number_format.h"
+#include "functions/decimal_util.h"
 #include "functions/kernel_util.h"
 
 namespace ember::functions {
 namespace {
 
-[[noreturn]] void invalid_input(const std::string& value, const TypePtr& from, const TypePtr& to) {
+/// CAST_INVALID_INPUT of a value shown as `shown` (strings quoted, NaN not).
+[[noreturn]] void invalid_input_shown(const std::string& shown, const TypePtr& from, const TypePtr& to) {
   throw SparkError(ErrorKind::kNumberFormat, "CAST_INVALID_INPUT",
-                   "The value '" + value + "' of the type \"" + from->sql() +
+                   "The value " + shown + " of the type \"" + from->sql() +
                        "\" cannot be cast to \"" + to->sql() +
                        "\" because it is malformed. Correct the value as per the syntax, or change its "
                        "target type. Use `try_cast` to tolerate malformed input and return NULL "
                        "instead.",
-                   {{"expression", "'" + value + "'"},
+                   {{"expression", shown},
                     {"sourceType", "\"" + from->sql() + "\""},
                     {"targetType", "\"" + to->sql() + "\""},
                     {"ansiConfig", "\"spark.sql.ansi.enabled\""}});
+}
+
+[[noreturn]] void invalid_input(const std::string& value, const TypePtr& from, const TypePtr& to) {
+  invalid_input_shown("'" + value + "'", from, to);
 }
 
 [[noreturn]] void cast_overflow(const std::string& value, const TypePtr& from, const TypePtr& to) {
@@ -166,7 +172,11 @@ struct Caster {
         case TypeId::kLong: b.append_bytes(std::to_string(in->values<int64_t>()[i])); break;
         case TypeId::kFloat: b.append_bytes(format_float(in->values<float>()[i])); break;
         case TypeId::kDouble: b.append_bytes(format_double(in->values<double>()[i])); break;
-        case TypeId::kDecimal: b.append_bytes(decimal_to_string(in->values<int128_t>()[i], from->scale())); break;
+        // Outside ANSI mode Spark prints a decimal as BigDecimal.toString does (0E-18).
+        case TypeId::kDecimal:
+          b.append_bytes(ctx.ansi ? decimal_to_string(in->values<int128_t>()[i], from->scale())
+                                  : java_decimal_string(in->values<int128_t>()[i], from->scale()));
+          break;
         case TypeId::kBinary: b.append_bytes(in->string_at(i)); break;
         case TypeId::kDate: b.append_bytes(format_date(in->values<int32_t>()[i])); break;
         case TypeId::kTimestamp: b.append_bytes(format_timestamp(in->values<int64_t>()[i], zone())); break;
@@ -346,7 +356,20 @@ struct Caster {
         int64_t days = in->values<int32_t>()[i];
         if (t == TypeId::kTimestamp) b.append<int64_t>(zone().local_to_utc_micros(days * kMicrosPerDay));
         else if (t == TypeId::kTimestampNtz) b.append<int64_t>(days * kMicrosPerDay);
+        // Spark's legacy cast of a date to a number or boolean (ANSI mode refuses it) is NULL.
+        else if (to->is_numeric() || t == TypeId::kBoolean) b.append_null();
         else return unsupported();
+      } else if (t == TypeId::kTimestamp && f == TypeId::kDecimal) {
+        // Seconds times 10^6, truncated toward zero; like BigDecimal.longValue, only the low 64
+        // bits of a wider result remain (in every mode).
+        const int128_t v = in->values<int128_t>()[i];
+        const int scale = from->scale();
+        uint64_t us;
+        if (scale >= 6)
+          us = static_cast<uint64_t>(static_cast<unsigned __int128>(v / pow10_i128(scale - 6)));
+        else
+          us = static_cast<uint64_t>(static_cast<unsigned __int128>(v)) * static_cast<uint64_t>(pow10_i128(6 - scale));
+        b.append<int64_t>(static_cast<int64_t>(us));
       } else if (f == TypeId::kTimestamp || f == TypeId::kTimestampNtz) {
         int64_t us = in->values<int64_t>()[i];
         int64_t local = f == TypeId::kTimestamp ? zone().utc_to_local_micros(us) : us;
@@ -376,11 +399,17 @@ struct Caster {
           b.append<int64_t>(us);
         } else {
           if (std::isnan(secs) || std::isinf(secs)) {
-            if (strict()) cast_overflow(format_double(secs) + "D", from, to);
+            if (strict()) invalid_input_shown(format_double(secs), from, to);
             b.append_null();
             continue;
           }
-          b.append<int64_t>(static_cast<int64_t>(secs * 1e6));
+          // The microseconds convert as Java's (long) does, saturating; ANSI mode checks them
+          // as a cast of the DOUBLE product to BIGINT.
+          const double us = secs * 1e6;
+          const bool fits = us >= -9223372036854775808.0 && us < 9223372036854775808.0;
+          if (!fits && strict()) cast_overflow(format_double(us) + "D", DataType::double_(), DataType::long_());
+          b.append<int64_t>(fits ? static_cast<int64_t>(us)
+                                 : us > 0 ? std::numeric_limits<int64_t>::max() : std::numeric_limits<int64_t>::min());
         }
       } else {
         return unsupported();
@@ -480,8 +509,9 @@ std::string format_double(double v) { return java_double_string(v); }
 std::string format_float(float v) { return java_float_string(v); }
 
 bool can_cast(const DataType& from, const DataType& to, bool ansi) {
-  (void)ansi;
   if (from.equals(to) || from.id() == TypeId::kNull) return true;
+  // Spark's legacy cast of a date to a number or boolean (always NULL).
+  if (from.id() == TypeId::kDate && (to.is_numeric() || to.id() == TypeId::kBoolean)) return !ansi;
   if (from.id() == TypeId::kVariant) return can_cast_from_variant(to);
   if (to.id() == TypeId::kVariant) return can_cast_to_variant(from);
   if (to.id() == TypeId::kString) return true;
@@ -502,6 +532,28 @@ bool can_cast(const DataType& from, const DataType& to, bool ansi) {
   if (from.id() == TypeId::kBinary) return false;
   if (from.is_nested() && to.is_nested()) return from.id() == to.id();
   return false;
+}
+
+void throw_cast_mismatch(const DataType& from, const DataType& to, bool ansi, const std::string& sql) {
+  const std::string src = "\"" + from.sql() + "\"", target = "\"" + to.sql() + "\"";
+  std::map<std::string, std::string> params{{"sqlExpr", "\"" + sql + "\""}, {"srcType", src}, {"targetType", target}};
+  const std::string head = "Cannot resolve \"" + sql + "\" due to data type mismatch: cannot cast " + src + " to " + target;
+  if (ansi && can_cast(from, to, false)) {
+    if (from.id() == TypeId::kDate && to.is_numeric()) {
+      params["functionNames"] = "`UNIX_DATE`";
+      throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.CAST_WITH_FUNC_SUGGESTION",
+                       head + ". To convert values from " + src + " to " + target +
+                           ", you can use the functions `UNIX_DATE` instead.",
+                       params);
+    }
+    params["config"] = "\"spark.sql.ansi.enabled\"";
+    params["configVal"] = "'false'";
+    throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION",
+                     head + " with ANSI mode on. If you have to cast " + src + " to " + target +
+                         ", you can set \"spark.sql.ansi.enabled\" as 'false'.",
+                     params);
+  }
+  throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION", head + ".", params);
 }
 
 bool cast_forces_null(const DataType& from, const DataType& to) {

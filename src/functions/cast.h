@@ -10,6 +10,11 @@ namespace ember::functions {
 /// Whether Spark allows casting `from` to `to` (explicit CAST) under the given ANSI mode.
 bool can_cast(const DataType& from, const DataType& to, bool ansi);
 
+/// The DATATYPE_MISMATCH of a cast can_cast refuses, in Spark's sub-class: a cast only ANSI mode
+/// refuses suggests a function (DATE to a number: UNIX_DATE) or turning ANSI mode off;
+/// CAST_WITHOUT_SUGGESTION otherwise. `sql` is the cast's text.
+[[noreturn]] void throw_cast_mismatch(const DataType& from, const DataType& to, bool ansi, const std::string& sql);
+
 /// Whether a cast from `from` to `to` may produce a null from a non-null value (a malformed
 /// string, a value out of a decimal's range, NaN to an integer), which makes the cast's result
 /// nullable in the schema whatever the ANSI mode, as Spark's Cast.forceNullable says.

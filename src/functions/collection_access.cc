@@ -32,7 +32,9 @@ Signature access_rule(const Access& how, const Infos& a, const Config& conf) {
     throw_unexpected_input(how.fn, types, 0, maps || how.fn == "get" ? "\"ARRAY\"" : "(\"ARRAY\" or \"MAP\")");
   Signature s;
   if (c->id() == TypeId::kArray) {
-    if (!types[1]->is_integral() && types[1]->id() != TypeId::kNull)
+    // get casts any number or string index to INT implicitly; the other forms want an integer.
+    const bool castable = how.fn == "get" && (types[1]->is_numeric() || types[1]->id() == TypeId::kString);
+    if (!types[1]->is_integral() && types[1]->id() != TypeId::kNull && !castable)
       throw_unexpected_input(how.fn, types, 1, "\"INT\"");
     s.arg_types = {c, DataType::int_()};
     s.result_type = c->element_type();

@@ -4,6 +4,7 @@
 
 #include <cmath>
 
+#include "functions/cast.h"
 #include "functions/string_util.h"
 
 namespace ember::functions {
@@ -21,7 +22,11 @@ ColumnPtr nvl2_kernel(const Args& a, int64_t n, const Signature& sig, const Eval
 ColumnPtr nullif_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
   static const FunctionDef* eq = Registry::instance().find("==");
   Signature es = eq->type_rule({a[0]->type(), a[1]->type()}, ctx.config ? *ctx.config : Config());
-  ColumnPtr same = eq->kernel(a, n, es, ctx);
+  // The operands compare in their common type; the result is the first one as it is.
+  Args cast;
+  for (size_t k = 0; k < 2; ++k)
+    cast.push_back(a[k]->type()->equals(*es.arg_types[k]) ? a[k] : cast_column(a[k], es.arg_types[k], ctx));
+  ColumnPtr same = eq->kernel(cast, n, es, ctx);
   ColumnBuilder b(sig.result_type, n);
   for (int64_t i = 0; i < n; ++i) {
     if (same->is_valid(i) && same->bool_at(i))
@@ -74,8 +79,10 @@ void register_conditional(Registry& r) {
       [](const Types& a, const Config& conf) {
         TypePtr t = common_type("nullif", a, {0, 1}, conf);
         Signature s;
-        s.arg_types = {t, t};
-        s.result_type = t;
+        // Spark's nullif is If(left = right, NULL, left): of the first operand's type.
+        const TypePtr& first = a[0]->id() == TypeId::kNull ? t : a[0];
+        s.arg_types = {first, a[1]->id() == TypeId::kNull ? t : a[1]};
+        s.result_type = first;
         s.null_if_any_arg_null = false;
         s.may_introduce_null = true;
         return s;

@@ -106,10 +106,8 @@ ColumnPtr decimal_arith(DecimalOp op, const Column& a, const Column& b, int64_t 
     switch (op) {
       case DecimalOp::kAdd:
       case DecimalOp::kSub:
-        if (!decimal_rescale(l, s1, common, &lc) || !decimal_rescale(r, s2, common, &rc)) return Outcome::kOverflow;
-        if (op == DecimalOp::kAdd ? __builtin_add_overflow(lc, rc, &v) : __builtin_sub_overflow(lc, rc, &v))
-          return Outcome::kOverflow;
-        if (!decimal_rescale(v, common, s, out)) return Outcome::kOverflow;
+        // A decimal's unscaled value is above -10^38, so -r cannot overflow.
+        if (!decimal_add(l, s1, op == DecimalOp::kAdd ? r : -r, s2, s, out)) return Outcome::kOverflow;
         break;
       case DecimalOp::kMul:
         if (!decimal_multiply(l, r, s1 + s2 - s, out)) return Outcome::kOverflow;

@@ -45,6 +45,12 @@ U256 sub(U256 a, const U256& b) {
   return a;
 }
 
+U256 add(U256 a, const U256& b) {
+  a.lo += b.lo;
+  a.hi += b.hi + (a.lo < b.lo ? 1 : 0);
+  return a;
+}
+
 /// Quotient and remainder of a 256-bit magnitude by a nonzero 256-bit divisor (shift-subtract).
 void divmod(U256 a, U256 d, U256* q, U256* r) {
   if (d.hi == 0 && a.hi == 0) {
@@ -160,6 +166,66 @@ bool decimal_divide(int128_t a, int128_t b, int shift, int128_t* out, bool round
   return divide_rounded(n, d, negative, out, round);
 }
 
+bool decimal_add(int128_t a, int sa, int128_t b, int sb, int to, int128_t* out) {
+  const int common = std::max(sa, sb);
+  EMBER_CHECK(to <= common, "decimal_add rounds to a scale at most its operands'");
+  int128_t x, y, sum;
+  if (decimal_rescale(a, sa, common, &x) && decimal_rescale(b, sb, common, &y) &&
+      !__builtin_add_overflow(x, y, &sum))
+    return decimal_rescale(sum, common, to, out);
+  // Magnitudes of at most 38 digits scaled by at most 10^38 fit in 256 bits.
+  const U256 ma = mul(magnitude(a), u128(pow10_i128(common - sa)));
+  const U256 mb = mul(magnitude(b), u128(pow10_i128(common - sb)));
+  const bool na = a < 0, nb = b < 0;
+  U256 m;
+  bool negative;
+  if (na == nb) {
+    m = add(ma, mb);
+    negative = na;
+  } else if (less(ma, mb)) {
+    m = sub(mb, ma);
+    negative = nb;
+  } else {
+    m = sub(ma, mb);
+    negative = na;
+  }
+  return divide_rounded(m, {0, u128(pow10_i128(common - to))}, negative, out);
+}
+
+int128_t decimal_negate(int128_t v, int precision, int scale) {
+  constexpr int kDigits = 34;  // MathContext.DECIMAL128
+  if (precision <= kDigits || decimal_fits(v, kDigits)) return -v;
+  u128 m = magnitude(v);
+  int drop = 0;
+  for (u128 bound = u128(pow10_i128(kDigits)); m / u128(pow10_i128(drop)) >= bound;) ++drop;
+  const u128 f = u128(pow10_i128(drop));
+  u128 q = m / f, r = m % f;
+  if (r * 2 > f || (r * 2 == f && (q & 1) != 0)) ++q;
+  if (q == u128(pow10_i128(kDigits))) {
+    q /= 10;
+    ++drop;
+  }
+  const int128_t rounded = v < 0 ? int128_t(q) : -int128_t(q);
+  // q < 10^34 and drop <= 5: the value at the original scale fits in 128 bits.
+  const int128_t result = rounded * pow10_i128(drop);
+  if (!decimal_fits(result, precision))
+    decimal_rounded_out_of_range(decimal_to_string(result, scale), java_decimal_string(rounded, scale - drop),
+                                 precision, scale);
+  return result;
+}
+
+std::string java_decimal_string(int128_t unscaled, int scale) {
+  std::string digits = int128_to_string(unscaled);
+  const bool negative = !digits.empty() && digits[0] == '-';
+  if (negative) digits.erase(0, 1);
+  const int64_t adjusted = static_cast<int64_t>(digits.size()) - 1 - scale;
+  if (scale >= 0 && adjusted >= -6) return decimal_to_string(unscaled, scale);
+  std::string text = (negative ? "-" : "") + digits.substr(0, 1);
+  if (digits.size() > 1) text += "." + digits.substr(1);
+  if (adjusted != 0) text += std::string("E") + (adjusted > 0 ? "+" : "") + std::to_string(adjusted);
+  return text;
+}
+
 TypePtr decimal_adjusted(int precision, int scale) {
   const int max = DataType::kMaxDecimalPrecision;
   if (precision <= max) return DataType::decimal(precision, scale);
@@ -189,6 +255,18 @@ void decimal_out_of_range_text(const std::string& value, int precision, int scal
                     {"precision", std::to_string(precision)},
                     {"scale", std::to_string(scale)},
                     {"config", "\"spark.sql.ansi.enabled\""}});
+}
+
+void decimal_rounded_out_of_range(const std::string& rounded, const std::string& original, int precision,
+                                  int scale) {
+  throw SparkError(ErrorKind::kArithmetic, "NUMERIC_VALUE_OUT_OF_RANGE.WITHOUT_SUGGESTION",
+                   " The " + rounded + " rounded half up from " + original + " cannot be represented as Decimal(" +
+                       std::to_string(precision) + ", " + std::to_string(scale) + ").",
+                   {{"roundedValue", rounded},
+                    {"originalValue", original},
+                    {"precision", std::to_string(precision)},
+                    {"scale", std::to_string(scale)}},
+                   "22003");
 }
 
 void decimal_out_of_range(int128_t unscaled, int scale, int precision, int target_scale) {

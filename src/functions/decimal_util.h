@@ -29,6 +29,21 @@ bool decimal_multiply(int128_t a, int128_t b, int shift, int128_t* out);
 /// False when the result does not fit.
 bool decimal_divide(int128_t a, int128_t b, int shift, int128_t* out, bool round = true);
 
+/// round_half_up((a at scale sa + b at scale sb) at scale `to`), exactly, for to <= max(sa, sb):
+/// the sum at the common scale may need more than 128 bits (two 38-digit values, or a value
+/// scaled up by many digits) while the rounded result fits. False when the result does not fit.
+bool decimal_add(int128_t a, int sa, int128_t b, int sb, int to, int128_t* out);
+
+/// -v of a DECIMAL(precision, scale) value as Spark's Decimal negates it: values wider than 34
+/// digits are rounded to 34 significant digits (HALF_EVEN, Scala's default MathContext) and
+/// brought back to `scale`. A result beyond `precision` digits is NUMERIC_VALUE_OUT_OF_RANGE
+/// whatever the ANSI mode (-(-99999999999999999999.999999999999999999) rounds to 10^20).
+int128_t decimal_negate(int128_t v, int precision, int scale);
+
+/// Java's BigDecimal.toString of unscaled × 10^-scale: plain digits, or scientific notation when
+/// the scale is negative or the adjusted exponent is below -6 (0E-18, 1.000E+35).
+std::string java_decimal_string(int128_t unscaled, int scale);
+
 /// Spark's DecimalType.adjustPrecisionScale (precision loss allowed, the default): a result
 /// type wider than 38 digits keeps its integral digits and at least min(scale, 6) fraction digits.
 TypePtr decimal_adjusted(int precision, int scale);
@@ -40,6 +55,10 @@ TypePtr integral_as_decimal(const TypePtr& t);
 [[noreturn]] void decimal_out_of_range(int128_t unscaled, int scale, int precision, int target_scale);
 /// As above for a value shown as text (an exact value wider than 128 bits, a double).
 [[noreturn]] void decimal_out_of_range_text(const std::string& value, int precision, int scale);
+/// The error Spark raises in every mode when a value rounded to a decimal type's scale exceeds
+/// its precision: "The <rounded> rounded half up from <original> cannot be represented as ...".
+[[noreturn]] void decimal_rounded_out_of_range(const std::string& rounded, const std::string& original,
+                                               int precision, int scale);
 
 }  // namespace ember::functions
 

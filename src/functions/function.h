@@ -244,8 +244,9 @@ void register_input_file_functions(Registry& r);
 /// row is (its partition, its place there, the file it was read from), named `name()`.
 FunctionDef row_numbering(const char* name, TypePtr type, ScalarKernel kernel, const char* usage);
 
-/// Spark's implicit type widening for arithmetic and comparison (`findWiderTypeForTwo` in ANSI
-/// mode); nullptr when there is no common type.
+/// Spark's implicit type widening for arithmetic and comparison (`findWiderTypeForTwo`); nullptr
+/// when there is no common type. `ansi` selects ANSI mode's rules, which widen FLOAT beside an
+/// integral type to DOUBLE (the legacy rules keep FLOAT).
 TypePtr wider_type(const TypePtr& a, const TypePtr& b, bool ansi);
 /// The SQL text of a call whose argument types are being checked, as Spark shows it in
 /// DATATYPE_MISMATCH messages (`"bool_and(v)"`, `however "v" has the type "INT"`): the call as

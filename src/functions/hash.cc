@@ -30,9 +30,8 @@ bool hashable(const DataType& t) {
     case TypeId::kDouble:
     case TypeId::kString:
     case TypeId::kBinary:
-      return true;
     case TypeId::kDecimal:
-      return t.precision() <= 18;
+      return true;
     case TypeId::kArray:
     case TypeId::kMap:
     case TypeId::kStruct: {
@@ -229,15 +228,7 @@ ColumnPtr sha2_kernel(const Args& a, int64_t n, const Signature& sig, const Eval
 
 }  // namespace
 
-bool value_hashable(const DataType& t) {
-  if (t.id() == TypeId::kDecimal) return true;
-  if (t.is_nested()) {
-    for (const auto& f : t.fields())
-      if (!value_hashable(*f.type)) return false;
-    return true;
-  }
-  return hashable(t);
-}
+bool value_hashable(const DataType& t) { return hashable(t); }
 
 int64_t xxhash64_value(const Column& c, int64_t i, int64_t seed) {
   static const Hasher<int64_t> f{digest::xxh64_int, digest::xxh64_long, digest::xxh64_bytes};

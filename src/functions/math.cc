@@ -54,6 +54,15 @@ TypePtr integral_input(const std::string& fn, const std::vector<TypePtr>& args, 
   wrong_type(fn, args, i, required);
 }
 
+/// An argument Spark implicitly casts to `to` (an integral type) from any number or string
+/// (fractions truncate; ANSI mode checks the range).
+TypePtr numeric_input(const std::string& fn, const std::vector<TypePtr>& args, size_t i, const TypePtr& to,
+                      const std::string& required) {
+  const TypePtr& t = args[i];
+  if (t->is_numeric() || t->id() == TypeId::kString || t->id() == TypeId::kNull) return to;
+  wrong_type(fn, args, i, required);
+}
+
 /// Java's (long) conversion of a double: saturating, NaN becomes 0.
 int64_t java_d2l(double d) {
   if (std::isnan(d)) return 0;
@@ -279,19 +288,9 @@ ColumnPtr floor_ceil_decimal(const Column& a, int64_t n, const Signature& sig, i
   // Spark reports a result beyond 38 digits in every mode, naming the rounded value in full
   // and as Java's BigDecimal prints it (1E+100).
   auto out_of_range = [&](int128_t q) {
-    std::string digits = decimal_to_string(q < 0 ? -q : q, 0);
-    std::string full = (q < 0 ? "-" : "") + digits + std::string(static_cast<size_t>(pad), '0');
-    std::string sci = (q < 0 ? "-" : "") + digits.substr(0, 1) +
-                      (digits.size() > 1 ? "." + digits.substr(1) : "") + "E+" +
-                      std::to_string(pad + static_cast<int64_t>(digits.size()) - 1);
-    throw SparkError(ErrorKind::kArithmetic, "NUMERIC_VALUE_OUT_OF_RANGE.WITHOUT_SUGGESTION",
-                     " The " + full + " rounded half up from " + sci + " cannot be represented as Decimal(" +
-                         std::to_string(sig.result_type->precision()) + ", " +
-                         std::to_string(sig.result_type->scale()) + ").",
-                     {{"roundedValue", full}, {"originalValue", sci},
-                      {"precision", std::to_string(sig.result_type->precision())},
-                      {"scale", std::to_string(sig.result_type->scale())}},
-                     "22003");
+    std::string full = int128_to_string(q) + std::string(static_cast<size_t>(pad), '0');
+    decimal_rounded_out_of_range(full, java_decimal_string(q, static_cast<int>(-pad)),
+                                 sig.result_type->precision(), sig.result_type->scale());
   };
   for (int64_t i = 0; i < n; ++i) {
     if (a.is_null(i)) {
@@ -346,8 +345,10 @@ void register_abs_positive(Registry& r) {
         if constexpr (std::is_floating_point_v<T>) {
           return unary_fixed<T, T, false>(*args[0], n, rt, [](T x) { return std::fabs(x); });
         } else if constexpr (std::is_same_v<T, int128_t>) {
-          // |x| of a decimal never needs another digit.
-          return unary_fixed<T, T, false>(*args[0], n, rt, [](T x) { return x < 0 ? -x : x; });
+          const int precision = rt->precision(), scale = rt->scale();
+          return unary_fixed<T, T, false>(*args[0], n, rt, [=](T x) {
+            return x < 0 ? decimal_negate(x, precision, scale) : x;
+          });
         } else {
           if (ctx.ansi)
             return unary_fixed<T, T, true>(*args[0], n, rt, [](T x) {
@@ -702,7 +703,7 @@ void register_greatest_least(Registry& r) {
                             call_sql(name, args));
       }
       if (common->id() == TypeId::kNull) common = DataType::null();
-      if (common->id() == TypeId::kDecimal || common->is_nested())
+      if (common->is_nested())
         throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                          name + " on " + common->sql() + " is not supported yet.");
       Signature s;
@@ -886,9 +887,7 @@ void register_bitwise(Registry& r) {
                                             : integral_input(name, args, 0, DataType::int_(),
                                                              "(\"INT\" or \"BIGINT\")");
       if (base->id() != TypeId::kLong) base = DataType::int_();
-      s.arg_types = {base, integral_input(name, args, 1, DataType::int_(), "\"INT\"")};
-      if (s.arg_types[1]->id() == TypeId::kLong) wrong_type(name, args, 1, "\"INT\"");
-      s.arg_types[1] = DataType::int_();
+      s.arg_types = {base, numeric_input(name, args, 1, DataType::int_(), "\"INT\"")};
       s.result_type = base;
       return s;
     };
@@ -956,7 +955,7 @@ void register_integer_functions(Registry& r) {
     d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
       Signature s;
       const TypePtr& t = args[0];
-      if (t->is_integral() || t->id() == TypeId::kNull) s.arg_types = {DataType::long_()};
+      if (t->is_numeric() || t->id() == TypeId::kNull) s.arg_types = {DataType::long_()};
       else if (t->id() == TypeId::kString || t->id() == TypeId::kBinary) s.arg_types = {t};
       else wrong_type("hex", args, 0, "(\"BIGINT\" or \"BINARY\" or \"STRING\")");
       s.result_type = DataType::string();
@@ -1053,8 +1052,7 @@ void register_integer_functions(Registry& r) {
     d.min_args = d.max_args = 1;
     d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
       Signature s;
-      s.arg_types = {integral_input("bin", args, 0, DataType::long_(), "\"BIGINT\"")};
-      s.arg_types[0] = DataType::long_();
+      s.arg_types = {numeric_input("bin", args, 0, DataType::long_(), "\"BIGINT\"")};
       s.result_type = DataType::string();
       return s;
     };

@@ -320,8 +320,11 @@ void throw_type_mismatch(const std::string& sub_class, const std::string& messag
 }
 
 TypePtr wider_type(const TypePtr& a, const TypePtr& b, bool ansi) {
-  (void)ansi;
   if (a->equals(*b)) return a;
+  // ANSI mode widens FLOAT beside an integral type to DOUBLE, which holds every integral
+  // value the FLOAT cannot.
+  if (ansi && ((a->id() == TypeId::kFloat && b->is_integral()) || (b->id() == TypeId::kFloat && a->is_integral())))
+    return DataType::double_();
   if (a->id() == TypeId::kNull) return b;
   if (b->id() == TypeId::kNull) return a;
   auto rank = [](TypeId id) {

@@ -116,17 +116,25 @@ Signature length_rule(const std::string& fn, const Types& args) {
 // ---------------------------------------------------------------------------------------------
 // Case.
 
-/// Java's String.toLowerCase: the simple mapping, plus the final sigma (Σ at the end of a word
-/// becomes ς).
+/// Java's String.toLowerCase(Locale.ROOT): the simple mapping, plus SpecialCasing's full and
+/// conditional ones: İ becomes i and a combining dot above (U+0307), and the final sigma (Σ at
+/// the end of a word becomes ς).
 void lower_in_place(std::u32string& u) {
-  auto cased = [](char32_t c) { return is_upper_cp(c) || is_lower_cp(c); };
+  auto cased = [](char32_t c) { return is_upper_cp(c) || is_lower_cp(c) || is_title_cp(c); };
+  std::u32string out;
+  out.reserve(u.size());
   for (size_t k = 0; k < u.size(); ++k) {
     char32_t c = u[k];
-    if (c == 0x3A3 && k > 0 && cased(u[k - 1]) && (k + 1 == u.size() || !cased(u[k + 1])))
-      u[k] = 0x3C2;
-    else
-      u[k] = to_lower_cp(c);
+    if (c == 0x3A3 && k > 0 && cased(u[k - 1]) && (k + 1 == u.size() || !cased(u[k + 1]))) {
+      out += char32_t{0x3C2};
+    } else if (c == 0x130) {
+      out += U'i';
+      out += char32_t{0x307};
+    } else {
+      out += to_lower_cp(c);
+    }
   }
+  u = std::move(out);
 }
 
 template <bool kUpper>
@@ -143,13 +151,8 @@ ColumnPtr case_kernel(const Args& a, int64_t n, const Signature& sig, const Eval
       std::u32string u = utf8_decode(s);
       out.clear();
       if constexpr (kUpper) {
-        // Java's String.toUpperCase maps ß to "SS" (a full, not simple, case mapping).
-        for (char32_t c : u) {
-          if (c == 0xDF)
-            out += "SS";
-          else
-            utf8_append(out, to_upper_cp(c));
-        }
+        // Java's String.toUpperCase uses the full case mapping (ß to "SS").
+        for (char32_t c : u) append_upper_case(out, c);
       } else {
         lower_in_place(u);
         out = utf8_encode(u);
@@ -160,12 +163,25 @@ ColumnPtr case_kernel(const Args& a, int64_t n, const Signature& sig, const Eval
 }
 
 ColumnPtr initcap_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+  // Each space-separated word: its first letter in title case, as it was (İ stays İ), the rest
+  // in lower case, seen in the whole word's context (the final sigma).
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-    std::u32string u = utf8_decode(a[0]->string_at(i));
-    lower_in_place(u);
-    for (size_t k = 0; k < u.size(); ++k)
-      if (k == 0 || u[k - 1] == U' ') u[k] = to_upper_cp(u[k]);
-    b.append_bytes(utf8_encode(u));
+    const std::u32string u = utf8_decode(a[0]->string_at(i));
+    std::string out;
+    for (size_t start = 0; start <= u.size();) {
+      size_t end = u.find(U' ', start);
+      if (end == std::u32string::npos) end = u.size();
+      if (end > start) {
+        std::u32string word = u.substr(start, end - start);
+        const char32_t first = word[0];
+        lower_in_place(word);
+        append_title_case(out, first);
+        out += utf8_encode(std::u32string_view(word).substr(first == 0x130 ? 2 : 1));
+      }
+      if (end < u.size()) out += ' ';
+      start = end + 1;
+    }
+    b.append_bytes(out);
   });
 }
 
@@ -262,24 +278,26 @@ ColumnPtr pad_kernel(const Args& a, int64_t n, const Signature& sig, const EvalC
 // ---------------------------------------------------------------------------------------------
 // Substrings and positions.
 
+/// SQL's substring of bytes (1-based `pos`, negative from the end), for BINARY values.
+std::string_view binary_substring_sql(std::string_view s, int64_t pos, int64_t len) {
+  int64_t sz = static_cast<int64_t>(s.size());
+  int64_t start = pos > 0 ? pos - 1 : (pos < 0 ? sz + pos : 0);
+  int64_t end = std::min<int64_t>(start + len, INT32_MAX);
+  start = std::max<int64_t>(start, 0);
+  end = std::min(end, sz);
+  return start >= end ? std::string_view() : s.substr(static_cast<size_t>(start), static_cast<size_t>(end - start));
+}
+
 ColumnPtr substring_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
   bool binary = sig.result_type->id() == TypeId::kBinary;
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     std::string_view s = a[0]->string_at(i);
     int64_t pos = int_arg(a, 1, i);
     int64_t len = a.size() > 2 ? int_arg(a, 2, i) : INT32_MAX;
-    if (!binary) {
+    if (binary)
+      b.append_bytes(binary_substring_sql(s, pos, len));
+    else
       b.append_bytes(substring_sql(s, pos, len));
-      return;
-    }
-    int64_t sz = static_cast<int64_t>(s.size());
-    int64_t start = pos > 0 ? pos - 1 : (pos < 0 ? sz + pos : 0);
-    int64_t end = std::min<int64_t>(start + len, INT32_MAX);
-    start = std::max<int64_t>(start, 0);
-    end = std::min(end, sz);
-    b.append_bytes(start >= end
-                       ? std::string_view()
-                       : s.substr(static_cast<size_t>(start), static_cast<size_t>(end - start)));
   });
 }
 
@@ -290,11 +308,14 @@ Signature substring_rule(const std::string& fn, const Types& args) {
 }
 
 ColumnPtr left_right_kernel(const Args& a, int64_t n, const Signature& sig, bool left) {
+  const bool binary = sig.result_type->id() == TypeId::kBinary;
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     std::string_view s = a[0]->string_at(i);
     int64_t len = int_arg(a, 1, i);
     if (len <= 0)
       b.append_bytes("");
+    else if (binary)
+      b.append_bytes(binary_substring_sql(s, 1, len));
     else if (left)
       b.append_bytes(substring_sql(s, 1, len));
     else
@@ -412,14 +433,16 @@ ColumnPtr translate_kernel(const Args& a, int64_t n, const Signature& sig, const
 }
 
 ColumnPtr overlay_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+  // BINARY values overlay bytes, strings characters.
+  const bool binary = sig.result_type->id() == TypeId::kBinary;
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     std::string_view s = a[0]->string_at(i), r = a[1]->string_at(i);
     int64_t pos = int_arg(a, 2, i);
     int64_t len = a.size() > 3 ? int_arg(a, 3, i) : -1;
-    if (len < 0) len = utf8_length(r);
-    std::string out(substring_sql(s, 1, pos - 1));
+    if (len < 0) len = binary ? static_cast<int64_t>(r.size()) : utf8_length(r);
+    std::string out(binary ? binary_substring_sql(s, 1, pos - 1) : substring_sql(s, 1, pos - 1));
     out += r;
-    out += substring_sql(s, pos + len, INT32_MAX);
+    out += binary ? binary_substring_sql(s, pos + len, INT32_MAX) : substring_sql(s, pos + len, INT32_MAX);
     b.append_bytes(out);
   });
 }
@@ -560,23 +583,11 @@ ColumnPtr base64_kernel(const Args& a, int64_t n, const Signature& sig, const Ev
 }
 
 ColumnPtr unbase64_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
-  // The MIME decoder: characters outside the alphabet are skipped; decoding stops at '='.
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-    std::string_view s = a[0]->string_at(i);
     std::string out;
-    uint32_t acc = 0;
-    int bits = 0;
-    for (char c : s) {
-      if (c == '=') break;
-      const char* p = c ? std::strchr(kB64, c) : nullptr;
-      if (!p) continue;
-      acc = (acc << 6) | static_cast<uint32_t>(p - kB64);
-      bits += 6;
-      if (bits >= 8) {
-        bits -= 8;
-        out += static_cast<char>((acc >> bits) & 0xFF);
-      }
-    }
+    // Spark lets the decoder's IllegalArgumentException through, without an error class.
+    std::string error = java_mime_unbase64(a[0]->string_at(i), &out);
+    if (!error.empty()) throw SparkError(ErrorKind::kIllegalArgument, "", error);
     b.append_bytes(out);
   });
 }
@@ -758,8 +769,22 @@ Signature affix_rule(const std::string& fn, const Types& args) {
 // ---------------------------------------------------------------------------------------------
 // levenshtein, soundex, mask.
 
+/// levenshtein's threshold: a NULL reads as 0, as Spark's evaluation unboxes it; the result is
+/// NULL only for a NULL string.
+Signature levenshtein_rule(const Types& types, const Config&) {
+  Signature s = coerce_args("levenshtein", types, "SSI", DataType::int_());
+  s.nullable_from = {0, 1};
+  return s;
+}
+
 ColumnPtr levenshtein_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
-  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+  return map_rows({a[0], a[1]}, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+    const int32_t threshold = a.size() > 2 && !a[2]->is_null(i) ? int_arg(a, 2, i) : 0;
+    // No distance is within a negative threshold.
+    if (a.size() > 2 && threshold < 0) {
+      b.append<int32_t>(-1);
+      return;
+    }
     std::u32string x = utf8_decode(a[0]->string_at(i)), y = utf8_decode(a[1]->string_at(i));
     std::vector<int32_t> prev(y.size() + 1), cur(y.size() + 1);
     for (size_t j = 0; j <= y.size(); ++j) prev[j] = static_cast<int32_t>(j);
@@ -771,7 +796,7 @@ ColumnPtr levenshtein_kernel(const Args& a, int64_t n, const Signature& sig, con
       std::swap(prev, cur);
     }
     int32_t dist = prev[y.size()];
-    if (a.size() > 2 && dist > int_arg(a, 2, i)) dist = -1;
+    if (a.size() > 2 && dist > threshold) dist = -1;
     b.append<int32_t>(dist);
   });
 }
@@ -799,8 +824,11 @@ ColumnPtr soundex_kernel(const Args& a, int64_t n, const Signature& sig, const E
       char x = s[j];
       if (x >= 'a' && x <= 'z')
         x = static_cast<char>(x - 32);
-      else if (x < 'A' || x > 'Z')
+      else if (x < 'A' || x > 'Z') {
+        // Any other byte separates equal codes, as a vowel does.
+        last = '0';
         continue;
+      }
       char code = kCodes[x - 'A'];
       if (code == '7') continue;
       if (code != '0' && code != last) out[k++] = code;
@@ -981,10 +1009,15 @@ void register_string_basic(Registry& r) {
     d.render = defaults_render(2, {"2147483647"});
     r.add(std::move(d));
   }
-  simple("left", 2, 2, "SI", S(),
-         [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
-           return left_right_kernel(a, n, s, true);
-         });
+  // left of BINARY is a substring of bytes (BINARY); right of BINARY takes the value as a
+  // STRING, as Spark does.
+  r.add(scalar(
+      "left", 2, 2,
+      [](const Types& a, const Config&) {
+        const bool binary = a[0]->id() == TypeId::kBinary;
+        return coerce_args("left", a, binary ? "BI" : "SI", binary ? DataType::binary() : S());
+      },
+      [](const Args& a, int64_t n, const Signature& s, const EvalContext&) { return left_right_kernel(a, n, s, true); }));
   simple("right", 2, 2, "SI", S(),
          [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
            return left_right_kernel(a, n, s, false);
@@ -1016,7 +1049,13 @@ void register_string_basic(Registry& r) {
   }
   simple("translate", 3, 3, "S", S(), translate_kernel);
   {
-    FunctionDef d = scalar("overlay", 3, 4, rule("overlay", "SSI", S()), overlay_kernel);
+    FunctionDef d = scalar(
+        "overlay", 3, 4,
+        [](const Types& a, const Config&) {
+          const bool binary = a[0]->id() == TypeId::kBinary && a[1]->id() == TypeId::kBinary;
+          return coerce_args("overlay", a, binary ? "BBI" : "SSI", binary ? DataType::binary() : S());
+        },
+        overlay_kernel);
     d.render = defaults_render(3, {"-1"});
     r.add(std::move(d));
   }
@@ -1058,7 +1097,7 @@ void register_string_basic(Registry& r) {
     r.add(scalar(
         name, 2, 2, [name](const Types& a, const Config&) { return affix_rule(name, a); }, k));
   }
-  simple("levenshtein", 2, 3, "SSI", DataType::int_(), levenshtein_kernel);
+  r.add(scalar("levenshtein", 2, 3, levenshtein_rule, levenshtein_kernel));
   simple("soundex", 1, 1, "S", S(), soundex_kernel);
   {
     FunctionDef d = scalar("mask", 1, 5, rule("mask", "S", S()), mask_kernel);

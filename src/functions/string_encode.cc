@@ -356,48 +356,18 @@ bool unhex(std::string_view s, std::string* out) {
   return true;
 }
 
-/// Java's MIME base64 decoder: characters outside the alphabet are skipped, padding is
-/// optional, but a lone sextet at the end, padding in the wrong place or data after padding is
-/// malformed.
-bool unbase64_strict(std::string_view s, std::string* out) {
-  static const char* kB64 = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
-  out->clear();
-  uint32_t acc = 0;
-  int count = 0;  // sextets in the current 4-character unit
+/// The text to_binary accepts as base64 before decoding it: alphabet characters and Java's
+/// whitespace (\s: space, \t, \n, \x0B, \f, \r), then at most two '=' and nothing after them.
+bool base64_text_valid(std::string_view s) {
   size_t i = 0;
-  for (; i < s.size(); ++i) {
-    char c = s[i];
-    if (c == '=') {
-      if (count < 2) return false;
-      if (count == 2) {
-        size_t j = i + 1;
-        while (j < s.size() && s[j] != '=' && (!s[j] || !std::strchr(kB64, s[j]))) ++j;
-        if (j >= s.size() || s[j] != '=') return false;
-        i = j;
-      }
-      ++i;
-      break;
-    }
-    const char* p = c ? std::strchr(kB64, c) : nullptr;
-    if (!p) continue;
-    acc = (acc << 6) | static_cast<uint32_t>(p - kB64);
-    if (++count == 4) {
-      *out += static_cast<char>(acc >> 16);
-      *out += static_cast<char>((acc >> 8) & 0xFF);
-      *out += static_cast<char>(acc & 0xFF);
-      acc = 0;
-      count = 0;
-    }
+  for (; i < s.size() && s[i] != '='; ++i) {
+    const char c = s[i];
+    if (base64_sextet(c) < 0 && c != ' ' && (c < '\t' || c > '\r')) return false;
   }
-  for (; i < s.size(); ++i)
-    if (s[i] && std::strchr(kB64, s[i])) return false;
-  if (count == 1) return false;
-  if (count == 2) *out += static_cast<char>(acc >> 4);
-  if (count == 3) {
-    *out += static_cast<char>(acc >> 10);
-    *out += static_cast<char>((acc >> 2) & 0xFF);
-  }
-  return true;
+  size_t padding = 0;
+  for (; i < s.size(); ++i, ++padding)
+    if (s[i] != '=') return false;
+  return padding <= 2;
 }
 
 BinaryFormat binary_format(const std::vector<ArgInfo>& a, bool try_form) {
@@ -452,7 +422,7 @@ FunctionDef to_binary_def(bool try_form) {
       bool ok = true;
       switch (f) {
         case BinaryFormat::kHex: ok = unhex(s, &out); break;
-        case BinaryFormat::kBase64: ok = unbase64_strict(s, &out); break;
+        case BinaryFormat::kBase64: ok = base64_text_valid(s) && java_mime_unbase64(s, &out).empty(); break;
         case BinaryFormat::kUtf8: out = s; break;
         default: ok = false;
       }

@@ -211,15 +211,17 @@ ColumnPtr count_kernel(const Args& a, int64_t n, const Signature& sig, const Eva
 }
 
 ColumnPtr substr_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
-  // regexp_substr: the first match, or NULL when there is none.
+  // regexp_substr: the first match, or NULL when there is none or it is empty.
   PatternCache cache("regexp_substr");
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     bool found = false;
     std::string_view s = a[0]->string_at(i);
     for_each_match(cache.get(a[1]->string_at(i)), s, 0,
                    [&](const std::vector<re2::StringPiece>& m) {
-                     b.append_bytes(std::string_view(m[0].data(), m[0].size()));
-                     found = true;
+                     if (m[0].size() > 0) {
+                       b.append_bytes(std::string_view(m[0].data(), m[0].size()));
+                       found = true;
+                     }
                      return false;
                    });
     if (!found) b.append_null();

@@ -83,14 +83,63 @@ char32_t to_lower_cp(char32_t c) {
   return static_cast<char32_t>(towlower_l(static_cast<wint_t>(c), utf8_locale()));
 }
 
+// The C library marks a title-case letter both upper and lower case; Java neither.
 bool is_upper_cp(char32_t c) {
   if (c < 0x80) return c >= 'A' && c <= 'Z';
-  return iswupper_l(static_cast<wint_t>(c), utf8_locale());
+  return iswupper_l(static_cast<wint_t>(c), utf8_locale()) && !iswlower_l(static_cast<wint_t>(c), utf8_locale());
 }
 
 bool is_lower_cp(char32_t c) {
   if (c < 0x80) return c >= 'a' && c <= 'z';
-  return iswlower_l(static_cast<wint_t>(c), utf8_locale());
+  return iswlower_l(static_cast<wint_t>(c), utf8_locale()) && !iswupper_l(static_cast<wint_t>(c), utf8_locale());
+}
+
+bool is_title_cp(char32_t c) {
+  return c >= 0x80 && iswupper_l(static_cast<wint_t>(c), utf8_locale()) &&
+         iswlower_l(static_cast<wint_t>(c), utf8_locale());
+}
+
+namespace {
+/// Unicode's SpecialCasing.txt: the unconditional mappings of Latin letters and ligatures to
+/// several code points, in title case (upper case is the same text in capitals). Empty for
+/// the others.
+const char* special_title_case(char32_t c) {
+  switch (c) {
+    case 0xDF: return "Ss";
+    case 0xFB00: return "Ff";
+    case 0xFB01: return "Fi";
+    case 0xFB02: return "Fl";
+    case 0xFB03: return "Ffi";
+    case 0xFB04: return "Ffl";
+    case 0xFB05:
+    case 0xFB06: return "St";
+    case 0x149: return "\u02BCN";
+    default: return "";
+  }
+}
+}  // namespace
+
+void append_upper_case(std::string& out, char32_t c) {
+  const std::string special = special_title_case(c);
+  if (special.empty()) {
+    utf8_append(out, to_upper_cp(c));
+    return;
+  }
+  for (char ch : special) out += static_cast<char>(ch >= 'a' && ch <= 'z' ? ch - 32 : ch);
+}
+
+void append_title_case(std::string& out, char32_t c) {
+  if (const char* special = special_title_case(c); *special) {
+    out += special;
+    return;
+  }
+  if (c < 0x80) {
+    utf8_append(out, to_upper_cp(c));
+    return;
+  }
+  static const wctrans_t title = wctrans_l("totitle", utf8_locale());
+  utf8_append(out, title ? static_cast<char32_t>(towctrans_l(static_cast<wint_t>(c), title, utf8_locale()))
+                         : to_upper_cp(c));
 }
 
 bool is_letter_cp(char32_t c) {
@@ -237,6 +286,50 @@ std::string year_month_interval_text(int64_t months, int start, int end) {
   if (start != end) return "INTERVAL '" + sign + std::to_string(m / 12) + "-" + std::to_string(m % 12) + "' YEAR TO MONTH";
   if (start == 0) return "INTERVAL '" + sign + std::to_string(m / 12) + "' YEAR";
   return "INTERVAL '" + std::to_string(months) + "' MONTH";
+}
+
+int base64_sextet(char c) {
+  if (c >= 'A' && c <= 'Z') return c - 'A';
+  if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+  if (c >= '0' && c <= '9') return c - '0' + 52;
+  if (c == '+') return 62;
+  if (c == '/') return 63;
+  return -1;
+}
+
+std::string java_mime_unbase64(std::string_view s, std::string* out) {
+  out->clear();
+  uint32_t acc = 0;
+  int count = 0;  // sextets of the current 4-character unit
+  size_t i = 0;
+  while (i < s.size()) {
+    const char c = s[i++];
+    if (c == '=') {
+      // Padding ends a unit of 2 (then "==", adjacent) or 3 characters.
+      if (count == 0 || (count == 2 && (i == s.size() || s[i++] != '=')))
+        return "Input byte array has wrong 4-byte ending unit";
+      break;
+    }
+    const int v = base64_sextet(c);
+    if (v < 0) continue;
+    acc = (acc << 6) | static_cast<uint32_t>(v);
+    if (++count == 4) {
+      *out += static_cast<char>(acc >> 16);
+      *out += static_cast<char>((acc >> 8) & 0xFF);
+      *out += static_cast<char>(acc & 0xFF);
+      acc = 0;
+      count = 0;
+    }
+  }
+  if (count == 1) return "Last unit does not have enough valid bits";
+  if (count == 2) *out += static_cast<char>(acc >> 4);
+  if (count == 3) {
+    *out += static_cast<char>(acc >> 10);
+    *out += static_cast<char>((acc >> 2) & 0xFF);
+  }
+  for (; i < s.size(); ++i)
+    if (base64_sextet(s[i]) >= 0) return "Input byte array has incorrect ending byte at " + std::to_string(i + 1);
+  return "";
 }
 
 }  // namespace ember::functions

@@ -39,9 +39,15 @@ std::string utf8_encode(std::u32string_view s);
 /// Java's Character.toUpperCase / toLowerCase for one code point (simple case mapping).
 char32_t to_upper_cp(char32_t c);
 char32_t to_lower_cp(char32_t c);
-/// Java's Character.isUpperCase / isLowerCase.
+/// Java's Character.isUpperCase / isLowerCase (a title-case letter such as ǅ is neither).
 bool is_upper_cp(char32_t c);
 bool is_lower_cp(char32_t c);
+/// Whether `c` is a title-case letter (ǅ, ǈ, ǋ, ǲ and the Greek ones with prosgegrammeni).
+bool is_title_cp(char32_t c);
+/// Append the upper / title case of `c` as Java's full case mapping gives it: one code point
+/// (ǆ → Ǆ / ǅ, a → A) or several (ß → SS / Ss, the ligature ﬁ → FI / Fi).
+void append_upper_case(std::string& out, char32_t c);
+void append_title_case(std::string& out, char32_t c);
 /// Java's Character.isLetter / isDigit.
 bool is_letter_cp(char32_t c);
 bool is_digit_cp(char32_t c);
@@ -105,6 +111,15 @@ inline int64_t long_arg(const std::vector<ColumnPtr>& a, size_t k, int64_t i) {
 /// messages and CSV output show it: INTERVAL '-1-2' YEAR TO MONTH, INTERVAL '3' MONTH (the
 /// day-time counterpart is common/datetime.h's format_day_time_interval).
 std::string year_month_interval_text(int64_t months, int start, int end);
+
+/// The value of a base64 alphabet character (A-Z a-z 0-9 + /), or -1.
+int base64_sextet(char c);
+
+/// Decodes base64 as Java's MIME decoder does (unbase64, to_binary): bytes outside the alphabet
+/// are skipped, padding is optional; '=' must end a unit of two or three characters (two '=' after
+/// two), and only bytes outside the alphabet may follow it. Returns "", or the message of the
+/// decoder's IllegalArgumentException ("Last unit does not have enough valid bits").
+std::string java_mime_unbase64(std::string_view s, std::string* out);
 
 /// Builds a scalar FunctionDef in one expression, for the one-line registrations.
 FunctionDef scalar(std::string name, int min_args, int max_args, TypeRule rule, ScalarKernel kernel,

@@ -153,16 +153,12 @@ class Analyzer {
   std::vector<ExprPtr> resolve_named_list(const std::vector<ExprPtr>& exprs, const PlanPtr& child,
                                           bool allow_agg);
   ExprPtr resolve_attribute(const ExprPtr& e, const PlanPtr& child);
-  /// A cast whose operand `c` is resolved: checked (DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION)
+  /// A cast whose operand `c` is resolved: checked (DATATYPE_MISMATCH.CAST_*)
   /// and given its nullability. `e` is the cast as written (target type, try_).
   ExprPtr checked_cast(const ExprPtr& e, const ExprPtr& c) {
-    if (!functions::can_cast(*c->type, *e->type, session_.config().ansi_enabled())) {
-      std::string sql = "CAST(" + c->to_string() + " AS " + e->type->sql() + ")";
-      throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION",
-                       "Cannot resolve \"" + sql + "\" due to data type mismatch: cannot cast \"" + c->type->sql() +
-                           "\" to \"" + e->type->sql() + "\".",
-                       {{"sqlExpr", "\"" + sql + "\""}, {"srcType", "\"" + c->type->sql() + "\""}, {"targetType", "\"" + e->type->sql() + "\""}});
-    }
+    const bool ansi = session_.config().ansi_enabled();
+    if (!functions::can_cast(*c->type, *e->type, ansi))
+      functions::throw_cast_mismatch(*c->type, *e->type, ansi, "CAST(" + c->to_string() + " AS " + e->type->sql() + ")");
     auto n = std::make_shared<Expr>(*e);
     n->children = {c};
     n->nullable = c->nullable || e->try_ || (c->type->id() == TypeId::kString && !e->type->is_string_like()) ||
@@ -667,7 +663,7 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
     }
     TypePtr t = DataType::null();
     for (size_t i : value_idx) {
-      TypePtr w = functions::wider_type(t, args[i]->type, true);
+      TypePtr w = functions::wider_type(t, args[i]->type, session_.config().ansi_enabled());
       if (!w) {
         if (t->id() == TypeId::kString || args[i]->type->id() == TypeId::kString) w = DataType::string();
         else
@@ -2368,7 +2364,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       for (size_t i = 0; i < child->output.size(); ++i) {
         auto& l = child->output[i];
         auto& r = right->output[i];
-        TypePtr w = functions::wider_type(l->type, r->type, true);
+        TypePtr w = functions::wider_type(l->type, r->type, false);
         if (!w) {
           if (l->type->id() == TypeId::kString || r->type->id() == TypeId::kString) w = DataType::string();
           else
@@ -2550,7 +2546,7 @@ PlanPtr Analyzer::resolve_join(const PlanPtr& p, const PlanPtr& left, PlanPtr ri
         ExprPtr l = lkeys[i], r = rkeys[i];
         TypePtr t = l->type;
         if (!l->type->equals(*r->type)) {
-          TypePtr w = functions::wider_type(l->type, r->type, true);
+          TypePtr w = functions::wider_type(l->type, r->type, false);
           if (w) {
             t = w;
             l = implicit_cast(l, w);
@@ -2641,7 +2637,7 @@ PlanPtr Analyzer::resolve_set_op(const PlanPtr& p, PlanPtr left, PlanPtr right) 
   for (size_t i = 0; i < left->output.size(); ++i) {
     auto& l = left->output[i];
     auto& r = right->output[i];
-    TypePtr w = functions::wider_type(l->type, r->type, true);
+    TypePtr w = functions::wider_type(l->type, r->type, false);
     if (!w) {
       if (l->type->id() == TypeId::kString || r->type->id() == TypeId::kString) w = DataType::string();
       else

@@ -368,7 +368,7 @@ PlanPtr resolve_unpivot(const PlanNode& p, const PlanPtr& child, const RelationR
         ok = false;
         break;
       }
-      TypePtr w = functions::wider_type(common, t, true);
+      TypePtr w = functions::wider_type(common, t, false);
       if (!w) {
         ok = false;
         break;

@@ -143,7 +143,7 @@ ExprPtr resolve_window_function(const std::string& called, std::vector<ExprPtr> 
     e->children = {input, offset, def};
     int64_t off = constant_int(e->to_string(), offset, "offset");
     if (!def->type->equals(*input->type)) {
-      TypePtr w = functions::wider_type(input->type, def->type, true);
+      TypePtr w = functions::wider_type(input->type, def->type, false);
       if (!w || !w->equals(*input->type))
         functions::throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
                                        "The default value's type \"" + def->type->sql() +

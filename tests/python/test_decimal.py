@@ -153,3 +153,54 @@ def test_abs_round_bround_on_decimals(diff):
     diff(lambda s: s.sql("SELECT round(2.5BD), bround(2.5BD), round(-2.5BD), bround(-3.5BD), round(123.456BD, -2), "
                          "abs(CAST('-123456789012345678901234567890' AS DECIMAL(38,0))), round(9.99BD, 1), typeof(round(9.99BD, 1)), "
                          "round(CAST(NULL AS DECIMAL(5,2)), 1)"))
+
+
+def test_negation_and_abs_round_to_34_digits(diff, diff_error, ember, oracle):
+    # Spark negates a decimal wider than 34 digits in Scala's default MathContext (34 digits,
+    # HALF_EVEN), then brings it back to the type's scale; a result beyond the precision fails
+    # in every mode.
+    def df(s):
+        return s.sql("SELECT * FROM VALUES "
+                     "(CAST('1234567890123456789.012345678901234567' AS DECIMAL(38,18))), "
+                     "(CAST('-1234567890123456789.012345678901234500' AS DECIMAL(38,18))), "
+                     "(CAST('-1234567890123456789.012345678901233500' AS DECIMAL(38,18))), "
+                     "(CAST('-12345.5' AS DECIMAL(38,18))), (NULL) AS t(x)")
+    for enabled in (True, False):
+        with ansi(ember, oracle, enabled):
+            diff(lambda s: df(s).selectExpr("-x", "abs(x)", "negative(x)", "typeof(-x)"))
+            diff(lambda s: s.sql("SELECT -x, abs(x) FROM VALUES "
+                                 "(CAST('-9999999999999999999999999999999999.49' AS DECIMAL(38,2))) AS t(x)"))
+            diff_error(lambda s: s.sql("SELECT -x FROM VALUES (CAST('-99999999999999999999999999999999999.999' "
+                                       "AS DECIMAL(38,3))) AS t(x)"), "NUMERIC_VALUE_OUT_OF_RANGE")
+            diff_error(lambda s: s.sql("SELECT abs(x) FROM VALUES (CAST('-0.99999999999999999999999999999999999' "
+                                       "AS DECIMAL(35,35))) AS t(x)"), "NUMERIC_VALUE_OUT_OF_RANGE")
+
+
+def test_sums_wider_than_128_bits_round_to_the_result_scale(diff, ember, oracle):
+    # The exact sum of two DECIMAL(38,18) limits needs 39 digits; the result type DECIMAL(38,17)
+    # holds it rounded. A DECIMAL(38,0) beside a DECIMAL(38,18) sums at scale 18 beyond 128 bits.
+    def df(s):
+        return s.sql("SELECT * FROM VALUES "
+                     "(CAST('-99999999999999999999.999999999999999999' AS DECIMAL(38,18)), "
+                     "CAST('99999999999999999999.999999999999999999' AS DECIMAL(38,18)), "
+                     "CAST('10000000000000000000000000' AS DECIMAL(38,0))), "
+                     "(CAST('0.000000000000000005' AS DECIMAL(38,18)), CAST('-2.5' AS DECIMAL(38,18)), "
+                     "CAST('99999999999999999999999999999999' AS DECIMAL(38,0))) AS t(a, b, c)")
+    for enabled in (True, False):
+        with ansi(ember, oracle, enabled):
+            diff(lambda s: df(s).selectExpr("a - b", "b - a", "a + a", "try_subtract(a, b)", "try_add(b, b)",
+                                            "c + a", "c - a", "typeof(a - b)", "typeof(c + a)"))
+
+
+def test_decimal_to_timestamp_and_string(diff, ember, oracle):
+    # Seconds to microseconds truncated toward zero; outside ANSI mode the text is
+    # BigDecimal.toString's (0E-18, 1.00000000000E-7).
+    def df(s):
+        return s.sql("SELECT * FROM VALUES (CAST(1.5 AS DECIMAL(38,18))), (CAST(-2.5 AS DECIMAL(38,18))), "
+                     "(CAST('12345.678' AS DECIMAL(38,18))), (CAST('0.0000015' AS DECIMAL(38,18))), "
+                     "(CAST('-0.0000015' AS DECIMAL(38,18))), (CAST(0 AS DECIMAL(38,18))), "
+                     "(CAST('0.0000001' AS DECIMAL(38,18))), (CAST('0.000001' AS DECIMAL(38,18))), (NULL) AS t(m)")
+    for enabled in (True, False):
+        with ansi(ember, oracle, enabled):
+            diff(lambda s: df(s).selectExpr("CAST(m AS TIMESTAMP) AS ts", "CAST(m AS STRING) AS text",
+                                            "CAST(CAST(m AS DECIMAL(10,2)) AS TIMESTAMP) AS narrow"))

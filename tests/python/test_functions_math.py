@@ -141,6 +141,19 @@ def test_greatest_least(diff):
          .select(F.greatest("a", "b"), F.least("a", "b")))
 
 
+def test_greatest_least_and_hashes_of_wide_decimals(diff):
+    # Decimals meet in their wider type; a decimal wider than 18 digits hashes its unscaled
+    # value's big-endian two's complement bytes.
+    diff(lambda s: s.sql(
+        "SELECT greatest(m, i), least(m, i, l), greatest(m, m2), least(CAST(m2 AS DECIMAL(10,2)), m), "
+        "hash(m), xxhash64(m), hash(m, i), xxhash64(CAST(m2 AS DECIMAL(20,2))), hash(CAST(m2 AS DECIMAL(18,2))) "
+        "FROM VALUES (CAST('99999999999999999999.999999999999999999' AS DECIMAL(38,18)), 1, 2L, "
+        "CAST('-0.000000000000000001' AS DECIMAL(38,18))), "
+        "(CAST('-12345.678' AS DECIMAL(38,18)), -2147483648, 9223372036854775807L, CAST(0 AS DECIMAL(38,18))), "
+        "(CAST('-128' AS DECIMAL(38,18)), NULL, NULL, NULL), (NULL, 5, -5L, CAST(1.5 AS DECIMAL(38,18))) "
+        "AS t(m, i, l, m2)"))
+
+
 def test_greatest_type_mismatch(diff_error):
     diff_error(lambda s: ints(s).select(F.greatest("i", F.lit(True))), "DATATYPE_MISMATCH")
 
@@ -180,6 +193,17 @@ def test_factorial_hex_unhex_bin(diff):
     diff(lambda s: s.createDataFrame([("4A",), ("abc",), ("zz",), ("",), ("0f1E",), (None,)],
                                      "s string")
          .select("s", F.unhex("s")))
+
+
+def test_implicit_integral_casts(diff, diff_error):
+    # bin and hex take a BIGINT, the shifts an INT amount: fractions truncate, ANSI mode checks
+    # the range.
+    diff(lambda s: doubles(s).filter("k NOT IN (5, 6, 7, 9)").select(
+        "k", F.bin("d"), F.hex("d"), F.bin(F.col("d").cast("decimal(10,3)")), F.hex(F.col("d").cast("float")),
+        F.expr("shiftleft(1, CAST(k AS BIGINT))"), F.expr("shiftright(-64, d)"),
+        F.expr("shiftrightunsigned(-1L, CAST(k AS DECIMAL(5,0)))")))
+    diff_error(lambda s: doubles(s).select(F.bin("d")), "CAST_OVERFLOW")
+    diff_error(lambda s: s.sql("SELECT shiftleft(1, 4294967297L)"), "CAST_OVERFLOW")
 
 
 def test_math_type_errors(diff_error):

@@ -51,6 +51,47 @@ def test_nullifzero_zeroifnull(diff):
                          "zeroifnull(CAST(NULL AS INT)), zeroifnull(2.5D)"))
 
 
+def test_float_beside_integers_widens_to_double_in_ansi_mode(diff, ember, oracle):
+    # zeroifnull(x) is nvl(x, 0): ANSI mode widens FLOAT and INT to DOUBLE, the legacy rules keep FLOAT.
+    for ansi in ("true", "false"):
+        with session_conf(ember, oracle, spark_sql_ansi_enabled=ansi):
+            diff(lambda s: s.sql("SELECT zeroifnull(f), typeof(zeroifnull(f)), f + 1, typeof(f + 1L), "
+                                 "coalesce(f, CAST(1 AS TINYINT)) FROM VALUES (CAST(1.5 AS FLOAT)), (NULL) AS t(f)"))
+
+
+def test_nullif_has_the_first_operands_type(diff):
+    diff(lambda s: s.sql("SELECT nullif(d, ts), typeof(nullif(d, ts)), nullif(ts, d), nullif(i, l), typeof(nullif(i, l)) "
+                         "FROM VALUES (DATE'2024-01-01', TIMESTAMP'2024-01-01 00:00:00', 1, 1L), "
+                         "(DATE'2024-01-02', TIMESTAMP'2024-01-01 00:00:00', 2, 1L), (NULL, NULL, NULL, NULL) "
+                         "AS t(d, ts, i, l)"))
+
+
+def test_date_to_number_casts(diff, diff_error, ember, oracle):
+    # The legacy rules cast a DATE to a number or boolean as NULL; ANSI mode refuses, suggesting
+    # UNIX_DATE for numbers and turning ANSI mode off for booleans.
+    with session_conf(ember, oracle, spark_sql_ansi_enabled="false"):
+        diff(lambda s: s.sql("SELECT CAST(d AS BIGINT), CAST(d AS INT), CAST(d AS DOUBLE), CAST(d AS BOOLEAN), "
+                             "CAST(d AS DECIMAL(10,2)) FROM VALUES (DATE'2024-01-01'), (NULL) AS t(d)"))
+    diff_error(lambda s: s.sql("SELECT CAST(DATE'2024-01-01' AS BIGINT)"), "DATATYPE_MISMATCH.CAST_WITH_FUNC_SUGGESTION")
+    diff_error(lambda s: s.sql("SELECT CAST(DATE'2024-01-01' AS BOOLEAN)"), "DATATYPE_MISMATCH.CAST_WITH_CONF_SUGGESTION")
+
+
+def test_fractional_seconds_to_timestamp(diff, diff_error):
+    # NaN and infinities are malformed; finite seconds beyond the range overflow the BIGINT
+    # microseconds (ANSI mode).
+    diff(lambda s: s.sql("SELECT CAST(d AS TIMESTAMP) FROM VALUES (1.5D), (-2.25D), (1e10D), (NULL) AS t(d)"))
+    for value in ["CAST('NaN' AS DOUBLE)", "CAST('-Infinity' AS FLOAT)"]:
+        diff_error(lambda s, v=value: s.sql(f"SELECT CAST(d AS TIMESTAMP) FROM VALUES ({v}) AS t(d)"),
+                   "CAST_INVALID_INPUT")
+    for value in ["1e17D", "1.7976931348623157E308D"]:
+        diff_error(lambda s, v=value: s.sql(f"SELECT CAST(d AS TIMESTAMP) FROM VALUES ({v}) AS t(d)"), "CAST_OVERFLOW")
+
+
+def test_div_of_fractional_operands(diff_error):
+    diff_error(lambda s: s.sql("SELECT 1.5D div 2.0D"), "DATATYPE_MISMATCH.BINARY_OP_WRONG_TYPE")
+    diff_error(lambda s: s.sql("SELECT CAST(1.5 AS FLOAT) div 2"), "DATATYPE_MISMATCH.BINARY_OP_DIFF_TYPES")
+
+
 def test_bitwise_not_and_bit_get(diff):
     diff(lambda s: nums(s).select("k", F.bitwise_not("i"), F.bitwise_not(F.col("i").cast("tinyint")),
                                   F.bitwise_not(F.col("i").cast("bigint")), F.bit_get("i", F.lit(0)),

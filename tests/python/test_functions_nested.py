@@ -78,6 +78,19 @@ def test_element_access_non_ansi(diff, ember, oracle):
         diff(lambda s: s.sql("SELECT size(NULL), element_at(array(1, 2, 3), 5)"))
 
 
+def test_implicit_casts_of_get_and_sequence(diff, diff_error, ember, oracle):
+    # get casts a fractional or string index to INT (ANSI mode checks it); sequence steps two
+    # dates one day apart.
+    for ansi in ("true", "false"):
+        with session_conf(ember, oracle, spark_sql_ansi_enabled=ansi):
+            diff(lambda s: s.sql("SELECT get(a, d), get(a, t), get(a, CAST(1.5 AS DECIMAL(3,1))), sequence(x, y) "
+                                 "FROM VALUES (array(1, 2, 3), 1.9D, '1', DATE'2024-02-27', DATE'2024-03-01'), "
+                                 "(array(4), -0.5D, '0', DATE'2024-01-03', DATE'2024-01-01'), "
+                                 "(NULL, NULL, NULL, DATE'2024-01-01', NULL) AS v(a, d, t, x, y)"))
+    diff_error(lambda s: s.sql("SELECT get(array(1), 'x')"), "CAST_INVALID_INPUT")
+    diff_error(lambda s: s.sql("SELECT get(array(1), CAST('NaN' AS DOUBLE))"), "CAST_OVERFLOW")
+
+
 def test_size_and_membership(diff):
     diff(lambda s: nested(s).select(
         "k", F.size("arr"), F.size("m"), F.cardinality("m"), F.array_size("arr"),

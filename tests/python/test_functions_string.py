@@ -81,6 +81,16 @@ def test_split_part_zero_index(diff_error):
                "INVALID_INDEX_OF_ZERO")
 
 
+def test_case_mappings_beyond_one_code_point(diff):
+    # Java's full case mappings: İ lowers to i and a combining dot, ß title-cases to Ss; initcap
+    # keeps a word's first letter as it was (İ) in title case (ǆ to ǅ); mask takes title-case
+    # letters for neither upper nor lower case.
+    diff(lambda s: s.createDataFrame([("İ",), ("ßa ﬁx",), ("ǆemal ǅ",), ("ΑΣ ΣΑΣ",), ("İstanbul",), ("aİ",), (None,)],
+                                     "s string")
+         .select("s", F.lower("s"), F.initcap("s"), F.upper("s"), F.mask("s"),
+                 F.mask("s", F.lit("U"), F.lit("l"), F.lit("#"), F.lit("*"))))
+
+
 def test_ascii_chr_base64(diff):
     diff(lambda s: words(s).select("k", F.ascii("s"), F.base64("s"), F.unbase64(F.base64("s"))))
     diff(lambda s: s.createDataFrame([("U3Bhcms=",), ("U3Bh\ncms=",), ("",), ("QQ",), (None,)],
@@ -123,6 +133,11 @@ def test_regexp_functions(diff):
         F.regexp_instr("t", F.lit(r"\d+"))))
 
 
+def test_regexp_substr_of_an_empty_first_match_is_null(diff):
+    diff(lambda s: s.sql("SELECT regexp_substr('abc', 'x*'), regexp_substr('abc', 'b*'), regexp_substr('', ''), "
+                         "regexp_substr('abc', 'c|'), regexp_substr('abc', 'b+'), regexp_substr('abc', '')"))
+
+
 def test_regexp_errors(diff_error):
     diff_error(lambda s: words(s).select(F.regexp_extract("t", r"(\d+)", 3)),
                "INVALID_PARAMETER_VALUE.REGEX_GROUP_INDEX")
@@ -135,8 +150,16 @@ def test_levenshtein_soundex_mask(diff):
                                    F.soundex("s"), F.mask("s"),
                                    F.mask("s", F.lit("U"), F.lit("l"), F.lit("#"), F.lit("*"))))
     diff(lambda s: s.createDataFrame([("Robert",), ("Rupert",), ("Tymczak",), ("Ashcraft",),
-                                      ("Pfister",), ("1abc",), ("lloyd",)], "s string")
+                                      ("Pfister",), ("1abc",), ("lloyd",), ("AbC😀x",), ("Ab-b",),
+                                      ("Tym czak",)], "s string")
          .select("s", F.soundex("s")))
+    # A negative threshold: no distance is within it.
+    diff(lambda s: words(s).select("k", F.levenshtein("s", "t", -1), F.levenshtein("s", "s", -3),
+                                   F.levenshtein("s", "t", 0)))
+    # A NULL threshold reads as 0.
+    diff(lambda s: s.sql("SELECT levenshtein(s, t, n), levenshtein(s, t, NULL) FROM VALUES "
+                         "('a', 'b', CAST(NULL AS INT)), ('a', 'a', NULL), (NULL, 'a', NULL), ('a', NULL, 3), "
+                         "('abc', '', NULL), ('ab', 'abc', 2) AS x(s, t, n)"))
 
 
 def test_string_functions_in_sql(diff):
@@ -196,6 +219,15 @@ def test_binary_inputs(diff):
         "k", F.length(F.col("s").cast("binary")), F.octet_length(F.col("s").cast("binary")),
         F.concat(F.col("s").cast("binary"), F.col("t").cast("binary")),
         F.substring(F.col("s").cast("binary"), 2, 3), F.base64(F.col("s").cast("binary"))))
+
+
+def test_left_and_overlay_of_binary_are_binary(diff):
+    # Bytes, not characters: left is a substring of bytes, overlay replaces bytes.
+    diff(lambda s: s.sql(
+        "SELECT left(b, n), overlay(b, r, n), overlay(b, r, n, 1), overlay(b, r, 1, 5), typeof(left(b, n)), "
+        "typeof(overlay(b, r, n)) "
+        "FROM VALUES (X'FF0041', X'0102', 2), (X'E697A5', X'', 0), (X'', X'01', -1), (X'FF00', X'01', 5), "
+        "(NULL, X'01', 1) AS t(b, r, n)"))
 
 
 def test_len(diff):

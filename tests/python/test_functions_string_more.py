@@ -5,9 +5,10 @@ jaro_winkler_similarity."""
 
 from __future__ import annotations
 
+import pytest
 from pyspark.sql import functions as F
 
-from harness import session_conf
+from harness import api_mode, session_conf
 
 ROWS = [(1, "Spark SQL", 2, 3), (2, "héllo wörld", -3, 2), (3, "", 1, 1), (4, None, None, None),
         (5, "日本語テキスト", 0, 4), (6, "abcabcabc", 10, 1)]
@@ -122,6 +123,35 @@ def test_to_binary(diff):
         F.to_binary("h"), F.to_binary("b", F.lit("base64")), F.to_binary("b", F.lit("BASE64")),
         F.try_to_binary("u", F.lit("hex")), F.try_to_binary("b", F.lit("base64")),
         F.try_to_binary("u", F.lit("foo")), F.to_binary("u", F.lit(None).cast("string"))))
+
+
+BASE64_TEXTS = ["YQ", "Y Q", " YQ", "YQ==", "YQ=", "YQ===", "Y\nQ", "YWJj\r\nZA==", "YQ==YQ==", "a-b",
+                "YQ=\n=", "abcde", "ab==cd", "YQ\t==", "YQ= =", "YWJ=", "Y", "====", "YQ==\n", "YQ==x", "ß",
+                "aß", "YW=Jj", None]
+
+
+def test_base64_decoding_as_java_mime_decoder(diff, ember, oracle):
+    # unbase64 is Java's MIME decoder (bytes outside the alphabet skipped, its errors raised);
+    # try_to_binary also wants only the alphabet and whitespace, then at most two '='.
+    diff(lambda s: s.createDataFrame([(t,) for t in BASE64_TEXTS], "s string")
+         .select("s", F.try_to_binary("s", F.lit("base64"))))
+    valid = [t for t in BASE64_TEXTS if t in ("YQ", "Y Q", "YQ===", "a-b", "YQ==\n", "ß", "YWJ=", None)]
+    diff(lambda s: s.createDataFrame([(t,) for t in valid], "s string").select("s", F.unbase64("s")))
+    # The decoder's IllegalArgumentException reaches the client without an error class.
+    for text, message in [("Y", "Last unit does not have enough valid bits"),
+                          ("YQ=", "Input byte array has wrong 4-byte ending unit"),
+                          ("YQ= =", "Input byte array has wrong 4-byte ending unit"),
+                          ("====", "Input byte array has wrong 4-byte ending unit"),
+                          ("ab==cd", "Input byte array has incorrect ending byte at 5")]:
+        def program(s, text=text):
+            return s.createDataFrame([(text,)], "s string").select(F.unbase64("s"))
+        with api_mode(connect=False), pytest.raises(Exception) as expected:
+            program(oracle).collect()
+        with pytest.raises(Exception) as actual:
+            program(ember).collect()
+        assert message in str(expected.value), str(expected.value)[:300]
+        assert type(actual.value).__name__ == "IllegalArgumentException", type(actual.value)
+        assert message in str(actual.value), str(actual.value)
 
 
 def test_to_binary_errors(diff_error):

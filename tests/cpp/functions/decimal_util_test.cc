@@ -5,6 +5,8 @@
 
 #include <gtest/gtest.h>
 
+#include "common/error.h"
+
 namespace ember::functions {
 namespace {
 
@@ -62,6 +64,54 @@ TEST(DecimalUtil, DivideScalesTheDividendOrTheDivisor) {
   // A dividend scaled past 128 bits: 10^38 / 7 * 10^20.
   ASSERT_TRUE(decimal_divide(parse("10000000000000000000"), 7, 18, &out));
   EXPECT_EQ(out, parse("1428571428571428571428571428571428571"));
+}
+
+TEST(DecimalUtil, AddRoundsSumsBeyond128Bits) {
+  const int128_t max = parse("99999999999999999999999999999999999999");
+  int128_t out;
+  // -max - max at scale 18 needs 39 digits; at scale 17 it is -2 * 10^37 exactly (HALF_UP).
+  ASSERT_TRUE(decimal_add(-max, 18, -max, 18, 17, &out));
+  EXPECT_EQ(out, parse("-20000000000000000000000000000000000000"));
+  // 10^25 (scale 0) + 10^-18 at scale 6: the sum at scale 18 needs more than 128 bits.
+  ASSERT_TRUE(decimal_add(parse("10000000000000000000000000"), 0, 1, 18, 6, &out));
+  EXPECT_EQ(out, parse("10000000000000000000000000000000"));
+  ASSERT_TRUE(decimal_add(parse("99999999999999999999999999999999"), 0, parse("500000000001"), 18, 6, &out));
+  EXPECT_EQ(out, parse("99999999999999999999999999999999000001"));
+  EXPECT_FALSE(decimal_add(max, 18, max, 18, 18, &out));
+  ASSERT_TRUE(decimal_add(15, 1, -25, 1, 0, &out));  // 1.5 - 2.5
+  EXPECT_EQ(out, -1);
+}
+
+TEST(DecimalUtil, NegateRoundsToThirtyFourDigitsHalfEven) {
+  EXPECT_EQ(decimal_negate(parse("1234567890123456789012345678901234567"), 38, 18),
+            parse("-1234567890123456789012345678901235000"));
+  EXPECT_EQ(decimal_negate(parse("-1234567890123456789012345678901234500"), 38, 18),
+            parse("1234567890123456789012345678901234000"));
+  EXPECT_EQ(decimal_negate(parse("-1234567890123456789012345678901233500"), 38, 18),
+            parse("1234567890123456789012345678901234000"));
+  EXPECT_EQ(decimal_negate(parse("-123456789012345678901234567890123"), 38, 18),
+            parse("123456789012345678901234567890123"));
+  EXPECT_EQ(decimal_negate(-5, 10, 2), 5);
+  try {
+    decimal_negate(-parse("99999999999999999999999999999999999999"), 38, 18);
+    FAIL() << "expected an out-of-range error";
+  } catch (const SparkError& e) {
+    EXPECT_EQ(e.error_class(), "NUMERIC_VALUE_OUT_OF_RANGE.WITHOUT_SUGGESTION");
+    EXPECT_NE(std::string(e.what()).find("The 100000000000000000000.000000000000000000 rounded half up from "
+                                         "100000000000000000000.0000000000000 cannot"),
+              std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(DecimalUtil, JavaDecimalStringUsesScientificNotationAsBigDecimal) {
+  EXPECT_EQ(java_decimal_string(0, 18), "0E-18");
+  EXPECT_EQ(java_decimal_string(1, 18), "1E-18");
+  EXPECT_EQ(java_decimal_string(-15, 7), "-0.0000015");
+  EXPECT_EQ(java_decimal_string(-15, 8), "-1.5E-7");
+  EXPECT_EQ(java_decimal_string(12345, 2), "123.45");
+  EXPECT_EQ(java_decimal_string(1000, -2), "1.000E+5");
+  EXPECT_EQ(java_decimal_string(7, -3), "7E+3");
 }
 
 TEST(DecimalUtil, AdjustedTypesKeepIntegralDigits) {

@@ -9,6 +9,7 @@
 #include "common/error.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
+#include "functions/string_util.h"
 
 namespace ember::functions {
 namespace {
@@ -147,6 +148,21 @@ TEST(SameBytesTest, EveryLengthAndDifferingPosition) {
     }
     EXPECT_FALSE(same_bytes(a, a + "y")) << n;
   }
+}
+
+TEST(StringKernels, Base64DecodesAsJavasMimeDecoder) {
+  std::string out;
+  EXPECT_EQ(java_mime_unbase64("YW Jj\nZA", &out), "");
+  EXPECT_EQ(out, "abcd");
+  EXPECT_EQ(java_mime_unbase64("YQ===-", &out), "");  // bytes outside the alphabet may follow
+  EXPECT_EQ(out, "a");
+  EXPECT_EQ(java_mime_unbase64("\xC3\x9F", &out), "");
+  EXPECT_EQ(out, "");
+  EXPECT_EQ(java_mime_unbase64("abcde", &out), "Last unit does not have enough valid bits");
+  EXPECT_EQ(java_mime_unbase64("Y=", &out), "Last unit does not have enough valid bits");
+  EXPECT_EQ(java_mime_unbase64("YQ= =", &out), "Input byte array has wrong 4-byte ending unit");
+  EXPECT_EQ(java_mime_unbase64("=", &out), "Input byte array has wrong 4-byte ending unit");
+  EXPECT_EQ(java_mime_unbase64("ab==cd", &out), "Input byte array has incorrect ending byte at 5");
 }
 
 }  // namespace
