@@ -66,15 +66,16 @@ class LocalScan final : public PhysicalOperator {
 
 class FileScan final : public PhysicalOperator {
  public:
+  /// `config`: the session's, for Spark's packing of splits into partitions.
   FileScan(std::shared_ptr<const io::DataSourceReader> reader, std::string format,
-           std::vector<int> projection);
+           std::vector<int> projection, const Config* config);
   std::string name() const override { return "FileScan"; }
   std::string details() const override;
   bool is_source() const override { return true; }
   std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
   bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
   size_t max_parallelism(const SourceState& state) const override {
-    return state.whole_partitions ? partition_splits_.size() - 1 : reader_->num_splits();
+    return state.whole_partitions ? partition_splits_.size() - 1 : order_.size();
   }
   int64_t output_partitions() const override {
     return std::max<int64_t>(1, static_cast<int64_t>(partition_splits_.size()) - 1);
@@ -91,10 +92,14 @@ class FileScan final : public PhysicalOperator {
   std::vector<int> projection_;
   std::vector<io::ScanPredicate> predicates_;
   mutable std::atomic<uint64_t> skipped_{0};
-  /// Partition p is splits [partition_splits_[p], partition_splits_[p + 1]): one partition per
-  /// Spark file split (the reader's splits never straddle one).
+  /// The reader's splits in Spark's order: partition by partition (Spark packs its file splits
+  /// into partitions, io::spark_file_partitions; the reader's splits never straddle one), each
+  /// partition's in packing order. Partition p is order_[partition_splits_[p] ..
+  /// partition_splits_[p + 1]).
+  std::vector<size_t> order_;
   std::vector<size_t> partition_splits_;
-  void read(size_t split, int64_t partition, ExecContext& ctx, const Emit& emit) const;
+  /// Reads the split at `position` of order_ as rows of `partition`.
+  void read(size_t position, int64_t partition, ExecContext& ctx, const Emit& emit) const;
 };
 
 class Project final : public PhysicalOperator {
@@ -244,18 +249,87 @@ class Limit final : public PhysicalOperator {
 /// Ember runs all of a query's rows through one set of pipelines, so how Spark would split
 /// them into partitions never changes a result: batches pass through as they are, except that
 /// rows past an Exchange (a shuffle in Spark) no longer report the file they were read from.
+/// An exchange whose partition count Spark leaves to adaptive execution (repartition by columns
+/// alone, rebalance): its rows become the one partition Ember's exchanges stand for (what
+/// adaptive execution makes of a shuffle that fits one partition), shown as Spark's Exchange line.
 class Repartition final : public PhysicalOperator {
  public:
-  Repartition(std::string name, std::string details)
-      : name_(std::move(name)), details_(std::move(details)) {}
-  std::string name() const override { return name_; }
+  explicit Repartition(std::string details) : details_(std::move(details)) {}
+  std::string name() const override { return "Exchange"; }
   std::string details() const override { return details_; }
+  /// Rows after the exchange are one partition and come from no file.
   void execute(Batch& batch, ExecContext&) const override {
-    if (name_ == "Exchange") batch.file.reset();
+    batch.file.reset();
+    batch.partition = 0;
   }
+  int64_t output_partitions() const override { return 1; }
 
  private:
-  std::string name_, details_;
+  std::string details_;
+};
+
+/// Spark's coalesce(n): partition p of the P input partitions joins output partition i when
+/// i * P / n <= p < (i + 1) * P / n (CoalescedRDD's grouping of partitions without preferred
+/// locations); with n >= P the partitions stay as they are.
+class Coalesce final : public PhysicalOperator {
+ public:
+  explicit Coalesce(int64_t partitions) : partitions_(partitions) {}
+  std::string name() const override { return "Coalesce"; }
+  std::string details() const override { return std::to_string(partitions_); }
+  void execute(Batch& batch, ExecContext&) const override;
+  int64_t output_partitions() const override;
+
+ private:
+  int64_t partitions_;
+};
+
+/// Spark's shuffle exchange into a number of partitions the program fixed (repartition(n),
+/// repartition(n, cols), repartitionByRange(n, cols) and the REPARTITION hints with a number).
+/// It collects its input and emits the rows of each output partition together, numbered as
+/// Spark numbers them:
+/// - round robin: the rows of input partition p go to partitions s+1, s+2, ... (mod n) from
+///   s = XORShiftRandom(p).nextInt(n), in the order they arrive (Spark sorts them first, which
+///   changes which rows go where but not how many);
+/// - hash: `keys[0]` is the partition id, pmod(hash(cols), n) (Spark's Murmur3 hash
+///   partitioning);
+/// - range: `keys` are sort orders; the bounds split the sorted rows into n equal runs, a bound
+///   never equal to the one before (RangePartitioner.determineBounds over all rows, which is
+///   Spark's sample whenever it samples every row), and a row goes to the first partition whose
+///   bound is not below it.
+class ShuffleExchange final : public PhysicalOperator {
+ public:
+  enum class Kind { kRoundRobin, kHash, kRange };
+  ShuffleExchange(Kind kind, int64_t partitions, std::vector<SortKey> keys, std::string details)
+      : kind_(kind), partitions_(partitions), keys_(std::move(keys)), details_(std::move(details)) {}
+  std::string name() const override { return "Exchange"; }
+  std::string details() const override { return details_; }
+  bool is_sink() const override { return true; }
+  bool numbers_rows() const override { return kind_ == Kind::kRoundRobin; }
+  int64_t output_partitions() const override { return partitions_; }
+  std::unique_ptr<LocalSinkState> open_local(ExecContext& ctx) override;
+  void sink(LocalSinkState& local, Batch batch, ExecContext& ctx) override;
+  void combine(LocalSinkState& local, ExecContext& ctx) override;
+  void finalize(ExecContext& ctx) override;
+  std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
+  bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
+  size_t max_parallelism(const SourceState&) const override;
+
+  /// The output partition before the first row of input partition `p` under round robin:
+  /// XORShiftRandom(p).nextInt(n), as java.util.Random draws a bounded int.
+  static int64_t round_robin_start(int64_t p, int64_t n);
+
+ private:
+  /// The output partition of each row of `batch` (range: computed in finalize).
+  std::vector<int32_t> targets(const Batch& batch, ExecContext& ctx) const;
+
+  Kind kind_;
+  int64_t partitions_;
+  std::vector<SortKey> keys_;
+  std::string details_;
+  std::mutex mu_;
+  std::vector<Batch> input_;                   // range: with the key columns appended
+  std::vector<std::vector<int32_t>> targets_;  // per input batch (round robin, hash)
+  std::vector<Batch> output_;
 };
 
 class Sample final : public PhysicalOperator {

@@ -2,9 +2,11 @@
 
 #include <algorithm>
 #include <atomic>
+#include <numeric>
 
 #include "common/error.h"
 #include "exec/operators.h"
+#include "io/spark_splits.h"
 
 namespace ember::exec {
 
@@ -172,15 +174,38 @@ bool LocalScan::next_morsel(SourceState& state, ExecContext&, const Emit& emit) 
 // ---- Files ----------------------------------------------------------------------------------
 
 FileScan::FileScan(std::shared_ptr<const io::DataSourceReader> reader, std::string format,
-                   std::vector<int> projection)
+                   std::vector<int> projection, const Config* config)
     : reader_(std::move(reader)), format_(std::move(format)), projection_(std::move(projection)) {
+  // Spark's splits (blocks): consecutive reader splits of one block belong together.
+  std::vector<InputFileBlock> blocks;
+  std::vector<size_t> block_of(reader_->num_splits());
   std::shared_ptr<const InputFileBlock> last;
   for (size_t m = 0; m < reader_->num_splits(); ++m) {
     auto block = reader_->split_block(m);
-    if (!last || !block || block->uri != last->uri || block->start != last->start) partition_splits_.push_back(m);
+    if (blocks.empty() || !last || !block || block->uri != last->uri || block->start != last->start)
+      blocks.push_back(block ? *block : InputFileBlock{});
+    block_of[m] = blocks.size() - 1;
     last = block;
   }
-  partition_splits_.push_back(reader_->num_splits());
+  const std::vector<int64_t> partition = io::spark_file_partitions(blocks, config);
+  // Blocks partition by partition in packing order (largest first, as the packing took them).
+  std::vector<size_t> block_order(blocks.size());
+  std::iota(block_order.begin(), block_order.end(), 0);
+  std::stable_sort(block_order.begin(), block_order.end(), [&](size_t a, size_t b) {
+    if (partition[a] != partition[b]) return partition[a] < partition[b];
+    return blocks[a].length > blocks[b].length;
+  });
+  std::vector<std::vector<size_t>> splits_of(blocks.size());
+  for (size_t m = 0; m < block_of.size(); ++m) splits_of[block_of[m]].push_back(m);
+  int64_t current = -1;
+  for (size_t b : block_order) {
+    if (partition[b] != current) {
+      partition_splits_.push_back(order_.size());
+      current = partition[b];
+    }
+    order_.insert(order_.end(), splits_of[b].begin(), splits_of[b].end());
+  }
+  partition_splits_.push_back(order_.size());
 }
 
 std::string FileScan::details() const {
@@ -197,22 +222,24 @@ std::unique_ptr<SourceState> FileScan::open_source(ExecContext&) const {
 }
 
 /// A morsel is one of the reader's splits, or under whole_partitions every split of a partition.
+/// Batch indices follow Spark's order of the splits (order_).
 bool FileScan::next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const {
   auto& cur = static_cast<MorselCursor&>(state);
   uint64_t m = cur.next.fetch_add(1);
   if (state.whole_partitions) {
     if (m + 1 >= partition_splits_.size()) return false;
-    for (size_t split = partition_splits_[m]; split < partition_splits_[m + 1]; ++split)
-      read(split, static_cast<int64_t>(m), ctx, emit);
+    for (size_t k = partition_splits_[m]; k < partition_splits_[m + 1]; ++k)
+      read(k, static_cast<int64_t>(m), ctx, emit);
     return true;
   }
-  if (m >= reader_->num_splits()) return false;
+  if (m >= order_.size()) return false;
   auto p = std::upper_bound(partition_splits_.begin(), partition_splits_.end(), m) - partition_splits_.begin() - 1;
   read(static_cast<size_t>(m), static_cast<int64_t>(p), ctx, emit);
   return true;
 }
 
-void FileScan::read(size_t split, int64_t partition, ExecContext& ctx, const Emit& emit) const {
+void FileScan::read(size_t position, int64_t partition, ExecContext& ctx, const Emit& emit) const {
+  const size_t split = order_[position];
   if (!predicates_.empty() && !reader_->split_may_match(split, predicates_)) {
     skipped_.fetch_add(1);
     return;
@@ -221,7 +248,7 @@ void FileScan::read(size_t split, int64_t partition, ExecContext& ctx, const Emi
   const std::shared_ptr<const InputFileBlock> file = reader_->split_block(split);
   reader_->read_split(split, projection_, [&](Batch b) {
     ctx.check_cancelled();
-    b.index = batch_index(static_cast<int64_t>(split), sub++);
+    b.index = batch_index(static_cast<int64_t>(position), sub++);
     b.file = file;
     b.partition = partition;
     emit(std::move(b));

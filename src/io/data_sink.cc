@@ -75,17 +75,23 @@ void move_tree(const fs::path& from, const fs::path& to) {
   }
 }
 
-/// The open files of a job: one per partition directory, rolled over at maxRecordsPerFile.
+/// The open files of a job: one per Spark partition of the rows written and partition
+/// directory, rolled over at maxRecordsPerFile (`c000`, `c001`, ...). A file is named after its
+/// Spark partition (`part-00003-...`), as Spark names it after the task that wrote it. The files
+/// of a partition close when rows of another partition arrive (rows come partition by
+/// partition), as a Spark task closes its writers when it ends.
 class JobFiles {
  public:
   JobFiles(const SinkFormat& format, std::string staging, Schema data_schema, int64_t max_records)
       : format_(format), staging_(std::move(staging)), schema_(std::move(data_schema)),
         job_id_(random_uuid()), max_records_(max_records) {}
 
-  void write(const std::string& dir, const Batch& batch) {
+  void write(const std::string& dir, int64_t partition, const Batch& batch) {
+    if (partition != current_) close_partition();
+    current_ = partition;
     int64_t done = 0;
     while (done < batch.num_rows) {
-      Open& f = file_for(dir);
+      Open& f = file_for(dir, partition);
       int64_t n = batch.num_rows - done;
       if (max_records_ > 0) n = std::min(n, max_records_ - f.rows);
       f.writer->write(done == 0 && n == batch.num_rows ? batch : slice_batch(batch, done, n));
@@ -98,11 +104,14 @@ class JobFiles {
     }
   }
 
-  /// Creates the file of `dir` even when no row goes there (an empty relation's schema file).
-  void touch(const std::string& dir) { file_for(dir); }
+  /// Creates a file for `dir` and `partition` when no row went there: Spark's first task
+  /// writes a file holding the schema whether or not it has rows.
+  void ensure(const std::string& dir, int64_t partition) {
+    if (open_.count({dir, partition}) == 0) file_for(dir, partition);
+  }
 
   void close_all() {
-    for (auto& [dir, f] : open_)
+    for (auto& [key, f] : open_)
       if (f.writer) f.writer->close();
     open_.clear();
   }
@@ -112,23 +121,27 @@ class JobFiles {
     std::unique_ptr<FileWriter> writer;
     int64_t rows = 0;
     int file_count = 0;
-    int task = 0;
   };
 
-  Open& file_for(const std::string& dir) {
-    auto it = open_.find(dir);
-    if (it == open_.end()) {
-      it = open_.emplace(dir, Open{}).first;
-      it->second.task = next_task_++;
+  void close_partition() {
+    for (auto& [key, f] : open_) {
+      if (key.second == current_ && f.writer) {
+        f.writer->close();
+        f.writer.reset();
+      }
     }
-    Open& f = it->second;
+  }
+
+  Open& file_for(const std::string& dir, int64_t partition) {
+    Open& f = open_[{dir, partition}];
     if (!f.writer) {
       const fs::path d = dir.empty() ? fs::path(staging_) : fs::path(staging_) / dir;
       fs::create_directories(d);
       char name[64];
-      std::snprintf(name, sizeof name, "part-%05d-", f.task);
+      std::snprintf(name, sizeof name, "part-%05lld-", static_cast<long long>(partition));
+      // Spark's writer of one directory counts files as `-c000`, its partitioned writer `.c000`.
       char counter[16];
-      std::snprintf(counter, sizeof counter, "-c%03d", f.file_count++);
+      std::snprintf(counter, sizeof counter, dir.empty() ? "-c%03d" : ".c%03d", f.file_count++);
       const std::string file = (d / (name + job_id_ + counter + format_.extension())).string();
       f.writer = format_.open(file, schema_);
       f.rows = 0;
@@ -141,8 +154,8 @@ class JobFiles {
   Schema schema_;
   std::string job_id_;
   int64_t max_records_;
-  int next_task_ = 0;
-  std::map<std::string, Open> open_;
+  int64_t current_ = 0;
+  std::map<std::pair<std::string, int64_t>, Open> open_;
 };
 
 }  // namespace
@@ -259,16 +272,14 @@ void write_files(const WriteRequest& request, const Schema& schema,
   try {
     fs::create_directories(staging);
     JobFiles files(*format, staging, data_schema, request.options.get_int("maxRecordsPerFile", 0));
-    bool any_rows = false;
     Batch batch;
     while (next_batch(&batch)) {
       if (batch.num_rows == 0) continue;
-      any_rows = true;
       Batch data;
       data.num_rows = batch.num_rows;
       for (int c : data_cols) data.columns.push_back(batch.columns[static_cast<size_t>(c)]);
       if (part_cols.empty()) {
-        files.write("", data);
+        files.write("", batch.partition, data);
         continue;
       }
       // Rows grouped by their partition directory, in first-seen order.
@@ -292,11 +303,12 @@ void write_files(const WriteRequest& request, const Schema& schema,
       }
       for (size_t k = 0; k < dirs.size(); ++k) {
         const auto& idx = rows[k];
-        files.write(dirs[k], gather_batch(data, idx.data(), static_cast<int64_t>(idx.size())));
+        files.write(dirs[k], batch.partition, gather_batch(data, idx.data(), static_cast<int64_t>(idx.size())));
       }
     }
-    // An empty relation still leaves one file holding its schema, as Spark does.
-    if (!any_rows && part_cols.empty()) files.touch("");
+    // Spark's first task writes a file even without rows (the schema of an empty result);
+    // without partition columns, so does Ember's partition 0.
+    if (part_cols.empty()) files.ensure("", 0);
     files.close_all();
     std::ofstream(fs::path(staging) / "_SUCCESS").close();
 

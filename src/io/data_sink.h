@@ -65,8 +65,11 @@ class SinkFormat {
 std::unique_ptr<SinkFormat> make_sink_format(const WriteRequest& request, const Schema& schema);
 
 /// Runs a write job the way Spark's file commit protocol does: files are written under a hidden
-/// staging directory next to the target (`part-00000-<job uuid>.c000<extension>`, Hive-style
-/// `key=value` directories for partition columns, which leave the data files), `_SUCCESS` marks
+/// staging directory next to the target, one per Spark partition of the rows (Batch::partition)
+/// and partition directory (`part-00003-<job uuid>-c000<extension>`, `.c000` under Hive-style
+/// `key=value` directories for partition columns, which leave the data files; partition 0
+/// always has a file, holding the schema when it has no rows, as Spark's first task writes
+/// one), rolled over at the maxRecordsPerFile option; `_SUCCESS` marks
 /// the finished job, and only then does the output move into place (a rename for a new or
 /// overwritten path, a move of each file for append). A failed job removes its staging
 /// directory and leaves the target as it was. `next_batch` yields the rows (false at the end).

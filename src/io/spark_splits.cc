@@ -1,7 +1,8 @@
 #include "io/spark_splits.h"
 
 #include <algorithm>
-
+#include <map>
+#include <numeric>
 
 namespace ember::io {
 
@@ -42,6 +43,38 @@ std::vector<int64_t> split_cuts(int64_t size, int64_t target, int64_t split_byte
   }
   cuts.push_back(size);
   return cuts;
+}
+
+std::vector<int64_t> spark_file_partitions(const std::vector<InputFileBlock>& blocks, const Config* config) {
+  // The files, sized by the blocks that cover them.
+  std::map<std::string, int64_t> sizes;
+  for (const auto& b : blocks) sizes[b.uri] += b.length;
+  std::vector<InputFile> files;
+  for (const auto& [uri, size] : sizes) {
+    InputFile f;
+    f.path = uri;
+    f.size = size;
+    files.push_back(f);
+  }
+  const int64_t split_bytes = spark_split_bytes(files, config);
+  const int64_t open_cost = config ? config->get_bytes("spark.sql.files.openCostInBytes", 4 << 20) : 4 << 20;
+  std::vector<size_t> order(blocks.size());
+  std::iota(order.begin(), order.end(), 0);
+  std::stable_sort(order.begin(), order.end(),
+                   [&](size_t a, size_t b) { return blocks[a].length > blocks[b].length; });
+  std::vector<int64_t> partition(blocks.size(), 0);
+  int64_t current = 0, size = 0;
+  bool open = false;
+  for (size_t i : order) {
+    if (open && size + blocks[i].length > split_bytes) {
+      ++current;
+      size = 0;
+    }
+    size += blocks[i].length + open_cost;
+    partition[i] = current;
+    open = true;
+  }
+  return partition;
 }
 
 }  // namespace ember::io

@@ -33,4 +33,11 @@ std::shared_ptr<const InputFileBlock> spark_file_block(const InputFile& file, in
 /// to `size`.
 std::vector<int64_t> split_cuts(int64_t size, int64_t target, int64_t split_bytes);
 
+/// The Spark partition of each of a scan's file splits (`blocks`, whole files or Spark's
+/// splits of them): Spark's FilePartition packing, which takes the splits largest first and
+/// starts a new partition when the next would pass the split size, each split counting its
+/// length plus spark.sql.files.openCostInBytes. The split size is spark_split_bytes of the
+/// files the blocks cover. Partitions are numbered in packing order.
+std::vector<int64_t> spark_file_partitions(const std::vector<InputFileBlock>& blocks, const Config* config);
+
 }  // namespace ember::io

@@ -56,10 +56,14 @@ PhysExprPtr bind_expr(const ExprPtr& e, const std::vector<ExprPtr>& input, const
 
 namespace {
 
-/// The operator of a repartitioning, as Spark's physical plan shows it: Coalesce n, or an
-/// Exchange with its partitioning and the reason it was asked for.
-exec::OperatorPtr repartition_operator(const PlanNode& n, const Config& conf) {
-  if (!n.shuffle) return std::make_unique<exec::Repartition>("Coalesce", std::to_string(n.num_partitions));
+/// A repartitioning: Coalesce; a shuffle into the partitions the program fixed (a number, with
+/// or without columns), which moves rows as Spark's exchange does; or, when the count is left
+/// to adaptive execution (columns alone, a rebalance), an Exchange line that moves nothing.
+/// Explain shows each as Spark does: Coalesce n, or Exchange with its partitioning and reason.
+/// `input` is the child's output, which the partitioning expressions read.
+exec::OperatorPtr repartition_operator(const PlanNode& n, const std::vector<ExprPtr>& input,
+                                       const Config& conf) {
+  if (!n.shuffle) return std::make_unique<exec::Coalesce>(std::max(1, n.num_partitions));
   const int64_t partitions =
       n.num_partitions > 0 ? n.num_partitions : conf.get_int("spark.sql.shuffle.partitions", 200);
   std::string partitioning;
@@ -73,7 +77,25 @@ exec::OperatorPtr repartition_operator(const PlanNode& n, const Config& conf) {
   std::string reason;
   if (n.rebalance) reason = n.exprs.empty() ? "REBALANCE_PARTITIONS_BY_NONE" : "REBALANCE_PARTITIONS_BY_COL";
   else reason = n.num_partitions > 0 ? "REPARTITION_BY_NUM" : "REPARTITION_BY_COL";
-  return std::make_unique<exec::Repartition>("Exchange", partitioning + ", " + reason);
+  const std::string details = partitioning + ", " + reason;
+  if (n.rebalance || n.num_partitions <= 0) return std::make_unique<exec::Repartition>(details);
+  using Kind = exec::ShuffleExchange::Kind;
+  std::vector<exec::SortKey> keys;
+  if (n.exprs.empty()) return std::make_unique<exec::ShuffleExchange>(Kind::kRoundRobin, partitions, keys, details);
+  if (n.by_range) {
+    for (const auto& o : n.exprs) {
+      const bool order = o->kind == ExprKind::kSortOrder;
+      keys.push_back({bind_expr(order ? o->children[0] : o, input, conf), !order || o->ascending,
+                      order ? o->nulls_first : true});
+    }
+    return std::make_unique<exec::ShuffleExchange>(Kind::kRange, partitions, std::move(keys), details);
+  }
+  // Spark's HashPartitioning: pmod(murmur3 hash of the columns with seed 42, n).
+  ExprPtr id = resolved_call(
+      "pmod", {resolved_call("hash", n.exprs, conf), lit(Value::integer(partitions), DataType::int_())},
+      conf);
+  keys.push_back({bind_expr(id, input, conf), true, true});
+  return std::make_unique<exec::ShuffleExchange>(Kind::kHash, partitions, std::move(keys), details);
 }
 
 }  // namespace
@@ -342,7 +364,7 @@ class Planner {
             proj.push_back(static_cast<int>(i));
             p.output.push_back(n->output[i]);
           }
-        p.root = std::make_unique<exec::FileScan>(n->reader, n->read.format, proj);
+        p.root = std::make_unique<exec::FileScan>(n->reader, n->read.format, proj, &conf);
         return p;
       }
       case PlanKind::kProject: {
@@ -457,9 +479,12 @@ class Planner {
         return p;
       }
       case PlanKind::kRepartition: {
-        PhysicalPlan c = plan(n->children[0], required);
+        // The partitioning expressions read columns the operators above may not.
+        std::set<int64_t> req = required ? *required : ids(n->output);
+        for (const auto& e : n->exprs) collect_refs(e, req);
+        PhysicalPlan c = plan(n->children[0], &req);
         PhysicalPlan p;
-        p.root = repartition_operator(*n, conf);
+        p.root = repartition_operator(*n, c.output, conf);
         p.root->children.push_back(std::move(c.root));
         p.output = c.output;
         return p;

@@ -43,7 +43,7 @@ def typed(tmp_path_factory) -> str:
     return "parquet:" + str(path)
 
 
-PART_RE = re.compile(r"^part-\d{5}-[0-9a-f-]{36}-c\d{3}(\.[a-z0-9]+)*$")
+PART_RE = re.compile(r"^part-\d{5}-[0-9a-f-]{36}[-.]c\d{3}(\.[a-z0-9]+)*$")
 
 
 def _nested_parquet(tmp_path: Path) -> str:
@@ -221,3 +221,113 @@ def test_write_errors(diff_error, ember, tmp_path, typed):
         ember.read.parquet(str(path)).write.mode("overwrite").parquet(str(path))
     assert info.value.getCondition() == "UNSUPPORTED_OVERWRITE.PATH"
     assert ember.read.parquet(str(path)).count() == 40
+
+
+# Programs whose partitioning Spark fixes, and so the files a write leaves: a range's slices
+# (given, or the default parallelism), repartition by number (round robin, hash, range),
+# coalesce, filters that empty some slices, unions, file scans packing small files together.
+PARTITIONED_PROGRAMS = {
+    "range_slices": lambda s, src: s.range(1, 100, 1, 10),
+    "range_default": lambda s, src: s.range(100),
+    "range_empty_slices": lambda s, src: s.range(0, 2, 1, 5),
+    "round_robin": lambda s, src: s.range(100).repartition(7),
+    "round_robin_few_rows": lambda s, src: s.range(3).repartition(7),
+    "hash": lambda s, src: s.range(100).repartition(5, "id"),
+    "hash_few_rows": lambda s, src: s.range(4).repartition(5, "id"),
+    "hash_strings": lambda s, src: s.range(50).selectExpr("cast(id % 7 as string) k").repartition(4, "k"),
+    "hash_columns_only": lambda s, src: s.range(100).repartition("id"),
+    "coalesce": lambda s, src: s.range(1, 100, 1, 10).coalesce(3),
+    "by_range": lambda s, src: s.range(100).repartitionByRange(5, "id"),
+    "by_range_duplicates": lambda s, src: s.range(100).selectExpr("id % 3 AS k").repartitionByRange(5, "k"),
+    "by_range_two_keys": lambda s, src: s.range(40).selectExpr("id", "id % 4 AS k").repartitionByRange(3, "k", "id"),
+    "filtered_slices": lambda s, src: s.range(0, 100, 1, 4).filter("id < 30"),
+    "empty": lambda s, src: s.range(0),
+    "union": lambda s, src: s.range(0, 10, 1, 3).union(s.range(0, 10, 1, 2)),
+    "limit": lambda s, src: s.range(0, 100, 1, 4).limit(10),
+    "aggregate": lambda s, src: s.range(100).selectExpr("id % 3 AS k").groupBy("k").count(),
+    "small_files": lambda s, src: s.read.parquet(src),
+    "strings": lambda s, src: s.range(1, 100, 1, 4).selectExpr("cast(id AS string) AS v"),
+}
+
+# Every program writes Parquet; the other formats share the partitioned write, so a few suffice.
+PARTITIONED_WRITES = [(p, "parquet") for p in sorted(PARTITIONED_PROGRAMS)] + [
+    (p, fmt) for fmt in ("csv", "json", "orc") for p in ("range_slices", "hash", "filtered_slices", "empty")
+] + [("strings", "text")]
+
+
+def _part_files(path: Path) -> list[str]:
+    """Each data file as its directory and Spark partition number: `k=1/00003.c000`."""
+    out = []
+    for f in _data_files(path):
+        rel = f.relative_to(path)
+        name = rel.name
+        part = name[5:10] + name[47:52]
+        out.append(str(rel.parent / part) if str(rel.parent) != "." else part)
+    return sorted(out)
+
+
+@pytest.fixture(scope="module")
+def ten_small_files(tmp_path_factory) -> str:
+    import pyarrow as pa
+    import pyarrow.parquet as pq
+
+    path = tmp_path_factory.mktemp("small_files")
+    for i in range(10):
+        pq.write_table(pa.table({"id": pa.array(range(i * 10, i * 10 + 1 + i), pa.int64())}),
+                       str(path / f"f{i}.parquet"))
+    return str(path)
+
+
+@pytest.fixture
+def two_leaf_partitions(ember, oracle):
+    """The same default parallelism on both engines (the oracle runs local[2])."""
+    with api_mode(connect=False):
+        oracle.conf.set("spark.sql.leafNodeDefaultParallelism", "2")
+    ember.conf.set("spark.sql.leafNodeDefaultParallelism", "2")
+    yield
+    with api_mode(connect=False):
+        oracle.conf.unset("spark.sql.leafNodeDefaultParallelism")
+    ember.conf.unset("spark.sql.leafNodeDefaultParallelism")
+
+
+@pytest.mark.parametrize("program,fmt", PARTITIONED_WRITES)
+def test_one_file_per_partition(diff, ember, oracle, tmp_path, two_leaf_partitions,
+                                ten_small_files, program, fmt):
+    make = PARTITIONED_PROGRAMS[program]
+    ours, theirs = tmp_path / "ember", tmp_path / "spark"
+    with api_mode(connect=True):
+        make(ember, ten_small_files).write.format(fmt).save(str(ours))
+    with api_mode(connect=False):
+        make(oracle, ten_small_files).write.format(fmt).save(str(theirs))
+    # The same partitions write files; the same rows in each for the deterministic partitionings.
+    assert _part_files(ours) == _part_files(theirs)
+    schema = "id long" if program not in ("hash_strings", "by_range_duplicates", "by_range_two_keys",
+                                          "aggregate", "strings") else None
+    read = (lambda s, p: s.read.format(fmt).schema(schema).load(str(p))) if fmt in ("csv", "json") and schema \
+        else (lambda s, p: s.read.format(fmt).load(str(p)))
+    if program not in ("round_robin", "round_robin_few_rows", "union", "limit", "aggregate",
+                       "small_files", "hash_columns_only") and fmt == "parquet":
+        per_file = lambda root: sorted((f.name.split("-")[1], sorted(map(repr, read(ember, f).collect())))
+                                       for f in _data_files(root))
+        assert per_file(ours) == per_file(theirs)
+    diff(lambda s: read(s, ours))
+    from urllib.parse import urlparse
+    assert sorted(urlparse(u).path for u in ember.read.format(fmt).load(str(ours)).inputFiles()) == \
+        sorted(str(f) for f in _data_files(ours))
+
+
+@pytest.mark.parametrize("options,partition_by", [({"maxRecordsPerFile": "15"}, ()),
+                                                  ({}, ("k",)),
+                                                  ({"maxRecordsPerFile": "15"}, ("k",))])
+def test_partitioned_files_per_directory(ember, oracle, tmp_path, two_leaf_partitions, options,
+                                         partition_by):
+    ours, theirs = tmp_path / "ember", tmp_path / "spark"
+    for spark, path in ((ember, ours), (oracle, theirs)):
+        with api_mode(connect=spark is ember):
+            writer = spark.range(0, 100, 1, 4).selectExpr("id", "id % 3 AS k").write.options(**options)
+            writer.partitionBy(*partition_by).parquet(str(path))
+    assert _part_files(ours) == _part_files(theirs)
+    with api_mode(connect=False):
+        expected = sorted(map(tuple, oracle.read.parquet(str(theirs)).collect()))
+        got = sorted(map(tuple, oracle.read.parquet(str(ours)).collect()))
+    assert got == expected

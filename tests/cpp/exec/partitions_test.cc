@@ -7,6 +7,7 @@
 
 #include <limits>
 #include <map>
+#include <set>
 
 #include "exec/operators.h"
 #include "functions/function.h"
@@ -143,6 +144,62 @@ TEST(BatchPartition, SlicesKeepPositions) {
   Batch c = concat_batches({s, slice_batch(b, 7, 3)}, 1);
   EXPECT_EQ(c.partition, 3);
   EXPECT_EQ(c.partition_row, 104);
+}
+
+}  // namespace
+}  // namespace ember::exec
+
+namespace ember::exec {
+namespace {
+
+/// The partition of each id after `exchange` over range(0, n, 1, slices).
+std::map<int64_t, int64_t> exchanged(ShuffleExchange::Kind kind, int64_t n, int64_t slices, int64_t partitions,
+                                     std::vector<SortKey> keys) {
+  auto exchange = std::make_unique<ShuffleExchange>(kind, partitions, std::move(keys), "");
+  exchange->children.push_back(std::make_unique<RangeScan>(0, n, 1, slices));
+  EXPECT_EQ(exchange->output_partitions(), partitions);
+  auto rows = numbered(*numbering(std::move(exchange)));
+  std::map<int64_t, int64_t> out;
+  for (auto& [id, where] : rows) out[id] = where.first;
+  return out;
+}
+
+TEST(ExchangePartitions, RoundRobinStartsWhereSparksGeneratorSays) {
+  // range(3) in two slices repartitioned into 7: Spark writes files 0, 3 and 6.
+  auto rows = exchanged(ShuffleExchange::Kind::kRoundRobin, 3, 2, 7, {});
+  std::set<int64_t> used;
+  for (auto& [id, p] : rows) used.insert(p);
+  EXPECT_EQ(used, (std::set<int64_t>{0, 3, 6}));
+  // A slice's rows go to consecutive partitions.
+  EXPECT_EQ(rows[2], (rows[1] + 1) % 7);
+  for (int64_t p = 0; p < 50; ++p) {
+    EXPECT_GE(ShuffleExchange::round_robin_start(p, 8), 0);
+    EXPECT_LT(ShuffleExchange::round_robin_start(p, 13), 13);
+  }
+}
+
+TEST(ExchangePartitions, RangeBoundsSkipDuplicateKeys) {
+  // 100 rows of id % 3 into 5 ranges: the bounds are 0, 1 and 2, so three partitions hold rows.
+  auto key = call("%", {column(0, DataType::long_()), literal(Value::integer(3), DataType::long_())});
+  auto rows = exchanged(ShuffleExchange::Kind::kRange, 100, 2, 5, {{key, true, true}});
+  for (auto& [id, p] : rows) EXPECT_EQ(p, id % 3) << id;
+  // Distinct keys split into equal runs.
+  auto sorted = exchanged(ShuffleExchange::Kind::kRange, 100, 2, 4, {{column(0, DataType::long_()), true, true}});
+  for (auto& [id, p] : sorted) EXPECT_EQ(p, id / 25) << id;
+  auto descending = exchanged(ShuffleExchange::Kind::kRange, 100, 2, 4, {{column(0, DataType::long_()), false, true}});
+  for (auto& [id, p] : descending) EXPECT_EQ(p, (99 - id) / 25) << id;
+}
+
+TEST(ExchangePartitions, CoalesceGroupsNeighbouringPartitions) {
+  auto coalesce = std::make_unique<Coalesce>(3);
+  coalesce->children.push_back(std::make_unique<RangeScan>(0, 100, 1, 10));
+  EXPECT_EQ(coalesce->output_partitions(), 3);
+  auto rows = numbered(*numbering(std::move(coalesce)));
+  // Slices [0, 3), [3, 6), [6, 10) of ten rows each.
+  for (auto& [id, where] : rows) EXPECT_EQ(where.first, id < 30 ? 0 : id < 60 ? 1 : 2) << id;
+  auto wide = std::make_unique<Coalesce>(20);
+  wide->children.push_back(std::make_unique<RangeScan>(0, 100, 1, 10));
+  EXPECT_EQ(wide->output_partitions(), 10);
 }
 
 }  // namespace

@@ -85,6 +85,37 @@ TEST_F(DataSinkTest, CommitNamesFilesLikeSpark) {
   EXPECT_EQ(names(dir_).size(), 3u);
 }
 
+TEST_F(DataSinkTest, OneFilePerSparkPartition) {
+  const std::string out = (dir_ / "out").string();
+  Batch b2 = ints({1, 2, 3}, {"x", "y", "z"});
+  b2.partition = 2;
+  Batch b5 = ints({4}, {"w"});
+  b5.partition = 5;
+  Batch b2_again = ints({6}, {"v"});
+  b2_again.partition = 2;
+  // Partition 0 has no rows and still gets a file (Spark's first task writes the schema);
+  // partition 2's rows arrive in two runs and roll over at maxRecordsPerFile.
+  config_.set("spark.sql.session.timeZone", "UTC");
+  WriteRequest r;
+  r.format = "csv";
+  r.path = out;
+  r.config = &config_;
+  r.options.set("maxRecordsPerFile", "2");
+  std::vector<Batch> batches = {b2, b5, b2_again};
+  size_t next = 0;
+  write_files(r, schema_, [&](Batch* o) {
+    if (next >= batches.size()) return false;
+    *o = batches[next++];
+    return true;
+  });
+  std::vector<std::string> parts;
+  for (const auto& f : names(out))
+    if (f[0] != '_') parts.push_back(f.substr(0, 10) + f.substr(f.size() - 9));
+  EXPECT_EQ(parts, (std::vector<std::string>{"part-00000-c000.csv", "part-00002-c000.csv",
+                                             "part-00002-c001.csv", "part-00002-c002.csv",
+                                             "part-00005-c000.csv"}));
+}
+
 TEST_F(DataSinkTest, ModesOnAnExistingPath) {
   const std::string out = (dir_ / "out").string();
   write("csv", out, SaveMode::kErrorIfExists, {ints({1}, {"x"})});

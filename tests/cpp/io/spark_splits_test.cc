@@ -105,3 +105,25 @@ TEST_F(LineOwnership, LinesStartingAtABoundaryBelongToThePreviousSplit) {
 
 }  // namespace
 }  // namespace ember::io
+
+namespace ember::io {
+namespace {
+
+TEST(SparkSplits, SmallFilesPackIntoPartitionsLargestFirst) {
+  Config config;
+  config.set("spark.sql.files.minPartitionNum", "2");
+  // Ten files of 500..1400 bytes, each counting 4 MiB of open cost: the split size is half the
+  // total, so the largest five fill the first partition and the rest the second.
+  std::vector<InputFileBlock> blocks;
+  for (int i = 0; i < 10; ++i) blocks.push_back({"file:/f" + std::to_string(i), 0, 500 + 100 * i});
+  EXPECT_EQ(spark_file_partitions(blocks, &config),
+            (std::vector<int64_t>{1, 1, 1, 1, 1, 0, 0, 0, 0, 0}));
+  // Without an open cost, maxPartitionBytes bounds each partition's bytes.
+  config.set("spark.sql.files.openCostInBytes", "0");
+  config.set("spark.sql.files.maxPartitionBytes", "2000");
+  EXPECT_EQ(spark_file_partitions(blocks, &config),
+            (std::vector<int64_t>{6, 6, 5, 5, 4, 4, 3, 2, 1, 0}));
+}
+
+}  // namespace
+}  // namespace ember::io
