@@ -229,7 +229,7 @@ def test_write_modes_and_max_records(diff, diff_error, ember, tmp_path):
     diff(lambda s: s.read.orc(str(path)))
     assert sorted(r[0] for r in ember.read.orc(str(path)).collect()) == [1, 4]
     many = tmp_path / "many"
-    _write(ember, many, "SELECT id FROM range(25)", maxRecordsPerFile=10)
+    _write(ember, many, "SELECT id FROM range(0, 25, 1, 1)", maxRecordsPerFile=10)
     assert len(_data_files(many)) == 3
     diff(lambda s: s.read.orc(str(many)))
 
