@@ -551,6 +551,9 @@ KNOWN = {
         'add_months(dt, i)',
     ], 'results beyond year 9999: Spark raises (try_make_timestamp casts the seconds to DECIMAL(16,6) and fails in ANSI mode; add_months overflows), Ember returns dates and timestamps out of range'),
     **dict.fromkeys([
+        'CAST(m AS timestamp)',
+    ], "CAST of DECIMAL(38,18) seconds beyond the timestamp range: of the wrapped 64-bit microseconds Ember's is one below Spark's (how the fraction rounds before the low bits are kept; seen once the sweep compares such results as text)"),
+    **dict.fromkeys([
         'timestamp_micros(l)',
         'make_ym_interval(n, n2)',
     ], 'results compared as text (the client cannot hold them): the text of the earliest TIMESTAMP in America/Los_Angeles wraps around in Ember, and CAST of INTERVAL YEAR TO MONTH to STRING is not implemented'),
