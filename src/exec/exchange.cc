@@ -35,8 +35,6 @@ struct LocalInput : LocalSinkState {
   std::vector<std::vector<int32_t>> targets;
 };
 
-struct ExchangeSource : BatchListSource {};
-
 }  // namespace
 
 int64_t ShuffleExchange::round_robin_start(int64_t p, int64_t n) {
@@ -168,7 +166,7 @@ void ShuffleExchange::finalize(ExecContext& ctx) {
 }
 
 std::unique_ptr<SourceState> ShuffleExchange::open_source(ExecContext&) const {
-  return std::make_unique<ExchangeSource>();
+  return std::make_unique<BatchListSource>();
 }
 
 bool ShuffleExchange::next_morsel(SourceState& state, ExecContext&, const Emit& emit) const {
