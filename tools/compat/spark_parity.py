@@ -3,6 +3,19 @@ test_parity_*.py`) against an Ember server and summarizes the outcome.
 
     .venv/bin/python tools/compat/spark_parity.py --tests-root DIR [--binary PATH]
         [--modules MOD ...] [--timeout SECONDS] [--json out.json] [--log-dir DIR] [-k EXPR]
+        [--python PY] [--module-python MOD=PY ...]
+
+Test files check client-side errors and formatting of the PySpark release they were written
+for, so a file older than the installed client fails on the client's own changes (error classes
+the client raises, say). --module-python runs one module with another interpreter, e.g. a venv
+holding the matching `pyspark-client` release:
+
+    python3 -m venv /tmp/client41 && /tmp/client41/bin/pip install pyspark-client==4.1.3 \
+        pandas==2.3.3 pyarrow numpy grpcio grpcio-status googleapis-common-protos zstandard pytest
+    ... --module-python pyspark.sql.tests.connect.test_parity_dataframe=/tmp/client41/bin/python
+
+A client-only install has no Spark distribution; SPARK_HOME (which PySpark's test utilities
+look up) then defaults to the PySpark package of the interpreter running this script.
 
 --tests-root is a directory that holds an upstream `pyspark/sql/tests` tree (the PySpark wheel
 ships without it). The tests are imported as `pyspark.sql.tests.*` by appending
@@ -270,7 +283,11 @@ def run_module(module: str, server: Server, args, log_dir: Path) -> dict:
             "TZ": env.get("TZ", "UTC"),
             "PYTHONDONTWRITEBYTECODE": "1",
         })
-        cmd = [args.python, "-m", "pytest", "-c", str(ini), "--rootdir", str(log_dir),
+        if "SPARK_HOME" not in env:
+            import pyspark
+            env["SPARK_HOME"] = str(Path(pyspark.__file__).resolve().parent)
+        python = dict(mp.split("=", 1) for mp in args.module_python).get(module, args.python)
+        cmd = [python, "-m", "pytest", "-c", str(ini), "--rootdir", str(log_dir),
                "-p", "no:cacheprovider", "-p", "spark_parity", "-q", "-rA", "--pyargs", module]
         if args.k:
             cmd += ["-k", args.k]
@@ -377,6 +394,8 @@ def main() -> int:
     ap.add_argument("--modules", nargs="+", default=DEFAULT_MODULES)
     ap.add_argument("--timeout", type=float, default=120.0, help="seconds per test")
     ap.add_argument("--python", default=sys.executable)
+    ap.add_argument("--module-python", action="append", default=[], metavar="MODULE=PYTHON",
+                    help="run MODULE's tests with this interpreter (repeatable)")
     ap.add_argument("--json")
     ap.add_argument("--log-dir", help="keep pytest and server logs here (default: a temp dir)")
     ap.add_argument("-k", default="", help="pytest -k expression")
