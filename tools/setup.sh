@@ -36,7 +36,7 @@ esac
 APT_PACKAGES=(
   g++ cmake ninja-build make pkg-config git ccache
   libgrpc++-dev protobuf-compiler-grpc libprotobuf-dev protobuf-compiler
-  libgtest-dev clang-format clang-tidy libre2-dev libssl-dev
+  libgtest-dev clang-format clang-tidy libre2-dev libssl-dev libicu-dev
 )
 
 install_system_packages() {

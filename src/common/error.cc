@@ -41,6 +41,9 @@ std::string sql_state_for(const std::string& error_class) {
   static const std::unordered_map<std::string, std::string> kStates = {
       {"UNRESOLVED_COLUMN", "42703"},
       {"UNRESOLVED_ROUTINE", "42883"},
+      {"COLLATION_INVALID_NAME", "42704"},
+      {"COLLATION_MISMATCH", "42P21"},
+      {"INDETERMINATE_COLLATION_IN_EXPRESSION", "42P22"},
       {"PARSE_SYNTAX_ERROR", "42601"},
       {"DIVIDE_BY_ZERO", "22012"},
       {"ARITHMETIC_OVERFLOW", "22003"},

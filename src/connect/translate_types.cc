@@ -1,5 +1,7 @@
 #include "connect/translate_types.h"
 
+#include "types/collation.h"
+
 #include "common/error.h"
 
 namespace ember::connect {
@@ -49,7 +51,10 @@ TypePtr type_from_proto(const pb::DataType& p) {
       int scale = p.decimal().has_scale() ? p.decimal().scale() : 0;
       return DataType::decimal(precision, scale);
     }
-    case pb::DataType::kString:
+    case pb::DataType::kString: {
+      const std::string& name = p.string().collation();
+      return name.empty() ? DataType::string() : DataType::string(collation_id(name));
+    }
     case pb::DataType::kChar:
     case pb::DataType::kVarChar:
       return DataType::string();
@@ -153,9 +158,11 @@ void type_to_proto(const DataType& t, pb::DataType* out) {
       d->set_scale(t.scale());
       return;
     }
-    case TypeId::kString:
-      out->mutable_string();
+    case TypeId::kString: {
+      auto* str = out->mutable_string();
+      if (t.is_collated_string()) str->set_collation(collation(t.collation_id()).name);
       return;
+    }
     case TypeId::kBinary:
       out->mutable_binary();
       return;

@@ -119,6 +119,8 @@ struct Caster {
   ColumnPtr run() {
     const TypePtr& from = in->type();
     if (from->equals(*to)) return in;
+    if (from->id() == TypeId::kString && to->id() == TypeId::kString)  // another collation: same text
+      return Column::make(to, n, in->validity_buffer(), in->data_buffer(), in->offsets_buffer(), {}, in->null_count());
     if (from->id() == TypeId::kNull) return Column::all_null(to, n);
     if (from->id() == TypeId::kVariant) return cast_from_variant(in, to, ctx, try_);
     if (to->id() == TypeId::kVariant) return cast_to_variant(in);

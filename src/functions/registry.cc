@@ -35,6 +35,7 @@ void register_bitmap_functions(Registry& r);
 void register_histogram_aggregates(Registry& r);
 void register_number_format(Registry& r);
 void register_time_window(Registry& r);
+void register_collation_functions(Registry& r);
 void register_theta_functions(Registry& r);
 void register_hll_functions(Registry& r);
 void register_sketch_functions(Registry& r);
@@ -103,6 +104,7 @@ Registry::Registry() {
   register_xml_functions(*this);
   register_number_format(*this);
   register_time_window(*this);
+  register_collation_functions(*this);
 }
 
 void Registry::add(FunctionDef def) {

@@ -1,6 +1,7 @@
 // The analyzer: unresolved plan → resolved plan.
 
 #include "plan/analyzer.h"
+#include "plan/collation_resolution.h"
 #include "plan/datetime_arithmetic.h"
 #include "plan/input_file_check.h"
 #include "plan/time_window.h"
@@ -628,6 +629,9 @@ void Analyzer::apply_field_op(std::vector<std::pair<std::string, ExprPtr>>& fiel
 ExprPtr Analyzer::implicit_cast(const ExprPtr& e, const TypePtr& to) {
   if (e->type->equals(*to)) return e;
   if (e->kind == ExprKind::kLiteral && e->value.is_null()) return lit(Value(), to);
+  // A string literal read in another collation is that collation's literal.
+  if (e->kind == ExprKind::kLiteral && e->type->id() == TypeId::kString && to->id() == TypeId::kString)
+    return lit(e->value, to);
   auto c = cast(e, to);
   auto* m = const_cast<Expr*>(c.get());
   m->implicit = true;
@@ -887,10 +891,16 @@ ExprPtr Analyzer::bind_call(const FunctionDef* def, const ExprPtr& e, std::vecto
     call_text.literal.push_back(a->kind == ExprKind::kLiteral);
   }
   functions::Signature sig;
+  // Strings are read in the call's collation before its type rule sees them.
+  const int collation = call_collation(*def, args, call_text.call);
+  if (collation >= 0)
+    for (auto& a : args)
+      if (a->type && a->type->id() == TypeId::kString) a = implicit_cast(a, DataType::string(collation));
   {
     functions::CallTextScope scope(&call_text);
     sig = call_signature(*def, args, session_.config());
   }
+  apply_call_collation(*def, collation, args, sig);
   for (size_t i = 0; i < args.size() && i < sig.arg_types.size(); ++i) args[i] = implicit_cast(args[i], sig.arg_types[i]);
   n->type = sig.result_type;
   bool any_nullable = false, all_nullable = !args.empty();

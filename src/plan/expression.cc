@@ -200,7 +200,10 @@ std::string Expr::to_string() const {
       return s + "*";
     }
     case ExprKind::kUnresolvedFunction: return name + "(" + (distinct ? "DISTINCT " : "") + args() + ")";
-    case ExprKind::kLiteral: return literal_string(value, type);
+    case ExprKind::kLiteral:
+      if (type && type->is_collated_string() && !value.is_null())
+        return "'" + value.as_bytes() + "' collate " + type->sql().substr(sizeof("STRING COLLATE ") - 1);
+      return literal_string(value, type);
     case ExprKind::kAlias: return name;
     case ExprKind::kUnresolvedAlias: return children[0]->to_string();
     case ExprKind::kCast:

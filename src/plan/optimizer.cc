@@ -59,6 +59,8 @@ const std::vector<std::unique_ptr<Rule>>& optimizer_rules() {
     // Subqueries first: the rules after them see joins only.
     r.push_back(make_rewrite_correlated_scalar_subquery());
     r.push_back(make_rewrite_predicate_subquery());
+    // Before the rules that move comparisons into scans: scans compare bytes.
+    r.push_back(make_rewrite_collation_keys());
     r.push_back(make_constant_folding());
     r.push_back(make_boolean_simplification());
     r.push_back(make_push_down_filters());
@@ -74,6 +76,7 @@ const std::vector<std::unique_ptr<Rule>>& optimizer_rules() {
 namespace {
 
 bool rule_enabled(const Rule& rule, const Config& conf) {
+  if (!rule.excludable()) return true;
   std::string excluded = conf.get_or("spark.sql.optimizer.excludedRules", "");
   std::stringstream ss(excluded);
   std::string item;

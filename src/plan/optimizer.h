@@ -16,6 +16,8 @@ class Rule {
   virtual ~Rule() = default;
   virtual const char* name() const = 0;
   virtual PlanPtr apply(const PlanPtr& plan, const Config& conf) const = 0;
+  /// Rules the results depend on run whatever the configuration excludes.
+  virtual bool excludable() const { return true; }
 };
 
 /// Timing and effect of one rule in one optimization, for `explain(mode="cost")`-style output
@@ -49,6 +51,7 @@ std::unique_ptr<Rule> make_push_down_filters();
 std::unique_ptr<Rule> make_check_cartesian_products();
 std::unique_ptr<Rule> make_reorder_join();
 std::unique_ptr<Rule> make_collapse_projects();
+std::unique_ptr<Rule> make_rewrite_collation_keys();
 
 /// Helper for rules: rebuilds `plan` bottom-up, replacing each node by `f(node)`.
 PlanPtr transform_up(const PlanPtr& plan, const std::function<PlanPtr(const PlanPtr&)>& f);

@@ -348,6 +348,10 @@ ExprPtr Parser::postfix(ExprPtr e) {
     } else if (at_op(".") && at_identifier(1)) {
       next();
       e = new_expr(ExprKind::kUnresolvedExtract, {e, string_literal(identifier())});
+    } else if (at_word("COLLATE") && at_identifier(1)) {
+      // `e COLLATE name`: collate(e, name), the name as written.
+      next();
+      e = fn("collate", {e, string_literal(identifier())});
     } else {
       return e;
     }

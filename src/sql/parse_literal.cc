@@ -506,6 +506,11 @@ TypePtr Parser::data_type() {
       }
       expect_op(")");
     }
+    // STRING COLLATE name
+    if (w == "STRING" && at_word("COLLATE") && at_identifier(1)) {
+      next();
+      next();
+    }
   };
   skip_type();
   int stop = last_stop();

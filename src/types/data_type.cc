@@ -4,6 +4,10 @@
 
 #include "common/error.h"
 #include "common/json.h"
+#include "types/collation.h"
+
+#include <map>
+#include <mutex>
 
 namespace ember {
 
@@ -45,6 +49,15 @@ TypePtr DataType::long_() { static TypePtr t = make(TypeId::kLong); return t; }
 TypePtr DataType::float_() { static TypePtr t = make(TypeId::kFloat); return t; }
 TypePtr DataType::double_() { static TypePtr t = make(TypeId::kDouble); return t; }
 TypePtr DataType::string() { static TypePtr t = make(TypeId::kString); return t; }
+TypePtr DataType::string(int collation_id) {
+  if (collation_id == kUtf8BinaryCollation) return string();
+  static std::mutex mu;
+  static std::map<int, TypePtr> by_collation;
+  std::lock_guard<std::mutex> lock(mu);
+  TypePtr& t = by_collation[collation_id];
+  if (!t) t = std::make_shared<DataType>(TypeId::kString, collation_id, 0, std::vector<StructField>{});
+  return t;
+}
 TypePtr DataType::binary() { static TypePtr t = make(TypeId::kBinary); return t; }
 TypePtr DataType::date() { static TypePtr t = make(TypeId::kDate); return t; }
 TypePtr DataType::timestamp() { static TypePtr t = make(TypeId::kTimestamp); return t; }
@@ -130,7 +143,8 @@ std::string DataType::simple_string() const {
     case TypeId::kDouble: return "double";
     case TypeId::kDecimal:
       return "decimal(" + std::to_string(precision_) + "," + std::to_string(scale_) + ")";
-    case TypeId::kString: return "string";
+    case TypeId::kString:
+      return precision_ ? "string collate " + collation(precision_).name : "string";
     case TypeId::kBinary: return "binary";
     case TypeId::kDate: return "date";
     case TypeId::kTimestamp: return "timestamp";
@@ -158,6 +172,7 @@ std::string DataType::simple_string() const {
 std::string DataType::sql() const {
   switch (id_) {
     case TypeId::kNull: return "VOID";
+    case TypeId::kString: return precision_ ? "STRING COLLATE " + collation(precision_).name : "STRING";
     case TypeId::kArray: return "ARRAY<" + element_type()->sql() + ">";
     case TypeId::kMap: return "MAP<" + key_type()->sql() + ", " + value_type()->sql() + ">";
     case TypeId::kStruct: {
@@ -187,6 +202,58 @@ std::string DataType::type_name() const {
   }
 }
 
+namespace {
+/// Spark keeps the collations of a field's strings in the field's metadata, under
+/// __COLLATIONS: the path of each collated string inside the field's type (through array
+/// elements and map keys and values; a nested struct's fields carry their own) mapped to
+/// `provider.name`. The type itself writes as "string".
+void collect_collations(const DataType& t, const std::string& path, std::string& out) {
+  if (t.is_collated_string()) {
+    const Collation& c = collation(t.collation_id());
+    if (!out.empty()) out += ",";
+    json_quote(out, path);
+    out += ":";
+    json_quote(out, std::string(c.provider()) + "." + c.name);
+  } else if (t.id() == TypeId::kArray) {
+    collect_collations(*t.element_type(), path + ".element", out);
+  } else if (t.id() == TypeId::kMap) {
+    collect_collations(*t.key_type(), path + ".key", out);
+    collect_collations(*t.value_type(), path + ".value", out);
+  }
+}
+
+std::string field_metadata_json(const StructField& f) {
+  std::string meta = f.metadata_json.empty() ? "{}" : f.metadata_json;
+  std::string collations;
+  collect_collations(*f.type, f.name, collations);
+  if (collations.empty()) return meta;
+  std::string entry = "\"__COLLATIONS\":{" + collations + "}";
+  const size_t close = meta.rfind('}');
+  const bool empty = meta.find_first_not_of(" \t\n{", 0) == close;
+  return meta.substr(0, close) + (empty ? "" : ",") + entry + "}";
+}
+
+/// The collated string types a field's __COLLATIONS metadata gives its type.
+TypePtr with_collations(const TypePtr& t, const std::string& path, const JsonValue& collations) {
+  if (t->id() == TypeId::kString) {
+    for (const auto& [key, value] : collations.members) {
+      if (key != path) continue;
+      const std::string& v = value.text;
+      const size_t dot = v.find('.');
+      return DataType::string(collation_id(dot == std::string::npos ? v : v.substr(dot + 1)));
+    }
+    return t;
+  }
+  if (t->id() == TypeId::kArray)
+    return DataType::array(with_collations(t->element_type(), path + ".element", collations), t->contains_null());
+  if (t->id() == TypeId::kMap)
+    return DataType::map(with_collations(t->key_type(), path + ".key", collations),
+                         with_collations(t->value_type(), path + ".value", collations),
+                         t->value_contains_null());
+  return t;
+}
+}  // namespace
+
 std::string DataType::json() const {
   std::string out;
   switch (id_) {
@@ -207,10 +274,11 @@ std::string DataType::json() const {
         out += "{\"name\":";
         json_quote(out, f.name);
         out += ",\"type\":" + f.type->json() + ",\"nullable\":" + (f.nullable ? "true" : "false") +
-               ",\"metadata\":" + (f.metadata_json.empty() ? "{}" : f.metadata_json) + "}";
+               ",\"metadata\":" + field_metadata_json(f) + "}";
       }
       return out + "]}";
     }
+    case TypeId::kString: return "\"string\"";
     default: return json_quote(type_name());
   }
 }
@@ -446,7 +514,11 @@ class DdlParser {
     if (w == "BIGINT" || w == "LONG") return DataType::long_();
     if (w == "FLOAT" || w == "REAL") return DataType::float_();
     if (w == "DOUBLE") return DataType::double_();
-    if (w == "STRING") return DataType::string();
+    if (w == "STRING") {
+      if (!match_word("COLLATE")) return DataType::string();
+      skip_ws();
+      return DataType::string(collation_id(parse_identifier()));
+    }
     if (w == "VARCHAR" || w == "CHAR") {
       // Spark reads char/varchar as string in DataFrame schemas.
       skip_ws();
@@ -570,6 +642,9 @@ TypePtr type_from_json(const JsonValue& v) {
         StructField sf;
         sf.name = f.get_string("name");
         sf.type = type_from_json(*f.find("type"));
+        if (const JsonValue* meta = f.find("metadata"))
+          if (const JsonValue* collations = meta->find("__COLLATIONS"))
+            sf.type = with_collations(sf.type, sf.name, *collations);
         sf.nullable = f.get_bool("nullable", true);
         sf.metadata_json = "{}";
         fields.push_back(std::move(sf));

@@ -63,6 +63,10 @@ class DataType {
 
   TypeId id() const { return id_; }
 
+  // String: its collation (types/collation.h), 0 for UTF8_BINARY.
+  int collation_id() const { return id_ == TypeId::kString ? precision_ : 0; }
+  /// A string of a collation other than UTF8_BINARY.
+  bool is_collated_string() const { return id_ == TypeId::kString && precision_ != 0; }
   // Decimal.
   int precision() const { return precision_; }
   int scale() const { return scale_; }
@@ -129,6 +133,8 @@ class DataType {
   static TypePtr float_();
   static TypePtr double_();
   static TypePtr string();
+  /// STRING COLLATE <collation>; string() for UTF8_BINARY (0).
+  static TypePtr string(int collation_id);
   static TypePtr binary();
   static TypePtr date();
   static TypePtr timestamp();

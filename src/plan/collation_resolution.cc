@@ -1,0 +1,91 @@
+#include "plan/collation_resolution.h"
+
+#include <algorithm>
+#include <set>
+#include <string>
+
+#include "common/error.h"
+#include "types/collation.h"
+
+namespace ember::plan {
+
+namespace {
+
+bool is_string(const ExprPtr& e) { return e->type && e->type->id() == TypeId::kString; }
+
+bool is_explicit(const ExprPtr& e) {
+  return e->kind == ExprKind::kCall && e->function && e->function->name == "collate";
+}
+
+std::string quoted_types(const std::vector<int>& ids) {
+  std::string s;
+  for (int id : ids) s += std::string(s.empty() ? "" : ", ") + "\"" + DataType::string(id)->sql() + "\"";
+  return s;
+}
+
+/// Functions whose STRING result is their input's text (or one of their inputs): the result
+/// keeps the inputs' collation, as Spark's string functions do.
+const std::set<std::string>& keeping_functions() {
+  static const std::set<std::string> names = {
+      "upper", "lower", "ucase", "lcase", "initcap", "substring", "substr", "left", "right", "trim", "ltrim",
+      "rtrim", "btrim", "lpad", "rpad", "repeat", "reverse", "concat", "concat_ws", "replace", "translate",
+      "overlay", "split_part", "substring_index", "elt", "nvl2", "nullif", "greatest", "least", "min", "max",
+      "first", "first_value", "last", "last_value", "any_value", "mode", "min_by", "max_by", "regexp_replace",
+      "regexp_extract", "lag", "lead", "nth_value"};
+  return names;
+}
+
+}  // namespace
+
+int call_collation(const functions::FunctionDef& def, const std::vector<ExprPtr>& args, const std::string& call_sql) {
+  // collate sets a collation and collation reads one; the key is what comparisons read.
+  if (def.name == "collate" || def.name == "collation" || def.name == "collationkey") return -1;
+  std::vector<int> explicit_ids, implicit_ids;
+  for (const auto& a : args) {
+    if (!is_string(a) || a->kind == ExprKind::kLiteral) continue;
+    const int id = a->type->collation_id();
+    auto& ids = is_explicit(a) ? explicit_ids : implicit_ids;
+    if (std::find(ids.begin(), ids.end(), id) == ids.end()) ids.push_back(id);
+  }
+  if (explicit_ids.size() > 1)
+    throw SparkError(ErrorKind::kAnalysis, "COLLATION_MISMATCH.EXPLICIT",
+                     "Could not determine which collation to use for string functions and operators. Error occurred "
+                     "due to the mismatch between explicit collations: [" +
+                         quoted_types(explicit_ids) + "]. Decide on a single explicit collation and remove others.",
+                     {{"explicitTypes", quoted_types(explicit_ids)}});
+  if (explicit_ids.size() == 1) return explicit_ids[0];
+  if (implicit_ids.size() > 1)
+    throw SparkError(ErrorKind::kAnalysis, "INDETERMINATE_COLLATION_IN_EXPRESSION",
+                     "Data type of \"" + call_sql +
+                         "\" has indeterminate collation. Use COLLATE clause to set the collation explicitly.",
+                     {{"expr", "\"" + call_sql + "\""}});
+  if (implicit_ids.size() == 1 && implicit_ids[0] != kUtf8BinaryCollation) return implicit_ids[0];
+  return -1;
+}
+
+void apply_call_collation(const functions::FunctionDef& def, int collation_id, const std::vector<ExprPtr>& args,
+                          functions::Signature& sig) {
+  if (collation_id < 0) return;
+  const TypePtr collated = DataType::string(collation_id);
+  for (size_t i = 0; i < args.size() && i < sig.arg_types.size(); ++i)
+    if (is_string(args[i]) && sig.arg_types[i] && sig.arg_types[i]->id() == TypeId::kString)
+      sig.arg_types[i] = collated;
+  if (sig.result_type && sig.result_type->id() == TypeId::kString && keeping_functions().count(def.name))
+    sig.result_type = collated;
+}
+
+ExprPtr collation_key(const ExprPtr& e) {
+  if (!e->type || !e->type->is_collated_string()) return e;
+  static const functions::FunctionDef* key = functions::Registry::instance().find_internal("collationkey");
+  EMBER_CHECK(key != nullptr, "missing internal function collationkey");
+  auto n = std::make_shared<Expr>();
+  n->kind = ExprKind::kCall;
+  n->function = key;
+  n->name = key->name;
+  n->type = DataType::binary();
+  n->nullable = e->nullable;
+  n->children = {e};
+  return n;
+}
+
+}  // namespace ember::plan
