@@ -116,3 +116,14 @@ def test_invalid_collation_names(ember, oracle):
                 session.sql(f"SELECT 'a' COLLATE {name}").collect()
             assert f"[COLLATION_INVALID_NAME] The value {name} does not represent a correct collation name." \
                 in str(raised.value), str(raised.value)[:500]
+
+
+def test_lowercase_affix_functions(diff, diff_error):
+    diff(lambda s: s.sql("SELECT contains('ABC' COLLATE utf8_lcase, 'b'), startswith('ABC' COLLATE utf8_lcase, 'a'), "
+                         "endswith('ABC' COLLATE utf8_lcase, 'Bc'), contains('ABC' COLLATE utf8_lcase, 'x'), "
+                         "startswith('İx' COLLATE utf8_lcase, 'i̇'), contains(NULL COLLATE utf8_lcase, 'a')"))
+    diff(lambda s: words(s, "UTF8_LCASE").select(
+        "w", F.col("w").contains("LI").alias("c"), F.col("w").startswith("b").alias("s"),
+        F.col("w").endswith("E").alias("e")))
+    diff_error(lambda s: words(s, "UNICODE_CI").where(F.col("w").like("a%")),
+               "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
