@@ -80,6 +80,9 @@ def test_result_types_follow_the_collation(diff):
     diff(lambda s: s.createDataFrame([("Alice",), ("alice",), ("Bob",)], schema).select(
         F.upper("name").alias("u"), F.concat("name", F.lit("!")).alias("c"),
         (F.col("name") == "ALICE").alias("eq"), F.typeof("name").alias("t")))
+    diff(lambda s: s.createDataFrame([("Alice",), ("ALICE",), ("Bob",)], "name string").select(
+        F.collate("name", "utf8_lcase").alias("c"), F.collation(F.collate("name", "de_CI")).alias("n"),
+        (F.collate("name", "UNICODE_CI") == "alice").alias("eq")))
 
 
 def test_joins_on_collated_keys(diff):

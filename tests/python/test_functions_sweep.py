@@ -373,6 +373,7 @@ NOT_SWEPT = {
         "make_time", "time_diff", "time_from_micros", "time_from_millis", "time_from_seconds",
         "time_to_micros", "time_to_millis", "time_to_seconds", "time_trunc", "to_time",
         "try_to_time"]},
+    **{name: "a collation name; collated strings: test_collation.py" for name in ["collate", "collation"]},
     "window_time": "the window column of a time-window aggregation: test_time_window.py",
     "timestampadd": "a unit keyword argument: test_functions_datetime*.py",
     "timestampdiff": "a unit keyword argument: test_functions_datetime*.py",
