@@ -298,6 +298,11 @@ SWEEP = {
         (["date", "timestamp"], [["st"], ["ts"]]),
         (["binary"], [["st"], ["i"]]),
         (["date_part"], [["'YEAR'", "ts"], ["'dayofweek'", "dt"], ["'SECONDS'", "ntz"]]),
+        (["!=", "<>"], [["i", "i2"], ["st", "st2"], ["d", "d2"]]),
+        (["||"], [["st", "st2"], ["st", "i"]]),
+        (["between"], [["i", "n", "i2"], ["st", "'a'", "st2"], ["d", "d2", "'Infinity'"]]),
+        (["case"], [["i", "i2", "st", "'x'"], ["bo", "true", "d", "m"]]),
+        (["current_catalog", "current_database", "current_schema"], [[]]),
     ],
     "cast": [
         (["cast"], [[c, t] for c in ["b", "sh", "i", "l", "fl", "d", "m"]
@@ -317,7 +322,7 @@ SWEEP = {
 SYNTAX_FUNCTIONS = {"try_cast", "[]"}
 
 INFIX = {"+", "-", "*", "/", "%", "&", "|", "^", "<", "<=", ">", ">=", "=", "==", "<=>", "and",
-         "or", "div"}
+         "or", "div", "!=", "<>", "||"}
 
 # Registered functions the sweep leaves to other tests, with the reason.
 NOT_SWEPT = {
@@ -388,15 +393,13 @@ NOT_SWEPT = {
     # Names the analyzer and the parser resolve outside the registry, which SHOW FUNCTIONS lists
     # as Spark does: syntax, generators, window functions and grouping markers.
     **{name: "syntax: test_functions_operators.py, test_sql*.py" for name in [
-        "!=", "<>", "||", "between", "in", "case", "when", "extract", "struct"]},
+        "in", "when", "extract", "struct"]},
     **{name: "generators and table functions: test_generators.py, test_sql_basic.py" for name in [
         "explode", "explode_outer", "posexplode", "posexplode_outer", "inline", "inline_outer",
         "stack", "json_tuple", "range"]},
     **{name: "window and grouping functions: test_functions_agg_sweep.py, test_windows.py"
        for name in ["row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile",
                     "lag", "lead", "nth_value", "grouping", "grouping_id", "window"]},
-    **{name: "the session's catalog and schema: test_connect_sql_catalog.py" for name in [
-        "current_catalog", "current_database", "current_schema"]},
     "time": "TIME values: test_time_type.py",
 }
 
@@ -410,6 +413,10 @@ def call_sql(name: str, args: list[str]) -> str:
         return f"({name} {args[0]})"
     if name == "[]":
         return f"{args[0]}[{args[1]}]"
+    if name == "between":
+        return f"({args[0]} BETWEEN {args[1]} AND {args[2]})"
+    if name == "case":
+        return f"CASE {args[0]} WHEN {args[1]} THEN {args[2]} ELSE {args[3]} END"
     return f"{name}({', '.join(args)})"
 
 
