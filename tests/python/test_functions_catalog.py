@@ -163,3 +163,7 @@ def test_unknown_function(diff_error):
     diff_error(lambda s: s.sql("DESCRIBE FUNCTION nosuchfn"), "UNRESOLVED_ROUTINE")
     diff_error(lambda s: s.sql("SELECT uper('a')"), "UNRESOLVED_ROUTINE")
     diff_error(lambda s: s.sql("SELECT cnt(1)"), "UNRESOLVED_ROUTINE")
+
+
+def test_current_catalog_and_schema(diff):
+    diff(lambda s: s.sql("SELECT current_catalog(), current_database(), current_schema()"))
