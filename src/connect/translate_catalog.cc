@@ -128,9 +128,9 @@ Schema function_schema() {
 
 /// A built-in function's row, under the name (or alias) it is listed by.
 std::vector<Value> function_row(const std::string& name) {
-  const functions::FunctionDef* d = functions::Registry::instance().find(name);
-  return {Value::bytes(name), Value(), Value(), d->usage.empty() ? Value() : Value::bytes(d->usage), Value(),
-          Value::boolean(true)};
+  const functions::FunctionDef* d = functions::Registry::instance().find_listed(name);
+  return {Value::bytes(name), Value(), Value(), d->usage.empty() ? Value() : Value::bytes(d->usage),
+          d->family.empty() ? Value() : Value::bytes(functions::function_class_name(*d)), Value::boolean(true)};
 }
 
 std::vector<Value> table_row(const plan::TableInfo& t) {
@@ -351,10 +351,10 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
       return rows(function_schema(), out);
     }
     case pb::Catalog::kFunctionExists:
-      return boolean_result(functions::Registry::instance().find(r.function_exists().function_name()) != nullptr);
+      return boolean_result(functions::Registry::instance().find_listed(r.function_exists().function_name()) != nullptr);
     case pb::Catalog::kGetFunction: {
       const std::string& name = r.get_function().function_name();
-      if (!functions::Registry::instance().find(name)) functions::throw_unresolved_routine(name);
+      if (!functions::Registry::instance().find_listed(name)) functions::throw_unresolved_routine(name);
       return rows(function_schema(), {function_row(name)});
     }
     case pb::Catalog::kListCatalogs: {

@@ -205,6 +205,7 @@ void register_statistical_aggregates(Registry& r) {
   {
     FunctionDef d;
     d.name = "product";
+    d.unlisted = true;  // Spark has it in the DataFrame API only
     d.kind = FunctionKind::kAggregate;
     d.min_args = d.max_args = 1;
     d.type_rule = [](const std::vector<TypePtr>& args, const Config&) { return moments_rule(args, "product"); };

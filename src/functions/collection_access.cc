@@ -213,6 +213,7 @@ void register_collection_access(Registry& r) {
   r.add(access_fn(kGet));
   {
     FunctionDef d = access_fn(kSubscript);
+    d.unlisted = true;
     d.render = [](const std::string&, const std::vector<std::string>& args) { return args[0] + "[" + args[1] + "]"; };
     r.add(std::move(d));
   }

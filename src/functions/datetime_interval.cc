@@ -327,6 +327,7 @@ void register_datetime_interval(Registry& r) {
     d.render = [](const std::string&, const std::vector<std::string>& args) {
       return "timestampadd(" + args[0] + ", " + args[1] + ", " + args[2] + ")";
     };
+    d.unlisted = true;  // SQL syntax in Spark, not a listed function
     d.usage = "timestampadd(unit, quantity, timestamp) - Adds the specified number of units to the given timestamp.";
     r.add(std::move(d));
   }
@@ -350,6 +351,7 @@ void register_datetime_interval(Registry& r) {
     d.render = [](const std::string&, const std::vector<std::string>& args) {
       return "timestampdiff(" + args[0] + ", " + args[1] + ", " + args[2] + ")";
     };
+    d.unlisted = true;  // SQL syntax in Spark, not a listed function
     d.usage = "timestampdiff(unit, start, end) - Gets the difference between the timestamps in the specified units.";
     r.add(std::move(d));
   }

@@ -165,13 +165,37 @@ struct FunctionDef {
   /// literals first, so an arg_type_rule sees their values.
   std::vector<int> constant_args;
   std::string display_name;      // name shown in column names: "+", "=", "AND", "sum"
-  std::string usage;             // one-line description, for SHOW FUNCTIONS / docs
+  /// What DESCRIBE FUNCTION and Catalog.listFunctions show: the one-line description
+  /// (`f(expr) - Returns ...`, written with the canonical name, which the text for an alias
+  /// replaces), examples (a query and the result it shows, rows separated by newlines, columns
+  /// by tabs) and the Spark version that introduced the function, for the extended form.
+  std::string usage;
+  std::vector<std::pair<std::string, std::string>> examples;
+  std::string since;
+  /// The family that registered the function (`string_basic`: the register_<family> entry
+  /// point), set by the registry; DESCRIBE FUNCTION's `Class:` line names it.
+  std::string family;
+  /// Resolved by the analyzer or the parser before the registry is consulted (coalesce, if,
+  /// CASE, casts by type name, generators, window functions): such a definition has no kernel;
+  /// it exists so that SHOW FUNCTIONS lists the name and DESCRIBE FUNCTION describes it, as
+  /// Spark does. `find` never returns it.
+  bool special_form = false;
+  /// Callable by name but not listed by SHOW FUNCTIONS, as in Spark: product (reached from the
+  /// DataFrame API only), the subscript `[]`, and names Spark parses as syntax (timestampadd).
+  bool unlisted = false;
   /// Spark's text for a call where it is not `name(a, b)`: special syntax (`s LIKE p`,
   /// `TRIM(BOTH c FROM s)`) or defaulted arguments it shows (`substring(s, 2, 2147483647)`).
   /// Receives the name the function was called by and the rendered arguments.
   std::function<std::string(const std::string& called, const std::vector<std::string>& args)>
       render;
 };
+
+/// DESCRIBE FUNCTION's rows for `def` called `called`: `Function:`, `Class:` and `Usage:` lines
+/// and, when `extended`, the `Extended Usage:` block (examples and version), in Spark's layout.
+std::vector<std::string> describe_function(const FunctionDef& def, const std::string& called, bool extended);
+/// The class name the catalog reports for a function: `ember.functions.<family>`, with
+/// `aggregate.` before the family for aggregates, and `ember.plan.analyzer` for special forms.
+std::string function_class_name(const FunctionDef& def);
 
 /// UNRESOLVED_ROUTINE for a function name no catalog knows, as Spark words it.
 [[noreturn]] void throw_unresolved_routine(const std::string& name);
@@ -184,9 +208,13 @@ class Registry {
   const FunctionDef* find(const std::string& name) const;
   /// An internal function (FunctionDef::internal) by name.
   const FunctionDef* find_internal(const std::string& name) const;
-  /// The functions callable by name (internal ones left out).
+  /// The functions callable by name (internal ones and special forms left out).
   std::vector<const FunctionDef*> all() const;
-  /// Their names and aliases, sorted: what SHOW FUNCTIONS and Catalog.listFunctions list.
+  /// A function as the catalog knows it (DESCRIBE FUNCTION, Catalog.getFunction and
+  /// functionExists): what `find` returns, and special forms too.
+  const FunctionDef* find_listed(const std::string& name) const;
+  /// The names and aliases of functions and special forms, unlisted ones left out, sorted: what
+  /// SHOW FUNCTIONS and Catalog.listFunctions list.
   std::vector<std::string> names() const;
   /// Names close to `name`, for UNRESOLVED_ROUTINE suggestions.
   std::vector<std::string> similar(const std::string& name, size_t max = 5) const;
@@ -194,6 +222,7 @@ class Registry {
  private:
   Registry();
   std::vector<std::unique_ptr<FunctionDef>> defs_;
+  std::string family_;  // the family being registered, copied into each FunctionDef::family
   std::vector<std::pair<std::string, const FunctionDef*>> index_;  // sorted by lower-case name
 };
 
@@ -239,6 +268,7 @@ void register_url_functions(Registry& r);
 void register_reflect(Registry& r);
 void register_csv_functions(Registry& r);
 void register_input_file_functions(Registry& r);
+void register_special_forms(Registry& r);
 
 /// A nondeterministic function of no arguments whose never-null value depends on where the
 /// row is (its partition, its place there, the file it was read from), named `name()`.

@@ -329,6 +329,9 @@ void register_abs_positive(Registry& r) {
     FunctionDef d;
     d.name = "abs";
     d.min_args = d.max_args = 1;
+    d.usage = "abs(expr) - Returns the absolute value of the numeric or interval value.";
+    d.examples = {{"SELECT abs(-1)", "1"}, {"SELECT abs(-2.5D)", "2.5"}};
+    d.since = "1.2.0";
     d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
       TypePtr t = args[0];
       if (t->id() == TypeId::kString || t->id() == TypeId::kNull) t = DataType::double_();

@@ -49,66 +49,74 @@ Registry& Registry::instance() {
 }
 
 Registry::Registry() {
-  register_arithmetic(*this);
-  register_comparison(*this);
-  register_logical(*this);
-  register_aggregates(*this);
-  register_misc(*this);
-  register_crypto(*this);
-  register_math(*this);
-  register_rand(*this);
-  register_statistical_aggregates(*this);
-  register_value_aggregates(*this);
-  register_logical_aggregates(*this);
-  register_regression_aggregates(*this);
-  register_percentile_aggregates(*this);
-  register_approx_percentile(*this);
-  register_string_basic(*this);
-  register_string_regexp(*this);
-  register_string_format(*this);
-  register_string_encode(*this);
-  register_string_misc(*this);
-  register_hash(*this);
-  register_conditional(*this);
-  register_datetime_fields(*this);
-  register_datetime_arith(*this);
-  register_datetime_operators(*this);
-  register_datetime_format(*this);
-  register_datetime_time(*this);
-  register_datetime_interval(*this);
-  register_calendar_interval(*this);
-  register_sentences(*this);
-  register_string_aggregates(*this);
-  register_bitmap_functions(*this);
-  register_histogram_aggregates(*this);
-  register_theta_functions(*this);
-  register_hll_functions(*this);
-  register_sketch_functions(*this);
-  register_kll_functions(*this);
-  register_collection_constructors(*this);
-  register_collection_access(*this);
-  register_array_functions(*this);
-  register_map_functions(*this);
-  register_arrays_zip(*this);
-  register_vector_functions(*this);
-  register_collect_aggregates(*this);
-  register_higher_order_arrays(*this);
-  register_higher_order_maps(*this);
-  register_json_functions(*this);
-  register_variant_functions(*this);
-  register_url_functions(*this);
-  register_reflect(*this);
-  register_csv_functions(*this);
-  register_input_file_functions(*this);
-  register_xpath_functions(*this);
-  register_xml_functions(*this);
-  register_number_format(*this);
-  register_time_window(*this);
-  register_collation_functions(*this);
+  // Each family registers under the name of its file, which FunctionDef::family records.
+  const auto family = [this](const char* name, void (*register_family)(Registry&)) {
+    family_ = name;
+    register_family(*this);
+  };
+  family("arithmetic", register_arithmetic);
+  family("comparison", register_comparison);
+  family("logical", register_logical);
+  family("aggregates", register_aggregates);
+  family("misc", register_misc);
+  family("crypto", register_crypto);
+  family("math", register_math);
+  family("rand", register_rand);
+  family("aggregates_stats", register_statistical_aggregates);
+  family("aggregates_value", register_value_aggregates);
+  family("aggregates_logical", register_logical_aggregates);
+  family("aggregates_regression", register_regression_aggregates);
+  family("aggregates_percentile", register_percentile_aggregates);
+  family("aggregates_approx_percentile", register_approx_percentile);
+  family("string_basic", register_string_basic);
+  family("string_regexp", register_string_regexp);
+  family("string_format", register_string_format);
+  family("string_encode", register_string_encode);
+  family("string_misc", register_string_misc);
+  family("hash", register_hash);
+  family("conditional", register_conditional);
+  family("datetime_fields", register_datetime_fields);
+  family("datetime_arith", register_datetime_arith);
+  family("datetime_operators", register_datetime_operators);
+  family("datetime_format", register_datetime_format);
+  family("datetime_time", register_datetime_time);
+  family("datetime_interval", register_datetime_interval);
+  family("calendar_interval", register_calendar_interval);
+  family("sentences", register_sentences);
+  family("aggregates_string", register_string_aggregates);
+  family("bitmap_functions", register_bitmap_functions);
+  family("aggregates_histogram", register_histogram_aggregates);
+  family("theta_functions", register_theta_functions);
+  family("hll_functions", register_hll_functions);
+  family("sketch_functions", register_sketch_functions);
+  family("kll_functions", register_kll_functions);
+  family("collection_constructors", register_collection_constructors);
+  family("collection_access", register_collection_access);
+  family("array_functions", register_array_functions);
+  family("map_functions", register_map_functions);
+  family("arrays_zip", register_arrays_zip);
+  family("vector_functions", register_vector_functions);
+  family("aggregates_collect", register_collect_aggregates);
+  family("higher_order_arrays", register_higher_order_arrays);
+  family("higher_order_maps", register_higher_order_maps);
+  family("json_functions", register_json_functions);
+  family("variant", register_variant_functions);
+  family("url_functions", register_url_functions);
+  family("reflect", register_reflect);
+  family("csv_functions", register_csv_functions);
+  family("input_file", register_input_file_functions);
+  family("xpath_functions", register_xpath_functions);
+  family("xml_functions", register_xml_functions);
+  family("number_format", register_number_format);
+  family("time_window", register_time_window);
+  family("collation_functions", register_collation_functions);
+  family("special_forms", register_special_forms);
+  family_.clear();
 }
 
 void Registry::add(FunctionDef def) {
   if (def.display_name.empty()) def.display_name = def.name;
+  if (def.family.empty() && !def.special_form) def.family = family_;
   defs_.push_back(std::make_unique<FunctionDef>(std::move(def)));
   const FunctionDef* d = defs_.back().get();
   index_.emplace_back(lower(d->name), d);
@@ -125,6 +133,11 @@ const FunctionDef* Registry::find_internal(const std::string& name) const {
 }
 
 const FunctionDef* Registry::find(const std::string& name) const {
+  const FunctionDef* d = find_listed(name);
+  return d && !d->special_form ? d : nullptr;
+}
+
+const FunctionDef* Registry::find_listed(const std::string& name) const {
   const FunctionDef* d = find_internal(name);
   return d && !d->internal ? d : nullptr;
 }
@@ -132,19 +145,61 @@ const FunctionDef* Registry::find(const std::string& name) const {
 std::vector<const FunctionDef*> Registry::all() const {
   std::vector<const FunctionDef*> out;
   for (auto& d : defs_)
-    if (!d->internal) out.push_back(d.get());
+    if (!d->internal && !d->special_form) out.push_back(d.get());
   return out;
 }
 
 std::vector<std::string> Registry::names() const {
   std::vector<std::string> out;
-  for (const FunctionDef* d : all()) {
+  for (auto& d : defs_) {
+    if (d->internal || d->unlisted) continue;
     out.push_back(d->name);
     for (const auto& a : d->aliases) out.push_back(a);
   }
   std::sort(out.begin(), out.end());
   out.erase(std::unique(out.begin(), out.end()), out.end());
   return out;
+}
+
+std::string function_class_name(const FunctionDef& def) {
+  // Aggregates sit in their own package, as Spark's do (expressions.aggregate.Count).
+  if (def.family.empty()) return "";
+  if (def.special_form) return "ember.plan." + def.family;
+  return (def.kind == FunctionKind::kAggregate ? "ember.functions.aggregate." : "ember.functions.") + def.family;
+}
+
+std::vector<std::string> describe_function(const FunctionDef& def, const std::string& called, bool extended) {
+  // An alias is described under its own name, in its usage text too.
+  const std::string name = lower(called);
+  std::string usage = def.usage.empty() ? "N/A." : def.usage;
+  if (name != def.name) {
+    const std::string from = def.name + "(", to = name + "(";
+    for (size_t at = usage.find(from); at != std::string::npos; at = usage.find(from, at + to.size()))
+      usage.replace(at, from.size(), to);
+  }
+  std::vector<std::string> rows = {"Function: " + name};
+  if (const std::string cls = function_class_name(def); !cls.empty()) rows.push_back("Class: " + cls);
+  rows.push_back("Usage: " + usage);
+  if (!extended) return rows;
+  std::string text = "Extended Usage:";
+  if (def.examples.empty() && def.since.empty()) text += "\n    No example/argument for " + name + ".\n";
+  if (!def.examples.empty()) {
+    text += "\n    Examples:\n";
+    for (const auto& [query, result] : def.examples) {
+      text += "      > " + query + ";\n";
+      size_t start = 0;
+      while (start <= result.size()) {
+        size_t end = result.find('\n', start);
+        if (end == std::string::npos) end = result.size();
+        text += "       " + result.substr(start, end - start) + "\n";
+        start = end + 1;
+      }
+    }
+    text += "  ";
+  }
+  if (!def.since.empty()) text += "\n    Since: " + def.since + "\n";
+  rows.push_back(text);
+  return rows;
 }
 
 void throw_unresolved_routine(const std::string& name) {

@@ -295,7 +295,7 @@ Statement Parser::statement() {
     next();
     if (at_word("FUNCTION")) {
       next();
-      accept_word("EXTENDED");
+      s.verbose = accept_word("EXTENDED");
       s.kind = StatementKind::kDescribeFunction;
       if (peek().kind == TokenKind::kString)
         s.key = next().value;

@@ -162,12 +162,11 @@ QueryResult run_show_functions(const Statement& s) {
 }
 
 QueryResult run_describe_function(const Statement& s) {
-  const functions::FunctionDef* d = functions::Registry::instance().find(s.key);
+  const functions::FunctionDef* d = functions::Registry::instance().find_listed(s.key);
   if (!d) functions::throw_unresolved_routine(s.key);
   ResultBuilder r;
   r.column("function_desc", DataType::string(), false);
-  r.row({str("Function: " + d->name)});
-  r.row({str("Usage: " + (d->usage.empty() ? d->name : d->usage))});
+  for (auto& line : functions::describe_function(*d, s.key, s.verbose)) r.row({str(line)});
   return r.finish();
 }
 

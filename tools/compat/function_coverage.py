@@ -78,6 +78,11 @@ SYNTAX = {
     "regexp": r"\bREGEXP\b",
     "isnull": r"\bIS\s+NULL\b",
     "isnotnull": r"\bIS\s+NOT\s+NULL\b",
+    "!=": rf"{_VALUE}\s*!=\s*{_START}",
+    "<>": rf"{_VALUE}\s*<>\s*{_START}",
+    "||": rf"{_VALUE}\s*\|\|\s*{_START}",
+    "between": r"\bBETWEEN\b",
+    "case": r"\bCASE\b",
 }
 # Where SQL syntax is looked for: strings passed to these methods, and strings holding SELECT.
 SQL_METHODS = {"sql", "expr", "selectExpr", "filter", "where"}
