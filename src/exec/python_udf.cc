@@ -1,0 +1,106 @@
+#include "exec/python_udf.h"
+
+#include <mutex>
+
+#include "common/error.h"
+
+namespace ember::exec {
+
+namespace {
+
+std::mutex runner_mutex;
+std::shared_ptr<PythonRunner> installed_runner;
+
+}  // namespace
+
+bool is_scalar_python_eval_type(int eval_type) {
+  switch (static_cast<PythonEvalType>(eval_type)) {
+    case PythonEvalType::kBatchedUdf:
+    case PythonEvalType::kArrowBatchedUdf:
+    case PythonEvalType::kScalarPandasUdf:
+    case PythonEvalType::kScalarPandasIterUdf: return true;
+  }
+  return false;
+}
+
+void install_python_runner(std::shared_ptr<PythonRunner> runner) {
+  std::lock_guard<std::mutex> lock(runner_mutex);
+  installed_runner = std::move(runner);
+}
+
+PythonRunner& python_runner() {
+  std::lock_guard<std::mutex> lock(runner_mutex);
+  if (!installed_runner)
+    throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                     "The feature is not supported: Python user-defined functions in this build of "
+                     "Ember, which has no Python worker pool.",
+                     {}, "0A000");
+  return *installed_runner;
+}
+
+PythonEval::PythonEval(int eval_type, std::vector<std::shared_ptr<const PythonFunction>> functions,
+                       std::vector<std::vector<PhysExprPtr>> args, std::vector<std::string> result_names,
+                       PythonSettings settings)
+    : eval_type_(eval_type),
+      functions_(std::move(functions)),
+      args_(std::move(args)),
+      result_names_(std::move(result_names)),
+      settings_(std::move(settings)) {
+  // Calls that read the same value share one input column, as Spark's EvalPython does.
+  std::map<std::string, int> seen;
+  for (auto& call_args : args_) {
+    std::vector<int> offsets;
+    for (auto& a : call_args) {
+      std::string key = a->to_string();
+      auto [it, added] = seen.emplace(key, static_cast<int>(inputs_.size()));
+      if (added) inputs_.push_back(a);
+      offsets.push_back(it->second);
+    }
+    offsets_.push_back(std::move(offsets));
+  }
+}
+
+std::string PythonEval::name() const {
+  return eval_type_ == static_cast<int>(PythonEvalType::kBatchedUdf) ? "BatchEvalPython" : "ArrowEvalPython";
+}
+
+std::string PythonEval::details() const {
+  std::string s = "[";
+  for (size_t i = 0; i < functions_.size(); ++i) {
+    s += (i ? ", " : "") + functions_[i]->name + "(";
+    for (size_t j = 0; j < args_[i].size(); ++j) s += (j ? ", " : "") + args_[i][j]->to_string();
+    s += ")";
+  }
+  s += "], [";
+  for (size_t i = 0; i < result_names_.size(); ++i) s += (i ? ", " : "") + result_names_[i];
+  s += "]";
+  if (eval_type_ != static_cast<int>(PythonEvalType::kBatchedUdf)) s += ", " + std::to_string(eval_type_);
+  return s;
+}
+
+void PythonEval::execute(Batch& batch, ExecContext& ctx) const {
+  if (batch.num_rows == 0) {
+    for (auto& f : functions_) batch.columns.push_back(ColumnBuilder(f->return_type).finish());
+    return;
+  }
+  Batch input;
+  input.num_rows = batch.num_rows;
+  input.partition = batch.partition;
+  Schema schema;
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    input.columns.push_back(evaluate(*inputs_[i], batch, ctx.eval));
+    schema.push_back({"_" + std::to_string(i), inputs_[i]->type, inputs_[i]->nullable, "{}"});
+  }
+  PythonTask task;
+  task.eval_type = eval_type_;
+  for (size_t i = 0; i < functions_.size(); ++i) task.calls.push_back({functions_[i], offsets_[i]});
+  task.input = &input;
+  task.input_schema = std::move(schema);
+  task.settings = &settings_;
+  task.partition = batch.partition;
+  ctx.check_cancelled();
+  std::vector<ColumnPtr> results = python_runner().run(task);
+  for (auto& c : results) batch.columns.push_back(std::move(c));
+}
+
+}  // namespace ember::exec
