@@ -111,6 +111,8 @@ class PlanTranslator {
       const google::protobuf::RepeatedPtrField<spark::connect::Expression>& list);
   /// An `expr("...")` / `selectExpr` / `filter("...")` string, parsed as Spark SQL.
   plan::ExprPtr expression_string(const std::string& text);
+  // translate_udf.cc
+  plan::ExprPtr python_udf(const spark::connect::CommonInlineUserDefinedFunction& f);
 
  public:
   /// The SQL parameters of a `spark.sql(query, args)` request: literal arguments by name and

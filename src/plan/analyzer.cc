@@ -933,6 +933,10 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
         for (auto& a : e->children) args.push_back(resolve_expr(a, child, allow_agg));
         return resolve_generator(lower(e->name), std::move(args), e->outer);
       }
+      if (ExprPtr registered = session_.lookup_function(e->name)) {
+        for (auto& a : e->children) args.push_back(resolve_expr(a, child, allow_agg));
+        return with_children(registered, std::move(args));
+      }
       bool agg_fn = false;
       if (const FunctionDef* d = Registry::instance().find(e->name)) agg_fn = d->kind == functions::FunctionKind::kAggregate;
       if (agg_fn && in_aggregate_)
@@ -1000,6 +1004,14 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
     case ExprKind::kWindow: return resolve_window_expr(e, child, allow_agg);
     case ExprKind::kSubquery: return resolve_subquery(e, child, allow_agg);
     case ExprKind::kOuterReference: return e;
+    case ExprKind::kPythonUdf: {
+      std::vector<ExprPtr> args;
+      for (auto& a : e->children) {
+        args.push_back(resolve_expr(a, child, allow_agg));
+        if (args.back()->kind == ExprKind::kGenerator) throw_generator_nested(e->to_string());
+      }
+      return with_children(e, std::move(args));
+    }
     case ExprKind::kLambdaVariable: {
       if (e->type) return e;
       if (ExprPtr v = resolve_lambda_variable(e->name_parts.empty() ? std::vector<std::string>{e->name} : e->name_parts))

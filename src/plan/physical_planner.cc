@@ -22,6 +22,7 @@
 #include "plan/gpu_placement.h"
 #include "plan/optimizer.h"
 #include "plan/plan_equivalence.h"
+#include "plan/python_udf_extraction.h"
 #include "plan/subquery.h"
 
 namespace ember::plan {
@@ -51,8 +52,6 @@ std::string display_of(const ExprPtr& e) {
   for (auto& c : e->children) kids.push_back(attribute(display_of(c), c->type, c->nullable, -1));
   return with_children(e, std::move(kids))->to_string();
 }
-
-PhysExprPtr bind_expr(const ExprPtr& e, const std::vector<ExprPtr>& input, const Config& conf);
 
 namespace {
 
@@ -99,6 +98,8 @@ exec::OperatorPtr repartition_operator(const PlanNode& n, const std::vector<Expr
 }
 
 }  // namespace
+}  // namespace
+
 
 PhysExprPtr bind_expr_impl(const ExprPtr& e, const std::vector<ExprPtr>& input, const Config& conf);
 
@@ -166,11 +167,19 @@ PhysExprPtr bind_expr_impl(const ExprPtr& e, const std::vector<ExprPtr>& input, 
       p->kind = PhysExpr::Kind::kGetField;
       p->ordinal = e->ordinal;
       break;
+    case ExprKind::kPythonUdf:
+      // Only projections and filters move Python calls into their own operator.
+      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                       "The feature is not supported: the Python function call " + e->to_string() +
+                           " outside a projection or a filter (not implemented in Ember yet).",
+                       {}, "0A000");
     default: EMBER_UNREACHABLE("binding: unexpected expression " + e->to_string());
   }
   for (auto& c : e->children) p->children.push_back(bind_expr(c, input, conf));
   return p;
 }
+
+namespace {
 
 /// Rewrites an aggregate output expression over the hash aggregate's output: grouping
 /// expressions and aggregate calls become references to its columns.
@@ -374,6 +383,7 @@ class Planner {
         std::set<int64_t> req;
         for (auto& e : exprs) collect_refs(e, req);
         PhysicalPlan c = plan(n->children[0], &req);
+        exprs = extract_python_udfs(exprs, c, conf);
         std::vector<PhysExprPtr> bound;
         PhysicalPlan p;
         for (auto& e : exprs) {
@@ -399,7 +409,7 @@ class Planner {
         }
         PhysicalPlan p;
         const std::vector<ExprPtr> input = c.output;
-        ExprPtr cond = hoist_repeated_subexpressions(n->condition, c, conf);
+        ExprPtr cond = hoist_repeated_subexpressions(extract_python_udfs({n->condition}, c, conf)[0], c, conf);
         PhysExprPtr condition = bind_expr(cond, c.output, conf);
         // Columns that only the condition reads stay behind: the filter passes on what the
         // operators above read (when no subexpression was hoisted below it).

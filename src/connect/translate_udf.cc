@@ -1,0 +1,36 @@
+// User-defined functions: Python functions (udf, pandas_udf) become kPythonUdf expressions
+// that carry the client's pickled function untouched, for a Python worker to run.
+
+#include "connect/errors.h"
+#include "connect/translate.h"
+#include "connect/translate_types.h"
+#include "exec/python_udf.h"
+
+namespace ember::connect {
+
+namespace pb = spark::connect;
+
+plan::ExprPtr PlanTranslator::python_udf(const pb::CommonInlineUserDefinedFunction& f) {
+  if (f.function_case() != pb::CommonInlineUserDefinedFunction::kPythonUdf)
+    throw_not_supported("User-defined function " + f.function_name() + " in a language other than Python");
+  const pb::PythonUDF& py = f.python_udf();
+  if (!exec::is_scalar_python_eval_type(py.eval_type()))
+    throw_not_supported("Python function " + f.function_name() + " of eval type " + std::to_string(py.eval_type()));
+  auto fn = std::make_shared<exec::PythonFunction>();
+  fn->name = f.function_name();
+  fn->eval_type = py.eval_type();
+  fn->command = py.command();
+  fn->python_version = py.python_ver();
+  fn->return_type = type_from_proto(py.output_type());
+  fn->deterministic = f.deterministic();
+  auto e = std::make_shared<plan::Expr>();
+  e->kind = plan::ExprKind::kPythonUdf;
+  e->name = fn->name;
+  e->type = fn->return_type;
+  e->nullable = true;
+  e->python = std::move(fn);
+  for (auto& a : f.arguments()) e->children.push_back(expression(a));
+  return e;
+}
+
+}  // namespace ember::connect
