@@ -113,6 +113,7 @@ class PlanTranslator {
   plan::ExprPtr expression_string(const std::string& text);
   // translate_udf.cc
   plan::ExprPtr python_udf(const spark::connect::CommonInlineUserDefinedFunction& f);
+  NodePtr map_partitions(const spark::connect::MapPartitions& r);
 
  public:
   /// The SQL parameters of a `spark.sql(query, args)` request: literal arguments by name and

@@ -14,7 +14,7 @@ plan::ExprPtr PlanTranslator::python_udf(const pb::CommonInlineUserDefinedFuncti
   if (f.function_case() != pb::CommonInlineUserDefinedFunction::kPythonUdf)
     throw_not_supported("User-defined function " + f.function_name() + " in a language other than Python");
   const pb::PythonUDF& py = f.python_udf();
-  if (!exec::is_scalar_python_eval_type(py.eval_type()))
+  if (!exec::is_scalar_python_eval_type(py.eval_type()) && !exec::is_map_python_eval_type(py.eval_type()))
     throw_not_supported("Python function " + f.function_name() + " of eval type " + std::to_string(py.eval_type()));
   auto fn = std::make_shared<exec::PythonFunction>();
   fn->name = f.function_name();
@@ -31,6 +31,16 @@ plan::ExprPtr PlanTranslator::python_udf(const pb::CommonInlineUserDefinedFuncti
   e->python = std::move(fn);
   for (auto& a : f.arguments()) e->children.push_back(expression(a));
   return e;
+}
+
+PlanTranslator::NodePtr PlanTranslator::map_partitions(const pb::MapPartitions& r) {
+  if (!exec::is_map_python_eval_type(r.func().python_udf().eval_type()))
+    throw_not_supported("mapPartitions with a function of eval type " +
+                        std::to_string(r.func().python_udf().eval_type()));
+  if (r.has_is_barrier() && r.is_barrier()) throw_not_supported("Barrier execution mode");
+  auto node = new_node(plan::PlanKind::kMapPartitions, {input(r.input(), "MapPartitions")});
+  node->exprs = {python_udf(r.func())};
+  return node;
 }
 
 }  // namespace ember::connect

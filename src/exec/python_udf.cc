@@ -19,8 +19,14 @@ bool is_scalar_python_eval_type(int eval_type) {
     case PythonEvalType::kArrowBatchedUdf:
     case PythonEvalType::kScalarPandasUdf:
     case PythonEvalType::kScalarPandasIterUdf: return true;
+    default: break;
   }
   return false;
+}
+
+bool is_map_python_eval_type(int eval_type) {
+  return eval_type == static_cast<int>(PythonEvalType::kMapPandasIterUdf) ||
+         eval_type == static_cast<int>(PythonEvalType::kMapArrowIterUdf);
 }
 
 void install_python_runner(std::shared_ptr<PythonRunner> runner) {
@@ -101,6 +107,52 @@ void PythonEval::execute(Batch& batch, ExecContext& ctx) const {
   ctx.check_cancelled();
   std::vector<ColumnPtr> results = python_runner().run(task);
   for (auto& c : results) batch.columns.push_back(std::move(c));
+}
+
+PythonMapBatches::PythonMapBatches(std::shared_ptr<const PythonFunction> function, std::vector<PhysExprPtr> inputs,
+                                   std::vector<std::string> input_names, std::string display,
+                                   PythonSettings settings)
+    : function_(std::move(function)),
+      inputs_(std::move(inputs)),
+      input_names_(std::move(input_names)),
+      display_(std::move(display)),
+      settings_(std::move(settings)) {}
+
+std::string PythonMapBatches::name() const {
+  return function_->eval_type == static_cast<int>(PythonEvalType::kMapArrowIterUdf) ? "MapInArrow" : "MapInPandas";
+}
+
+void PythonMapBatches::execute(Batch& batch, ExecContext& ctx) const {
+  const auto& fields = function_->return_type->fields();
+  std::vector<ColumnPtr> out;
+  if (batch.num_rows > 0) {
+    std::vector<StructField> struct_fields;
+    std::vector<ColumnPtr> children;
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      children.push_back(evaluate(*inputs_[i], batch, ctx.eval));
+      struct_fields.push_back({input_names_[i], inputs_[i]->type, inputs_[i]->nullable, "{}"});
+    }
+    TypePtr row_type = DataType::struct_(struct_fields);
+    Batch input({Column::make(row_type, batch.num_rows, nullptr, nullptr, nullptr, std::move(children), 0)},
+                batch.num_rows);
+    PythonTask task;
+    task.eval_type = function_->eval_type;
+    task.row_per_row = false;
+    task.calls.push_back({function_, {0}});
+    task.input = &input;
+    task.input_schema = {{"_0", row_type, false, "{}"}};
+    task.settings = &settings_;
+    task.partition = batch.partition;
+    ctx.check_cancelled();
+    std::vector<ColumnPtr> result = python_runner().run(task);
+    out = result[0]->children();  // the rows the function returned, never null
+  } else {
+    for (auto& f : fields) out.push_back(ColumnBuilder(f.type).finish());
+  }
+  int64_t rows = out.empty() ? 0 : out[0]->length();
+  Batch next(std::move(out), rows, batch.index);
+  next.partition = batch.partition;
+  batch = std::move(next);
 }
 
 }  // namespace ember::exec

@@ -23,10 +23,14 @@ enum class PythonEvalType : int {
   kArrowBatchedUdf = 101,   // udf(f, useArrow=True): rows one by one, Arrow framing
   kScalarPandasUdf = 200,   // pandas_udf: Series -> Series
   kScalarPandasIterUdf = 204,  // pandas_udf: Iterator[Series] -> Iterator[Series]
+  kMapPandasIterUdf = 205,     // mapInPandas: Iterator[DataFrame] -> Iterator[DataFrame]
+  kMapArrowIterUdf = 207,      // mapInArrow: Iterator[RecordBatch] -> Iterator[RecordBatch]
 };
 
-/// Whether the operator knows how to evaluate functions of `eval_type` as scalar calls.
+/// Whether PythonEval evaluates functions of `eval_type` as scalar calls.
 bool is_scalar_python_eval_type(int eval_type);
+/// Whether PythonMapBatches runs functions of `eval_type` (mapInPandas, mapInArrow).
+bool is_map_python_eval_type(int eval_type);
 
 /// A Python function as the client pickled it (cloudpickle of `(function, returnType)`).
 struct PythonFunction {
@@ -54,9 +58,12 @@ struct PythonUdfCall {
 };
 
 /// A task: evaluate every call over `input` (whose schema is `input_schema`); the result has
-/// one column per call, of its return type, and as many rows as the input.
+/// one column per call, of its return type, and (`row_per_row`) as many rows as the input.
 struct PythonTask {
   int eval_type = 0;
+  /// Scalar calls answer each input row with one result row; a map function (mapInPandas)
+  /// returns any number of rows.
+  bool row_per_row = true;
   std::vector<PythonUdfCall> calls;
   const Batch* input = nullptr;
   Schema input_schema;
@@ -100,6 +107,25 @@ class PythonEval final : public PhysicalOperator {
   // them it reads.
   std::vector<PhysExprPtr> inputs_;
   std::vector<std::vector<int>> offsets_;
+};
+
+/// mapInPandas / mapInArrow (Spark's MapInPandas / MapInArrow): each batch's columns go to the
+/// function as one struct column, and the rows it returns, of its struct return type, are the
+/// output. The function sees the batches of one task per engine batch.
+class PythonMapBatches final : public PhysicalOperator {
+ public:
+  PythonMapBatches(std::shared_ptr<const PythonFunction> function, std::vector<PhysExprPtr> inputs,
+                   std::vector<std::string> input_names, std::string display, PythonSettings settings);
+  std::string name() const override;
+  std::string details() const override { return display_; }
+  void execute(Batch& batch, ExecContext& ctx) const override;
+
+ private:
+  std::shared_ptr<const PythonFunction> function_;
+  std::vector<PhysExprPtr> inputs_;
+  std::vector<std::string> input_names_;
+  std::string display_;
+  PythonSettings settings_;
 };
 
 }  // namespace ember::exec

@@ -2335,6 +2335,17 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
         if (!drop_ids.count(a->expr_id)) list.push_back(a);
       return project(child, list);
     }
+    case PlanKind::kMapPartitions: {
+      auto n = std::make_shared<PlanNode>(*p);
+      n->children = {child};
+      n->exprs = {with_children(p->exprs[0], child->output)};
+      n->output.clear();
+      if (n->exprs[0]->type->id() != TypeId::kStruct)
+        throw SparkError(ErrorKind::kAnalysis, "INVALID_UDF_EVAL_TYPE",
+                         "The output of " + p->exprs[0]->name + " must be a struct (the schema of its rows).");
+      for (auto& f : n->exprs[0]->type->fields()) n->output.push_back(attribute(f.name, f.type, f.nullable, new_expr_id()));
+      return n;
+    }
     case PlanKind::kSample: {
       // Spark checks the fraction when it builds the Sample (a plain IllegalArgumentException).
       const double fraction = p->upper - p->lower, eps = 1e-6;

@@ -480,6 +480,27 @@ class Planner {
         p.output = c.output;
         return p;
       }
+      case PlanKind::kMapPartitions: {
+        // The function takes every column of its input.
+        const ExprPtr& fn = n->exprs[0];
+        std::set<int64_t> req;
+        for (auto& a : fn->children) collect_refs(a, req);
+        PhysicalPlan c = plan(n->children[0], &req);
+        std::vector<PhysExprPtr> inputs;
+        std::vector<std::string> names;
+        for (auto& a : fn->children) {
+          inputs.push_back(bind_expr(a, c.output, conf));
+          names.push_back(a->name);
+        }
+        std::string shown = display_of(fn) + ", [";
+        for (size_t i = 0; i < n->output.size(); ++i) shown += (i ? ", " : "") + display_of(n->output[i]);
+        PhysicalPlan p;
+        p.root = std::make_unique<exec::PythonMapBatches>(fn->python, std::move(inputs), std::move(names),
+                                                          shown + "]", python_settings(conf));
+        p.root->children.push_back(std::move(c.root));
+        p.output = n->output;
+        return p;
+      }
       case PlanKind::kSample: {
         PhysicalPlan c = plan(n->children[0], required);
         PhysicalPlan p;

@@ -8,10 +8,6 @@
 
 namespace ember::plan {
 
-namespace {
-
-// The settings a Python worker reads (PySpark's RunnerConf): the session's time zone and batch
-// size, and whatever Arrow / pandas conversion settings the session changed.
 exec::PythonSettings python_settings(const Config& conf) {
   exec::PythonSettings s;
   s.executable = conf.get_or("spark.pyspark.python", "");
@@ -26,6 +22,8 @@ exec::PythonSettings python_settings(const Config& conf) {
   s.runner_conf["spark.sql.execution.arrow.maxRecordsPerBatch"] = std::to_string(s.max_records_per_batch);
   return s;
 }
+
+namespace {
 
 /// The Python calls of `e` whose arguments call no Python function, in order of appearance.
 void innermost_calls(const ExprPtr& e, std::vector<ExprPtr>& out) {

@@ -7,11 +7,17 @@
 
 #include <vector>
 
+#include "exec/python_udf.h"
 #include "plan/physical_planner.h"
 
 namespace ember::plan {
 
 bool contains_python_udf(const ExprPtr& e);
+
+/// The settings a Python worker reads (PySpark's RunnerConf): the session's time zone and batch
+/// size, and whatever Arrow / pandas conversion settings the session changed; the interpreter
+/// from spark.pyspark.python.
+exec::PythonSettings python_settings(const Config& conf);
 
 /// Rewrites `exprs` (over `c.output`) so that no Python call remains, stacking PythonEval
 /// operators on `c`: each evaluates the calls whose arguments hold no Python call (so nested

@@ -195,7 +195,7 @@ std::vector<ColumnPtr> PoolPythonRunner::run(const exec::PythonTask& task) {
     parts.push_back(io::batch_from_arrow(arrays, rb->num_rows(), result_schema));
     rows += rb->num_rows();
   }
-  if (rows != task.input->num_rows)
+  if (task.row_per_row && rows != task.input->num_rows)
     EMBER_UNREACHABLE("Python worker protocol: " + std::to_string(rows) + " result rows for " +
                       std::to_string(task.input->num_rows) + " input rows");
   if (parts.empty()) {

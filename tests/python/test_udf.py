@@ -257,3 +257,25 @@ def test_explain_shows_python_operators(ember):
                 df.explain()
             text = buf.getvalue()
     assert "BatchEvalPython" in text and "ArrowEvalPython" in text, text
+
+
+def _evens(frames):
+    for pdf in frames:
+        yield pdf[pdf.id % 2 == 0].assign(twice=pdf.id * 2)
+
+
+def _arrow_rows(batches):
+    import pyarrow.compute as pc
+
+    for b in batches:
+        yield b.filter(pc.greater(b.column("id"), 3)).select(["id"])
+
+
+def test_map_in_pandas(diff):
+    diff(lambda s: s.range(20).mapInPandas(_evens, "id long, twice long"))
+    diff(lambda s: data(s).mapInPandas(lambda it: (p[["s", "x"]] for p in it), "s string, x double")
+         .filter("x > 0"))
+
+
+def test_map_in_arrow(diff):
+    diff(lambda s: s.range(10).mapInArrow(_arrow_rows, "id long"))
