@@ -14,7 +14,8 @@ plan::ExprPtr PlanTranslator::python_udf(const pb::CommonInlineUserDefinedFuncti
   if (f.function_case() != pb::CommonInlineUserDefinedFunction::kPythonUdf)
     throw_not_supported("User-defined function " + f.function_name() + " in a language other than Python");
   const pb::PythonUDF& py = f.python_udf();
-  if (!exec::is_scalar_python_eval_type(py.eval_type()) && !exec::is_map_python_eval_type(py.eval_type()))
+  if (!exec::is_scalar_python_eval_type(py.eval_type()) && !exec::is_map_python_eval_type(py.eval_type()) &&
+      py.eval_type() != static_cast<int>(exec::PythonEvalType::kGroupedMapPandasUdf))
     throw_not_supported("Python function " + f.function_name() + " of eval type " + std::to_string(py.eval_type()));
   auto fn = std::make_shared<exec::PythonFunction>();
   fn->name = f.function_name();
@@ -40,6 +41,18 @@ PlanTranslator::NodePtr PlanTranslator::map_partitions(const pb::MapPartitions& 
   if (r.has_is_barrier() && r.is_barrier()) throw_not_supported("Barrier execution mode");
   auto node = new_node(plan::PlanKind::kMapPartitions, {input(r.input(), "MapPartitions")});
   node->exprs = {python_udf(r.func())};
+  return node;
+}
+
+PlanTranslator::NodePtr PlanTranslator::group_map(const pb::GroupMap& r) {
+  if (r.func().python_udf().eval_type() != static_cast<int>(exec::PythonEvalType::kGroupedMapPandasUdf))
+    throw_not_supported("groupBy().apply with a function of eval type " +
+                        std::to_string(r.func().python_udf().eval_type()));
+  if (r.has_initial_input() || r.sorting_expressions_size() > 0 || r.has_is_map_groups_with_state())
+    throw_not_supported("Stateful or sorted grouped map functions");
+  auto node = new_node(plan::PlanKind::kFlatMapGroups, {input(r.input(), "GroupMap")});
+  node->exprs = {python_udf(r.func())};
+  for (auto& g : r.grouping_expressions()) node->exprs.push_back(expression(g));
   return node;
 }
 

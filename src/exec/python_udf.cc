@@ -1,8 +1,13 @@
 #include "exec/python_udf.h"
 
+#include <algorithm>
 #include <mutex>
+#include <string_view>
+#include <unordered_map>
 
 #include "common/error.h"
+#include "exec/group_keys.h"
+#include "exec/operators.h"
 
 namespace ember::exec {
 
@@ -153,6 +158,100 @@ void PythonMapBatches::execute(Batch& batch, ExecContext& ctx) const {
   Batch next(std::move(out), rows, batch.index);
   next.partition = batch.partition;
   batch = std::move(next);
+}
+
+namespace {
+
+struct GroupMapLocal : LocalSinkState {
+  std::vector<Batch> batches;
+};
+
+}  // namespace
+
+PythonGroupMap::PythonGroupMap(std::shared_ptr<const PythonFunction> function, std::vector<PhysExprPtr> keys,
+                               std::vector<PhysExprPtr> values, std::vector<std::string> value_names,
+                               std::string display, PythonSettings settings)
+    : function_(std::move(function)),
+      keys_(std::move(keys)),
+      values_(std::move(values)),
+      value_names_(std::move(value_names)),
+      display_(std::move(display)),
+      settings_(std::move(settings)) {}
+
+std::unique_ptr<LocalSinkState> PythonGroupMap::open_local(ExecContext&) { return std::make_unique<GroupMapLocal>(); }
+
+void PythonGroupMap::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
+  if (batch.num_rows == 0) return;
+  Batch kv;
+  kv.num_rows = batch.num_rows;
+  kv.index = batch.index;
+  for (auto& k : keys_) kv.columns.push_back(evaluate(*k, batch, ctx.eval));
+  for (auto& v : values_) kv.columns.push_back(evaluate(*v, batch, ctx.eval));
+  static_cast<GroupMapLocal&>(local).batches.push_back(std::move(kv));
+}
+
+void PythonGroupMap::combine(LocalSinkState& local, ExecContext&) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& b : static_cast<GroupMapLocal&>(local).batches) input_.push_back(std::move(b));
+}
+
+void PythonGroupMap::finalize(ExecContext& ctx) {
+  output_.clear();
+  if (input_.empty()) return;
+  std::stable_sort(input_.begin(), input_.end(), [](const Batch& a, const Batch& b) { return a.index < b.index; });
+  const size_t width = keys_.size() + values_.size();
+  Batch all = concat_batches(input_, width);
+  input_.clear();
+
+  // Rows of equal keys form a group; groups keep the order of their first rows.
+  std::vector<TypePtr> key_types;
+  std::vector<ColumnPtr> key_cols;
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    key_types.push_back(keys_[i]->type);
+    key_cols.push_back(all.columns[i]);
+  }
+  std::string arena;
+  std::vector<uint32_t> offsets, lengths;
+  KeyEncoder(key_types).encode(key_cols, all.num_rows, arena, offsets, lengths);
+  std::unordered_map<std::string_view, size_t> group_of;
+  std::vector<std::vector<int32_t>> rows;
+  for (int64_t r = 0; r < all.num_rows; ++r) {
+    std::string_view key(arena.data() + offsets[static_cast<size_t>(r)], lengths[static_cast<size_t>(r)]);
+    auto [it, added] = group_of.emplace(key, rows.size());
+    if (added) rows.emplace_back();
+    rows[it->second].push_back(static_cast<int32_t>(r));
+  }
+  std::vector<Batch> groups;
+  for (auto& g : rows) groups.push_back(gather_batch(all, g.data(), static_cast<int64_t>(g.size())));
+
+  Schema schema;
+  for (size_t i = 0; i < keys_.size(); ++i)
+    schema.push_back({"_k" + std::to_string(i), keys_[i]->type, keys_[i]->nullable, "{}"});
+  for (size_t i = 0; i < values_.size(); ++i)
+    schema.push_back({value_names_[i], values_[i]->type, values_[i]->nullable, "{}"});
+  // PySpark's grouped offsets: [length, key count, key columns..., value columns...].
+  std::vector<int> args = {static_cast<int>(width + 1), static_cast<int>(keys_.size())};
+  for (size_t i = 0; i < width; ++i) args.push_back(static_cast<int>(i));
+  PythonTask task;
+  task.eval_type = function_->eval_type;
+  task.row_per_row = false;
+  task.calls.push_back({function_, std::move(args)});
+  task.groups = &groups;
+  task.input_schema = std::move(schema);
+  task.settings = &settings_;
+  ctx.check_cancelled();
+  std::vector<ColumnPtr> result = python_runner().run(task);
+  std::vector<ColumnPtr> cols = result[0]->children();
+  int64_t n = cols.empty() ? 0 : cols[0]->length();
+  if (n > 0) output_.push_back(Batch(std::move(cols), n));
+}
+
+std::unique_ptr<SourceState> PythonGroupMap::open_source(ExecContext&) const {
+  return std::make_unique<BatchListSource>();
+}
+
+bool PythonGroupMap::next_morsel(SourceState& state, ExecContext&, const Emit& emit) const {
+  return emit_from_list(output_, state, emit);
 }
 
 }  // namespace ember::exec

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,7 @@ enum class PythonEvalType : int {
   kArrowBatchedUdf = 101,   // udf(f, useArrow=True): rows one by one, Arrow framing
   kScalarPandasUdf = 200,   // pandas_udf: Series -> Series
   kScalarPandasIterUdf = 204,  // pandas_udf: Iterator[Series] -> Iterator[Series]
+  kGroupedMapPandasUdf = 201,  // groupBy().applyInPandas: DataFrame -> DataFrame per group
   kMapPandasIterUdf = 205,     // mapInPandas: Iterator[DataFrame] -> Iterator[DataFrame]
   kMapArrowIterUdf = 207,      // mapInArrow: Iterator[RecordBatch] -> Iterator[RecordBatch]
 };
@@ -66,6 +68,9 @@ struct PythonTask {
   bool row_per_row = true;
   std::vector<PythonUdfCall> calls;
   const Batch* input = nullptr;
+  /// Grouped functions: one batch per group instead of `input`, each sent as its own Arrow
+  /// stream (PySpark's group protocol); `input_schema` describes them.
+  const std::vector<Batch>* groups = nullptr;
   Schema input_schema;
   const PythonSettings* settings = nullptr;
   int64_t partition = 0;
@@ -126,6 +131,36 @@ class PythonMapBatches final : public PhysicalOperator {
   std::vector<std::string> input_names_;
   std::string display_;
   PythonSettings settings_;
+};
+
+/// groupBy().applyInPandas (Spark's FlatMapGroupsInPandas): a sink that gathers its input,
+/// splits it into groups of equal keys (Spark's grouping semantics), and sends each group's key
+/// and value columns to the function, whose rows of its struct return type are the output.
+class PythonGroupMap final : public PhysicalOperator {
+ public:
+  PythonGroupMap(std::shared_ptr<const PythonFunction> function, std::vector<PhysExprPtr> keys,
+                 std::vector<PhysExprPtr> values, std::vector<std::string> value_names, std::string display,
+                 PythonSettings settings);
+  std::string name() const override { return "FlatMapGroupsInPandas"; }
+  std::string details() const override { return display_; }
+  bool is_sink() const override { return true; }
+  std::unique_ptr<LocalSinkState> open_local(ExecContext& ctx) override;
+  void sink(LocalSinkState& local, Batch batch, ExecContext& ctx) override;
+  void combine(LocalSinkState& local, ExecContext& ctx) override;
+  void finalize(ExecContext& ctx) override;
+  std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
+  bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
+
+ private:
+  std::shared_ptr<const PythonFunction> function_;
+  std::vector<PhysExprPtr> keys_;
+  std::vector<PhysExprPtr> values_;
+  std::vector<std::string> value_names_;
+  std::string display_;
+  PythonSettings settings_;
+  std::mutex mu_;
+  std::vector<Batch> input_;
+  std::vector<Batch> output_;
 };
 
 }  // namespace ember::exec

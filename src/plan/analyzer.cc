@@ -2335,10 +2335,12 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
         if (!drop_ids.count(a->expr_id)) list.push_back(a);
       return project(child, list);
     }
+    case PlanKind::kFlatMapGroups:
     case PlanKind::kMapPartitions: {
       auto n = std::make_shared<PlanNode>(*p);
       n->children = {child};
       n->exprs = {with_children(p->exprs[0], child->output)};
+      for (size_t i = 1; i < p->exprs.size(); ++i) n->exprs.push_back(resolve_expr(p->exprs[i], child, false));
       n->output.clear();
       if (n->exprs[0]->type->id() != TypeId::kStruct)
         throw SparkError(ErrorKind::kAnalysis, "INVALID_UDF_EVAL_TYPE",

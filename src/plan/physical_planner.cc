@@ -480,6 +480,31 @@ class Planner {
         p.output = c.output;
         return p;
       }
+      case PlanKind::kFlatMapGroups: {
+        const ExprPtr& fn = n->exprs[0];
+        std::set<int64_t> req;
+        for (auto& e : n->exprs) collect_refs(e, req);
+        PhysicalPlan c = plan(n->children[0], &req);
+        std::vector<PhysExprPtr> keys, values;
+        std::vector<std::string> names;
+        std::string shown = "[";
+        for (size_t i = 1; i < n->exprs.size(); ++i) {
+          keys.push_back(bind_expr(n->exprs[i], c.output, conf));
+          shown += (i > 1 ? ", " : "") + display_of(n->exprs[i]);
+        }
+        for (auto& a : fn->children) {
+          values.push_back(bind_expr(a, c.output, conf));
+          names.push_back(a->name);
+        }
+        shown += "], " + display_of(fn) + ", [";
+        for (size_t i = 0; i < n->output.size(); ++i) shown += (i ? ", " : "") + display_of(n->output[i]);
+        PhysicalPlan p;
+        p.root = std::make_unique<exec::PythonGroupMap>(fn->python, std::move(keys), std::move(values),
+                                                        std::move(names), shown + "]", python_settings(conf));
+        p.root->children.push_back(std::move(c.root));
+        p.output = n->output;
+        return p;
+      }
       case PlanKind::kMapPartitions: {
         // The function takes every column of its input.
         const ExprPtr& fn = n->exprs[0];

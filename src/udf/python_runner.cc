@@ -59,10 +59,10 @@ T arrow_value(arrow::Result<T> r, const char* what) {
   return std::move(r).ValueOrDie();
 }
 
-/// The batch's arguments as an Arrow IPC stream, cut into batches of at most `max_rows` rows.
-std::string input_stream(const exec::PythonTask& task) {
+/// A batch of arguments as an Arrow IPC stream, cut into batches of at most `max_rows` rows.
+std::string arrow_stream(const exec::PythonTask& task, const Batch& batch) {
   auto schema = io::to_arrow_schema(task.input_schema);
-  auto rb = io::batch_to_arrow(*task.input, task.input_schema);
+  auto rb = io::batch_to_arrow(batch, task.input_schema);
   auto sink = arrow_value(arrow::io::BufferOutputStream::Create(), "allocating the Python input");
   auto writer = arrow_value(arrow::ipc::MakeStreamWriter(sink, schema), "opening the Python input");
   int64_t max_rows = task.settings->max_records_per_batch > 0 ? task.settings->max_records_per_batch : INT64_MAX;
@@ -71,6 +71,19 @@ std::string input_stream(const exec::PythonTask& task) {
                     "writing the Python input");
   io::check_arrow(writer->Close(), "closing the Python input");
   return arrow_value(sink->Finish(), "finishing the Python input")->ToString();
+}
+
+/// The task's data: one Arrow stream, or for grouped functions each group's stream after a 1,
+/// and a 0 after the last.
+std::string input_stream(const exec::PythonTask& task) {
+  if (!task.groups) return arrow_stream(task, *task.input);
+  FrameWriter out;
+  for (auto& g : *task.groups) {
+    out.int32(1);
+    out.raw(arrow_stream(task, g));
+  }
+  out.int32(0);
+  return out.take();
 }
 
 /// The eval type the worker runs a call of `eval_type` with. Plain `udf(f)` runs with the
@@ -195,7 +208,7 @@ std::vector<ColumnPtr> PoolPythonRunner::run(const exec::PythonTask& task) {
     parts.push_back(io::batch_from_arrow(arrays, rb->num_rows(), result_schema));
     rows += rb->num_rows();
   }
-  if (task.row_per_row && rows != task.input->num_rows)
+  if (task.row_per_row && task.input && rows != task.input->num_rows)
     EMBER_UNREACHABLE("Python worker protocol: " + std::to_string(rows) + " result rows for " +
                       std::to_string(task.input->num_rows) + " input rows");
   if (parts.empty()) {

@@ -279,3 +279,20 @@ def test_map_in_pandas(diff):
 
 def test_map_in_arrow(diff):
     diff(lambda s: s.range(10).mapInArrow(_arrow_rows, "id long"))
+
+
+def _center(pdf):
+    return pdf.assign(v=pdf.v - pdf.v.mean())
+
+
+def _count_with_key(key, pdf):
+    return pd.DataFrame({"k": [key[0]], "n": [len(pdf)]})
+
+
+def test_apply_in_pandas(diff):
+    def frame(s):
+        return s.range(30).select((F.col("id") % 4).alias("k"), (F.col("id") * 1.5).alias("v"))
+
+    diff(lambda s: frame(s).groupBy("k").applyInPandas(_center, "k long, v double"))
+    diff(lambda s: frame(s).groupBy((F.col("k") % 2).alias("p")).applyInPandas(_count_with_key, "k long, n long"))
+    diff(lambda s: data(s).groupBy("b").applyInPandas(lambda pdf: pdf[["b", "id"]].head(1), "b boolean, id int"))
