@@ -9,6 +9,7 @@
 #include "common/host_allocator.h"
 #include "gpu/device.h"
 #include "sql/shell.h"
+#include "udf/python_runner.h"
 #include "ember_build_info.h"
 
 namespace {
@@ -33,6 +34,8 @@ void usage(std::FILE* out) {
 
 int main(int argc, char** argv) {
   ember::tune_host_allocator();
+  // Python functions (udf, pandas_udf) run on the pool of Python workers.
+  ember::udf::install_worker_pool_runner();
   if (argc < 2) {
     usage(stderr);
     return 2;

@@ -20,6 +20,7 @@ enum class ErrorKind {
   kUnsupportedOperation,  // org.apache.spark.SparkUnsupportedOperationException
   kRuntime,               // org.apache.spark.SparkRuntimeException
   kFileNotFound,          // org.apache.spark.SparkFileNotFoundException
+  kPython,                // a Python worker failed: org.apache.spark.api.python.PythonException
   kInterrupted,           // the operation was interrupted by the client
   kInternal,              // a bug in Ember: org.apache.spark.SparkException [INTERNAL_ERROR]
 };

@@ -62,6 +62,8 @@ std::vector<std::string> classes_for(ErrorKind kind, const std::string& error_cl
     case ErrorKind::kFileNotFound:
       return hierarchy({"org.apache.spark.SparkFileNotFoundException",
                         "java.io.FileNotFoundException", "java.io.IOException"});
+    case ErrorKind::kPython:
+      return hierarchy({"org.apache.spark.api.python.PythonException", "org.apache.spark.SparkException"});
     case ErrorKind::kInterrupted:
     case ErrorKind::kInternal:
       return hierarchy({"org.apache.spark.SparkException"});

@@ -212,7 +212,14 @@ void run_command(ConnectSession& session, Operation& op, const pb::Command& cmd)
     case pb::Command::kRemoveCachedRemoteRelationCommand:
       session.remove_checkpoint(cmd.remove_cached_remote_relation_command().relation().relation_id());
       break;
-    case pb::Command::kRegisterFunction:
+    case pb::Command::kRegisterFunction: {
+      // spark.udf.register: the function becomes a session function SQL can call by name.
+      pb::Expression call;
+      *call.mutable_common_inline_user_defined_function() = cmd.register_function();
+      PlanTranslator translator(translate_context(session, op.cancelled()));
+      session.engine().register_function(cmd.register_function().function_name(), translator.expression(call));
+      break;
+    }
     case pb::Command::kRegisterTableFunction:
       throw_not_supported("Registering user-defined functions");
     case pb::Command::COMMAND_TYPE_NOT_SET:

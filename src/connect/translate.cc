@@ -65,6 +65,10 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
       return subquery_alias(rel.subquery_alias());
     case pb::Relation::kSample:
       return sample(rel.sample());
+    case pb::Relation::kMapPartitions:
+      return map_partitions(rel.map_partitions());
+    case pb::Relation::kGroupMap:
+      return group_map(rel.group_map());
     case pb::Relation::kDeduplicate:
       return deduplicate(rel.deduplicate());
     case pb::Relation::kToDf:

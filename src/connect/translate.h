@@ -111,6 +111,10 @@ class PlanTranslator {
       const google::protobuf::RepeatedPtrField<spark::connect::Expression>& list);
   /// An `expr("...")` / `selectExpr` / `filter("...")` string, parsed as Spark SQL.
   plan::ExprPtr expression_string(const std::string& text);
+  // translate_udf.cc
+  plan::ExprPtr python_udf(const spark::connect::CommonInlineUserDefinedFunction& f);
+  NodePtr map_partitions(const spark::connect::MapPartitions& r);
+  NodePtr group_map(const spark::connect::GroupMap& r);
 
  public:
   /// The SQL parameters of a `spark.sql(query, args)` request: literal arguments by name and

@@ -214,10 +214,8 @@ ExprPtr PlanTranslator::expression(const pb::Expression& e) {
       c->implicit = true;
       return c;
     }
-    case pb::Expression::kCommonInlineUserDefinedFunction: {
-      const auto& udf = e.common_inline_user_defined_function();
-      throw_not_supported("User-defined function " + udf.function_name());
-    }
+    case pb::Expression::kCommonInlineUserDefinedFunction:
+      return python_udf(e.common_inline_user_defined_function());
     case pb::Expression::kNamedArgumentExpression:
       throw_not_supported("Named function arguments");
     case pb::Expression::kSubqueryExpression:

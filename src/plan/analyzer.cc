@@ -943,6 +943,10 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
         for (auto& a : e->children) args.push_back(resolve_expr(a, child, allow_agg));
         return resolve_generator(lower(e->name), std::move(args), e->outer);
       }
+      if (ExprPtr registered = session_.lookup_function(e->name)) {
+        for (auto& a : e->children) args.push_back(resolve_expr(a, child, allow_agg));
+        return with_children(registered, std::move(args));
+      }
       bool agg_fn = false;
       if (const FunctionDef* d = Registry::instance().find(e->name)) agg_fn = d->kind == functions::FunctionKind::kAggregate;
       if (agg_fn && in_aggregate_)
@@ -1010,6 +1014,14 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
     case ExprKind::kWindow: return resolve_window_expr(e, child, allow_agg);
     case ExprKind::kSubquery: return resolve_subquery(e, child, allow_agg);
     case ExprKind::kOuterReference: return e;
+    case ExprKind::kPythonUdf: {
+      std::vector<ExprPtr> args;
+      for (auto& a : e->children) {
+        args.push_back(resolve_expr(a, child, allow_agg));
+        if (args.back()->kind == ExprKind::kGenerator) throw_generator_nested(e->to_string());
+      }
+      return with_children(e, std::move(args));
+    }
     case ExprKind::kLambdaVariable: {
       if (e->type) return e;
       if (ExprPtr v = resolve_lambda_variable(e->name_parts.empty() ? std::vector<std::string>{e->name} : e->name_parts))
@@ -2332,6 +2344,19 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       for (auto& a : child->output)
         if (!drop_ids.count(a->expr_id)) list.push_back(a);
       return project(child, list);
+    }
+    case PlanKind::kFlatMapGroups:
+    case PlanKind::kMapPartitions: {
+      auto n = std::make_shared<PlanNode>(*p);
+      n->children = {child};
+      n->exprs = {with_children(p->exprs[0], child->output)};
+      for (size_t i = 1; i < p->exprs.size(); ++i) n->exprs.push_back(resolve_expr(p->exprs[i], child, false));
+      n->output.clear();
+      if (n->exprs[0]->type->id() != TypeId::kStruct)
+        throw SparkError(ErrorKind::kAnalysis, "INVALID_UDF_EVAL_TYPE",
+                         "The output of " + p->exprs[0]->name + " must be a struct (the schema of its rows).");
+      for (auto& f : n->exprs[0]->type->fields()) n->output.push_back(attribute(f.name, f.type, f.nullable, new_expr_id()));
+      return n;
     }
     case PlanKind::kSample: {
       // Spark checks the fraction when it builds the Sample (a plain IllegalArgumentException).

@@ -1,5 +1,7 @@
 #include "plan/expression.h"
 
+#include "exec/python_udf.h"
+
 #include "exec/show_string.h"
 
 #include <atomic>
@@ -276,6 +278,7 @@ std::string Expr::to_string() const {
     }
     case ExprKind::kOuterReference: return "outer(" + children[0]->to_string() + ")";
     case ExprKind::kGenerator: return name + (outer ? "_outer(" : "(") + args() + ")";
+    case ExprKind::kPythonUdf: return name + "(" + args() + ")";
     case ExprKind::kLambda: return "lambdafunction(" + args() + ")";
     case ExprKind::kWindow: {
       std::string spec;
@@ -335,6 +338,7 @@ std::string WindowFrame::to_string() const {
 
 bool Expr::deterministic() const {
   if (function && !function->deterministic) return false;
+  if (python && !python->deterministic) return false;
   for (auto& c : children)
     if (!c->deterministic()) return false;
   return true;

@@ -11,6 +11,9 @@
 
 namespace ember {
 class Config;
+namespace exec {
+struct PythonFunction;
+}
 namespace functions {
 struct FunctionDef;
 struct Signature;
@@ -56,6 +59,10 @@ enum class ExprKind {
   // generator without `_outer`, children = its arguments, `outer`; `type` is the struct of the
   // columns it produces per input row. Only a select list or a Generate node may hold one.
   kGenerator,
+  // A Python user-defined function (udf, pandas_udf): `python` holds the pickled function and
+  // its eval type, children its arguments, `type` its return type. Physical planning moves
+  // each into a PythonEval operator below the projection or filter that calls it.
+  kPythonUdf,
 };
 
 /// What a subquery expression asks of its query's rows.
@@ -126,6 +133,8 @@ struct Expr {
   /// kSubquery: the query (a `PlanNode`; shared, immutable) and how its rows are used.
   std::shared_ptr<const PlanNode> subquery;
   SubqueryKind subquery_kind = SubqueryKind::kScalar;
+  /// kPythonUdf: the function as the client sent it.
+  std::shared_ptr<const exec::PythonFunction> python;
   /// Where the parser read the expression, for errors' query context.
   SqlOrigin origin;
 

@@ -1,5 +1,7 @@
 #include "plan/logical_plan.h"
 
+#include "exec/python_udf.h"
+
 #include "plan/cache_manager.h"
 
 namespace ember::plan {
@@ -121,6 +123,12 @@ std::string node_line(const PlanNode& n) {
     case PlanKind::kDistinct: return "Deduplicate";
     case PlanKind::kSubqueryAlias: return "SubqueryAlias " + n.alias;
     case PlanKind::kSample: return "Sample";
+    case PlanKind::kFlatMapGroups:
+      return "FlatMapGroupsInPandas " + attr_list({n.exprs.begin() + 1, n.exprs.end()}) + ", " +
+             n.exprs[0]->to_string() + ", " + attr_list(n.output);
+    case PlanKind::kMapPartitions:
+      return (n.exprs[0]->python && n.exprs[0]->python->eval_type == static_cast<int>(exec::PythonEvalType::kMapArrowIterUdf) ? "MapInArrow " : "MapInPandas ") +
+             n.exprs[0]->to_string() + ", " + attr_list(n.output);
     case PlanKind::kToDF: return "ToDF";
     case PlanKind::kWithColumns: return "WithColumns " + attr_list(n.exprs);
     case PlanKind::kWithColumnsRenamed: return "WithColumnsRenamed";

@@ -47,6 +47,12 @@ enum class PlanKind {
   // output = the child's output followed by `generator_output`. Unresolved (SQL's LATERAL VIEW):
   // exprs[0] the call, `names` the column aliases, `alias` the table alias.
   kGenerate,
+  // mapInPandas / mapInArrow: exprs[0] = the kPythonUdf whose arguments are every column of the
+  // child; output = the fields of its struct return type, new attributes.
+  kMapPartitions,
+  // groupBy().applyInPandas: exprs[0] = the kPythonUdf (its arguments: every column of the
+  // child), exprs[1..] = the grouping expressions; output as kMapPartitions.
+  kFlatMapGroups,
   // Unresolved only; the analyzer rewrites them into aggregates and generators
   // (plan/pivot_resolution.h).
   kPivot,    // exprs = grouping (DataFrame API) unless pivot_group_by_rest; aggregates;

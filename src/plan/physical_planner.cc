@@ -22,6 +22,7 @@
 #include "plan/gpu_placement.h"
 #include "plan/optimizer.h"
 #include "plan/plan_equivalence.h"
+#include "plan/python_udf_extraction.h"
 #include "plan/subquery.h"
 
 namespace ember::plan {
@@ -51,8 +52,6 @@ std::string display_of(const ExprPtr& e) {
   for (auto& c : e->children) kids.push_back(attribute(display_of(c), c->type, c->nullable, -1));
   return with_children(e, std::move(kids))->to_string();
 }
-
-PhysExprPtr bind_expr(const ExprPtr& e, const std::vector<ExprPtr>& input, const Config& conf);
 
 namespace {
 
@@ -99,6 +98,8 @@ exec::OperatorPtr repartition_operator(const PlanNode& n, const std::vector<Expr
 }
 
 }  // namespace
+}  // namespace
+
 
 PhysExprPtr bind_expr_impl(const ExprPtr& e, const std::vector<ExprPtr>& input, const Config& conf);
 
@@ -166,11 +167,19 @@ PhysExprPtr bind_expr_impl(const ExprPtr& e, const std::vector<ExprPtr>& input, 
       p->kind = PhysExpr::Kind::kGetField;
       p->ordinal = e->ordinal;
       break;
+    case ExprKind::kPythonUdf:
+      // Only projections and filters move Python calls into their own operator.
+      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                       "The feature is not supported: the Python function call " + e->to_string() +
+                           " outside a projection or a filter (not implemented in Ember yet).",
+                       {}, "0A000");
     default: EMBER_UNREACHABLE("binding: unexpected expression " + e->to_string());
   }
   for (auto& c : e->children) p->children.push_back(bind_expr(c, input, conf));
   return p;
 }
+
+namespace {
 
 /// Rewrites an aggregate output expression over the hash aggregate's output: grouping
 /// expressions and aggregate calls become references to its columns.
@@ -374,6 +383,7 @@ class Planner {
         std::set<int64_t> req;
         for (auto& e : exprs) collect_refs(e, req);
         PhysicalPlan c = plan(n->children[0], &req);
+        exprs = extract_python_udfs(exprs, c, conf);
         std::vector<PhysExprPtr> bound;
         PhysicalPlan p;
         for (auto& e : exprs) {
@@ -399,7 +409,7 @@ class Planner {
         }
         PhysicalPlan p;
         const std::vector<ExprPtr> input = c.output;
-        ExprPtr cond = hoist_repeated_subexpressions(n->condition, c, conf);
+        ExprPtr cond = hoist_repeated_subexpressions(extract_python_udfs({n->condition}, c, conf)[0], c, conf);
         PhysExprPtr condition = bind_expr(cond, c.output, conf);
         // Columns that only the condition reads stay behind: the filter passes on what the
         // operators above read (when no subexpression was hoisted below it).
@@ -468,6 +478,52 @@ class Planner {
         else p.root = std::make_unique<exec::Limit>(n->limit, 0, true);
         p.root->children.push_back(std::move(c.root));
         p.output = c.output;
+        return p;
+      }
+      case PlanKind::kFlatMapGroups: {
+        const ExprPtr& fn = n->exprs[0];
+        std::set<int64_t> req;
+        for (auto& e : n->exprs) collect_refs(e, req);
+        PhysicalPlan c = plan(n->children[0], &req);
+        std::vector<PhysExprPtr> keys, values;
+        std::vector<std::string> names;
+        std::string shown = "[";
+        for (size_t i = 1; i < n->exprs.size(); ++i) {
+          keys.push_back(bind_expr(n->exprs[i], c.output, conf));
+          shown += (i > 1 ? ", " : "") + display_of(n->exprs[i]);
+        }
+        for (auto& a : fn->children) {
+          values.push_back(bind_expr(a, c.output, conf));
+          names.push_back(a->name);
+        }
+        shown += "], " + display_of(fn) + ", [";
+        for (size_t i = 0; i < n->output.size(); ++i) shown += (i ? ", " : "") + display_of(n->output[i]);
+        PhysicalPlan p;
+        p.root = std::make_unique<exec::PythonGroupMap>(fn->python, std::move(keys), std::move(values),
+                                                        std::move(names), shown + "]", python_settings(conf));
+        p.root->children.push_back(std::move(c.root));
+        p.output = n->output;
+        return p;
+      }
+      case PlanKind::kMapPartitions: {
+        // The function takes every column of its input.
+        const ExprPtr& fn = n->exprs[0];
+        std::set<int64_t> req;
+        for (auto& a : fn->children) collect_refs(a, req);
+        PhysicalPlan c = plan(n->children[0], &req);
+        std::vector<PhysExprPtr> inputs;
+        std::vector<std::string> names;
+        for (auto& a : fn->children) {
+          inputs.push_back(bind_expr(a, c.output, conf));
+          names.push_back(a->name);
+        }
+        std::string shown = display_of(fn) + ", [";
+        for (size_t i = 0; i < n->output.size(); ++i) shown += (i ? ", " : "") + display_of(n->output[i]);
+        PhysicalPlan p;
+        p.root = std::make_unique<exec::PythonMapBatches>(fn->python, std::move(inputs), std::move(names),
+                                                          shown + "]", python_settings(conf));
+        p.root->children.push_back(std::move(c.root));
+        p.output = n->output;
         return p;
       }
       case PlanKind::kSample: {

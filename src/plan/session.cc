@@ -108,6 +108,25 @@ void Session::set_current_database(const std::string& db) {
   current_database_ = catalog_name(db);
 }
 
+namespace {
+std::string function_key(const std::string& name) {
+  std::string k = name;
+  for (char& c : k) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return k;
+}
+}  // namespace
+
+void Session::register_function(const std::string& name, ExprPtr function) {
+  std::lock_guard<std::mutex> lock(db_mu_);
+  functions_[function_key(name)] = std::move(function);
+}
+
+ExprPtr Session::lookup_function(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(db_mu_);
+  auto it = functions_.find(function_key(name));
+  return it == functions_.end() ? nullptr : it->second;
+}
+
 std::pair<std::string, std::string> Session::table_ident(const std::vector<std::string>& name) const {
   if (name.size() == 1) return {current_database(), catalog_name(name[0])};
   if (name.size() == 2) return {catalog_name(name[0]), catalog_name(name[1])};

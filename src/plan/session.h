@@ -93,6 +93,13 @@ class Session {
   /// The cached plans (DataFrame.cache, CACHE TABLE); freed with the session.
   CacheManager& cache_manager() { return *cache_; }
 
+  /// Session functions (spark.udf.register): `function` is the call with no arguments; SQL
+  /// calls by `name` (case-insensitive) take it with their arguments. Registering a name again
+  /// replaces the function.
+  void register_function(const std::string& name, ExprPtr function);
+  /// The registered function of that name, or null.
+  ExprPtr lookup_function(const std::string& name) const;
+
   /// Resolves names and types; throws AnalysisException-style SparkErrors.
   PlanPtr analyze(const PlanPtr& unresolved);
   /// Applies the enabled optimizer rules to an analyzed plan.
@@ -111,6 +118,7 @@ class Session {
   std::unique_ptr<CacheManager> cache_;
   mutable std::mutex db_mu_;
   std::string current_database_ = "default";
+  std::map<std::string, ExprPtr> functions_;  // guarded by db_mu_; key: the name in lower case
 };
 
 }  // namespace ember::plan

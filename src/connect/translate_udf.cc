@@ -1,0 +1,59 @@
+// User-defined functions: Python functions (udf, pandas_udf) become kPythonUdf expressions
+// that carry the client's pickled function untouched, for a Python worker to run.
+
+#include "connect/errors.h"
+#include "connect/translate.h"
+#include "connect/translate_types.h"
+#include "exec/python_udf.h"
+
+namespace ember::connect {
+
+namespace pb = spark::connect;
+
+plan::ExprPtr PlanTranslator::python_udf(const pb::CommonInlineUserDefinedFunction& f) {
+  if (f.function_case() != pb::CommonInlineUserDefinedFunction::kPythonUdf)
+    throw_not_supported("User-defined function " + f.function_name() + " in a language other than Python");
+  const pb::PythonUDF& py = f.python_udf();
+  if (!exec::is_scalar_python_eval_type(py.eval_type()) && !exec::is_map_python_eval_type(py.eval_type()) &&
+      py.eval_type() != static_cast<int>(exec::PythonEvalType::kGroupedMapPandasUdf))
+    throw_not_supported("Python function " + f.function_name() + " of eval type " + std::to_string(py.eval_type()));
+  auto fn = std::make_shared<exec::PythonFunction>();
+  fn->name = f.function_name();
+  fn->eval_type = py.eval_type();
+  fn->command = py.command();
+  fn->python_version = py.python_ver();
+  fn->return_type = type_from_proto(py.output_type());
+  fn->deterministic = f.deterministic();
+  auto e = std::make_shared<plan::Expr>();
+  e->kind = plan::ExprKind::kPythonUdf;
+  e->name = fn->name;
+  e->type = fn->return_type;
+  e->nullable = true;
+  e->python = std::move(fn);
+  for (auto& a : f.arguments()) e->children.push_back(expression(a));
+  return e;
+}
+
+PlanTranslator::NodePtr PlanTranslator::map_partitions(const pb::MapPartitions& r) {
+  if (!exec::is_map_python_eval_type(r.func().python_udf().eval_type()))
+    throw_not_supported("mapPartitions with a function of eval type " +
+                        std::to_string(r.func().python_udf().eval_type()));
+  if (r.has_is_barrier() && r.is_barrier()) throw_not_supported("Barrier execution mode");
+  auto node = new_node(plan::PlanKind::kMapPartitions, {input(r.input(), "MapPartitions")});
+  node->exprs = {python_udf(r.func())};
+  return node;
+}
+
+PlanTranslator::NodePtr PlanTranslator::group_map(const pb::GroupMap& r) {
+  if (r.func().python_udf().eval_type() != static_cast<int>(exec::PythonEvalType::kGroupedMapPandasUdf))
+    throw_not_supported("groupBy().apply with a function of eval type " +
+                        std::to_string(r.func().python_udf().eval_type()));
+  if (r.has_initial_input() || r.sorting_expressions_size() > 0 || r.has_is_map_groups_with_state())
+    throw_not_supported("Stateful or sorted grouped map functions");
+  auto node = new_node(plan::PlanKind::kFlatMapGroups, {input(r.input(), "GroupMap")});
+  node->exprs = {python_udf(r.func())};
+  for (auto& g : r.grouping_expressions()) node->exprs.push_back(expression(g));
+  return node;
+}
+
+}  // namespace ember::connect

@@ -1,0 +1,257 @@
+#include "exec/python_udf.h"
+
+#include <algorithm>
+#include <mutex>
+#include <string_view>
+#include <unordered_map>
+
+#include "common/error.h"
+#include "exec/group_keys.h"
+#include "exec/operators.h"
+
+namespace ember::exec {
+
+namespace {
+
+std::mutex runner_mutex;
+std::shared_ptr<PythonRunner> installed_runner;
+
+}  // namespace
+
+bool is_scalar_python_eval_type(int eval_type) {
+  switch (static_cast<PythonEvalType>(eval_type)) {
+    case PythonEvalType::kBatchedUdf:
+    case PythonEvalType::kArrowBatchedUdf:
+    case PythonEvalType::kScalarPandasUdf:
+    case PythonEvalType::kScalarPandasIterUdf: return true;
+    default: break;
+  }
+  return false;
+}
+
+bool is_map_python_eval_type(int eval_type) {
+  return eval_type == static_cast<int>(PythonEvalType::kMapPandasIterUdf) ||
+         eval_type == static_cast<int>(PythonEvalType::kMapArrowIterUdf);
+}
+
+void install_python_runner(std::shared_ptr<PythonRunner> runner) {
+  std::lock_guard<std::mutex> lock(runner_mutex);
+  installed_runner = std::move(runner);
+}
+
+PythonRunner& python_runner() {
+  std::lock_guard<std::mutex> lock(runner_mutex);
+  if (!installed_runner)
+    throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                     "The feature is not supported: Python user-defined functions in this build of "
+                     "Ember, which has no Python worker pool.",
+                     {}, "0A000");
+  return *installed_runner;
+}
+
+PythonEval::PythonEval(int eval_type, std::vector<std::shared_ptr<const PythonFunction>> functions,
+                       std::vector<std::vector<PhysExprPtr>> args, std::vector<std::string> result_names,
+                       PythonSettings settings)
+    : eval_type_(eval_type),
+      functions_(std::move(functions)),
+      args_(std::move(args)),
+      result_names_(std::move(result_names)),
+      settings_(std::move(settings)) {
+  // Calls that read the same value share one input column, as Spark's EvalPython does.
+  std::map<std::string, int> seen;
+  for (auto& call_args : args_) {
+    std::vector<int> offsets;
+    for (auto& a : call_args) {
+      std::string key = a->to_string();
+      auto [it, added] = seen.emplace(key, static_cast<int>(inputs_.size()));
+      if (added) inputs_.push_back(a);
+      offsets.push_back(it->second);
+    }
+    offsets_.push_back(std::move(offsets));
+  }
+}
+
+std::string PythonEval::name() const {
+  return eval_type_ == static_cast<int>(PythonEvalType::kBatchedUdf) ? "BatchEvalPython" : "ArrowEvalPython";
+}
+
+std::string PythonEval::details() const {
+  std::string s = "[";
+  for (size_t i = 0; i < functions_.size(); ++i) {
+    s += (i ? ", " : "") + functions_[i]->name + "(";
+    for (size_t j = 0; j < args_[i].size(); ++j) s += (j ? ", " : "") + args_[i][j]->to_string();
+    s += ")";
+  }
+  s += "], [";
+  for (size_t i = 0; i < result_names_.size(); ++i) s += (i ? ", " : "") + result_names_[i];
+  s += "]";
+  if (eval_type_ != static_cast<int>(PythonEvalType::kBatchedUdf)) s += ", " + std::to_string(eval_type_);
+  return s;
+}
+
+void PythonEval::execute(Batch& batch, ExecContext& ctx) const {
+  if (batch.num_rows == 0) {
+    for (auto& f : functions_) batch.columns.push_back(ColumnBuilder(f->return_type).finish());
+    return;
+  }
+  Batch input;
+  input.num_rows = batch.num_rows;
+  input.partition = batch.partition;
+  Schema schema;
+  for (size_t i = 0; i < inputs_.size(); ++i) {
+    input.columns.push_back(evaluate(*inputs_[i], batch, ctx.eval));
+    schema.push_back({"_" + std::to_string(i), inputs_[i]->type, inputs_[i]->nullable, "{}"});
+  }
+  PythonTask task;
+  task.eval_type = eval_type_;
+  for (size_t i = 0; i < functions_.size(); ++i) task.calls.push_back({functions_[i], offsets_[i]});
+  task.input = &input;
+  task.input_schema = std::move(schema);
+  task.settings = &settings_;
+  task.partition = batch.partition;
+  ctx.check_cancelled();
+  std::vector<ColumnPtr> results = python_runner().run(task);
+  for (auto& c : results) batch.columns.push_back(std::move(c));
+}
+
+PythonMapBatches::PythonMapBatches(std::shared_ptr<const PythonFunction> function, std::vector<PhysExprPtr> inputs,
+                                   std::vector<std::string> input_names, std::string display,
+                                   PythonSettings settings)
+    : function_(std::move(function)),
+      inputs_(std::move(inputs)),
+      input_names_(std::move(input_names)),
+      display_(std::move(display)),
+      settings_(std::move(settings)) {}
+
+std::string PythonMapBatches::name() const {
+  return function_->eval_type == static_cast<int>(PythonEvalType::kMapArrowIterUdf) ? "MapInArrow" : "MapInPandas";
+}
+
+void PythonMapBatches::execute(Batch& batch, ExecContext& ctx) const {
+  const auto& fields = function_->return_type->fields();
+  std::vector<ColumnPtr> out;
+  if (batch.num_rows > 0) {
+    std::vector<StructField> struct_fields;
+    std::vector<ColumnPtr> children;
+    for (size_t i = 0; i < inputs_.size(); ++i) {
+      children.push_back(evaluate(*inputs_[i], batch, ctx.eval));
+      struct_fields.push_back({input_names_[i], inputs_[i]->type, inputs_[i]->nullable, "{}"});
+    }
+    TypePtr row_type = DataType::struct_(struct_fields);
+    Batch input({Column::make(row_type, batch.num_rows, nullptr, nullptr, nullptr, std::move(children), 0)},
+                batch.num_rows);
+    PythonTask task;
+    task.eval_type = function_->eval_type;
+    task.row_per_row = false;
+    task.calls.push_back({function_, {0}});
+    task.input = &input;
+    task.input_schema = {{"_0", row_type, false, "{}"}};
+    task.settings = &settings_;
+    task.partition = batch.partition;
+    ctx.check_cancelled();
+    std::vector<ColumnPtr> result = python_runner().run(task);
+    out = result[0]->children();  // the rows the function returned, never null
+  } else {
+    for (auto& f : fields) out.push_back(ColumnBuilder(f.type).finish());
+  }
+  int64_t rows = out.empty() ? 0 : out[0]->length();
+  Batch next(std::move(out), rows, batch.index);
+  next.partition = batch.partition;
+  batch = std::move(next);
+}
+
+namespace {
+
+struct GroupMapLocal : LocalSinkState {
+  std::vector<Batch> batches;
+};
+
+}  // namespace
+
+PythonGroupMap::PythonGroupMap(std::shared_ptr<const PythonFunction> function, std::vector<PhysExprPtr> keys,
+                               std::vector<PhysExprPtr> values, std::vector<std::string> value_names,
+                               std::string display, PythonSettings settings)
+    : function_(std::move(function)),
+      keys_(std::move(keys)),
+      values_(std::move(values)),
+      value_names_(std::move(value_names)),
+      display_(std::move(display)),
+      settings_(std::move(settings)) {}
+
+std::unique_ptr<LocalSinkState> PythonGroupMap::open_local(ExecContext&) { return std::make_unique<GroupMapLocal>(); }
+
+void PythonGroupMap::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
+  if (batch.num_rows == 0) return;
+  Batch kv;
+  kv.num_rows = batch.num_rows;
+  kv.index = batch.index;
+  for (auto& k : keys_) kv.columns.push_back(evaluate(*k, batch, ctx.eval));
+  for (auto& v : values_) kv.columns.push_back(evaluate(*v, batch, ctx.eval));
+  static_cast<GroupMapLocal&>(local).batches.push_back(std::move(kv));
+}
+
+void PythonGroupMap::combine(LocalSinkState& local, ExecContext&) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& b : static_cast<GroupMapLocal&>(local).batches) input_.push_back(std::move(b));
+}
+
+void PythonGroupMap::finalize(ExecContext& ctx) {
+  output_.clear();
+  if (input_.empty()) return;
+  std::stable_sort(input_.begin(), input_.end(), [](const Batch& a, const Batch& b) { return a.index < b.index; });
+  const size_t width = keys_.size() + values_.size();
+  Batch all = concat_batches(input_, width);
+  input_.clear();
+
+  // Rows of equal keys form a group; groups keep the order of their first rows.
+  std::vector<TypePtr> key_types;
+  std::vector<ColumnPtr> key_cols;
+  for (size_t i = 0; i < keys_.size(); ++i) {
+    key_types.push_back(keys_[i]->type);
+    key_cols.push_back(all.columns[i]);
+  }
+  std::string arena;
+  std::vector<uint32_t> offsets, lengths;
+  KeyEncoder(key_types).encode(key_cols, all.num_rows, arena, offsets, lengths);
+  std::unordered_map<std::string_view, size_t> group_of;
+  std::vector<std::vector<int32_t>> rows;
+  for (int64_t r = 0; r < all.num_rows; ++r) {
+    std::string_view key(arena.data() + offsets[static_cast<size_t>(r)], lengths[static_cast<size_t>(r)]);
+    auto [it, added] = group_of.emplace(key, rows.size());
+    if (added) rows.emplace_back();
+    rows[it->second].push_back(static_cast<int32_t>(r));
+  }
+  std::vector<Batch> groups;
+  for (auto& g : rows) groups.push_back(gather_batch(all, g.data(), static_cast<int64_t>(g.size())));
+
+  Schema schema;
+  for (size_t i = 0; i < keys_.size(); ++i)
+    schema.push_back({"_k" + std::to_string(i), keys_[i]->type, keys_[i]->nullable, "{}"});
+  for (size_t i = 0; i < values_.size(); ++i)
+    schema.push_back({value_names_[i], values_[i]->type, values_[i]->nullable, "{}"});
+  // PySpark's grouped offsets: [length, key count, key columns..., value columns...].
+  std::vector<int> args = {static_cast<int>(width + 1), static_cast<int>(keys_.size())};
+  for (size_t i = 0; i < width; ++i) args.push_back(static_cast<int>(i));
+  PythonTask task;
+  task.eval_type = function_->eval_type;
+  task.row_per_row = false;
+  task.calls.push_back({function_, std::move(args)});
+  task.groups = &groups;
+  task.input_schema = std::move(schema);
+  task.settings = &settings_;
+  ctx.check_cancelled();
+  std::vector<ColumnPtr> result = python_runner().run(task);
+  std::vector<ColumnPtr> cols = result[0]->children();
+  int64_t n = cols.empty() ? 0 : cols[0]->length();
+  if (n > 0) output_.push_back(Batch(std::move(cols), n));
+}
+
+std::unique_ptr<SourceState> PythonGroupMap::open_source(ExecContext&) const {
+  return std::make_unique<BatchListSource>();
+}
+
+bool PythonGroupMap::next_morsel(SourceState& state, ExecContext&, const Emit& emit) const {
+  return emit_from_list(output_, state, emit);
+}
+
+}  // namespace ember::exec

@@ -1,0 +1,166 @@
+#pragma once
+
+// Python user-defined functions as the engine sees them: the pickled function a client sent,
+// the operator that evaluates a projection's or filter's Python calls batch by batch, and the
+// interface through which that operator reaches Python workers. The workers themselves (a pool
+// of processes speaking PySpark's worker protocol) live in udf/, a layer above: it installs
+// its runner with `install_python_runner` when the server starts.
+
+#include <map>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <vector>
+
+#include "exec/expression.h"
+#include "exec/operator.h"
+
+namespace ember::exec {
+
+/// PySpark's PythonEvalType codes (pyspark.util.PythonEvalType), which the worker reads to
+/// choose how it feeds the function.
+enum class PythonEvalType : int {
+  kBatchedUdf = 100,        // udf(f): rows one by one
+  kArrowBatchedUdf = 101,   // udf(f, useArrow=True): rows one by one, Arrow framing
+  kScalarPandasUdf = 200,   // pandas_udf: Series -> Series
+  kScalarPandasIterUdf = 204,  // pandas_udf: Iterator[Series] -> Iterator[Series]
+  kGroupedMapPandasUdf = 201,  // groupBy().applyInPandas: DataFrame -> DataFrame per group
+  kMapPandasIterUdf = 205,     // mapInPandas: Iterator[DataFrame] -> Iterator[DataFrame]
+  kMapArrowIterUdf = 207,      // mapInArrow: Iterator[RecordBatch] -> Iterator[RecordBatch]
+};
+
+/// Whether PythonEval evaluates functions of `eval_type` as scalar calls.
+bool is_scalar_python_eval_type(int eval_type);
+/// Whether PythonMapBatches runs functions of `eval_type` (mapInPandas, mapInArrow).
+bool is_map_python_eval_type(int eval_type);
+
+/// A Python function as the client pickled it (cloudpickle of `(function, returnType)`).
+struct PythonFunction {
+  std::string name;
+  int eval_type = 0;
+  std::string command;          // the pickled bytes, passed to the worker untouched
+  std::string python_version;   // the client's "major.minor"; the worker checks it
+  TypePtr return_type;
+  bool deterministic = true;
+};
+
+/// What a Python worker task needs besides its data: the interpreter, the batch size and the
+/// settings PySpark's worker reads (RunnerConf), taken from the session when the query is
+/// planned.
+struct PythonSettings {
+  std::string executable = "python3";
+  int64_t max_records_per_batch = 10000;
+  std::map<std::string, std::string> runner_conf;
+};
+
+/// One function of a task and the columns of the task's input it takes, in order.
+struct PythonUdfCall {
+  std::shared_ptr<const PythonFunction> function;
+  std::vector<int> args;
+};
+
+/// A task: evaluate every call over `input` (whose schema is `input_schema`); the result has
+/// one column per call, of its return type, and (`row_per_row`) as many rows as the input.
+struct PythonTask {
+  int eval_type = 0;
+  /// Scalar calls answer each input row with one result row; a map function (mapInPandas)
+  /// returns any number of rows.
+  bool row_per_row = true;
+  std::vector<PythonUdfCall> calls;
+  const Batch* input = nullptr;
+  /// Grouped functions: one batch per group instead of `input`, each sent as its own Arrow
+  /// stream (PySpark's group protocol); `input_schema` describes them.
+  const std::vector<Batch>* groups = nullptr;
+  Schema input_schema;
+  const PythonSettings* settings = nullptr;
+  int64_t partition = 0;
+};
+
+/// Runs Python tasks. Implementations must be safe to call from several threads at once (each
+/// pipeline thread runs its own task).
+class PythonRunner {
+ public:
+  virtual ~PythonRunner() = default;
+  virtual std::vector<ColumnPtr> run(const PythonTask& task) = 0;
+};
+
+/// Installs the runner that evaluates Python functions (replacing any earlier one).
+void install_python_runner(std::shared_ptr<PythonRunner> runner);
+/// The installed runner; UNSUPPORTED_FEATURE when this build has none.
+PythonRunner& python_runner();
+
+/// Evaluates Python functions of one eval type over each batch and appends their results, one
+/// column per call, after the input's columns (Spark's BatchEvalPython / ArrowEvalPython). The
+/// arguments are evaluated first into a batch of their own, which is what the worker receives.
+class PythonEval final : public PhysicalOperator {
+ public:
+  PythonEval(int eval_type, std::vector<std::shared_ptr<const PythonFunction>> functions,
+             std::vector<std::vector<PhysExprPtr>> args, std::vector<std::string> result_names,
+             PythonSettings settings);
+  std::string name() const override;
+  std::string details() const override;
+  void execute(Batch& batch, ExecContext& ctx) const override;
+  bool keeps_rows() const override { return true; }
+
+ private:
+  int eval_type_;
+  std::vector<std::shared_ptr<const PythonFunction>> functions_;
+  std::vector<std::vector<PhysExprPtr>> args_;
+  std::vector<std::string> result_names_;
+  PythonSettings settings_;
+  // The distinct argument expressions (the worker's input columns) and, per call, which of
+  // them it reads.
+  std::vector<PhysExprPtr> inputs_;
+  std::vector<std::vector<int>> offsets_;
+};
+
+/// mapInPandas / mapInArrow (Spark's MapInPandas / MapInArrow): each batch's columns go to the
+/// function as one struct column, and the rows it returns, of its struct return type, are the
+/// output. The function sees the batches of one task per engine batch.
+class PythonMapBatches final : public PhysicalOperator {
+ public:
+  PythonMapBatches(std::shared_ptr<const PythonFunction> function, std::vector<PhysExprPtr> inputs,
+                   std::vector<std::string> input_names, std::string display, PythonSettings settings);
+  std::string name() const override;
+  std::string details() const override { return display_; }
+  void execute(Batch& batch, ExecContext& ctx) const override;
+
+ private:
+  std::shared_ptr<const PythonFunction> function_;
+  std::vector<PhysExprPtr> inputs_;
+  std::vector<std::string> input_names_;
+  std::string display_;
+  PythonSettings settings_;
+};
+
+/// groupBy().applyInPandas (Spark's FlatMapGroupsInPandas): a sink that gathers its input,
+/// splits it into groups of equal keys (Spark's grouping semantics), and sends each group's key
+/// and value columns to the function, whose rows of its struct return type are the output.
+class PythonGroupMap final : public PhysicalOperator {
+ public:
+  PythonGroupMap(std::shared_ptr<const PythonFunction> function, std::vector<PhysExprPtr> keys,
+                 std::vector<PhysExprPtr> values, std::vector<std::string> value_names, std::string display,
+                 PythonSettings settings);
+  std::string name() const override { return "FlatMapGroupsInPandas"; }
+  std::string details() const override { return display_; }
+  bool is_sink() const override { return true; }
+  std::unique_ptr<LocalSinkState> open_local(ExecContext& ctx) override;
+  void sink(LocalSinkState& local, Batch batch, ExecContext& ctx) override;
+  void combine(LocalSinkState& local, ExecContext& ctx) override;
+  void finalize(ExecContext& ctx) override;
+  std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
+  bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
+
+ private:
+  std::shared_ptr<const PythonFunction> function_;
+  std::vector<PhysExprPtr> keys_;
+  std::vector<PhysExprPtr> values_;
+  std::vector<std::string> value_names_;
+  std::string display_;
+  PythonSettings settings_;
+  std::mutex mu_;
+  std::vector<Batch> input_;
+  std::vector<Batch> output_;
+};
+
+}  // namespace ember::exec

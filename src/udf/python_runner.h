@@ -1,0 +1,28 @@
+#pragma once
+
+// Runs the engine's Python tasks on the worker pool: one task per batch, which frames the
+// init message, streams the batch's arguments to the worker as an Arrow IPC stream (in chunks
+// of spark.sql.execution.arrow.maxRecordsPerBatch rows) from a writer thread while the calling
+// thread reads the results, and hands the worker back for reuse when the task ended cleanly.
+
+#include <memory>
+
+#include "exec/python_udf.h"
+
+namespace ember::udf {
+
+class WorkerPool;
+
+class PoolPythonRunner final : public exec::PythonRunner {
+ public:
+  explicit PoolPythonRunner(WorkerPool& pool) : pool_(pool) {}
+  std::vector<ColumnPtr> run(const exec::PythonTask& task) override;
+
+ private:
+  WorkerPool& pool_;
+};
+
+/// Installs a runner over the process-wide worker pool (exec::install_python_runner).
+void install_worker_pool_runner();
+
+}  // namespace ember::udf

@@ -1,0 +1,133 @@
+#include "udf/worker_protocol.h"
+
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "common/error.h"
+
+namespace ember::udf {
+namespace {
+
+/// A reader over fixed bytes, handing them out `chunk` bytes at a time (as a socket may).
+FrameReader reader_over(const std::string& bytes, size_t chunk = 3) {
+  auto pos = std::make_shared<size_t>(0);
+  return FrameReader([bytes, pos, chunk](char* dst, size_t n) -> size_t {
+    size_t k = std::min({n, chunk, bytes.size() - *pos});
+    std::memcpy(dst, bytes.data() + *pos, k);
+    *pos += k;
+    return k;
+  });
+}
+
+TEST(WorkerProtocol, IntegersAreBigEndian) {
+  FrameWriter w;
+  w.int32(-8);
+  w.int32(0x01020304);
+  w.int64(0x0102030405060708LL);
+  w.boolean(true);
+  const std::string& b = w.bytes();
+  ASSERT_EQ(b.size(), 17u);
+  EXPECT_EQ(std::string(b.data(), 4), std::string("\xff\xff\xff\xf8", 4));
+  EXPECT_EQ(std::string(b.data() + 4, 4), std::string("\x01\x02\x03\x04", 4));
+  EXPECT_EQ(std::string(b.data() + 8, 8), std::string("\x01\x02\x03\x04\x05\x06\x07\x08", 8));
+  EXPECT_EQ(b[16], '\x01');
+}
+
+TEST(WorkerProtocol, RoundTripsThroughTheReader) {
+  FrameWriter w;
+  w.int32(-6);
+  w.int64(-1234567890123LL);
+  w.string("héllo");
+  w.string("");
+  FrameReader r = reader_over(w.bytes());
+  EXPECT_EQ(r.peek_int32(), -6);
+  EXPECT_EQ(r.read_int32(), -6);
+  EXPECT_EQ(r.read_int64(), -1234567890123LL);
+  EXPECT_EQ(r.read_string(), "héllo");
+  EXPECT_EQ(r.read_string(), "");
+  EXPECT_EQ(r.position(), static_cast<int64_t>(w.bytes().size()));
+}
+
+TEST(WorkerProtocol, EndOfStreamIsACrashedWorker) {
+  FrameWriter w;
+  w.int32(7);
+  FrameReader r = reader_over(w.bytes().substr(0, 2));
+  try {
+    r.read_int32();
+    FAIL() << "expected an error";
+  } catch (const SparkError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kPython);
+    EXPECT_NE(e.message().find("exited unexpectedly"), std::string::npos);
+  }
+}
+
+TEST(WorkerProtocol, InitMessageLayout) {
+  InitMessage m;
+  m.split_index = 3;
+  m.python_version = "3.11";
+  m.partition_id = 3;
+  m.spark_files_dir = "/tmp";
+  m.eval_type = 101;
+  m.runner_conf = {{"spark.sql.session.timeZone", "UTC"}};
+  m.eval_conf = {{"input_type", "{}"}};
+  m.udfs.push_back({{0, 2}, {"PICKLE"}, 0});
+  FrameReader r = reader_over(encode_init_message(m));
+  EXPECT_EQ(r.read_int32(), kStartOfInitMessage);
+  int32_t length = r.read_int32();
+  int64_t start = r.position();
+  EXPECT_EQ(r.read_int32(), 3);
+  EXPECT_EQ(r.read_string(), "3.11");
+  std::string context = r.read_string();
+  EXPECT_NE(context.find("\"partitionId\":3"), std::string::npos) << context;
+  EXPECT_EQ(r.read_string(), "/tmp");
+  EXPECT_EQ(r.read_int32(), 0);  // includes
+  char flag;
+  r.read_exact(&flag, 1);
+  EXPECT_EQ(flag, 0);            // no broadcast decryption server
+  EXPECT_EQ(r.read_int32(), 0);  // broadcast variables
+  EXPECT_EQ(r.read_int32(), 101);
+  EXPECT_EQ(r.read_int32(), 1);
+  EXPECT_EQ(r.read_string(), "spark.sql.session.timeZone");
+  EXPECT_EQ(r.read_string(), "UTC");
+  EXPECT_EQ(r.read_int32(), 1);
+  EXPECT_EQ(r.read_string(), "input_type");
+  EXPECT_EQ(r.read_string(), "{}");
+  EXPECT_EQ(r.read_int32(), 1);  // functions
+  EXPECT_EQ(r.read_int32(), 2);  // arguments
+  EXPECT_EQ(r.read_int32(), 0);
+  r.read_exact(&flag, 1);
+  EXPECT_EQ(flag, 0);
+  EXPECT_EQ(r.read_int32(), 2);
+  r.read_exact(&flag, 1);
+  EXPECT_EQ(r.read_int32(), 1);  // chained commands
+  EXPECT_EQ(r.read_string(), "PICKLE");
+  EXPECT_EQ(r.read_int64(), 0);  // result id
+  EXPECT_EQ(r.position() - start, length);
+}
+
+TEST(WorkerProtocol, TaskEnd) {
+  FrameWriter w;
+  for (int64_t v : {10, 20, 30, 5, 0, 0}) w.int64(v);
+  w.int32(kEndOfDataSection);
+  w.int32(1);
+  w.string("accumulator");
+  w.int32(kEndOfStream);
+  FrameReader r = reader_over(w.bytes());
+  TaskEnd end = read_task_end(r, kTimingData);
+  EXPECT_EQ(end.boot_ms, 10);
+  EXPECT_EQ(end.finish_ms, 30);
+  EXPECT_EQ(end.accumulator_updates, 1);
+  EXPECT_TRUE(end.reusable);
+
+  FrameWriter not_reusable;
+  for (int i = 0; i < 6; ++i) not_reusable.int64(0);
+  not_reusable.int32(kEndOfDataSection);
+  not_reusable.int32(0);
+  not_reusable.int32(kEndOfDataSection);  // the worker did not read END_OF_STREAM
+  FrameReader r2 = reader_over(not_reusable.bytes());
+  EXPECT_FALSE(read_task_end(r2, kTimingData).reusable);
+}
+
+}  // namespace
+}  // namespace ember::udf

@@ -1,0 +1,298 @@
+"""Differential tests of Python user-defined functions — Ember against Apache Spark: udf() in
+select / withColumn / filter over nulls and every simple return type, struct and array results,
+several and nested calls in one projection, functions over a window's or a join's output,
+useArrow=True, nondeterministic functions, scalar pandas_udf; and Python errors (a raising
+function, a crashing worker), after which the server keeps serving."""
+
+import datetime
+import decimal
+from typing import Iterator
+
+import pandas as pd
+
+import sys
+
+import pytest
+from pyspark import cloudpickle
+from pyspark.sql import Window
+from pyspark.sql import functions as F
+from pyspark.sql import types as T
+
+# The workers cannot import this test module: its functions travel by value.
+cloudpickle.register_pickle_by_value(sys.modules[__name__])
+
+ROWS = [(1, "a", 1.5, True), (2, None, -2.0, False), (None, "ccc", None, None), (4, "dd", 0.25, True)]
+SCHEMA = "id int, s string, x double, b boolean"
+
+
+def data(s):
+    return s.createDataFrame(ROWS, SCHEMA)
+
+
+# A udf() object belongs to the API mode (classic or Connect) it was made in, so programs make
+# theirs when they run.
+def plus_one(*cols):
+    return F.udf(lambda v: None if v is None else v + 1, T.IntegerType())(*cols)
+
+
+def str_len(*cols):
+    return F.udf(lambda v: None if v is None else len(v), T.IntegerType())(*cols)
+
+
+def upper(*cols):
+    return F.udf(lambda v: v.upper() if v else v, T.StringType())(*cols)
+
+
+def test_udf_in_select_and_with_column(diff):
+    diff(lambda s: data(s).select("id", plus_one("id")))
+    diff(lambda s: data(s).withColumn("n", str_len("s")))
+    diff(lambda s: data(s).select(plus_one(F.col("id") * 2).alias("y"), upper("s")))
+
+
+def test_udf_in_filter(diff):
+    diff(lambda s: data(s).filter(plus_one("id") > 2))
+    diff(lambda s: data(s).where(str_len("s") >= 2).select("id"))
+
+
+def test_udf_nulls_and_no_arguments(diff):
+    diff(lambda s: data(s).select(F.udf(lambda v: v is None, "boolean")("s").alias("isnull")))
+    diff(lambda s: data(s).select(F.udf(lambda: 7, "int")().alias("seven"), "id"))
+    diff(lambda s: data(s).select(F.udf(lambda v: None, "string")("id").alias("nothing")))
+
+
+@pytest.mark.parametrize(
+    "ret, fn",
+    [
+        ("byte", lambda v: v % 100),
+        ("short", lambda v: v * 3),
+        ("int", lambda v: v * 7),
+        ("bigint", lambda v: v * 10_000_000_000),
+        ("float", lambda v: v / 4.0),
+        ("double", lambda v: v / 3.0),
+        ("string", lambda v: f"<{v}>"),
+        ("boolean", lambda v: v % 2 == 0),
+        ("binary", lambda v: bytes([v % 256])),
+        ("date", lambda v: datetime.date(2024, 1, 1) + datetime.timedelta(days=v)),
+        ("decimal(10,2)", lambda v: decimal.Decimal(v) / 4),
+    ],
+)
+def test_udf_return_types(diff, ret, fn):
+    diff(lambda s: s.range(6).select("id", F.udf(lambda v: None if v is None else fn(v), ret)("id").alias("r")))
+
+
+def test_udf_timestamp_result(diff):
+    def f():
+        return F.udf(lambda v: datetime.datetime(2024, 3, 1, 12, 0) + datetime.timedelta(hours=v), "timestamp")
+
+    diff(lambda s: s.range(3).select(f()("id").alias("t")))
+
+
+def test_udf_struct_and_array_results(diff):
+    def pair(c):
+        return F.udf(lambda v: None if v is None else (v, str(v)), "struct<n:int,t:string>")(c)
+
+    def rep(c):
+        return F.udf(lambda v: None if v is None else [v] * (v % 3), "array<int>")(c)
+
+    diff(lambda s: data(s).select("id", pair("id").alias("p"), rep("id").alias("r")))
+    diff(lambda s: data(s).select(pair("id").n.alias("n")))
+
+
+def test_udf_over_struct_and_array_arguments(diff):
+    def total(c):
+        return F.udf(lambda a: None if a is None else sum(x for x in a if x is not None), "bigint")(c)
+
+    def field(c):
+        return F.udf(lambda r: None if r is None else r["k"] * 2, "int")(c)
+
+    diff(lambda s: s.createDataFrame([([1, 2, None],), (None,), ([],)], "a array<int>").select(total("a")))
+    diff(lambda s: s.range(3).select(field(F.struct(F.col("id").cast("int").alias("k"))).alias("f")))
+
+
+def test_several_and_nested_udfs(diff):
+    diff(lambda s: data(s).select(plus_one("id"), str_len("s"), upper("s"), plus_one(plus_one("id"))))
+    diff(lambda s: data(s).select(plus_one(str_len(upper("s"))).alias("n"), (plus_one("id") + str_len("s")).alias("m")))
+
+
+def test_udf_over_window_and_join(diff):
+    # filter -> window -> window -> udf, as PySpark's test_layered_window_window_udf.
+    def program(s):
+        df = s.range(20).withColumn("g", F.col("id") % 3)
+        w1 = Window.partitionBy("g").orderBy("id")
+        w2 = Window.partitionBy("g")
+        df = df.filter(F.col("id") > 2).withColumn("r", F.row_number().over(w1))
+        df = df.withColumn("m", F.max("r").over(w2))
+        return df.withColumn("u", F.udf(lambda a, b: a * 100 + b, "bigint")("r", "m"))
+
+    diff(program)
+
+    def joined(s):
+        left = data(s)
+        right = s.createDataFrame([(1, 10), (2, 20), (4, 40)], "id int, v int")
+        return left.join(right, "id").select("id", plus_one("v").alias("w"), upper("s"))
+
+    diff(joined)
+
+
+def test_udf_over_aggregate(diff):
+    diff(lambda s: s.range(10).groupBy((F.col("id") % 3).alias("k")).agg(F.sum("id").alias("t"))
+         .select("k", F.udf(lambda t: t * 2, "bigint")("t").alias("d")))
+
+
+def test_registered_udf_in_sql(ember, oracle):
+    from harness import collect, compare_results, session_mode
+
+    results = []
+    for engine, spark in (("spark", oracle), ("ember", ember)):
+        with session_mode(spark):
+            spark.udf.register("times_three", lambda v: None if v is None else v * 3, "bigint")
+            results.append(collect(engine, spark.sql("SELECT id, times_three(id) AS t FROM range(5)")))
+    compare_results(results[0], results[1])
+
+
+def test_pickled_udf(diff):
+    # useArrow=False is Spark's BatchEvalPython (pickled rows there; Arrow batches here).
+    def f(ret, fn):
+        return F.udf(lambda v: None if v is None else fn(v), ret, useArrow=False)
+
+    diff(lambda s: data(s).select("id", f("int", lambda v: v * 3)("id").alias("i"),
+                                  f("string", lambda v: v + "?")("s").alias("t"),
+                                  f("array<double>", lambda v: [v, v * 2])("x").alias("a"),
+                                  f("struct<k:boolean>", lambda v: (not v,))("b").alias("st")))
+
+
+def test_arrow_udf(diff):
+    diff(lambda s: data(s).select("id", F.udf(lambda v: None if v is None else v * 2, "int", useArrow=True)("id")
+                                  .alias("d"), upper("s")))
+
+
+def test_nondeterministic_udf(diff):
+    diff(lambda s: s.range(5).select(F.udf(lambda v: v, "bigint").asNondeterministic()("id").alias("v")))
+
+
+def _half(v: pd.Series) -> pd.Series:
+    return v / 2
+
+
+def _tag(v: pd.Series) -> pd.Series:
+    return v.fillna("?") + "!"
+
+
+def _plus_ten(it: Iterator[pd.Series]) -> Iterator[pd.Series]:
+    for v in it:
+        yield v + 10
+
+
+def test_pandas_udf_scalar(diff):
+    def half(c):
+        return F.pandas_udf(_half, "double")(c)
+
+    diff(lambda s: data(s).select("id", half("x").alias("h"), F.pandas_udf(_tag, "string")("s").alias("t")))
+    diff(lambda s: s.range(25000).select(half("id").alias("h")).filter("h > 100"))
+
+
+def test_pandas_udf_scalar_iterator(diff):
+    diff(lambda s: s.range(12).select(F.pandas_udf(_plus_ten, "long")("id").alias("p")))
+
+
+def test_many_batches(diff, ember, oracle):
+    from harness import session_conf
+
+    with session_conf(ember, oracle, spark_sql_execution_arrow_maxRecordsPerBatch="1000"):
+        diff(lambda s: s.range(0, 50000, 1, 4).select(plus_one(F.col("id").cast("int")).alias("p"),
+                                                     F.pandas_udf(_half, "double")("id").alias("h")))
+
+
+def _python_error(spark, program):
+    from harness import session_mode
+
+    with session_mode(spark):
+        with pytest.raises(Exception) as info:
+            program(spark).collect()
+    return info.value
+
+
+def test_raising_udf_is_a_python_exception(ember, oracle):
+    def boom(v):
+        raise ValueError(f"bad value {v}")
+
+    expected = _python_error(oracle, lambda s: s.range(3).select(F.udf(boom, "int")("id")))
+    actual = _python_error(ember, lambda s: s.range(3).select(F.udf(boom, "int")("id")))
+    assert type(actual).__name__ == "PythonException", repr(actual)
+    assert "ValueError: bad value" in str(expected)
+    assert "ValueError: bad value" in str(actual)
+    assert "An exception was thrown from the Python worker" in str(actual)
+    # The server keeps serving, with a fresh worker.
+    from harness import session_mode
+
+    with session_mode(ember):
+        assert ember.range(3).select(plus_one(F.col("id").cast("int"))).collect()[2][0] == 3
+
+
+def test_crashing_worker(ember):
+    import os
+
+    from harness import session_mode
+
+    actual = _python_error(ember, lambda s: s.range(3).select(F.udf(lambda v: os._exit(3), "int")("id")))
+    assert type(actual).__name__ == "PythonException", repr(actual)
+    assert "exited unexpectedly" in str(actual)
+    with session_mode(ember):
+        assert ember.range(2).select(plus_one(F.col("id").cast("int"))).collect()[1][0] == 2
+
+
+def test_explain_shows_python_operators(ember):
+    from harness import session_mode
+
+    with session_mode(ember):
+        pickled = F.udf(lambda v: v + 1, "bigint", useArrow=False)
+        df = ember.range(3).select(pickled("id").alias("p"), F.pandas_udf(_half, "double")("id").alias("h"))
+        text = df._explain_string(extended=False) if hasattr(df, "_explain_string") else None
+        if text is None:
+            import contextlib
+            import io
+
+            buf = io.StringIO()
+            with contextlib.redirect_stdout(buf):
+                df.explain()
+            text = buf.getvalue()
+    assert "BatchEvalPython" in text and "ArrowEvalPython" in text, text
+
+
+def _evens(frames):
+    for pdf in frames:
+        yield pdf[pdf.id % 2 == 0].assign(twice=pdf.id * 2)
+
+
+def _arrow_rows(batches):
+    import pyarrow.compute as pc
+
+    for b in batches:
+        yield b.filter(pc.greater(b.column("id"), 3)).select(["id"])
+
+
+def test_map_in_pandas(diff):
+    diff(lambda s: s.range(20).mapInPandas(_evens, "id long, twice long"))
+    diff(lambda s: data(s).mapInPandas(lambda it: (p[["s", "x"]] for p in it), "s string, x double")
+         .filter("x > 0"))
+
+
+def test_map_in_arrow(diff):
+    diff(lambda s: s.range(10).mapInArrow(_arrow_rows, "id long"))
+
+
+def _center(pdf):
+    return pdf.assign(v=pdf.v - pdf.v.mean())
+
+
+def _count_with_key(key, pdf):
+    return pd.DataFrame({"k": [key[0]], "n": [len(pdf)]})
+
+
+def test_apply_in_pandas(diff):
+    def frame(s):
+        return s.range(30).select((F.col("id") % 4).alias("k"), (F.col("id") * 1.5).alias("v"))
+
+    diff(lambda s: frame(s).groupBy("k").applyInPandas(_center, "k long, v double"))
+    diff(lambda s: frame(s).groupBy((F.col("k") % 2).alias("p")).applyInPandas(_count_with_key, "k long, n long"))
+    diff(lambda s: data(s).groupBy("b").applyInPandas(lambda pdf: pdf[["b", "id"]].head(1), "b boolean, id int"))
