@@ -134,11 +134,13 @@ struct HashAggregate::Table {
 
   void grow() { rehash((byte_keys ? slots.size() : packed_slots.size()) * 2); }
 
-  /// Makes room for `n` groups in all without growing on the way.
-  void reserve(size_t n) {
+  /// Makes room for `n` groups in all without growing on the way: slots for `slotted` of them
+  /// (slots are written when made, so they are what a reservation costs), per-group storage for
+  /// all `n` (capacity that is never used is never touched, so costs nothing).
+  void reserve(size_t n, size_t slotted) {
     size_t size = byte_keys ? slots.size() : packed_slots.size();
-    if (n * 2 > size) {
-      while (n * 2 > size) size *= 2;
+    if (slotted * 2 > size) {
+      while (slotted * 2 > size) size *= 2;
       rehash(size);
     }
     hashes.reserve(n);
@@ -170,8 +172,44 @@ struct HashAggregate::Table {
 };
 
 namespace {
+// Below this many groups in all, one thread merges: partitioning would cost more than it saves.
+// A thread's table of this many groups splits into hash partitions.
+constexpr size_t kParallelMergeGroups = 1 << 15;
+// Partitions use hash bits above those that place a group in its table's slots.
+inline size_t partition_of(uint64_t hash, size_t partitions) { return (hash >> 40) & (partitions - 1); }
+}  // namespace
+
+/// The tables of one thread: one, or one per hash partition (`partition_of` over all of them)
+/// once it holds many groups. A group is named by its table's index (upper 32 bits) and its
+/// number in that table.
+struct HashAggregate::Groups {
+  std::vector<std::unique_ptr<Table>> tables;
+
+  bool split() const { return tables.size() > 1; }
+  bool byte_keys() const { return tables[0]->byte_keys; }
+  size_t groups() const {
+    size_t n = 0;
+    for (auto& t : tables) n += t->groups();
+    return n;
+  }
+  Table& of(uint64_t h) { return split() ? *tables[partition_of(h, tables.size())] : *tables[0]; }
+  void prefetch(uint64_t h) { of(h).prefetch(h); }
+  template <typename Init>
+  int64_t find_or_insert_packed(PackedKey key, uint64_t h, Init&& init) {
+    const size_t t = split() ? partition_of(h, tables.size()) : 0;
+    return static_cast<int64_t>(t << 32) | tables[t]->find_or_insert_packed(key, h, init);
+  }
+  template <typename Init>
+  int64_t find_or_insert(std::string_view key, uint64_t h, Init&& init) {
+    const size_t t = split() ? partition_of(h, tables.size()) : 0;
+    return static_cast<int64_t>(t << 32) | tables[t]->find_or_insert(key, h, init);
+  }
+  uint8_t* state(int64_t id) { return tables[static_cast<size_t>(id >> 32)]->state(static_cast<size_t>(id & 0xffffffff)); }
+};
+
+namespace {
 struct LocalTable : LocalSinkState {
-  std::unique_ptr<HashAggregate::Table> table;
+  HashAggregate::Groups groups;
 };
 }  // namespace
 
@@ -179,7 +217,9 @@ HashAggregate::HashAggregate(std::vector<PhysExprPtr> keys, std::vector<Aggregat
     : keys_(std::move(keys)), calls_(std::move(calls)) {}
 
 HashAggregate::~HashAggregate() {
-  for (auto& t : locals_) destroy_states(*t);
+  for (auto& l : locals_)
+    for (auto& t : l.tables)
+      if (t) destroy_states(*t);
   for (auto& t : partitions_)
     if (t) destroy_states(*t);
 }
@@ -211,23 +251,26 @@ void HashAggregate::init(ExecContext& ctx) {
     state_size_ += (functions_.back()->state_size() + 15) / 16 * 16;
   }
   if (state_size_ == 0) state_size_ = 16;
+  partitions_count_ = 1;
+  while (partitions_count_ < 4 * ThreadPool::global().size() && partitions_count_ < 256) partitions_count_ <<= 1;
   initialized_ = true;
 }
 
 std::unique_ptr<LocalSinkState> HashAggregate::open_local(ExecContext& ctx) {
   init(ctx);
   auto l = std::make_unique<LocalTable>();
-  l->table = std::make_unique<Table>(state_size_);
+  l->groups.tables.push_back(std::make_unique<Table>(state_size_));
   return l;
 }
 
 namespace {
 
-/// Finds (inserting when new) the group of each of the `n` rows of `keys` in `t`, into `group`.
-template <typename Init>
-void find_groups(HashAggregate::Table& t, const KeyEncoder& enc, const std::vector<ColumnPtr>& keys,
-                 int64_t n, int32_t* group, Init&& init_state) {
-  if (!t.byte_keys && (enc.can_pack() || enc.can_pack_short_strings())) {
+/// Finds (inserting when new) the group of each of the `n` rows of `keys` in `t`, into `group`;
+/// `to_byte_keys` turns `t` to byte keys when a row's key does not pack.
+template <typename Init, typename ToByteKeys>
+void find_groups(HashAggregate::Groups& t, const KeyEncoder& enc, const std::vector<ColumnPtr>& keys,
+                 int64_t n, int64_t* group, Init&& init_state, ToByteKeys&& to_byte_keys) {
+  if (!t.byte_keys() && (enc.can_pack() || enc.can_pack_short_strings())) {
     std::vector<PackedKey> packed(static_cast<size_t>(n));
     if (enc.try_encode_packed(keys, n, packed.data())) {
       std::vector<uint64_t> hashes(static_cast<size_t>(n));
@@ -243,7 +286,7 @@ void find_groups(HashAggregate::Table& t, const KeyEncoder& enc, const std::vect
       }
       return;
     }
-    t.to_byte_keys(enc);  // a string longer than the packed layout holds
+    to_byte_keys();  // a string longer than the packed layout holds
   }
   std::string arena;
   std::vector<uint32_t> offs, lens;
@@ -261,7 +304,7 @@ void find_groups(HashAggregate::Table& t, const KeyEncoder& enc, const std::vect
 }  // namespace
 
 void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
-  Table& t = *static_cast<LocalTable&>(local).table;
+  Groups& t = static_cast<LocalTable&>(local).groups;
   int64_t n = batch.num_rows;
   if (n == 0) return;
   std::vector<ColumnPtr> key_cols;
@@ -274,7 +317,8 @@ void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
   auto init_state = [this](uint8_t* s) {
     for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
   };
-  std::vector<int32_t> group(static_cast<size_t>(n));
+  auto to_byte_keys = [&] { groups_to_byte_keys(t, enc); };
+  std::vector<int64_t> group(static_cast<size_t>(n));
   std::vector<uint32_t> codes;
   uint32_t domain = 0;
   // Keys of a small domain (dictionary-coded strings, narrow integers; a domain no larger than
@@ -294,18 +338,18 @@ void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
     const int64_t m = static_cast<int64_t>(firsts.size());
     std::vector<ColumnPtr> first_keys;
     for (const ColumnPtr& k : key_cols) first_keys.push_back(gather(*k, firsts.data(), m));
-    std::vector<int32_t> first_group(static_cast<size_t>(m));
-    find_groups(t, enc, first_keys, m, first_group.data(), init_state);
+    std::vector<int64_t> first_group(static_cast<size_t>(m));
+    find_groups(t, enc, first_keys, m, first_group.data(), init_state, to_byte_keys);
     for (int64_t i = 0; i < n; ++i) group[i] = first_group[static_cast<size_t>(local_of[codes[i]])];
   } else {
-    find_groups(t, enc, key_cols, n, group.data(), init_state);
+    find_groups(t, enc, key_cols, n, group.data(), init_state, to_byte_keys);
   }
   std::vector<uint8_t*> ptrs(static_cast<size_t>(n));
   for (size_t f = 0; f < functions_.size(); ++f) {
     const AggregateCall& call = calls_[f];
     std::vector<ColumnPtr> args;
     for (auto& a : call.args) args.push_back(evaluate(*a, batch, ctx.eval));
-    for (int64_t i = 0; i < n; ++i) ptrs[i] = t.state(static_cast<size_t>(group[i])) + state_offsets_[f];
+    for (int64_t i = 0; i < n; ++i) ptrs[i] = t.state(group[i]) + state_offsets_[f];
     if (call.filter) {
       ColumnPtr keep = evaluate(*call.filter, batch, ctx.eval);
       for (int64_t i = 0; i < n; ++i)
@@ -313,20 +357,46 @@ void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
     }
     functions_[f]->update(ptrs.data(), args, n);
   }
+  // A thread that finds many groups keeps them in hash partitions from here on, so that the
+  // final merge can take each partition's table of one thread as it is and merge only the
+  // other threads' groups into it.
+  if (!t.split() && partitions_count_ > 1 && t.tables[0]->groups() >= kParallelMergeGroups) split(t);
+}
+
+void HashAggregate::split(Groups& g) {
+  std::unique_ptr<Table> whole = std::move(g.tables[0]);
+  g.tables.clear();
+  for (size_t p = 0; p < partitions_count_; ++p) {
+    auto part = std::make_unique<Table>(state_size_);
+    part->byte_keys = whole->byte_keys;
+    std::vector<uint32_t> mine = groups_of_partition(*whole, partitions_count_, p);
+    part->reserve(mine.size(), mine.size());
+    merge_into(*part, *whole, mine);
+    g.tables.push_back(std::move(part));
+  }
+}
+
+void HashAggregate::groups_to_byte_keys(Groups& g, const KeyEncoder& enc) {
+  if (g.byte_keys()) return;
+  for (auto& t : g.tables) t->to_byte_keys(enc);
+  if (!g.split()) return;
+  // Byte keys hash differently: the groups move to the partitions of their new hashes.
+  Groups old;
+  old.tables.swap(g.tables);
+  g.tables.push_back(std::make_unique<Table>(state_size_));
+  g.tables[0]->byte_keys = true;
+  for (auto& t : old.tables) {
+    std::vector<uint32_t> all = groups_of_partition(*t, 1, 0);
+    merge_into(*g.tables[0], *t, all);
+  }
+  split(g);
 }
 
 void HashAggregate::combine(LocalSinkState& local, ExecContext&) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto& table = static_cast<LocalTable&>(local).table;
-  if (table->groups() > 0) locals_.push_back(std::move(table));
+  Groups& g = static_cast<LocalTable&>(local).groups;
+  if (g.groups() > 0) locals_.push_back(std::move(g));
 }
-
-namespace {
-// Below this many groups in all, one thread merges: partitioning would cost more than it saves.
-constexpr size_t kParallelMergeGroups = 1 << 15;
-// Partitions use hash bits above those that place a group in its table's slots.
-inline size_t partition_of(uint64_t hash, size_t partitions) { return (hash >> 40) & (partitions - 1); }
-}  // namespace
 
 /// The groups of `src` that fall in `partition` (of `partitions`, a power of two).
 std::vector<uint32_t> HashAggregate::groups_of_partition(const Table& src, size_t partitions, size_t partition) {
@@ -356,19 +426,43 @@ void HashAggregate::merge_into(Table& dst, Table& src, const std::vector<uint32_
   }
 }
 
-/// Merges the groups of every handed-over table that fall in `partition` into a new table,
-/// sized up front for the largest share of one table (the least the result holds).
-std::unique_ptr<HashAggregate::Table> HashAggregate::merge_partition(size_t partitions, size_t partition) {
+/// Merges the groups of every handed-over table that fall in `partition` (of `partitions`)
+/// into one table. A thread's table of that very partition (one split into `partitions`) is
+/// the destination, the largest such when there are several; else a new table. It is sized up
+/// front so that it never grows while merging when the tables share no groups (many groups,
+/// each seen by one thread), yet with slots for at most four times the largest share when many
+/// tables could each hold the same groups.
+std::unique_ptr<HashAggregate::Table> HashAggregate::merge_partition(size_t partitions, size_t partition,
+                                                                     bool byte_keys) {
+  std::vector<Table*> sources;
   std::vector<std::vector<uint32_t>> shares;
-  size_t largest = 0;
-  for (auto& t : locals_) {
-    shares.push_back(groups_of_partition(*t, partitions, partition));
+  std::unique_ptr<Table>* own = nullptr;  // the destination's place in locals_, when taken
+  size_t largest = 0, sum = 0;
+  for (auto& l : locals_) {
+    if (l.split() && l.tables.size() == partitions) {
+      std::unique_ptr<Table>& t = l.tables[partition];
+      if (!own || t->groups() > (*own)->groups()) own = &t;
+      sources.push_back(t.get());
+      shares.push_back(groups_of_partition(*t, 1, 0));
+    } else {
+      for (auto& t : l.tables) {
+        sources.push_back(t.get());
+        shares.push_back(groups_of_partition(*t, partitions, partition));
+      }
+    }
     largest = std::max(largest, shares.back().size());
+    sum += shares.back().size();
   }
-  auto part = std::make_unique<Table>(state_size_);
-  if (!locals_.empty() && locals_[0]->byte_keys) part->byte_keys = true;
-  part->reserve(largest);
-  for (size_t i = 0; i < locals_.size(); ++i) merge_into(*part, *locals_[i], shares[i]);
+  std::unique_ptr<Table> part;
+  if (own) {
+    part = std::move(*own);
+  } else {
+    part = std::make_unique<Table>(state_size_);
+    part->byte_keys = byte_keys;
+  }
+  part->reserve(sum, std::min(sum, 4 * largest));
+  for (size_t i = 0; i < sources.size(); ++i)
+    if (sources[i] != part.get()) merge_into(*part, *sources[i], shares[i]);
   return part;
 }
 
@@ -404,24 +498,26 @@ std::vector<Batch> HashAggregate::materialize(Table& t) const {
 void HashAggregate::finalize(ExecContext& ctx) {
   init(ctx);
   size_t total = 0;
-  for (auto& t : locals_) total += t->groups();
+  for (auto& l : locals_) total += l.groups();
   // Tables merge only with tables of the same key form: when one thread saw a long string, all
   // take byte keys.
-  if (std::any_of(locals_.begin(), locals_.end(), [](const auto& t) { return t->byte_keys; })) {
+  const bool byte_keys =
+      std::any_of(locals_.begin(), locals_.end(), [](const Groups& l) { return l.byte_keys(); });
+  if (byte_keys) {
     std::vector<TypePtr> key_types;
     for (auto& k : keys_) key_types.push_back(k->type);
     KeyEncoder enc(key_types);
-    for (auto& t : locals_) t->to_byte_keys(enc);
+    for (auto& l : locals_) groups_to_byte_keys(l, enc);
   }
   if (locals_.size() == 1) {
-    partitions_.push_back(std::move(locals_[0]));
+    // One thread's groups: its tables hold disjoint groups already.
+    for (auto& t : locals_[0].tables) partitions_.push_back(std::move(t));
   } else if (total < kParallelMergeGroups) {
-    partitions_.push_back(merge_partition(1, 0));
+    partitions_.push_back(merge_partition(1, 0, byte_keys));
   } else {
-    size_t partitions = 1;
-    while (partitions < 4 * ThreadPool::global().size() && partitions < 256) partitions <<= 1;
+    const size_t partitions = partitions_count_;
     partitions_.resize(partitions);
-    ThreadPool::global().parallel_run(partitions, [&](size_t p) { partitions_[p] = merge_partition(partitions, p); });
+    ThreadPool::global().parallel_run(partitions, [&](size_t p) { partitions_[p] = merge_partition(partitions, p, byte_keys); });
   }
   // Every state of the handed-over tables was merged (and destroyed) or moved.
   locals_.clear();

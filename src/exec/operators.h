@@ -133,6 +133,8 @@ class Filter final : public PhysicalOperator {
   std::vector<int> outputs_;
 };
 
+class KeyEncoder;
+
 /// One aggregate call of a hash aggregate: the function, its bound arguments, and its FILTER.
 struct AggregateCall {
   const functions::FunctionDef* function;
@@ -144,9 +146,11 @@ struct AggregateCall {
 };
 
 /// Hash aggregation: output = grouping keys then one column per aggregate call. Each thread
-/// aggregates into its own table and hands it over at combine. Finalize merges the tables:
-/// with many groups in parallel, each task merging the groups of one hash partition from every
-/// table (so no two tasks touch one group), then materializes each partition's groups.
+/// aggregates into its own table and hands it over at combine; a thread's table that reaches
+/// many groups splits into one table per hash partition and keeps its groups split from then
+/// on. Finalize merges the tables: with many groups in parallel, each task merging the groups
+/// of one hash partition from every table (so no two tasks touch one group) into a thread's
+/// table of that partition, which stays as it is, then materializes each partition's groups.
 class HashAggregate final : public PhysicalOperator {
  public:
   HashAggregate(std::vector<PhysExprPtr> keys, std::vector<AggregateCall> calls);
@@ -163,6 +167,7 @@ class HashAggregate final : public PhysicalOperator {
   size_t max_parallelism(const SourceState&) const override;
 
   struct Table;
+  struct Groups;
 
  private:
   std::vector<PhysExprPtr> keys_;
@@ -171,14 +176,17 @@ class HashAggregate final : public PhysicalOperator {
   std::vector<size_t> state_offsets_;
   size_t state_size_ = 0;
   std::mutex mu_;
-  std::vector<std::unique_ptr<Table>> locals_;      // handed over at combine
+  size_t partitions_count_ = 1;                     // hash partitions of a split thread's groups
+  std::vector<Groups> locals_;                      // handed over at combine
   std::vector<std::unique_ptr<Table>> partitions_;  // merged at finalize, disjoint groups
   std::vector<Batch> output_;
   bool initialized_ = false;
   void init(ExecContext& ctx);
   static std::vector<uint32_t> groups_of_partition(const Table& src, size_t partitions, size_t partition);
   void merge_into(Table& dst, Table& src, const std::vector<uint32_t>& groups);
-  std::unique_ptr<Table> merge_partition(size_t partitions, size_t partition);
+  std::unique_ptr<Table> merge_partition(size_t partitions, size_t partition, bool byte_keys);
+  void split(Groups& g);
+  void groups_to_byte_keys(Groups& g, const KeyEncoder& enc);
   std::vector<Batch> materialize(Table& t) const;
   void destroy_states(Table& t);
 };

@@ -128,6 +128,57 @@ TEST(KeyEncoder, ShortStringKeysFollowEqualityAndRoundTrip) {
   EXPECT_EQ(wide.decode_packed(w.data(), 8)[0]->string_at(7), "fifteen bytes!!");
 }
 
+TEST(KeyEncoder, ByteKeysFollowEqualityAndRoundTrip) {
+  // Every flat key type (written a column at a time) beside a nested one (a row at a time).
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  ColumnPtr s = strings({std::string("a"), std::string("a\0", 2), std::string(""), std::nullopt,
+                         std::string("a string longer than any packed key"), std::string(""), std::string("a")});
+  ColumnPtr i = column<int32_t>(DataType::int_(), {1, 1, std::nullopt, std::nullopt, -5, std::nullopt, 1});
+  ColumnPtr d = column<double>(DataType::double_(), {0.0, -0.0, nan, -nan, std::nullopt, nan, -0.0});
+  ColumnPtr b = bools({true, true, std::nullopt, false, false, std::nullopt, true});
+  ColumnPtr l = column<int64_t>(DataType::long_(), {7, 7, 7, 7, std::nullopt, 7, 7});
+  ColumnBuilder nested(DataType::array(DataType::int_()));
+  for (int r = 0; r < 7; ++r) {
+    nested.child(0).append<int32_t>(r % 2);
+    nested.close_list();
+  }
+  const std::vector<ColumnPtr> flat{s, i, d, b, l};
+  std::vector<ColumnPtr> with_nested = flat;
+  with_nested.push_back(nested.finish());
+  for (const auto& cols : {flat, with_nested}) {
+    std::vector<TypePtr> types;
+    for (auto& c : cols) types.push_back(c->type());
+    KeyEncoder enc(types);
+    std::string arena = "xyz";  // keys are appended behind what the arena holds
+    std::vector<uint32_t> offs, lens;
+    enc.encode(cols, 7, arena, offs, lens);
+    EXPECT_EQ(offs[0], 3u);
+    std::vector<std::string_view> keys;
+    for (int r = 0; r < 7; ++r) keys.emplace_back(arena.data() + offs[r], lens[r]);
+    // Rows 0 and 6 are equal in grouping (-0.0 is 0.0); rows 2 and 5 too (NaN is NaN, nulls
+    // are equal, empty strings equal); every other pair differs in some key.
+    for (int r = 0; r < 7; ++r)
+      for (int q = 0; q < 7; ++q) {
+        const bool same = r == q || (r == 0 && q == 6) || (r == 6 && q == 0) || (r == 2 && q == 5) || (r == 5 && q == 2);
+        EXPECT_EQ(keys[r] == keys[q], same && (cols.size() == flat.size() || r % 2 == q % 2)) << r << " " << q;
+      }
+    auto back = enc.decode(keys);
+    ASSERT_EQ(back.size(), cols.size());
+    for (size_t k = 0; k < cols.size(); ++k)
+      for (int r = 0; r < 7; ++r) {
+        ASSERT_EQ(back[k]->is_null(r), cols[k]->is_null(r)) << k << " " << r;
+      }
+    for (int r = 0; r < 7; ++r) {
+      if (!s->is_null(r)) EXPECT_EQ(back[0]->string_at(r), s->string_at(r));
+      if (!i->is_null(r)) EXPECT_EQ(back[1]->values<int32_t>()[r], i->values<int32_t>()[r]);
+      if (!b->is_null(r)) EXPECT_EQ(back[3]->bool_at(r), b->bool_at(r));
+      if (!l->is_null(r)) EXPECT_EQ(back[4]->values<int64_t>()[r], 7);
+    }
+    EXPECT_TRUE(std::isnan(back[2]->values<double>()[2]));
+    EXPECT_EQ(back[2]->values<double>()[1], 0.0);
+  }
+}
+
 /// A string column carrying dictionary codes, as the Parquet reader leaves them.
 ColumnPtr coded(const std::vector<std::optional<std::string>>& values, const std::vector<int32_t>& codes,
                 int32_t cardinality) {
