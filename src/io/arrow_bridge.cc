@@ -8,10 +8,6 @@
 #include <arrow/c/bridge.h>
 #include <arrow/compute/api.h>
 
-#include <algorithm>
-#include <cstring>
-#include <limits>
-
 #include "column/arrow_c.h"
 #include "io/arrow_memory.h"
 #include "common/error.h"
@@ -76,68 +72,9 @@ std::shared_ptr<arrow::Schema> to_arrow_schema(const Schema& schema) {
 
 namespace {
 
-/// Dictionary-encoded strings or binaries (int32 indices into a utf8/binary dictionary, as
-/// Parquet dictionary pages read) decoded into a plain array of type `want` (utf8 or binary);
-/// null when the array has another shape, which Arrow's cast then handles.
-std::shared_ptr<arrow::Array> decode_string_dictionary(const arrow::Array& array,
-                                                       const std::shared_ptr<arrow::DataType>& want) {
-  if (array.type_id() != arrow::Type::DICTIONARY || array.offset() != 0) return nullptr;
-  if (want->id() != arrow::Type::STRING && want->id() != arrow::Type::BINARY) return nullptr;
-  const auto& d = static_cast<const arrow::DictionaryArray&>(array);
-  const arrow::Type::type value_type = d.dictionary()->type_id();
-  if (d.indices()->type_id() != arrow::Type::INT32 ||
-      (value_type != arrow::Type::STRING && value_type != arrow::Type::BINARY))
-    return nullptr;
-  const auto& dict = static_cast<const arrow::BinaryArray&>(*d.dictionary());
-  const int32_t* idx = static_cast<const arrow::Int32Array&>(*d.indices()).raw_values();
-  const int64_t n = d.length();
-  const uint8_t* valid = d.null_count() > 0 ? d.null_bitmap_data() : nullptr;
-  const int32_t* dict_offsets = dict.raw_value_offsets();
-  const uint8_t* dict_data = dict.value_data() ? dict.value_data()->data() : nullptr;
-  int32_t longest = 0;
-  for (int64_t v = 0; v < dict.length(); ++v)
-    longest = std::max(longest, dict_offsets[v + 1] - dict_offsets[v]);
-
-  auto offsets_buf = arrow::AllocateBuffer((n + 1) * static_cast<int64_t>(sizeof(int32_t)), arrow_pool());
-  check_arrow(offsets_buf.status(), "decoding a Parquet dictionary");
-  auto* offsets = reinterpret_cast<int32_t*>((*offsets_buf)->mutable_data());
-  int64_t total = 0;
-  offsets[0] = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (!valid || ((valid[i >> 3] >> (i & 7)) & 1)) total += dict_offsets[idx[i] + 1] - dict_offsets[idx[i]];
-    if (total > std::numeric_limits<int32_t>::max()) return nullptr;
-    offsets[i + 1] = static_cast<int32_t>(total);
-  }
-  // Short values (flags, modes, names) of a small dictionary copy as one fixed 32-byte move
-  // each from a padded copy of the dictionary; the output has 32 bytes of slack for the last.
-  constexpr int kShort = 32;
-  auto data_buf = arrow::AllocateBuffer(total + kShort, arrow_pool());
-  check_arrow(data_buf.status(), "decoding a Parquet dictionary");
-  uint8_t* out = (*data_buf)->mutable_data();
-  if (longest <= kShort && dict.length() <= (1 << 15)) {
-    std::vector<uint8_t> padded(static_cast<size_t>(dict.length()) * kShort, 0);
-    for (int64_t v = 0; v < dict.length(); ++v)
-      if (dict_offsets[v + 1] > dict_offsets[v])
-        std::memcpy(padded.data() + v * kShort, dict_data + dict_offsets[v],
-                    static_cast<size_t>(dict_offsets[v + 1] - dict_offsets[v]));
-    for (int64_t i = 0; i < n; ++i)
-      if (offsets[i + 1] > offsets[i]) std::memcpy(out + offsets[i], padded.data() + static_cast<int64_t>(idx[i]) * kShort, kShort);
-  } else {
-    for (int64_t i = 0; i < n; ++i)
-      if (offsets[i + 1] > offsets[i])
-        std::memcpy(out + offsets[i], dict_data + dict_offsets[idx[i]], static_cast<size_t>(offsets[i + 1] - offsets[i]));
-  }
-  std::shared_ptr<arrow::Buffer> validity = valid ? d.data()->buffers[0] : nullptr;
-  return arrow::MakeArray(arrow::ArrayData::Make(
-      want, n, {validity, std::shared_ptr<arrow::Buffer>(std::move(*offsets_buf)),
-                std::shared_ptr<arrow::Buffer>(std::move(*data_buf))},
-      d.null_count()));
-}
-
 std::shared_ptr<arrow::Array> conform(const std::shared_ptr<arrow::Array>& array,
                                       const std::shared_ptr<arrow::DataType>& want) {
   if (array->type()->Equals(*want)) return array;
-  if (auto decoded = decode_string_dictionary(*array, want)) return decoded;
   arrow::compute::CastOptions options = arrow::compute::CastOptions::Safe(want);
   // Nanosecond timestamps (INT96 or TIMESTAMP(NANOS)) lose their sub-microsecond digits, as
   // Spark truncates them.
@@ -181,8 +118,14 @@ ColumnPtr strings_from_dictionary(const arrow::Array& array, const TypePtr& type
   if (bits) {
     validity = Buffer::zeroed(static_cast<size_t>((n + 7) / 8));
     uint8_t* v = validity->mutable_data();
-    for (int64_t i = 0; i < n; ++i)
-      if (valid(i)) v[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
+    if (bit_offset % 8 == 0) {
+      // Byte-aligned: the bitmap copies as bytes; bits past the last row stay clear.
+      std::memcpy(v, bits + bit_offset / 8, static_cast<size_t>((n + 7) / 8));
+      if (n % 8 != 0) v[n / 8] &= static_cast<uint8_t>((1u << (n % 8)) - 1);
+    } else {
+      for (int64_t i = 0; i < n; ++i)
+        if (valid(i)) v[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
+    }
   }
   auto offsets = Buffer::allocate(static_cast<size_t>(n + 1) * sizeof(int32_t));
   int32_t* off = offsets->mutable_as<int32_t>();

@@ -146,6 +146,45 @@ TEST_F(ParquetReaderTest, DictionaryEncodedStringsDecodeToPlainColumns) {
   EXPECT_EQ(got_b, expect_b);
 }
 
+TEST_F(ParquetReaderTest, DictionaryStringNullsSurviveRowCountsOfAnyLength) {
+  // Row groups whose row counts are not multiples of 8: the validity bitmap's last byte is
+  // partly used, and the bits past the last row must stay clear.
+  arrow::StringBuilder s;
+  std::vector<bool> valid;
+  for (int i = 0; i < 2011; ++i) {
+    valid.push_back(i % 3 != 0);
+    EXPECT_TRUE((valid.back() ? s.Append("v" + std::to_string(i % 5)) : s.AppendNull()).ok());
+  }
+  auto table = arrow::Table::Make(arrow::schema({arrow::field("s", arrow::utf8())}), {s.Finish().ValueOrDie()});
+  const std::string path = (dir_ / "nulls.parquet").string();
+  auto out = arrow::io::FileOutputStream::Open(path).ValueOrDie();
+  EXPECT_TRUE(parquet::arrow::WriteTable(*table, arrow::default_memory_pool(), out, 1005).ok());
+  EXPECT_TRUE(out->Close().ok());
+
+  auto reader = open(path);
+  ASSERT_EQ(reader->num_splits(), 3u);
+  size_t row = 0;
+  for (size_t split = 0; split < reader->num_splits(); ++split) {
+    reader->read_split(split, {0}, [&](Batch batch) {
+      int64_t nulls = 0;
+      for (int64_t i = 0; i < batch.num_rows; ++i, ++row) {
+        ASSERT_EQ(batch.columns[0]->is_valid(i), valid[row]) << "row " << row;
+        if (valid[row]) {
+          EXPECT_EQ(batch.columns[0]->string_at(i), "v" + std::to_string(row % 5));
+        }
+        nulls += valid[row] ? 0 : 1;
+      }
+      EXPECT_EQ(batch.columns[0]->null_count(), nulls);
+      const uint8_t* bits = batch.columns[0]->validity_bits();
+      ASSERT_NE(bits, nullptr);
+      if (batch.num_rows % 8 != 0) {
+        EXPECT_EQ(bits[batch.num_rows / 8] >> (batch.num_rows % 8), 0);
+      }
+    });
+  }
+  EXPECT_EQ(row, valid.size());
+}
+
 TEST_F(ParquetReaderTest, RowGroupStatisticsPruneSplits) {
   auto reader = open(write_groups());
   EXPECT_EQ(matches(*reader, {{0, Op::kGe, Value::integer(250)}}),
