@@ -183,8 +183,11 @@ class Server:
         self.starts += 1
         self.port = free_port()
         log = open(self.log_dir / f"server.{self.starts}.log", "wb")
+        # Python UDFs run in workers of an interpreter that has PySpark: this one, unless given.
+        env = dict(os.environ)
+        env.setdefault("PYSPARK_PYTHON", sys.executable)
         self.proc = subprocess.Popen([str(self.binary), "server", "--port", str(self.port)],
-                                     stdout=log, stderr=subprocess.STDOUT)
+                                     stdout=log, stderr=subprocess.STDOUT, env=env)
         for _ in range(200):
             if self.proc.poll() is not None:
                 break
