@@ -1,6 +1,6 @@
 """Functions of several families against Apache Spark: the date/time aliases (curdate, datepart,
 localtimestamp), the session's identity (current_user, user, session_user, version), luhn_check,
-and raise_error."""
+raise_error, and the seeded random streams of uuid and shuffle."""
 
 from __future__ import annotations
 
@@ -99,3 +99,64 @@ def test_raise_error(diff, diff_error, ember, oracle, ansi):
             "id", F.when(F.col("id") > 10, F.raise_error(F.lit("too big"))).alias("e")))
         diff(lambda s: s.range(4).where("id > 10").select(F.raise_error(F.lit("never"))))
         diff(lambda s: s.sql("SELECT raise_error('boom') FROM VALUES (1) AS t(x) WHERE x > 1"))
+
+
+def test_uuid_with_seed(diff):
+    # Spark's stream: one MersenneTwister per partition seeded with seed + partition index.
+    diff(lambda s: s.range(5).select("id", F.uuid(F.lit(7))), ordered=True)
+    diff(lambda s: s.range(0, 20, 1, 3).select("id", F.uuid(F.lit(7)).alias("u")), ordered=True)
+    diff(lambda s: s.range(0, 7, 1, 2).select("id", F.uuid(F.lit(-3)), F.uuid(F.lit(2**62))), ordered=True)
+    diff(lambda s: s.sql("SELECT id, uuid(0), uuid(123456789012345) FROM range(0, 9, 1, 4)"), ordered=True)
+    diff(lambda s: s.range(0, 0).select(F.uuid(F.lit(1))))
+
+
+def test_uuid_without_seed(ember):
+    with session_mode(ember):
+        rows = ember.range(0, 500, 1, 4).select(F.uuid().alias("u")).collect()
+        again = ember.sql("SELECT uuid() AS u FROM range(100)").collect()
+    values = [r.u for r in rows + again]
+    assert len(set(values)) == len(values)
+    assert all(re.fullmatch(r"[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}", v)
+               for v in values)
+
+
+def test_uuid_errors(diff_error):
+    # The seed must be an integral literal.
+    diff_error(lambda s: s.sql("SELECT uuid('a')"), "INVALID_PARAMETER_VALUE.LONG")
+    diff_error(lambda s: s.sql("SELECT uuid(id) FROM range(2)"), "INVALID_PARAMETER_VALUE.LONG")
+    diff_error(lambda s: s.sql("SELECT uuid(1.5)"), "INVALID_PARAMETER_VALUE.LONG")
+
+
+def test_shuffle_with_seed(diff):
+    def arr():
+        return F.array(*[F.lit(i) for i in range(8)])
+
+    diff(lambda s: s.range(0, 6, 1, 3).select("id", F.shuffle(arr(), F.lit(7)).alias("s")), ordered=True)
+    diff(lambda s: s.range(0, 6, 1, 3).select("id", F.shuffle(arr(), 7).alias("s")), ordered=True)
+    diff(lambda s: s.range(3).select("id", F.shuffle(F.array(*[F.lit(i) for i in range(3)]), F.lit(7))),
+         ordered=True)
+    # Arrays of several lengths, nulls among the elements, empty and null arrays (which draw
+    # nothing), strings and nested elements.
+    rows = [([1, 2, 3, 4, 5],), (None,), ([],), ([None, 1, None],), ([9],), (list(range(40)),),
+            ([3, 1, 2],)]
+    diff(lambda s: s.createDataFrame(rows, "a array<int>").repartition(1)
+         .select(F.shuffle("a", 42).alias("s")), ordered=True)
+    diff(lambda s: s.range(0, 12, 1, 3).select(
+        "id", F.shuffle(F.sequence(F.lit(0), F.col("id")), F.lit(-5)).alias("s")), ordered=True)
+    diff(lambda s: s.sql("SELECT id, shuffle(array('a', NULL, 'c', 'dd'), 11), "
+                         "shuffle(array(array(1), array(2, 3), NULL), 3) FROM range(0, 5, 1, 2)"), ordered=True)
+
+
+def test_shuffle_without_seed(ember, diff):
+    diff(lambda s: s.sql("SELECT shuffle(array(1, 2, 3))").limit(0))
+    with session_mode(ember):
+        rows = ember.range(0, 200, 1, 2).select(
+            F.shuffle(F.array(*[F.lit(i) for i in range(6)])).alias("s")).collect()
+    assert all(sorted(r.s) == list(range(6)) for r in rows)
+    assert len({tuple(r.s) for r in rows}) > 50
+
+
+def test_shuffle_errors(diff_error):
+    diff_error(lambda s: s.sql("SELECT shuffle(1)"), "DATATYPE_MISMATCH")
+    diff_error(lambda s: s.sql("SELECT shuffle(array(1), 'x')"), "INVALID_PARAMETER_VALUE.LONG")
+    diff_error(lambda s: s.sql("SELECT shuffle(array(1), id) FROM range(2)"), "INVALID_PARAMETER_VALUE.LONG")

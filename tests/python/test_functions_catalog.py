@@ -62,7 +62,7 @@ SPARK_ONLY = {
                     "the local time and nanosecond functions"),
     **dict.fromkeys(["variant_explode", "variant_explode_outer", "sql_keywords",
                      "python_worker_logs"], "table-valued functions"),
-    **dict.fromkeys(["counter_diff", "measure", "shuffle", "uuid"], "not implemented"),
+    **dict.fromkeys(["counter_diff", "measure"], "not implemented"),
 }
 
 
@@ -82,7 +82,7 @@ def test_show_functions_lists_what_spark_lists(ember, oracle):
 DESCRIBED = ["abs", "`+`", "regexp_extract", "percentile", "std", "coalesce", "nvl", "if", "when",
              "case", "`||`", "`<>`", "`!=`", "between", "in", "int", "date", "date_part", "extract",
              "explode", "stack", "row_number", "lag", "grouping_id", "current_schema", "count",
-             "datepart", "curdate", "session_window", "current_user", "raise_error"]
+             "datepart", "curdate", "session_window", "current_user", "uuid", "raise_error"]
 
 
 @pytest.mark.parametrize("name", DESCRIBED)
