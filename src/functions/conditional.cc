@@ -138,20 +138,17 @@ void register_conditional(Registry& r) {
         [](const Types& a, const Config&) {
           Signature s = coerce_args("assert_true", a, "bS", DataType::null());
           s.null_if_any_arg_null = false;
+          s.may_introduce_null = true;
           return s;
         },
         [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
           for (int64_t i = 0; i < n; ++i)
             if (!a[0]->is_valid(i) || !a[0]->bool_at(i))
-              raise_user_error(a.size() > 1 ? a[1].get() : nullptr, i, "assertion is not true!");
+              raise_user_error(a.size() > 1 ? a[1].get() : nullptr, i, "null");
           return Column::all_null(sig.result_type, n);
         });
     d.deterministic = false;
     d.may_throw = true;
-    d.render = [](const std::string& called, const std::vector<std::string>& a) {
-      return called + "(" + a[0] + ", " + (a.size() > 1 ? a[1] : "'" + a[0] + "' is not true!") +
-             ")";
-    };
     r.add(std::move(d));
   }
   {

@@ -770,6 +770,10 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
     out->display = shown;
     return out;
   }
+  if (name == "assert_true" && args.size() == 1) {
+    // Spark's message for a failed assertion without one: the condition's text.
+    args.push_back(lit(Value::bytes("'" + args[0]->to_string() + "' is not true!"), DataType::string()));
+  }
   if (name == "between" && args.size() == 3) {
     // a BETWEEN lo AND hi ≡ a >= lo AND a <= hi.
     ExprPtr ge = resolve_function(call(">=", {}), {args[0], args[1]}, false);

@@ -93,6 +93,11 @@ def test_raise_error(diff, diff_error, ember, oracle, ansi):
                    "USER_RAISED_EXCEPTION")
         diff_error(lambda s: s.sql("SELECT raise_error('a', 'b')"), "WRONG_NUM_ARGS")
         diff_error(lambda s: s.sql("SELECT assert_true(1 > 2, 'bad')"), "USER_RAISED_EXCEPTION")
+        # Without a message, assert_true names the condition that failed.
+        diff_error(lambda s: s.sql("SELECT assert_true(false)"), "USER_RAISED_EXCEPTION")
+        diff_error(lambda s: s.range(3).select(F.assert_true(F.col("id") < 2)), "USER_RAISED_EXCEPTION")
+        diff(lambda s: s.range(3).select(F.assert_true(F.col("id") < 5)))
+        diff_error(lambda s: s.sql("SELECT assert_true(false, CAST(NULL AS STRING))"), "USER_RAISED_EXCEPTION")
         # Its type is VOID; rows that never reach it raise nothing.
         diff(lambda s: s.range(3).where("id > 10").select(F.raise_error(F.lit("x")).alias("e")))
         diff(lambda s: s.range(4).select(
