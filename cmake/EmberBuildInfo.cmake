@@ -29,3 +29,12 @@ set(EMBER_BUILD_CUDA_VERSION "${CMAKE_CUDA_COMPILER_VERSION}")
 
 configure_file("${PROJECT_SOURCE_DIR}/cmake/ember_build_info.h.in"
                "${PROJECT_BINARY_DIR}/include/ember_build_info.h" @ONLY)
+
+# The source revision changes with every commit, not with the configuration: it has a header of
+# its own, brought up to date at each build (cmake/EmberRevision.cmake).
+add_custom_target(ember_revision
+  COMMAND "${CMAKE_COMMAND}" -DSOURCE_DIR=${PROJECT_SOURCE_DIR}
+          -DOUTPUT=${PROJECT_BINARY_DIR}/include/ember_revision.h
+          -P "${PROJECT_SOURCE_DIR}/cmake/EmberRevision.cmake"
+  BYPRODUCTS "${PROJECT_BINARY_DIR}/include/ember_revision.h"
+  COMMENT "Ember source revision")

@@ -1,5 +1,5 @@
 // Null and conditional functions that are plain functions of their arguments: nvl2, nullif,
-// nanvl, typeof and assert_true. (nvl/ifnull/coalesce, if and CASE are expressions of their
+// nanvl, typeof, assert_true and raise_error. (nvl/ifnull/coalesce, if and CASE are expressions of their
 // own in the analyzer; equal_null is `<=>`; isnan lives with the predicates.)
 
 #include <cmath>
@@ -54,6 +54,14 @@ ColumnPtr nanvl_typed(const Args& a, int64_t n, const Signature& sig) {
       b.append<T>(a[1]->values<T>()[i]);
   }
   return b.finish();
+}
+
+/// Spark's USER_RAISED_EXCEPTION (SQLSTATE P0001) with the message of row i of `msg`, or
+/// `if_null` when there is no message or it is null: what raise_error and a failed assert_true
+/// throw.
+[[noreturn]] void raise_user_error(const Column* msg, int64_t i, const std::string& if_null) {
+  std::string text = msg && msg->is_valid(i) ? std::string(msg->string_at(i)) : if_null;
+  throw SparkError(ErrorKind::kRuntime, "USER_RAISED_EXCEPTION", text, {{"errorMessage", text}});
 }
 
 }  // namespace
@@ -130,24 +138,41 @@ void register_conditional(Registry& r) {
         [](const Types& a, const Config&) {
           Signature s = coerce_args("assert_true", a, "bS", DataType::null());
           s.null_if_any_arg_null = false;
+          s.may_introduce_null = true;
           return s;
         },
         [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
-          for (int64_t i = 0; i < n; ++i) {
-            if (a[0]->is_valid(i) && a[0]->bool_at(i)) continue;
-            std::string msg = a.size() > 1 && a[1]->is_valid(i)
-                                  ? std::string(a[1]->string_at(i))
-                                  : std::string("assertion is not true!");
-            throw SparkError(ErrorKind::kRuntime, "USER_RAISED_EXCEPTION", msg,
-                             {{"errorMessage", msg}});
-          }
+          for (int64_t i = 0; i < n; ++i)
+            if (!a[0]->is_valid(i) || !a[0]->bool_at(i))
+              raise_user_error(a.size() > 1 ? a[1].get() : nullptr, i, "null");
           return Column::all_null(sig.result_type, n);
         });
     d.deterministic = false;
+    d.may_throw = true;
+    r.add(std::move(d));
+  }
+  {
+    // raise_error(msg): throws on the first row that reaches it; Spark shows the call as the
+    // error it raises. Nondeterministic, so that it is never folded before a row reaches it.
+    FunctionDef d = scalar(
+        "raise_error", 1, 1,
+        [](const Types& a, const Config&) {
+          Signature s = coerce_args("raise_error", a, "S", DataType::null());
+          s.null_if_any_arg_null = false;
+          s.may_introduce_null = true;
+          return s;
+        },
+        [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+          if (n > 0) raise_user_error(a[0].get(), 0, "null");
+          return Column::all_null(sig.result_type, n);
+        });
+    d.deterministic = false;
+    d.may_throw = true;
     d.render = [](const std::string& called, const std::vector<std::string>& a) {
-      return called + "(" + a[0] + ", " + (a.size() > 1 ? a[1] : "'" + a[0] + "' is not true!") +
-             ")";
+      return called + "(USER_RAISED_EXCEPTION, map(errorMessage, " + a[0] + "))";
     };
+    d.usage = "raise_error( expr ) - Throws a USER_RAISED_EXCEPTION with `expr` as message.";
+    d.since = "3.1.0";
     r.add(std::move(d));
   }
 }

@@ -509,7 +509,10 @@ void register_datetime_arith(Registry& r) {
           return timestamp_from_kernel(a, n, s, sc);
         }));
   }
-  auto nullary = [&](const std::string& name, TypePtr t, bool date) {
+  // The query's instant as a date in the session time zone, as a TIMESTAMP (UTC microseconds)
+  // or as the session zone's local date-time (TIMESTAMP_NTZ).
+  enum class Now { kDate, kTimestamp, kLocalTimestamp };
+  auto nullary = [&](const std::string& name, TypePtr t, Now what, std::vector<std::string> aliases = {}) {
     FunctionDef d = scalar(
         name, 0, 0,
         [t](const Types&, const Config&) {
@@ -518,21 +521,24 @@ void register_datetime_arith(Registry& r) {
           s.never_null = true;
           return s;
         },
-        [date](const Args&, int64_t n, const Signature& sig, const EvalContext& ctx) {
+        [what](const Args&, int64_t n, const Signature& sig, const EvalContext& ctx) {
           int64_t now = ctx.now();
-          if (date) {
-            int64_t local = TimeZone::get(ctx.time_zone).utc_to_local_micros(now);
-            return Column::constant(sig.result_type,
-                                    Value::integer(floor_div(local, kMicrosPerDay)), n);
-          }
-          return Column::constant(sig.result_type, Value::integer(now), n);
-        });
+          if (what == Now::kTimestamp) return Column::constant(sig.result_type, Value::integer(now), n);
+          int64_t local = TimeZone::get(ctx.time_zone).utc_to_local_micros(now);
+          return Column::constant(
+              sig.result_type, Value::integer(what == Now::kDate ? floor_div(local, kMicrosPerDay) : local), n);
+        },
+        std::move(aliases));
+    // Spark shows a call by an alias (curdate()) under the function's own name.
+    if (!d.aliases.empty())
+      d.render = [name](const std::string&, const std::vector<std::string>&) { return name + "()"; };
     d.deterministic = false;
     r.add(std::move(d));
   };
-  nullary("current_date", DataType::date(), true);
-  nullary("current_timestamp", DataType::timestamp(), false);
-  nullary("now", DataType::timestamp(), false);
+  nullary("current_date", DataType::date(), Now::kDate, {"curdate"});
+  nullary("current_timestamp", DataType::timestamp(), Now::kTimestamp);
+  nullary("now", DataType::timestamp(), Now::kTimestamp);
+  nullary("localtimestamp", DataType::timestamp_ntz(), Now::kLocalTimestamp);
 }
 
 }  // namespace ember::functions

@@ -9,12 +9,15 @@
 #include <cmath>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <random>
 #include <vector>
 
 #include "functions/function.h"
 #include "functions/decimal_util.h"
 #include "functions/kernel_util.h"
+#include "functions/collection_util.h"
+#include "functions/mersenne_twister.h"
 
 namespace ember::functions {
 namespace {
@@ -95,52 +98,45 @@ struct Gaussian {
   }
 };
 
-/// Where the Gaussian streams stood at the end of the batches drawn so far: the draws per row
-/// vary, so a stream cannot jump; a batch resumes from the nearest earlier end of a batch of
-/// the same stream (normally the one just before it) and replays only the rows in between.
-class GaussianResumePoints {
+/// Where a stream stood at the end of the batches drawn so far, for streams that cannot jump
+/// (their draws per row vary, or their state is too large): a batch resumes from the nearest
+/// earlier end of a batch of the same stream (normally the one just before it) and replays only
+/// the rows in between. `key` names the stream (its seed and partition).
+template <typename Stream>
+class ResumePoints {
  public:
-  Gaussian resume(uint64_t start, int64_t row) {
-    Gaussian g{start};
-    int64_t at = 0;
-    {
-      std::lock_guard<std::mutex> lock(mu_);
-      auto it = points_.upper_bound({start, row});
-      if (it != points_.begin() && (--it)->first.first == start) {
-        g = it->second;
-        at = it->first.second;
-      }
-    }
-    for (; at < row; ++at) g();
-    return g;
+  /// The latest remembered point of stream `key` at or before `row`: its row and state; row 0
+  /// and `fresh` when there is none.
+  std::pair<int64_t, Stream> latest(uint64_t key, int64_t row, Stream fresh) {
+    std::lock_guard<std::mutex> lock(mu_);
+    auto it = points_.upper_bound({key, row});
+    if (it != points_.begin() && (--it)->first.first == key) return {it->first.second, it->second};
+    return {0, std::move(fresh)};
   }
 
-  void remember(uint64_t start, int64_t row, const Gaussian& g) {
+  void remember(uint64_t key, int64_t row, const Stream& s) {
     std::lock_guard<std::mutex> lock(mu_);
     if (points_.size() >= kMaxPoints) points_.clear();
-    points_[{start, row}] = g;
+    points_.insert_or_assign({key, row}, s);
   }
 
  private:
-  static constexpr size_t kMaxPoints = 4096;
+  static constexpr size_t kMaxPoints = 1024;
   std::mutex mu_;
-  std::map<std::pair<uint64_t, int64_t>, Gaussian> points_;
+  std::map<std::pair<uint64_t, int64_t>, Stream> points_;
 };
-
-GaussianResumePoints& gaussian_resume_points() {
-  static GaussianResumePoints points;
-  return points;
-}
 
 ColumnPtr randn_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
                        const EvalContext&) {
   PartitionContext where = t_partition;
+  static ResumePoints<Gaussian> points;
   const uint64_t start = stream_at(seed_of(args), where.partition, 0, 0);
-  Gaussian g = gaussian_resume_points().resume(start, where.row_offset);
+  auto [at, g] = points.latest(start, where.row_offset, Gaussian{start});
+  for (; at < where.row_offset; ++at) g();
   auto data = Buffer::allocate(static_cast<size_t>(n) * sizeof(double));
   double* out = data->mutable_as<double>();
   for (int64_t i = 0; i < n; ++i) out[i] = g();
-  gaussian_resume_points().remember(start, where.row_offset + n, g);
+  points.remember(start, where.row_offset + n, g);
   return Column::make(sig.result_type, n, nullptr, data);
 }
 
@@ -167,6 +163,22 @@ void check_seed(const std::string& fn, const std::vector<TypePtr>& a, size_t k) 
                             " parameter requires the (\"INT\" or \"BIGINT\") type, however \"" + a[k]->sql() +
                             "\" has the type \"" + a[k]->sql() + "\".",
                         fn);
+}
+
+/// uuid's and shuffle's seed (argument `k`, when given) must be an INT or BIGINT literal (or
+/// NULL); Spark names the function `shown` in the error.
+void check_seed_literal(const std::string& shown, const std::vector<ArgInfo>& a, size_t k) {
+  if (a.size() <= k) return;
+  const TypeId id = a[k].type->id();
+  if (a[k].literal && (id == TypeId::kInt || id == TypeId::kLong || id == TypeId::kNull)) return;
+  const CallText* text = CallTextScope::current();
+  const std::string got = text && text->args.size() > k ? text->args[k] : a[k].type->sql();
+  throw SparkError(ErrorKind::kAnalysis, "INVALID_PARAMETER_VALUE.LONG",
+                   "The value of parameter(s) `seed` in `" + shown + "` is invalid: expects a long literal, but got \"" +
+                       got + "\".",
+                   {{"parameter", "`seed`"}, {"functionName", "`" + shown + "`"}, {"expected", "a long literal"},
+                    {"invalidValue", "\"" + got + "\""}},
+                   "22023");
 }
 
 /// uniform's result type: the integral type when both bounds are integral (the wider one),
@@ -261,6 +273,107 @@ ColumnPtr randstr_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Si
     b.append_bytes(s);
   }
   return b.finish();
+}
+
+/// The MersenneTwister stream of uuid and shuffle for the batch being evaluated, at the
+/// batch's first row: Spark seeds one generator per partition with seed + partition index. A
+/// call without a seed (argument `k`) draws a stream of its own, as rand does. Otherwise the
+/// batch resumes from the nearest remembered point of its partition's stream at or before its
+/// first row, and `replay` moves it over the rows in between; it returns false where it cannot
+/// (the draws per row depend on rows it does not have), and the batch then starts a stream of
+/// its own, seeded from the partition's seed and its first row. `key` receives the stream's
+/// seed, under which the caller remembers where the batch left it (0 for an unseeded call).
+template <typename Replay>
+MersenneTwister twister_at(const std::vector<ColumnPtr>& args, size_t k, ResumePoints<MersenneTwister>& points,
+                           Replay replay, std::optional<uint64_t>& key) {
+  if (args.size() <= k) return MersenneTwister(seed_of({}));
+  const PartitionContext where = t_partition;
+  const int64_t seed =
+      static_cast<int64_t>(static_cast<uint64_t>(seed_of({args[k]})) + static_cast<uint64_t>(where.partition));
+  key = static_cast<uint64_t>(seed);
+  auto [at, g] = points.latest(*key, where.row_offset, MersenneTwister(seed));
+  if (at == where.row_offset || replay(g, where.row_offset - at)) return g;
+  return MersenneTwister(seed ^ static_cast<int64_t>(xorshift::initial_state(where.row_offset)));
+}
+
+/// The text of java.util.UUID(most, least): five groups of hex digits, 8-4-4-4-12.
+void append_uuid(std::string& out, uint64_t most, uint64_t least) {
+  static const char kHex[] = "0123456789abcdef";
+  auto hex = [&](uint64_t v, int digits) {
+    for (int k = digits - 1; k >= 0; --k) out += kHex[(v >> (4 * k)) & 0xf];
+  };
+  hex(most >> 32, 8);
+  out += '-';
+  hex(most >> 16, 4);
+  out += '-';
+  hex(most, 4);
+  out += '-';
+  hex(least >> 48, 4);
+  out += '-';
+  hex(least, 12);
+}
+
+/// Spark's RandomUUIDGenerator: a version 4, variant 2 UUID from two nextLong draws.
+std::pair<uint64_t, uint64_t> next_uuid(MersenneTwister& g) {
+  const auto most = (static_cast<uint64_t>(g.next_long()) & 0xFFFFFFFFFFFF0FFFull) | 0x4000ull;
+  const auto least = (static_cast<uint64_t>(g.next_long()) | 0x8000000000000000ull) & 0xBFFFFFFFFFFFFFFFull;
+  return {most, least};
+}
+
+/// uuid([seed]): every row draws the same number of values, so a batch can always replay the
+/// rows before it.
+ColumnPtr uuid_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig, const EvalContext&) {
+  static ResumePoints<MersenneTwister> points;
+  std::optional<uint64_t> key;
+  MersenneTwister g = twister_at(
+      args, 0, points,
+      [](MersenneTwister& t, int64_t rows) {
+        for (int64_t i = 0; i < rows; ++i) next_uuid(t);
+        return true;
+      },
+      key);
+  ColumnBuilder b(sig.result_type, n);
+  std::string text;
+  for (int64_t i = 0; i < n; ++i) {
+    auto [most, least] = next_uuid(g);
+    text.clear();
+    append_uuid(text, most, least);
+    b.append_bytes(text);
+  }
+  if (key) points.remember(*key, t_partition.row_offset + n, g);
+  return b.finish();
+}
+
+/// shuffle(array[, seed]): Spark's RandomIndicesGenerator, the inside-out Fisher-Yates shuffle:
+/// for each position i from the first, j = nextInt(i + 1) (one draw even for i = 0); position i
+/// takes what position j held and position j takes element i. Null arrays draw nothing.
+ColumnPtr shuffle_kernel(const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig, const EvalContext&) {
+  static ResumePoints<MersenneTwister> points;
+  // The draws per row depend on the arrays: a batch continues its partition's stream only from
+  // the end of the batch just before it (batches of a partition normally run in order).
+  std::optional<uint64_t> key;
+  MersenneTwister g = twister_at(args, 1, points, [](MersenneTwister&, int64_t) { return false; }, key);
+  const Column& arr = *args[0];
+  const int32_t* o = arr.offsets();
+  std::vector<int32_t> offsets{0}, picks;
+  std::vector<uint8_t> valid(static_cast<size_t>(n), 1);
+  for (int64_t i = 0; i < n; ++i) {
+    if (arr.is_null(i)) {
+      valid[static_cast<size_t>(i)] = 0;
+    } else {
+      const size_t first = picks.size();
+      picks.resize(first + static_cast<size_t>(o[i + 1] - o[i]));
+      int32_t* out = picks.data() + first;
+      for (int32_t k = 0; k < o[i + 1] - o[i]; ++k) {
+        const int32_t j = g.next_int(k + 1);
+        out[k] = out[j];
+        out[j] = o[i] + k;
+      }
+    }
+    offsets.push_back(static_cast<int32_t>(picks.size()));
+  }
+  if (key) points.remember(*key, t_partition.row_offset + n, g);
+  return gather_list(sig.result_type, arr, offsets, picks, validity_from(valid));
 }
 
 }  // namespace
@@ -434,6 +547,53 @@ void register_rand(Registry& r) {
   rs.usage = "randstr(length[, seed]) - Returns a string of the specified length whose characters are chosen "
              "uniformly at random from the pool of characters 0-9, a-z, A-Z.";
   r.add(std::move(rs));
+
+  FunctionDef id;
+  id.name = "uuid";
+  id.min_args = 0;
+  id.max_args = 1;
+  id.arg_type_rule = [](const std::vector<ArgInfo>& a, const Config&) {
+    check_seed_literal("UUID", a, 0);
+    Signature s;
+    for (const ArgInfo& x : a) s.arg_types.push_back(x.type);
+    s.result_type = DataType::string();
+    s.null_if_any_arg_null = false;
+    s.never_null = true;
+    return s;
+  };
+  id.kernel = uuid_kernel;
+  id.deterministic = false;
+  id.numbers_rows = true;
+  // Spark shows the call without its seed.
+  id.render = [](const std::string&, const std::vector<std::string>&) { return std::string("uuid()"); };
+  id.usage = "uuid() - Returns an universally unique identifier (UUID) string. The value is returned as a canonical "
+             "UUID 36-character string.";
+  id.since = "2.3.0";
+  r.add(std::move(id));
+
+  FunctionDef sh;
+  sh.name = "shuffle";
+  sh.min_args = 1;
+  sh.max_args = 2;
+  sh.arg_type_rule = [](const std::vector<ArgInfo>& a, const Config&) {
+    std::vector<TypePtr> types;
+    for (const ArgInfo& x : a) types.push_back(x.type);
+    if (types[0]->id() != TypeId::kArray) throw_unexpected_input("shuffle", {types[0]}, 0, "\"ARRAY\"");
+    check_seed_literal("shuffle", a, 1);
+    Signature s;
+    s.arg_types = types;
+    s.result_type = types[0];
+    s.null_if_any_arg_null = false;
+    s.nullable_from = {0};
+    return s;
+  };
+  sh.kernel = shuffle_kernel;
+  sh.deterministic = false;
+  sh.numbers_rows = true;
+  sh.render = [](const std::string&, const std::vector<std::string>& a) { return "shuffle(" + a[0] + ")"; };
+  sh.usage = "shuffle(array) - Returns a random permutation of the given array.";
+  sh.since = "2.4.0";
+  r.add(std::move(sh));
 }
 
 }  // namespace ember::functions

@@ -36,6 +36,7 @@ void register_histogram_aggregates(Registry& r);
 void register_number_format(Registry& r);
 void register_time_window(Registry& r);
 void register_collation_functions(Registry& r);
+void register_session_info(Registry& r);
 void register_theta_functions(Registry& r);
 void register_hll_functions(Registry& r);
 void register_sketch_functions(Registry& r);
@@ -110,6 +111,7 @@ Registry::Registry() {
   family("number_format", register_number_format);
   family("time_window", register_time_window);
   family("collation_functions", register_collation_functions);
+  family("session_info", register_session_info);
   family("special_forms", register_special_forms);
   family_.clear();
 }

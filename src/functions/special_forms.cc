@@ -1,6 +1,6 @@
 // The names Spark lists as functions that Ember resolves outside the registry: the analyzer's
 // lazily evaluated conditionals, casts by type name, generators, window functions and grouping
-// markers, and the parser's syntax (CASE, BETWEEN, IN, ||, EXTRACT). They are registered here
+// markers, session windows, and the parser's syntax (CASE, BETWEEN, IN, ||, EXTRACT). They are registered here
 // only so that SHOW FUNCTIONS lists them and DESCRIBE FUNCTION describes them, as Spark does.
 
 #include "functions/function.h"
@@ -51,10 +51,19 @@ void register_special_forms(Registry& r) {
        {{"SELECT extract(YEAR FROM TIMESTAMP '2019-08-12 01:00:00.123456')", "2019"}}, "3.0.0"},
       {"date_part", "date_part(field, source) - Extracts a part of the date/timestamp or interval source.",
        {{"SELECT date_part('YEAR', TIMESTAMP '2019-08-12 01:00:00.123456')", "2019"}}, "3.0.0"},
+      {"datepart", "datepart(field, source) - Extracts a part of the date, time, timestamp, or interval source.",
+       {{"SELECT datepart('YEAR', TIMESTAMP '2019-08-12 01:00:00.123456')", "2019"},
+        {"SELECT datepart('doy', DATE'2019-08-12')", "224"}},
+       "3.4.0"},
       {"struct", "struct(col1, col2, col3, ...) - Creates a struct with the given field values."},
       {"window",
        "window(time_column, window_duration[, slide_duration[, start_time]]) - Bucketize rows into one or more "
        "time windows given a timestamp specifying column."},
+      {"session_window",
+       "session_window(time_column, gap_duration) - Generates session window given a timestamp specifying column "
+       "and gap duration.",
+       {},
+       "3.2.0"},
       {"range",
        "range(start[, end[, step[, numSlices]]]) / range(end) - Returns a table of values within a specified range."},
       {"explode", "explode(expr) - Separates the elements of array `expr` into multiple rows, or the elements of map "

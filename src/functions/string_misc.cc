@@ -1,5 +1,5 @@
-// String functions that pick, quote or compare whole strings: elt, quote and
-// jaro_winkler_similarity.
+// String functions that pick, quote, compare or check whole strings: elt, quote,
+// jaro_winkler_similarity and luhn_check.
 
 #include <algorithm>
 
@@ -91,6 +91,37 @@ double jaro_winkler(const std::u32string& first, const std::u32string& second) {
   return j + 0.1 * static_cast<double>(prefix) * (1.0 - j);
 }
 
+/// The value of a decimal digit of the Basic Multilingual Plane (Java's Character.isDigit and
+/// getNumericValue of a UTF-16 unit), or -1 for anything else: Unicode's decimal digits come in
+/// runs of ten, these are the zeros of the runs.
+int bmp_digit_value(char32_t c) {
+  static constexpr char32_t kZeros[] = {
+      0x0030, 0x0660, 0x06F0, 0x07C0, 0x0966, 0x09E6, 0x0A66, 0x0AE6, 0x0B66, 0x0BE6, 0x0C66, 0x0CE6, 0x0D66,
+      0x0DE6, 0x0E50, 0x0ED0, 0x0F20, 0x1040, 0x1090, 0x17E0, 0x1810, 0x1946, 0x19D0, 0x1A80, 0x1A90, 0x1B50,
+      0x1BB0, 0x1C40, 0x1C50, 0xA620, 0xA8D0, 0xA900, 0xA9D0, 0xA9F0, 0xAA50, 0xABF0, 0xFF10};
+  for (char32_t zero : kZeros)
+    if (c >= zero && c < zero + 10) return static_cast<int>(c - zero);
+  return -1;
+}
+
+/// Whether `s` is a non-empty string of digits whose Luhn checksum is a multiple of ten: from the
+/// right, every second digit doubled (its two decimal digits added). Java looks at UTF-16 units,
+/// so a digit outside the BMP is not a digit.
+bool luhn_valid(std::string_view s) {
+  std::u32string cps = utf8_decode(s);
+  if (cps.empty()) return false;
+  int sum = 0;
+  bool second = false;
+  for (auto it = cps.rbegin(); it != cps.rend(); ++it) {
+    int d = bmp_digit_value(*it);
+    if (d < 0) return false;
+    d *= second ? 2 : 1;
+    sum += d % 10 + d / 10;
+    second = !second;
+  }
+  return sum % 10 == 0;
+}
+
 }  // namespace
 
 void register_string_misc(Registry& r) {
@@ -129,6 +160,23 @@ void register_string_misc(Registry& r) {
           });
         });
     d.usage = "jaro_winkler_similarity(str1, str2) - Returns the Jaro-Winkler similarity of two strings.";
+    r.add(std::move(d));
+  }
+  {
+    FunctionDef d = scalar(
+        "luhn_check", 1, 1,
+        [](const Types& a, const Config&) {
+          Signature s = coerce_args("luhn_check", a, "S", DataType::boolean());
+          s.may_introduce_null = true;  // Spark declares the result nullable whatever the input
+          return s;
+        },
+        [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+          return map_rows(a, n, sig.result_type,
+                          [&](int64_t i, ColumnBuilder& b) { b.append_bool(luhn_valid(a[0]->string_at(i))); });
+        });
+    d.usage = "luhn_check(str ) - Checks that a string of digits is valid according to the Luhn algorithm.";
+    d.examples = {{"SELECT luhn_check('8112189876')", "true"}, {"SELECT luhn_check('79927398714')", "false"}};
+    d.since = "3.5.0";
     r.add(std::move(d));
   }
 }

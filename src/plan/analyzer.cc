@@ -712,10 +712,13 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
     out->display = catalog ? "current_catalog()" : "current_schema()";
     return out;
   }
-  if ((name == "extract" || name == "date_part") && args.size() == 2 && args[0]->kind == ExprKind::kLiteral &&
-      args[0]->type->id() == TypeId::kString && !args[0]->value.is_null()) {
-    // EXTRACT(field FROM e) / date_part('field', e): the field's function, named as written.
+  if ((name == "extract" || name == "date_part" || name == "datepart") && args.size() == 2 &&
+      args[0]->kind == ExprKind::kLiteral && args[0]->type->id() == TypeId::kString && !args[0]->value.is_null()) {
+    // EXTRACT(field FROM e) / date_part('field', e) / datepart('field', e): the field's
+    // function, named as Spark shows each form.
     const std::string& written = args[0]->value.as_bytes();
+    const std::string shown = name == "date_part" ? "date_part(" + written + ", " + args[1]->to_string() + ")"
+                                                  : name + "(" + written + " FROM " + args[1]->to_string() + ")";
     static const std::map<std::string, std::string> kFields = {
         {"YEAR", "year"},       {"Y", "year"},           {"YEARS", "year"},      {"YR", "year"},
         {"YRS", "year"},        {"QUARTER", "quarter"},  {"QTR", "quarter"},     {"MONTH", "month"},
@@ -749,10 +752,13 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
             false);
         out = cast(resolve_function(call("+", {}), {cast(whole, DataType::decimal(8, 6)), fraction}, false),
                    DataType::decimal(8, 6));
+        // Seconds below 60 always fit DECIMAL(8,6): null only for a null source.
+        auto exact = std::make_shared<Expr>(*out);
+        exact->nullable = args[1]->nullable;
+        out = exact;
       }
       auto named = std::make_shared<Expr>(*out);
-      named->display = name == "extract" ? "extract(" + written + " FROM " + args[1]->to_string() + ")"
-                                       : "date_part(" + written + ", " + args[1]->to_string() + ")";
+      named->display = shown;
       return named;
     }
     if (it == kFields.end()) {
@@ -761,9 +767,12 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
                        {{"field", quote_id(written)}, {"expr", args[1]->to_string()}});
     }
     auto out = std::make_shared<Expr>(*resolve_function(call(it->second, {}), {args[1]}, false));
-    out->display = name == "extract" ? "extract(" + written + " FROM " + args[1]->to_string() + ")"
-                                     : "date_part(" + written + ", " + args[1]->to_string() + ")";
+    out->display = shown;
     return out;
+  }
+  if (name == "assert_true" && args.size() == 1) {
+    // Spark's message for a failed assertion without one: the condition's text.
+    args.push_back(lit(Value::bytes("'" + args[0]->to_string() + "' is not true!"), DataType::string()));
   }
   if (name == "between" && args.size() == 3) {
     // a BETWEEN lo AND hi ≡ a >= lo AND a <= hi.

@@ -421,7 +421,8 @@ ExprPtr Parser::primary() {
            w == "SESSION_USER" || w == "CURRENT_TIME") &&
           !at_op("(", 1) && !at_op(".", 1)) {
         next();
-        return plan::call(lower(w), {});
+        // Spark reads the bare USER and SESSION_USER keywords as current_user().
+        return plan::call(w == "USER" || w == "SESSION_USER" ? "current_user" : lower(w), {});
       }
       break;
     }

@@ -57,14 +57,12 @@ SPARK_ONLY = {
     **dict.fromkeys(["from_protobuf", "to_protobuf"], "Protobuf"),
     **dict.fromkeys(["st_asbinary", "st_geogfromwkb", "st_geomfromwkb", "st_setsrid", "st_srid"],
                     "the geospatial types"),
-    **dict.fromkeys(["current_user", "session_user", "user", "current_path", "version"],
-                    "session identity functions"),
-    **dict.fromkeys(["curdate", "datepart", "localtime", "localtimestamp", "timestamp_nanos",
-                     "unix_nanos"], "datetime aliases and nanosecond functions"),
+    "current_path": "the SQL path",
+    **dict.fromkeys(["localtime", "timestamp_nanos", "unix_nanos"],
+                    "the local time and nanosecond functions"),
     **dict.fromkeys(["variant_explode", "variant_explode_outer", "sql_keywords",
                      "python_worker_logs"], "table-valued functions"),
-    **dict.fromkeys(["counter_diff", "measure", "session_window", "raise_error", "luhn_check",
-                     "shuffle", "uuid"], "not implemented"),
+    **dict.fromkeys(["counter_diff", "measure"], "not implemented"),
 }
 
 
@@ -83,7 +81,8 @@ def test_show_functions_lists_what_spark_lists(ember, oracle):
 # Registered functions, aliases, operators and the forms the analyzer and parser resolve.
 DESCRIBED = ["abs", "`+`", "regexp_extract", "percentile", "std", "coalesce", "nvl", "if", "when",
              "case", "`||`", "`<>`", "`!=`", "between", "in", "int", "date", "date_part", "extract",
-             "explode", "stack", "row_number", "lag", "grouping_id", "current_schema", "count"]
+             "explode", "stack", "row_number", "lag", "grouping_id", "current_schema", "count",
+             "datepart", "curdate", "session_window", "current_user", "uuid", "raise_error"]
 
 
 @pytest.mark.parametrize("name", DESCRIBED)
@@ -126,6 +125,8 @@ def _examples(extended_usage):
 def _shown(value):
     if value is None:
         return "NULL"
+    if isinstance(value, bool):
+        return "true" if value else "false"
     if isinstance(value, list):
         return "[" + ",".join(_shown(v) if not isinstance(v, str) else f'"{v}"' for v in value) + "]"
     return str(value)

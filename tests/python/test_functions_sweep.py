@@ -155,6 +155,7 @@ SWEEP = {
           "concat_ws", "btrim", "trim", "ltrim", "rtrim"],
          [["st", "st2"]]),
         (["elt"], [["n", "st", "st2"], ["i", "st", "st2"]]),
+        (["luhn_check"], unary("st", "l", "i")),
         (["substring_index", "split_part"], [["st", "st2", "n"], ["st", "','", "n2"],
                                              ["st", "''", "i"]]),
         (["repeat", "left", "right", "substr", "substring"], [["st", "n"], ["bn", "n2"]]),
@@ -250,6 +251,7 @@ SWEEP = {
         (["greatest", "least"], [["st", "st2"], ["dt", "dt2", "ts"], ["d", "d2", "fl"],
                                  ["i", "l2", "m"], ["bo", "bo2"]]),
         (["assert_true"], [["isnull(k)"]]),
+        (["raise_error"], [["st"], ["i"]]),
     ],
     "hash": [
         (["hash", "xxhash64"], unary(*ANY, "b", "sh", "fl", "ntz", "ad", "ast") +
@@ -297,7 +299,7 @@ SWEEP = {
           "string"], [["st"], ["d"]]),
         (["date", "timestamp"], [["st"], ["ts"]]),
         (["binary"], [["st"], ["i"]]),
-        (["date_part"], [["'YEAR'", "ts"], ["'dayofweek'", "dt"], ["'SECONDS'", "ntz"]]),
+        (["date_part", "datepart"], [["'YEAR'", "ts"], ["'dayofweek'", "dt"], ["'SECONDS'", "ntz"]]),
         (["!=", "<>"], [["i", "i2"], ["st", "st2"], ["d", "d2"]]),
         (["||"], [["st", "st2"], ["st", "i"]]),
         (["between"], [["i", "n", "i2"], ["st", "'a'", "st2"], ["d", "d2", "'Infinity'"]]),
@@ -362,7 +364,12 @@ NOT_SWEPT = {
     **{name: "nondeterministic or time-dependent" for name in [
         "rand", "randn", "random", "randstr", "uniform", "monotonically_increasing_id",
         "spark_partition_id", "current_date", "current_timestamp", "now", "current_time",
-        "input_file_name", "input_file_block_start", "input_file_block_length"]},
+        "input_file_name", "input_file_block_start", "input_file_block_length", "curdate",
+        "localtimestamp", "uuid", "shuffle"]},
+    # The user running the engine and the engine's build: test_functions_added.py compares their
+    # types and how the user functions agree.
+    **{name: "the engine's user and build" for name in [
+        "current_user", "user", "session_user", "version"]},
     # Higher-order functions take lambdas: test_higher_order_functions.py.
     **{name: "takes a lambda" for name in [
         "aggregate", "exists", "filter", "forall", "map_filter", "map_zip_with", "reduce",
@@ -400,7 +407,8 @@ NOT_SWEPT = {
         "stack", "json_tuple", "range"]},
     **{name: "window and grouping functions: test_functions_agg_sweep.py, test_windows.py"
        for name in ["row_number", "rank", "dense_rank", "percent_rank", "cume_dist", "ntile",
-                    "lag", "lead", "nth_value", "grouping", "grouping_id", "window"]},
+                    "lag", "lead", "nth_value", "grouping", "grouping_id", "window",
+                    "session_window"]},
     "time": "TIME values: test_time_type.py",
 }
 

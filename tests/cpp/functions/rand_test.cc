@@ -6,6 +6,7 @@
 
 #include "common/config.h"
 #include "functions/function.h"
+#include "functions/mersenne_twister.h"
 #include "functions/rand.h"
 
 namespace ember::functions {
@@ -59,6 +60,56 @@ TEST(RandKernels, BatchesOfAPartitionContinueItsStream) {
     // Another partition is another stream.
     EXPECT_NE(draw(name, 4, 0, 10), std::vector<double>(whole.begin(), whole.begin() + 10));
   }
+}
+
+// commons-math3's MersenneTwister as Spark seeds it: values recorded from Spark's uuid(7) stream
+// (its first UUID is cee40aac-b68a-440d-b75a-41718652cb36) and its shuffles.
+TEST(MersenneTwister, SeededLikeSpark) {
+  MersenneTwister g(7);
+  EXPECT_EQ(g.next_long(), -3538691670293216243LL);
+  EXPECT_EQ(g.next_long(), 3988572375830678326LL);
+  EXPECT_EQ(g.next_long(), 5836109687072793578LL);
+  MersenneTwister h(-3);
+  std::vector<int32_t> got;
+  for (int32_t bound : {1, 2, 3, 7, 100, 1 << 30, 2147483647}) got.push_back(h.next_int(bound));
+  EXPECT_EQ(got, (std::vector<int32_t>{0, 0, 2, 5, 26, 849618426, 1572105335}));
+}
+
+/// uuid(7) over rows [offset, offset + n) of `partition`.
+std::vector<std::string> uuids(int64_t partition, int64_t offset, int64_t n) {
+  const FunctionDef* d = Registry::instance().find("uuid");
+  EXPECT_NE(d, nullptr);
+  ColumnBuilder seed(DataType::long_());
+  seed.append<int64_t>(7);
+  std::vector<ColumnPtr> args = {seed.finish()};
+  Config conf;
+  ArgInfo info{DataType::long_(), false, nullptr, ""};
+  Value seven = Value::integer(7);
+  info.literal = &seven;
+  Signature sig = d->arg_type_rule({info}, conf);
+  EvalContext ctx;
+  ctx.config = &conf;
+  PartitionScope where({partition, offset});
+  ColumnPtr c = d->kernel(args, n, sig, ctx);
+  std::vector<std::string> out;
+  for (int64_t i = 0; i < n; ++i) out.emplace_back(c->string_at(i));
+  return out;
+}
+
+TEST(UuidKernel, BatchesOfAPartitionContinueItsStream) {
+  std::vector<std::string> whole = uuids(0, 0, 3000);
+  EXPECT_EQ(whole[0], "cee40aac-b68a-440d-b75a-41718652cb36");
+  EXPECT_EQ(whole[1], "50fe06d6-e030-43ea-9ff6-ff3a773b207a");
+  std::vector<std::string> parts;
+  for (int64_t at = 0; at < 3000; at += 1000) {
+    auto p = uuids(0, at, 1000);
+    parts.insert(parts.end(), p.begin(), p.end());
+  }
+  EXPECT_EQ(parts, whole);
+  EXPECT_EQ(uuids(0, 2500, 7), std::vector<std::string>(whole.begin() + 2500, whole.begin() + 2507));
+  EXPECT_EQ(uuids(0, 17, 3), std::vector<std::string>(whole.begin() + 17, whole.begin() + 20));
+  // Partition 1 of seed 7 is the stream of seed 8.
+  EXPECT_EQ(uuids(1, 0, 1)[0], "6c186627-616a-45dd-85c2-ac0fd2cf712d");
 }
 
 }  // namespace
