@@ -9,6 +9,7 @@
 #include <optional>
 
 #include "exec/operators.h"
+#include "exec_test_util.h"
 
 namespace ember::exec {
 namespace {
@@ -41,13 +42,7 @@ ColumnPtr longs(const Longs& values) {
   return b.finish();
 }
 
-PhysExprPtr column(int i, TypePtr type) {
-  auto e = std::make_shared<PhysExpr>();
-  e->kind = PhysExpr::Kind::kColumn;
-  e->column = i;
-  e->type = std::move(type);
-  return e;
-}
+using test_util::column;
 
 PhysExprPtr literal(Value v, TypePtr type) {
   auto e = std::make_shared<PhysExpr>();

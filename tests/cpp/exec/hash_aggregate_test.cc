@@ -16,18 +16,13 @@
 #include <vector>
 
 #include "exec/operators.h"
+#include "exec_test_util.h"
 #include "functions/function.h"
 
 namespace ember::exec {
 namespace {
 
-PhysExprPtr column(int i, TypePtr type) {
-  auto e = std::make_shared<PhysExpr>();
-  e->kind = PhysExpr::Kind::kColumn;
-  e->column = i;
-  e->type = std::move(type);
-  return e;
-}
+using test_util::column;
 
 AggregateCall aggregate(const std::string& name, PhysExprPtr arg, bool distinct = false) {
   AggregateCall c;

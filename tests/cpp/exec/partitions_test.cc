@@ -10,18 +10,13 @@
 #include <set>
 
 #include "exec/operators.h"
+#include "exec_test_util.h"
 #include "functions/function.h"
 
 namespace ember::exec {
 namespace {
 
-PhysExprPtr column(int i, TypePtr type) {
-  auto e = std::make_shared<PhysExpr>();
-  e->kind = PhysExpr::Kind::kColumn;
-  e->column = i;
-  e->type = std::move(type);
-  return e;
-}
+using test_util::column;
 
 PhysExprPtr literal(Value v, TypePtr type) {
   auto e = std::make_shared<PhysExpr>();
