@@ -57,6 +57,12 @@ class CoMomentAgg final : public AggregateFunction {
   void merge(uint8_t* dst, const uint8_t* src) const override {
     auto* a = reinterpret_cast<CoMoments*>(dst);
     auto* b = reinterpret_cast<const CoMoments*>(src);
+    // An empty side adds nothing; merging into one copies (see aggregates_stats.cc's Moments).
+    if (b->n == 0) return;
+    if (a->n == 0) {
+      *a = *b;
+      return;
+    }
     double n1 = a->n, n2 = b->n, count = n1 + n2;
     double dx = b->x_avg - a->x_avg, dy = b->y_avg - a->y_avg;
     double dx_n = count == 0 ? 0.0 : dx / count, dy_n = count == 0 ? 0.0 : dy / count;

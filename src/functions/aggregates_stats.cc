@@ -44,7 +44,13 @@ class CentralMoments final : public AggregateFunction {
   void merge(uint8_t* dst, const uint8_t* src) const override {
     auto* a = reinterpret_cast<Moments*>(dst);
     auto* b = reinterpret_cast<const Moments*>(src);
+    // An empty side adds nothing; merging into one must copy, since the update formula's
+    // delta² · n1 · n2 is infinity times zero near the double limit.
     if (b->n == 0) return;
+    if (a->n == 0) {
+      *a = *b;
+      return;
+    }
     double count = a->n + b->n;
     double delta = b->mean - a->mean;
     double delta_n = count == 0 ? 0.0 : delta / count;
@@ -115,6 +121,11 @@ class ShapeMoments final : public AggregateFunction {
   void merge(uint8_t* dst, const uint8_t* src) const override {
     auto* a = reinterpret_cast<HigherMoments*>(dst);
     auto* b = reinterpret_cast<const HigherMoments*>(src);
+    if (b->n == 0) return;
+    if (a->n == 0) {  // as in Moments::merge
+      *a = *b;
+      return;
+    }
     long double n1 = a->n, n2 = b->n, count = n1 + n2;
     long double delta = b->mean - a->mean;
     long double dn = count == 0 ? 0.0L : delta / count;

@@ -135,6 +135,10 @@ KNOWN = {
                      for a in ["i", "i, true", "st, true"]],
                     "first/last/any_value without an order (nondeterministic in Spark): Ember's "
                     "aggregate does not keep the rows' input order within a group of this table"),
+    **dict.fromkeys([f"{n}({a})" for n in ["max_by", "min_by"] for a in ["st, i", "i, d", "dt, st"]],
+                    "max_by/min_by among rows of equal keys (the table repeats keys): the row that "
+                    "wins follows the order partial states merge in, which depends on the "
+                    "partitioning in Spark and on thread timing in Ember"),
     **dict.fromkeys(["mode(i)", "mode(st)", "mode(d)"],
                     "mode among equally frequent values: Spark takes the first in its hash map's "
                     "order, Ember the least value"),

@@ -75,6 +75,21 @@ TEST(AggregatesTest, CoMomentMergeMatchesOneState) {
   }
 }
 
+TEST(AggregatesTest, MomentMergeIntoAnEmptyStateCopies) {
+  // Two equal values at the double limit: the merge formula's delta² · n1 · n2 would be
+  // infinity times zero when one side is empty, whichever side that is.
+  const double big = 1.7976931348623157e308;
+  for (int64_t split : {0, 1, 2}) {
+    for (const char* fn : {"stddev_pop", "var_samp", "stddev"}) {
+      ColumnPtr r = aggregate(fn, {doubles({big, big})}, split);
+      EXPECT_EQ(r->values<double>()[0], 0.0) << fn << " split " << split;
+    }
+    ColumnPtr c = aggregate("covar_pop", {doubles({big, big}), doubles({1.0, 2.0})}, split);
+    EXPECT_EQ(c->values<double>()[0], 0.0) << "covar_pop split " << split;
+    EXPECT_TRUE(aggregate("skewness", {doubles({big, big})}, split)->is_null(0)) << "split " << split;
+  }
+}
+
 TEST(AggregatesTest, ShapeMomentMergeMatchesOneState) {
   std::vector<double> x;
   for (int i = 0; i < 500; ++i) x.push_back(std::exp(std::sin(i)) * 10);
