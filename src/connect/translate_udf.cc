@@ -15,7 +15,8 @@ plan::ExprPtr PlanTranslator::python_udf(const pb::CommonInlineUserDefinedFuncti
     throw_not_supported("User-defined function " + f.function_name() + " in a language other than Python");
   const pb::PythonUDF& py = f.python_udf();
   if (!exec::is_scalar_python_eval_type(py.eval_type()) && !exec::is_map_python_eval_type(py.eval_type()) &&
-      py.eval_type() != static_cast<int>(exec::PythonEvalType::kGroupedMapPandasUdf))
+      py.eval_type() != static_cast<int>(exec::PythonEvalType::kGroupedMapPandasUdf) &&
+      py.eval_type() != static_cast<int>(exec::PythonEvalType::kGroupedAggPandasUdf))
     throw_not_supported("Python function " + f.function_name() + " of eval type " + std::to_string(py.eval_type()));
   auto fn = std::make_shared<exec::PythonFunction>();
   fn->name = f.function_name();

@@ -57,17 +57,20 @@ PythonEval::PythonEval(int eval_type, std::vector<std::shared_ptr<const PythonFu
       args_(std::move(args)),
       result_names_(std::move(result_names)),
       settings_(std::move(settings)) {
-  // Calls that read the same value share one input column, as Spark's EvalPython does.
+  distinct_python_inputs(args_, inputs_, offsets_);
+}
+
+void distinct_python_inputs(const std::vector<std::vector<PhysExprPtr>>& args, std::vector<PhysExprPtr>& inputs,
+                            std::vector<std::vector<int>>& offsets) {
   std::map<std::string, int> seen;
-  for (auto& call_args : args_) {
-    std::vector<int> offsets;
+  for (auto& call_args : args) {
+    std::vector<int> call_offsets;
     for (auto& a : call_args) {
-      std::string key = a->to_string();
-      auto [it, added] = seen.emplace(key, static_cast<int>(inputs_.size()));
-      if (added) inputs_.push_back(a);
-      offsets.push_back(it->second);
+      auto [it, added] = seen.emplace(a->to_string(), static_cast<int>(inputs.size()));
+      if (added) inputs.push_back(a);
+      call_offsets.push_back(it->second);
     }
-    offsets_.push_back(std::move(offsets));
+    offsets.push_back(std::move(call_offsets));
   }
 }
 
@@ -162,68 +165,87 @@ void PythonMapBatches::execute(Batch& batch, ExecContext& ctx) const {
 
 namespace {
 
-struct GroupMapLocal : LocalSinkState {
+struct GroupedLocal : LocalSinkState {
   std::vector<Batch> batches;
 };
 
 }  // namespace
 
-PythonGroupMap::PythonGroupMap(std::shared_ptr<const PythonFunction> function, std::vector<PhysExprPtr> keys,
-                               std::vector<PhysExprPtr> values, std::vector<std::string> value_names,
-                               std::string display, PythonSettings settings)
-    : function_(std::move(function)),
-      keys_(std::move(keys)),
-      values_(std::move(values)),
-      value_names_(std::move(value_names)),
-      display_(std::move(display)),
-      settings_(std::move(settings)) {}
+std::unique_ptr<LocalSinkState> PythonGroupedSink::open_local(ExecContext&) {
+  return std::make_unique<GroupedLocal>();
+}
 
-std::unique_ptr<LocalSinkState> PythonGroupMap::open_local(ExecContext&) { return std::make_unique<GroupMapLocal>(); }
-
-void PythonGroupMap::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
+void PythonGroupedSink::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
   if (batch.num_rows == 0) return;
   Batch kv;
   kv.num_rows = batch.num_rows;
   kv.index = batch.index;
   for (auto& k : keys_) kv.columns.push_back(evaluate(*k, batch, ctx.eval));
   for (auto& v : values_) kv.columns.push_back(evaluate(*v, batch, ctx.eval));
-  static_cast<GroupMapLocal&>(local).batches.push_back(std::move(kv));
+  static_cast<GroupedLocal&>(local).batches.push_back(std::move(kv));
 }
 
-void PythonGroupMap::combine(LocalSinkState& local, ExecContext&) {
+void PythonGroupedSink::combine(LocalSinkState& local, ExecContext&) {
   std::lock_guard<std::mutex> lock(mu_);
-  for (auto& b : static_cast<GroupMapLocal&>(local).batches) input_.push_back(std::move(b));
+  for (auto& b : static_cast<GroupedLocal&>(local).batches) input_.push_back(std::move(b));
 }
 
-void PythonGroupMap::finalize(ExecContext& ctx) {
-  output_.clear();
-  if (input_.empty()) return;
+PythonGroupedSink::Grouped PythonGroupedSink::group_input() {
+  Grouped g;
   std::stable_sort(input_.begin(), input_.end(), [](const Batch& a, const Batch& b) { return a.index < b.index; });
-  const size_t width = keys_.size() + values_.size();
-  Batch all = concat_batches(input_, width);
+  g.all = concat_batches(input_, keys_.size() + values_.size());
   input_.clear();
-
-  // Rows of equal keys form a group; groups keep the order of their first rows.
+  if (keys_.empty()) {
+    if (g.all.num_rows > 0) {
+      g.rows.emplace_back(static_cast<size_t>(g.all.num_rows));
+      for (int32_t r = 0; r < static_cast<int32_t>(g.all.num_rows); ++r) g.rows[0][static_cast<size_t>(r)] = r;
+    }
+    return g;
+  }
   std::vector<TypePtr> key_types;
   std::vector<ColumnPtr> key_cols;
   for (size_t i = 0; i < keys_.size(); ++i) {
     key_types.push_back(keys_[i]->type);
-    key_cols.push_back(all.columns[i]);
+    key_cols.push_back(g.all.columns[i]);
   }
   std::string arena;
   std::vector<uint32_t> offsets, lengths;
-  KeyEncoder(key_types).encode(key_cols, all.num_rows, arena, offsets, lengths);
+  KeyEncoder(key_types).encode(key_cols, g.all.num_rows, arena, offsets, lengths);
   std::unordered_map<std::string_view, size_t> group_of;
-  std::vector<std::vector<int32_t>> rows;
-  for (int64_t r = 0; r < all.num_rows; ++r) {
+  for (int64_t r = 0; r < g.all.num_rows; ++r) {
     std::string_view key(arena.data() + offsets[static_cast<size_t>(r)], lengths[static_cast<size_t>(r)]);
-    auto [it, added] = group_of.emplace(key, rows.size());
-    if (added) rows.emplace_back();
-    rows[it->second].push_back(static_cast<int32_t>(r));
+    auto [it, added] = group_of.emplace(key, g.rows.size());
+    if (added) g.rows.emplace_back();
+    g.rows[it->second].push_back(static_cast<int32_t>(r));
   }
-  std::vector<Batch> groups;
-  for (auto& g : rows) groups.push_back(gather_batch(all, g.data(), static_cast<int64_t>(g.size())));
+  return g;
+}
 
+std::unique_ptr<SourceState> PythonGroupedSink::open_source(ExecContext&) const {
+  return std::make_unique<BatchListSource>();
+}
+
+bool PythonGroupedSink::next_morsel(SourceState& state, ExecContext&, const Emit& emit) const {
+  return emit_from_list(output_, state, emit);
+}
+
+PythonGroupMap::PythonGroupMap(std::shared_ptr<const PythonFunction> function, std::vector<PhysExprPtr> keys,
+                               std::vector<PhysExprPtr> values, std::vector<std::string> value_names,
+                               std::string display, PythonSettings settings)
+    : PythonGroupedSink(std::move(keys), std::move(values)),
+      function_(std::move(function)),
+      value_names_(std::move(value_names)),
+      display_(std::move(display)),
+      settings_(std::move(settings)) {}
+
+void PythonGroupMap::finalize(ExecContext& ctx) {
+  output_.clear();
+  if (input_.empty()) return;
+  Grouped in = group_input();
+  std::vector<Batch> groups;
+  for (auto& g : in.rows) groups.push_back(gather_batch(in.all, g.data(), static_cast<int64_t>(g.size())));
+
+  const size_t width = keys_.size() + values_.size();
   Schema schema;
   for (size_t i = 0; i < keys_.size(); ++i)
     schema.push_back({"_k" + std::to_string(i), keys_[i]->type, keys_[i]->nullable, "{}"});
@@ -246,12 +268,55 @@ void PythonGroupMap::finalize(ExecContext& ctx) {
   if (n > 0) output_.push_back(Batch(std::move(cols), n));
 }
 
-std::unique_ptr<SourceState> PythonGroupMap::open_source(ExecContext&) const {
-  return std::make_unique<BatchListSource>();
+PythonGroupAggregate::PythonGroupAggregate(std::vector<std::shared_ptr<const PythonFunction>> functions,
+                                           std::vector<PhysExprPtr> keys, std::vector<std::vector<PhysExprPtr>> args,
+                                           std::string display, PythonSettings settings)
+    : PythonGroupedSink(std::move(keys), {}),
+      functions_(std::move(functions)),
+      display_(std::move(display)),
+      settings_(std::move(settings)) {
+  distinct_python_inputs(args, values_, offsets_);
 }
 
-bool PythonGroupMap::next_morsel(SourceState& state, ExecContext&, const Emit& emit) const {
-  return emit_from_list(output_, state, emit);
+void PythonGroupAggregate::finalize(ExecContext& ctx) {
+  output_.clear();
+  if (input_.empty()) return;
+  Grouped in = group_input();
+  if (in.rows.empty()) return;
+  const size_t nkeys = keys_.size();
+  // Each group's argument columns, and the keys of its first row.
+  Batch values;
+  values.num_rows = in.all.num_rows;
+  values.columns.assign(in.all.columns.begin() + static_cast<std::ptrdiff_t>(nkeys), in.all.columns.end());
+  std::vector<Batch> groups;
+  std::vector<int32_t> firsts;
+  for (auto& g : in.rows) {
+    groups.push_back(gather_batch(values, g.data(), static_cast<int64_t>(g.size())));
+    firsts.push_back(g[0]);
+  }
+  Schema schema;
+  for (size_t i = 0; i < values_.size(); ++i)
+    schema.push_back({"_" + std::to_string(i), values_[i]->type, values_[i]->nullable, "{}"});
+  PythonTask task;
+  task.eval_type = static_cast<int>(PythonEvalType::kGroupedAggPandasUdf);
+  task.row_per_row = false;
+  for (size_t i = 0; i < functions_.size(); ++i) task.calls.push_back({functions_[i], offsets_[i]});
+  task.groups = &groups;
+  task.input_schema = std::move(schema);
+  task.settings = &settings_;
+  ctx.check_cancelled();
+  std::vector<ColumnPtr> results = python_runner().run(task);
+  const int64_t n = static_cast<int64_t>(firsts.size());
+  if (!results.empty() && results[0]->length() != n)
+    EMBER_UNREACHABLE("Python worker protocol: " + std::to_string(results[0]->length()) + " aggregate rows for " +
+                      std::to_string(n) + " groups");
+  Batch keys;
+  keys.num_rows = in.all.num_rows;
+  keys.columns.assign(in.all.columns.begin(), in.all.columns.begin() + static_cast<std::ptrdiff_t>(nkeys));
+  Batch out = gather_batch(keys, firsts.data(), n);
+  for (auto& c : results) out.columns.push_back(std::move(c));
+  out.num_rows = n;
+  output_.push_back(std::move(out));
 }
 
 }  // namespace ember::exec

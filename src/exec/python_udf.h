@@ -25,6 +25,8 @@ enum class PythonEvalType : int {
   kScalarPandasUdf = 200,   // pandas_udf: Series -> Series
   kScalarPandasIterUdf = 204,  // pandas_udf: Iterator[Series] -> Iterator[Series]
   kGroupedMapPandasUdf = 201,  // groupBy().applyInPandas: DataFrame -> DataFrame per group
+  kGroupedAggPandasUdf = 202,  // pandas_udf: Series -> scalar per group (groupBy().agg)
+  kWindowAggPandasUdf = 203,   // the same function over a window: one value per frame
   kMapPandasIterUdf = 205,     // mapInPandas: Iterator[DataFrame] -> Iterator[DataFrame]
   kMapArrowIterUdf = 207,      // mapInArrow: Iterator[RecordBatch] -> Iterator[RecordBatch]
 };
@@ -133,34 +135,76 @@ class PythonMapBatches final : public PhysicalOperator {
   PythonSettings settings_;
 };
 
-/// groupBy().applyInPandas (Spark's FlatMapGroupsInPandas): a sink that gathers its input,
-/// splits it into groups of equal keys (Spark's grouping semantics), and sends each group's key
-/// and value columns to the function, whose rows of its struct return type are the output.
-class PythonGroupMap final : public PhysicalOperator {
+/// What grouped Python operators share: a sink that gathers the key and value columns of its
+/// whole input in input order, then (`group_input`) splits them into groups of equal keys
+/// (Spark's grouping semantics: NULLs equal, groups in the order of their first rows).
+class PythonGroupedSink : public PhysicalOperator {
+ public:
+  bool is_sink() const override { return true; }
+  std::unique_ptr<LocalSinkState> open_local(ExecContext& ctx) override;
+  void sink(LocalSinkState& local, Batch batch, ExecContext& ctx) override;
+  void combine(LocalSinkState& local, ExecContext& ctx) override;
+  std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
+  bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
+
+ protected:
+  PythonGroupedSink(std::vector<PhysExprPtr> keys, std::vector<PhysExprPtr> values)
+      : keys_(std::move(keys)), values_(std::move(values)) {}
+  /// The gathered input (keys, then values) and the rows of each group; clears the input.
+  struct Grouped {
+    Batch all;
+    std::vector<std::vector<int32_t>> rows;
+  };
+  Grouped group_input();
+
+  std::vector<PhysExprPtr> keys_;
+  std::vector<PhysExprPtr> values_;
+  std::mutex mu_;
+  std::vector<Batch> input_;
+  std::vector<Batch> output_;
+};
+
+/// groupBy().applyInPandas (Spark's FlatMapGroupsInPandas): each group's key and value columns
+/// go to the function, whose rows of its struct return type are the output.
+class PythonGroupMap final : public PythonGroupedSink {
  public:
   PythonGroupMap(std::shared_ptr<const PythonFunction> function, std::vector<PhysExprPtr> keys,
                  std::vector<PhysExprPtr> values, std::vector<std::string> value_names, std::string display,
                  PythonSettings settings);
   std::string name() const override { return "FlatMapGroupsInPandas"; }
   std::string details() const override { return display_; }
-  bool is_sink() const override { return true; }
-  std::unique_ptr<LocalSinkState> open_local(ExecContext& ctx) override;
-  void sink(LocalSinkState& local, Batch batch, ExecContext& ctx) override;
-  void combine(LocalSinkState& local, ExecContext& ctx) override;
   void finalize(ExecContext& ctx) override;
-  std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
-  bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
 
  private:
   std::shared_ptr<const PythonFunction> function_;
-  std::vector<PhysExprPtr> keys_;
-  std::vector<PhysExprPtr> values_;
   std::vector<std::string> value_names_;
   std::string display_;
   PythonSettings settings_;
-  std::mutex mu_;
-  std::vector<Batch> input_;
-  std::vector<Batch> output_;
 };
+
+/// Group aggregate pandas UDFs (Spark's AggregateInPandas): each group's argument columns go to
+/// every function, which answers one value per group. The output is one row per group: the
+/// grouping keys, then one column per call. Without keys the whole input is one group, and an
+/// empty input gives no row (as Spark's operator, which skips empty partitions).
+class PythonGroupAggregate final : public PythonGroupedSink {
+ public:
+  PythonGroupAggregate(std::vector<std::shared_ptr<const PythonFunction>> functions, std::vector<PhysExprPtr> keys,
+                       std::vector<std::vector<PhysExprPtr>> args, std::string display, PythonSettings settings);
+  std::string name() const override { return "AggregateInPandas"; }
+  std::string details() const override { return display_; }
+  void finalize(ExecContext& ctx) override;
+
+ private:
+  std::vector<std::shared_ptr<const PythonFunction>> functions_;
+  std::vector<std::vector<int>> offsets_;  // per call, its arguments among values_
+  std::string display_;
+  PythonSettings settings_;
+};
+
+/// Distinct argument expressions of several calls (calls that read the same value share one
+/// input column, as Spark's EvalPython does): fills `inputs` and, per call, the positions of its
+/// arguments among them.
+void distinct_python_inputs(const std::vector<std::vector<PhysExprPtr>>& args, std::vector<PhysExprPtr>& inputs,
+                            std::vector<std::vector<int>>& offsets);
 
 }  // namespace ember::exec

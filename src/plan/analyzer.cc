@@ -1024,6 +1024,11 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
     case ExprKind::kSubquery: return resolve_subquery(e, child, allow_agg);
     case ExprKind::kOuterReference: return e;
     case ExprKind::kPythonUdf: {
+      if (is_python_aggregate(*e) && !allow_agg)
+        throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_EXPR_FOR_OPERATOR",
+                         "A query operator contains one or more unsupported expressions. Consider to rewrite it to "
+                         "avoid window functions, aggregate functions, and generator functions in the WHERE clause.",
+                         {{"invalidExprSqls", "\"" + e->to_string() + "\""}});
       std::vector<ExprPtr> args;
       for (auto& a : e->children) {
         args.push_back(resolve_expr(a, child, allow_agg));
@@ -1997,7 +2002,7 @@ PlanPtr Analyzer::project_with_windows(const PlanPtr& child, std::vector<ExprPtr
 }
 
 void Analyzer::check_aggregate(const ExprPtr& e, const std::set<std::string>& group_keys, const ExprPtr& top) {
-  if (e->kind == ExprKind::kAggregate || e->kind == ExprKind::kLiteral) return;
+  if (e->kind == ExprKind::kAggregate || e->kind == ExprKind::kLiteral || is_python_aggregate(*e)) return;
   if (group_keys.count(semantic_key(e))) return;
   if (e->kind == ExprKind::kAttribute) {
     std::string expr = top->kind == ExprKind::kAlias ? top->children[0]->to_string() : top->to_string();

@@ -344,8 +344,13 @@ bool Expr::deterministic() const {
   return true;
 }
 
+bool is_python_aggregate(const Expr& e) {
+  return e.kind == ExprKind::kPythonUdf && e.python &&
+         e.python->eval_type == static_cast<int>(exec::PythonEvalType::kGroupedAggPandasUdf);
+}
+
 bool Expr::contains_aggregate() const {
-  if (kind == ExprKind::kAggregate) return true;
+  if (kind == ExprKind::kAggregate || is_python_aggregate(*this)) return true;
   if (kind == ExprKind::kWindow) return false;
   for (auto& c : children)
     if (c->contains_aggregate()) return true;

@@ -146,6 +146,10 @@ struct Expr {
   bool contains_aggregate() const;
 };
 
+/// A group aggregate pandas UDF call (pandas_udf of PandasUDFType.GROUPED_AGG): an aggregate
+/// whose groups a Python worker reduces (AggregateInPandas; over a window, WindowInPandas).
+bool is_python_aggregate(const Expr& e);
+
 /// A fresh expression id (process-wide, monotonic).
 int64_t new_expr_id();
 

@@ -193,7 +193,7 @@ ExprPtr rewrite_over_aggregate(const ExprPtr& e, const std::map<std::string, Exp
 }
 
 void collect_aggregates(const ExprPtr& e, std::vector<ExprPtr>& out, std::set<std::string>& seen) {
-  if (e->kind == ExprKind::kAggregate) {
+  if (e->kind == ExprKind::kAggregate || is_python_aggregate(*e)) {
     if (seen.insert(semantic_key(e)).second) out.push_back(e);
     return;
   }
@@ -871,6 +871,20 @@ class Planner {
     std::set<int64_t> req;
     for (auto& g : n->exprs) collect_refs(g, req);
     for (auto& a : n->aggregates) collect_refs(a, req);
+    std::vector<ExprPtr> calls_found;
+    std::set<std::string> seen;
+    for (auto& a : n->aggregates) collect_aggregates(a, calls_found, seen);
+    std::vector<ExprPtr> python_calls;
+    for (auto& call : calls_found)
+      if (is_python_aggregate(*call)) python_calls.push_back(call);
+    if (!python_calls.empty() && python_calls.size() != calls_found.size()) {
+      std::string list;
+      for (auto& call : python_calls) list += (list.empty() ? "`" : ", `") + call->name + "`";
+      throw SparkError(ErrorKind::kAnalysis, "INVALID_PANDAS_UDF_PLACEMENT",
+                       "The group aggregate pandas UDF " + list +
+                           " cannot be invoked together with as other, non-pandas aggregate functions.",
+                       {{"functionList", list}}, "0A000");
+    }
     PhysicalPlan c = plan(n->children[0], &req);
     std::vector<PhysExprPtr> keys;
     std::vector<ExprPtr> agg_output;  // attributes of the HashAggregate's columns
@@ -881,9 +895,8 @@ class Planner {
       agg_output.push_back(attr);
       replacements[semantic_key(g)] = attr;
     }
-    std::vector<ExprPtr> calls_found;
-    std::set<std::string> seen;
-    for (auto& a : n->aggregates) collect_aggregates(a, calls_found, seen);
+    if (!python_calls.empty()) return plan_python_aggregate(n, std::move(c), std::move(keys), python_calls,
+                                                            std::move(agg_output), std::move(replacements), conf);
     std::vector<exec::AggregateCall> calls;
     for (auto& call : calls_found) {
       exec::AggregateCall ac;
@@ -908,6 +921,50 @@ class Planner {
       ExprPtr inner = out->kind == ExprKind::kAlias ? out->children[0] : out;
       ExprPtr rewritten = rewrite_over_aggregate(inner, replacements);
       proj.push_back(bind_expr(rewritten, agg_output, conf));
+      p.output.push_back(to_attribute(out));
+    }
+    p.root = std::make_unique<exec::Project>(std::move(proj));
+    p.root->children.push_back(std::move(agg));
+    return p;
+  }
+
+  /// Group aggregate pandas UDFs (AggregateInPandas): the grouped rows' arguments go to Python
+  /// workers, one value per group and call; a projection computes the output expressions over
+  /// the keys and the calls' results. Arguments that call scalar Python functions are evaluated
+  /// below, by their own operator.
+  PhysicalPlan plan_python_aggregate(const PlanPtr& n, PhysicalPlan c, std::vector<PhysExprPtr> keys,
+                                     const std::vector<ExprPtr>& python_calls, std::vector<ExprPtr> agg_output,
+                                     std::map<std::string, ExprPtr> replacements, const Config& conf) {
+    std::vector<ExprPtr> flat_args;
+    for (auto& call : python_calls)
+      for (auto& a : call->children) flat_args.push_back(a);
+    flat_args = extract_python_udfs(flat_args, c, conf);
+    std::vector<std::shared_ptr<const exec::PythonFunction>> functions;
+    std::vector<std::vector<exec::PhysExprPtr>> args;
+    std::string display = "[";
+    for (size_t i = 0; i < n->exprs.size(); ++i) display += (i ? ", " : "") + n->exprs[i]->to_string();
+    display += "], [";
+    size_t next_arg = 0;
+    for (size_t i = 0; i < python_calls.size(); ++i) {
+      const ExprPtr& call = python_calls[i];
+      functions.push_back(call->python);
+      std::vector<exec::PhysExprPtr> bound;
+      for (size_t j = 0; j < call->children.size(); ++j) bound.push_back(bind_expr(flat_args[next_arg++], c.output, conf));
+      args.push_back(std::move(bound));
+      ExprPtr attr = attribute(call->to_string(), call->type, call->nullable, new_expr_id());
+      display += (i ? ", " : "") + call->to_string() + "#" + std::to_string(attr->expr_id);
+      agg_output.push_back(attr);
+      replacements[semantic_key(call)] = attr;
+    }
+    display += "]";
+    auto agg = std::make_unique<exec::PythonGroupAggregate>(std::move(functions), std::move(keys), std::move(args),
+                                                            std::move(display), python_settings(conf));
+    agg->children.push_back(std::move(c.root));
+    std::vector<PhysExprPtr> proj;
+    PhysicalPlan p;
+    for (auto& out : n->aggregates) {
+      ExprPtr inner = out->kind == ExprKind::kAlias ? out->children[0] : out;
+      proj.push_back(bind_expr(rewrite_over_aggregate(inner, replacements), agg_output, conf));
       p.output.push_back(to_attribute(out));
     }
     p.root = std::make_unique<exec::Project>(std::move(proj));

@@ -296,3 +296,68 @@ def test_apply_in_pandas(diff):
     diff(lambda s: frame(s).groupBy("k").applyInPandas(_center, "k long, v double"))
     diff(lambda s: frame(s).groupBy((F.col("k") % 2).alias("p")).applyInPandas(_count_with_key, "k long, n long"))
     diff(lambda s: data(s).groupBy("b").applyInPandas(lambda pdf: pdf[["b", "id"]].head(1), "b boolean, id int"))
+
+
+def _mean(v: pd.Series) -> float:
+    return v.mean()
+
+
+def _weighted(v: pd.Series, w: pd.Series) -> float:
+    return float((v * w).sum() / w.sum()) if w.sum() else None
+
+
+def _longest(s: pd.Series) -> str:
+    kept = s.dropna()
+    return None if kept.empty else max(kept, key=len)
+
+
+def _count(v: pd.Series) -> int:
+    return len(v)
+
+
+def _grouped(s):
+    return s.range(40).select((F.col("id") % 3).alias("k"), (F.col("id") % 2 == 0).alias("even"),
+                              (F.col("id") * 1.5).alias("v"), (F.col("id") % 5 + 1).cast("double").alias("w"),
+                              F.when(F.col("id") % 7 == 0, None).otherwise(F.concat(F.lit("s"), "id")).alias("t"))
+
+
+def test_pandas_udf_grouped_aggregate(diff):
+    def mean(c):
+        return F.pandas_udf(_mean, "double")(c)
+
+    diff(lambda s: _grouped(s).groupBy("k").agg(mean("v").alias("m")))
+    # Several calls, several arguments, shared arguments, expressions over the results and keys.
+    diff(lambda s: _grouped(s).groupBy("k", "even").agg(
+        mean("v").alias("m"), F.pandas_udf(_weighted, "double")("v", "w").alias("wm"),
+        (mean("w") * 2 + F.col("k")).alias("e"), F.pandas_udf(_longest, "string")("t").alias("l"),
+        F.pandas_udf(_count, "long")("v").alias("n")))
+    # Grouping by an expression, NULL keys forming one group, and arguments that are expressions.
+    diff(lambda s: data(s).groupBy(F.col("b")).agg(mean(F.col("x") * 2).alias("m"),
+                                                   F.pandas_udf(_count, "int")("id").alias("n")))
+    # Without grouping: the whole input is one group; an empty input gives no row.
+    diff(lambda s: _grouped(s).agg(mean("v").alias("m"), F.pandas_udf(_count, "long")("k").alias("n")))
+    diff(lambda s: _grouped(s).select(mean("v").alias("m")))
+    diff(lambda s: _grouped(s).filter("k > 5").agg(mean("v").alias("m")))
+    diff(lambda s: _grouped(s).filter("k > 5").groupBy("k").agg(mean("v").alias("m")))
+    # A scalar Python function inside the aggregate's argument, and a filter on the result.
+    diff(lambda s: _grouped(s).groupBy("k").agg(mean(F.pandas_udf(_half, "double")("v")).alias("m"))
+         .filter("m > 10"))
+
+
+def test_pandas_udf_grouped_aggregate_in_sql(ember, oracle):
+    from harness import collect, compare_results, session_mode
+
+    results = []
+    for engine, spark in (("spark", oracle), ("ember", ember)):
+        with session_mode(spark):
+            spark.udf.register("pandas_mean", F.pandas_udf(_mean, "double"))
+            _grouped(spark).createOrReplaceTempView("grouped_rows")
+            results.append(collect(engine, spark.sql(
+                "SELECT k, pandas_mean(v) AS m, pandas_mean(w) + 1 AS w1 FROM grouped_rows GROUP BY k "
+                "HAVING pandas_mean(v) > 0 ORDER BY k")))
+    compare_results(results[0], results[1])
+
+
+def test_pandas_udf_grouped_aggregate_errors(diff_error):
+    diff_error(lambda s: _grouped(s).groupBy("k").agg(F.pandas_udf(_mean, "double")("v"), F.sum("v")),
+               "INVALID_PANDAS_UDF_PLACEMENT")
