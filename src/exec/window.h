@@ -13,6 +13,9 @@
 
 namespace ember::exec {
 
+struct PythonFunction;
+struct PythonSettings;
+
 /// A window frame, bound: ROWS bounds count rows from the current one; RANGE bounds are
 /// offsets of the (single) order key's value. INT64_MIN / INT64_MAX are unbounded preceding /
 /// following; 0 is the current row (for RANGE: its peers).
@@ -29,6 +32,7 @@ struct WindowCall {
   enum class Kind {
     kRowNumber, kRank, kDenseRank, kPercentRank, kCumeDist, kNtile,
     kLag, kLead, kFirst, kLast, kNthValue, kAggregate,
+    kPython,  // a group aggregate pandas UDF over the frame (Spark's WindowInPandas)
   };
   Kind kind = Kind::kRowNumber;
   /// lag / lead: input and default; first / last / nth_value: input; aggregate: its arguments.
@@ -41,6 +45,9 @@ struct WindowCall {
   const functions::FunctionDef* function = nullptr;
   functions::Signature signature;
   PhysExprPtr filter;
+  // Python: the function and the workers' settings.
+  std::shared_ptr<const PythonFunction> python;
+  std::shared_ptr<const PythonSettings> python_settings;
   TypePtr type;          // result type
   std::string display;   // for plans
 };

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "common/error.h"
+#include "exec/python_udf.h"
 #include "functions/kernel_util.h"
 
 namespace ember::exec {
@@ -248,10 +249,73 @@ PartitionFrames compute_frames(const FrameBounds& frame, int64_t n, const std::v
   return fr;
 }
 
+namespace {
+
+/// A group aggregate pandas UDF over each row's frame (PySpark's window protocol): each
+/// partition is one group. A frame of the whole partition is "unbounded": the group holds the
+/// arguments and the function runs once per partition. Any other frame is "bounded": the group
+/// starts with two int32 columns, each row's frame as [begin, end) within the partition, and the
+/// function runs once per row over its slice.
+ColumnPtr evaluate_python(const WindowCall& call, const std::vector<ColumnPtr>& args, const WindowChunk& chunk) {
+  const FrameBounds& f = call.frame;
+  const bool unbounded = f.lower_unbounded() && f.upper_unbounded();
+  std::vector<Batch> groups;
+  std::vector<int64_t> peer_start, peer_end;
+  for (size_t p = 0; p + 1 < chunk.partition_starts.size(); ++p) {
+    const int64_t base = chunk.partition_starts[p];
+    const int64_t n = chunk.partition_starts[p + 1] - base;
+    Batch g;
+    g.num_rows = n;
+    if (!unbounded) {
+      peer_start.assign(static_cast<size_t>(n), 0);
+      peer_end.assign(static_cast<size_t>(n), n);
+      for (int64_t i = 0; i < n; ++i) peer_start[i] = (i > 0 && !chunk.peer_break[base + i]) ? peer_start[i - 1] : i;
+      for (int64_t i = n - 1; i >= 0; --i)
+        peer_end[i] = (i + 1 < n && !chunk.peer_break[base + i + 1]) ? peer_end[i + 1] : i + 1;
+      PartitionFrames fr = compute_frames(f, n, peer_start, peer_end, chunk, base);
+      ColumnBuilder begin(DataType::int_(), n), end(DataType::int_(), n);
+      for (int64_t i = 0; i < n; ++i) {
+        begin.append<int32_t>(static_cast<int32_t>(fr.start[i]));
+        end.append<int32_t>(static_cast<int32_t>(fr.end[i]));
+      }
+      g.columns.push_back(begin.finish());
+      g.columns.push_back(end.finish());
+    }
+    for (auto& a : args) g.columns.push_back(slice(a, base, n));
+    groups.push_back(std::move(g));
+  }
+  Schema schema;
+  std::vector<int> offsets;
+  if (!unbounded) {
+    schema.push_back({"_begin", DataType::int_(), false, "{}"});
+    schema.push_back({"_end", DataType::int_(), false, "{}"});
+  }
+  for (size_t i = 0; i < args.size(); ++i)
+    schema.push_back({"_" + std::to_string(i), args[i]->type(), true, "{}"});
+  for (size_t i = 0; i < schema.size(); ++i) offsets.push_back(static_cast<int>(i));
+  PythonSettings settings = *call.python_settings;
+  settings.runner_conf["window_bound_types"] = unbounded ? "unbounded" : "bounded";
+  PythonTask task;
+  task.eval_type = static_cast<int>(PythonEvalType::kWindowAggPandasUdf);
+  task.row_per_row = false;
+  task.calls.push_back({call.python, std::move(offsets)});
+  task.groups = &groups;
+  task.input_schema = std::move(schema);
+  task.settings = &settings;
+  std::vector<ColumnPtr> result = python_runner().run(task);
+  if (result[0]->length() != chunk.length)
+    EMBER_UNREACHABLE("Python worker protocol: " + std::to_string(result[0]->length()) + " window results for " +
+                      std::to_string(chunk.length) + " rows");
+  return result[0];
+}
+
+}  // namespace
+
 ColumnPtr evaluate_window_call(const WindowCall& call, const std::vector<ColumnPtr>& args, const WindowChunk& chunk,
                                const functions::EvalContext& ctx) {
   using K = WindowCall::Kind;
   if (call.kind == K::kAggregate) return evaluate_aggregate(call, args, chunk, ctx);
+  if (call.kind == K::kPython) return evaluate_python(call, args, chunk);
   const int64_t total = chunk.length;
   ColumnBuilder ranks(call.type, total);
   std::vector<int64_t> src;       // value functions: source row per row (-1: null)

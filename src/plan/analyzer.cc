@@ -1108,7 +1108,7 @@ ExprPtr Analyzer::resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bo
   }
   {
     if (fn->kind == ExprKind::kGenerator) throw_generator_nested(e->to_string());
-    if (fn->kind != ExprKind::kAggregate && fn->kind != ExprKind::kWindowFunction) {
+    if (fn->kind != ExprKind::kAggregate && fn->kind != ExprKind::kWindowFunction && !is_python_aggregate(*fn)) {
       std::string shown = fn->to_string();
       throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_EXPR_FOR_WINDOW",
                        "Expression \"" + shown + "\" not supported within a window function.",

@@ -819,7 +819,12 @@ class Planner {
       call.frame.upper = w.frame.upper;
       call.ignore_nulls = fn->ignore_nulls;
       using K = exec::WindowCall::Kind;
-      if (fn->kind == ExprKind::kAggregate) {
+      if (is_python_aggregate(*fn)) {
+        call.kind = K::kPython;
+        call.python = fn->python;
+        call.python_settings = std::make_shared<const exec::PythonSettings>(python_settings(conf));
+        for (auto& arg : fn->children) call.args.push_back(bind_expr(arg, c.output, conf));
+      } else if (fn->kind == ExprKind::kAggregate) {
         call.kind = K::kAggregate;
         call.function = fn->function;
         for (auto& arg : fn->children) call.args.push_back(bind_expr(arg, c.output, conf));

@@ -361,3 +361,33 @@ def test_pandas_udf_grouped_aggregate_in_sql(ember, oracle):
 def test_pandas_udf_grouped_aggregate_errors(diff_error):
     diff_error(lambda s: _grouped(s).groupBy("k").agg(F.pandas_udf(_mean, "double")("v"), F.sum("v")),
                "INVALID_PANDAS_UDF_PLACEMENT")
+
+
+def _spread(v: pd.Series) -> float:
+    return float(v.max() - v.min()) if len(v) else None
+
+
+def test_pandas_udf_over_window(diff):
+    def mean(c):
+        return F.pandas_udf(_mean, "double")(c)
+
+    # A window spec belongs to the API mode it was made in: programs make theirs when they run.
+    def by_k():
+        return Window.partitionBy("k")
+
+    def ordered():
+        return Window.partitionBy("k").orderBy("v")
+
+    # The whole partition (unbounded frames), several calls and an expression over one.
+    diff(lambda s: _grouped(s).select("k", "v", mean("v").over(by_k()).alias("m"),
+                                      (F.pandas_udf(_count, "long")("t").over(by_k()) + 1).alias("n")))
+    # Bounded frames: ROWS offsets, the running default frame of an ordered window (RANGE up to the
+    # current row's peers), RANGE offsets, and the frame beside a built-in aggregate.
+    diff(lambda s: _grouped(s).select(
+        "k", "v", mean("v").over(ordered().rowsBetween(-2, 1)).alias("r"),
+        mean("w").over(Window.partitionBy("k").orderBy("w")).alias("run"),
+        F.pandas_udf(_spread, "double")("v").over(ordered().rangeBetween(-3, 3)).alias("sp"),
+        F.sum("v").over(ordered().rowsBetween(-1, 1)).alias("s")))
+    # No partitioning, and NULL partition keys forming one partition.
+    diff(lambda s: data(s).select("id", mean("x").over(Window.orderBy("id").rowsBetween(-1, 0)).alias("m")))
+    diff(lambda s: data(s).select("b", "x", mean("x").over(Window.partitionBy("b")).alias("m")))
