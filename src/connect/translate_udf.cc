@@ -15,7 +15,7 @@ plan::ExprPtr PlanTranslator::python_udf(const pb::CommonInlineUserDefinedFuncti
     throw_not_supported("User-defined function " + f.function_name() + " in a language other than Python");
   const pb::PythonUDF& py = f.python_udf();
   if (!exec::is_scalar_python_eval_type(py.eval_type()) && !exec::is_map_python_eval_type(py.eval_type()) &&
-      py.eval_type() != static_cast<int>(exec::PythonEvalType::kGroupedMapPandasUdf) &&
+      !exec::is_group_map_python_eval_type(py.eval_type()) &&
       py.eval_type() != static_cast<int>(exec::PythonEvalType::kGroupedAggPandasUdf))
     throw_not_supported("Python function " + f.function_name() + " of eval type " + std::to_string(py.eval_type()));
   auto fn = std::make_shared<exec::PythonFunction>();
@@ -46,7 +46,7 @@ PlanTranslator::NodePtr PlanTranslator::map_partitions(const pb::MapPartitions& 
 }
 
 PlanTranslator::NodePtr PlanTranslator::group_map(const pb::GroupMap& r) {
-  if (r.func().python_udf().eval_type() != static_cast<int>(exec::PythonEvalType::kGroupedMapPandasUdf))
+  if (!exec::is_group_map_python_eval_type(r.func().python_udf().eval_type()))
     throw_not_supported("groupBy().apply with a function of eval type " +
                         std::to_string(r.func().python_udf().eval_type()));
   if (r.has_initial_input() || r.sorting_expressions_size() > 0 || r.has_is_map_groups_with_state())

@@ -34,6 +34,17 @@ bool is_map_python_eval_type(int eval_type) {
          eval_type == static_cast<int>(PythonEvalType::kMapArrowIterUdf);
 }
 
+bool is_group_map_python_eval_type(int eval_type) {
+  switch (static_cast<PythonEvalType>(eval_type)) {
+    case PythonEvalType::kGroupedMapPandasUdf:
+    case PythonEvalType::kGroupedMapPandasIterUdf:
+    case PythonEvalType::kGroupedMapArrowUdf:
+    case PythonEvalType::kGroupedMapArrowIterUdf: return true;
+    default: break;
+  }
+  return false;
+}
+
 void install_python_runner(std::shared_ptr<PythonRunner> runner) {
   std::lock_guard<std::mutex> lock(runner_mutex);
   installed_runner = std::move(runner);
@@ -238,19 +249,34 @@ PythonGroupMap::PythonGroupMap(std::shared_ptr<const PythonFunction> function, s
       display_(std::move(display)),
       settings_(std::move(settings)) {}
 
+bool PythonGroupMap::arrow() const {
+  return function_->eval_type == static_cast<int>(PythonEvalType::kGroupedMapArrowUdf) ||
+         function_->eval_type == static_cast<int>(PythonEvalType::kGroupedMapArrowIterUdf);
+}
+
+std::string PythonGroupMap::name() const { return arrow() ? "FlatMapGroupsInArrow" : "FlatMapGroupsInPandas"; }
+
 void PythonGroupMap::finalize(ExecContext& ctx) {
   output_.clear();
   if (input_.empty()) return;
   Grouped in = group_input();
-  std::vector<Batch> groups;
-  for (auto& g : in.rows) groups.push_back(gather_batch(in.all, g.data(), static_cast<int64_t>(g.size())));
-
   const size_t width = keys_.size() + values_.size();
   Schema schema;
   for (size_t i = 0; i < keys_.size(); ++i)
     schema.push_back({"_k" + std::to_string(i), keys_[i]->type, keys_[i]->nullable, "{}"});
   for (size_t i = 0; i < values_.size(); ++i)
     schema.push_back({value_names_[i], values_[i]->type, values_[i]->nullable, "{}"});
+  std::vector<Batch> groups;
+  for (auto& g : in.rows) groups.push_back(gather_batch(in.all, g.data(), static_cast<int64_t>(g.size())));
+  if (arrow()) {
+    // PySpark's Arrow grouped map flattens one struct column of the group's columns.
+    TypePtr row_type = DataType::struct_(schema);
+    for (auto& g : groups) {
+      ColumnPtr row = Column::make(row_type, g.num_rows, nullptr, nullptr, nullptr, std::move(g.columns), 0);
+      g.columns = {std::move(row)};
+    }
+    schema = {{"_0", row_type, false, "{}"}};
+  }
   // PySpark's grouped offsets: [length, key count, key columns..., value columns...].
   std::vector<int> args = {static_cast<int>(width + 1), static_cast<int>(keys_.size())};
   for (size_t i = 0; i < width; ++i) args.push_back(static_cast<int>(i));

@@ -29,12 +29,17 @@ enum class PythonEvalType : int {
   kWindowAggPandasUdf = 203,   // the same function over a window: one value per frame
   kMapPandasIterUdf = 205,     // mapInPandas: Iterator[DataFrame] -> Iterator[DataFrame]
   kMapArrowIterUdf = 207,      // mapInArrow: Iterator[RecordBatch] -> Iterator[RecordBatch]
+  kGroupedMapArrowUdf = 209,   // groupBy().applyInArrow: Table -> Table per group
+  kGroupedMapArrowIterUdf = 215,   // applyInArrow: Iterator[RecordBatch] -> Iterator[RecordBatch]
+  kGroupedMapPandasIterUdf = 216,  // applyInPandas: Iterator[DataFrame] -> Iterator[DataFrame]
 };
 
 /// Whether PythonEval evaluates functions of `eval_type` as scalar calls.
 bool is_scalar_python_eval_type(int eval_type);
 /// Whether PythonMapBatches runs functions of `eval_type` (mapInPandas, mapInArrow).
 bool is_map_python_eval_type(int eval_type);
+/// Whether PythonGroupMap runs functions of `eval_type` (applyInPandas, applyInArrow).
+bool is_group_map_python_eval_type(int eval_type);
 
 /// A Python function as the client pickled it (cloudpickle of `(function, returnType)`).
 struct PythonFunction {
@@ -164,18 +169,20 @@ class PythonGroupedSink : public PhysicalOperator {
   std::vector<Batch> output_;
 };
 
-/// groupBy().applyInPandas (Spark's FlatMapGroupsInPandas): each group's key and value columns
-/// go to the function, whose rows of its struct return type are the output.
+/// groupBy().applyInPandas / applyInArrow (Spark's FlatMapGroupsInPandas / FlatMapGroupsInArrow):
+/// each group's key and value columns go to the function, whose rows of its struct return type
+/// are the output. Arrow functions receive a group's columns as one struct column.
 class PythonGroupMap final : public PythonGroupedSink {
  public:
   PythonGroupMap(std::shared_ptr<const PythonFunction> function, std::vector<PhysExprPtr> keys,
                  std::vector<PhysExprPtr> values, std::vector<std::string> value_names, std::string display,
                  PythonSettings settings);
-  std::string name() const override { return "FlatMapGroupsInPandas"; }
+  std::string name() const override;
   std::string details() const override { return display_; }
   void finalize(ExecContext& ctx) override;
 
  private:
+  bool arrow() const;
   std::shared_ptr<const PythonFunction> function_;
   std::vector<std::string> value_names_;
   std::string display_;

@@ -124,7 +124,11 @@ std::string node_line(const PlanNode& n) {
     case PlanKind::kSubqueryAlias: return "SubqueryAlias " + n.alias;
     case PlanKind::kSample: return "Sample";
     case PlanKind::kFlatMapGroups:
-      return "FlatMapGroupsInPandas " + attr_list({n.exprs.begin() + 1, n.exprs.end()}) + ", " +
+      return (n.exprs[0]->python && (n.exprs[0]->python->eval_type == static_cast<int>(exec::PythonEvalType::kGroupedMapArrowUdf) ||
+                                     n.exprs[0]->python->eval_type == static_cast<int>(exec::PythonEvalType::kGroupedMapArrowIterUdf))
+                  ? "FlatMapGroupsInArrow "
+                  : "FlatMapGroupsInPandas ") +
+             attr_list({n.exprs.begin() + 1, n.exprs.end()}) + ", " +
              n.exprs[0]->to_string() + ", " + attr_list(n.output);
     case PlanKind::kMapPartitions:
       return (n.exprs[0]->python && n.exprs[0]->python->eval_type == static_cast<int>(exec::PythonEvalType::kMapArrowIterUdf) ? "MapInArrow " : "MapInPandas ") +

@@ -9,6 +9,7 @@ import decimal
 from typing import Iterator
 
 import pandas as pd
+import pyarrow as pa
 
 import sys
 
@@ -391,3 +392,36 @@ def test_pandas_udf_over_window(diff):
     # No partitioning, and NULL partition keys forming one partition.
     diff(lambda s: data(s).select("id", mean("x").over(Window.orderBy("id").rowsBetween(-1, 0)).alias("m")))
     diff(lambda s: data(s).select("b", "x", mean("x").over(Window.partitionBy("b")).alias("m")))
+
+
+def _arrow_center(table):
+    import pyarrow.compute as pc
+
+    v = table.column("v")
+    return table.set_column(table.schema.get_field_index("v"), "v", pc.subtract(v, pc.mean(v)))
+
+
+def _arrow_count_with_key(key, table):
+    import pyarrow as pa
+
+    return pa.table({"k": [key[0].as_py()], "n": [table.num_rows]})
+
+
+def _arrow_batches(batches: Iterator[pa.RecordBatch]) -> Iterator[pa.RecordBatch]:
+    for b in batches:
+        yield b.select(["k"]).slice(0, 1)
+
+
+def _pandas_batches(frames: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
+    for pdf in frames:
+        yield pdf.assign(v=pdf.v * 2)
+
+
+def test_apply_in_arrow_and_iterators(diff):
+    def frame(s):
+        return s.range(30).select((F.col("id") % 4).alias("k"), (F.col("id") * 1.5).alias("v"))
+
+    diff(lambda s: frame(s).groupBy("k").applyInArrow(_arrow_center, "k long, v double"))
+    diff(lambda s: frame(s).groupBy((F.col("k") % 2).alias("p")).applyInArrow(_arrow_count_with_key, "k long, n long"))
+    diff(lambda s: frame(s).groupBy("k").applyInArrow(_arrow_batches, "k long"))
+    diff(lambda s: frame(s).groupBy("k").applyInPandas(_pandas_batches, "k long, v double"))
