@@ -69,6 +69,8 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
       return map_partitions(rel.map_partitions());
     case pb::Relation::kGroupMap:
       return group_map(rel.group_map());
+    case pb::Relation::kCoGroupMap:
+      return co_group_map(rel.co_group_map());
     case pb::Relation::kDeduplicate:
       return deduplicate(rel.deduplicate());
     case pb::Relation::kToDf:

@@ -115,6 +115,7 @@ class PlanTranslator {
   plan::ExprPtr python_udf(const spark::connect::CommonInlineUserDefinedFunction& f);
   NodePtr map_partitions(const spark::connect::MapPartitions& r);
   NodePtr group_map(const spark::connect::GroupMap& r);
+  NodePtr co_group_map(const spark::connect::CoGroupMap& r);
 
  public:
   /// The SQL parameters of a `spark.sql(query, args)` request: literal arguments by name and

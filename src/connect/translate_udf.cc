@@ -16,6 +16,7 @@ plan::ExprPtr PlanTranslator::python_udf(const pb::CommonInlineUserDefinedFuncti
   const pb::PythonUDF& py = f.python_udf();
   if (!exec::is_scalar_python_eval_type(py.eval_type()) && !exec::is_map_python_eval_type(py.eval_type()) &&
       !exec::is_group_map_python_eval_type(py.eval_type()) &&
+      py.eval_type() != static_cast<int>(exec::PythonEvalType::kCogroupedMapPandasUdf) &&
       py.eval_type() != static_cast<int>(exec::PythonEvalType::kGroupedAggPandasUdf))
     throw_not_supported("Python function " + f.function_name() + " of eval type " + std::to_string(py.eval_type()));
   auto fn = std::make_shared<exec::PythonFunction>();
@@ -54,6 +55,24 @@ PlanTranslator::NodePtr PlanTranslator::group_map(const pb::GroupMap& r) {
   auto node = new_node(plan::PlanKind::kFlatMapGroups, {input(r.input(), "GroupMap")});
   node->exprs = {python_udf(r.func())};
   for (auto& g : r.grouping_expressions()) node->exprs.push_back(expression(g));
+  return node;
+}
+
+PlanTranslator::NodePtr PlanTranslator::co_group_map(const pb::CoGroupMap& r) {
+  if (r.func().python_udf().eval_type() != static_cast<int>(exec::PythonEvalType::kCogroupedMapPandasUdf))
+    throw_not_supported("cogroup().apply with a function of eval type " +
+                        std::to_string(r.func().python_udf().eval_type()));
+  if (r.input_sorting_expressions_size() > 0 || r.other_sorting_expressions_size() > 0)
+    throw_not_supported("Sorted cogrouped map functions");
+  if (r.input_grouping_expressions_size() != r.other_grouping_expressions_size())
+    throw SparkError(ErrorKind::kAnalysis, "",
+                           "requirement failed: cogroup needs as many grouping expressions on each side (" +
+                               std::to_string(r.input_grouping_expressions_size()) + " and " +
+                               std::to_string(r.other_grouping_expressions_size()) + ")");
+  auto node = new_node(plan::PlanKind::kCoGroupMap, {input(r.input(), "CoGroupMap"), input(r.other(), "CoGroupMap")});
+  node->exprs = {python_udf(r.func())};
+  for (auto& g : r.input_grouping_expressions()) node->exprs.push_back(expression(g));
+  for (auto& g : r.other_grouping_expressions()) node->exprs.push_back(expression(g));
   return node;
 }
 

@@ -294,6 +294,70 @@ void PythonGroupMap::finalize(ExecContext& ctx) {
   if (n > 0) output_.push_back(Batch(std::move(cols), n));
 }
 
+PythonCoGroupMap::PythonCoGroupMap(std::shared_ptr<const PythonFunction> function, std::vector<PhysExprPtr> keys,
+                                   std::vector<PhysExprPtr> values, std::vector<std::string> left_names,
+                                   std::vector<std::string> right_names, std::string display, PythonSettings settings)
+    : PythonGroupedSink(std::move(keys), std::move(values)),
+      function_(std::move(function)),
+      left_names_(std::move(left_names)),
+      right_names_(std::move(right_names)),
+      display_(std::move(display)),
+      settings_(std::move(settings)) {}
+
+void PythonCoGroupMap::finalize(ExecContext& ctx) {
+  output_.clear();
+  if (input_.empty()) return;
+  Grouped in = group_input();
+  const size_t nkeys = keys_.size(), nleft = left_names_.size(), nright = right_names_.size();
+  // The gathered columns: keys, side, left columns, right columns.
+  const Column& side = *in.all.columns[nkeys];
+  auto side_batch = [&](size_t first, size_t count) {
+    Batch b;
+    b.num_rows = in.all.num_rows;
+    for (size_t i = 0; i < nkeys; ++i) b.columns.push_back(in.all.columns[i]);
+    for (size_t i = 0; i < count; ++i) b.columns.push_back(in.all.columns[first + i]);
+    return b;
+  };
+  Batch left_all = side_batch(nkeys + 1, nleft), right_all = side_batch(nkeys + 1 + nleft, nright);
+  std::vector<std::pair<Batch, Batch>> cogroups;
+  std::vector<int32_t> left_rows, right_rows;
+  for (auto& g : in.rows) {
+    left_rows.clear();
+    right_rows.clear();
+    for (int32_t r : g) (side.values<int32_t>()[r] == 0 ? left_rows : right_rows).push_back(r);
+    cogroups.emplace_back(gather_batch(left_all, left_rows.data(), static_cast<int64_t>(left_rows.size())),
+                          gather_batch(right_all, right_rows.data(), static_cast<int64_t>(right_rows.size())));
+  }
+  auto schema_of = [&](size_t first, const std::vector<std::string>& names) {
+    Schema schema;
+    for (size_t i = 0; i < nkeys; ++i)
+      schema.push_back({"_k" + std::to_string(i), keys_[i]->type, keys_[i]->nullable, "{}"});
+    for (size_t i = 0; i < names.size(); ++i)
+      schema.push_back({names[i], values_[first + i]->type, true, "{}"});
+    return schema;
+  };
+  // PySpark's cogrouped offsets: per side [length, key count, key columns..., value columns...].
+  std::vector<int> args;
+  for (size_t n : {nleft, nright}) {
+    args.push_back(static_cast<int>(nkeys + n + 1));
+    args.push_back(static_cast<int>(nkeys));
+    for (size_t i = 0; i < nkeys + n; ++i) args.push_back(static_cast<int>(i));
+  }
+  PythonTask task;
+  task.eval_type = function_->eval_type;
+  task.row_per_row = false;
+  task.calls.push_back({function_, std::move(args)});
+  task.cogroups = &cogroups;
+  task.input_schema = schema_of(1, left_names_);
+  task.other_schema = schema_of(1 + nleft, right_names_);
+  task.settings = &settings_;
+  ctx.check_cancelled();
+  std::vector<ColumnPtr> result = python_runner().run(task);
+  std::vector<ColumnPtr> cols = result[0]->children();
+  int64_t n = cols.empty() ? 0 : cols[0]->length();
+  if (n > 0) output_.push_back(Batch(std::move(cols), n));
+}
+
 PythonGroupAggregate::PythonGroupAggregate(std::vector<std::shared_ptr<const PythonFunction>> functions,
                                            std::vector<PhysExprPtr> keys, std::vector<std::vector<PhysExprPtr>> args,
                                            std::string display, PythonSettings settings)

@@ -29,6 +29,7 @@ enum class PythonEvalType : int {
   kWindowAggPandasUdf = 203,   // the same function over a window: one value per frame
   kMapPandasIterUdf = 205,     // mapInPandas: Iterator[DataFrame] -> Iterator[DataFrame]
   kMapArrowIterUdf = 207,      // mapInArrow: Iterator[RecordBatch] -> Iterator[RecordBatch]
+  kCogroupedMapPandasUdf = 206,  // cogroup().applyInPandas: two DataFrames -> DataFrame per key
   kGroupedMapArrowUdf = 209,   // groupBy().applyInArrow: Table -> Table per group
   kGroupedMapArrowIterUdf = 215,   // applyInArrow: Iterator[RecordBatch] -> Iterator[RecordBatch]
   kGroupedMapPandasIterUdf = 216,  // applyInPandas: Iterator[DataFrame] -> Iterator[DataFrame]
@@ -78,7 +79,11 @@ struct PythonTask {
   /// Grouped functions: one batch per group instead of `input`, each sent as its own Arrow
   /// stream (PySpark's group protocol); `input_schema` describes them.
   const std::vector<Batch>* groups = nullptr;
+  /// Cogrouped functions: per key, the left side's rows (of `input_schema`) and the right
+  /// side's (of `other_schema`), either possibly empty.
+  const std::vector<std::pair<Batch, Batch>>* cogroups = nullptr;
   Schema input_schema;
+  Schema other_schema;
   const PythonSettings* settings = nullptr;
   int64_t partition = 0;
 };
@@ -204,6 +209,26 @@ class PythonGroupAggregate final : public PythonGroupedSink {
  private:
   std::vector<std::shared_ptr<const PythonFunction>> functions_;
   std::vector<std::vector<int>> offsets_;  // per call, its arguments among values_
+  std::string display_;
+  PythonSettings settings_;
+};
+
+/// cogroup().applyInPandas (Spark's FlatMapCoGroupsInPandas). Its input is the union of both
+/// sides, each row `side (0 left, 1 right), keys..., left columns..., right columns...` (the other
+/// side's columns null); every key of either side is one call of the function with the left
+/// rows' and the right rows' columns (keys first, then the side's columns).
+class PythonCoGroupMap final : public PythonGroupedSink {
+ public:
+  PythonCoGroupMap(std::shared_ptr<const PythonFunction> function, std::vector<PhysExprPtr> keys,
+                   std::vector<PhysExprPtr> values, std::vector<std::string> left_names,
+                   std::vector<std::string> right_names, std::string display, PythonSettings settings);
+  std::string name() const override { return "FlatMapCoGroupsInPandas"; }
+  std::string details() const override { return display_; }
+  void finalize(ExecContext& ctx) override;
+
+ private:
+  std::shared_ptr<const PythonFunction> function_;
+  std::vector<std::string> left_names_, right_names_;
   std::string display_;
   PythonSettings settings_;
 };

@@ -2359,6 +2359,22 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
         if (!drop_ids.count(a->expr_id)) list.push_back(a);
       return project(child, list);
     }
+    case PlanKind::kCoGroupMap: {
+      // The function takes every column of both sides; each side's keys resolve against it.
+      auto n = std::make_shared<PlanNode>(*p);
+      n->children = children;
+      std::vector<ExprPtr> args = children[0]->output;
+      args.insert(args.end(), children[1]->output.begin(), children[1]->output.end());
+      n->exprs = {with_children(p->exprs[0], std::move(args))};
+      const size_t k = (p->exprs.size() - 1) / 2;
+      for (size_t i = 0; i < 2 * k; ++i) n->exprs.push_back(resolve_expr(p->exprs[1 + i], children[i < k ? 0 : 1], false));
+      n->output.clear();
+      if (n->exprs[0]->type->id() != TypeId::kStruct)
+        throw SparkError(ErrorKind::kAnalysis, "INVALID_UDF_EVAL_TYPE",
+                         "The output of " + p->exprs[0]->name + " must be a struct (the schema of its rows).");
+      for (auto& f : n->exprs[0]->type->fields()) n->output.push_back(attribute(f.name, f.type, f.nullable, new_expr_id()));
+      return n;
+    }
     case PlanKind::kFlatMapGroups:
     case PlanKind::kMapPartitions: {
       auto n = std::make_shared<PlanNode>(*p);

@@ -130,6 +130,9 @@ std::string node_line(const PlanNode& n) {
                   : "FlatMapGroupsInPandas ") +
              attr_list({n.exprs.begin() + 1, n.exprs.end()}) + ", " +
              n.exprs[0]->to_string() + ", " + attr_list(n.output);
+    case PlanKind::kCoGroupMap:
+      return "FlatMapCoGroupsInPandas " + attr_list({n.exprs.begin() + 1, n.exprs.end()}) + ", " +
+             n.exprs[0]->to_string() + ", " + attr_list(n.output);
     case PlanKind::kMapPartitions:
       return (n.exprs[0]->python && n.exprs[0]->python->eval_type == static_cast<int>(exec::PythonEvalType::kMapArrowIterUdf) ? "MapInArrow " : "MapInPandas ") +
              n.exprs[0]->to_string() + ", " + attr_list(n.output);

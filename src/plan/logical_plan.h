@@ -53,6 +53,10 @@ enum class PlanKind {
   // groupBy().applyInPandas: exprs[0] = the kPythonUdf (its arguments: every column of the
   // child), exprs[1..] = the grouping expressions; output as kMapPartitions.
   kFlatMapGroups,
+  // cogroup().applyInPandas: children = the two sides; exprs[0] = the kPythonUdf (the analyzer
+  // sets its arguments to every column of the left side, then of the right), exprs[1..] = the
+  // left side's grouping expressions, then as many of the right side's; output as kMapPartitions.
+  kCoGroupMap,
   // Unresolved only; the analyzer rewrites them into aggregates and generators
   // (plan/pivot_resolution.h).
   kPivot,    // exprs = grouping (DataFrame API) unless pivot_group_by_rest; aggregates;

@@ -505,6 +505,54 @@ class Planner {
         p.output = n->output;
         return p;
       }
+      case PlanKind::kCoGroupMap: {
+        // Both sides meet in one union of rows `side, keys..., left columns..., right columns...`
+        // (the other side's columns null, the right keys cast to the left keys' types), which
+        // PythonCoGroupMap groups by key.
+        const ExprPtr& fn = n->exprs[0];
+        const size_t k = (n->exprs.size() - 1) / 2;
+        const std::vector<ExprPtr>& lout = n->children[0]->output;
+        const std::vector<ExprPtr>& rout = n->children[1]->output;
+        std::vector<ExprPtr> attrs = {attribute("__side", DataType::int_(), false, new_expr_id())};
+        for (size_t i = 0; i < k; ++i)
+          attrs.push_back(attribute("__key" + std::to_string(i), n->exprs[1 + i]->type, true, new_expr_id()));
+        for (auto& a : lout) attrs.push_back(attribute(a->name, a->type, true, new_expr_id()));
+        for (auto& a : rout) attrs.push_back(attribute(a->name, a->type, true, new_expr_id()));
+        auto u = std::make_unique<exec::UnionAll>();
+        for (int side = 0; side < 2; ++side) {
+          PhysicalPlan c = plan(n->children[static_cast<size_t>(side)], nullptr);
+          std::vector<PhysExprPtr> cols = {bind_expr(lit(Value::integer(side), DataType::int_()), c.output, conf)};
+          for (size_t i = 0; i < k; ++i) {
+            ExprPtr key = n->exprs[1 + i + static_cast<size_t>(side) * k];
+            if (!key->type->equals(*attrs[1 + i]->type)) key = cast(key, attrs[1 + i]->type);
+            cols.push_back(bind_expr(key, c.output, conf));
+          }
+          for (auto& a : lout) cols.push_back(bind_expr(side == 0 ? a : lit(Value(), a->type), c.output, conf));
+          for (auto& a : rout) cols.push_back(bind_expr(side == 1 ? a : lit(Value(), a->type), c.output, conf));
+          auto proj = std::make_unique<exec::Project>(std::move(cols));
+          proj->children.push_back(std::move(c.root));
+          u->children.push_back(std::move(proj));
+        }
+        std::vector<PhysExprPtr> keys, values;
+        for (size_t i = 0; i < k; ++i) keys.push_back(bind_expr(attrs[1 + i], attrs, conf));
+        values.push_back(bind_expr(attrs[0], attrs, conf));
+        std::vector<std::string> left_names, right_names;
+        for (size_t i = 0; i < lout.size() + rout.size(); ++i) {
+          values.push_back(bind_expr(attrs[1 + k + i], attrs, conf));
+          (i < lout.size() ? left_names : right_names).push_back(attrs[1 + k + i]->name);
+        }
+        std::string shown = "[";
+        for (size_t i = 1; i < n->exprs.size(); ++i) shown += (i > 1 ? ", " : "") + display_of(n->exprs[i]);
+        shown += "], " + display_of(fn) + ", [";
+        for (size_t i = 0; i < n->output.size(); ++i) shown += (i ? ", " : "") + display_of(n->output[i]);
+        PhysicalPlan p;
+        p.root = std::make_unique<exec::PythonCoGroupMap>(fn->python, std::move(keys), std::move(values),
+                                                          std::move(left_names), std::move(right_names), shown + "]",
+                                                          python_settings(conf));
+        p.root->children.push_back(std::move(u));
+        p.output = n->output;
+        return p;
+      }
       case PlanKind::kMapPartitions: {
         // The function takes every column of its input.
         const ExprPtr& fn = n->exprs[0];

@@ -59,29 +59,41 @@ T arrow_value(arrow::Result<T> r, const char* what) {
   return std::move(r).ValueOrDie();
 }
 
-/// A batch of arguments as an Arrow IPC stream, cut into batches of at most `max_rows` rows.
-std::string arrow_stream(const exec::PythonTask& task, const Batch& batch) {
-  auto schema = io::to_arrow_schema(task.input_schema);
-  auto rb = io::batch_to_arrow(batch, task.input_schema);
+/// A batch of arguments as an Arrow IPC stream, cut into batches of at most `max_rows` rows (an
+/// empty batch is still one batch: a cogroup's side without rows is an empty table).
+std::string arrow_stream(const Schema& input_schema, const Batch& batch, int64_t max_rows) {
+  auto schema = io::to_arrow_schema(input_schema);
+  auto rb = io::batch_to_arrow(batch, input_schema);
   auto sink = arrow_value(arrow::io::BufferOutputStream::Create(), "allocating the Python input");
   auto writer = arrow_value(arrow::ipc::MakeStreamWriter(sink, schema), "opening the Python input");
-  int64_t max_rows = task.settings->max_records_per_batch > 0 ? task.settings->max_records_per_batch : INT64_MAX;
-  for (int64_t off = 0; off < rb->num_rows(); off += max_rows)
+  if (max_rows <= 0) max_rows = INT64_MAX;
+  int64_t off = 0;
+  do {
     io::check_arrow(writer->WriteRecordBatch(*rb->Slice(off, std::min(max_rows, rb->num_rows() - off))),
                     "writing the Python input");
+    off += max_rows;
+  } while (off < rb->num_rows());
   io::check_arrow(writer->Close(), "closing the Python input");
   return arrow_value(sink->Finish(), "finishing the Python input")->ToString();
 }
 
-/// The task's data: one Arrow stream, or for grouped functions each group's stream after a 1,
-/// and a 0 after the last.
+/// The task's data: one Arrow stream; for grouped functions each group's stream after a 1, and
+/// a 0 after the last; for cogrouped functions each key's two streams after a 2.
 std::string input_stream(const exec::PythonTask& task) {
-  if (!task.groups) return arrow_stream(task, *task.input);
+  const int64_t max_rows = task.settings->max_records_per_batch;
+  if (!task.groups && !task.cogroups) return arrow_stream(task.input_schema, *task.input, max_rows);
   FrameWriter out;
-  for (auto& g : *task.groups) {
-    out.int32(1);
-    out.raw(arrow_stream(task, g));
-  }
+  if (task.groups)
+    for (auto& g : *task.groups) {
+      out.int32(1);
+      out.raw(arrow_stream(task.input_schema, g, max_rows));
+    }
+  if (task.cogroups)
+    for (auto& [left, right] : *task.cogroups) {
+      out.int32(2);
+      out.raw(arrow_stream(task.input_schema, left, max_rows));
+      out.raw(arrow_stream(task.other_schema, right, max_rows));
+    }
   out.int32(0);
   return out.take();
 }

@@ -425,3 +425,28 @@ def test_apply_in_arrow_and_iterators(diff):
     diff(lambda s: frame(s).groupBy((F.col("k") % 2).alias("p")).applyInArrow(_arrow_count_with_key, "k long, n long"))
     diff(lambda s: frame(s).groupBy("k").applyInArrow(_arrow_batches, "k long"))
     diff(lambda s: frame(s).groupBy("k").applyInPandas(_pandas_batches, "k long, v double"))
+
+
+def _merge_sides(left, right):
+    return pd.DataFrame({"k": [left.k.iloc[0] if len(left) else right.k.iloc[0]],
+                         "nl": [len(left)], "nr": [len(right)],
+                         "sv": [float(left.v.sum()) if len(left) else None],
+                         "names": [",".join(sorted(right.name.dropna()))]})
+
+
+def _merge_with_key(key, left, right):
+    return pd.DataFrame({"key": [key[0]], "n": [len(left) + len(right)]})
+
+
+def test_cogroup_apply_in_pandas(diff):
+    def left(s):
+        return s.range(20).select((F.col("id") % 5).alias("k"), (F.col("id") * 0.5).alias("v"))
+
+    def right(s):
+        return s.createDataFrame([(1, "a"), (1, "b"), (3, None), (7, "z"), (None, "n")], "k long, name string")
+
+    # Keys on one side only are called with an empty other side; NULL keys form one group.
+    diff(lambda s: left(s).groupBy("k").cogroup(right(s).groupBy("k")).applyInPandas(
+        _merge_sides, "k long, nl long, nr long, sv double, names string"))
+    diff(lambda s: left(s).groupBy("k").cogroup(right(s).groupBy("k")).applyInPandas(
+        _merge_with_key, "key long, n long").filter("n > 3"))
