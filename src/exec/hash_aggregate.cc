@@ -173,7 +173,6 @@ struct HashAggregate::Table {
 
 namespace {
 // Below this many groups in all, one thread merges: partitioning would cost more than it saves.
-// A thread's table of this many groups splits into hash partitions.
 constexpr size_t kParallelMergeGroups = 1 << 15;
 // Partitions use hash bits above those that place a group in its table's slots.
 inline size_t partition_of(uint64_t hash, size_t partitions) { return (hash >> 40) & (partitions - 1); }
@@ -360,7 +359,7 @@ void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
   // A thread that finds many groups keeps them in hash partitions from here on, so that the
   // final merge can take each partition's table of one thread as it is and merge only the
   // other threads' groups into it.
-  if (!t.split() && partitions_count_ > 1 && t.tables[0]->groups() >= kParallelMergeGroups) split(t);
+  if (!t.split() && partitions_count_ > 1 && t.tables[0]->groups() >= split_groups_) split(t);
 }
 
 void HashAggregate::split(Groups& g) {
