@@ -406,21 +406,32 @@ std::vector<uint32_t> HashAggregate::groups_of_partition(const Table& src, size_
   return mine;
 }
 
-/// Merges the groups `mine` of `src` into `dst`, destroying their states in `src`.
+/// Merges the groups `mine` of `src` into `dst`, destroying their states in `src`. A group new
+/// to `dst` takes its state from `src` as it is when no state owns memory (the state it would
+/// have merged into one table of its own), else merges into a fresh one.
 void HashAggregate::merge_into(Table& dst, Table& src, const std::vector<uint32_t>& mine) {
-  auto init_state = [this](uint8_t* s) {
-    for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
-  };
+  bool fresh = false;
+  auto mark_fresh = [&fresh](uint8_t*) { fresh = true; };
+  const bool owning =
+      std::any_of(functions_.begin(), functions_.end(), [](const auto& f) { return f->needs_destroy(); });
   const bool packed = !src.byte_keys;
   constexpr size_t kAhead = 16;
   for (size_t k = 0; k < mine.size(); ++k) {
     const size_t g = mine[k];
     if (k + kAhead < mine.size()) dst.prefetch(src.hashes[mine[k + kAhead]]);
-    int32_t to = packed ? dst.find_or_insert_packed(src.packed[g], src.hashes[g], init_state)
-                        : dst.find_or_insert(src.keys[g], src.hashes[g], init_state);
+    fresh = false;
+    int32_t to = packed ? dst.find_or_insert_packed(src.packed[g], src.hashes[g], mark_fresh)
+                        : dst.find_or_insert(src.keys[g], src.hashes[g], mark_fresh);
+    uint8_t* d = dst.state(static_cast<size_t>(to));
+    uint8_t* from = src.state(g);
+    if (fresh && !owning) {
+      std::memcpy(d, from, state_size_);
+      continue;
+    }
     for (size_t f = 0; f < functions_.size(); ++f) {
-      functions_[f]->merge(dst.state(static_cast<size_t>(to)) + state_offsets_[f], src.state(g) + state_offsets_[f]);
-      if (functions_[f]->needs_destroy()) functions_[f]->destroy(src.state(g) + state_offsets_[f]);
+      if (fresh) functions_[f]->init(d + state_offsets_[f]);
+      functions_[f]->merge(d + state_offsets_[f], from + state_offsets_[f]);
+      if (functions_[f]->needs_destroy()) functions_[f]->destroy(from + state_offsets_[f]);
     }
   }
 }

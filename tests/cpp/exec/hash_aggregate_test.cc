@@ -4,7 +4,8 @@
 // (one merge), skew (split and unsplit tables merged together), long strings arriving after a
 // split (packed keys turned to byte keys in every partition), NULL keys throughout, and every
 // kind of aggregate state (plain sums and counts, min/max, a distinct count, a list that owns
-// heap memory), checked against a reference computed here.
+// heap memory; states that own nothing move whole into a merged table, the others merge),
+// checked against a reference computed here.
 
 #include <gtest/gtest.h>
 
@@ -215,6 +216,22 @@ TEST(HashAggregateMerge, DefaultSplitThreshold) {
   tables.push_back(rows(0, 270000, 16384, [](int64_t i) { return short_group(i); }));
   tables.push_back(rows(0, 40000, 8192, [](int64_t i) { return short_group(i + 250000); }));
   check(tables, HashAggregate::kDefaultSplitGroups);
+}
+
+TEST(HashAggregateMerge, PlainStatesMoveIntoMergedTables) {
+  // Only states that own nothing: groups new to a merged table take their state as it is.
+  // Many groups in split tables, skew, and few groups in one merge, each group seen by several
+  // tables or by one.
+  std::vector<std::vector<std::vector<Row>>> many, skewed, few;
+  for (int64_t t = 0; t < 3; ++t)
+    many.push_back(rows(0, 60000, 4096, [t](int64_t i) { return short_group((i + t * 30000) % 100000); }));
+  check(many, size_t{1} << 15, false);
+  skewed.push_back(rows(0, 50000, 8192, [](int64_t i) { return long_group(i); }));
+  skewed.push_back(rows(0, 4000, 1000, [](int64_t i) { return short_group(i % 40 * 1000); }));
+  check(skewed, size_t{1} << 15, false);
+  for (int64_t t = 0; t < 3; ++t)
+    few.push_back(rows(t * 1000, (t + 1) * 1000, 300, [t](int64_t i) { return short_group(i % (20 + t * 10)); }));
+  check(few, size_t{1} << 15, false);
 }
 
 TEST(HashAggregateMerge, OneTableOfManyGroups) {
