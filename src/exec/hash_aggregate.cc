@@ -183,6 +183,10 @@ inline size_t partition_of(uint64_t hash, size_t partitions) { return (hash >> 4
 /// number in that table.
 struct HashAggregate::Groups {
   std::vector<std::unique_ptr<Table>> tables;
+  /// Of a table that never split, at a parallel merge: its groups by hash partition, sorted out
+  /// in one pass over the table rather than one pass per partition; each partition's task
+  /// takes (moves out) its own list.
+  std::vector<std::vector<uint32_t>> by_partition;
 
   bool split() const { return tables.size() > 1; }
   bool byte_keys() const { return tables[0]->byte_keys; }
@@ -454,6 +458,9 @@ std::unique_ptr<HashAggregate::Table> HashAggregate::merge_partition(size_t part
       if (!own || t->groups() > (*own)->groups()) own = &t;
       sources.push_back(t.get());
       shares.push_back(groups_of_partition(*t, 1, 0));
+    } else if (l.by_partition.size() == partitions) {
+      sources.push_back(l.tables[0].get());
+      shares.push_back(std::move(l.by_partition[partition]));
     } else {
       for (auto& t : l.tables) {
         sources.push_back(t.get());
@@ -526,6 +533,15 @@ void HashAggregate::finalize(ExecContext& ctx) {
     partitions_.push_back(merge_partition(1, 0, byte_keys));
   } else {
     const size_t partitions = partitions_count_;
+    ThreadPool::global().parallel_run(locals_.size(), [&](size_t i) {
+      Groups& l = locals_[i];
+      if (l.split()) return;
+      const Table& t = *l.tables[0];
+      l.by_partition.resize(partitions);
+      for (auto& share : l.by_partition) share.reserve(t.groups() / partitions * 5 / 4 + 16);
+      for (size_t g = 0; g < t.groups(); ++g)
+        l.by_partition[partition_of(t.hashes[g], partitions)].push_back(static_cast<uint32_t>(g));
+    });
     partitions_.resize(partitions);
     ThreadPool::global().parallel_run(partitions, [&](size_t p) { partitions_[p] = merge_partition(partitions, p, byte_keys); });
   }
