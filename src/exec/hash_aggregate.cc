@@ -173,7 +173,6 @@ struct HashAggregate::Table {
 
 namespace {
 // Below this many groups in all, one thread merges: partitioning would cost more than it saves.
-// A thread's table of this many groups splits into hash partitions.
 constexpr size_t kParallelMergeGroups = 1 << 15;
 // Partitions use hash bits above those that place a group in its table's slots.
 inline size_t partition_of(uint64_t hash, size_t partitions) { return (hash >> 40) & (partitions - 1); }
@@ -184,6 +183,10 @@ inline size_t partition_of(uint64_t hash, size_t partitions) { return (hash >> 4
 /// number in that table.
 struct HashAggregate::Groups {
   std::vector<std::unique_ptr<Table>> tables;
+  /// Of a table that never split, at a parallel merge: its groups by hash partition, sorted out
+  /// in one pass over the table rather than one pass per partition; each partition's task
+  /// takes (moves out) its own list.
+  std::vector<std::vector<uint32_t>> by_partition;
 
   bool split() const { return tables.size() > 1; }
   bool byte_keys() const { return tables[0]->byte_keys; }
@@ -360,7 +363,7 @@ void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
   // A thread that finds many groups keeps them in hash partitions from here on, so that the
   // final merge can take each partition's table of one thread as it is and merge only the
   // other threads' groups into it.
-  if (!t.split() && partitions_count_ > 1 && t.tables[0]->groups() >= kParallelMergeGroups) split(t);
+  if (!t.split() && partitions_count_ > 1 && t.tables[0]->groups() >= split_groups_) split(t);
 }
 
 void HashAggregate::split(Groups& g) {
@@ -407,21 +410,32 @@ std::vector<uint32_t> HashAggregate::groups_of_partition(const Table& src, size_
   return mine;
 }
 
-/// Merges the groups `mine` of `src` into `dst`, destroying their states in `src`.
+/// Merges the groups `mine` of `src` into `dst`, destroying their states in `src`. A group new
+/// to `dst` takes its state from `src` as it is when no state owns memory (the state it would
+/// have merged into one table of its own), else merges into a fresh one.
 void HashAggregate::merge_into(Table& dst, Table& src, const std::vector<uint32_t>& mine) {
-  auto init_state = [this](uint8_t* s) {
-    for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
-  };
+  bool fresh = false;
+  auto mark_fresh = [&fresh](uint8_t*) { fresh = true; };
+  const bool owning =
+      std::any_of(functions_.begin(), functions_.end(), [](const auto& f) { return f->needs_destroy(); });
   const bool packed = !src.byte_keys;
   constexpr size_t kAhead = 16;
   for (size_t k = 0; k < mine.size(); ++k) {
     const size_t g = mine[k];
     if (k + kAhead < mine.size()) dst.prefetch(src.hashes[mine[k + kAhead]]);
-    int32_t to = packed ? dst.find_or_insert_packed(src.packed[g], src.hashes[g], init_state)
-                        : dst.find_or_insert(src.keys[g], src.hashes[g], init_state);
+    fresh = false;
+    int32_t to = packed ? dst.find_or_insert_packed(src.packed[g], src.hashes[g], mark_fresh)
+                        : dst.find_or_insert(src.keys[g], src.hashes[g], mark_fresh);
+    uint8_t* d = dst.state(static_cast<size_t>(to));
+    uint8_t* from = src.state(g);
+    if (fresh && !owning) {
+      std::memcpy(d, from, state_size_);
+      continue;
+    }
     for (size_t f = 0; f < functions_.size(); ++f) {
-      functions_[f]->merge(dst.state(static_cast<size_t>(to)) + state_offsets_[f], src.state(g) + state_offsets_[f]);
-      if (functions_[f]->needs_destroy()) functions_[f]->destroy(src.state(g) + state_offsets_[f]);
+      if (fresh) functions_[f]->init(d + state_offsets_[f]);
+      functions_[f]->merge(d + state_offsets_[f], from + state_offsets_[f]);
+      if (functions_[f]->needs_destroy()) functions_[f]->destroy(from + state_offsets_[f]);
     }
   }
 }
@@ -444,6 +458,9 @@ std::unique_ptr<HashAggregate::Table> HashAggregate::merge_partition(size_t part
       if (!own || t->groups() > (*own)->groups()) own = &t;
       sources.push_back(t.get());
       shares.push_back(groups_of_partition(*t, 1, 0));
+    } else if (l.by_partition.size() == partitions) {
+      sources.push_back(l.tables[0].get());
+      shares.push_back(std::move(l.by_partition[partition]));
     } else {
       for (auto& t : l.tables) {
         sources.push_back(t.get());
@@ -516,6 +533,15 @@ void HashAggregate::finalize(ExecContext& ctx) {
     partitions_.push_back(merge_partition(1, 0, byte_keys));
   } else {
     const size_t partitions = partitions_count_;
+    ThreadPool::global().parallel_run(locals_.size(), [&](size_t i) {
+      Groups& l = locals_[i];
+      if (l.split()) return;
+      const Table& t = *l.tables[0];
+      l.by_partition.resize(partitions);
+      for (auto& share : l.by_partition) share.reserve(t.groups() / partitions * 5 / 4 + 16);
+      for (size_t g = 0; g < t.groups(); ++g)
+        l.by_partition[partition_of(t.hashes[g], partitions)].push_back(static_cast<uint32_t>(g));
+    });
     partitions_.resize(partitions);
     ThreadPool::global().parallel_run(partitions, [&](size_t p) { partitions_[p] = merge_partition(partitions, p, byte_keys); });
   }

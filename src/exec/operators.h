@@ -166,6 +166,13 @@ class HashAggregate final : public PhysicalOperator {
   bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
   size_t max_parallelism(const SourceState&) const override;
 
+  /// A thread's table splits into hash partitions once it holds this many groups (by default
+  /// kDefaultSplitGroups). Every row after a split pays for finding its partition's table, and
+  /// the merge saves one thread's share of the groups, so the default waits for shares large
+  /// enough to pay; tests lower it to exercise splits on small inputs. Set before any sink.
+  void set_split_groups(size_t groups) { split_groups_ = groups; }
+  static constexpr size_t kDefaultSplitGroups = size_t{1} << 18;
+
   struct Table;
   struct Groups;
 
@@ -177,6 +184,7 @@ class HashAggregate final : public PhysicalOperator {
   size_t state_size_ = 0;
   std::mutex mu_;
   size_t partitions_count_ = 1;                     // hash partitions of a split thread's groups
+  size_t split_groups_ = kDefaultSplitGroups;
   std::vector<Groups> locals_;                      // handed over at combine
   std::vector<std::unique_ptr<Table>> partitions_;  // merged at finalize, disjoint groups
   std::vector<Batch> output_;

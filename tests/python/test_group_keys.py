@@ -42,3 +42,23 @@ def test_binary_and_two_string_keys(diff):
          .groupBy("k2", "k").agg(F.sum("v").alias("sv")))
     diff(lambda s: s.sql("SELECT k, count(*) AS n, sum(v) AS sv FROM VALUES ('x', 1), ('y', 2), "
                          "('x', 3), (NULL, 4), ('abcdefgh', 5) AS t(k, v) GROUP BY k"))
+
+
+def many_groups(s, n=700000, groups=350000):
+    # Each of `groups` groups gets two rows, spread over the input; every 1009th group's key is
+    # null. Each thread's table passes the groups at which it splits into hash partitions.
+    id_ = F.col("id")
+    g = (id_ * 7919) % groups
+    return s.range(n).select(F.when(g % 1009 == 0, F.lit(None)).otherwise(g).alias("g"),
+                             F.concat(F.lit("a group key of byte form #"), g.cast("string")).alias("k"),
+                             (id_ % 13).alias("v"))
+
+
+def test_many_groups_merge_split_thread_tables(diff):
+    # Plain states (moved whole into the merged table), states that own memory (merged), and
+    # string keys too long to pack.
+    diff(lambda s: many_groups(s).groupBy("g").agg(F.count("*").alias("n"), F.sum("v").alias("sv"),
+                                                   F.min("v").alias("mn"), F.avg("v").alias("av")))
+    diff(lambda s: many_groups(s).groupBy("g").agg(F.countDistinct("v").alias("d"),
+                                                   F.sort_array(F.collect_list("v")).alias("l")))
+    diff(lambda s: many_groups(s).groupBy("k", F.col("v") % 2).agg(F.sum("v").alias("sv")))

@@ -1,10 +1,11 @@
 // Hash aggregation's thread tables and their merge, driven one thread table at a time so that
 // each case decides which rows every table sees: many groups (tables split into hash partitions
-// and merged partition by partition), few groups (one merge), skew (split and unsplit tables
-// merged together), long strings arriving after a split (packed keys turned to byte keys in
-// every partition), NULL keys throughout, and every kind of aggregate state (plain sums and
-// counts, min/max, a distinct count, a list that owns heap memory), checked against a reference
-// computed here.
+// and merged partition by partition, at a lowered and at the default threshold), few groups
+// (one merge), skew (split and unsplit tables merged together), long strings arriving after a
+// split (packed keys turned to byte keys in every partition), NULL keys throughout, and every
+// kind of aggregate state (plain sums and counts, min/max, a distinct count, a list that owns
+// heap memory; states that own nothing move whole into a merged table, the others merge),
+// checked against a reference computed here.
 
 #include <gtest/gtest.h>
 
@@ -63,11 +64,24 @@ Batch make_batch(const std::vector<Row>& rows) {
 
 /// Aggregates `tables[t]` (the batches one thread table sinks, in order) through one
 /// HashAggregate and compares every group of its output with the reference.
-void check(const std::vector<std::vector<std::vector<Row>>>& tables) {
+/// `split_groups`: the groups at which a thread table splits (HashAggregate::set_split_groups);
+/// by default 32k, so that inputs of tens of thousands of groups split. `owning`: with the
+/// aggregates whose states own memory (the distinct count and the list); without them, every
+/// state is plain bytes.
+void check(const std::vector<std::vector<std::vector<Row>>>& tables, size_t split_groups = size_t{1} << 15,
+           bool owning = true) {
   const PhysExprPtr v = column(2, DataType::long_());
-  HashAggregate agg({column(0, DataType::long_()), column(1, DataType::string())},
-                    {aggregate("sum", v), aggregate("count", v), aggregate("min", v), aggregate("max", v),
-                     aggregate("count", v, true), aggregate("collect_list", v)});
+  std::vector<AggregateCall> calls;
+  calls.push_back(aggregate("sum", v));
+  calls.push_back(aggregate("count", v));
+  calls.push_back(aggregate("min", v));
+  calls.push_back(aggregate("max", v));
+  if (owning) {
+    calls.push_back(aggregate("count", v, true));
+    calls.push_back(aggregate("collect_list", v));
+  }
+  HashAggregate agg({column(0, DataType::long_()), column(1, DataType::string())}, std::move(calls));
+  agg.set_split_groups(split_groups);
   MemoryPool pool("test", MemoryPool::root());
   ExecContext ctx;
   ctx.pool = &pool;
@@ -99,8 +113,7 @@ void check(const std::vector<std::vector<std::vector<Row>>>& tables) {
   auto source = agg.open_source(ctx);
   std::set<Key> seen;
   while (agg.next_morsel(*source, ctx, [&](Batch out) {
-    ASSERT_EQ(out.columns.size(), 8u);
-    const Column& list = *out.columns[7];
+    ASSERT_EQ(out.columns.size(), owning ? 8u : 6u);
     for (int64_t i = 0; i < out.num_rows; ++i) {
       Key key{out.columns[0]->is_valid(i) ? std::optional<int64_t>(out.columns[0]->values<int64_t>()[i]) : std::nullopt,
               out.columns[1]->is_valid(i) ? std::optional<std::string>(out.columns[1]->string_at(i)) : std::nullopt};
@@ -117,7 +130,9 @@ void check(const std::vector<std::vector<std::vector<Row>>>& tables) {
         EXPECT_EQ(out.columns[5]->values<int64_t>()[i], *e.max);
       }
       EXPECT_EQ(out.columns[3]->values<int64_t>()[i], e.count);
+      if (!owning) continue;
       EXPECT_EQ(out.columns[6]->values<int64_t>()[i], static_cast<int64_t>(e.distinct.size()));
+      const Column& list = *out.columns[7];
       std::vector<int64_t> got;
       for (int32_t j = list.offsets()[i]; j < list.offsets()[i + 1]; ++j)
         got.push_back(list.child(0)->values<int64_t>()[j]);
@@ -192,6 +207,31 @@ TEST(HashAggregateMerge, LongStringsAfterASplitTurnEveryPartitionToByteKeys) {
   tables.push_back(rows(0, 50000, 4096, [](int64_t i) { return short_group(i + 30000); }));
   tables.push_back(rows(0, 2000, 1000, [](int64_t i) { return long_group(i % 40); }));
   check(tables);
+}
+
+TEST(HashAggregateMerge, DefaultSplitThreshold) {
+  // At the default threshold the first table (270k groups) splits and the second (40k groups,
+  // half of them the first's) stays whole; they merge in parallel partitions.
+  std::vector<std::vector<std::vector<Row>>> tables;
+  tables.push_back(rows(0, 270000, 16384, [](int64_t i) { return short_group(i); }));
+  tables.push_back(rows(0, 40000, 8192, [](int64_t i) { return short_group(i + 250000); }));
+  check(tables, HashAggregate::kDefaultSplitGroups);
+}
+
+TEST(HashAggregateMerge, PlainStatesMoveIntoMergedTables) {
+  // Only states that own nothing: groups new to a merged table take their state as it is.
+  // Many groups in split tables, skew, and few groups in one merge, each group seen by several
+  // tables or by one.
+  std::vector<std::vector<std::vector<Row>>> many, skewed, few;
+  for (int64_t t = 0; t < 3; ++t)
+    many.push_back(rows(0, 60000, 4096, [t](int64_t i) { return short_group((i + t * 30000) % 100000); }));
+  check(many, size_t{1} << 15, false);
+  skewed.push_back(rows(0, 50000, 8192, [](int64_t i) { return long_group(i); }));
+  skewed.push_back(rows(0, 4000, 1000, [](int64_t i) { return short_group(i % 40 * 1000); }));
+  check(skewed, size_t{1} << 15, false);
+  for (int64_t t = 0; t < 3; ++t)
+    few.push_back(rows(t * 1000, (t + 1) * 1000, 300, [t](int64_t i) { return short_group(i % (20 + t * 10)); }));
+  check(few, size_t{1} << 15, false);
 }
 
 TEST(HashAggregateMerge, OneTableOfManyGroups) {
