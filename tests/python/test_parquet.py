@@ -159,6 +159,36 @@ def test_group_by_dictionary_coded_keys(diff, tmp_path):
     diff(lambda s: s.read.parquet(path).groupBy(F.upper("t").alias("u")).agg(F.count("*").alias("n")))
 
 
+def test_min_max_of_dictionary_coded_strings(diff, tmp_path):
+    # min and max of strings read from dictionary pages compare each dictionary entry once per
+    # run of rows of one group: whole batches of a global aggregate, runs of sorted keys. The
+    # files hold nulls, an all-null row group, bytes that sort unsigned (UTF-8 past ASCII), a
+    # prefix of another value, and a column whose dictionary overflows into plain pages.
+    d = tmp_path / "dict_minmax"
+    d.mkdir()
+    words = ["pear", "apple", "", "app", "\u00e9t\u00e9", "zoo", "Zebra", "a string longer than sixteen bytes"]
+    for f in range(2):
+        n = 40_000
+        rows = range(f * n, (f + 1) * n)
+        table = pa.table({
+            "s": pa.array([None if i % 53 == 0 or 10_000 <= i - f * n < 20_000 else words[(i * (f + 3)) % len(words)]
+                           for i in rows]),
+            "many": pa.array([f"key-{(i * 7919) % 50_000:06d}" if i % 41 else None for i in rows]),
+            "g": pa.array([(i - f * n) // 5_000 for i in rows], pa.int32()),
+            "h": pa.array([i % 7 for i in rows], pa.int32())})
+        pq.write_table(table, str(d / f"part{f}.parquet"), row_group_size=10_000,
+                       dictionary_pagesize_limit=20_000, data_page_size=8_000)
+    path = str(d)
+    diff(lambda s: s.read.parquet(path).agg(F.min("s").alias("a"), F.max("s").alias("b"),
+                                            F.min("many").alias("c"), F.max("many").alias("e")))
+    # Sorted groups (long runs of one group) and scattered ones (runs of one row).
+    diff(lambda s: s.read.parquet(path).groupBy("g").agg(F.min("s").alias("a"), F.max("s").alias("b"),
+                                                         F.max("many").alias("c")))
+    diff(lambda s: s.read.parquet(path).groupBy("h").agg(F.min("s").alias("a"), F.max("s").alias("b")))
+    diff(lambda s: s.read.parquet(path).filter(F.col("h") == 3).agg(F.min("s").alias("a"), F.max("s").alias("b")))
+    diff(lambda s: s.read.parquet(path).filter(F.col("g") == 2).agg(F.min("s").alias("a")))
+
+
 def test_multiple_files_and_merge_schema(diff, tmp_path):
     d = tmp_path / "merge"
     d.mkdir()
