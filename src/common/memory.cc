@@ -77,6 +77,26 @@ void MemoryPool::free(void* p, size_t bytes) {
 }
 
 void* MemoryPool::reallocate(void* p, size_t old_bytes, size_t new_bytes) {
+  const size_t old_n = round_up(old_bytes == 0 ? 1 : old_bytes);
+  const size_t new_n = round_up(new_bytes == 0 ? 1 : new_bytes);
+  if (p != nullptr && new_n <= old_n) {
+    // A shrink (Arrow trims each decoded buffer to its size) stays where it is: the allocator
+    // gives the tail back in place, with no copy, and the block keeps its alignment.
+    if (new_n == old_n) return p;
+    void* q = std::realloc(p, new_n);
+    if (q == nullptr) q = p;  // the block stays as it was, and valid
+    if (reinterpret_cast<uintptr_t>(q) % kAlign != 0) {
+      // The allocator moved it to a weaker alignment: move it once more, aligned (or keep it
+      // where it is, valid if less aligned, when there is no memory for that).
+      if (void* aligned = std::aligned_alloc(kAlign, new_n)) {
+        std::memcpy(aligned, q, new_bytes);
+        std::free(q);
+        q = aligned;
+      }
+    }
+    release(static_cast<int64_t>(old_n - new_n));
+    return q;
+  }
   void* q = allocate(new_bytes);
   if (p != nullptr) {
     std::memcpy(q, p, std::min(old_bytes, new_bytes));

@@ -210,6 +210,43 @@ void JoinHashTable::probe_int(const std::vector<int64_t>& combined, std::vector<
   }
 }
 
+void JoinHashTable::probe_direct_one_key(const Column& key, int64_t n, std::vector<int32_t>& probe_rows,
+                                         std::vector<int32_t>& build_rows) const {
+  const int64_t lo = key_min_[0], hi = key_max_[0];
+  const uint8_t* valid = key.validity_bits();
+  const int32_t* heads = direct_.data();
+  const size_t base = probe_rows.size();
+  probe_rows.resize(base + static_cast<size_t>(n));
+  build_rows.resize(base + static_cast<size_t>(n));
+  int32_t* pr = probe_rows.data() + base;
+  int32_t* br = build_rows.data() + base;
+  int64_t m = 0;
+  // Each row's pair is written in place and kept when it matched, without a branch per row: a
+  // row outside the range reads the first slot (the range is never empty) and drops it.
+  with_int_values(key, [&](const auto* x) {
+    if (dense_keys_ && valid == nullptr) {
+      for (int64_t i = 0; i < n; ++i) {
+        const int64_t v = x[i];
+        const bool in = v >= lo && v <= hi;
+        pr[m] = static_cast<int32_t>(i);
+        br[m] = static_cast<int32_t>(v - lo);
+        m += in;
+      }
+      return;
+    }
+    for (int64_t i = 0; i < n; ++i) {
+      const int64_t v = x[i];
+      const bool in = v >= lo && v <= hi && (valid == nullptr || get_bit(valid, i));
+      const int32_t b = heads[in ? v - lo : 0];
+      pr[m] = static_cast<int32_t>(i);
+      br[m] = b;
+      m += in && b >= 0;
+    }
+  });
+  probe_rows.resize(base + static_cast<size_t>(m));
+  build_rows.resize(base + static_cast<size_t>(m));
+}
+
 void JoinHashTable::build(Batch rows, const std::vector<ColumnPtr>& keys, const std::vector<bool>& null_safe,
                           bool may_reorder) {
   rows_ = std::move(rows);
@@ -261,6 +298,10 @@ void JoinHashTable::probe(const std::vector<ColumnPtr>& keys, const std::vector<
                           std::vector<int32_t>& probe_rows, std::vector<int32_t>& build_rows,
                           bool first_only) const {
   if (rows_.num_rows == 0 || n == 0) return;
+  if (mode_ == Mode::kDirect && keys.size() == 1 && (first_only || unique_keys_)) {
+    probe_direct_one_key(*keys[0], n, probe_rows, build_rows);
+    return;
+  }
   if (mode_ == Mode::kDirect || mode_ == Mode::kInt64) {
     std::vector<int64_t> combined;
     combine_int_keys(keys, n, combined);

@@ -101,6 +101,10 @@ class JoinHashTable {
   bool try_int_keys(const std::vector<ColumnPtr>& keys, const std::vector<bool>& null_safe,
                     const std::vector<uint8_t>& skip, bool may_reorder);
   void build_int(const std::vector<int64_t>& combined, const std::vector<uint8_t>& skip);
+  /// kDirect over one key whose matches are unique or asked for once: the key's values index
+  /// the table directly (dense keys: they are the build rows), with no combined key per row.
+  void probe_direct_one_key(const Column& key, int64_t n, std::vector<int32_t>& probe_rows,
+                            std::vector<int32_t>& build_rows) const;
   void probe_int(const std::vector<int64_t>& combined, std::vector<int32_t>& probe_rows,
                  std::vector<int32_t>& build_rows, bool first_only) const;
 

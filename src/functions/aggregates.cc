@@ -1,5 +1,6 @@
 // Basic aggregate functions: count, sum, avg, try_sum, try_avg, min, max.
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <string>
@@ -206,11 +207,13 @@ class MinMaxVar final : public AggregateFunction {
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
+    if (!nested_) {
+      update_bytes(states, c, n);
+      return;
+    }
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || !c.is_valid(i)) continue;
-      auto* s = reinterpret_cast<VarState*>(states[i]);
-      if (nested_) offer(s, c.value_at(i));
-      else offer(s, c.string_at(i));
+      offer(reinterpret_cast<VarState*>(states[i]), c.value_at(i));
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
@@ -235,6 +238,55 @@ class MinMaxVar final : public AggregateFunction {
   bool needs_destroy() const override { return true; }
 
  private:
+  /// Strings and binary values. Consecutive rows of one state (a whole batch of a global
+  /// aggregate, runs of sorted or clustered groups) are reduced to their best value before it
+  /// meets the state. Over a run at least as long as the column's dictionary (a column decoded
+  /// from dictionary-encoded data), only the first row of each code is compared: rows of equal
+  /// codes hold equal values, so the rest cannot change the answer.
+  void update_bytes(uint8_t** states, const Column& c, int64_t n) const {
+    const DictionaryCodes* dict = c.dictionary_codes();
+    const int32_t* codes = dict ? dict->codes->as<int32_t>() : nullptr;
+    const int64_t cardinality = dict ? dict->cardinality : 0;
+    const uint8_t* valid = c.validity_bits();
+    std::vector<uint8_t> seen;
+    int64_t i = 0;
+    while (i < n) {
+      uint8_t* state = states[i];
+      int64_t end = i + 1;
+      while (end < n && states[end] == state) ++end;
+      if (state == nullptr) {
+        i = end;
+        continue;
+      }
+      std::string_view best;
+      bool have = false;
+      auto consider = [&](int64_t r) {
+        const std::string_view v = c.string_at(r);
+        if (!have || (max_ ? best.compare(v) < 0 : best.compare(v) > 0)) {
+          best = v;
+          have = true;
+        }
+      };
+      if (codes != nullptr && end - i >= std::max<int64_t>(cardinality, kMinDictionaryRun)) {
+        seen.assign(static_cast<size_t>(cardinality), 0);
+        for (int64_t r = i; r < end; ++r) {
+          if (valid && !get_bit(valid, r)) continue;
+          uint8_t& s = seen[static_cast<size_t>(codes[r])];
+          if (s) continue;
+          s = 1;
+          consider(r);
+        }
+      } else {
+        for (int64_t r = i; r < end; ++r)
+          if (!valid || get_bit(valid, r)) consider(r);
+      }
+      if (have) offer(reinterpret_cast<VarState*>(state), best);
+      i = end;
+    }
+  }
+  // Shorter runs compare every row: marking codes would cost more than it saves.
+  static constexpr int64_t kMinDictionaryRun = 64;
+
   void offer(VarState* s, std::string_view v) const {
     if (!s->bytes) {
       s->bytes = new std::string(v);

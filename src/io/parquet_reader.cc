@@ -162,7 +162,10 @@ struct ParquetFile {
   std::vector<int> leaf;     // leaf column of each top-level field; -1 when it is nested
 };
 
-/// Opens `path` for reading with cached metadata. Arrow's FileReader owns the file.
+/// Opens `path` for reading with cached metadata. Arrow's FileReader owns the file, which is
+/// memory-mapped: the column chunks Arrow reads are then views of the page cache, where a read
+/// would copy each one into a freshly allocated buffer (a copy and a page fault per page, about
+/// a tenth of a scan's time over snappy pages).
 /// `dictionary_leaves` are read as Arrow dictionary arrays (string columns, which Parquet
 /// writers dictionary-encode: decoding them to indices skips building every value).
 /// `parallel_columns` decodes the columns of a row group on Arrow's threads, for scans with
@@ -171,7 +174,7 @@ std::unique_ptr<parquet::arrow::FileReader> open_file(const std::string& path,
                                                       std::shared_ptr<parquet::FileMetaData> md,
                                                       const std::vector<int>& dictionary_leaves = {},
                                                       bool parallel_columns = false) {
-  auto file = arrow::io::ReadableFile::Open(path);
+  auto file = arrow::io::MemoryMappedFile::Open(path, arrow::io::FileMode::READ);
   if (!file.ok()) {
     throw_read_failed(path, "FILE_NOT_EXIST",
                       "File does not exist. It is possible the underlying files have been "

@@ -303,3 +303,35 @@ def test_join_on_integer_valued_keys(diff):
             res = res.unionByName(o, allowMissingColumns=True)
         return res
     diff(program)
+
+
+def test_join_on_dense_surrogate_keys(diff):
+    """A dimension keyed 0..N-1 (a direct index whose keys are its rows) joined from a fact with
+    keys below, inside and above that range, nulls, and keys of narrower and wider types; the
+    same with a key missing from the dimension (a direct index with a hole)."""
+    def program(s):
+        out = []
+        for key_type, size in (("tinyint", 100), ("smallint", 1000), ("int", 1000), ("bigint", 1000)):
+            # Both sides of one key type, so that the index sees keys of that width.
+            fact = s.range(0, 3000).select(
+                F.when(F.col("id") % 23 == 0, None).otherwise(F.col("id") % (size + 70) - 50)
+                .cast(key_type).alias("k"),
+                (F.col("id") * 3 % 7).alias("v"))
+            dim = s.range(0, size).select(F.col("id").cast(key_type).alias("k"), (F.col("id") % 13).alias("cat"))
+            holed = dim.filter(F.col("k") != size // 2)
+            for name, d in (("dense", dim), ("holed", holed)):
+                f = fact
+                for how in ("inner", "left", "left_semi", "left_anti"):
+                    j = f.join(d, "k", how)
+                    agg = [F.count("*").alias("n"), F.sum("v").alias("sv"), F.sum("k").alias("sk")]
+                    if how in ("inner", "left"):
+                        agg += [F.sum("cat").alias("sc"), F.count("cat").alias("nc")]
+                    out.append(j.agg(*agg).withColumn("case", F.lit(f"{name}:{key_type}:{how}")))
+        res = out[0]
+        for o in out[1:]:
+            res = res.unionByName(o, allowMissingColumns=True)
+        return res
+    diff(program)
+    diff(lambda s: s.range(0, 2000).select((F.col("id") % 700).cast("int").alias("k"))
+         .join(s.range(0, 600).select(F.col("id").cast("int").alias("k"), (F.col("id") * 2).alias("w")), "k")
+         .groupBy((F.col("w") % 5).alias("g")).agg(F.count("*").alias("n"), F.sum("w").alias("sw")))

@@ -73,5 +73,50 @@ TEST(GatherTest, DictionaryCodesFollowTheRows) {
   EXPECT_EQ(gather(*plain, idx.data(), 5)->dictionary_codes(), nullptr);
 }
 
+// Fixed-width values of every width gather alike whether or not an index is -1 (a -1 past the
+// first block of indices too), and keep the source's nulls.
+TEST(GatherTest, FixedWidthValuesWithAndWithoutNullIndices) {
+  const std::vector<TypePtr> types = {DataType::byte(), DataType::short_(), DataType::int_(), DataType::long_(),
+                                      DataType::double_()};
+  const int64_t rows = 300;
+  for (const TypePtr& type : types) {
+    ColumnBuilder b(type);
+    for (int64_t i = 0; i < rows; ++i) {
+      if (i % 17 == 5) {
+        b.append_null();
+        continue;
+      }
+      const int64_t v = (i * 37) % 101 - 50;
+      switch (type->byte_width()) {
+        case 1: b.append<int8_t>(static_cast<int8_t>(v)); break;
+        case 2: b.append<int16_t>(static_cast<int16_t>(v * 300)); break;
+        case 4: b.append<int32_t>(static_cast<int32_t>(v * 70000)); break;
+        default:
+          if (type->id() == TypeId::kDouble) b.append<double>(static_cast<double>(v) / 3);
+          else b.append<int64_t>(v * 10000000000LL);
+      }
+    }
+    ColumnPtr in = b.finish();
+    for (int64_t null_at : {int64_t{-1}, int64_t{3}, int64_t{2500}}) {
+      std::vector<int32_t> idx;
+      for (int64_t k = 0; k < 3000; ++k) idx.push_back(static_cast<int32_t>((k * 7919) % rows));
+      if (null_at >= 0) idx[static_cast<size_t>(null_at)] = -1;
+      ColumnPtr out = gather(*in, idx.data(), static_cast<int64_t>(idx.size()));
+      const int w = type->byte_width();
+      for (size_t k = 0; k < idx.size(); ++k) {
+        const int64_t r = static_cast<int64_t>(k);
+        if (idx[k] < 0 || in->is_null(idx[k])) {
+          EXPECT_TRUE(out->is_null(r)) << type->simple_string() << " " << k;
+          continue;
+        }
+        ASSERT_TRUE(out->is_valid(r)) << type->simple_string() << " " << k;
+        EXPECT_EQ(std::memcmp(out->data_buffer()->data() + r * w, in->data_buffer()->data() + idx[k] * w,
+                              static_cast<size_t>(w)), 0)
+            << type->simple_string() << " " << k;
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ember

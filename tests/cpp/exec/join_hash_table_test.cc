@@ -233,5 +233,58 @@ TEST(JoinHashTable, DenseDistinctKeysMayBeStoredInKeyOrder) {
   }
 }
 
+// A direct index over one key answers from the key's values without combining keys per row:
+// keys of every integer width, probe values below, inside and above the build range (the
+// width's extremes too), with and without nulls, dense (rows in key order) or with a hole, and
+// pairs appended after what the vectors hold.
+TEST(JoinHashTable, OneDirectKeyOfEveryWidthMatchesBruteForce) {
+  const std::vector<TypePtr> types = {DataType::byte(), DataType::short_(), DataType::int_(), DataType::long_()};
+  for (const TypePtr& type : types) {
+    const int64_t type_max = type->byte_width() == 1 ? INT8_MAX : type->byte_width() == 2 ? INT16_MAX
+                             : type->byte_width() == 4 ? INT32_MAX : INT64_MAX;
+    const int64_t type_min = -type_max - 1;
+    for (bool hole : {false, true}) {
+      for (bool probe_nulls : {false, true}) {
+        auto column = [&](const std::vector<std::optional<int64_t>>& values) {
+          ColumnBuilder b(type);
+          for (auto& v : values) {
+            if (!v) b.append_null();
+            else if (type->byte_width() == 1) b.append<int8_t>(static_cast<int8_t>(*v));
+            else if (type->byte_width() == 2) b.append<int16_t>(static_cast<int16_t>(*v));
+            else if (type->byte_width() == 4) b.append<int32_t>(static_cast<int32_t>(*v));
+            else b.append<int64_t>(*v);
+          }
+          return b.finish();
+        };
+        std::vector<std::optional<int64_t>> build;
+        for (int64_t i = 0; i < 100; ++i) build.push_back(-20 + (i * 31) % 100);  // -20..79, shuffled
+        if (hole) build[10] = std::nullopt;
+        std::vector<std::optional<int64_t>> probe = {type_min, type_max, -21, -20, 79, 80, 0, 5, 5};
+        for (int64_t i = 0; i < 200; ++i)
+          probe.push_back(probe_nulls && i % 13 == 0 ? std::nullopt : std::optional<int64_t>((i * 7) % 130 - 30));
+        ColumnBuilder payload(DataType::long_());
+        for (size_t i = 0; i < build.size(); ++i) payload.append<int64_t>(static_cast<int64_t>(i));
+        ColumnPtr b = column(build);
+        JoinHashTable t;
+        t.build(Batch({b, payload.finish()}, b->length()), {b}, {false}, /*may_reorder=*/true);
+        EXPECT_EQ(t.mode(), JoinHashTable::Mode::kDirect);
+        EXPECT_EQ(t.dense_keys(), !hole);
+        const Column& ids = *t.rows().columns[1];
+        std::vector<std::optional<int64_t>> stored;
+        for (int64_t r = 0; r < ids.length(); ++r) stored.push_back(build[static_cast<size_t>(ids.values<int64_t>()[r])]);
+        std::vector<std::pair<int32_t, int32_t>> want = {{-7, -7}};
+        for (auto& pair : brute_force({stored}, {probe})) want.push_back(pair);
+        for (bool first_only : {false, true}) {
+          std::vector<int32_t> p = {-7}, m = {-7};
+          t.probe({column(probe)}, {false}, static_cast<int64_t>(probe.size()), p, m, first_only);
+          std::vector<std::pair<int32_t, int32_t>> got;
+          for (size_t i = 0; i < p.size(); ++i) got.emplace_back(p[i], m[i]);
+          EXPECT_EQ(got, want) << type->simple_string() << " hole " << hole << " nulls " << probe_nulls;
+        }
+      }
+    }
+  }
+}
+
 }  // namespace
 }  // namespace ember::exec

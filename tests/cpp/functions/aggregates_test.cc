@@ -212,5 +212,77 @@ TEST(AggregatesTest, BitmapAggregatesMergeToTheSequentialBitmap) {
   }
 }
 
+/// Runs min or max over `x` with one state per row as `state_of` assigns them (-1: no state, as
+/// a FILTER clause leaves a row) and returns each state's answer, nullopt for none.
+std::vector<std::optional<std::string>> min_max_by_state(const ColumnPtr& x, const std::vector<int>& state_of,
+                                                         int states, bool max) {
+  const FunctionDef* d = Registry::instance().find(max ? "max" : "min");
+  Signature sig = d->type_rule({x->type()}, Config());
+  EvalContext ctx;
+  auto fn = d->aggregate(sig, ctx);
+  std::vector<std::vector<uint8_t>> held(static_cast<size_t>(states), std::vector<uint8_t>(fn->state_size()));
+  for (auto& s : held) fn->init(s.data());
+  std::vector<uint8_t*> ptrs;
+  for (int s : state_of) ptrs.push_back(s < 0 ? nullptr : held[static_cast<size_t>(s)].data());
+  fn->update(ptrs.data(), {x}, x->length());
+  ColumnBuilder out(sig.result_type);
+  for (auto& s : held) {
+    uint8_t* p = s.data();
+    fn->finalize(&p, 1, out);
+    fn->destroy(s.data());
+  }
+  ColumnPtr r = out.finish();
+  std::vector<std::optional<std::string>> answers;
+  for (int64_t i = 0; i < r->length(); ++i)
+    answers.push_back(r->is_null(i) ? std::nullopt : std::optional<std::string>(std::string(r->string_at(i))));
+  return answers;
+}
+
+TEST(AggregatesTest, StringMinMaxOverDictionaryCodesMatchesEveryRow) {
+  // A dictionary that repeats a value under two codes, with an empty string and a prefix.
+  const std::vector<std::string> dictionary = {"pear", "apple", "zoo", "", "app", "apple", "\xC3\xA9t\xC3\xA9"};
+  const int64_t n = 2000;
+  ColumnBuilder b(DataType::string());
+  auto codes = std::make_shared<DictionaryCodes>();
+  codes->cardinality = static_cast<int32_t>(dictionary.size());
+  codes->codes = Buffer::allocate(static_cast<size_t>(n) * sizeof(int32_t));
+  int32_t* code = codes->codes->mutable_as<int32_t>();
+  std::vector<int> state_of;
+  for (int64_t i = 0; i < n; ++i) {
+    const bool null = i % 11 == 3;
+    code[i] = null ? 12345 : static_cast<int32_t>((i * 7 + i / 13) % 7);  // a null row's code is arbitrary
+    if (null) b.append_null();
+    else b.append_bytes(dictionary[static_cast<size_t>(code[i])]);
+    // A long run of state 0, short alternating runs, a long run of state 1 with unstated rows
+    // in it, and a state whose only rows are null.
+    int s = i < 700 ? 0 : i < 760 ? static_cast<int>(i % 2) : 1;
+    if (i >= 1500 && i < 1530) s = -1;
+    if (i == 1598) s = 2;
+    state_of.push_back(s);
+  }
+  code[1598] = 0;
+  ColumnPtr plain = b.finish();
+  ASSERT_TRUE(plain->is_null(1598));
+  ColumnPtr coded = plain->with_dictionary_codes(codes);
+  ASSERT_NE(coded->dictionary_codes(), nullptr);
+  for (bool max : {false, true}) {
+    std::vector<std::optional<std::string>> expected(3);
+    for (int64_t i = 0; i < n; ++i) {
+      const int s = state_of[static_cast<size_t>(i)];
+      if (s < 0 || plain->is_null(i)) continue;
+      const std::string v(plain->string_at(i));
+      auto& e = expected[static_cast<size_t>(s)];
+      if (!e || (max ? v > *e : v < *e)) e = v;
+    }
+    ASSERT_FALSE(expected[2].has_value());
+    EXPECT_EQ(min_max_by_state(coded, state_of, 3, max), expected) << max;
+    EXPECT_EQ(min_max_by_state(plain, state_of, 3, max), expected) << max;
+    // One state for every row: a global aggregate. Bytes compare unsigned: é sorts after z.
+    std::vector<int> one(static_cast<size_t>(n), 0);
+    EXPECT_EQ(min_max_by_state(coded, one, 1, max)[0], max ? std::optional<std::string>("\xC3\xA9t\xC3\xA9")
+                                                           : std::optional<std::string>("")) << max;
+  }
+}
+
 }  // namespace
 }  // namespace ember::functions
