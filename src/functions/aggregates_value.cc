@@ -2,8 +2,13 @@
 // any_value (optionally ignoring nulls), max_by / min_by (the value at the row whose ordering
 // key is greatest / least), mode (the most frequent value).
 //
-// Values of any type are held as owned `Value`s. first and last depend on the order in which
-// rows arrive, as in Spark; partial states merge in the order the engine combines them.
+// Values of any type are held as owned `Value`s. first and last depend on the order of the rows,
+// as in Spark, and so do max_by and min_by among rows of equal keys (the later row wins). The
+// engine's threads take a pipeline's batches in turn and their partial states merge in no
+// particular order, so a state keeps the position of the row it chose (the batch's index, which
+// orders batches as their source produced them, and the row within it) and merging keeps the
+// earlier or the later row by position: the result is the one of the rows in input order, as
+// Spark's is for the data of one partition.
 
 #include <cmath>
 #include <algorithm>
@@ -14,6 +19,7 @@
 #include "column/compare.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
+#include "functions/row_position.h"
 
 namespace ember::functions {
 namespace {
@@ -27,9 +33,10 @@ bool ignore_nulls_arg(const std::vector<ColumnPtr>& args) {
 
 // ---- first / last / any_value ---------------------------------------------------------------
 
-/// `taken`: a row was chosen (its value may be null unless nulls are ignored).
+/// `taken`: a row was chosen (its value may be null unless nulls are ignored), at `at`.
 struct PickState {
   Value* value;
+  RowPosition at;
   bool taken;
 };
 
@@ -37,23 +44,24 @@ class FirstLast final : public AggregateFunction {
  public:
   explicit FirstLast(bool last) : last_(last) {}
   size_t state_size() const override { return sizeof(PickState); }
-  void init(uint8_t* s) const override { *reinterpret_cast<PickState*>(s) = {nullptr, false}; }
+  void init(uint8_t* s) const override { *reinterpret_cast<PickState*>(s) = {nullptr, {0, 0}, false}; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     bool ignore = ignore_nulls_arg(args);
+    const int64_t batch = current_batch();
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i]) continue;
       auto* s = reinterpret_cast<PickState*>(states[i]);
-      if (!last_ && s->taken) continue;
       if (ignore && c.is_null(i)) continue;
-      set(s, c.value_at(i));
+      if (!replaces(*s, {batch, i})) continue;
+      set(s, c.value_at(i), {batch, i});
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
     auto* d = reinterpret_cast<PickState*>(dst);
     auto* s = reinterpret_cast<const PickState*>(src);
-    if (!s->taken || (!last_ && d->taken)) return;
-    set(d, s->value ? *s->value : Value());
+    if (!s->taken || !replaces(*d, s->at)) return;
+    set(d, s->value ? *s->value : Value(), s->at);
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
@@ -70,8 +78,15 @@ class FirstLast final : public AggregateFunction {
   bool needs_destroy() const override { return true; }
 
  private:
-  static void set(PickState* s, Value v) {
+  /// Whether a row at `at` replaces the state's: an earlier row for first, a later one for last
+  /// (of one position, the one offered last, as rows arriving in order would).
+  bool replaces(const PickState& s, const RowPosition& at) const {
+    if (!s.taken) return true;
+    return last_ ? !(at < s.at) : at < s.at;
+  }
+  static void set(PickState* s, Value v, const RowPosition& at) {
     s->taken = true;
+    s->at = at;
     if (v.is_null()) {
       delete s->value;
       s->value = nullptr;
@@ -86,34 +101,37 @@ class FirstLast final : public AggregateFunction {
 
 // ---- max_by / min_by ------------------------------------------------------------------------
 
-/// The chosen row's value and ordering key; `key == nullptr` until a row with a non-null key.
+/// The chosen row's value, ordering key and position; `key == nullptr` until a row with a
+/// non-null key.
 struct ByState {
   Value* value;
   Value* key;
+  RowPosition at;
 };
 
 class MaxMinBy final : public AggregateFunction {
  public:
   MaxMinBy(TypePtr key_type, bool max) : key_type_(std::move(key_type)), max_(max) {}
   size_t state_size() const override { return sizeof(ByState); }
-  void init(uint8_t* s) const override { *reinterpret_cast<ByState*>(s) = {nullptr, nullptr}; }
+  void init(uint8_t* s) const override { *reinterpret_cast<ByState*>(s) = {nullptr, nullptr, {0, 0}}; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& v = *args[0];
     const Column& k = *args[1];
     if (k.type()->id() == TypeId::kNull) return;
+    const int64_t batch = current_batch();
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || k.is_null(i)) continue;
       auto* s = reinterpret_cast<ByState*>(states[i]);
       Value key = k.value_at(i);
-      if (s->key && !better(key, *s->key)) continue;
-      offer(s, v.value_at(i), std::move(key));
+      if (s->key && !better(key, {batch, i}, *s)) continue;
+      offer(s, v.value_at(i), std::move(key), {batch, i});
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
     auto* d = reinterpret_cast<ByState*>(dst);
     auto* s = reinterpret_cast<const ByState*>(src);
-    if (!s->key || (d->key && !better(*s->key, *d->key))) return;
-    offer(d, s->value ? *s->value : Value(), *s->key);
+    if (!s->key || (d->key && !better(*s->key, s->at, *d))) return;
+    offer(d, s->value ? *s->value : Value(), *s->key, s->at);
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
@@ -126,18 +144,21 @@ class MaxMinBy final : public AggregateFunction {
     auto* s = reinterpret_cast<ByState*>(state);
     delete s->value;
     delete s->key;
-    *s = {nullptr, nullptr};
+    *s = {nullptr, nullptr, {0, 0}};
   }
   bool needs_destroy() const override { return true; }
 
  private:
-  /// A key replaces the chosen row unless the chosen one is strictly better: ties take the
-  /// row seen last, as Spark's max_by / min_by do.
-  bool better(const Value& candidate, const Value& current) const {
-    int c = compare_values(candidate, current, *key_type_);
-    return max_ ? c >= 0 : c <= 0;
+  /// A row replaces the chosen one when its key is better, or equal and the row comes later
+  /// (of one position, the one offered last): ties take the row seen last in input order, as
+  /// Spark's max_by / min_by do.
+  bool better(const Value& candidate, const RowPosition& at, const ByState& current) const {
+    int c = compare_values(candidate, *current.key, *key_type_);
+    if (c == 0) return !(at < current.at);
+    return max_ ? c > 0 : c < 0;
   }
-  static void offer(ByState* s, Value value, Value key) {
+  static void offer(ByState* s, Value value, Value key, const RowPosition& at) {
+    s->at = at;
     delete s->value;
     s->value = value.is_null() ? nullptr : new Value(std::move(value));
     if (s->key) *s->key = std::move(key);
@@ -148,11 +169,12 @@ class MaxMinBy final : public AggregateFunction {
 };
 
 /// max_by / min_by(x, y, k): the values of the k rows with the greatest (least) keys, ordered by
-/// key; among equal keys the earlier rows come first and win. Rows are kept in arrival order
-/// and cut back to the best k (a stable sort) whenever twice that many have gathered.
+/// key; among equal keys the earlier rows (by position) come first and win. Rows are cut back
+/// to the best k whenever twice that many have gathered.
 struct ByKState {
   struct Entry {
     Value key, value;
+    RowPosition at;
   };
   std::vector<Entry> entries;
   int64_t k = 0;
@@ -168,10 +190,11 @@ class MaxMinByK final : public AggregateFunction {
     const Column& key = *args[1];
     if (key.type()->id() == TypeId::kNull || args[2]->length() == 0) return;
     int64_t k = args[2]->values<int32_t>()[0];
+    const int64_t batch = current_batch();
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || key.is_null(i)) continue;
       ByKState& s = state(states[i], k);
-      s.entries.push_back({key.value_at(i), v.value_at(i)});
+      s.entries.push_back({key.value_at(i), v.value_at(i), {batch, i}});
       if (static_cast<int64_t>(s.entries.size()) >= 2 * s.k) prune(s);
     }
   }
@@ -213,6 +236,7 @@ class MaxMinByK final : public AggregateFunction {
   void prune(ByKState& s) const {
     std::stable_sort(s.entries.begin(), s.entries.end(), [&](const ByKState::Entry& a, const ByKState::Entry& b) {
       int c = compare_values(a.key, b.key, *key_type_);
+      if (c == 0) return a.at < b.at;
       return max_ ? c > 0 : c < 0;
     });
     if (static_cast<int64_t>(s.entries.size()) > s.k) s.entries.resize(static_cast<size_t>(s.k));

@@ -272,6 +272,38 @@ ColumnPtr aggregate_pieces(const std::string& name, const std::vector<ColumnPtr>
   return out.finish();
 }
 
+TEST(AggregatesTest, FirstAndLastKeepTheRowsOfInputOrderWhateverTheMergeOrder) {
+  auto x = longs({10, 11, 12, 13, 14, 15});
+  // Three batches taken by threads out of order: their states merge latest first.
+  std::vector<Piece> pieces = {{4, 6, 2, 0}, {0, 2, 0, 0}, {2, 4, 1, 0}};
+  for (const std::vector<size_t>& order : std::vector<std::vector<size_t>>{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {2, 0, 1}}) {
+    EXPECT_EQ(aggregate_pieces("first", {x}, pieces, order)->values<int64_t>()[0], 10);
+    EXPECT_EQ(aggregate_pieces("last", {x}, pieces, order)->values<int64_t>()[0], 15);
+    EXPECT_EQ(aggregate_pieces("any_value", {x}, pieces, order)->values<int64_t>()[0], 10);
+  }
+  // Nulls ignored: the first and last non-null values by position.
+  ColumnBuilder b(DataType::long_());
+  for (int64_t i = 0; i < 6; ++i) {
+    if (i == 0 || i == 5) b.append_null();
+    else b.append<int64_t>(i);
+  }
+  auto with_nulls = b.finish();
+  auto ignore = constant(DataType::boolean(), Value::boolean(true), 6);
+  EXPECT_EQ(aggregate_pieces("first", {with_nulls, ignore}, pieces, {0, 2, 1}, false, {1})->values<int64_t>()[0], 1);
+  EXPECT_EQ(aggregate_pieces("last", {with_nulls, ignore}, pieces, {1, 2, 0}, false, {1})->values<int64_t>()[0], 4);
+  EXPECT_TRUE(aggregate_pieces("first", {with_nulls}, pieces, {0, 2, 1})->is_null(0));
+}
+
+TEST(AggregatesTest, MaxByAndMinByTiesTakeTheLastRowOfInputOrder) {
+  auto values = longs({1, 2, 3, 4, 5, 6});
+  auto keys = longs({7, 9, 9, 1, 9, 1});
+  std::vector<Piece> pieces = {{4, 6, 2, 0}, {0, 2, 0, 0}, {2, 4, 1, 0}};
+  for (const std::vector<size_t>& order : std::vector<std::vector<size_t>>{{0, 1, 2}, {1, 2, 0}, {2, 0, 1}}) {
+    EXPECT_EQ(aggregate_pieces("max_by", {values, keys}, pieces, order)->values<int64_t>()[0], 5);
+    EXPECT_EQ(aggregate_pieces("min_by", {values, keys}, pieces, order)->values<int64_t>()[0], 6);
+  }
+}
+
 TEST(AggregatesTest, TrySumOfLongsIsLostOnlyWhereAPartitionOverflows) {
   const int64_t max = INT64_MAX;
   auto x = longs({max, 1, -2});
