@@ -304,6 +304,28 @@ TEST(AggregatesTest, MaxByAndMinByTiesTakeTheLastRowOfInputOrder) {
   }
 }
 
+TEST(AggregatesTest, OrderedListAggSortsByItsKeysThenInputOrder) {
+  auto x = strings({"a", "b", "c", "d", "e", "f"});
+  auto delim = constant(DataType::string(), Value::bytes("|"), 6);
+  auto desc_nulls_last = constant(DataType::string(), Value::bytes("DL"), 6);
+  ColumnBuilder kb(DataType::long_());
+  for (std::optional<int64_t> k : {std::optional<int64_t>(2), std::optional<int64_t>(), std::optional<int64_t>(1),
+                                   std::optional<int64_t>(2), std::optional<int64_t>(3), std::optional<int64_t>(1)}) {
+    if (k) kb.append<int64_t>(*k);
+    else kb.append_null();
+  }
+  auto keys = kb.finish();
+  std::vector<Piece> pieces = {{3, 6, 1, 0}, {0, 3, 0, 0}};
+  // Descending, nulls last; equal keys in input order whichever state merges first.
+  for (const std::vector<size_t>& order : std::vector<std::vector<size_t>>{{0, 1}, {1, 0}})
+    EXPECT_EQ(aggregate_pieces("listagg_ordered", {x, delim, desc_nulls_last, keys}, pieces, order, false, {1, 2})
+                  ->string_at(0),
+              "e|a|d|c|f|b");
+  auto asc_nulls_first = constant(DataType::string(), Value::bytes("AF"), 6);
+  EXPECT_EQ(aggregate_pieces("listagg_ordered", {x, delim, asc_nulls_first, keys}, pieces, {0, 1}, false, {1, 2})->string_at(0),
+            "b|c|f|a|d|e");
+}
+
 TEST(AggregatesTest, TrySumOfLongsIsLostOnlyWhereAPartitionOverflows) {
   const int64_t max = INT64_MAX;
   auto x = longs({max, 1, -2});
