@@ -1106,7 +1106,7 @@ ExprPtr Analyzer::resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bo
     std::vector<ExprPtr> args;
     for (auto& a : f->children) args.push_back(resolve_expr(a, child, allow_agg));
     fn = resolve_window_function(lname, std::move(args), f->ignore_nulls);
-  } else if (f->kind == ExprKind::kUnresolvedFunction && !f->filter) {
+  } else if (f->kind == ExprKind::kUnresolvedFunction && !f->filter && f->order_by.empty()) {
     // The window's own aggregate: its arguments may hold aggregates when the window runs over
     // a GROUP BY (sum(sum(v)) OVER ...).
     std::vector<ExprPtr> args;
