@@ -9,6 +9,7 @@
 #include "exec/distinct_aggregate.h"
 #include "exec/group_keys.h"
 #include "exec/operators.h"
+#include "functions/aggregate_scope.h"
 
 namespace ember::exec {
 
@@ -246,6 +247,7 @@ void HashAggregate::init(ExecContext& ctx) {
   std::lock_guard<std::mutex> lock(mu_);
   if (initialized_) return;
   state_size_ = 0;
+  functions::GroupedAggregationScope grouped(!keys_.empty());
   for (auto& c : calls_) {
     auto fn = c.function->aggregate(c.signature, ctx.eval);
     if (c.distinct) fn = make_distinct_aggregate(std::move(fn), c.signature.arg_types);

@@ -135,7 +135,7 @@ void run_pipeline(const Pipeline& p, ExecContext& ctx) {
       if (s.partition != b.partition) s = {b.partition, 0};
       int64_t first = from_source ? b.partition_row : s.rows;
       s.rows = first + b.num_rows;
-      return functions::PartitionContext{b.partition, first};
+      return functions::PartitionContext{b.partition, first, b.index};
     };
     Emit emit = [&](Batch b) {
       // Rows out of a sink crossed what Spark plans as an exchange (aggregation, sort, limit,

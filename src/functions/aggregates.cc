@@ -9,6 +9,7 @@
 #include "functions/decimal_util.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
+#include "functions/rand.h"
 
 namespace ember::functions {
 namespace {
@@ -108,6 +109,82 @@ class SumAvg final : public AggregateFunction {
     }
   }
   SumOverflow overflow_;
+};
+
+/// try_sum over integral inputs, as Spark's partial aggregation computes it: within a Spark
+/// partition the running sum is lost (null) from the row where it overflows on, even when later
+/// rows would bring it back; the partitions' partial sums then add up, null when one of them is
+/// or when adding them overflows. So the result depends on where the partitions split the rows
+/// (the partition each batch carries), as Spark's does.
+class TrySumIntegral final : public AggregateFunction {
+ public:
+  struct State {
+    int64_t sum;        // the partial sums of the partitions closed so far
+    int64_t open;       // the running sum of partition `partition`
+    int64_t count;
+    int64_t partition;  // -1: no open partition
+    bool lost;          // `sum` overflowed or took a lost partial sum
+    bool open_lost;     // `open` overflowed
+  };
+
+  explicit TrySumIntegral(TypeId in) : in_(in) {}
+  size_t state_size() const override { return sizeof(State); }
+  void init(uint8_t* s) const override { *reinterpret_cast<State*>(s) = {0, 0, 0, -1, false, false}; }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& c = *args[0];
+    if (c.type()->id() == TypeId::kNull) return;
+    const int64_t partition = current_partition().partition;
+    dispatch_fixed(in_, [&]<typename In>() {
+      if constexpr (std::is_integral_v<In>) {
+        const In* x = c.values<In>();
+        for (int64_t i = 0; i < n; ++i) {
+          if (!states[i] || !c.is_valid(i)) continue;
+          auto* s = reinterpret_cast<State*>(states[i]);
+          if (s->partition != partition) {
+            close(*s);
+            s->partition = partition;
+          }
+          s->open_lost |= __builtin_add_overflow(s->open, static_cast<int64_t>(x[i]), &s->open);
+          ++s->count;
+        }
+      }
+    });
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    auto* d = reinterpret_cast<State*>(dst);
+    State s = *reinterpret_cast<const State*>(src);
+    d->count += s.count;
+    // Rows of one partition that reached two states add up before the partition is closed.
+    if (s.partition >= 0 && s.partition == d->partition) {
+      d->open_lost |= s.open_lost || __builtin_add_overflow(d->open, s.open, &d->open);
+      s.partition = -1;
+    } else if (s.partition >= 0 && d->partition < 0) {
+      d->open = s.open;
+      d->open_lost = s.open_lost;
+      d->partition = s.partition;
+      s.partition = -1;
+    }
+    close(s);
+    d->lost |= s.lost || __builtin_add_overflow(d->sum, s.sum, &d->sum);
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    for (int64_t i = 0; i < n; ++i) {
+      State s = *reinterpret_cast<const State*>(states[i]);
+      close(s);
+      if (s.count == 0 || s.lost) out.append_null();
+      else out.append<int64_t>(s.sum);
+    }
+  }
+
+ private:
+  static void close(State& s) {
+    if (s.partition < 0) return;
+    s.lost |= s.open_lost || __builtin_add_overflow(s.sum, s.open, &s.sum);
+    s.open = 0;
+    s.open_lost = false;
+    s.partition = -1;
+  }
+  TypeId in_;
 };
 
 // ---- min / max / first / last ---------------------------------------------------------------
@@ -330,6 +407,8 @@ std::unique_ptr<AggregateFunction> make_sum_avg(const Signature& sig, const Eval
                                                 bool try_mode) {
   SumOverflow of = try_mode ? SumOverflow::kNull : ctx.ansi ? SumOverflow::kError : SumOverflow::kWrap;
   auto make = [&]<typename In, typename SumAcc>() -> std::unique_ptr<AggregateFunction> {
+    if constexpr (std::is_integral_v<In>)
+      if (try_mode && !avg) return std::make_unique<TrySumIntegral>(sig.arg_types[0]->id());
     if (avg) return std::make_unique<SumAvg<In, double, true>>(of);
     return std::make_unique<SumAvg<In, SumAcc, false>>(of);
   };

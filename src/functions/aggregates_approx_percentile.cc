@@ -8,9 +8,12 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
+#include "functions/cast.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
+#include "io/text_parse.h"
 
 namespace ember::functions {
 namespace {
@@ -98,7 +101,13 @@ class QuantileSummary {
  private:
   void insert_head() {
     if (head_.empty()) return;
-    std::sort(head_.begin(), head_.end());
+    // Java's total order of doubles, as Spark sorts its head buffer: -0.0 before 0.0, NaN
+    // after +Infinity.
+    std::sort(head_.begin(), head_.end(), [](double a, double b) {
+      if (std::isnan(a) || std::isnan(b)) return !std::isnan(a) && std::isnan(b);
+      if (a == b) return std::signbit(a) && !std::signbit(b);
+      return a < b;
+    });
     std::vector<Sample> out;
     out.reserve(samples_.size() + head_.size());
     size_t s = 0;
@@ -213,17 +222,29 @@ class ApproxPercentile final : public AggregateFunction {
   bool needs_destroy() const override { return true; }
 
  private:
+  /// A value as Spark's summary holds it: decimals of up to 18 digits as their unscaled long
+  /// divided by the power of ten, wider ones rounded from their exact value.
   template <typename T>
   double to_double(T v) const {
-    if constexpr (std::is_same_v<T, int128_t>) return static_cast<double>(v) / std::pow(10.0, type_->scale());
-    else return static_cast<double>(v);
+    if constexpr (std::is_same_v<T, int128_t>) {
+      if (type_->precision() > 18) return std::strtod(decimal_to_string(v, type_->scale()).c_str(), nullptr);
+      return static_cast<double>(v) / std::pow(10.0, type_->scale());
+    } else {
+      return static_cast<double>(v);
+    }
   }
-  /// Appends a summary value in the input's type, as Spark converts it back.
+  /// Appends a summary value in the input's type, as Spark converts it back: a decimal through
+  /// the double's shortest text, rounded to the type's scale, and null when it does not fit
+  /// (the double of 99999999999999999999.999999999999999999 is 1.0E20).
   void append(ColumnBuilder& b, double v) const {
     dispatch_fixed(type_->id(), [&]<typename T>() {
-      if constexpr (std::is_same_v<T, int128_t>)
-        b.append<int128_t>(static_cast<int128_t>(std::llround(v * std::pow(10.0, type_->scale()))));
-      else b.append<T>(static_cast<T>(v));
+      if constexpr (std::is_same_v<T, int128_t>) {
+        int128_t d = 0;
+        if (io::parse_decimal(format_double(v), type_->precision(), type_->scale(), false, &d)) b.append<int128_t>(d);
+        else b.append_null();
+      } else {
+        b.append<T>(static_cast<T>(v));
+      }
     });
   }
   std::vector<double> percentages(const Column& c) const {

@@ -2,18 +2,26 @@
 // any_value (optionally ignoring nulls), max_by / min_by (the value at the row whose ordering
 // key is greatest / least), mode (the most frequent value).
 //
-// Values of any type are held as owned `Value`s. first and last depend on the order in which
-// rows arrive, as in Spark; partial states merge in the order the engine combines them.
+// Values of any type are held as owned `Value`s. first and last depend on the order of the rows,
+// as in Spark, and so do max_by and min_by among rows of equal keys (the later row wins). The
+// engine's threads take a pipeline's batches in turn and their partial states merge in no
+// particular order, so a state keeps the position of the row it chose (the batch's index, which
+// orders batches as their source produced them, and the row within it) and merging keeps the
+// earlier or the later row by position: the result is the one of the rows in input order, as
+// Spark's is for the data of one partition.
 
 #include <cmath>
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <string>
 #include <unordered_map>
 
 #include "column/compare.h"
+#include "functions/digest.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
+#include "functions/row_position.h"
 
 namespace ember::functions {
 namespace {
@@ -27,9 +35,10 @@ bool ignore_nulls_arg(const std::vector<ColumnPtr>& args) {
 
 // ---- first / last / any_value ---------------------------------------------------------------
 
-/// `taken`: a row was chosen (its value may be null unless nulls are ignored).
+/// `taken`: a row was chosen (its value may be null unless nulls are ignored), at `at`.
 struct PickState {
   Value* value;
+  RowPosition at;
   bool taken;
 };
 
@@ -37,23 +46,24 @@ class FirstLast final : public AggregateFunction {
  public:
   explicit FirstLast(bool last) : last_(last) {}
   size_t state_size() const override { return sizeof(PickState); }
-  void init(uint8_t* s) const override { *reinterpret_cast<PickState*>(s) = {nullptr, false}; }
+  void init(uint8_t* s) const override { *reinterpret_cast<PickState*>(s) = {nullptr, {0, 0}, false}; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     bool ignore = ignore_nulls_arg(args);
+    const int64_t batch = current_batch();
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i]) continue;
       auto* s = reinterpret_cast<PickState*>(states[i]);
-      if (!last_ && s->taken) continue;
       if (ignore && c.is_null(i)) continue;
-      set(s, c.value_at(i));
+      if (!replaces(*s, {batch, i})) continue;
+      set(s, c.value_at(i), {batch, i});
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
     auto* d = reinterpret_cast<PickState*>(dst);
     auto* s = reinterpret_cast<const PickState*>(src);
-    if (!s->taken || (!last_ && d->taken)) return;
-    set(d, s->value ? *s->value : Value());
+    if (!s->taken || !replaces(*d, s->at)) return;
+    set(d, s->value ? *s->value : Value(), s->at);
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
@@ -70,8 +80,15 @@ class FirstLast final : public AggregateFunction {
   bool needs_destroy() const override { return true; }
 
  private:
-  static void set(PickState* s, Value v) {
+  /// Whether a row at `at` replaces the state's: an earlier row for first, a later one for last
+  /// (of one position, the one offered last, as rows arriving in order would).
+  bool replaces(const PickState& s, const RowPosition& at) const {
+    if (!s.taken) return true;
+    return last_ ? !(at < s.at) : at < s.at;
+  }
+  static void set(PickState* s, Value v, const RowPosition& at) {
     s->taken = true;
+    s->at = at;
     if (v.is_null()) {
       delete s->value;
       s->value = nullptr;
@@ -86,34 +103,37 @@ class FirstLast final : public AggregateFunction {
 
 // ---- max_by / min_by ------------------------------------------------------------------------
 
-/// The chosen row's value and ordering key; `key == nullptr` until a row with a non-null key.
+/// The chosen row's value, ordering key and position; `key == nullptr` until a row with a
+/// non-null key.
 struct ByState {
   Value* value;
   Value* key;
+  RowPosition at;
 };
 
 class MaxMinBy final : public AggregateFunction {
  public:
   MaxMinBy(TypePtr key_type, bool max) : key_type_(std::move(key_type)), max_(max) {}
   size_t state_size() const override { return sizeof(ByState); }
-  void init(uint8_t* s) const override { *reinterpret_cast<ByState*>(s) = {nullptr, nullptr}; }
+  void init(uint8_t* s) const override { *reinterpret_cast<ByState*>(s) = {nullptr, nullptr, {0, 0}}; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& v = *args[0];
     const Column& k = *args[1];
     if (k.type()->id() == TypeId::kNull) return;
+    const int64_t batch = current_batch();
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || k.is_null(i)) continue;
       auto* s = reinterpret_cast<ByState*>(states[i]);
       Value key = k.value_at(i);
-      if (s->key && !better(key, *s->key)) continue;
-      offer(s, v.value_at(i), std::move(key));
+      if (s->key && !better(key, {batch, i}, *s)) continue;
+      offer(s, v.value_at(i), std::move(key), {batch, i});
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
     auto* d = reinterpret_cast<ByState*>(dst);
     auto* s = reinterpret_cast<const ByState*>(src);
-    if (!s->key || (d->key && !better(*s->key, *d->key))) return;
-    offer(d, s->value ? *s->value : Value(), *s->key);
+    if (!s->key || (d->key && !better(*s->key, s->at, *d))) return;
+    offer(d, s->value ? *s->value : Value(), *s->key, s->at);
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
@@ -126,18 +146,21 @@ class MaxMinBy final : public AggregateFunction {
     auto* s = reinterpret_cast<ByState*>(state);
     delete s->value;
     delete s->key;
-    *s = {nullptr, nullptr};
+    *s = {nullptr, nullptr, {0, 0}};
   }
   bool needs_destroy() const override { return true; }
 
  private:
-  /// A key replaces the chosen row unless the chosen one is strictly better: ties take the
-  /// row seen last, as Spark's max_by / min_by do.
-  bool better(const Value& candidate, const Value& current) const {
-    int c = compare_values(candidate, current, *key_type_);
-    return max_ ? c >= 0 : c <= 0;
+  /// A row replaces the chosen one when its key is better, or equal and the row comes later
+  /// (of one position, the one offered last): ties take the row seen last in input order, as
+  /// Spark's max_by / min_by do.
+  bool better(const Value& candidate, const RowPosition& at, const ByState& current) const {
+    int c = compare_values(candidate, *current.key, *key_type_);
+    if (c == 0) return !(at < current.at);
+    return max_ ? c > 0 : c < 0;
   }
-  static void offer(ByState* s, Value value, Value key) {
+  static void offer(ByState* s, Value value, Value key, const RowPosition& at) {
+    s->at = at;
     delete s->value;
     s->value = value.is_null() ? nullptr : new Value(std::move(value));
     if (s->key) *s->key = std::move(key);
@@ -148,11 +171,12 @@ class MaxMinBy final : public AggregateFunction {
 };
 
 /// max_by / min_by(x, y, k): the values of the k rows with the greatest (least) keys, ordered by
-/// key; among equal keys the earlier rows come first and win. Rows are kept in arrival order
-/// and cut back to the best k (a stable sort) whenever twice that many have gathered.
+/// key; among equal keys the earlier rows (by position) come first and win. Rows are cut back
+/// to the best k whenever twice that many have gathered.
 struct ByKState {
   struct Entry {
     Value key, value;
+    RowPosition at;
   };
   std::vector<Entry> entries;
   int64_t k = 0;
@@ -168,10 +192,11 @@ class MaxMinByK final : public AggregateFunction {
     const Column& key = *args[1];
     if (key.type()->id() == TypeId::kNull || args[2]->length() == 0) return;
     int64_t k = args[2]->values<int32_t>()[0];
+    const int64_t batch = current_batch();
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || key.is_null(i)) continue;
       ByKState& s = state(states[i], k);
-      s.entries.push_back({key.value_at(i), v.value_at(i)});
+      s.entries.push_back({key.value_at(i), v.value_at(i), {batch, i}});
       if (static_cast<int64_t>(s.entries.size()) >= 2 * s.k) prune(s);
     }
   }
@@ -213,6 +238,7 @@ class MaxMinByK final : public AggregateFunction {
   void prune(ByKState& s) const {
     std::stable_sort(s.entries.begin(), s.entries.end(), [&](const ByKState::Entry& a, const ByKState::Entry& b) {
       int c = compare_values(a.key, b.key, *key_type_);
+      if (c == 0) return a.at < b.at;
       return max_ ? c > 0 : c < 0;
     });
     if (static_cast<int64_t>(s.entries.size()) > s.k) s.entries.resize(static_cast<size_t>(s.k));
@@ -224,27 +250,46 @@ class MaxMinByK final : public AggregateFunction {
 // ---- mode -----------------------------------------------------------------------------------
 
 /// Counts per distinct value, keyed by the value's bytes (fixed-width values by their storage
-/// bytes, so -0.0 and 0.0 count apart, as Spark's boxed keys do).
-using ModeCounts = std::unordered_map<std::string, int64_t>;
+/// bytes; floating point values normalized first, so that -0.0 counts as 0.0 and every NaN as
+/// one, as in Spark).
+struct ModeEntry {
+  int64_t count = 0;
+  RowPosition first{INT64_MAX, INT64_MAX};  // where the value first appeared
+};
+using ModeCounts = std::unordered_map<std::string, ModeEntry>;
 
+/// The mode; among equally frequent values, the least one when `deterministic`, else the one
+/// Spark's hash map of counts (an OpenHashMap) iterates first. That map places each value at the
+/// slot of its Java hash code mixed by Murmur3, probing quadratically past taken slots, in a
+/// capacity of 64 doubled whenever more than 70% full; values enter in input order, as in one
+/// Spark partition (Spark's merge of several partitions' maps may order them otherwise). Types
+/// whose Java hash Ember does not reproduce (decimals, binary, collated strings) take the least
+/// value.
 class Mode final : public AggregateFunction {
  public:
-  explicit Mode(TypePtr type) : type_(std::move(type)) {}
+  Mode(TypePtr type, bool deterministic) : type_(std::move(type)), deterministic_(deterministic) {}
   size_t state_size() const override { return sizeof(ModeCounts*); }
   void init(uint8_t* s) const override { *reinterpret_cast<ModeCounts**>(s) = nullptr; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
+    const int64_t batch = current_batch();
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || c.is_null(i)) continue;
-      ++counts(states[i])[key_of(c, i)];
+      ModeEntry& e = counts(states[i])[key_of(c, i)];
+      ++e.count;
+      e.first = std::min(e.first, RowPosition{batch, i});
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
     auto* s = *reinterpret_cast<ModeCounts* const*>(src);
     if (!s) return;
     ModeCounts& d = counts(dst);
-    for (auto& [k, v] : *s) d[k] += v;
+    for (auto& [k, v] : *s) {
+      ModeEntry& e = d[k];
+      e.count += v.count;
+      e.first = std::min(e.first, v.first);
+    }
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
@@ -253,16 +298,20 @@ class Mode final : public AggregateFunction {
         out.append_null();
         continue;
       }
-      // The most frequent value; among equally frequent ones the least in Spark's order.
-      int64_t best_count = 0;
+      int64_t best_count = 0, ties = 0;
+      for (auto& [k, e] : *m) best_count = std::max(best_count, e.count);
+      for (auto& [k, e] : *m) ties += e.count == best_count;
+      if (ties > 1 && !deterministic_ && hashable()) {
+        out.append_value(value_of(*first_in_spark_order(*m, best_count)));
+        continue;
+      }
       Value best_value;
-      for (auto& [k, cnt] : *m) {
-        if (cnt < best_count) continue;
+      bool found = false;
+      for (auto& [k, e] : *m) {
+        if (e.count < best_count) continue;
         Value v = value_of(k);
-        if (cnt > best_count || compare_values(v, best_value, *type_) < 0) {
-          best_count = cnt;
-          best_value = std::move(v);
-        }
+        if (!found || compare_values(v, best_value, *type_) < 0) best_value = std::move(v);
+        found = true;
       }
       out.append_value(best_value);
     }
@@ -284,8 +333,89 @@ class Mode final : public AggregateFunction {
     if (type_->is_string_like()) return std::string(c.string_at(i));
     if (type_->id() == TypeId::kBoolean) return std::string(1, static_cast<char>(c.bool_at(i)));
     return dispatch_fixed(type_->id(), [&]<typename T>() {
-      return std::string(reinterpret_cast<const char*>(c.values<T>() + i), sizeof(T));
+      T x = c.values<T>()[i];
+      if constexpr (std::is_floating_point_v<T>) {
+        if (x == 0) x = 0;
+        if (std::isnan(x)) x = std::numeric_limits<T>::quiet_NaN();
+      }
+      return std::string(reinterpret_cast<const char*>(&x), sizeof(T));
     });
+  }
+  /// The first value of count `best` that Spark's OpenHashMap of these counts iterates, the
+  /// values inserted in order of first appearance.
+  const std::string* first_in_spark_order(const ModeCounts& m, int64_t best) const {
+    std::vector<std::pair<const std::string*, const ModeEntry*>> keys;
+    for (auto& [k, e] : m) keys.push_back({&k, &e});
+    std::sort(keys.begin(), keys.end(), [](const auto& a, const auto& b) { return a.second->first < b.second->first; });
+    std::vector<uint32_t> hashes;
+    for (auto& k : keys) hashes.push_back(static_cast<uint32_t>(digest::murmur3_int(java_hash(*k.first), 0)));
+    size_t capacity = 64;
+    std::vector<int64_t> slots(capacity, -1);
+    auto place = [&](int64_t key) {
+      size_t mask = slots.size() - 1, pos = hashes[static_cast<size_t>(key)] & mask;
+      for (size_t delta = 1; slots[pos] >= 0; ++delta) pos = (pos + delta) & mask;
+      slots[pos] = key;
+    };
+    size_t size = 0;
+    for (size_t k = 0; k < keys.size(); ++k) {
+      place(static_cast<int64_t>(k));
+      if (++size > static_cast<size_t>(0.7 * static_cast<double>(capacity))) {
+        // Grows: the keys move in the order of their old slots.
+        std::vector<int64_t> old;
+        old.swap(slots);
+        capacity *= 2;
+        slots.assign(capacity, -1);
+        for (int64_t key : old)
+          if (key >= 0) place(key);
+      }
+    }
+    for (int64_t key : slots)
+      if (key >= 0 && keys[static_cast<size_t>(key)].second->count == best) return keys[static_cast<size_t>(key)].first;
+    return keys.front().first;
+  }
+  bool hashable() const {
+    switch (type_->id()) {
+      case TypeId::kByte: case TypeId::kShort: case TypeId::kInt: case TypeId::kDate:
+      case TypeId::kYearMonthInterval: case TypeId::kLong: case TypeId::kTimestamp:
+      case TypeId::kTimestampNtz: case TypeId::kDayTimeInterval: case TypeId::kFloat: case TypeId::kDouble:
+      case TypeId::kBoolean:
+        return true;
+      case TypeId::kString: return type_->collation_id() == 0;
+      default: return false;
+    }
+  }
+  /// The Java hash code of the boxed value Spark keeps for key `k` (Integer, Long, Float, Double,
+  /// Boolean, or UTF8String's Murmur3 of its bytes with seed 42).
+  int32_t java_hash(const std::string& k) const {
+    auto bits64 = [](uint64_t b) { return static_cast<int32_t>(b ^ (b >> 32)); };
+    switch (type_->id()) {
+      case TypeId::kString: return digest::murmur3_bytes(k, 42);
+      case TypeId::kBoolean: return k[0] ? 1231 : 1237;
+      case TypeId::kFloat: {
+        uint32_t b;
+        std::memcpy(&b, k.data(), sizeof(b));
+        return static_cast<int32_t>(b);
+      }
+      case TypeId::kDouble:
+      case TypeId::kLong:
+      case TypeId::kTimestamp:
+      case TypeId::kTimestampNtz:
+      case TypeId::kDayTimeInterval: {
+        uint64_t b;
+        std::memcpy(&b, k.data(), sizeof(b));
+        return bits64(b);
+      }
+      default:
+        return dispatch_fixed(type_->id(), [&]<typename T>() -> int32_t {
+          if constexpr (std::is_integral_v<T> && sizeof(T) <= 4) {
+            T x;
+            std::memcpy(&x, k.data(), sizeof(T));
+            return static_cast<int32_t>(x);
+          } else {
+            return 0;
+          }
+        });
+    }
   }
   Value value_of(const std::string& k) const {
     if (type_->is_string_like()) return Value::bytes(k);
@@ -299,6 +429,7 @@ class Mode final : public AggregateFunction {
     });
   }
   TypePtr type_;
+  bool deterministic_;
 };
 
 // ---- registration ---------------------------------------------------------------------------
@@ -419,7 +550,18 @@ void register_value_aggregates(Registry& r) {
       s.null_if_any_arg_null = false;
       return s;
     };
-    d.aggregate = [](const Signature& sig, const EvalContext&) { return std::make_unique<Mode>(sig.arg_types[0]); };
+    d.arg_type_rule = [rule = d.type_rule](const std::vector<ArgInfo>& a, const Config& conf) {
+      std::vector<TypePtr> types;
+      for (auto& x : a) types.push_back(x.type);
+      Signature s = rule(types, conf);
+      // Whether ties take the least value: the constant `deterministic` argument.
+      bool deterministic = a.size() > 1 && a[1].literal && !a[1].literal->is_null() && a[1].literal->as_bool();
+      s.parameters.push_back(deterministic ? 1 : 0);
+      return s;
+    };
+    d.aggregate = [](const Signature& sig, const EvalContext&) {
+      return std::make_unique<Mode>(sig.arg_types[0], !sig.parameters.empty() && sig.parameters[0] != 0);
+    };
     // Spark shows the deterministic form as the ordered-set aggregate it is equivalent to.
     d.render = [](const std::string& called, const std::vector<std::string>& args) {
       if (args.size() > 1 && args[1] == "true") return called + "() WITHIN GROUP (ORDER BY " + args[0] + " DESC)";

@@ -105,6 +105,9 @@ uint64_t jump(uint64_t state, uint64_t steps);
 struct PartitionContext {
   int64_t partition = 0;
   int64_t row_offset = 0;
+  /// The batch's `Batch::index`: batches of one pipeline in the order its source produced
+  /// them, which aggregates that keep a row by its position (first, last) compare.
+  int64_t batch = 0;
 };
 
 /// The calling thread's partition context (partition 0, offset 0 when none was set).

@@ -28,6 +28,7 @@
 #include "plan/pivot_resolution.h"
 #include "plan/plan_id_resolution.h"
 #include "plan/window_resolution.h"
+#include "plan/within_group_resolution.h"
 
 namespace ember::plan {
 namespace {
@@ -974,7 +975,23 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
       in_aggregate_ = saved;
       for (auto& a : args)
         if (a->kind == ExprKind::kGenerator) throw_generator_nested(e->to_string());
-      ExprPtr resolved = resolve_function(e, std::move(args), allow_agg);
+      ExprPtr resolved;
+      const FunctionDef* def = e->order_by.empty() ? nullptr : Registry::instance().find(e->name);
+      if (!e->order_by.empty() && def && takes_order_within_group(def->name) && !args.empty() && args.size() <= 2) {
+        // listagg(...) WITHIN GROUP (ORDER BY ...): the keys are the aggregate's inputs too.
+        std::vector<ExprPtr> keys;
+        in_aggregate_ = true;
+        for (const ExprPtr& o : e->order_by)
+          keys.push_back(sort_order(resolve_expr(o->children[0], child, allow_agg), o->ascending, o->nulls_first));
+        in_aggregate_ = saved;
+        resolved = bind_call(Registry::instance().find_internal("listagg_ordered"), e,
+                             ordered_listagg_args(std::move(args), keys), allow_agg);
+        check_within_group_distinct(*resolved);
+      } else {
+        if (!e->order_by.empty() && def && !takes_order_within_group(def->name))
+          throw_within_group_unsupported(lower(e->name));
+        resolved = resolve_function(e, std::move(args), allow_agg);
+      }
       if (e->filter) {
         // FILTER (WHERE ...) of an aggregate: a boolean over the aggregate's input rows.
         if (resolved->kind != ExprKind::kAggregate)
@@ -1094,7 +1111,7 @@ ExprPtr Analyzer::resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bo
     std::vector<ExprPtr> args;
     for (auto& a : f->children) args.push_back(resolve_expr(a, child, allow_agg));
     fn = resolve_window_function(lname, std::move(args), f->ignore_nulls);
-  } else if (f->kind == ExprKind::kUnresolvedFunction && !f->filter) {
+  } else if (f->kind == ExprKind::kUnresolvedFunction && !f->filter && f->order_by.empty()) {
     // The window's own aggregate: its arguments may hold aggregates when the window runs over
     // a GROUP BY (sum(sum(v)) OVER ...).
     std::vector<ExprPtr> args;

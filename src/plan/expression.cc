@@ -227,7 +227,7 @@ std::string Expr::to_string() const {
           if (open != std::string::npos && shown_call.compare(open + 1, 9, "DISTINCT ") != 0)
             shown_call.insert(open + 1, "DISTINCT ");
         }
-        return shown_call;
+        return shown_call + (filter ? " FILTER (WHERE " + filter->to_string() + ")" : "");
       }
       // A function called by its name (negative(x)) is shown by that name, as Spark does.
       if (!name.empty() && name != function->name) return name + "(" + args() + ")";

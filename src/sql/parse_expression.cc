@@ -598,10 +598,30 @@ ExprPtr Parser::function_call(std::vector<std::string> name_parts, int begin) {
   }
   expect_op(")");
   auto call = std::make_shared<Expr>(*plan::call(name, std::move(args), distinct));
+  if (at_word("WITHIN") && at_word("GROUP", 1) && (lname != "percentile_cont" && lname != "percentile_disc")) {
+    // f(...) WITHIN GROUP (ORDER BY k [ASC | DESC] [NULLS FIRST | LAST], ...): the order is kept
+    // on the call for the analyzer, which accepts it for listagg / string_agg only.
+    pos_ += 2;
+    expect_op("(");
+    expect_word("ORDER");
+    expect_word("BY");
+    do {
+      ExprPtr key = expression();
+      bool asc = !accept_word("DESC");
+      if (asc) accept_word("ASC");
+      bool nulls_first = asc;
+      if (accept_word("NULLS")) {
+        nulls_first = accept_word("FIRST");
+        if (!nulls_first) expect_word("LAST");
+      }
+      call->order_by.push_back(plan::sort_order(key, asc, nulls_first));
+    } while (accept_op(","));
+    expect_op(")");
+  }
   if (at_word("WITHIN") && at_word("GROUP", 1)) {
     // percentile_cont / percentile_disc(p) WITHIN GROUP (ORDER BY v [ASC | DESC]) is the
     // function of (v, p, descending).
-    if ((lname != "percentile_cont" && lname != "percentile_disc") || call->children.size() != 1)
+    if (call->children.size() != 1)
       fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                  "The feature is not supported: WITHIN GROUP.", {}, peek().begin, peek(1).stop);
     pos_ += 2;

@@ -1,17 +1,22 @@
 // Aggregate functions driven through their update / merge / finalize contract, for what queries
 // do not pin down: partial states merged in different splits give the sequential result, and
 // the array results of percentile and percentile_approx, max_by / min_by with k, listagg and
-// the bitmap aggregates.
+// the bitmap aggregates; rows of other batches and partitions whose states merge in any order
+// (first / last, max_by ties, ordered listagg, try_sum and decimal sums per partition).
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdint>
 #include <optional>
+#include <set>
 #include <string>
 
 #include "common/config.h"
+#include "common/error.h"
+#include "functions/aggregate_scope.h"
 #include "functions/function.h"
+#include "functions/rand.h"
 
 namespace ember::functions {
 namespace {
@@ -282,6 +287,189 @@ TEST(AggregatesTest, StringMinMaxOverDictionaryCodesMatchesEveryRow) {
     EXPECT_EQ(min_max_by_state(coded, one, 1, max)[0], max ? std::optional<std::string>("\xC3\xA9t\xC3\xA9")
                                                            : std::optional<std::string>("")) << max;
   }
+}
+
+
+/// Rows [begin, end) of the arguments as one batch of the input: its index and partition.
+struct Piece {
+  int64_t begin, end;
+  int64_t batch;
+  int64_t partition;
+};
+
+/// Runs `name` over `args` cut into `pieces`, each updating a partial state of its own as the
+/// batch it names, then merges the states in `merge_order` (indexes into `pieces`; the first is
+/// the destination). `grouped`: the function is made for an aggregation with grouping keys.
+/// Arguments in `literal` are constants that an argument rule sees as literals.
+ColumnPtr aggregate_pieces(const std::string& name, const std::vector<ColumnPtr>& args, const std::vector<Piece>& pieces,
+                           const std::vector<size_t>& merge_order, bool grouped = false, const std::set<size_t>& literal = {},
+                           bool ansi = false) {
+  const FunctionDef* d = Registry::instance().find(name);
+  if (!d) d = Registry::instance().find_internal(name);
+  EXPECT_NE(d, nullptr) << name;
+  Config conf;
+  std::vector<Value> literals;
+  std::vector<ArgInfo> infos;
+  for (auto& a : args) literals.push_back(a->length() > 0 ? a->value_at(0) : Value());
+  std::vector<TypePtr> types;
+  for (size_t k = 0; k < args.size(); ++k) {
+    types.push_back(args[k]->type());
+    infos.push_back({types[k], true, literal.count(k) ? &literals[k] : nullptr});
+  }
+  Signature sig = d->arg_type_rule ? d->arg_type_rule(infos, conf) : d->type_rule(types, conf);
+  EvalContext ctx;
+  ctx.ansi = ansi;
+  std::unique_ptr<AggregateFunction> fn;
+  {
+    GroupedAggregationScope scope(grouped);
+    fn = d->aggregate(sig, ctx);
+  }
+  std::vector<std::vector<uint8_t>> states(pieces.size(), std::vector<uint8_t>(fn->state_size() + 16));
+  for (size_t p = 0; p < pieces.size(); ++p) {
+    fn->init(states[p].data());
+    const Piece& piece = pieces[p];
+    int64_t n = piece.end - piece.begin;
+    std::vector<ColumnPtr> part;
+    for (size_t k = 0; k < args.size(); ++k)
+      part.push_back(literal.count(k) ? constant(args[k]->type(), literals[k], n) : slice(args[k], piece.begin, n));
+    std::vector<uint8_t*> ptrs(static_cast<size_t>(n), states[p].data());
+    PartitionScope where({piece.partition, 0, piece.batch});
+    fn->update(ptrs.data(), part, n);
+  }
+  uint8_t* dst = states[merge_order[0]].data();
+  for (size_t i = 1; i < merge_order.size(); ++i) fn->merge(dst, states[merge_order[i]].data());
+  ColumnBuilder out(sig.result_type);
+  fn->finalize(&dst, 1, out);
+  if (fn->needs_destroy())
+    for (auto& s : states) fn->destroy(s.data());
+  return out.finish();
+}
+
+TEST(AggregatesTest, FirstAndLastKeepTheRowsOfInputOrderWhateverTheMergeOrder) {
+  auto x = longs({10, 11, 12, 13, 14, 15});
+  // Three batches taken by threads out of order: their states merge latest first.
+  std::vector<Piece> pieces = {{4, 6, 2, 0}, {0, 2, 0, 0}, {2, 4, 1, 0}};
+  for (const std::vector<size_t>& order : std::vector<std::vector<size_t>>{{0, 1, 2}, {0, 2, 1}, {1, 0, 2}, {2, 0, 1}}) {
+    EXPECT_EQ(aggregate_pieces("first", {x}, pieces, order)->values<int64_t>()[0], 10);
+    EXPECT_EQ(aggregate_pieces("last", {x}, pieces, order)->values<int64_t>()[0], 15);
+    EXPECT_EQ(aggregate_pieces("any_value", {x}, pieces, order)->values<int64_t>()[0], 10);
+  }
+  // Nulls ignored: the first and last non-null values by position.
+  ColumnBuilder b(DataType::long_());
+  for (int64_t i = 0; i < 6; ++i) {
+    if (i == 0 || i == 5) b.append_null();
+    else b.append<int64_t>(i);
+  }
+  auto with_nulls = b.finish();
+  auto ignore = constant(DataType::boolean(), Value::boolean(true), 6);
+  EXPECT_EQ(aggregate_pieces("first", {with_nulls, ignore}, pieces, {0, 2, 1}, false, {1})->values<int64_t>()[0], 1);
+  EXPECT_EQ(aggregate_pieces("last", {with_nulls, ignore}, pieces, {1, 2, 0}, false, {1})->values<int64_t>()[0], 4);
+  EXPECT_TRUE(aggregate_pieces("first", {with_nulls}, pieces, {0, 2, 1})->is_null(0));
+}
+
+TEST(AggregatesTest, MaxByAndMinByTiesTakeTheLastRowOfInputOrder) {
+  auto values = longs({1, 2, 3, 4, 5, 6});
+  auto keys = longs({7, 9, 9, 1, 9, 1});
+  std::vector<Piece> pieces = {{4, 6, 2, 0}, {0, 2, 0, 0}, {2, 4, 1, 0}};
+  for (const std::vector<size_t>& order : std::vector<std::vector<size_t>>{{0, 1, 2}, {1, 2, 0}, {2, 0, 1}}) {
+    EXPECT_EQ(aggregate_pieces("max_by", {values, keys}, pieces, order)->values<int64_t>()[0], 5);
+    EXPECT_EQ(aggregate_pieces("min_by", {values, keys}, pieces, order)->values<int64_t>()[0], 6);
+  }
+}
+
+TEST(AggregatesTest, OrderedListAggSortsByItsKeysThenInputOrder) {
+  auto x = strings({"a", "b", "c", "d", "e", "f"});
+  auto delim = constant(DataType::string(), Value::bytes("|"), 6);
+  auto desc_nulls_last = constant(DataType::string(), Value::bytes("DL"), 6);
+  ColumnBuilder kb(DataType::long_());
+  for (std::optional<int64_t> k : {std::optional<int64_t>(2), std::optional<int64_t>(), std::optional<int64_t>(1),
+                                   std::optional<int64_t>(2), std::optional<int64_t>(3), std::optional<int64_t>(1)}) {
+    if (k) kb.append<int64_t>(*k);
+    else kb.append_null();
+  }
+  auto keys = kb.finish();
+  std::vector<Piece> pieces = {{3, 6, 1, 0}, {0, 3, 0, 0}};
+  // Descending, nulls last; equal keys in input order whichever state merges first.
+  for (const std::vector<size_t>& order : std::vector<std::vector<size_t>>{{0, 1}, {1, 0}})
+    EXPECT_EQ(aggregate_pieces("listagg_ordered", {x, delim, desc_nulls_last, keys}, pieces, order, false, {1, 2})
+                  ->string_at(0),
+              "e|a|d|c|f|b");
+  auto asc_nulls_first = constant(DataType::string(), Value::bytes("AF"), 6);
+  EXPECT_EQ(aggregate_pieces("listagg_ordered", {x, delim, asc_nulls_first, keys}, pieces, {0, 1}, false, {1, 2})->string_at(0),
+            "b|c|f|a|d|e");
+}
+
+TEST(AggregatesTest, TrySumOfLongsIsLostOnlyWhereAPartitionOverflows) {
+  const int64_t max = INT64_MAX;
+  auto x = longs({max, 1, -2});
+  // One partition: the running sum overflows at the second row and stays lost.
+  EXPECT_TRUE(aggregate_pieces("try_sum", {x}, {{0, 3, 0, 0}}, {0})->is_null(0));
+  // Partitions {max} and {1, -2}: both partial sums fit, and so does their sum.
+  for (const std::vector<size_t>& order : std::vector<std::vector<size_t>>{{0, 1}, {1, 0}})
+    EXPECT_EQ(aggregate_pieces("try_sum", {x}, {{0, 1, 0, 0}, {1, 3, 1, 1}}, order)->values<int64_t>()[0], max - 1);
+  // One partition's rows in two states (two threads): the loss in one of them stays.
+  for (const std::vector<size_t>& order : std::vector<std::vector<size_t>>{{0, 1}, {1, 0}})
+    EXPECT_TRUE(aggregate_pieces("try_sum", {longs({max, 1, -1})}, {{0, 2, 0, 0}, {2, 3, 1, 0}}, order)->is_null(0));
+  // Partial sums that fit but overflow when added.
+  EXPECT_TRUE(aggregate_pieces("try_sum", {longs({max, max})}, {{0, 1, 0, 0}, {1, 2, 1, 1}}, {0, 1})->is_null(0));
+}
+
+ColumnPtr decimals(const std::vector<std::string>& values, int precision, int scale) {
+  ColumnBuilder b(DataType::decimal(precision, scale));
+  for (auto& v : values) {
+    int128_t u = 0;
+    bool negative = v[0] == '-';
+    int frac = -1;
+    for (char c : v) {
+      if (c == '.') frac = 0;
+      else if (c != '-') u = u * 10 + (c - '0'), frac += frac >= 0;
+    }
+    for (int k = std::max(frac, 0); k < scale; ++k) u *= 10;
+    b.append<int128_t>(negative ? -u : u);
+  }
+  return b.finish();
+}
+
+TEST(AggregatesTest, DecimalSumIsLostWhereSparkKeepsItInARow) {
+  const std::string max = "99999999999999999999.999999999999999999";
+  auto x = decimals({max, "1", "-1"}, 38, 18);
+  // Grouped: the sum leaves DECIMAL(38, 18) at the second row and is lost.
+  EXPECT_TRUE(aggregate_pieces("sum", {x}, {{0, 3, 0, 0}}, {0}, true)->is_null(0));
+  // Without keys the running sum of a partition is exact.
+  EXPECT_EQ(decimal_to_string(aggregate_pieces("sum", {x}, {{0, 3, 0, 0}}, {0}, false)->values<int128_t>()[0], 18), max);
+  // ... but a partition's partial sum must fit.
+  EXPECT_TRUE(aggregate_pieces("sum", {x}, {{0, 2, 0, 0}, {2, 3, 1, 1}}, {0, 1}, false)->is_null(0));
+  try {
+    aggregate_pieces("avg", {x}, {{0, 3, 0, 0}}, {0}, true, {}, true);
+    ADD_FAILURE() << "no error";
+  } catch (const SparkError& e) {
+    EXPECT_EQ(e.error_class(), "ARITHMETIC_OVERFLOW");
+    EXPECT_NE(std::string(e.what()).find("Use 'try_avg'"), std::string::npos) << e.what();
+  }
+  // Partial sums that fit add up beyond the type: the total is out of range, not lost.
+  try {
+    aggregate_pieces("sum", {decimals({max, max}, 38, 18)}, {{0, 1, 0, 0}, {1, 2, 1, 1}}, {0, 1}, false, {}, true);
+    ADD_FAILURE() << "no error";
+  } catch (const SparkError& e) {
+    EXPECT_EQ(e.error_class(), "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION");
+    EXPECT_NE(std::string(e.what()).find("199999999999999999999.999999999999999998 cannot"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(AggregatesTest, DecimalAverageDividesAtScale39ThenRounds) {
+  auto avg_text = [](const std::vector<std::string>& v, int p, int s) {
+    ColumnPtr r = aggregate_pieces("avg", {decimals(v, p, s)}, {{0, static_cast<int64_t>(v.size()), 0, 0}}, {0});
+    return r->is_null(0) ? std::string("NULL") : decimal_to_string(r->values<int128_t>()[0], r->type()->scale());
+  };
+  EXPECT_EQ(avg_text({"1.5", "-2.5", "1.5"}, 38, 18), "0.1666666666666666666667");
+  EXPECT_EQ(avg_text({"12345.678", "12345.678", "-0.000000000000000001", "1"}, 38, 18),
+            "6173.0889999999999999997500");
+  EXPECT_EQ(avg_text({"-2", "-1"}, 10, 0), "-1.5000");
+  // 2/3 at scale 39 rounds up its last digit; at scale 6 the result is 0.666667.
+  EXPECT_EQ(avg_text({"1", "1", "0"}, 10, 2), "0.666667");
+  // A quotient beyond DECIMAL(38, 22): null without ANSI.
+  EXPECT_EQ(avg_text({"-99999999999999999999.999999999999999999", "0.000000000000000001"}, 38, 18), "NULL");
 }
 
 }  // namespace
