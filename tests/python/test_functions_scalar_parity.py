@@ -195,3 +195,62 @@ def test_earliest_timestamp_as_text(diff, ember, oracle):
     with session_conf(ember, oracle, spark_sql_session_timeZone=LA):
         diff(sql("SELECT CAST(timestamp_micros(-9223372036854775808L) AS STRING), "
                  "CAST(timestamp_micros(9223372036854775807L) AS STRING)"))
+
+
+# ---- date_format: zone names, eras, offsets and the patterns Spark refuses ------------------------
+
+ZONES = ["America/Los_Angeles", "America/New_York", "America/Phoenix", "Europe/London", "Europe/Paris",
+         "Asia/Tokyo", "Asia/Kolkata", "Australia/Sydney", "UTC", "+05:30", "Etc/GMT+3"]
+INSTANTS = ["TIMESTAMP'2024-01-15 12:00:00Z'", "TIMESTAMP'2024-07-15 12:00:00Z'", "TIMESTAMP'1800-07-15 12:00:00Z'"]
+
+
+@pytest.mark.parametrize("zone", ZONES)
+def test_date_format_zone_names_and_offsets(diff, ember, oracle, zone):
+    pattern = "z|zz|zzz|zzzz|O|OOOO|VV|X|XX|XXX|XXXX|XXXXX|x|xxx|xxxxx|Z|ZZZZ|ZZZZZ"
+    cols = ", ".join(f"date_format({t}, '{pattern}') AS c{k}" for k, t in enumerate(INSTANTS))
+    with session_conf(ember, oracle, spark_sql_session_timeZone=zone):
+        diff(sql(f"SELECT {cols}"))
+
+
+def test_date_format_generic_zone_names(diff, ember, oracle):
+    for zone in ["America/Los_Angeles", "America/New_York", "Europe/Paris", "Asia/Tokyo"]:
+        with session_conf(ember, oracle, spark_sql_session_timeZone=zone):
+            diff(sql("SELECT date_format(TIMESTAMP'2024-07-15 12:00:00Z', 'v vvvv') AS g"))
+
+
+def test_date_format_eras_quarters_and_ntz(diff, ember, oracle):
+    with session_conf(ember, oracle, spark_sql_session_timeZone=LA):
+        diff(sql("SELECT date_format(TIMESTAMP_NTZ'2024-03-10 02:30:00', 'HH:mm z') AS gap, "
+                 "date_format(TIMESTAMP_NTZ'2024-11-03 01:30:00', 'HH:mm z') AS overlap, "
+                 "date_format(TIMESTAMP_NTZ'0001-01-01 00:00:00', 'yyyy-MM-dd HH:mm:ss z O G') AS first, "
+                 "date_format(DATE'2024-02-29', 'D QQQ QQQQ qqq qqqq F E [yyyy]') AS fields, "
+                 "date_format(TIMESTAMP'-0044-03-15 00:00:00', 'yyyy G GGGG') AS bc, "
+                 "date_format(TIMESTAMP'-0044-03-15 00:00:00', 'yyyy') AS proleptic, "
+                 "date_format(TIMESTAMP'+10000-03-15 00:00:00', 'yyyy yyyyy G') AS wide"))
+
+
+@pytest.mark.parametrize("pattern,error", [
+    ("D w u", "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION"),
+    ("Y", "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION"),
+    ("W", "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION"),
+    ("e", "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN"),
+    ("c", "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN"),
+    ("GGGGG", "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION"),
+    ("MMMMM", "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION"),
+    ("yyyyyyyyyyy", "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION"),
+    ("ddd", "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION"),
+    ("aa", "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION"),
+    ("zzzzz", "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION"),
+    ("yyyy#", "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION"),
+    ("QQQQQ", "INVALID_DATETIME_PATTERN.LENGTH"),
+    ("A", "INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER"),
+    ("n", "INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER"),
+    ("B", "INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER"),
+    ("b", "INVALID_DATETIME_PATTERN.WITH_SUGGESTION"),
+    ("V", "INVALID_DATETIME_PATTERN.WITH_SUGGESTION"),
+    ("OO", "INVALID_DATETIME_PATTERN.WITH_SUGGESTION"),
+    ("xxxxxx", "INVALID_DATETIME_PATTERN.WITH_SUGGESTION"),
+    ("XXXXXX", "INVALID_DATETIME_PATTERN.WITH_SUGGESTION"),
+])
+def test_date_format_refused_patterns(diff_error, pattern, error):
+    diff_error(sql(f"SELECT date_format(TIMESTAMP'2024-07-04 13:05:06', '{pattern}')"), error)

@@ -545,11 +545,6 @@ KNOWN = {
     **dict.fromkeys([
         "to_json(named_struct('i', i, 'd', d, 'st', st, 'ts', ts, 'm', m))",
     ], 'to_json of a timestamp before 1883 in America/Los_Angeles: the local mean time offset has seconds (-07:52:58), which Ember cuts to minutes'),
-    **dict.fromkeys([
-        "date_format(dt, 'D w u')",
-        "date_format(ntz, 'yyyy G')",
-        "date_format(ts, 'EEE MMM d h:mm a z')",
-    ], "date_format: zone names (z), the era (G) and the week-based fields' errors"),
 }
 
 
