@@ -248,21 +248,18 @@ struct DecimalPattern {
   }
 };
 
-/// The digits of a double as DecimalFormat sees them: Java's Double.toString digits, and how
-/// the exact value compares with them where they end in a 5 (for rounding ties).
-void double_digits(double v, std::string* digits, int* exp, int* tie) {
-  shortest_digits(v, digits, exp);
-  *tie = 0;
-  if (digits->back() != '5') return;
-  // The exact binary expansion against the digits.
+/// How the exact value of a double compares with its shortest `digits` (-1 below, 0 equal, 1
+/// above): what decides DecimalFormat's rounding where only a final 5 is dropped.
+int exact_side(double v, const std::string& digits) {
+  // The exact binary expansion (a double has fewer than 800 significant digits).
   std::vector<char> buf(1200);
   std::snprintf(buf.data(), buf.size(), "%.1100e", std::fabs(v));
   std::string exact;
   for (char* p = buf.data(); *p && *p != 'e'; ++p)
     if (*p != '.') exact += *p;
-  const std::string head = exact.substr(0, digits->size());
-  if (head != *digits) *tie = head < *digits ? -1 : 1;
-  else *tie = exact.find_first_not_of('0', digits->size()) == std::string::npos ? 0 : 1;
+  const std::string head = exact.substr(0, digits.size());
+  if (head != digits) return head < digits ? -1 : 1;
+  return exact.find_first_not_of('0', digits.size()) == std::string::npos ? 0 : 1;
 }
 
 ColumnPtr format_number_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
@@ -317,7 +314,12 @@ ColumnPtr format_number_kernel(const Args& a, int64_t n, const Signature& sig, c
         b.append_bytes((negative ? p.neg_prefix : p.prefix) + "\xE2\x88\x9E" + (negative ? p.neg_suffix : p.suffix));
         return;
       }
-      if (v != 0) double_digits(v, &digits, &exp, &tie);
+      if (v != 0) {
+        shortest_digits(v, &digits, &exp);
+        // Only a tie at the last digit needs the exact value (a long expansion).
+        if (digits.back() == '5' && exp + p.max_frac == static_cast<int>(digits.size()) - 1)
+          tie = exact_side(v, digits);
+      }
       exp -= p.shift;
     }
     b.append_bytes(p.format(negative, digits, exp, tie));
