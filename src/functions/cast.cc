@@ -163,7 +163,7 @@ struct Caster {
   /// Arrays, maps and structs as Spark's CAST prints them: `[1, null]`, `{a -> 1, b -> null}`,
   /// `{1, x}`. Elements are cast to STRING as values of their own type are. With
   /// spark.sql.legacy.castComplexTypesToString.enabled maps and structs take square brackets and
-  /// null elements print as nothing (`[1,]`, `{a ->}` is `[a ->]`).
+  /// null elements print as nothing: `[1,, 3]`, `[a -> 1, b ->]`, `[, x]`.
   ColumnPtr complex_to_string() {
     const TypePtr& from = in->type();
     const bool legacy = ctx.config && ctx.config->get_bool("spark.sql.legacy.castComplexTypesToString.enabled", false);
