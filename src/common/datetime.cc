@@ -344,7 +344,19 @@ std::string format_date(int32_t days) {
 
 std::string format_timestamp(int64_t utc_micros, const TimeZone& zone) {
   char buf[48];
-  return std::string(buf, format_local_timestamp(zone.utc_to_local_micros(utc_micros), buf));
+  const int64_t offset = zone.offset_seconds_at_utc(floor_div(utc_micros, kMicrosPerSecond)) * kMicrosPerSecond;
+  int64_t local;
+  if (!__builtin_add_overflow(utc_micros, offset, &local)) return std::string(buf, format_local_timestamp(local, buf));
+  // Local times of the extreme instants pass the microsecond range (the earliest one west of
+  // UTC): days and the time of day are taken apart before the offset is applied.
+  const int64_t days = floor_div(utc_micros, kMicrosPerDay);
+  const int64_t tod = utc_micros - days * kMicrosPerDay + offset;
+  const int64_t local_days = days + floor_div(tod, kMicrosPerDay);
+  const int64_t rem = floor_mod(tod, kMicrosPerDay);
+  char* o = put_date(buf, local_days);
+  *o++ = ' ';
+  o = put_clock(o, rem / kMicrosPerSecond, rem % kMicrosPerSecond, 6);
+  return std::string(buf, static_cast<size_t>(o - buf));
 }
 
 std::string format_timestamp_ntz(int64_t micros) {

@@ -16,6 +16,13 @@ std::string java_string(F v) {
   if (v == 0) return std::signbit(v) ? "-0.0" : "0.0";
   char buf[64];
   auto res = std::to_chars(buf, buf + sizeof buf, std::fabs(v), std::chars_format::scientific);
+  // Java never settles for one digit: where the shortest text has one, it takes the two-digit
+  // decimal nearest the value (Double.MIN_VALUE is 4.9E-324, not 5E-324), as Double.toString is
+  // specified since Java 19. Only subnormals change, their few bits leaving them far from their
+  // one-digit neighbour. (Java 17's older digit generator differs on a few values, 2 *
+  // Double.MIN_VALUE is 1.0E-323 there and 9.9E-324 here.)
+  if (std::memchr(buf, '.', static_cast<size_t>(res.ptr - buf)) == nullptr)
+    res = std::to_chars(buf, buf + sizeof buf, std::fabs(v), std::chars_format::scientific, 1);
   *res.ptr = '\0';
   char* e = std::strchr(buf, 'e');
   const int exp = std::atoi(e + 1);  // value = d.ddd × 10^exp

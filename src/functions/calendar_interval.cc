@@ -14,6 +14,7 @@
 // "overflow" message.
 
 #include "functions/calendar_interval.h"
+#include "functions/cast.h"
 
 #include <cmath>
 
@@ -80,9 +81,12 @@ FunctionDef make_interval_def(const char* name, bool try_form) {
                                     "\" has the type \"" + a[k]->sql() + "\".",
                                 call_sql(name, a));
           }
-          s.arg_types.push_back(k == 6 ? DataType::decimal(18, 6) : DataType::int_());
+          // The seconds keep their type: the kernel casts them to DECIMAL(18,6) where Spark would.
+          s.arg_types.push_back(k == 6 ? (id == TypeId::kNull ? DataType::decimal(18, 6) : a[k]) : DataType::int_());
         }
-        s.may_introduce_null = try_form || !conf.ansi_enabled();
+        // The seconds' cast to DECIMAL(18,6) gives NULL for NaN and the infinities in any mode.
+        s.may_introduce_null = try_form || !conf.ansi_enabled() ||
+                               (a.size() > 6 && cast_forces_null(*a[6], *DataType::decimal(18, 6)));
         return s;
       },
       [try_form](const Args& given, int64_t n, const Signature& sig, const EvalContext& ctx) {
@@ -90,6 +94,8 @@ FunctionDef make_interval_def(const char* name, bool try_form) {
         for (size_t k = a.size(); k < 7; ++k)
           a.push_back(Column::constant(k == 6 ? DataType::decimal(18, 6) : DataType::int_(),
                                        k == 6 ? Value::decimal(0) : Value::integer(0), n));
+        // Spark casts the seconds only where the other fields are not null.
+        a[6] = cast_after_valid(Args(a.begin(), a.begin() + 6), a[6], DataType::decimal(18, 6), ctx);
         return interval_rows(a, n, sig.result_type, overflow_mode(ctx, try_form),
                              [&](int64_t i, CalendarInterval* out) {
                                // DECIMAL(18,6): the unscaled value is the microseconds.
@@ -193,7 +199,9 @@ void register_date_interval(Registry& r, bool subtract, bool try_form) {
       name, op, Display::kInfix,
       [try_form](const Types& a, const Config& conf) {
         Signature s = same_args(a, DataType::date());
-        s.may_introduce_null = try_form || !conf.ansi_enabled();
+        // The seconds' cast to DECIMAL(18,6) gives NULL for NaN and the infinities in any mode.
+        s.may_introduce_null = try_form || !conf.ansi_enabled() ||
+                               (a.size() > 6 && cast_forces_null(*a[6], *DataType::decimal(18, 6)));
         return s;
       },
       [subtract, try_form](const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {

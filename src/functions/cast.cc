@@ -13,6 +13,7 @@
 #include "common/number_format.h"
 #include "functions/decimal_util.h"
 #include "functions/kernel_util.h"
+#include "functions/string_util.h"
 
 namespace ember::functions {
 namespace {
@@ -132,6 +133,7 @@ struct Caster {
     }
     if (to->id() == TypeId::kString) return to_string();
     if (from->id() == TypeId::kString) return from_string();
+    if (to->id() == TypeId::kBinary && from->is_integral()) return integral_to_binary();
     if (from->is_datetime() || to->is_datetime()) return datetime();
     if (to->is_numeric() && (from->is_numeric() || from->id() == TypeId::kBoolean)) return numeric();
     if (to->id() == TypeId::kBoolean && from->is_numeric()) return numeric_to_bool();
@@ -158,9 +160,75 @@ struct Caster {
     return Column::make(to, n, in->validity_buffer(), nullptr, in->offsets_buffer(), std::move(kids));
   }
 
-  ColumnPtr to_string() {
-    ColumnBuilder b(DataType::string(), n);
+  /// Arrays, maps and structs as Spark's CAST prints them: `[1, null]`, `{a -> 1, b -> null}`,
+  /// `{1, x}`. Elements are cast to STRING as values of their own type are. With
+  /// spark.sql.legacy.castComplexTypesToString.enabled maps and structs take square brackets and
+  /// null elements print as nothing: `[1,, 3]`, `[a -> 1, b ->]`, `[, x]`.
+  ColumnPtr complex_to_string() {
     const TypePtr& from = in->type();
+    const bool legacy = ctx.config && ctx.config->get_bool("spark.sql.legacy.castComplexTypesToString.enabled", false);
+    const char open = from->id() == TypeId::kArray || legacy ? '[' : '{';
+    const char close = open == '[' ? ']' : '}';
+    const std::string_view null_text = legacy ? "" : "null";
+    auto text = [&](const ColumnPtr& c) { return cast_column(c, DataType::string(), ctx, try_); };
+    // One element: ", " before all but the first; a null one is `null_text` (nothing at all,
+    // not even the space, when that is empty).
+    auto append = [&](std::string& out, const Column& c, int64_t i, bool first) {
+      if (!first) out += ',';
+      if (c.is_null(i)) {
+        if (!null_text.empty()) out += (first ? "" : " ") + std::string(null_text);
+        return;
+      }
+      if (!first) out += ' ';
+      out += c.string_at(i);
+    };
+    std::vector<ColumnPtr> parts;
+    if (from->id() == TypeId::kArray) {
+      parts.push_back(text(in->child(0)));
+    } else if (from->id() == TypeId::kMap) {
+      parts.push_back(text(in->child(0)->child(0)));
+      parts.push_back(text(in->child(0)->child(1)));
+    } else {
+      for (const ColumnPtr& f : in->children()) parts.push_back(text(f));
+    }
+    ColumnBuilder b(DataType::string(), n);
+    std::string out;
+    for (int64_t i = 0; i < n; ++i) {
+      if (in->is_null(i)) {
+        b.append_null();
+        continue;
+      }
+      out.assign(1, open);
+      if (from->id() == TypeId::kArray) {
+        const int32_t* o = in->offsets();
+        for (int32_t k = o[i]; k < o[i + 1]; ++k) append(out, *parts[0], k, k == o[i]);
+      } else if (from->id() == TypeId::kMap) {
+        const int32_t* o = in->offsets();
+        for (int32_t k = o[i]; k < o[i + 1]; ++k) {
+          if (k != o[i]) out += ", ";
+          out += parts[0]->string_at(k);
+          out += " ->";
+          if (!parts[1]->is_null(k)) {
+            out += ' ';
+            out += parts[1]->string_at(k);
+          } else if (!null_text.empty()) {
+            out += ' ';
+            out += null_text;
+          }
+        }
+      } else {
+        for (size_t f = 0; f < parts.size(); ++f) append(out, *parts[f], i, f == 0);
+      }
+      out += close;
+      b.append_bytes(out);
+    }
+    return b.finish();
+  }
+
+  ColumnPtr to_string() {
+    const TypePtr& from = in->type();
+    if (from->is_nested()) return complex_to_string();
+    ColumnBuilder b(DataType::string(), n);
     for (int64_t i = 0; i < n; ++i) {
       if (in->is_null(i)) {
         b.append_null();
@@ -186,6 +254,12 @@ struct Caster {
         case TypeId::kTime: b.append_bytes(format_time(in->values<int64_t>()[i])); break;
         case TypeId::kCalendarInterval:
           b.append_bytes(format_calendar_interval(in->values<CalendarInterval>()[i]));
+          break;
+        case TypeId::kYearMonthInterval:
+          b.append_bytes(year_month_interval_text(in->values<int32_t>()[i], from->start_field(), from->end_field()));
+          break;
+        case TypeId::kDayTimeInterval:
+          b.append_bytes(format_day_time_interval(in->values<int64_t>()[i], from->start_field(), from->end_field()));
           break;
         default:
           throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
@@ -362,10 +436,22 @@ struct Caster {
         else if (to->is_numeric() || t == TypeId::kBoolean) b.append_null();
         else return unsupported();
       } else if (t == TypeId::kTimestamp && f == TypeId::kDecimal) {
-        // Seconds times 10^6, truncated toward zero; like BigDecimal.longValue, only the low 64
+        // Seconds times 10^6 as Scala's BigDecimal multiplies (rounded to 34 significant
+        // digits, HALF_EVEN), truncated toward zero; like BigDecimal.longValue, only the low 64
         // bits of a wider result remain (in every mode).
-        const int128_t v = in->values<int128_t>()[i];
-        const int scale = from->scale();
+        int128_t v = in->values<int128_t>()[i];
+        int scale = from->scale();
+        const unsigned __int128 mag = v < 0 ? -static_cast<unsigned __int128>(v) : static_cast<unsigned __int128>(v);
+        int digits = 1;
+        for (unsigned __int128 p = 10; digits < 39 && mag >= p; p *= 10) ++digits;
+        if (digits > 34) {
+          const int128_t unit = pow10_i128(digits - 34);
+          int128_t q = v / unit, r = v % unit;
+          const int128_t twice = (r < 0 ? -r : r) * 2;
+          if (twice > unit || (twice == unit && q % 2 != 0)) q += v < 0 ? -1 : 1;
+          v = q;
+          scale -= digits - 34;
+        }
         uint64_t us;
         if (scale >= 6)
           us = static_cast<uint64_t>(static_cast<unsigned __int128>(v / pow10_i128(scale - 6)));
@@ -392,12 +478,10 @@ struct Caster {
             if constexpr (std::is_integral_v<T>) return static_cast<int64_t>(in->values<T>()[i]);
             else return 0;
           });
+          // Seconds beyond the range saturate at the extreme microseconds in every mode, as
+          // Spark's conversion does.
           int64_t us;
-          if (__builtin_mul_overflow(v, kMicrosPerSecond, &us)) {
-            if (strict()) cast_overflow(std::to_string(v) + "L", from, to);
-            b.append_null();
-            continue;
-          }
+          if (__builtin_mul_overflow(v, kMicrosPerSecond, &us)) us = v > 0 ? INT64_MAX : INT64_MIN;
           b.append<int64_t>(us);
         } else {
           if (std::isnan(secs) || std::isinf(secs)) {
@@ -418,6 +502,29 @@ struct Caster {
       }
     }
     return b.finish();
+  }
+
+  /// Spark's legacy cast of an integral to BINARY: its two's complement bytes, big-endian, as
+  /// many as the type is wide (ANSI mode refuses the cast during analysis).
+  ColumnPtr integral_to_binary() {
+    return dispatch_fixed(in->type()->id(), [&]<typename T>() -> ColumnPtr {
+      ColumnBuilder b(to, n);
+      if constexpr (std::is_integral_v<T> && sizeof(T) <= 8) {
+        const T* x = in->values<T>();
+        char bytes[sizeof(T)];
+        for (int64_t i = 0; i < n; ++i) {
+          if (in->is_null(i)) {
+            b.append_null();
+            continue;
+          }
+          auto u = static_cast<std::make_unsigned_t<T>>(x[i]);
+          for (size_t k = sizeof(T); k-- > 0; u = static_cast<std::make_unsigned_t<T>>(u >> 8))
+            bytes[k] = static_cast<char>(u & 0xFF);
+          b.append_bytes(std::string_view(bytes, sizeof(T)));
+        }
+      }
+      return b.finish();
+    });
   }
 
   ColumnPtr numeric_to_bool() {
@@ -532,6 +639,8 @@ bool can_cast(const DataType& from, const DataType& to, bool ansi) {
   if (from.is_numeric() && to.id() == TypeId::kTimestamp) return true;
   if (from.id() == TypeId::kTimestamp && to.is_numeric()) return true;
   if (from.id() == TypeId::kBinary) return false;
+  // Integral to BINARY is a legacy cast (ANSI mode suggests turning ANSI mode off).
+  if (from.is_integral() && to.id() == TypeId::kBinary) return !ansi;
   if (from.is_nested() && to.is_nested()) return from.id() == to.id();
   return false;
 }
@@ -595,6 +704,19 @@ bool cast_forces_null(const DataType& from, const DataType& to) {
 
 ColumnPtr cast_column(const ColumnPtr& in, const TypePtr& to, const EvalContext& ctx, bool try_cast) {
   return Caster{in, to, ctx, try_cast, in->length()}.run();
+}
+
+ColumnPtr cast_after_valid(const std::vector<ColumnPtr>& before, const ColumnPtr& in, const TypePtr& to,
+                           const EvalContext& ctx) {
+  const int64_t n = in->length();
+  std::vector<const Column*> cols;
+  for (const ColumnPtr& c : before) cols.push_back(c.get());
+  cols.push_back(in.get());
+  ColumnPtr masked = in->type()->id() == TypeId::kNull
+                         ? in
+                         : Column::make(in->type(), n, and_validity(cols, n), in->data_buffer(),
+                                        in->offsets_buffer(), in->children());
+  return cast_column(masked, to, ctx);
 }
 
 }  // namespace ember::functions

@@ -25,6 +25,13 @@ bool cast_forces_null(const DataType& from, const DataType& to);
 ColumnPtr cast_column(const ColumnPtr& in, const TypePtr& to, const EvalContext& ctx,
                       bool try_cast = false);
 
+/// Casts an argument that Spark evaluates only when the arguments before it are not null (a
+/// function's null-safe evaluation stops at its first null argument, so an implicit cast of a
+/// later one never runs there): rows where one of `before` is null are null and are not cast,
+/// so they raise no error.
+ColumnPtr cast_after_valid(const std::vector<ColumnPtr>& before, const ColumnPtr& in, const TypePtr& to,
+                           const EvalContext& ctx);
+
 /// Casts to or from DECIMAL (decimal_cast.cc); null when neither side is a decimal or the pair
 /// is not a numeric, boolean or string one.
 ColumnPtr cast_decimal(const ColumnPtr& in, const TypePtr& to, const EvalContext& ctx, bool try_cast);

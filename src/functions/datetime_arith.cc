@@ -9,6 +9,7 @@
 #include "common/datetime.h"
 #include "common/timezone.h"
 #include "functions/cast.h"
+#include "functions/decimal_util.h"
 #include "functions/string_util.h"
 
 namespace ember::functions {
@@ -141,33 +142,6 @@ ColumnPtr make_date_kernel(const Args& a, int64_t n, const Signature& sig, const
   });
 }
 
-/// Microseconds of the seconds argument of make_timestamp (DECIMAL(16,6) in Spark; integers,
-/// other decimals and doubles are accepted as their exact values).
-bool seconds_micros(const Column& c, int64_t i, int64_t* out) {
-  const DataType& t = *c.type();
-  if (t.id() == TypeId::kDecimal) {
-    int128_t v = c.values<int128_t>()[i];
-    int scale = t.scale();
-    while (scale > 6) v /= 10, --scale;
-    while (scale < 6) v *= 10, ++scale;
-    *out = static_cast<int64_t>(v);
-    return true;
-  }
-  if (t.is_floating()) {
-    double d = t.id() == TypeId::kFloat ? c.values<float>()[i] : c.values<double>()[i];
-    if (std::isnan(d) || std::isinf(d)) return false;
-    *out = static_cast<int64_t>(std::llround(d * 1e6));
-    return true;
-  }
-  *out = dispatch_fixed(t.id(), [&]<typename T>() -> int64_t {
-    if constexpr (std::is_integral_v<T>)
-      return static_cast<int64_t>(c.values<T>()[i]) * kMicrosPerSecond;
-    else
-      return 0;
-  });
-  return true;
-}
-
 /// make_timestamp(date, time[, zone]) and its variants: the date at the time of day, a local
 /// date-time in the zone (the session's by default; none for TIMESTAMP_NTZ).
 ColumnPtr make_timestamp_from_time(const Args& a, int64_t n, const Signature& sig,
@@ -193,14 +167,23 @@ ColumnPtr make_timestamp_kernel(const Args& a, int64_t n, const Signature& sig,
   if (a.size() <= 3) return make_timestamp_from_time(a, n, sig, ctx, ntz);
   const TimeZone& session = TimeZone::get(ctx.time_zone);
   const bool raise = ctx.ansi && !try_form;
+  // Spark casts the seconds to DECIMAL(16,6), whose unscaled value is the microseconds, where
+  // the other fields are not null; the cast's errors are raised by the try_ forms too.
+  const ColumnPtr secs = cast_after_valid(Args(a.begin(), a.begin() + 5), a[5], DataType::decimal(16, 6), ctx);
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+    if (secs->is_null(i)) {
+      b.append_null();
+      return;
+    }
     int64_t y = int_arg(a, 0, i), mo = int_arg(a, 1, i), d = int_arg(a, 2, i), h = int_arg(a, 3, i),
-            mi = int_arg(a, 4, i), us = 0;
-    bool ok = seconds_micros(*a[5], i, &us);
+            mi = int_arg(a, 4, i);
+    const auto us = static_cast<int64_t>(secs->values<int128_t>()[i]);
     const char* field = nullptr;
     std::string range;
     int64_t bad = 0;
-    if (mo < 1 || mo > 12)
+    if (y < -999999999 || y > 999999999)
+      field = "Year", range = "-999999999 - 999999999", bad = y;
+    else if (mo < 1 || mo > 12)
       field = "MonthOfYear", range = "1 - 12", bad = mo;
     else if (d < 1 || d > days_in_month(y, static_cast<int>(mo)))
       field = "DayOfMonth", range = "1 - 28/31", bad = d;
@@ -209,7 +192,7 @@ ColumnPtr make_timestamp_kernel(const Args& a, int64_t n, const Signature& sig,
     else if (mi < 0 || mi > 59)
       field = "MinuteOfHour", range = "0 - 59", bad = mi;
     // 60 seconds exactly is the next minute; a fraction on top of 60 is invalid.
-    else if (!ok || us < 0 || us > 60 * kMicrosPerSecond ||
+    else if (us < 0 || us > 60 * kMicrosPerSecond ||
              (us > 59999999 && us != 60 * kMicrosPerSecond))
       field = "SecondOfMinute", range = "0 - 59", bad = us / kMicrosPerSecond;
     if (field) {
@@ -217,8 +200,13 @@ ColumnPtr make_timestamp_kernel(const Args& a, int64_t n, const Signature& sig,
       b.append_null();
       return;
     }
-    int64_t local = days_from_civil(y, static_cast<int>(mo), static_cast<int>(d)) * kMicrosPerDay +
-                    (h * 3600 + mi * 60) * kMicrosPerSecond + us;
+    // Java's instant-to-microseconds conversion fails past the long range in every mode, the
+    // try_ forms included; years beyond it are within java.time's.
+    const int64_t local_secs =
+        days_from_civil(y, static_cast<int>(mo), static_cast<int>(d)) * 86400 + h * 3600 + mi * 60;
+    int64_t local;
+    if (__builtin_mul_overflow(local_secs, kMicrosPerSecond, &local) || __builtin_add_overflow(local, us, &local))
+      throw SparkError(ErrorKind::kArithmetic, "", "long overflow");
     if (ntz) {
       b.append<int64_t>(local);
       return;
@@ -321,17 +309,42 @@ ColumnPtr utc_shift_kernel(const Args& a, int64_t n, const Signature& sig, bool 
   });
 }
 
+[[noreturn]] void seconds_overflow(const std::string& value) {
+  const std::string operation = "create a TIMESTAMP from " + value + " seconds since the epoch";
+  throw SparkError(ErrorKind::kArithmetic, "DATETIME_OVERFLOW", "Datetime operation overflow: " + operation + ".",
+                   {{"operation", operation}}, "22008");
+}
+
 ColumnPtr timestamp_from_kernel(const Args& a, int64_t n, const Signature& sig, int64_t scale) {
-  bool floating = a[0]->type()->is_floating();
+  const TypePtr& type = a[0]->type();
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-    if (floating) {
-      double v = a[0]->values<double>()[i];
-      double us = v * static_cast<double>(scale);
-      if (std::isnan(us) || std::isinf(us) || std::fabs(us) >= 9.2e18) {
+    if (type->is_floating()) {
+      // NaN and the infinities are NULL; other values saturate as Java's (long) does.
+      const double v = a[0]->values<double>()[i];
+      if (std::isnan(v) || std::isinf(v)) {
         b.append_null();
         return;
       }
-      b.append<int64_t>(static_cast<int64_t>(us));
+      const double us = v * static_cast<double>(scale);
+      b.append<int64_t>(us >= 9223372036854775808.0    ? INT64_MAX
+                        : us <= -9223372036854775808.0 ? INT64_MIN
+                                                       : static_cast<int64_t>(us));
+      return;
+    }
+    if (type->id() == TypeId::kDecimal) {
+      // The exact microseconds: DATETIME_OVERFLOW past the long range (in either ANSI mode),
+      // and Java's "Rounding necessary" for a fraction of a microsecond.
+      const int128_t v = a[0]->values<int128_t>()[i];
+      const int s = type->scale();
+      const int128_t unit = s > 6 ? pow10_i128(s - 6) : 1;
+      // (Beyond 10^20 seconds, the value overflows at any scale.)
+      const int128_t whole = s > 6 ? v / unit : v > pow10_i128(20) || v < -pow10_i128(20) ? v : v * pow10_i128(6 - s);
+      const bool fraction = s > 6 && v % unit != 0;
+      if (whole > INT64_MAX || whole < INT64_MIN || (whole == INT64_MAX && fraction && v > 0) ||
+          (whole == INT64_MIN && fraction && v < 0))
+        seconds_overflow(decimal_to_string(v, s) + "BD");
+      if (fraction) throw SparkError(ErrorKind::kArithmetic, "", "Rounding necessary");
+      b.append<int64_t>(static_cast<int64_t>(whole));
       return;
     }
     int64_t v = a[0]->values<int64_t>()[i], us;
@@ -368,8 +381,10 @@ void register_datetime_arith(Registry& r) {
   r.add(scalar("add_months", 2, 2, rule("add_months", "dI", DataType::date()),
                [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
                  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-                   b.append<int32_t>(
-                       static_cast<int32_t>(add_months_to_days(date_at(a, 0, i), int_arg(a, 1, i))));
+                   // A date past the INT range of days overflows in either ANSI mode, as in Spark.
+                   const int64_t days = add_months_to_days(date_at(a, 0, i), int_arg(a, 1, i));
+                   if (days < INT32_MIN || days > INT32_MAX) throw_arithmetic_overflow("", nullptr);
+                   b.append<int32_t>(static_cast<int32_t>(days));
                  });
                }));
   r.add(scalar("datediff", 2, 2, rule("datediff", "d", DataType::int_()),
@@ -501,9 +516,18 @@ void register_datetime_arith(Registry& r) {
     r.add(scalar(
         fn, 1, 1,
         [fn, sc](const Types& a, const Config&) {
-          bool floating =
-              sc == 1000000LL && (a[0]->is_floating() || a[0]->id() == TypeId::kDecimal);
-          return coerce_args(fn, a, floating ? "D" : "L", DataType::timestamp());
+          // timestamp_seconds takes a decimal as it is (its exact value) and other fractional
+          // numbers as DOUBLE.
+          if (sc == 1000000LL && a[0]->id() == TypeId::kDecimal) {
+            Signature s;
+            s.arg_types = a;
+            s.result_type = DataType::timestamp();
+            return s;
+          }
+          bool floating = sc == 1000000LL && a[0]->is_floating();
+          Signature s = coerce_args(fn, a, floating ? "D" : "L", DataType::timestamp());
+          s.may_introduce_null = floating;  // NaN and the infinities
+          return s;
         },
         [sc](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
           return timestamp_from_kernel(a, n, s, sc);

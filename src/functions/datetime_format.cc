@@ -44,10 +44,223 @@ void check_time_pattern(std::string_view pattern) {
   }
 }
 
+/// The English names java.time gives a region's zone (pattern letters z, zzzz, v, vvvv): short
+/// and long, standard and daylight, and the generic ones. Offsets are seconds east of UTC; a
+/// time is daylight when its offset is the zone's daylight one.
+struct ZoneNames {
+  const char* zones;  // region ids, separated by spaces
+  int32_t standard, daylight;
+  const char *short_std, *short_dst, *long_std, *long_dst, *short_generic, *long_generic;
+};
+
+constexpr ZoneNames kZoneNames[] = {
+    {"UTC Etc/UTC Etc/UCT UCT Universal Zulu Etc/Universal Etc/Zulu", 0, 0, "UTC", "UTC",
+     "Coordinated Universal Time", "Coordinated Universal Time", "UTC", "Coordinated Universal Time"},
+    {"GMT Etc/GMT Etc/Greenwich Greenwich", 0, 0, "GMT", "GMT", "Greenwich Mean Time", "Greenwich Mean Time",
+     "GMT", "Greenwich Mean Time"},
+    {"America/Los_Angeles US/Pacific America/Vancouver America/Tijuana PST8PDT", -28800, -25200, "PST", "PDT",
+     "Pacific Standard Time", "Pacific Daylight Time", "PT", "Pacific Time"},
+    {"America/Denver US/Mountain America/Edmonton America/Boise MST7MDT America/Phoenix US/Arizona", -25200,
+     -21600, "MST", "MDT", "Mountain Standard Time", "Mountain Daylight Time", "MT", "Mountain Time"},
+    {"America/Chicago US/Central America/Winnipeg CST6CDT", -21600, -18000, "CST", "CDT", "Central Standard Time",
+     "Central Daylight Time", "CT", "Central Time"},
+    {"America/New_York US/Eastern America/Toronto America/Detroit EST5EDT", -18000, -14400, "EST", "EDT",
+     "Eastern Standard Time", "Eastern Daylight Time", "ET", "Eastern Time"},
+    {"America/Halifax Canada/Atlantic", -14400, -10800, "AST", "ADT", "Atlantic Standard Time",
+     "Atlantic Daylight Time", "AT", "Atlantic Time"},
+    {"America/St_Johns Canada/Newfoundland", -12600, -9000, "NST", "NDT", "Newfoundland Standard Time",
+     "Newfoundland Daylight Time", "NT", "Newfoundland Time"},
+    {"America/Anchorage US/Alaska", -32400, -28800, "AKST", "AKDT", "Alaska Standard Time",
+     "Alaska Daylight Time", "AKT", "Alaska Time"},
+    {"Pacific/Honolulu US/Hawaii", -36000, -32400, "HST", "HDT", "Hawaii-Aleutian Standard Time",
+     "Hawaii-Aleutian Daylight Time", "HST", "Hawaii-Aleutian Time"},
+    {"America/Sao_Paulo Brazil/East", -10800, -7200, "BRT", "BRST", "Brasilia Standard Time",
+     "Brasilia Summer Time", "BRT", "Brasilia Time"},
+    {"Europe/London GB Europe/Belfast", 0, 3600, "GMT", "BST", "Greenwich Mean Time", "British Summer Time",
+     "BT", "British Time"},
+    {"Europe/Lisbon Portugal", 0, 3600, "WET", "WEST", "Western European Standard Time",
+     "Western European Summer Time", "WET", "Western European Time"},
+    {"Europe/Paris Europe/Berlin Europe/Madrid Europe/Rome Europe/Amsterdam Europe/Brussels Europe/Vienna "
+     "Europe/Zurich Europe/Stockholm Europe/Oslo Europe/Copenhagen Europe/Warsaw Europe/Prague Europe/Budapest "
+     "CET",
+     3600, 7200, "CET", "CEST", "Central European Standard Time", "Central European Summer Time", "CET",
+     "Central European Time"},
+    {"Europe/Moscow W-SU", 10800, 14400, "MSK", "MSD", "Moscow Standard Time", "Moscow Summer Time", "MT",
+     "Moscow Time"},
+    {"Europe/Istanbul Turkey Asia/Istanbul", 10800, 10800, "TRT", "TRT", "Turkey Time", "Turkey Time", "TRT",
+     "Turkey Time"},
+    {"Asia/Dubai", 14400, 14400, "GST", "GST", "Gulf Standard Time", "Gulf Standard Time", "GT", "Gulf Time"},
+    {"Asia/Kolkata Asia/Calcutta", 19800, 19800, "IST", "IST", "India Standard Time", "India Standard Time",
+     "IT", "India Time"},
+    {"Asia/Jakarta", 25200, 25200, "WIB", "WIB", "Western Indonesia Time", "Western Indonesia Time", "WIB",
+     "West Indonesia Time"},
+    {"Asia/Shanghai PRC Asia/Chongqing Asia/Harbin", 28800, 32400, "CST", "CDT", "China Standard Time",
+     "China Daylight Time", "CT", "China Time"},
+    {"Asia/Hong_Kong Hongkong", 28800, 32400, "HKT", "HKST", "Hong Kong Standard Time", "Hong Kong Summer Time",
+     "HKT", "Hong Kong Time"},
+    {"Asia/Singapore Singapore", 28800, 28800, "SGT", "SGT", "Singapore Standard Time", "Singapore Standard Time",
+     "SGT", "Singapore Time"},
+    {"Asia/Tokyo Japan", 32400, 36000, "JST", "JDT", "Japan Standard Time", "Japan Daylight Time", "JT",
+     "Japan Time"},
+    {"Asia/Seoul ROK", 32400, 36000, "KST", "KDT", "Korean Standard Time", "Korean Daylight Time", "KT",
+     "Korean Time"},
+    {"Asia/Jerusalem Asia/Tel_Aviv Israel", 7200, 10800, "IST", "IDT", "Israel Standard Time",
+     "Israel Daylight Time", "IT", "Israel Time"},
+    {"Africa/Johannesburg", 7200, 10800, "SAST", "SAST", "South Africa Standard Time",
+     "South Africa Standard Time", "SAT", "South Africa Time"},
+    {"Australia/Sydney Australia/Melbourne Australia/Canberra Australia/ACT Australia/NSW Australia/Victoria",
+     36000, 39600, "AEST", "AEDT", "Australian Eastern Standard Time", "Australian Eastern Daylight Time", "AET",
+     "Eastern Australia Time"},
+};
+
+const ZoneNames* zone_names(const std::string& zone) {
+  for (const ZoneNames& z : kZoneNames) {
+    std::string_view ids = z.zones;
+    for (size_t b = 0; b < ids.size();) {
+      size_t e = ids.find(' ', b);
+      if (e == std::string_view::npos) e = ids.size();
+      if (ids.substr(b, e - b) == zone) return &z;
+      b = e + 1;
+    }
+  }
+  return nullptr;
+}
+
+/// java.time's localized offset: GMT, GMT-8, GMT+5:30, GMT-7:52:58 (short), GMT-08:00 (long).
+std::string localized_offset(int64_t offset, bool full) {
+  if (offset == 0) return "GMT";
+  const int64_t a = offset < 0 ? -offset : offset;
+  auto two = [](int64_t v) { return std::string(v < 10 ? "0" : "") + std::to_string(v); };
+  std::string out = std::string("GMT") + (offset < 0 ? '-' : '+');
+  out += full ? two(a / 3600) : std::to_string(a / 3600);
+  if (full || a % 3600) out += ":" + two(a / 60 % 60);
+  if (a % 60) out += ":" + two(a % 60);
+  return out;
+}
+
+[[noreturn]] void pattern_recognition(const std::string& pattern) {
+  throw SparkError(ErrorKind::kRuntime, "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_PATTERN_RECOGNITION",
+                   "You may get a different result due to the upgrading to Spark >= 3.0:\nFail to recognize '" +
+                       pattern +
+                       "' pattern in the DateTimeFormatter.\n1) You can set \"spark.sql.legacy.timeParserPolicy\" "
+                       "to \"LEGACY\" to restore the behavior before Spark 3.0.\n2) You can form a valid datetime "
+                       "pattern with the guide from 'https://spark.apache.org/docs/latest/sql-ref-datetime-pattern.html'.",
+                   {{"pattern", "'" + pattern + "'"},
+                    {"config", "\"spark.sql.legacy.timeParserPolicy\""},
+                    {"docroot", "https://spark.apache.org/docs/latest"}},
+                   "42K0B");
+}
+
+/// Checks a formatting pattern as Spark does before it builds its java.time formatter. A pattern
+/// either is refused outright (the week-based letters, the letters Spark leaves out, narrow text
+/// forms and years of more than ten letters) or fails in java.time (unknown letters, too many of
+/// one); where the legacy SimpleDateFormat would have taken it, the error is
+/// DATETIME_PATTERN_RECOGNITION (the result changed with Spark 3.0), otherwise Spark's own class
+/// for the reason.
+void check_format_pattern(const std::string& pattern) {
+  enum Failure { kNone, kWeekBased, kIllegal, kLength, kJava };
+  Failure failure = kNone;
+  char letter = 0;
+  bool legacy_ok = true;
+  auto fail = [&](Failure f, char c) {
+    if (failure == kNone) failure = f, letter = c;
+  };
+  for (size_t i = 0; i < pattern.size();) {
+    const char c = pattern[i];
+    if (c == '\'') {
+      const size_t close = pattern.find('\'', i + 1);
+      if (close == std::string::npos) {
+        fail(kJava, c);
+        legacy_ok = false;
+        break;
+      }
+      i = close + 1;
+      continue;
+    }
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'))) {
+      if (c == '#' || c == '{' || c == '}') fail(kJava, c);
+      ++i;
+      continue;
+    }
+    size_t j = i;
+    while (j < pattern.size() && pattern[j] == c) ++j;
+    const int count = static_cast<int>(j - i);
+    i = j;
+    // SimpleDateFormat's letters (its X takes one to three).
+    if (std::string_view("GyYMLwWDdFEuaHkKhmsSzZX").find(c) == std::string_view::npos || (c == 'X' && count > 3))
+      legacy_ok = false;
+    if (std::string_view("YWwuec").find(c) != std::string_view::npos) {
+      fail(kWeekBased, c);
+      continue;
+    }
+    if (std::string_view("AnNpB").find(c) != std::string_view::npos) {
+      fail(kIllegal, c);
+      continue;
+    }
+    if ((count == 5 && std::string_view("GMLEQq").find(c) != std::string_view::npos) || (c == 'y' && count > 10)) {
+      fail(kLength, c);
+      continue;
+    }
+    // java.time's limits per letter.
+    int most = 0;
+    switch (c) {
+      case 'G': case 'M': case 'L': case 'E': case 'Q': case 'q': most = 5; break;
+      case 'y': most = 19; break;
+      case 'd': case 'h': case 'H': case 'k': case 'K': case 'm': case 's': most = 2; break;
+      case 'D': most = 3; break;
+      case 'F': case 'a': most = 1; break;
+      case 'S': most = 9; break;
+      case 'z': most = 4; break;
+      case 'Z': case 'X': case 'x': most = 5; break;
+      case 'O': most = count == 1 || count == 4 ? 4 : 0; break;
+      case 'V': most = count == 2 ? 2 : 0; break;
+      case 'v': most = count == 1 || count == 4 ? 4 : 0; break;
+      default: most = 0;
+    }
+    if (count > most) fail(kJava, c);
+  }
+  if (failure == kNone) return;
+  if (legacy_ok) pattern_recognition(pattern);
+  switch (failure) {
+    case kWeekBased:
+      throw SparkError(ErrorKind::kRuntime, "INCONSISTENT_BEHAVIOR_CROSS_VERSION.DATETIME_WEEK_BASED_PATTERN",
+                       "You may get a different result due to the upgrading to Spark >= 3.0:\nAll week-based "
+                       "patterns are unsupported since Spark 3.0, detected week-based character: " +
+                           std::string(1, letter) + ".\nPlease use the SQL function EXTRACT instead.",
+                       {{"c", std::string(1, letter)}}, "42K0B");
+    case kIllegal:
+      throw SparkError(ErrorKind::kIllegalArgument, "INVALID_DATETIME_PATTERN.ILLEGAL_CHARACTER",
+                       "Unrecognized datetime pattern: " + pattern +
+                           ". Illegal pattern character found in datetime pattern: " + std::string(1, letter) +
+                           ". Please provide legal character.",
+                       {{"pattern", pattern}, {"c", std::string(1, letter)}}, "22007");
+    case kLength:
+      throw SparkError(ErrorKind::kIllegalArgument, "INVALID_DATETIME_PATTERN.LENGTH",
+                       "Unrecognized datetime pattern: " + pattern + ". Too many letters in datetime pattern: " +
+                           pattern + ". Please reduce pattern length.",
+                       {{"pattern", pattern}}, "22007");
+    default:
+      throw SparkError(ErrorKind::kIllegalArgument, "INVALID_DATETIME_PATTERN.WITH_SUGGESTION",
+                       "Unrecognized datetime pattern: '" + pattern +
+                           "'. You can form a valid datetime pattern with the guide from "
+                           "'https://spark.apache.org/docs/latest/sql-ref-datetime-pattern.html'.",
+                       {{"pattern", "'" + pattern + "'"}, {"docroot", "https://spark.apache.org/docs/latest"}},
+                       "22007");
+  }
+}
+
 /// A compiled formatting pattern: runs of one letter, or literal text.
 class Formatter {
  public:
   explicit Formatter(const std::string& pattern) : pattern_(pattern) {
+    check_format_pattern(pattern);
+    // With an era in the pattern, y is the year of the era (Spark reads y as the proleptic year
+    // otherwise).
+    era_ = false;
+    for (size_t i = 0, quoted = 0; i < pattern.size(); ++i) {
+      if (pattern[i] == '\'') quoted ^= 1;
+      else if (!quoted && pattern[i] == 'G') era_ = true;
+    }
     for (size_t i = 0; i < pattern.size();) {
       char c = pattern[i];
       if (c == '\'') {
@@ -75,13 +288,14 @@ class Formatter {
         size_t j = i;
         while (j < pattern.size() && pattern[j] == c) ++j;
         int count = static_cast<int>(j - i);
-        if (std::string("yMLdDHhKkmsSaEQqXxZVzu").find(c) == std::string::npos)
+        if (std::string("GyMLdDHhKkmsSaEQqXxZVzvOF").find(c) == std::string::npos)
           bad_pattern(pattern, std::string("Illegal pattern character: ") + c);
         parts_.push_back({c, count, {}});
         i = j;
         continue;
       }
-      parts_.push_back({0, 0, std::string(1, c)});
+      // Optional sections print their fields: every field of a timestamp is there.
+      if (c != '[' && c != ']') parts_.push_back({0, 0, std::string(1, c)});
       ++i;
     }
   }
@@ -114,14 +328,22 @@ class Formatter {
         case 0:
           out += p.literal;
           break;
-        case 'y':
-        case 'u':
-          if (p.count == 2)
-            num(floor_mod(c.year, 100), 2);
-          else {
-            if (c.year > 9999 && p.count >= 4) out += '+';
-            num(c.year, p.count);
+        case 'y': {
+          const int64_t year = era_ && c.year <= 0 ? 1 - c.year : c.year;
+          if (p.count == 2) {
+            num(floor_mod(year, 100), 2);
+          } else {
+            // Four letters or more pad and sign a year wider than them.
+            if (p.count >= 4 && year > 0 && static_cast<int>(std::to_string(year).size()) > p.count) out += '+';
+            num(year, p.count);
           }
+          break;
+        }
+        case 'G':
+          out += c.year > 0 ? (p.count == 4 ? "Anno Domini" : "AD") : (p.count == 4 ? "Before Christ" : "BC");
+          break;
+        case 'F':
+          num((c.day - 1) % 7 + 1, p.count);
           break;
         case 'M':
         case 'L':
@@ -139,9 +361,14 @@ class Formatter {
           num(days - days_from_civil(c.year, 1, 1) + 1, p.count);
           break;
         case 'Q':
-        case 'q':
-          num((c.month - 1) / 3 + 1, p.count);
+        case 'q': {
+          static const char* kOrdinals[] = {"1st", "2nd", "3rd", "4th"};
+          const int quarter = (c.month - 1) / 3 + 1;
+          if (p.count == 3) out += "Q" + std::to_string(quarter);
+          else if (p.count == 4) out += std::string(kOrdinals[quarter - 1]) + " quarter";
+          else num(quarter, p.count);
           break;
+        }
         case 'H':
           num(hour, p.count);
           break;
@@ -178,25 +405,54 @@ class Formatter {
         case 'X':
         case 'x':
         case 'Z': {
-          if (offset == 0 && p.letter == 'X') {
+          if (p.letter == 'Z' && p.count == 4) {
+            out += localized_offset(offset, true);
+            break;
+          }
+          // java.time's offset forms: +HHmm, +HHMM, +HH:MM, +HHMMss, +HH:MM:ss (lower-case parts
+          // only when not zero); X and ZZZZZ print Z for UTC.
+          if (offset == 0 && (p.letter == 'X' || (p.letter == 'Z' && p.count == 5))) {
             out += 'Z';
             break;
           }
-          int64_t a = offset < 0 ? -offset : offset;
+          const int form = p.letter == 'Z' ? (p.count == 5 ? 5 : 2) : p.count;
+          const bool colon = form == 3 || form == 5;
+          const int64_t a = offset < 0 ? -offset : offset;
           out += offset < 0 ? '-' : '+';
           num(a / 3600, 2);
-          bool colon = (p.letter != 'Z' && (p.count == 3 || p.count == 5)) ||
-                       (p.letter == 'Z' && p.count == 5);
-          if (p.count > 1 || a % 3600) {
+          if (form >= 2 || a / 60 % 60 != 0) {
             if (colon) out += ':';
             num(a / 60 % 60, 2);
+            if (form >= 4 && a % 60 != 0) {
+              if (colon) out += ':';
+              num(a % 60, 2);
+            }
           }
           break;
         }
         case 'V':
-        case 'z':
           out += tz.name();
           break;
+        case 'O':
+          out += localized_offset(offset, p.count == 4);
+          break;
+        case 'z':
+        case 'v': {
+          // A region's names, or for an offset (+05:30) its id; zones without English names
+          // (Etc/GMT+3) show their offset.
+          const ZoneNames* z = zone_names(tz.name());
+          if (!z) {
+            const bool offset_id = !tz.name().empty() && (tz.name()[0] == '+' || tz.name()[0] == '-');
+            out += offset_id ? tz.name() : localized_offset(offset, true);
+            break;
+          }
+          const bool daylight = z->daylight != z->standard && offset == z->daylight;
+          const bool full = p.count == 4;
+          if (p.letter == 'v') out += full ? z->long_generic : z->short_generic;
+          else if (daylight) out += full ? z->long_dst : z->short_dst;
+          else out += full ? z->long_std : z->short_std;
+          break;
+        }
       }
     }
     return out;
@@ -210,6 +466,7 @@ class Formatter {
   };
   std::string pattern_;
   std::vector<Part> parts_;
+  bool era_ = false;
 };
 
 /// Compiled patterns of the previous row (patterns are almost always literals).
@@ -412,9 +669,11 @@ void register_datetime_format(Registry& r) {
                                                      static_cast<int>(nanos % kNanosPerMicro)));
           });
         }
+        // A TIMESTAMP_NTZ is formatted as Spark's cast to TIMESTAMP leaves it: its local time in
+        // the session zone (a time in a gap moves forward), with that zone's names and offsets.
         return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-          b.append_bytes(cache.get(a[1]->string_at(i))
-                             .format(a[0]->values<int64_t>()[i], ntz ? TimeZone::utc() : tz));
+          const int64_t v = a[0]->values<int64_t>()[i];
+          b.append_bytes(cache.get(a[1]->string_at(i)).format(ntz ? tz.local_to_utc_micros(v) : v, tz));
         });
       }));
   {

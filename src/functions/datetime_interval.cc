@@ -13,6 +13,7 @@
 
 #include "common/datetime.h"
 #include "common/timezone.h"
+#include "functions/cast.h"
 #include "functions/string_util.h"
 
 namespace ember::functions {
@@ -52,9 +53,11 @@ ColumnPtr zero_of(const TypePtr& t, int64_t n) {
   return Column::constant(t, t->id() == TypeId::kDecimal ? Value::decimal(0) : Value::integer(0), n);
 }
 
-ColumnPtr make_dt_interval_kernel(const Args& given, int64_t n, const Signature& sig, const EvalContext&) {
+ColumnPtr make_dt_interval_kernel(const Args& given, int64_t n, const Signature& sig, const EvalContext& ctx) {
   Args a = given;
   for (size_t k = a.size(); k < 4; ++k) a.push_back(zero_of(k < 3 ? DataType::int_() : DataType::decimal(18, 6), n));
+  // Spark casts the seconds only where the other fields are not null.
+  a[3] = cast_after_valid(Args(a.begin(), a.begin() + 3), a[3], DataType::decimal(18, 6), ctx);
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     int64_t days = int_arg(a, 0, i), hours = int_arg(a, 1, i), mins = int_arg(a, 2, i);
     auto secs = static_cast<int64_t>(a[3]->values<int128_t>()[i]);  // DECIMAL(18,6): micros
@@ -286,7 +289,9 @@ void register_datetime_interval(Registry& r) {
                                   "The 4th parameter requires the \"DECIMAL(18,6)\" type, however \"" +
                                       a[3]->sql() + "\" has the type \"" + a[3]->sql() + "\".",
                                   call_sql("make_dt_interval", a));
-            s.arg_types[3] = DataType::decimal(18, 6);
+            // The kernel casts the seconds to DECIMAL(18,6) where Spark would.
+            if (a[3]->id() == TypeId::kNull) s.arg_types[3] = DataType::decimal(18, 6);
+            s.may_introduce_null = cast_forces_null(*s.arg_types[3], *DataType::decimal(18, 6));
           }
           return s;
         },

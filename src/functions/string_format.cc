@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
+#include <optional>
 
 #include "common/datetime.h"
 #include "functions/cast.h"
@@ -29,17 +31,20 @@ std::string group_thousands(const std::string& s) {
   return out + s.substr(end);
 }
 
-/// The decimal digits and exponent of the shortest representation of |v| (Java's
-/// Double.toString digits): value = 0.d1d2... * 10^exp.
+/// The decimal digits and exponent of Java's Double.toString of |v| (the shortest digits, two
+/// where one would do, as for 4.9E-324): value = 0.d1d2... * 10^exp.
 void shortest_digits(double v, std::string* digits, int* exp) {
   char buf[64];
   auto res = std::to_chars(buf, buf + sizeof buf, std::fabs(v), std::chars_format::scientific);
+  if (std::memchr(buf, '.', static_cast<size_t>(res.ptr - buf)) == nullptr)
+    res = std::to_chars(buf, buf + sizeof buf, std::fabs(v), std::chars_format::scientific, 1);
   std::string s(buf, res.ptr);
   size_t e = s.find('e');
   int e10 = std::stoi(s.substr(e + 1));
   digits->clear();
   for (size_t i = 0; i < e; ++i)
     if (s[i] != '.') *digits += s[i];
+  while (digits->size() > 1 && digits->back() == '0') digits->pop_back();
   *exp = e10 + 1;
 }
 
@@ -90,43 +95,211 @@ std::string java_fixed(double v, int prec) {
   return out;
 }
 
+/// A java.text.DecimalFormat pattern as format_number applies it (English symbols, HALF_EVEN):
+/// `prefix [#,]*[0,]*[.0*#*] suffix[;negative prefix # negative suffix]`, with quoted text and a
+/// `%` (times 100) or `‰` (times 1000) in the prefix or suffix. Scientific patterns (`0.0E0`)
+/// are refused.
+struct DecimalPattern {
+  std::string prefix, suffix, neg_prefix, neg_suffix;
+  int min_int = 1, min_frac = 0, max_frac = 0;
+  int group = 0;  // digits per group; 0: no grouping
+  int shift = 0;  // decimal digits the multiplier adds (2 for %, 3 for ‰)
+
+  [[noreturn]] static void invalid(const std::string& why) {
+    // Java's IllegalArgumentException, which Spark passes on without an error class.
+    throw SparkError(ErrorKind::kIllegalArgument, "", why);
+  }
+
+  /// Spark's pattern for d decimal places: #,###,###,###,###,###,##0 and d zeros after a point.
+  static DecimalPattern with_places(int d) {
+    DecimalPattern p;
+    p.min_frac = p.max_frac = d;
+    return p;
+  }
+
+  DecimalPattern() : neg_prefix("-"), group(3) {}
+
+  explicit DecimalPattern(std::string_view pattern) : DecimalPattern() {
+    if (pattern.empty()) return;
+    size_t i = 0;
+    prefix = affix(pattern, i);
+    int left = 0, zeros = 0, right = 0, right_zeros = 0, since_comma = -1;
+    bool point = false;
+    for (; i < pattern.size(); ++i) {
+      const char c = pattern[i];
+      if (c == '#' || c == '0') {
+        if (point) {
+          ++right;
+          if (c == '0') {
+            if (right != right_zeros + 1) invalid("Unexpected '0' in pattern \"" + std::string(pattern) + '"');
+            ++right_zeros;
+          }
+        } else {
+          if (c == '0') ++zeros;
+          else if (zeros > 0) invalid("Unexpected '0' in pattern \"" + std::string(pattern) + '"');
+          else ++left;
+        }
+        if (since_comma >= 0 && !point) ++since_comma;
+      } else if (c == ',' && !point) {
+        since_comma = 0;
+      } else if (c == '.') {
+        if (point) invalid("Multiple decimal separators in pattern \"" + std::string(pattern) + '"');
+        point = true;
+      } else if (c == 'E') {
+        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                         "format_number with a scientific pattern is not supported yet.");
+      } else {
+        break;
+      }
+    }
+    suffix = affix(pattern, i);
+    if (i < pattern.size()) {
+      if (pattern[i] != ';') invalid("Malformed pattern \"" + std::string(pattern) + '"');
+      ++i;
+      // The negative subpattern gives only its prefix and suffix.
+      neg_prefix = affix(pattern, i);
+      while (i < pattern.size() && std::string_view("#0,.").find(pattern[i]) != std::string_view::npos) ++i;
+      neg_suffix = affix(pattern, i);
+    } else {
+      neg_prefix = "-" + prefix;
+      neg_suffix = suffix;
+    }
+    // "#.##" keeps one integer digit, as a pattern without zeros does.
+    if (zeros == 0 && left > 0 && point) zeros = 1;
+    min_int = zeros;
+    min_frac = right_zeros;
+    max_frac = right;
+    group = since_comma > 0 ? since_comma : 0;
+  }
+
+  /// Literal text up to the next special character; quotes hold text ('' is a quote), % and ‰
+  /// set the multiplier.
+  std::string affix(std::string_view p, size_t& i) {
+    std::string out;
+    while (i < p.size()) {
+      const char c = p[i];
+      if (c == '\'') {
+        size_t j = i + 1;
+        if (j < p.size() && p[j] == '\'') {
+          out += '\'';
+          i = j + 1;
+          continue;
+        }
+        while (j < p.size() && p[j] != '\'') out += p[j++];
+        i = j + 1;
+        continue;
+      }
+      if (std::string_view("#0,.;").find(c) != std::string_view::npos) break;
+      if (c == '%') shift = 2;
+      if (p.substr(i, 3) == "\xE2\x80\xB0") shift = 3;
+      out += c;
+      ++i;
+    }
+    return out;
+  }
+
+  /// Formats 0.digits × 10^exp (digits without leading zeros, or empty for zero). `tie` says how
+  /// the exact value compares with the digits where only a final 5 is dropped: -1 below, 0
+  /// exactly, 1 above (a double's shortest digits may stand for a value on either side).
+  std::string format(bool negative, std::string digits, int exp, int tie = 0) const {
+    exp = digits.empty() ? 0 : exp + shift;
+    // Round HALF_EVEN to max_frac places: keep the first `keep` digits.
+    const int keep = exp + max_frac;
+    if (keep < static_cast<int>(digits.size())) {
+      bool up = false;
+      if (keep >= 0) {
+        const char first = digits[static_cast<size_t>(keep)];
+        bool rest = digits.find_first_not_of('0', static_cast<size_t>(keep) + 1) != std::string::npos;
+        if (first > '5' || (first == '5' && (rest || tie > 0))) up = true;
+        else if (first == '5' && tie == 0) up = keep > 0 && (digits[static_cast<size_t>(keep) - 1] - '0') % 2 == 1;
+      }
+      digits.resize(static_cast<size_t>(std::max(keep, 0)));
+      if (up) {
+        int k = keep - 1;
+        while (k >= 0 && digits[static_cast<size_t>(k)] == '9') digits[static_cast<size_t>(k--)] = '0';
+        if (k >= 0) {
+          digits[static_cast<size_t>(k)]++;
+        } else {
+          digits.insert(0, "1");
+          ++exp;
+        }
+      }
+      while (!digits.empty() && digits.back() == '0') digits.pop_back();
+      if (digits.empty()) exp = 0;
+    }
+    std::string int_part, frac_part;
+    for (int k = 0; k < exp; ++k) int_part += k < static_cast<int>(digits.size()) ? digits[static_cast<size_t>(k)] : '0';
+    if (exp < 0) frac_part.assign(static_cast<size_t>(-exp), '0');
+    if (static_cast<int>(digits.size()) > std::max(exp, 0)) frac_part += digits.substr(static_cast<size_t>(std::max(exp, 0)));
+    frac_part = frac_part.substr(0, static_cast<size_t>(max_frac));
+    while (static_cast<int>(frac_part.size()) > min_frac && frac_part.back() == '0') frac_part.pop_back();
+    while (static_cast<int>(frac_part.size()) < min_frac) frac_part += '0';
+    if (static_cast<int>(int_part.size()) < min_int) int_part.insert(0, static_cast<size_t>(min_int) - int_part.size(), '0');
+    std::string grouped;
+    for (size_t k = 0; k < int_part.size(); ++k) {
+      grouped += int_part[k];
+      const size_t left = int_part.size() - k - 1;
+      if (group > 0 && left > 0 && left % static_cast<size_t>(group) == 0) grouped += ',';
+    }
+    std::string body = grouped;
+    if (!frac_part.empty()) body += "." + frac_part;
+    if (body.empty()) body = "0";
+    return negative ? neg_prefix + body + neg_suffix : prefix + body + suffix;
+  }
+};
+
+/// How the exact value of a double compares with its shortest `digits` (-1 below, 0 equal, 1
+/// above): what decides DecimalFormat's rounding where only a final 5 is dropped.
+int exact_side(double v, const std::string& digits) {
+  // The exact binary expansion (a double has fewer than 800 significant digits).
+  std::vector<char> buf(1200);
+  std::snprintf(buf.data(), buf.size(), "%.1100e", std::fabs(v));
+  std::string exact;
+  for (char* p = buf.data(); *p && *p != 'e'; ++p)
+    if (*p != '.') exact += *p;
+  const std::string head = exact.substr(0, digits.size());
+  if (head != digits) return head < digits ? -1 : 1;
+  return exact.find_first_not_of('0', digits.size()) == std::string::npos ? 0 : 1;
+}
+
 ColumnPtr format_number_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
   const TypePtr& t = a[0]->type();
+  const bool places = a[1]->type()->id() != TypeId::kString;
+  std::optional<DecimalPattern> pattern;
+  std::string last_pattern;
+  int last_places = -1;
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-    int32_t d = int_arg(a, 1, i);
-    if (d < 0) {
-      b.append_null();
-      return;
+    if (places) {
+      const int32_t d = int_arg(a, 1, i);
+      if (d < 0) {
+        b.append_null();
+        return;
+      }
+      if (d != last_places) pattern = DecimalPattern::with_places(d), last_places = d;
+    } else {
+      const std::string_view text = a[1]->string_at(i);
+      if (!pattern || text != last_pattern) pattern.emplace(text), last_pattern = std::string(text);
     }
-    std::string plain;
-    if (t->id() == TypeId::kDecimal) {
-      // Round the exact decimal value HALF_EVEN to d places.
-      int128_t v = a[0]->values<int128_t>()[i];
-      int scale = t->scale();
-      if (scale > d) {
-        int128_t p = 1;
-        for (int k = 0; k < scale - d; ++k) p *= 10;
-        int128_t q = v / p, r = v % p;
-        int128_t twice = (r < 0 ? -r : r) * 2;
-        if (twice > p || (twice == p && (q % 2 != 0))) q += v < 0 ? -1 : 1;
-        v = q;
-        scale = d;
+    const DecimalPattern& p = *pattern;
+    std::string digits;
+    int exp = 0, tie = 0;
+    bool negative = false;
+    if (t->id() == TypeId::kDecimal || t->is_integral()) {
+      int128_t v = t->id() == TypeId::kDecimal ? a[0]->values<int128_t>()[i]
+                                                : dispatch_fixed(t->id(), [&]<typename T>() -> int128_t {
+                                                    if constexpr (std::is_integral_v<T>)
+                                                      return static_cast<int128_t>(a[0]->values<T>()[i]);
+                                                    else
+                                                      return 0;
+                                                  });
+      const int scale = t->id() == TypeId::kDecimal ? t->scale() : 0;
+      negative = v < 0;
+      std::string text = int128_to_string(negative ? -v : v);
+      if (text != "0") {
+        digits = text;
+        exp = static_cast<int>(text.size()) - scale;
+        while (!digits.empty() && digits.back() == '0') digits.pop_back();
       }
-      plain = decimal_to_string(v, scale);
-      if (scale < d) {
-        if (scale == 0 && d > 0) plain += ".";
-        plain.append(static_cast<size_t>(d - scale), '0');
-      }
-      if (v == 0 && a[0]->values<int128_t>()[i] < 0) plain = "-" + plain;
-    } else if (t->is_integral()) {
-      int64_t v = dispatch_fixed(t->id(), [&]<typename T>() -> int64_t {
-        if constexpr (std::is_integral_v<T>)
-          return static_cast<int64_t>(a[0]->values<T>()[i]);
-        else
-          return 0;
-      });
-      plain = std::to_string(v);
-      if (d > 0) plain += "." + std::string(static_cast<size_t>(d), '0');
     } else {
       double v = t->id() == TypeId::kFloat ? static_cast<double>(a[0]->values<float>()[i])
                                            : a[0]->values<double>()[i];
@@ -134,16 +307,22 @@ ColumnPtr format_number_kernel(const Args& a, int64_t n, const Signature& sig, c
         b.append_bytes("NaN");
         return;
       }
+      // Java multiplies a double by the pattern's multiplier before it formats it.
+      if (p.shift) v *= p.shift == 2 ? 100.0 : 1000.0;
+      negative = std::signbit(v);
       if (std::isinf(v)) {
-        b.append_bytes(v > 0 ? "\xE2\x88\x9E" : "-\xE2\x88\x9E");
+        b.append_bytes((negative ? p.neg_prefix : p.prefix) + "\xE2\x88\x9E" + (negative ? p.neg_suffix : p.suffix));
         return;
       }
-      // DecimalFormat rounds the exact binary value HALF_EVEN, as printf does.
-      std::vector<char> buf(static_cast<size_t>(d) + 330);
-      std::snprintf(buf.data(), buf.size(), "%.*f", d, v);
-      plain = buf.data();
+      if (v != 0) {
+        shortest_digits(v, &digits, &exp);
+        // Only a tie at the last digit needs the exact value (a long expansion).
+        if (digits.back() == '5' && exp + p.max_frac == static_cast<int>(digits.size()) - 1)
+          tie = exact_side(v, digits);
+      }
+      exp -= p.shift;
     }
-    b.append_bytes(group_thousands(plain));
+    b.append_bytes(p.format(negative, digits, exp, tie));
   });
 }
 
@@ -318,15 +497,12 @@ void register_string_format(Registry& r) {
   r.add(scalar(
       "format_number", 2, 2,
       [](const Types& a, const Config&) {
-        if (a[1]->id() == TypeId::kString)
-          throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                           "format_number with a format pattern is not supported yet.");
         if (!a[0]->is_numeric() && a[0]->id() != TypeId::kNull)
           throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
                               "The first parameter requires the \"NUMERIC\" type, however \"" +
                                   a[0]->sql() + "\" has the type \"" + a[0]->sql() + "\".",
                               call_sql("format_number", a));
-        Signature s = coerce_args("format_number", a, "*I", DataType::string());
+        Signature s = coerce_args("format_number", a, a[1]->id() == TypeId::kString ? "*S" : "*I", DataType::string());
         if (a[0]->id() == TypeId::kNull) s.arg_types[0] = DataType::double_();
         s.may_introduce_null = true;
         return s;
