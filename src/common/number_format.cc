@@ -4,6 +4,8 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <limits>
+#include <type_traits>
 
 namespace ember {
 
@@ -16,12 +18,13 @@ std::string java_string(F v) {
   if (v == 0) return std::signbit(v) ? "-0.0" : "0.0";
   char buf[64];
   auto res = std::to_chars(buf, buf + sizeof buf, std::fabs(v), std::chars_format::scientific);
-  // Java never settles for one digit: where the shortest text has one, it takes the two-digit
-  // decimal nearest the value (Double.MIN_VALUE is 4.9E-324, not 5E-324), as Double.toString is
-  // specified since Java 19. Only subnormals change, their few bits leaving them far from their
-  // one-digit neighbour. (Java 17's older digit generator differs on a few values, 2 *
-  // Double.MIN_VALUE is 1.0E-323 there and 9.9E-324 here.)
-  if (std::memchr(buf, '.', static_cast<size_t>(res.ptr - buf)) == nullptr)
+  // Where the shortest text has one digit, Java 17's Double.toString / Float.toString (the JVM
+  // Spark runs on) may print two: every float subnormal takes the two-digit decimal nearest it
+  // (Float.MIN_VALUE is 1.4E-45, twice it 2.8E-45), while of the doubles only Double.MIN_VALUE
+  // does (4.9E-324; twice it is 1.0E-323 there). Java 19's new digit generator takes two digits
+  // for every such double (9.9E-324), which is not what a Spark on Java 17 prints.
+  const bool two_digits = std::is_same_v<F, float> || std::fabs(v) == std::numeric_limits<F>::denorm_min();
+  if (two_digits && std::memchr(buf, '.', static_cast<size_t>(res.ptr - buf)) == nullptr)
     res = std::to_chars(buf, buf + sizeof buf, std::fabs(v), std::chars_format::scientific, 1);
   *res.ptr = '\0';
   char* e = std::strchr(buf, 'e');

@@ -232,6 +232,14 @@ PythonGroupedSink::Grouped PythonGroupedSink::group_input() {
   return g;
 }
 
+void PythonGroupedSink::run_for_rows(const PythonTask& task, ExecContext& ctx) {
+  ctx.check_cancelled();
+  std::vector<ColumnPtr> result = python_runner().run(task);
+  std::vector<ColumnPtr> cols = result[0]->children();  // the rows the function returned
+  int64_t n = cols.empty() ? 0 : cols[0]->length();
+  if (n > 0) output_.push_back(Batch(std::move(cols), n));
+}
+
 std::unique_ptr<SourceState> PythonGroupedSink::open_source(ExecContext&) const {
   return std::make_unique<BatchListSource>();
 }
@@ -287,11 +295,7 @@ void PythonGroupMap::finalize(ExecContext& ctx) {
   task.groups = &groups;
   task.input_schema = std::move(schema);
   task.settings = &settings_;
-  ctx.check_cancelled();
-  std::vector<ColumnPtr> result = python_runner().run(task);
-  std::vector<ColumnPtr> cols = result[0]->children();
-  int64_t n = cols.empty() ? 0 : cols[0]->length();
-  if (n > 0) output_.push_back(Batch(std::move(cols), n));
+  run_for_rows(task, ctx);
 }
 
 PythonCoGroupMap::PythonCoGroupMap(std::shared_ptr<const PythonFunction> function, std::vector<PhysExprPtr> keys,
@@ -351,11 +355,7 @@ void PythonCoGroupMap::finalize(ExecContext& ctx) {
   task.input_schema = schema_of(1, left_names_);
   task.other_schema = schema_of(1 + nleft, right_names_);
   task.settings = &settings_;
-  ctx.check_cancelled();
-  std::vector<ColumnPtr> result = python_runner().run(task);
-  std::vector<ColumnPtr> cols = result[0]->children();
-  int64_t n = cols.empty() ? 0 : cols[0]->length();
-  if (n > 0) output_.push_back(Batch(std::move(cols), n));
+  run_for_rows(task, ctx);
 }
 
 PythonGroupAggregate::PythonGroupAggregate(std::vector<std::shared_ptr<const PythonFunction>> functions,

@@ -166,6 +166,8 @@ class PythonGroupedSink : public PhysicalOperator {
     std::vector<std::vector<int32_t>> rows;
   };
   Grouped group_input();
+  /// Runs a task whose one function returns rows of its struct type, which become the output.
+  void run_for_rows(const PythonTask& task, ExecContext& ctx);
 
   std::vector<PhysExprPtr> keys_;
   std::vector<PhysExprPtr> values_;

@@ -165,6 +165,8 @@ class DecimalSumAvg final : public AggregateFunction {
       d->open = s.open;
       d->partition = s.partition;
     } else {
+      // Only the open partition remains to add: the closed partitions' sum is in already.
+      s.sum = {0, 0};
       close(s);
       d->lost |= s.lost;
       d->sum.add(s.sum);

@@ -2033,6 +2033,21 @@ void Analyzer::check_aggregate(const ExprPtr& e, const std::set<std::string>& gr
   for (auto& c : e->children) check_aggregate(c, group_keys, top);
 }
 
+namespace {
+
+/// The output of a node whose Python function returns rows (mapInPandas, applyInPandas, cogroup):
+/// new attributes for the fields of its struct return type.
+void set_rows_function_output(PlanNode& n) {
+  const ExprPtr& fn = n.exprs[0];
+  if (fn->type->id() != TypeId::kStruct)
+    throw SparkError(ErrorKind::kAnalysis, "INVALID_UDF_EVAL_TYPE",
+                     "The output of " + fn->name + " must be a struct (the schema of its rows).");
+  n.output.clear();
+  for (auto& f : fn->type->fields()) n.output.push_back(attribute(f.name, f.type, f.nullable, new_expr_id()));
+}
+
+}  // namespace
+
 PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) {
   auto n = copy(*p);
   n->children = children;
@@ -2385,11 +2400,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       n->exprs = {with_children(p->exprs[0], std::move(args))};
       const size_t k = (p->exprs.size() - 1) / 2;
       for (size_t i = 0; i < 2 * k; ++i) n->exprs.push_back(resolve_expr(p->exprs[1 + i], children[i < k ? 0 : 1], false));
-      n->output.clear();
-      if (n->exprs[0]->type->id() != TypeId::kStruct)
-        throw SparkError(ErrorKind::kAnalysis, "INVALID_UDF_EVAL_TYPE",
-                         "The output of " + p->exprs[0]->name + " must be a struct (the schema of its rows).");
-      for (auto& f : n->exprs[0]->type->fields()) n->output.push_back(attribute(f.name, f.type, f.nullable, new_expr_id()));
+      set_rows_function_output(*n);
       return n;
     }
     case PlanKind::kFlatMapGroups:
@@ -2398,11 +2409,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       n->children = {child};
       n->exprs = {with_children(p->exprs[0], child->output)};
       for (size_t i = 1; i < p->exprs.size(); ++i) n->exprs.push_back(resolve_expr(p->exprs[i], child, false));
-      n->output.clear();
-      if (n->exprs[0]->type->id() != TypeId::kStruct)
-        throw SparkError(ErrorKind::kAnalysis, "INVALID_UDF_EVAL_TYPE",
-                         "The output of " + p->exprs[0]->name + " must be a struct (the schema of its rows).");
-      for (auto& f : n->exprs[0]->type->fields()) n->output.push_back(attribute(f.name, f.type, f.nullable, new_expr_id()));
+      set_rows_function_output(*n);
       return n;
     }
     case PlanKind::kSample: {

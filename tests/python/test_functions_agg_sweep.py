@@ -153,6 +153,13 @@ KNOWN = {
                     "range across its partitions where Ember's running sum leaves it"),
     "try_sum(m)": _PARTITIONS + "the grouped sum of group 3 leaves DECIMAL(38,18) in Ember's running "
                   "sum and comes back across Spark's two partitions",
+    **dict.fromkeys(["percentile_approx(d, array(0.1, 0.9), 100)", "approx_percentile(d, array(0.1, 0.9), 100)"],
+                    "percentile_approx beside NaN and +Infinity: which of them answers the high "
+                    "percentage depends on the order Ember's threads merge their partial summaries"),
+    **dict.fromkeys(["try_avg(m)", "mean(m)"],
+                    "grouped sums of DECIMAL(38,18) beside its limits: whether a group's running sum "
+                    "leaves the type depends on how its rows split across Ember's threads (each "
+                    "thread's partial state sums its own rows), so under load the answer changes"),
     "try_sum(l)": _PARTITIONS + "try_sum of BIGINT is null where a partition's running sum overflows; "
                   "group 3's partial sums fit in Spark and add up to a sum in range, Ember's one-row "
                   "partial sums overflow as they are added",

@@ -457,6 +457,37 @@ TEST(AggregatesTest, DecimalSumIsLostWhereSparkKeepsItInARow) {
   }
 }
 
+// A thread's state that closed one partition and holds another open merges into a state of a
+// third partition: every row counts once.
+TEST(AggregatesTest, DecimalSumMergesAStateOfSeveralPartitionsOnce) {
+  const FunctionDef* d = Registry::instance().find("sum");
+  ASSERT_NE(d, nullptr);
+  auto x = decimals({"1.5", "2.25", "4"}, 10, 2);
+  Signature sig = d->type_rule({x->type()}, Config());
+  EvalContext ctx;
+  std::unique_ptr<AggregateFunction> fn;
+  {
+    GroupedAggregationScope scope(false);
+    fn = d->aggregate(sig, ctx);
+  }
+  std::vector<uint8_t> a(fn->state_size() + 16), b(fn->state_size() + 16);
+  fn->init(a.data());
+  fn->init(b.data());
+  auto feed = [&](uint8_t* state, int64_t row, int64_t partition) {
+    std::vector<uint8_t*> ptrs = {state};
+    PartitionScope where({partition, 0, row});
+    fn->update(ptrs.data(), {slice(x, row, 1)}, 1);
+  };
+  feed(a.data(), 0, 0);
+  feed(a.data(), 1, 1);  // closes partition 0 in `a`
+  feed(b.data(), 2, 2);
+  fn->merge(b.data(), a.data());
+  uint8_t* dst = b.data();
+  ColumnBuilder out(sig.result_type);
+  fn->finalize(&dst, 1, out);
+  EXPECT_EQ(decimal_to_string(out.finish()->values<int128_t>()[0], 2), "7.75");
+}
+
 TEST(AggregatesTest, DecimalAverageDividesAtScale39ThenRounds) {
   auto avg_text = [](const std::vector<std::string>& v, int p, int s) {
     ColumnPtr r = aggregate_pieces("avg", {decimals(v, p, s)}, {{0, static_cast<int64_t>(v.size()), 0, 0}}, {0});
