@@ -19,13 +19,22 @@ std::string java_string(F v) {
   char buf[64];
   auto res = std::to_chars(buf, buf + sizeof buf, std::fabs(v), std::chars_format::scientific);
   // Where the shortest text has one digit, Java 17's Double.toString / Float.toString (the JVM
-  // Spark runs on) may print two: every float subnormal takes the two-digit decimal nearest it
-  // (Float.MIN_VALUE is 1.4E-45, twice it 2.8E-45), while of the doubles only Double.MIN_VALUE
-  // does (4.9E-324; twice it is 1.0E-323 there). Java 19's new digit generator takes two digits
-  // for every such double (9.9E-324), which is not what a Spark on Java 17 prints.
-  const bool two_digits = std::is_same_v<F, float> || std::fabs(v) == std::numeric_limits<F>::denorm_min();
-  if (two_digits && std::memchr(buf, '.', static_cast<size_t>(res.ptr - buf)) == nullptr)
-    res = std::to_chars(buf, buf + sizeof buf, std::fabs(v), std::chars_format::scientific, 1);
+  // Spark runs on) print two for subnormals: the two-digit decimal nearest the value (4.9E-324,
+  // 1.4E-45, 2.8E-45, 9.8E-45, 4.9E-323) — except a double whose one digit starts a higher
+  // decade than the value keeps it (2 * Double.MIN_VALUE, 9.88E-324, is 1.0E-323 there; Java
+  // 19's generator prints 9.9E-324).
+  if (std::memchr(buf, '.', static_cast<size_t>(res.ptr - buf)) == nullptr) {
+    char two[64];
+    auto r2 = std::to_chars(two, two + sizeof two - 1, std::fabs(v), std::chars_format::scientific, 1);
+    *res.ptr = '\0';
+    *r2.ptr = '\0';
+    const bool decade_up = std::strtol(std::strchr(buf, 'e') + 1, nullptr, 10) >
+                           std::strtol(std::strchr(two, 'e') + 1, nullptr, 10);
+    if (std::is_same_v<F, float> || !decade_up) {
+      std::memcpy(buf, two, static_cast<size_t>(r2.ptr - two));
+      res.ptr = buf + (r2.ptr - two);
+    }
+  }
   *res.ptr = '\0';
   char* e = std::strchr(buf, 'e');
   const int exp = std::atoi(e + 1);  // value = d.ddd × 10^exp

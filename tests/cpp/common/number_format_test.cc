@@ -20,13 +20,14 @@ TEST(JavaDoubleString, PlainAndScientificForms) {
   EXPECT_EQ(java_double_string(-INFINITY), "-Infinity");
 }
 
-// Where the shortest digits are one, Java 17 prints the nearest two-digit decimal for float
-// subnormals and for Double.MIN_VALUE: 4.9E-324 and 1.4E-45, not 5.0E-324 and 1.0E-45; twice
-// Double.MIN_VALUE keeps its one digit there (1.0E-323, as Spark's KLL sketch text shows).
+// Where the shortest digits are one, Java 17 prints the nearest two-digit decimal for
+// subnormals: 4.9E-324 and 1.4E-45, not 5.0E-324 and 1.0E-45; a double whose one digit starts a
+// higher decade keeps it (twice Double.MIN_VALUE is 1.0E-323, as Spark's KLL sketch text shows).
 TEST(JavaDoubleString, SubnormalsTakeTwoDigits) {
   EXPECT_EQ(java_double_string(std::numeric_limits<double>::denorm_min()), "4.9E-324");
   EXPECT_EQ(java_double_string(-std::numeric_limits<double>::denorm_min()), "-4.9E-324");
   EXPECT_EQ(java_double_string(2 * std::numeric_limits<double>::denorm_min()), "1.0E-323");
+  EXPECT_EQ(java_double_string(10 * std::numeric_limits<double>::denorm_min()), "4.9E-323");
   EXPECT_EQ(java_double_string(3 * std::numeric_limits<double>::denorm_min()), "1.5E-323");
   EXPECT_EQ(java_float_string(std::numeric_limits<float>::denorm_min()), "1.4E-45");
   EXPECT_EQ(java_float_string(2 * std::numeric_limits<float>::denorm_min()), "2.8E-45");
