@@ -20,6 +20,7 @@
 #include "functions/regexp_util.h"
 #include "functions/variant_util.h"
 #include "plan/generator_resolution.h"
+#include "plan/inline_table.h"
 #include "plan/optimizer.h"
 #include "plan/lambda_resolution.h"
 #include "plan/subquery.h"
@@ -273,6 +274,7 @@ PlanPtr Analyzer::resolve_here(const PlanPtr& p) {
     for (auto& c : p->children) children.push_back(resolve(c));
   }
   PlanPtr r = resolve_node(p, std::move(children));
+  if (p->inline_table) r = evaluate_inline_table(r, session_.config());
   auto* m = const_cast<PlanNode*>(r.get());
   m->resolved = true;
   if (m->plan_id < 0) m->plan_id = p->plan_id;

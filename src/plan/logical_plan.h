@@ -164,6 +164,10 @@ struct PlanNode {
   // Generate: the attributes of the generator's columns (nullable when the generator is outer).
   std::vector<ExprPtr> generator_output;
 
+  /// VALUES as the parser built it, a UNION ALL of one-row projections: the analyzer evaluates
+  /// it (plan/inline_table.h).
+  bool inline_table = false;
+
   /// Output attributes (kAttribute expressions), set once resolved.
   std::vector<ExprPtr> output;
   bool resolved = false;

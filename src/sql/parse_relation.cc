@@ -376,8 +376,8 @@ PlanPtr Parser::inline_table() {
     return n;
   }
   // Otherwise each row is a projection of one row, and the rows a UNION ALL, whose type
-  // coercion gives the columns their common types.
-  PlanPtr out;
+  // coercion gives the columns their common types; the analyzer evaluates the rows that fold.
+  std::shared_ptr<plan::PlanNode> out;
   for (auto& row : rows) {
     auto project = new_node(PlanKind::kProject, {one_row_relation()});
     for (size_t c = 0; c < width; ++c) project->exprs.push_back(plan::alias(row[c], names[c]));
@@ -390,6 +390,7 @@ PlanPtr Parser::inline_table() {
     u->is_all = true;
     out = u;
   }
+  out->inline_table = true;
   return out;
 }
 

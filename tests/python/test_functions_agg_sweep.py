@@ -134,9 +134,9 @@ NOT_SWEPT = {
 # an Expand and a second aggregation that reorders the rows of a group; in a query of their own,
 # first/last and max_by/min_by ties follow input order in both engines
 # (test_functions_aggregate_order.py). And Spark's local[2] runs the VALUES table as two
-# partitions (rows 0-8 and 9-17), where Ember runs each row of it as a partition of its own (a
-# union of one-row ranges); aggregates whose overflow Spark decides per partition then differ.
-_PARTITIONS = "the VALUES table's partitions (two in Spark, one per row in Ember): "
+# partitions (rows 0-8 and 9-17) where Ember runs it as one, in order; aggregates whose overflow
+# Spark decides per partition then differ.
+_PARTITIONS = "the VALUES table's partitions (two in Spark, one in Ember): "
 KNOWN = {
     **dict.fromkeys([f"{n}({a})" for n in ["first", "last", "first_value", "last_value", "any_value"]
                      for a in ["i", "i, true", "st, true"]],
@@ -146,32 +146,15 @@ KNOWN = {
                      "aggregates reorders the rows of a group; Ember takes the last row in input order",
     "min_by(st, i)": "max_by/min_by among rows of equal keys: Spark's Expand for this query's DISTINCT "
                      "aggregates reorders the rows of a group; Ember takes the last row in input order",
-    **dict.fromkeys(["avg(m)", "mean(m)", "regr_avgy(m, i)", "sum(m)"],
-                    _PARTITIONS + "Spark's first partition's partial sum of DECIMAL(38,18) overflows "
-                    "(ARITHMETIC_OVERFLOW in ANSI mode), Ember's one-row partial sums fit and their total "
-                    "does not (NUMERIC_VALUE_OUT_OF_RANGE); grouped, Spark's sum of group 3 comes back into "
-                    "range across its partitions where Ember's running sum leaves it"),
+    "sum(m)": _PARTITIONS + "grouped, Spark's sum of group 3 comes back into range across its "
+              "partitions where Ember's running sum leaves it",
     "try_sum(m)": _PARTITIONS + "the grouped sum of group 3 leaves DECIMAL(38,18) in Ember's running "
                   "sum and comes back across Spark's two partitions",
-    **dict.fromkeys(["percentile_approx(d, array(0.1, 0.9), 100)", "approx_percentile(d, array(0.1, 0.9), 100)"],
-                    "percentile_approx beside NaN and +Infinity: which of them answers the high "
-                    "percentage depends on the order Ember's threads merge their partial summaries"),
-    **dict.fromkeys(["try_avg(m)", "mean(m)"],
-                    "grouped sums of DECIMAL(38,18) beside its limits: whether a group's running sum "
-                    "leaves the type depends on how its rows split across Ember's threads (each "
-                    "thread's partial state sums its own rows), so under load the answer changes"),
     "try_sum(l)": _PARTITIONS + "try_sum of BIGINT is null where a partition's running sum overflows; "
-                  "group 3's partial sums fit in Spark and add up to a sum in range, Ember's one-row "
-                  "partial sums overflow as they are added",
+                  "group 3's running sum overflows in one engine's partitions and not in the other's",
     **dict.fromkeys(["regr_intercept(i, l)", "regr_intercept(m, i)"],
                     "regr_intercept near the integral limits: rounding of the co-moment update"),
-    **dict.fromkeys(["regr_sxy(d, i)", "regr_syy(d, i)"],
-                    "co-moments of values near DOUBLE's maximum: Infinity - Infinity gives NaN "
-                    "when Ember merges partial states in some orders, where Spark gives 0.0"),
     "histogram_numeric(d, 2)": "histogram_numeric over NaN and ±Infinity: bins merged differently",
-    "histogram_numeric(i, 3)": "histogram_numeric of equal values that reach different partial "
-                               "states: each state keeps its own bin and merging keeps both (as "
-                               "Spark's merge does), where Spark's one partition adds them to one",
 }
 
 

@@ -2,8 +2,9 @@
 and the per-partition streams of rand, wherever Spark's partitioning is deterministic.
 
 A range has numPartitions slices (spark.sql.leafNodeDefaultParallelism, else
-spark.default.parallelism, when it names none); a local relation is one partition over Spark
-Connect; a union numbers its children's partitions one after another; a broadcast join keeps
+spark.default.parallelism, when it names none); projections and filters over a local relation
+(createDataFrame's rows, SQL's VALUES) see one partition, which Spark's optimizer evaluates on the
+driver; a union numbers its children's partitions one after another; a broadcast join keeps
 its streamed side's; after a shuffle (aggregation, sort, distinct, limit) the rows of a small
 query are one partition (adaptive execution coalesces the shuffle).
 """
@@ -68,6 +69,33 @@ def test_local_relation_is_one_partition(connect_differ):
     connect_differ.diff(lambda s: s.createDataFrame([(i,) for i in range(7)], ["a"]).select("a", pid(), mid()))
     connect_differ.diff(lambda s: s.createDataFrame([(i,) for i in range(7)], ["a"]).filter("a % 2 = 1")
                         .select("a", pid(), mid()))
+
+
+def test_inline_table_is_one_partition(connect_differ):
+    # Literal rows, rows whose types the analyzer widens, and rows of expressions that fold.
+    tables = ["VALUES (1, 'a'), (2, 'b'), (3, NULL), (4, 'd'), (5, 'e') AS t(a, b)",
+              "VALUES (1), (2.5D), (NULL), (CAST(4 AS BIGINT)) AS t(a)",
+              "VALUES (1 + 1, named_struct('x', array(1, 2))), (abs(-3), NULL), (7, named_struct('x', "
+              "array(3))) AS t(a, b)"]
+    for parts in ("1", "2", "8"):
+        with session_conf(connect_differ.ember, connect_differ.oracle,
+                          spark_sql_leafNodeDefaultParallelism=parts):
+            for table in tables:
+                connect_differ.diff(lambda s: s.sql(
+                    f"SELECT *, spark_partition_id() AS p, monotonically_increasing_id() AS m, rand(3) AS r "
+                    f"FROM {table}"))
+                connect_differ.diff(lambda s: s.sql(
+                    f"SELECT a, monotonically_increasing_id() AS m FROM {table} WHERE a > 1"))
+
+
+def test_inline_table_partial_sums_in_row_order(diff):
+    # Group 1's running sum leaves DECIMAL(38, 18) at its second row (try_sum gives NULL) though
+    # the group's total fits: the rows are summed in order, whatever the threads.
+    table = ("VALUES (1, CAST('99999999999999999999.999999999999999999' AS DECIMAL(38,18))), "
+             "(1, CAST(1 AS DECIMAL(38,18))), (1, CAST(-1 AS DECIMAL(38,18))), "
+             "(2, CAST(5 AS DECIMAL(38,18))), (2, CAST(6 AS DECIMAL(38,18))) AS t(g, m)")
+    for _ in range(5):
+        diff(lambda s: s.sql(f"SELECT g, try_sum(m) FROM {table} GROUP BY g"))
 
 
 def test_after_a_shuffle(diff):

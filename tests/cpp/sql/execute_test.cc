@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "common/error.h"
+#include "sql/parser.h"
 #include "sql/shell.h"
 #include "sql/statement.h"
 
@@ -141,6 +142,33 @@ TEST(SqlExecute, ValuesAndUnion) {
   r = execute_statement(s, "SELECT 1 AS a UNION ALL SELECT 2 UNION ALL SELECT 1");
   EXPECT_EQ(names(r), "a:int");
   EXPECT_EQ(rows(r), (Rows{"1", "2", "1"}));
+}
+
+/// The analyzed plan under the subquery aliases of `sql`, a query.
+plan::PlanPtr analyzed_relation(plan::Session& s, const std::string& sql) {
+  plan::PlanPtr p = s.analyze(parse_query(sql));
+  while (p->kind == plan::PlanKind::kSubqueryAlias || p->kind == plan::PlanKind::kProject) p = p->children[0];
+  return p;
+}
+
+TEST(SqlExecute, ValuesThatFoldAreOneLocalBatch) {
+  plan::Session s("t");
+  // Widened types (INT and DOUBLE), folded expressions and nested values: one batch of rows.
+  plan::PlanPtr p = analyzed_relation(
+      s, "SELECT * FROM VALUES (1, named_struct('a', 1 + 1)), (2.5D, NULL), (abs(-3), named_struct('a', 7)) AS t(x, y)");
+  ASSERT_EQ(p->kind, plan::PlanKind::kLocalRelation);
+  ASSERT_EQ(p->batches.size(), 1u);
+  EXPECT_EQ(p->batches[0].num_rows, 3);
+  EXPECT_EQ(p->output[0]->type->simple_string(), "double");
+  EXPECT_EQ(p->batches[0].columns[1]->value_at(0).as_list()[0].as_int(), 2);
+  EXPECT_TRUE(p->batches[0].columns[1]->value_at(1).is_null());
+  // A value that does not fold (rand) or fails to (1 / 0 under ANSI) keeps the rows as a union,
+  // run when the row is: the error stays the query's.
+  EXPECT_EQ(analyzed_relation(s, "SELECT * FROM VALUES (1D), (rand(1)) AS t(x)")->kind, plan::PlanKind::kSetOp);
+  EXPECT_EQ(analyzed_relation(s, "SELECT * FROM VALUES (1), (1 / 0) AS t(x)")->kind, plan::PlanKind::kSetOp);
+  EXPECT_THROW(execute_statement(s, "SELECT * FROM VALUES (1), (1 / 0) AS t(x)"), SparkError);
+  auto r = execute_statement(s, "SELECT x, count(*) FROM VALUES (1), (1 + 0), (2L) AS t(x) GROUP BY x ORDER BY x");
+  EXPECT_EQ(rows(r), (Rows{"1|2", "2|1"}));
 }
 
 TEST(SqlExecute, ExpressionsAndLiterals) {
