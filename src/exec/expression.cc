@@ -164,6 +164,46 @@ ColumnPtr ConstantCache::get(const TypePtr& type, const Value& value, int64_t le
   return fresh;
 }
 
+namespace {
+
+std::vector<ColumnPtr> evaluate_all(const std::vector<PhysExprPtr>& exprs, const Batch& batch,
+                                    const functions::EvalContext& ctx) {
+  std::vector<ColumnPtr> cols;
+  cols.reserve(exprs.size());
+  for (const PhysExprPtr& e : exprs) cols.push_back(evaluate(*e, batch, ctx));
+  return cols;
+}
+
+/// Raises the error of the first row in [begin, end) of `batch` whose evaluation fails; returns
+/// when none fails on its own.
+void raise_first_row_error(const std::vector<PhysExprPtr>& exprs, const Batch& batch, int64_t begin, int64_t end,
+                           const functions::EvalContext& ctx) {
+  if (end - begin == 1) {
+    evaluate_all(exprs, slice_batch(batch, begin, 1), ctx);
+    return;
+  }
+  const int64_t mid = begin + (end - begin) / 2;
+  try {
+    evaluate_all(exprs, slice_batch(batch, begin, mid - begin), ctx);
+  } catch (const SparkError&) {
+    raise_first_row_error(exprs, batch, begin, mid, ctx);
+    throw;
+  }
+  raise_first_row_error(exprs, batch, mid, end, ctx);
+}
+
+}  // namespace
+
+std::vector<ColumnPtr> evaluate_in_row_order(const std::vector<PhysExprPtr>& exprs, const Batch& batch,
+                                             const functions::EvalContext& ctx) {
+  try {
+    return evaluate_all(exprs, batch, ctx);
+  } catch (const SparkError&) {
+    if (batch.num_rows > 1) raise_first_row_error(exprs, batch, 0, batch.num_rows, ctx);
+    throw;
+  }
+}
+
 ColumnPtr evaluate(const PhysExpr& e, const Batch& batch, const functions::EvalContext& ctx) {
   switch (e.kind) {
     case PhysExpr::Kind::kColumn: return batch.columns[static_cast<size_t>(e.column)];

@@ -58,6 +58,14 @@ using PhysExprPtr = std::shared_ptr<const PhysExpr>;
 /// Evaluates `e` over `batch`; the result has batch.num_rows values.
 ColumnPtr evaluate(const PhysExpr& e, const Batch& batch, const functions::EvalContext& ctx);
 
+/// Evaluates each of `exprs` over `batch`, raising the error Spark raises when rows fail: the
+/// first failing row's. Spark computes a row's expressions before the next row's; columnar
+/// kernels may fail on a later row first (one expression or argument column computed before
+/// another), so on an error the rows are evaluated again in halves, the first half first, down
+/// to the first row that fails. The error path costs about two evaluations of the batch.
+std::vector<ColumnPtr> evaluate_in_row_order(const std::vector<PhysExprPtr>& exprs, const Batch& batch,
+                                             const functions::EvalContext& ctx);
+
 /// Whether `e` calls a function that reads where its rows sit in their partition
 /// (FunctionDef::numbers_rows).
 bool numbers_rows(const PhysExpr& e);

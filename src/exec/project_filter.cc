@@ -11,10 +11,7 @@ std::string Project::details() const {
 }
 
 void Project::execute(Batch& batch, ExecContext& ctx) const {
-  std::vector<ColumnPtr> cols;
-  cols.reserve(exprs_.size());
-  for (auto& e : exprs_) cols.push_back(evaluate(*e, batch, ctx.eval));
-  batch.columns = std::move(cols);
+  batch.columns = evaluate_in_row_order(exprs_, batch, ctx.eval);
 }
 
 bool Project::numbers_rows() const {
@@ -24,7 +21,7 @@ bool Project::numbers_rows() const {
 }
 
 void Filter::execute(Batch& batch, ExecContext& ctx) const {
-  ColumnPtr pred = evaluate(*condition_, batch, ctx.eval);
+  ColumnPtr pred = evaluate_in_row_order({condition_}, batch, ctx.eval)[0];
   std::vector<int32_t> rows = true_rows(*pred);
   if (!outputs_.empty()) {
     std::vector<ColumnPtr> kept;

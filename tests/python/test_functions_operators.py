@@ -81,6 +81,20 @@ def test_arithmetic_ansi_column_errors(diff_error):
     diff_error(lambda s: doubles(s).select(F.col("a") / F.col("b")), "DIVIDE_BY_ZERO")
 
 
+def test_first_failing_row_decides_the_error(diff_error):
+    # Spark computes a row's expressions before the next row's: the error is the first failing
+    # row's, whichever expression or argument a columnar engine would compute first.
+    diff_error(lambda s: s.sql("SELECT CAST(s AS INT), 1 / d FROM VALUES ('1', 0), ('x', 1) AS t(s, d)"),
+               "DIVIDE_BY_ZERO")
+    diff_error(lambda s: s.sql("SELECT 1 / d, CAST(s AS INT) FROM VALUES ('x', 1), ('1', 0) AS t(s, d)"),
+               "CAST_INVALID_INPUT")
+    diff_error(lambda s: s.range(0, 5000, 1, 1).select(
+        F.expr("CAST(CASE WHEN id = 4000 THEN 'x' ELSE '1' END AS INT) + 1 / (id - 2999)")), "DIVIDE_BY_ZERO")
+    diff_error(lambda s: s.range(0, 5000, 1, 1).filter(
+        F.expr("CAST(CASE WHEN id = 4000 THEN 'x' ELSE '1' END AS INT) = 1 AND 1 / (id - 3000) > 0")),
+        "DIVIDE_BY_ZERO")
+
+
 def test_arithmetic_ansi_values(diff):
     # Rows that neither overflow nor divide by zero.
     diff(lambda s: ints(s).where("k IN (1, 2, 3, 7, 8)").select(
