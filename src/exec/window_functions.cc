@@ -12,6 +12,16 @@
 namespace ember::exec {
 namespace {
 
+/// Each row's peers (the rows of equal order keys) within the partition of `n` rows at `base`
+/// of `chunk`: rows [start[i], end[i]) of the partition.
+void peer_ranges(const WindowChunk& chunk, int64_t base, int64_t n, std::vector<int64_t>& start,
+                 std::vector<int64_t>& end) {
+  start.assign(static_cast<size_t>(n), 0);
+  end.assign(static_cast<size_t>(n), n);
+  for (int64_t i = 0; i < n; ++i) start[i] = (i > 0 && !chunk.peer_break[base + i]) ? start[i - 1] : i;
+  for (int64_t i = n - 1; i >= 0; --i) end[i] = (i + 1 < n && !chunk.peer_break[base + i + 1]) ? end[i + 1] : i + 1;
+}
+
 int64_t clamp_add(int64_t i, int64_t off, int64_t lo, int64_t hi) {
   int64_t r;
   if (__builtin_add_overflow(i, off, &r)) r = off < 0 ? lo : hi;
@@ -169,10 +179,7 @@ ColumnPtr evaluate_aggregate(const WindowCall& call, const std::vector<ColumnPtr
       fn->finalize(same.data(), n, out);
       continue;
     }
-    peer_start.assign(static_cast<size_t>(n), 0);
-    peer_end.assign(static_cast<size_t>(n), n);
-    for (int64_t i = 0; i < n; ++i) peer_start[i] = (i > 0 && !chunk.peer_break[base + i]) ? peer_start[i - 1] : i;
-    for (int64_t i = n - 1; i >= 0; --i) peer_end[i] = (i + 1 < n && !chunk.peer_break[base + i + 1]) ? peer_end[i + 1] : i + 1;
+    peer_ranges(chunk, base, n, peer_start, peer_end);
     PartitionFrames fr = compute_frames(f, n, peer_start, peer_end, chunk, base);
     if (f.lower_unbounded()) {
       // Running frames: the frame end never moves back, so one state grows row by row.
@@ -267,11 +274,7 @@ ColumnPtr evaluate_python(const WindowCall& call, const std::vector<ColumnPtr>& 
     Batch g;
     g.num_rows = n;
     if (!unbounded) {
-      peer_start.assign(static_cast<size_t>(n), 0);
-      peer_end.assign(static_cast<size_t>(n), n);
-      for (int64_t i = 0; i < n; ++i) peer_start[i] = (i > 0 && !chunk.peer_break[base + i]) ? peer_start[i - 1] : i;
-      for (int64_t i = n - 1; i >= 0; --i)
-        peer_end[i] = (i + 1 < n && !chunk.peer_break[base + i + 1]) ? peer_end[i + 1] : i + 1;
+      peer_ranges(chunk, base, n, peer_start, peer_end);
       PartitionFrames fr = compute_frames(f, n, peer_start, peer_end, chunk, base);
       ColumnBuilder begin(DataType::int_(), n), end(DataType::int_(), n);
       for (int64_t i = 0; i < n; ++i) {
@@ -328,11 +331,7 @@ ColumnPtr evaluate_window_call(const WindowCall& call, const std::vector<ColumnP
   for (size_t p = 0; p + 1 < chunk.partition_starts.size(); ++p) {
     const int64_t base = chunk.partition_starts[p];
     const int64_t n = chunk.partition_starts[p + 1] - base;
-    peer_start.assign(static_cast<size_t>(n), 0);
-    peer_end.assign(static_cast<size_t>(n), n);
-    for (int64_t i = 0; i < n; ++i) peer_start[i] = (i > 0 && !chunk.peer_break[base + i]) ? peer_start[i - 1] : i;
-    for (int64_t i = n - 1; i >= 0; --i)
-      peer_end[i] = (i + 1 < n && !chunk.peer_break[base + i + 1]) ? peer_end[i + 1] : i + 1;
+    peer_ranges(chunk, base, n, peer_start, peer_end);
     if (value_fn && call.ignore_nulls) {
       non_null.clear();
       const Column& in = *args[0];
@@ -414,7 +413,8 @@ ColumnPtr evaluate_window_call(const WindowCall& call, const std::vector<ColumnP
         }
         break;
       }
-      case K::kAggregate: break;
+      case K::kAggregate:
+      case K::kPython: break;  // evaluated by evaluate_aggregate and evaluate_python
     }
   }
   if (!value_fn) return ranks.finish();

@@ -967,13 +967,20 @@ class Planner {
     auto agg = std::make_unique<exec::HashAggregate>(keys, calls);
     gpu_.note_aggregate(agg.get(), std::move(keys), std::move(calls));  // GPU placement
     agg->children.push_back(std::move(c.root));
-    // Final projection of the aggregate's output expressions.
+    return project_aggregate_output(*n, std::move(agg), agg_output, replacements, conf);
+  }
+
+  /// The final projection of an aggregation: its output expressions over the aggregate
+  /// operator's columns (`agg_output`: keys, then the calls' results, which `replacements`
+  /// name by semantic key).
+  PhysicalPlan project_aggregate_output(const PlanNode& n, exec::OperatorPtr agg,
+                                        const std::vector<ExprPtr>& agg_output,
+                                        const std::map<std::string, ExprPtr>& replacements, const Config& conf) {
     std::vector<PhysExprPtr> proj;
     PhysicalPlan p;
-    for (auto& out : n->aggregates) {
+    for (auto& out : n.aggregates) {
       ExprPtr inner = out->kind == ExprKind::kAlias ? out->children[0] : out;
-      ExprPtr rewritten = rewrite_over_aggregate(inner, replacements);
-      proj.push_back(bind_expr(rewritten, agg_output, conf));
+      proj.push_back(bind_expr(rewrite_over_aggregate(inner, replacements), agg_output, conf));
       p.output.push_back(to_attribute(out));
     }
     p.root = std::make_unique<exec::Project>(std::move(proj));
@@ -1013,16 +1020,7 @@ class Planner {
     auto agg = std::make_unique<exec::PythonGroupAggregate>(std::move(functions), std::move(keys), std::move(args),
                                                             std::move(display), python_settings(conf));
     agg->children.push_back(std::move(c.root));
-    std::vector<PhysExprPtr> proj;
-    PhysicalPlan p;
-    for (auto& out : n->aggregates) {
-      ExprPtr inner = out->kind == ExprKind::kAlias ? out->children[0] : out;
-      proj.push_back(bind_expr(rewrite_over_aggregate(inner, replacements), agg_output, conf));
-      p.output.push_back(to_attribute(out));
-    }
-    p.root = std::make_unique<exec::Project>(std::move(proj));
-    p.root->children.push_back(std::move(agg));
-    return p;
+    return project_aggregate_output(*n, std::move(agg), agg_output, replacements, conf);
   }
 
   /// Subexpressions a filter condition repeats are computed once, in a projection added below

@@ -311,7 +311,6 @@ PlanPtr resolve_pivot(const PlanNode& p, const PlanPtr& child, const RelationRes
 }
 
 PlanPtr resolve_unpivot(const PlanNode& p, const PlanPtr& child, const RelationResolver& r) {
-  const Config& conf = *r.conf;
   std::vector<ExprPtr> ids;
   if (p.unpivot_ids_given) ids = r.resolve_named(p.exprs, child, false);
   std::vector<std::vector<ExprPtr>> sets;

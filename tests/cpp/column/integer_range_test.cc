@@ -7,22 +7,13 @@
 #include <optional>
 #include <vector>
 
+#include "../column_test_util.h"
 #include "column/column.h"
 
 namespace ember {
 namespace {
 
-ColumnPtr column_of(const TypePtr& type, const std::vector<std::optional<int64_t>>& values) {
-  ColumnBuilder b(type);
-  for (const auto& v : values) {
-    if (!v) b.append_null();
-    else if (type->byte_width() == 1) b.append<int8_t>(static_cast<int8_t>(*v));
-    else if (type->byte_width() == 2) b.append<int16_t>(static_cast<int16_t>(*v));
-    else if (type->byte_width() == 4) b.append<int32_t>(static_cast<int32_t>(*v));
-    else b.append<int64_t>(*v);
-  }
-  return b.finish();
-}
+using test_util::integral_column;
 
 TEST(IntegerRangeTest, EveryWidthWithAndWithoutNulls) {
   const std::vector<std::pair<TypePtr, int64_t>> types = {
@@ -40,7 +31,7 @@ TEST(IntegerRangeTest, EveryWidthWithAndWithoutNulls) {
         v[3] = std::nullopt;
         v[10] = std::nullopt;  // the smallest value is null: it does not count
       }
-      ColumnPtr c = column_of(type, v);
+      ColumnPtr c = integral_column(type, v);
       ASSERT_EQ(c->may_have_nulls(), nulls);
       int64_t lo = 0, hi = 0;
       ASSERT_TRUE(integer_range(*c, 600, lo, hi));
@@ -53,8 +44,8 @@ TEST(IntegerRangeTest, EveryWidthWithAndWithoutNulls) {
       EXPECT_EQ(hi, -50);
     }
     int64_t lo = 0, hi = 0;
-    EXPECT_FALSE(integer_range(*column_of(type, {}), 0, lo, hi));
-    EXPECT_FALSE(integer_range(*column_of(type, {std::nullopt, std::nullopt}), 2, lo, hi));
+    EXPECT_FALSE(integer_range(*integral_column(type, {}), 0, lo, hi));
+    EXPECT_FALSE(integer_range(*integral_column(type, {std::nullopt, std::nullopt}), 2, lo, hi));
   }
 }
 

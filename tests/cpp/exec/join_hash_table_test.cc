@@ -8,16 +8,13 @@
 #include <optional>
 #include <random>
 
+#include "../column_test_util.h"
+
 namespace ember::exec {
 namespace {
 
-ColumnPtr ints(const std::vector<std::optional<int32_t>>& values) {
-  ColumnBuilder b(DataType::int_());
-  for (auto& v : values) {
-    if (v) b.append<int32_t>(*v);
-    else b.append_null();
-  }
-  return b.finish();
+ColumnPtr ints(const std::vector<std::optional<int64_t>>& values) {
+  return test_util::integral_column(DataType::int_(), values);
 }
 
 std::vector<std::pair<int32_t, int32_t>> pairs(const JoinHashTable& t, const ColumnPtr& probe, bool null_safe) {
@@ -56,7 +53,7 @@ TEST(JoinHashTable, EmptyBuildSideMatchesNothing) {
 }
 
 TEST(JoinHashTable, ManyKeysAllFound) {
-  std::vector<std::optional<int32_t>> v;
+  std::vector<std::optional<int64_t>> v;
   for (int32_t i = 0; i < 10000; ++i) v.push_back(i % 4000);
   ColumnPtr keys = ints(v);
   JoinHashTable t;
@@ -66,12 +63,7 @@ TEST(JoinHashTable, ManyKeysAllFound) {
 }
 
 ColumnPtr longs(const std::vector<std::optional<int64_t>>& values) {
-  ColumnBuilder b(DataType::long_());
-  for (auto& v : values) {
-    if (v) b.append<int64_t>(*v);
-    else b.append_null();
-  }
-  return b.finish();
+  return test_util::integral_column(DataType::long_(), values);
 }
 
 /// Expected pairs by brute force: every (probe, build) with equal non-null keys, in probe order
