@@ -2,6 +2,7 @@
 
 #include "plan/inline_table.h"
 
+#include "common/error.h"
 #include "plan/optimizer.h"
 
 namespace ember::plan {
@@ -9,9 +10,41 @@ namespace {
 
 using Row = std::vector<Value>;
 
+bool has_outer_reference(const ExprPtr& e) {
+  if (e->kind == ExprKind::kOuterReference) return true;
+  for (const ExprPtr& c : e->children)
+    if (has_outer_reference(c)) return true;
+  return false;
+}
+
+/// Spark evaluates an inline table once, at analysis: a value that differs from call to call
+/// (rand, uuid) or reads an outer query's column cannot be one of its values.
+void check_evaluable(const ExprPtr& value, const SqlOrigin& written) {
+  if (value->deterministic() && !has_outer_reference(value)) return;
+  const std::string shown = "\"" + value->to_string() + "\"";
+  SparkError err(ErrorKind::kAnalysis, "INVALID_INLINE_TABLE.CANNOT_EVALUATE_EXPRESSION_IN_INLINE_TABLE",
+                 "Invalid inline table. Cannot evaluate the expression " + shown + " in inline table definition.",
+                 {{"expr", shown}}, "42000");
+  if (written.known()) err.locate(written);
+  throw err;
+}
+
+/// Where the table and its values were written (SqlOrigin's of the parser's node), and how
+/// many values the rows read so far have.
+struct Written {
+  const SqlOrigin& table;
+  const std::vector<SqlOrigin>& values;
+  size_t next = 0;
+  SqlOrigin value() {
+    const size_t i = next++;
+    return i < values.size() && values[i].known() ? values[i] : table;
+  }
+};
+
 /// Appends the rows of `p`, unions of projections over the one-row relation, when every value
-/// folds to a literal; false otherwise.
-bool collect_rows(const PlanPtr& p, const Config& conf, std::vector<Row>& rows) {
+/// folds to a literal; false otherwise. Raises Spark's INVALID_INLINE_TABLE errors for a value
+/// that cannot be evaluated once (placed at the value) or fails to (placed at the table).
+bool collect_rows(const PlanPtr& p, const Config& conf, Written& written, std::vector<Row>& rows) {
   switch (p->kind) {
     case PlanKind::kRange:
       if (p->range_start != 0 || p->range_end != 1 || p->range_step != 1) return false;
@@ -19,22 +52,37 @@ bool collect_rows(const PlanPtr& p, const Config& conf, std::vector<Row>& rows) 
       return true;
     case PlanKind::kProject: {
       std::vector<Row> input;
-      if (!collect_rows(p->children[0], conf, input)) return false;
+      if (!collect_rows(p->children[0], conf, written, input)) return false;
+      // The projections over the one-row relation are the table's rows as written; those above
+      // them cast the rows to the columns' common types.
+      const bool as_written = p->children[0]->kind == PlanKind::kRange;
       const std::vector<ExprPtr>& attrs = p->children[0]->output;
       for (const Row& in : input) {
         Row out;
         for (const ExprPtr& e : p->exprs) {
           bool unbound = false;
           ExprPtr body = e->kind == ExprKind::kAlias ? e->children[0] : e;
+          if (as_written) check_evaluable(body, written.value());
           ExprPtr bound = transform_expr_up(body, [&](const ExprPtr& x) -> ExprPtr {
             if (x->kind != ExprKind::kAttribute) return x;
             for (size_t i = 0; i < attrs.size(); ++i)
               if (attrs[i]->expr_id == x->expr_id) return lit(in[i], x->type);
-            unbound = true;  // an outer reference
+            unbound = true;
             return x;
           });
           if (unbound) return false;
-          ExprPtr v = fold_constant(bound, conf);
+          ExprPtr v;
+          try {
+            v = fold_constant(bound, conf, true);
+          } catch (const SparkError&) {
+            const std::string shown = "\"" + body->to_string() + "\"";
+            SparkError err(ErrorKind::kAnalysis, "INVALID_INLINE_TABLE.FAILED_SQL_EXPRESSION_EVALUATION",
+                           "Invalid inline table. Failed to evaluate the SQL expression " + shown +
+                               ". Please check your syntax and ensure all required tables and columns are available.",
+                           {{"sqlExpr", shown}}, "42000");
+            if (written.table.known()) err.locate(written.table);
+            throw err;
+          }
           if (v->kind != ExprKind::kLiteral) return false;
           out.push_back(v->value);
         }
@@ -44,7 +92,7 @@ bool collect_rows(const PlanPtr& p, const Config& conf, std::vector<Row>& rows) 
     }
     case PlanKind::kSetOp:
       if (p->set_op != SetOpType::kUnion || !p->is_all || p->by_name) return false;
-      return collect_rows(p->children[0], conf, rows) && collect_rows(p->children[1], conf, rows);
+      return collect_rows(p->children[0], conf, written, rows) && collect_rows(p->children[1], conf, written, rows);
     default:
       return false;
   }
@@ -54,7 +102,8 @@ bool collect_rows(const PlanPtr& p, const Config& conf, std::vector<Row>& rows) 
 
 PlanPtr evaluate_inline_table(const PlanPtr& resolved, const Config& conf) {
   std::vector<Row> rows;
-  if (!collect_rows(resolved, conf, rows) || rows.empty()) return resolved;
+  Written written{resolved->origin, resolved->inline_value_origins};
+  if (!collect_rows(resolved, conf, written, rows) || rows.empty()) return resolved;
   auto n = std::make_shared<PlanNode>();
   n->kind = PlanKind::kLocalRelation;
   n->plan_id = resolved->plan_id;

@@ -165,8 +165,9 @@ struct PlanNode {
   std::vector<ExprPtr> generator_output;
 
   /// VALUES as the parser built it, a UNION ALL of one-row projections: the analyzer evaluates
-  /// it (plan/inline_table.h).
+  /// it (plan/inline_table.h). `inline_value_origins`: where each value was written, row by row.
   bool inline_table = false;
+  std::vector<SqlOrigin> inline_value_origins;
 
   /// Output attributes (kAttribute expressions), set once resolved.
   std::vector<ExprPtr> output;

@@ -38,8 +38,9 @@ const std::vector<std::unique_ptr<Rule>>& optimizer_rules();
 
 /// `e` as a literal when it folds to one (its text kept for column names), else `e` itself.
 /// The analyzer folds the arguments a function needs as constants (FunctionDef::constant_args)
-/// this way, before the function's type rule reads them.
-ExprPtr fold_constant(const ExprPtr& e, const Config& conf);
+/// this way, before the function's type rule reads them. With `rethrow`, an evaluation that
+/// fails raises its error instead of leaving the expression unfolded.
+ExprPtr fold_constant(const ExprPtr& e, const Config& conf, bool rethrow = false);
 
 // Rule factories, one per file, plan/rule_<name>.cc.
 std::unique_ptr<Rule> make_rewrite_correlated_scalar_subquery();

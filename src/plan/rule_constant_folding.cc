@@ -55,7 +55,9 @@ exec::PhysExprPtr to_physical(const ExprPtr& e, const Config& conf) {
   return p;
 }
 
-ExprPtr fold_tree(const ExprPtr& top, const Config& conf) {
+/// `top` with its foldable subexpressions replaced by their values. A subexpression whose
+/// evaluation fails stays as it is, or with `rethrow` raises its error.
+ExprPtr fold_tree(const ExprPtr& top, const Config& conf, bool rethrow = false) {
   functions::EvalContext ctx;
   ctx.ansi = conf.ansi_enabled();
   ctx.time_zone = conf.session_time_zone();
@@ -68,6 +70,7 @@ ExprPtr fold_tree(const ExprPtr& top, const Config& conf) {
       ExprPtr l = lit(v->value_at(0), e->type);
       return l;
     } catch (const SparkError&) {
+      if (rethrow) throw;
       return e;
     }
   });
@@ -85,9 +88,9 @@ class ConstantFolding final : public Rule {
 
 }  // namespace
 
-ExprPtr fold_constant(const ExprPtr& e, const Config& conf) {
+ExprPtr fold_constant(const ExprPtr& e, const Config& conf, bool rethrow) {
   if (e->kind == ExprKind::kLiteral) return e;
-  ExprPtr f = fold_tree(e, conf);
+  ExprPtr f = fold_tree(e, conf, rethrow);
   if (f->kind != ExprKind::kLiteral) return e;
   auto named = std::make_shared<Expr>(*f);
   named->display = e->to_string();

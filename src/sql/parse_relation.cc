@@ -197,7 +197,14 @@ PlanPtr Parser::relation_primary() {
     if (at_word("TABLESAMPLE") && at_op("(", 1)) inner = table_sample(inner);
     return table_alias(inner, true);
   }
-  if (t.is_word("VALUES")) return table_alias(inline_table(), true);
+  if (t.is_word("VALUES")) {
+    const int begin = t.begin;
+    std::shared_ptr<plan::PlanNode> table = inline_table();
+    PlanPtr aliased = table_alias(table, true);
+    // Errors of the table's values place it with its alias, as Spark's do.
+    if (table->inline_table) table->origin = SqlOrigin{text_, begin, last_stop()};
+    return aliased;
+  }
   if (t.is_word("LATERAL"))
     fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                "The feature is not supported: LATERAL subqueries.", {}, t.begin, t.stop);
@@ -309,7 +316,7 @@ PlanPtr Parser::table_alias(PlanPtr rel, bool allow_column_list) {
   return subquery_alias(rel, alias);
 }
 
-PlanPtr Parser::inline_table() {
+std::shared_ptr<plan::PlanNode> Parser::inline_table() {
   const Token& values = next();  // VALUES
   std::vector<std::vector<ExprPtr>> rows;
   std::vector<int> row_begin;
@@ -391,6 +398,9 @@ PlanPtr Parser::inline_table() {
     out = u;
   }
   out->inline_table = true;
+  out->origin = SqlOrigin{text_, values.begin, last_stop()};
+  for (auto& row : rows)
+    for (auto& value : row) out->inline_value_origins.push_back(value->origin);
   return out;
 }
 

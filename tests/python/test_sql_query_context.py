@@ -36,11 +36,17 @@ def place(e):
     "SELECT 'é', nope FROM range(1)",
     "SELECT id FROM range(2) t JOIN range(3) u ON t.id = u.nope",
     "SELECT abs(id, 2) FROM range(1)",
+    # Inline tables: values evaluated once, at analysis.
+    "SELECT * FROM VALUES (1), (rand(1)) AS t(x)",
+    "SELECT * FROM VALUES (1, 'a'), (uuid(), 'b') AS t(x, y)",
+    "SELECT * FROM VALUES (1), (1/0) AS t(x) LIMIT 1",
+    "SELECT count(*) FROM\n  VALUES (1), (1/0) AS t(x)",
 ])
 def test_query_context_matches_spark(oracle, connect_oracle, ember, query):
     # `oracle` first: a classic session cannot start in a process once a Connect one has.
     del oracle
     expected = error_of(connect_oracle, query)
     actual = error_of(ember, query)
+    assert getattr(actual, "getCondition", lambda: None)() == getattr(expected, "getCondition", lambda: None)()
     assert contexts(actual) == contexts(expected), (contexts(expected), contexts(actual))
     assert place(actual) == place(expected), (place(expected), place(actual))

@@ -162,11 +162,23 @@ TEST(SqlExecute, ValuesThatFoldAreOneLocalBatch) {
   EXPECT_EQ(p->output[0]->type->simple_string(), "double");
   EXPECT_EQ(p->batches[0].columns[1]->value_at(0).as_list()[0].as_int(), 2);
   EXPECT_TRUE(p->batches[0].columns[1]->value_at(1).is_null());
-  // A value that does not fold (rand) or fails to (1 / 0 under ANSI) keeps the rows as a union,
-  // run when the row is: the error stays the query's.
-  EXPECT_EQ(analyzed_relation(s, "SELECT * FROM VALUES (1D), (rand(1)) AS t(x)")->kind, plan::PlanKind::kSetOp);
-  EXPECT_EQ(analyzed_relation(s, "SELECT * FROM VALUES (1), (1 / 0) AS t(x)")->kind, plan::PlanKind::kSetOp);
-  EXPECT_THROW(execute_statement(s, "SELECT * FROM VALUES (1), (1 / 0) AS t(x)"), SparkError);
+  // A value that differs from call to call cannot be one (Spark evaluates the table once); one
+  // whose evaluation fails is an error of the table, wherever the query reads it.
+  try {
+    analyzed_relation(s, "SELECT * FROM VALUES (1D), (rand(1)) AS t(x)");
+    FAIL() << "rand in VALUES";
+  } catch (const SparkError& e) {
+    EXPECT_EQ(e.error_class(), "INVALID_INLINE_TABLE.CANNOT_EVALUATE_EXPRESSION_IN_INLINE_TABLE");
+  }
+  try {
+    execute_statement(s, "SELECT * FROM VALUES (1), (1 / 0) AS t(x) LIMIT 1");
+    FAIL() << "1 / 0 in VALUES";
+  } catch (const SparkError& e) {
+    EXPECT_EQ(e.error_class(), "INVALID_INLINE_TABLE.FAILED_SQL_EXPRESSION_EVALUATION");
+  }
+  // A value that does not fold to a literal (a higher-order function) keeps the rows a union.
+  EXPECT_EQ(analyzed_relation(s, "SELECT * FROM VALUES (1), (size(transform(array(1), x -> x))) AS t(x)")->kind,
+            plan::PlanKind::kSetOp);
   auto r = execute_statement(s, "SELECT x, count(*) FROM VALUES (1), (1 + 0), (2L) AS t(x) GROUP BY x ORDER BY x");
   EXPECT_EQ(rows(r), (Rows{"1|2", "2|1"}));
 }
