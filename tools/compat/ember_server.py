@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import socket
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -21,8 +23,12 @@ def start_server(binary: Path) -> tuple[subprocess.Popen, str]:
     """Runs `binary server` and waits until it accepts connections; returns the process and the
     Spark Connect URL to reach it."""
     port = free_port()
+    # Python UDFs run in workers of the interpreter running this tool (it has PySpark) unless
+    # PYSPARK_PYTHON names another.
+    env = dict(os.environ)
+    env.setdefault("PYSPARK_PYTHON", sys.executable)
     proc = subprocess.Popen([str(binary), "server", "--port", str(port)], stdout=subprocess.DEVNULL,
-                            stderr=subprocess.DEVNULL)
+                            stderr=subprocess.DEVNULL, env=env)
     for _ in range(100):
         try:
             with socket.create_connection(("127.0.0.1", port), timeout=0.1):
