@@ -22,8 +22,10 @@ bool has_outer_reference(const ExprPtr& e) {
 void check_evaluable(const ExprPtr& value, const SqlOrigin& written) {
   if (value->deterministic() && !has_outer_reference(value)) return;
   const std::string shown = "\"" + value->to_string() + "\"";
-  SparkError err(ErrorKind::kAnalysis, "INVALID_INLINE_TABLE.CANNOT_EVALUATE_EXPRESSION_IN_INLINE_TABLE",
-                 "Invalid inline table. Cannot evaluate the expression " + shown + " in inline table definition.",
+  SparkError err(ErrorKind::kAnalysis,
+                 "INVALID_INLINE_TABLE.CANNOT_EVALUATE_EXPRESSION_IN_INLINE_TABLE",
+                 "Invalid inline table. Cannot evaluate the expression " + shown +
+                     " in inline table definition.",
                  {{"expr", shown}}, "42000");
   if (written.known()) err.locate(written);
   throw err;
@@ -76,9 +78,11 @@ bool collect_rows(const PlanPtr& p, const Config& conf, Written& written, std::v
             v = fold_constant(bound, conf, true);
           } catch (const SparkError&) {
             const std::string shown = "\"" + body->to_string() + "\"";
-            SparkError err(ErrorKind::kAnalysis, "INVALID_INLINE_TABLE.FAILED_SQL_EXPRESSION_EVALUATION",
+            SparkError err(ErrorKind::kAnalysis,
+                           "INVALID_INLINE_TABLE.FAILED_SQL_EXPRESSION_EVALUATION",
                            "Invalid inline table. Failed to evaluate the SQL expression " + shown +
-                               ". Please check your syntax and ensure all required tables and columns are available.",
+                               ". Please check your syntax and ensure all required tables and "
+                               "columns are available.",
                            {{"sqlExpr", shown}}, "42000");
             if (written.table.known()) err.locate(written.table);
             throw err;
@@ -92,7 +96,8 @@ bool collect_rows(const PlanPtr& p, const Config& conf, Written& written, std::v
     }
     case PlanKind::kSetOp:
       if (p->set_op != SetOpType::kUnion || !p->is_all || p->by_name) return false;
-      return collect_rows(p->children[0], conf, written, rows) && collect_rows(p->children[1], conf, written, rows);
+      return collect_rows(p->children[0], conf, written, rows) &&
+             collect_rows(p->children[1], conf, written, rows);
     default:
       return false;
   }

@@ -238,15 +238,7 @@ TEST(JoinHashTable, OneDirectKeyOfEveryWidthMatchesBruteForce) {
     for (bool hole : {false, true}) {
       for (bool probe_nulls : {false, true}) {
         auto column = [&](const std::vector<std::optional<int64_t>>& values) {
-          ColumnBuilder b(type);
-          for (auto& v : values) {
-            if (!v) b.append_null();
-            else if (type->byte_width() == 1) b.append<int8_t>(static_cast<int8_t>(*v));
-            else if (type->byte_width() == 2) b.append<int16_t>(static_cast<int16_t>(*v));
-            else if (type->byte_width() == 4) b.append<int32_t>(static_cast<int32_t>(*v));
-            else b.append<int64_t>(*v);
-          }
-          return b.finish();
+          return test_util::integral_column(type, values);
         };
         std::vector<std::optional<int64_t>> build;
         for (int64_t i = 0; i < 100; ++i) build.push_back(-20 + (i * 31) % 100);  // -20..79, shuffled

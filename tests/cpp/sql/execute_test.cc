@@ -3,6 +3,7 @@
 
 #include <gtest/gtest.h>
 
+#include <functional>
 #include <sstream>
 
 #include "common/error.h"
@@ -54,6 +55,16 @@ std::string names(const plan::QueryResult& r) {
 
 using Rows = std::vector<std::string>;
 
+/// The error class `run` raises, or "no error".
+std::string error_class_of(const std::function<void()>& run) {
+  try {
+    run();
+  } catch (const SparkError& e) {
+    return e.error_class();
+  }
+  return "no error";
+}
+
 TEST(SqlExecute, GroupByAliasOrderBy) {
   plan::Session s("t");
   auto r =
@@ -85,12 +96,9 @@ TEST(SqlExecute, GroupByNameThatIsBothAnAliasAndAColumn) {
   plan::Session s("t");
   execute_statement(s, "CREATE TEMP VIEW kv AS SELECT id AS a, id % 2 AS b FROM range(4)");
   // `a` is a column of kv: Spark groups by the column, and then b is not grouped.
-  try {
-    execute_statement(s, "SELECT b AS a, count(*) AS n FROM kv GROUP BY a");
-    ADD_FAILURE() << "expected MISSING_AGGREGATION";
-  } catch (const SparkError& e) {
-    EXPECT_EQ(e.error_class(), "MISSING_AGGREGATION");
-  }
+  EXPECT_EQ(error_class_of(
+                [&] { execute_statement(s, "SELECT b AS a, count(*) AS n FROM kv GROUP BY a"); }),
+            "MISSING_AGGREGATION");
   // `k` is not a column: the alias stands for b.
   auto r = execute_statement(s, "SELECT b AS k, count(*) AS n FROM kv GROUP BY k ORDER BY k");
   EXPECT_EQ(rows(r), (Rows{"0|2", "1|2"}));
@@ -147,15 +155,17 @@ TEST(SqlExecute, ValuesAndUnion) {
 /// The analyzed plan under the subquery aliases of `sql`, a query.
 plan::PlanPtr analyzed_relation(plan::Session& s, const std::string& sql) {
   plan::PlanPtr p = s.analyze(parse_query(sql));
-  while (p->kind == plan::PlanKind::kSubqueryAlias || p->kind == plan::PlanKind::kProject) p = p->children[0];
+  while (p->kind == plan::PlanKind::kSubqueryAlias || p->kind == plan::PlanKind::kProject)
+    p = p->children[0];
   return p;
 }
 
 TEST(SqlExecute, ValuesThatFoldAreOneLocalBatch) {
   plan::Session s("t");
   // Widened types (INT and DOUBLE), folded expressions and nested values: one batch of rows.
-  plan::PlanPtr p = analyzed_relation(
-      s, "SELECT * FROM VALUES (1, named_struct('a', 1 + 1)), (2.5D, NULL), (abs(-3), named_struct('a', 7)) AS t(x, y)");
+  plan::PlanPtr p = analyzed_relation(s,
+                                      "SELECT * FROM VALUES (1, named_struct('a', 1 + 1)), (2.5D, "
+                                      "NULL), (abs(-3), named_struct('a', 7)) AS t(x, y)");
   ASSERT_EQ(p->kind, plan::PlanKind::kLocalRelation);
   ASSERT_EQ(p->batches.size(), 1u);
   EXPECT_EQ(p->batches[0].num_rows, 3);
@@ -164,22 +174,19 @@ TEST(SqlExecute, ValuesThatFoldAreOneLocalBatch) {
   EXPECT_TRUE(p->batches[0].columns[1]->value_at(1).is_null());
   // A value that differs from call to call cannot be one (Spark evaluates the table once); one
   // whose evaluation fails is an error of the table, wherever the query reads it.
-  try {
-    analyzed_relation(s, "SELECT * FROM VALUES (1D), (rand(1)) AS t(x)");
-    FAIL() << "rand in VALUES";
-  } catch (const SparkError& e) {
-    EXPECT_EQ(e.error_class(), "INVALID_INLINE_TABLE.CANNOT_EVALUATE_EXPRESSION_IN_INLINE_TABLE");
-  }
-  try {
-    execute_statement(s, "SELECT * FROM VALUES (1), (1 / 0) AS t(x) LIMIT 1");
-    FAIL() << "1 / 0 in VALUES";
-  } catch (const SparkError& e) {
-    EXPECT_EQ(e.error_class(), "INVALID_INLINE_TABLE.FAILED_SQL_EXPRESSION_EVALUATION");
-  }
+  EXPECT_EQ(
+      error_class_of([&] { analyzed_relation(s, "SELECT * FROM VALUES (1D), (rand(1)) AS t(x)"); }),
+      "INVALID_INLINE_TABLE.CANNOT_EVALUATE_EXPRESSION_IN_INLINE_TABLE");
+  EXPECT_EQ(error_class_of(
+                [&] { execute_statement(s, "SELECT * FROM VALUES (1), (1 / 0) AS t(x) LIMIT 1"); }),
+            "INVALID_INLINE_TABLE.FAILED_SQL_EXPRESSION_EVALUATION");
   // A value that does not fold to a literal (a higher-order function) keeps the rows a union.
-  EXPECT_EQ(analyzed_relation(s, "SELECT * FROM VALUES (1), (size(transform(array(1), x -> x))) AS t(x)")->kind,
-            plan::PlanKind::kSetOp);
-  auto r = execute_statement(s, "SELECT x, count(*) FROM VALUES (1), (1 + 0), (2L) AS t(x) GROUP BY x ORDER BY x");
+  EXPECT_EQ(
+      analyzed_relation(s, "SELECT * FROM VALUES (1), (size(transform(array(1), x -> x))) AS t(x)")
+          ->kind,
+      plan::PlanKind::kSetOp);
+  auto r = execute_statement(
+      s, "SELECT x, count(*) FROM VALUES (1), (1 + 0), (2L) AS t(x) GROUP BY x ORDER BY x");
   EXPECT_EQ(rows(r), (Rows{"1|2", "2|1"}));
 }
 
@@ -197,12 +204,9 @@ TEST(SqlExecute, TempViewsAndCommands) {
       execute_statement(s, "CREATE TEMP VIEW v1 AS SELECT id AS x FROM range(3)").schema.empty());
   EXPECT_EQ(rows(execute_statement(s, "SELECT sum(x) FROM v1")), (Rows{"3"}));
   EXPECT_EQ(rows(execute_statement(s, "SELECT v.x FROM v1 v WHERE v.x > 1")), (Rows{"2"}));
-  try {
-    execute_statement(s, "CREATE TEMPORARY VIEW v1 AS SELECT 2 AS x");
-    ADD_FAILURE() << "expected TEMP_TABLE_OR_VIEW_ALREADY_EXISTS";
-  } catch (const SparkError& e) {
-    EXPECT_EQ(e.error_class(), "TEMP_TABLE_OR_VIEW_ALREADY_EXISTS");
-  }
+  EXPECT_EQ(
+      error_class_of([&] { execute_statement(s, "CREATE TEMPORARY VIEW v1 AS SELECT 2 AS x"); }),
+      "TEMP_TABLE_OR_VIEW_ALREADY_EXISTS");
   execute_statement(s, "CREATE OR REPLACE TEMP VIEW v1 (y) AS SELECT 2 AS x");
   auto r = execute_statement(s, "SELECT * FROM v1");
   EXPECT_EQ(names(r), "y:int");
@@ -215,12 +219,8 @@ TEST(SqlExecute, TempViewsAndCommands) {
             (Rows{"a|int|NULL", "b|string|NULL"}));
   execute_statement(s, "DROP VIEW v1");
   execute_statement(s, "DROP VIEW IF EXISTS v1");
-  try {
-    execute_statement(s, "DROP VIEW v1");
-    ADD_FAILURE() << "expected TABLE_OR_VIEW_NOT_FOUND";
-  } catch (const SparkError& e) {
-    EXPECT_EQ(e.error_class(), "TABLE_OR_VIEW_NOT_FOUND");
-  }
+  EXPECT_EQ(error_class_of([&] { execute_statement(s, "DROP VIEW v1"); }),
+            "TABLE_OR_VIEW_NOT_FOUND");
 }
 
 TEST(SqlExecute, SetResetExplain) {
@@ -237,20 +237,13 @@ TEST(SqlExecute, SetResetExplain) {
   ASSERT_EQ(r.num_rows(), 1);
   EXPECT_NE(rows(r)[0].find("== Physical Plan =="), std::string::npos);
   EXPECT_EQ(rows(execute_statement(s, "SHOW FUNCTIONS LIKE 'count'")), (Rows{"count"}));
-  EXPECT_EQ(rows(execute_statement(s, "SHOW FUNCTIONS LIKE 'count_*'")), (Rows{"count_if", "count_min_sketch"}));
+  EXPECT_EQ(rows(execute_statement(s, "SHOW FUNCTIONS LIKE 'count_*'")),
+            (Rows{"count_if", "count_min_sketch"}));
   EXPECT_EQ(rows(execute_statement(s, "SHOW DATABASES")), (Rows{"default"}));
-  try {
-    execute_statement(s, "USE nope");
-    ADD_FAILURE() << "expected SCHEMA_NOT_FOUND";
-  } catch (const SparkError& e) {
-    EXPECT_EQ(e.error_class(), "SCHEMA_NOT_FOUND");
-  }
-  try {
-    execute_statement(s, "CREATE TABLE x (a INT) LOCATION '/tmp/x'");
-    ADD_FAILURE() << "expected UNSUPPORTED_FEATURE";
-  } catch (const SparkError& e) {
-    EXPECT_EQ(e.error_class(), "UNSUPPORTED_FEATURE");
-  }
+  EXPECT_EQ(error_class_of([&] { execute_statement(s, "USE nope"); }), "SCHEMA_NOT_FOUND");
+  EXPECT_EQ(
+      error_class_of([&] { execute_statement(s, "CREATE TABLE x (a INT) LOCATION '/tmp/x'"); }),
+      "UNSUPPORTED_FEATURE");
 }
 
 TEST(SqlShell, RunsScriptsAndReportsErrors) {
