@@ -53,6 +53,27 @@ uint64_t buckets_for(int64_t rows) {
 // How far ahead of the row being probed its table slot is fetched into cache.
 constexpr int64_t kPrefetchAhead = 16;
 
+/// Pairs written in place at the end of the probe and build lists, at most one per probe row,
+/// without a branch on whether a row matched: room for `n` pairs is made first, each row writes
+/// its pair at the count kept so far and advances it when the pair counts, and `keep` cuts the
+/// lists to the pairs kept.
+struct PairsInPlace {
+  PairsInPlace(std::vector<int32_t>& probe_rows, std::vector<int32_t>& build_rows, int64_t n)
+      : probe(probe_rows), build(build_rows), base(probe_rows.size()) {
+    probe.resize(base + static_cast<size_t>(n));
+    build.resize(base + static_cast<size_t>(n));
+  }
+  int32_t* probe_out() { return probe.data() + base; }
+  int32_t* build_out() { return build.data() + base; }
+  void keep(int64_t m) {
+    probe.resize(base + static_cast<size_t>(m));
+    build.resize(base + static_cast<size_t>(m));
+  }
+  std::vector<int32_t>& probe;
+  std::vector<int32_t>& build;
+  const size_t base;
+};
+
 }  // namespace
 
 bool JoinHashTable::try_int_keys(const std::vector<ColumnPtr>& keys, const std::vector<bool>& null_safe,
@@ -175,11 +196,9 @@ void JoinHashTable::probe_int(const std::vector<int64_t>& combined, std::vector<
   };
   if (first_only || unique_keys_) {
     // At most one pair per probe row: written in place, without a branch on whether it matched.
-    const size_t base = probe_rows.size();
-    probe_rows.resize(base + static_cast<size_t>(n));
-    build_rows.resize(base + static_cast<size_t>(n));
-    int32_t* pr = probe_rows.data() + base;
-    int32_t* br = build_rows.data() + base;
+    PairsInPlace pairs(probe_rows, build_rows, n);
+    int32_t* pr = pairs.probe_out();
+    int32_t* br = pairs.build_out();
     int64_t m = 0;
     if (dense_keys_) {
       // A combined key is its build row.
@@ -196,8 +215,7 @@ void JoinHashTable::probe_int(const std::vector<int64_t>& combined, std::vector<
       br[m] = b;
       m += b >= 0;
     }
-    probe_rows.resize(base + static_cast<size_t>(m));
-    build_rows.resize(base + static_cast<size_t>(m));
+    pairs.keep(m);
     return;
   }
   for (int64_t i = 0; i < n; ++i) {
@@ -215,11 +233,9 @@ void JoinHashTable::probe_direct_one_key(const Column& key, int64_t n, std::vect
   const int64_t lo = key_min_[0], hi = key_max_[0];
   const uint8_t* valid = key.validity_bits();
   const int32_t* heads = direct_.data();
-  const size_t base = probe_rows.size();
-  probe_rows.resize(base + static_cast<size_t>(n));
-  build_rows.resize(base + static_cast<size_t>(n));
-  int32_t* pr = probe_rows.data() + base;
-  int32_t* br = build_rows.data() + base;
+  PairsInPlace pairs(probe_rows, build_rows, n);
+  int32_t* pr = pairs.probe_out();
+  int32_t* br = pairs.build_out();
   int64_t m = 0;
   // Each row's pair is written in place and kept when it matched, without a branch per row: a
   // row outside the range reads the first slot (the range is never empty) and drops it.
@@ -243,8 +259,7 @@ void JoinHashTable::probe_direct_one_key(const Column& key, int64_t n, std::vect
       m += in && b >= 0;
     }
   });
-  probe_rows.resize(base + static_cast<size_t>(m));
-  build_rows.resize(base + static_cast<size_t>(m));
+  pairs.keep(m);
 }
 
 void JoinHashTable::build(Batch rows, const std::vector<ColumnPtr>& keys, const std::vector<bool>& null_safe,
