@@ -44,13 +44,92 @@ ColumnPtr Column::make(TypePtr type, int64_t length, BufferPtr validity, BufferP
 }
 
 ColumnPtr Column::with_validity(BufferPtr validity) const {
-  return make(type_, length_, std::move(validity), data_, offsets_, children_, -1);
+  // The bytes are made first: a row that turns valid must show the bytes a made column holds
+  // for it, whatever its code.
+  return make(type_, length_, std::move(validity), data_buffer(), offsets_buffer(), children_, -1);
 }
 
 ColumnPtr Column::with_dictionary_codes(std::shared_ptr<const DictionaryCodes> codes) const {
-  auto c = std::make_shared<Column>(type_, length_, validity_, data_, offsets_, children_, null_count_);
+  auto c = std::make_shared<Column>(type_, length_, validity_, data_buffer(), offsets_buffer(), children_,
+                                    null_count_);
   c->dictionary_codes_ = std::move(codes);
   return c;
+}
+
+ColumnPtr Column::from_dictionary(TypePtr type, int64_t length, BufferPtr validity, ColumnPtr dictionary,
+                                  std::shared_ptr<const DictionaryCodes> codes, int64_t null_count) {
+  EMBER_CHECK(type->id() == TypeId::kString || type->id() == TypeId::kBinary,
+              "from_dictionary: not a string or binary type");
+  EMBER_CHECK(dictionary && codes && codes->codes && codes->cardinality == dictionary->length() &&
+                  static_cast<int64_t>(codes->codes->size()) >= length * static_cast<int64_t>(sizeof(int32_t)),
+              "from_dictionary: codes do not match the dictionary");
+  auto c = std::make_shared<Column>(std::move(type), length, std::move(validity), nullptr, nullptr,
+                                    std::vector<ColumnPtr>{}, null_count);
+  c->dictionary_codes_ = std::move(codes);
+  c->dictionary_strings_ = std::make_shared<DictionaryStrings>();
+  c->dictionary_strings_->dictionary = std::move(dictionary);
+  return c;
+}
+
+const ColumnPtr& Column::dictionary() const {
+  static const ColumnPtr kNone;
+  return dictionary_strings_ ? dictionary_strings_->dictionary : kNone;
+}
+
+bool Column::strings_made() const {
+  return !dictionary_strings_ || dictionary_strings_->made.load(std::memory_order_acquire);
+}
+
+std::string_view Column::dictionary_string_at(int64_t i) const {
+  const int32_t code = dictionary_codes_->codes->as<int32_t>()[i];
+  // A null row's code may be anything; it reads as the empty value.
+  if (code < 0 || code >= dictionary_codes_->cardinality) return {};
+  return dictionary_strings_->dictionary->string_at(code);
+}
+
+const Column::DictionaryStrings& Column::made_strings() const {
+  DictionaryStrings& s = *dictionary_strings_;
+  std::call_once(s.once, [&] {
+    const Column& dict = *s.dictionary;
+    const int32_t* idx = dictionary_codes_->codes->as<int32_t>();
+    const int32_t dict_n = dictionary_codes_->cardinality;
+    const int32_t* doff = dict.offsets();
+    const uint8_t* dbytes = dict.data_buffer() ? dict.data_buffer()->data() : nullptr;
+    const int64_t dict_size = dict.data_buffer() ? static_cast<int64_t>(dict.data_buffer()->size()) : 0;
+    const int64_t n = length_;
+    auto offsets = Buffer::allocate(static_cast<size_t>(n + 1) * sizeof(int32_t));
+    int32_t* off = offsets->mutable_as<int32_t>();
+    int64_t total = 0;
+    off[0] = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (is_valid(i)) {
+        const int32_t k = idx[i];
+        EMBER_CHECK(k >= 0 && k < dict_n, "dictionary code out of range in a dictionary-coded column");
+        total += doff[k + 1] - doff[k];
+        if (total > INT32_MAX)
+          throw SparkError(ErrorKind::kRuntime, "INTERNAL_ERROR", "string column exceeds 2 GiB in one batch");
+      }
+      off[i + 1] = static_cast<int32_t>(total);
+    }
+    // Values of up to 16 bytes move as one 16-byte copy where the dictionary has 16 bytes from
+    // their start; the output has 16 bytes of slack.
+    constexpr int64_t kShort = 16;
+    auto data = Buffer::allocate(static_cast<size_t>(total + kShort));
+    data->resize(static_cast<size_t>(total));
+    uint8_t* out = data->mutable_data();
+    for (int64_t i = 0; i < n; ++i) {
+      const int32_t len = off[i + 1] - off[i];
+      if (len == 0) continue;
+      const int64_t from = doff[idx[i]];
+      if (len <= kShort && from + kShort <= dict_size) std::memcpy(out + off[i], dbytes + from, kShort);
+      else std::memcpy(out + off[i], dbytes + from, static_cast<size_t>(len));
+    }
+    std::memset(out + total, 0, kShort);  // padding stays zeroed
+    s.data = std::move(data);
+    s.offsets = std::move(offsets);
+    s.made.store(true, std::memory_order_release);
+  });
+  return s;
 }
 
 namespace {
@@ -95,6 +174,10 @@ int64_t Column::memory_size() const {
   if (validity_) s += static_cast<int64_t>(validity_->size());
   if (data_) s += static_cast<int64_t>(data_->size());
   if (offsets_) s += static_cast<int64_t>(offsets_->size());
+  // A dictionary-coded column counts its bytes once made; the dictionary is shared by the
+  // columns of one file part and counted by none of them.
+  if (dictionary_strings_ && dictionary_strings_->made.load(std::memory_order_acquire))
+    s += static_cast<int64_t>(dictionary_strings_->data->size() + dictionary_strings_->offsets->size());
   for (auto& c : children_) s += c->memory_size();
   return s;
 }
@@ -219,6 +302,17 @@ BufferPtr gather_validity(const Column& in, const int32_t* idx, int64_t n, int64
   return bits;
 }
 
+/// The codes of the gathered rows; a null row (index -1) takes code 0.
+std::shared_ptr<const DictionaryCodes> gather_codes(const DictionaryCodes& d, const int32_t* idx, int64_t n) {
+  auto codes = std::make_shared<DictionaryCodes>();
+  codes->codes = Buffer::allocate(static_cast<size_t>(n) * sizeof(int32_t));
+  codes->cardinality = d.cardinality;
+  const int32_t* from = d.codes->as<int32_t>();
+  int32_t* to = codes->codes->mutable_as<int32_t>();
+  for (int64_t k = 0; k < n; ++k) to[k] = idx[k] >= 0 ? from[idx[k]] : 0;
+  return codes;
+}
+
 }  // namespace
 
 ColumnPtr gather(const Column& in, const int32_t* idx, int64_t n) {
@@ -236,6 +330,10 @@ ColumnPtr gather(const Column& in, const int32_t* idx, int64_t n) {
     }
     case TypeId::kString:
     case TypeId::kBinary: {
+      // Rows of a dictionary-coded column whose bytes nobody asked for move as their codes.
+      if (in.dictionary() && !in.strings_made())
+        return Column::from_dictionary(t, n, validity, in.dictionary(), gather_codes(*in.dictionary_codes(), idx, n),
+                                       nulls);
       auto offsets = Buffer::allocate(static_cast<size_t>((n + 1) * 4));
       int32_t* o = offsets->mutable_as<int32_t>();
       const int32_t* io = in.offsets();
@@ -266,17 +364,9 @@ ColumnPtr gather(const Column& in, const int32_t* idx, int64_t n) {
       }
       std::memset(dst + total, 0, kShort);  // padding stays zeroed
       ColumnPtr out = Column::make(t, n, validity, data, offsets, {}, nulls);
-      // The rows keep their dictionary codes (a null row's code is arbitrary), so a filter or a
-      // join in between does not cost an aggregation above its codes.
-      if (const DictionaryCodes* d = in.dictionary_codes()) {
-        auto codes = std::make_shared<DictionaryCodes>();
-        codes->codes = Buffer::allocate(static_cast<size_t>(n) * sizeof(int32_t));
-        codes->cardinality = d->cardinality;
-        const int32_t* from = d->codes->as<int32_t>();
-        int32_t* to = codes->codes->mutable_as<int32_t>();
-        for (int64_t k = 0; k < n; ++k) to[k] = idx[k] >= 0 ? from[idx[k]] : 0;
-        out = out->with_dictionary_codes(std::move(codes));
-      }
+      // The rows keep their dictionary codes, so a filter or a join in between does not cost an
+      // aggregation above its codes.
+      if (const DictionaryCodes* d = in.dictionary_codes()) out = out->with_dictionary_codes(gather_codes(*d, idx, n));
       return out;
     }
     case TypeId::kArray:
@@ -357,8 +447,13 @@ ColumnPtr slice(const ColumnPtr& in, int64_t offset, int64_t length) {
   if (offset == 0 && length == in->length()) return in;
   // A prefix of a column without children shares its buffers: bitmaps, values and offsets
   // of the first `length` rows are where they were.
-  if (offset == 0 && length < in->length() && in->children().empty())
+  if (offset == 0 && length < in->length() && in->children().empty()) {
+    if (in->dictionary() && !in->strings_made()) {
+      auto codes = std::make_shared<DictionaryCodes>(*in->dictionary_codes());
+      return Column::from_dictionary(in->type(), length, in->validity_buffer(), in->dictionary(), std::move(codes));
+    }
     return Column::make(in->type(), length, in->validity_buffer(), in->data_buffer(), in->offsets_buffer(), {});
+  }
   std::vector<int32_t> idx(static_cast<size_t>(length));
   for (int64_t k = 0; k < length; ++k) idx[k] = static_cast<int32_t>(offset + k);
   return gather(*in, idx.data(), length);
@@ -383,6 +478,28 @@ ColumnPtr concat(const std::vector<ColumnPtr>& parts) {
         if (p->is_valid(i)) set_bit(validity->mutable_data(), pos + i);
       pos += p->length();
     }
+  }
+  // Parts of one dictionary whose bytes nobody asked for stay codes.
+  const ColumnPtr& dictionary = parts[0]->dictionary();
+  // Batches of one file part carry columns of their own over the same dictionary bytes.
+  auto same = [&dictionary](const ColumnPtr& d) {
+    auto bytes = [](const Column& c) { return c.data_buffer() ? c.data_buffer()->data() : nullptr; };
+    return d == dictionary || (d && d->length() == dictionary->length() && d->offsets() == dictionary->offsets() &&
+                               bytes(*d) == bytes(*dictionary));
+  };
+  bool one_dictionary = dictionary != nullptr;
+  for (auto& p : parts) one_dictionary = one_dictionary && same(p->dictionary()) && !p->strings_made();
+  if (one_dictionary) {
+    auto codes = std::make_shared<DictionaryCodes>();
+    codes->cardinality = parts[0]->dictionary_codes()->cardinality;
+    codes->codes = Buffer::allocate(static_cast<size_t>(n) * sizeof(int32_t));
+    int64_t pos = 0;
+    for (auto& p : parts) {
+      std::memcpy(codes->codes->mutable_as<int32_t>() + pos, p->dictionary_codes()->codes->data(),
+                  static_cast<size_t>(p->length()) * sizeof(int32_t));
+      pos += p->length();
+    }
+    return Column::from_dictionary(t, n, validity, dictionary, std::move(codes));
   }
   switch (t->id()) {
     case TypeId::kNull: return Column::make(t, n, nullptr, nullptr);

@@ -1,7 +1,9 @@
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <memory>
+#include <mutex>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,7 +43,22 @@ struct DictionaryCodes {
 ///  - `offsets`: n+1 int32 offsets into `data` (string, binary) or into the child (array, map);
 ///  - `children`: array → [elements]; map → [struct<key, value> entries]; struct → fields.
 /// Struct columns have no data buffer; their children have the struct's length.
+///
+/// A string or binary column made by `from_dictionary` holds a dictionary and one code per row
+/// instead of its bytes: `string_at` reads the dictionary, and the bytes and offsets are made
+/// once, the first time a reader asks for them (thread-safe). Operators that only compare or
+/// group rows (by the codes) and those that move rows (gather, slice, concat keep the codes) never
+/// make them; a query that groups a Parquet string column by its dictionary reads no string.
 class Column {
+  /// The dictionary behind a column made by `from_dictionary`, and its bytes once made.
+  struct DictionaryStrings {
+    ColumnPtr dictionary;
+    std::once_flag once;
+    std::atomic<bool> made{false};
+    BufferPtr data;
+    BufferPtr offsets;
+  };
+
  public:
   Column(TypePtr type, int64_t length, BufferPtr validity, BufferPtr data, BufferPtr offsets,
          std::vector<ColumnPtr> children, int64_t null_count = -1);
@@ -57,24 +74,44 @@ class Column {
 
   template <typename T>
   /// The fixed-width values (null for a column without a data buffer, e.g. an empty child).
-  const T* values() const { return data_ ? reinterpret_cast<const T*>(data_->data()) : nullptr; }
+  const T* values() const {
+    const BufferPtr& d = data_buffer();
+    return d ? reinterpret_cast<const T*>(d->data()) : nullptr;
+  }
   bool bool_at(int64_t i) const { return get_bit(data_->data(), i); }
-  const int32_t* offsets() const { return offsets_->as<int32_t>(); }
+  const int32_t* offsets() const { return offsets_buffer()->as<int32_t>(); }
   std::string_view string_at(int64_t i) const {
-    const int32_t* o = offsets();
+    if (!offsets_ && dictionary_strings_) return dictionary_string_at(i);
+    const int32_t* o = offsets_->as<int32_t>();
     return {reinterpret_cast<const char*>(data_->data()) + o[i], static_cast<size_t>(o[i + 1] - o[i])};
   }
   const ColumnPtr& child(size_t i) const { return children_[i]; }
   const std::vector<ColumnPtr>& children() const { return children_; }
 
   const BufferPtr& validity_buffer() const { return validity_; }
-  const BufferPtr& data_buffer() const { return data_; }
-  const BufferPtr& offsets_buffer() const { return offsets_; }
+  /// The data and offsets buffers; those of a column made by `from_dictionary` are made here
+  /// the first time they are asked for.
+  const BufferPtr& data_buffer() const { return data_ || !dictionary_strings_ ? data_ : made_strings().data; }
+  const BufferPtr& offsets_buffer() const {
+    return offsets_ || !dictionary_strings_ ? offsets_ : made_strings().offsets;
+  }
 
   /// The codes this column's values were decoded from, or null.
   const DictionaryCodes* dictionary_codes() const { return dictionary_codes_.get(); }
   /// The same column (buffers shared) carrying `codes`, which must describe its values.
   ColumnPtr with_dictionary_codes(std::shared_ptr<const DictionaryCodes> codes) const;
+
+  /// A string or binary column whose valid row i holds row `codes[i]` of `dictionary` (a column
+  /// of the same type without nulls); a null row's code is ignored. Its bytes are made only when
+  /// a reader asks for its data or offsets buffers.
+  static ColumnPtr from_dictionary(TypePtr type, int64_t length, BufferPtr validity, ColumnPtr dictionary,
+                                   std::shared_ptr<const DictionaryCodes> codes, int64_t null_count = -1);
+  /// The dictionary of a column made by `from_dictionary` (whose codes are `dictionary_codes()`),
+  /// or null.
+  const ColumnPtr& dictionary() const;
+  /// Whether this column's bytes are in its data buffer (false for a column made by
+  /// `from_dictionary` whose bytes were not asked for yet).
+  bool strings_made() const;
 
   /// The value at row i (slow path).
   Value value_at(int64_t i) const;
@@ -99,6 +136,10 @@ class Column {
   BufferPtr offsets_;
   std::vector<ColumnPtr> children_;
   std::shared_ptr<const DictionaryCodes> dictionary_codes_;
+  std::shared_ptr<DictionaryStrings> dictionary_strings_;
+
+  const DictionaryStrings& made_strings() const;
+  std::string_view dictionary_string_at(int64_t i) const;
 };
 
 /// The smallest and largest value among the first `n` valid rows of an integer-valued column

@@ -85,36 +85,46 @@ std::shared_ptr<arrow::Array> conform(const std::shared_ptr<arrow::Array>& array
   return *cast;
 }
 
-// A dictionary-encoded string or binary array (as Parquet string columns decode) as a plain
-// column: values gathered by index into fresh offsets and bytes. Null when `a` is not such an
-// array; Arrow's cast does the rest.
-ColumnPtr strings_from_dictionary(const arrow::Array& array, const TypePtr& type) {
-  if (array.type_id() != arrow::Type::DICTIONARY) return nullptr;
-  const auto& a = static_cast<const arrow::DictionaryArray&>(array);
+// A dictionary-encoded string or binary array (as Parquet string columns decode) as a
+// dictionary-coded column (Column::from_dictionary): the dictionary's bytes and the indices are
+// shared with Arrow, and the rows' bytes are made only if a reader asks for them. Null when `a`
+// is not such an array; Arrow's cast does the rest.
+ColumnPtr strings_from_dictionary(const std::shared_ptr<arrow::Array>& array, const TypePtr& type) {
+  if (array->type_id() != arrow::Type::DICTIONARY) return nullptr;
+  const auto& a = static_cast<const arrow::DictionaryArray&>(*array);
   const arrow::Type::type value_type = a.dictionary()->type_id();
   if ((value_type != arrow::Type::STRING && value_type != arrow::Type::BINARY) ||
       a.indices()->type_id() != arrow::Type::INT32 ||
       (type->id() != TypeId::kString && type->id() != TypeId::kBinary)) {
     return nullptr;
   }
-  const auto& dict = static_cast<const arrow::BinaryArray&>(*a.dictionary());
-  const int32_t* idx = static_cast<const arrow::Int32Array&>(*a.indices()).raw_values();
+  const std::shared_ptr<arrow::Array>& dict_array = a.dictionary();
+  const auto& dict = static_cast<const arrow::BinaryArray&>(*dict_array);
   const int64_t n = a.length();
   const int64_t dict_n = dict.length();
-  // The dictionary's values, padded so that a short value copies as one 16-byte move.
+  EMBER_CHECK(dict.null_count() == 0, "a Parquet dictionary holds a null");
+
+  // The dictionary as a column: Arrow's buffers as they are when its offsets start at 0 (as a
+  // decoded dictionary page's do), else rebased.
   const int32_t* doff = dict.raw_value_offsets();
-  const int32_t dict_base = doff[0];
-  std::vector<uint8_t> dict_bytes(static_cast<size_t>(doff[dict_n] - dict_base) + 16);
-  if (doff[dict_n] > dict_base)
-    std::memcpy(dict_bytes.data(), dict.raw_data() + dict_base,
-                static_cast<size_t>(doff[dict_n] - dict_base));
+  const int32_t base = doff[0];
+  const size_t bytes = static_cast<size_t>(doff[dict_n] - base);
+  BufferPtr dict_offsets;
+  BufferPtr dict_data;
+  if (base == 0) {
+    dict_offsets = Buffer::wrap(doff, static_cast<size_t>(dict_n + 1) * sizeof(int32_t), dict_array);
+    dict_data = Buffer::wrap(dict.raw_data(), bytes, dict_array);
+  } else {
+    dict_offsets = Buffer::allocate(static_cast<size_t>(dict_n + 1) * sizeof(int32_t));
+    for (int64_t k = 0; k <= dict_n; ++k) dict_offsets->mutable_as<int32_t>()[k] = doff[k] - base;
+    dict_data = Buffer::allocate(bytes);
+    if (bytes > 0) std::memcpy(dict_data->mutable_data(), dict.raw_data() + base, bytes);
+  }
+  ColumnPtr dictionary = Column::make(type, dict_n, nullptr, dict_data, dict_offsets);
 
   BufferPtr validity;
   const uint8_t* bits = a.null_count() > 0 ? a.null_bitmap_data() : nullptr;
   const int64_t bit_offset = a.offset();
-  auto valid = [&](int64_t i) {
-    return !bits || (bits[(bit_offset + i) >> 3] >> ((bit_offset + i) & 7) & 1);
-  };
   if (bits) {
     validity = Buffer::zeroed(static_cast<size_t>((n + 7) / 8));
     uint8_t* v = validity->mutable_data();
@@ -124,41 +134,19 @@ ColumnPtr strings_from_dictionary(const arrow::Array& array, const TypePtr& type
       if (n % 8 != 0) v[n / 8] &= static_cast<uint8_t>((1u << (n % 8)) - 1);
     } else {
       for (int64_t i = 0; i < n; ++i)
-        if (valid(i)) v[i >> 3] |= static_cast<uint8_t>(1u << (i & 7));
+        if (get_bit(bits, bit_offset + i)) set_bit(v, i);
     }
   }
-  auto offsets = Buffer::allocate(static_cast<size_t>(n + 1) * sizeof(int32_t));
-  int32_t* off = offsets->mutable_as<int32_t>();
-  int64_t total = 0;
-  off[0] = 0;
-  for (int64_t i = 0; i < n; ++i) {
-    if (valid(i)) {
-      const int32_t k = idx[i];
-      EMBER_CHECK(k >= 0 && k < dict_n,
-                  "dictionary index out of range in a decoded Parquet column");
-      total += doff[k + 1] - doff[k];
-      EMBER_CHECK(total <= INT32_MAX, "string column past 2 GiB in one Parquet batch");
-    }
-    off[i + 1] = static_cast<int32_t>(total);
-  }
-  auto data = Buffer::allocate(static_cast<size_t>(total) + 16);
-  uint8_t* out = data->mutable_data();
-  for (int64_t i = 0; i < n; ++i) {
-    const int32_t len = off[i + 1] - off[i];
-    if (len == 0) continue;
-    const uint8_t* src = dict_bytes.data() + (doff[idx[i]] - dict_base);
-    if (len <= 16) {
-      std::memcpy(out + off[i], src, 16);  // both sides have 16 bytes of room
-    } else {
-      std::memcpy(out + off[i], src, static_cast<size_t>(len));
-    }
-  }
-  // The indices stay with the strings (column/column.h), so that an aggregation may group rows
-  // by them without reading the strings.
+  // Every valid row's index must name a dictionary value; a null row's index is ignored.
+  const int32_t* idx = static_cast<const arrow::Int32Array&>(*a.indices()).raw_values();
+  bool in_range = true;
+  for (int64_t i = 0; i < n; ++i)
+    in_range &= (static_cast<uint32_t>(idx[i]) < static_cast<uint64_t>(dict_n)) || (validity && !get_bit(validity->data(), i));
+  EMBER_CHECK(in_range, "dictionary index out of range in a decoded Parquet column");
   auto codes = std::make_shared<DictionaryCodes>();
   codes->codes = Buffer::wrap(idx, static_cast<size_t>(n) * sizeof(int32_t), a.indices());
   codes->cardinality = static_cast<int32_t>(dict_n);
-  return Column::make(type, n, validity, data, offsets)->with_dictionary_codes(std::move(codes));
+  return Column::from_dictionary(type, n, std::move(validity), std::move(dictionary), std::move(codes));
 }
 
 }  // namespace
@@ -175,7 +163,7 @@ Batch batch_from_arrow(const std::vector<std::shared_ptr<arrow::Array>>& arrays,
   out.columns.resize(target.size());
   for (size_t i = 0; i < arrays.size(); ++i) {
     if (!arrays[i]) continue;
-    if (ColumnPtr c = strings_from_dictionary(*arrays[i], target[i].type)) {
+    if (ColumnPtr c = strings_from_dictionary(arrays[i], target[i].type)) {
       out.columns[i] = std::move(c);
       continue;
     }
