@@ -183,11 +183,12 @@ void register_unary_doubles(Registry& r) {
     d.min_args = d.max_args = 1;
     std::string name = u.name;
     bool nulls = !std::isnan(u.null_at_or_below);
-    d.type_rule = [name, nulls](const std::vector<TypePtr>& args, const Config&) {
+    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) {
       Signature s;
       s.arg_types = {as_double_input(name, args, 0)};
       s.result_type = DataType::double_();
-      s.may_introduce_null = nulls;
+      // Spark's unary math expressions are nullable whatever their argument.
+      s.may_introduce_null = true;
       return s;
     };
     auto fn = u.fn;
