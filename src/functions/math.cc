@@ -1,7 +1,9 @@
 // Math functions: abs, ceil/floor, round/bround, the double-valued unary and binary functions
 // (sqrt, exp, logarithms, trigonometry, pow, atan2, hypot), signum, greatest/least, bitwise
 // operators and shifts, factorial, hex/unhex/bin,
-// with Spark's result types, column names, null results and ANSI overflow errors.
+// with Spark's result types, column names, null results and ANSI overflow errors. The
+// double-valued functions give Spark's doubles to the last bit where Spark computes them with
+// Java's StrictMath (strict_math.h), directly or through java.lang.Math.
 //
 // Decimal arguments are not supported yet (they need decimal arithmetic); ceil/floor with a
 // scale (whose result is a decimal) are not registered yet.
@@ -14,9 +16,10 @@
 #include <string>
 
 #include "functions/collection_util.h"
-#include "functions/function.h"
 #include "functions/decimal_util.h"
+#include "functions/function.h"
 #include "functions/kernel_util.h"
+#include "functions/strict_math.h"
 
 namespace ember::functions {
 namespace {
@@ -101,32 +104,68 @@ double java_signum(double x) {
   return x > 0 ? 1.0 : -1.0;
 }
 
+/// asinh as Spark computes it (ExpressionImplUtils.asinh): on |x|, then with x's sign.
+double spark_asinh(double x) {
+  const double a = std::fabs(x);
+  double r;
+  if (std::isinf(a) || std::isnan(a) || a < 0x1p-28) {
+    r = a;
+  } else if (a > 0x1p28) {
+    r = strict_math::log(a) + strict_math::log(2.0);
+  } else if (a > 2.0) {
+    r = strict_math::log(2.0 * a + 1.0 / (std::sqrt(x * x + 1.0) + a));
+  } else {
+    const double t = x * x;
+    r = strict_math::log1p(a + t / (1.0 + std::sqrt(1.0 + t)));
+  }
+  return std::copysign(r, x);
+}
+
+/// acosh as Spark computes it (ExpressionImplUtils.acosh).
+double spark_acosh(double x) {
+  if (x < 1.0) return std::numeric_limits<double>::quiet_NaN();
+  if (x >= 0x1p28) return strict_math::log(x) + strict_math::log(2.0);
+  if (x == 1.0) return 0.0;
+  if (x > 2.0) return strict_math::log(2.0 * x - 1.0 / (x + std::sqrt(x * x - 1.0)));
+  const double t = x - 1.0;
+  return strict_math::log1p(t + std::sqrt(2.0 * t + t * t));
+}
+
+/// log2 and atanh as Spark composes them from StrictMath's logarithms.
+double spark_log2(double x) { return strict_math::log(x) / strict_math::log(2.0); }
+double spark_atanh(double x) { return 0.5 * (strict_math::log1p(x) - strict_math::log1p(-x)); }
+
+// Spark computes exp, expm1, the logarithms, atanh, asinh and acosh with Java's StrictMath,
+// and the rest with java.lang.Math, which runs StrictMath's code for asin, acos, atan, sinh,
+// cosh, tanh and cbrt. sin, cos and tan (and cot, sec, csc from them) are the JVM's own
+// intrinsics, which follow neither fdlibm nor the C library to the last bit; the C library's
+// results are the nearer of the two, so those keep them.
 const std::vector<UnaryDouble>& unary_doubles() {
   static const double kNone = std::numeric_limits<double>::quiet_NaN();
   static const std::vector<UnaryDouble> fns = {
       {"sqrt", "SQRT", {}, [](double x) { return std::sqrt(x); }, kNone},
-      {"cbrt", "CBRT", {}, [](double x) { return std::cbrt(x); }, kNone},
-      {"exp", "EXP", {}, [](double x) { return std::exp(x); }, kNone},
-      {"expm1", "EXPM1", {}, [](double x) { return std::expm1(x); }, kNone},
-      {"ln", "ln", {}, [](double x) { return std::log(x); }, 0.0},
-      {"log10", "LOG10", {}, [](double x) { return std::log10(x); }, 0.0},
-      {"log2", "LOG2", {}, [](double x) { return std::log(x) / std::log(2.0); }, 0.0},  // as Spark computes it
-      {"log1p", "LOG1P", {}, [](double x) { return std::log1p(x); }, -1.0},
+      {"cbrt", "CBRT", {}, strict_math::cbrt, kNone},
+      {"exp", "EXP", {}, strict_math::exp, kNone},
+      {"expm1", "EXPM1", {}, strict_math::expm1, kNone},
+      {"ln", "ln", {}, strict_math::log, 0.0},
+      {"log10", "LOG10", {}, strict_math::log10, 0.0},
+      {"log2", "LOG2", {}, spark_log2, 0.0},
+      {"log1p", "LOG1P", {}, strict_math::log1p, -1.0},
       {"sin", "SIN", {}, [](double x) { return std::sin(x); }, kNone},
       {"cos", "COS", {}, [](double x) { return std::cos(x); }, kNone},
       {"tan", "TAN", {}, [](double x) { return std::tan(x); }, kNone},
       {"cot", "COT", {}, [](double x) { return 1.0 / std::tan(x); }, kNone},
       {"sec", "SEC", {}, [](double x) { return 1.0 / std::cos(x); }, kNone},
       {"csc", "CSC", {}, [](double x) { return 1.0 / std::sin(x); }, kNone},
-      {"asin", "ASIN", {}, [](double x) { return std::asin(x); }, kNone},
-      {"acos", "ACOS", {}, [](double x) { return std::acos(x); }, kNone},
-      {"atan", "ATAN", {}, [](double x) { return std::atan(x); }, kNone},
-      {"sinh", "SINH", {}, [](double x) { return std::sinh(x); }, kNone},
-      {"cosh", "COSH", {}, [](double x) { return std::cosh(x); }, kNone},
-      {"tanh", "TANH", {}, [](double x) { return std::tanh(x); }, kNone},
-      {"asinh", "ASINH", {}, [](double x) { return std::asinh(x); }, kNone},
-      {"acosh", "ACOSH", {}, [](double x) { return std::acosh(x); }, kNone},
-      {"atanh", "ATANH", {}, [](double x) { return std::atanh(x); }, kNone},
+      {"asin", "ASIN", {}, strict_math::asin, kNone},
+      {"acos", "ACOS", {}, strict_math::acos, kNone},
+      {"atan", "ATAN", {}, strict_math::atan, kNone},
+      {"sinh", "SINH", {}, strict_math::sinh, kNone},
+      {"cosh", "COSH", {}, strict_math::cosh, kNone},
+      {"tanh", "TANH", {}, strict_math::tanh, kNone},
+      {"asinh", "ASINH", {}, spark_asinh, kNone},
+      {"acosh", "ACOSH", {}, spark_acosh, kNone},
+      {"atanh", "ATANH", {}, spark_atanh, kNone},
       {"degrees", "DEGREES", {}, [](double x) { return x * kRadiansToDegrees; }, kNone},
       {"radians", "RADIANS", {}, [](double x) { return x * kDegreesToRadians; }, kNone},
       {"signum", "SIGNUM", {"sign"}, java_signum, kNone},
@@ -144,11 +183,12 @@ void register_unary_doubles(Registry& r) {
     d.min_args = d.max_args = 1;
     std::string name = u.name;
     bool nulls = !std::isnan(u.null_at_or_below);
-    d.type_rule = [name, nulls](const std::vector<TypePtr>& args, const Config&) {
+    d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) {
       Signature s;
       s.arg_types = {as_double_input(name, args, 0)};
       s.result_type = DataType::double_();
-      s.may_introduce_null = nulls;
+      // Spark's unary math expressions are nullable whatever their argument.
+      s.may_introduce_null = true;
       return s;
     };
     auto fn = u.fn;
@@ -171,12 +211,8 @@ void register_unary_doubles(Registry& r) {
   }
 }
 
-/// Java's Math.pow, which differs from C's pow for a NaN exponent and for |x| = 1, y = ±inf.
-double java_pow(double x, double y) {
-  if (std::isnan(y)) return y;
-  if (std::isinf(y) && std::fabs(x) == 1.0) return std::numeric_limits<double>::quiet_NaN();
-  return std::pow(x, y);
-}
+/// atan2 as Spark calls it: with 0.0 added to both arguments, which turns -0.0 into 0.0.
+double spark_atan2(double y, double x) { return strict_math::atan2(y + 0.0, x + 0.0); }
 
 void register_binary_doubles(Registry& r) {
   struct Spec {
@@ -186,9 +222,9 @@ void register_binary_doubles(Registry& r) {
     double (*fn)(double, double);
   };
   std::vector<Spec> specs = {
-      {"power", "POWER", {"pow"}, java_pow},
-      {"atan2", "ATAN2", {}, [](double y, double x) { return std::atan2(y, x); }},
-      {"hypot", "HYPOT", {}, [](double x, double y) { return std::hypot(x, y); }},
+      {"power", "POWER", {"pow"}, strict_math::pow},
+      {"atan2", "ATAN2", {}, spark_atan2},
+      {"hypot", "HYPOT", {}, strict_math::hypot},
   };
   for (const Spec& sp : specs) {
     FunctionDef d;
@@ -231,14 +267,14 @@ void register_binary_doubles(Registry& r) {
       return binary_fixed_nullable<double, double, double>(
           *args[0], *args[0], n, sig.result_type, [](double x, double, double* out) {
             if (x <= 0) return false;
-            *out = std::log(x);
+            *out = strict_math::log(x);
             return true;
           });
     }
     return binary_fixed_nullable<double, double, double>(
         *args[0], *args[1], n, sig.result_type, [](double base, double x, double* out) {
           if (base <= 0 || x <= 0) return false;
-          *out = std::log(x) / std::log(base);
+          *out = strict_math::log(x) / strict_math::log(base);
           return true;
         });
   };

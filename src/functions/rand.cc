@@ -3,9 +3,9 @@
 // seed]): alphanumeric strings. All draw from Spark's XORShiftRandom stream (see rand.h for the
 // algorithm and for how partitions are numbered).
 
-#include <algorithm>
 #include "functions/rand.h"
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <mutex>
@@ -13,11 +13,12 @@
 #include <random>
 #include <vector>
 
-#include "functions/function.h"
-#include "functions/decimal_util.h"
-#include "functions/kernel_util.h"
 #include "functions/collection_util.h"
+#include "functions/decimal_util.h"
+#include "functions/function.h"
+#include "functions/kernel_util.h"
 #include "functions/mersenne_twister.h"
+#include "functions/strict_math.h"
 
 namespace ember::functions {
 namespace {
@@ -91,7 +92,8 @@ struct Gaussian {
       v2 = 2 * xorshift::next_double(state) - 1;
       s = v1 * v1 + v2 * v2;
     } while (s >= 1 || s == 0);
-    double multiplier = std::sqrt(-2 * std::log(s) / s);
+    // java.util.Random computes the multiplier with StrictMath.
+    double multiplier = std::sqrt(-2 * strict_math::log(s) / s);
     next = v2 * multiplier;
     have_next = true;
     return v1 * multiplier;

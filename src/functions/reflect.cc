@@ -21,6 +21,7 @@
 #include "common/error.h"
 #include "common/number_format.h"
 #include "functions/function.h"
+#include "functions/strict_math.h"
 #include "functions/string_util.h"
 #include "functions/url_util.h"
 
@@ -268,10 +269,12 @@ bool equals_ignore_case(std::string_view a, std::string_view b) {
   return true;
 }
 
-/// Unary Math functions over doubles (java.lang.Math and StrictMath agree on these to the
-/// last bit for the functions listed, as the C library computes them correctly rounded or
-/// within Java's 1-ulp bound).
-void add_math(std::vector<StaticMethod>& m, const char* cls) {
+/// The static methods of java.lang.Math or, with `strict`, java.lang.StrictMath. StrictMath runs
+/// fdlibm's algorithms (strict_math.h), and java.lang.Math runs the same code for most of its
+/// methods; HotSpot replaces Math's sin, cos, tan, exp, log, log10 and pow with intrinsics of
+/// its own, which follow neither fdlibm nor the C library to the last bit. The C library's
+/// results are the nearer of the two, so those keep them.
+void add_math(std::vector<StaticMethod>& m, const char* cls, bool strict) {
   auto d1 = [&](const char* name, double (*f)(double)) {
     m.push_back({cls, name, "D", [f](A a) { return some(str_d(f(a[0].d))); }});
   };
@@ -292,21 +295,28 @@ void add_math(std::vector<StaticMethod>& m, const char* cls) {
     m.push_back({cls, name, "DD", [fmax](A a) { return some(str_d(fmax(a[0].d, a[1].d))); }});
   }
   d1("sqrt", [](double x) { return std::sqrt(x); });
-  d1("cbrt", [](double x) { return std::cbrt(x); });
-  d1("exp", [](double x) { return std::exp(x); });
-  d1("expm1", [](double x) { return std::expm1(x); });
-  d1("log", [](double x) { return std::log(x); });
-  d1("log10", [](double x) { return std::log10(x); });
-  d1("log1p", [](double x) { return std::log1p(x); });
-  d1("sin", [](double x) { return std::sin(x); });
-  d1("cos", [](double x) { return std::cos(x); });
-  d1("tan", [](double x) { return std::tan(x); });
-  d1("asin", [](double x) { return std::asin(x); });
-  d1("acos", [](double x) { return std::acos(x); });
-  d1("atan", [](double x) { return std::atan(x); });
-  d1("sinh", [](double x) { return std::sinh(x); });
-  d1("cosh", [](double x) { return std::cosh(x); });
-  d1("tanh", [](double x) { return std::tanh(x); });
+  d1("cbrt", strict_math::cbrt);
+  d1("expm1", strict_math::expm1);
+  d1("log1p", strict_math::log1p);
+  const struct {
+    const char* name;
+    double (*c_library)(double);
+    double (*fdlibm)(double);
+  } intrinsics[] = {
+      {"exp", [](double x) { return std::exp(x); }, strict_math::exp},
+      {"log", [](double x) { return std::log(x); }, strict_math::log},
+      {"log10", [](double x) { return std::log10(x); }, strict_math::log10},
+      {"sin", [](double x) { return std::sin(x); }, strict_math::sin},
+      {"cos", [](double x) { return std::cos(x); }, strict_math::cos},
+      {"tan", [](double x) { return std::tan(x); }, strict_math::tan},
+  };
+  for (const auto& f : intrinsics) d1(f.name, strict ? f.fdlibm : f.c_library);
+  d1("asin", strict_math::asin);
+  d1("acos", strict_math::acos);
+  d1("atan", strict_math::atan);
+  d1("sinh", strict_math::sinh);
+  d1("cosh", strict_math::cosh);
+  d1("tanh", strict_math::tanh);
   d1("ceil", [](double x) { return std::ceil(x); });
   d1("floor", [](double x) { return std::floor(x); });
   d1("rint", [](double x) { return std::nearbyint(x); });
@@ -317,14 +327,22 @@ void add_math(std::vector<StaticMethod>& m, const char* cls) {
                  double x = a[0].d;
                  return some(str_f(std::isnan(x) || x == 0 ? x : (x > 0 ? 1.0 : -1.0)));
                }});
-  m.push_back({cls, "pow", "DD", [](A a) {
-                 // Java: pow(x, NaN) is NaN even for x = 1; pow(±1, ±Infinity) is NaN.
-                 double x = a[0].d, y = a[1].d;
-                 if (std::isnan(y) || (std::fabs(x) == 1 && std::isinf(y))) return some(str_d(NAN));
-                 return some(str_d(std::pow(x, y)));
-               }});
-  m.push_back({cls, "atan2", "DD", [](A a) { return some(str_d(std::atan2(a[0].d, a[1].d))); }});
-  m.push_back({cls, "hypot", "DD", [](A a) { return some(str_d(std::hypot(a[0].d, a[1].d))); }});
+  if (strict) {
+    m.push_back(
+        {cls, "pow", "DD", [](A a) { return some(str_d(strict_math::pow(a[0].d, a[1].d))); }});
+  } else {
+    m.push_back({cls, "pow", "DD", [](A a) {
+                   // Java: pow(x, NaN) is NaN even for x = 1; pow(±1, ±Infinity) is NaN.
+                   double x = a[0].d, y = a[1].d;
+                   if (std::isnan(y) || (std::fabs(x) == 1 && std::isinf(y)))
+                     return some(str_d(NAN));
+                   return some(str_d(std::pow(x, y)));
+                 }});
+  }
+  m.push_back(
+      {cls, "atan2", "DD", [](A a) { return some(str_d(strict_math::atan2(a[0].d, a[1].d))); }});
+  m.push_back(
+      {cls, "hypot", "DD", [](A a) { return some(str_d(strict_math::hypot(a[0].d, a[1].d))); }});
   m.push_back({cls, "round", "D", [](A a) { return some(str_i(java_round(a[0].d))); }});
   m.push_back({cls, "round", "F", [](A a) {
                  double x = a[0].d;
@@ -350,8 +368,8 @@ void add_math(std::vector<StaticMethod>& m, const char* cls) {
 
 std::vector<StaticMethod> build_methods() {
   std::vector<StaticMethod> m;
-  add_math(m, "java.lang.Math");
-  add_math(m, "java.lang.StrictMath");
+  add_math(m, "java.lang.Math", false);
+  add_math(m, "java.lang.StrictMath", true);
   // String.valueOf: the primitives', then valueOf(Object), which a STRING argument reaches.
   m.push_back({"java.lang.String", "valueOf", "Z", [](A a) { return some(a[0].i ? "true" : "false"); }});
   m.push_back({"java.lang.String", "valueOf", "I", [](A a) { return some(str_i(a[0].i)); }});

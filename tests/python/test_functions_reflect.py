@@ -35,6 +35,18 @@ def test_math(diff):
         "reflect('java.lang.StrictMath', 'toDegrees', 1D), reflect('java.lang.Math', 'signum', -4D)"))
 
 
+def test_strict_math(diff):
+    # StrictMath is fdlibm to the last bit; java.lang.Math runs the same code for cosh, atan2,
+    # cbrt and hypot (HotSpot's intrinsics for exp, log, sin and the like give other digits).
+    diff(lambda s: s.sql(
+        "SELECT reflect('java.lang.StrictMath', 'exp', 1D), reflect('java.lang.StrictMath', 'log', 3D), "
+        "reflect('java.lang.StrictMath', 'log10', 7D), reflect('java.lang.StrictMath', 'sin', 1e300D), "
+        "reflect('java.lang.StrictMath', 'cos', 1e22D), reflect('java.lang.StrictMath', 'tan', 10D), "
+        "reflect('java.lang.StrictMath', 'pow', 3D, 0.7D), reflect('java.lang.StrictMath', 'expm1', 0.3D), "
+        "reflect('java.lang.Math', 'cosh', 1D), reflect('java.lang.Math', 'atan2', -1D, -3D), "
+        "reflect('java.lang.Math', 'cbrt', 10D), reflect('java.lang.Math', 'hypot', 2D, 3D)"))
+
+
 def test_parsing_and_printing(diff):
     diff(lambda s: s.sql(
         "SELECT reflect('java.lang.String', 'valueOf', 12), reflect('java.lang.String', 'valueOf', true), "
