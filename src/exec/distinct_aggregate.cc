@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "exec/group_keys.h"
+#include "functions/aggregate_state.h"
 
 namespace ember::exec {
 namespace {
@@ -25,13 +26,11 @@ struct Set {
   }
 };
 
-class DistinctAggregate final : public functions::AggregateFunction {
+/// State: the group's `Set`, made on its first row or merge.
+class DistinctAggregate final : public functions::HeapStateAggregate<Set> {
  public:
   DistinctAggregate(std::unique_ptr<functions::AggregateFunction> inner, std::vector<TypePtr> types)
       : inner_(std::move(inner)), encoder_(types), inner_size_((inner_->state_size() + 15) / 16 * 16) {}
-
-  size_t state_size() const override { return sizeof(Set*); }
-  void init(uint8_t* s) const override { *reinterpret_cast<Set**>(s) = nullptr; }
 
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     std::string arena;
@@ -39,14 +38,14 @@ class DistinctAggregate final : public functions::AggregateFunction {
     encoder_.encode(args, n, arena, offs, lens);
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i]) continue;
-      set_of(states[i]).insert(std::string(arena.data() + offs[i], lens[i]));
+      state(states[i]).get_or_create().insert(std::string(arena.data() + offs[i], lens[i]));
     }
   }
 
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    const Set* s = *reinterpret_cast<Set* const*>(src);
+    const Set* s = state(src).get();
     if (!s) return;
-    Set& d = set_of(dst);
+    Set& d = state(dst).get_or_create();
     for (const std::string* k : s->order) d.insert(*k);
   }
 
@@ -54,7 +53,7 @@ class DistinctAggregate final : public functions::AggregateFunction {
     std::vector<uint8_t> scratch(inner_size_ + 16, 0);
     uint8_t* st = scratch.data();
     for (int64_t i = 0; i < n; ++i) {
-      const Set* s = *reinterpret_cast<Set* const*>(states[i]);
+      const Set* s = state(states[i]).get();
       inner_->init(st);
       if (s && !s->order.empty()) {
         std::vector<std::string_view> keys;
@@ -69,20 +68,7 @@ class DistinctAggregate final : public functions::AggregateFunction {
     }
   }
 
-  void destroy(uint8_t* state) const override {
-    Set*& s = *reinterpret_cast<Set**>(state);
-    delete s;
-    s = nullptr;
-  }
-  bool needs_destroy() const override { return true; }
-
  private:
-  static Set& set_of(uint8_t* state) {
-    Set*& s = *reinterpret_cast<Set**>(state);
-    if (!s) s = new Set();
-    return *s;
-  }
-
   std::unique_ptr<functions::AggregateFunction> inner_;
   KeyEncoder encoder_;
   size_t inner_size_;

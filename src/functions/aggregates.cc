@@ -6,6 +6,7 @@
 #include <string>
 
 #include "column/compare.h"
+#include "functions/aggregate_state.h"
 #include "functions/decimal_util.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
@@ -269,18 +270,18 @@ class MinMaxBool final : public AggregateFunction {
 };
 
 /// Values of variable size kept as owned copies: strings and binary as bytes, structs and
-/// arrays as `Value`s in Spark's ordering (column/compare.h).
-/// State: pointer to a heap-allocated holder.
+/// arrays as `Value`s in Spark's ordering (column/compare.h); a state holds one of the two, or
+/// neither before its first non-null value.
 struct VarState {
-  std::string* bytes;   // string / binary
-  Value* value;         // nested types
+  HeapState<std::string> bytes;  // string / binary
+  HeapState<Value> value;        // nested types
 };
 
 class MinMaxVar final : public AggregateFunction {
  public:
   MinMaxVar(TypePtr type, bool max) : type_(std::move(type)), nested_(type_->is_nested()), max_(max) {}
   size_t state_size() const override { return sizeof(VarState); }
-  void init(uint8_t* s) const override { *reinterpret_cast<VarState*>(s) = {nullptr, nullptr}; }
+  void init(uint8_t* s) const override { *reinterpret_cast<VarState*>(s) = {}; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
@@ -308,9 +309,8 @@ class MinMaxVar final : public AggregateFunction {
   }
   void destroy(uint8_t* state) const override {
     auto* s = reinterpret_cast<VarState*>(state);
-    delete s->bytes;
-    delete s->value;
-    *s = {nullptr, nullptr};
+    s->bytes.destroy();
+    s->value.destroy();
   }
   bool needs_destroy() const override { return true; }
 
@@ -365,20 +365,14 @@ class MinMaxVar final : public AggregateFunction {
   static constexpr int64_t kMinDictionaryRun = 64;
 
   void offer(VarState* s, std::string_view v) const {
-    if (!s->bytes) {
-      s->bytes = new std::string(v);
-    } else {
-      int r = std::string_view(*s->bytes).compare(v);
-      if (max_ ? r < 0 : r > 0) s->bytes->assign(v);
-    }
+    if (!s->bytes || replaces(std::string_view(*s->bytes).compare(v))) s->bytes.assign(v);
   }
   void offer(VarState* s, const Value& v) const {
-    if (!s->value) {
-      s->value = new Value(v);
-    } else {
-      int r = compare_values(*s->value, v, *type_);
-      if (max_ ? r < 0 : r > 0) *s->value = v;
-    }
+    if (!s->value || replaces(compare_values(*s->value, v, *type_))) s->value.assign(v);
+  }
+  /// Whether a candidate replaces the state's value, given how the value compares with it.
+  bool replaces(int held_vs_candidate) const {
+    return max_ ? held_vs_candidate < 0 : held_vs_candidate > 0;
   }
   TypePtr type_;
   bool nested_;

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "functions/aggregate_state.h"
 #include "functions/cast.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
@@ -160,12 +161,11 @@ struct ApproxData {
   std::vector<double> percentages;
 };
 
-class ApproxPercentile final : public AggregateFunction {
+/// State: the group's `ApproxData`, made on its first non-null value.
+class ApproxPercentile final : public HeapStateAggregate<ApproxData> {
  public:
   ApproxPercentile(TypePtr type, bool array, std::string name)
       : type_(std::move(type)), array_(array), name_(std::move(name)) {}
-  size_t state_size() const override { return sizeof(ApproxData*); }
-  void init(uint8_t* s) const override { *reinterpret_cast<ApproxData**>(s) = nullptr; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull || n == 0) return;
@@ -180,27 +180,27 @@ class ApproxPercentile final : public AggregateFunction {
       const T* x = c.values<T>();
       for (int64_t i = 0; i < n; ++i) {
         if (!states[i] || c.is_null(i)) continue;
-        auto** d = reinterpret_cast<ApproxData**>(states[i]);
-        if (!*d) *d = new ApproxData{QuantileSummary(1.0 / static_cast<double>(accuracy)), pcts};
-        (*d)->summary.insert(to_double(x[i]));
+        HeapState<ApproxData>& d = state(states[i]);
+        if (!d) d.create(ApproxData{QuantileSummary(1.0 / static_cast<double>(accuracy)), pcts});
+        d->summary.insert(to_double(x[i]));
       }
     });
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    auto* s = *reinterpret_cast<ApproxData* const*>(src);
+    ApproxData* s = state(src).get();
     if (!s) return;
-    auto** d = reinterpret_cast<ApproxData**>(dst);
+    HeapState<ApproxData>& d = state(dst);
     s->summary.compress();
-    if (!*d) {
-      *d = new ApproxData(*s);
+    if (!d) {
+      d.assign(*s);
       return;
     }
-    (*d)->summary.compress();
-    (*d)->summary.merge(s->summary);
+    d->summary.compress();
+    d->summary.merge(s->summary);
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
-      auto* d = *reinterpret_cast<ApproxData* const*>(states[i]);
+      ApproxData* d = state(states[i]).get();
       if (!d || d->summary.empty()) {
         out.append_null();
         continue;
@@ -214,12 +214,6 @@ class ApproxPercentile final : public AggregateFunction {
       out.close_list();
     }
   }
-  void destroy(uint8_t* state) const override {
-    auto** d = reinterpret_cast<ApproxData**>(state);
-    delete *d;
-    *d = nullptr;
-  }
-  bool needs_destroy() const override { return true; }
 
  private:
   /// A value as Spark's summary holds it: decimals of up to 18 digits as their unscaled long

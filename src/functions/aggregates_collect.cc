@@ -2,23 +2,19 @@
 // collect_union (the set of the elements of array inputs). All skip nulls (collect_union also
 // null elements); the set forms keep the first occurrence of each value.
 
+#include "functions/aggregate_state.h"
 #include "functions/collection_util.h"
 
 namespace ember::functions {
 namespace {
 
-/// State: the group's non-null values, owned on the heap.
-struct CollectState {
-  std::vector<Value>* values;
-};
-
-class Collect final : public AggregateFunction {
+/// State: the group's non-null values, made by `init`.
+class Collect final : public HeapStateAggregate<std::vector<Value>> {
  public:
   /// `unnest`: the input is an array whose elements are collected (collect_union).
   Collect(TypePtr element, bool distinct, bool unnest = false)
       : element_(std::move(element)), distinct_(distinct), unnest_(unnest) {}
-  size_t state_size() const override { return sizeof(CollectState); }
-  void init(uint8_t* s) const override { reinterpret_cast<CollectState*>(s)->values = new std::vector<Value>(); }
+  void init(uint8_t* s) const override { state(s).create(); }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
@@ -27,26 +23,26 @@ class Collect final : public AggregateFunction {
       const int32_t* off = c.offsets();
       for (int64_t i = 0; i < n; ++i) {
         if (!states[i] || !c.is_valid(i)) continue;
-        auto* values = reinterpret_cast<CollectState*>(states[i])->values;
+        std::vector<Value>& values = *state(states[i]);
         for (int32_t p = off[i]; p < off[i + 1]; ++p)
-          if (elements.is_valid(p)) values->push_back(elements.value_at(p));
+          if (elements.is_valid(p)) values.push_back(elements.value_at(p));
       }
       return;
     }
     for (int64_t i = 0; i < n; ++i)
-      if (states[i] && c.is_valid(i)) reinterpret_cast<CollectState*>(states[i])->values->push_back(c.value_at(i));
+      if (states[i] && c.is_valid(i)) state(states[i])->push_back(c.value_at(i));
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    auto* d = reinterpret_cast<CollectState*>(dst)->values;
-    const auto* s = reinterpret_cast<const CollectState*>(src)->values;
-    d->insert(d->end(), s->begin(), s->end());
+    std::vector<Value>& d = *state(dst);
+    const std::vector<Value>& s = *state(src);
+    d.insert(d.end(), s.begin(), s.end());
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     // All groups' values in one column, so that collect_set compares them column-wise.
     ColumnBuilder all(element_);
     std::vector<int32_t> starts = {0};
     for (int64_t i = 0; i < n; ++i) {
-      for (const Value& v : *reinterpret_cast<const CollectState*>(states[i])->values) all.append_value(v);
+      for (const Value& v : *state(states[i])) all.append_value(v);
       starts.push_back(static_cast<int32_t>(all.length()));
     }
     ColumnPtr values = all.finish();
@@ -61,12 +57,6 @@ class Collect final : public AggregateFunction {
       out.close_list();
     }
   }
-  void destroy(uint8_t* state) const override {
-    auto* s = reinterpret_cast<CollectState*>(state);
-    delete s->values;
-    s->values = nullptr;
-  }
-  bool needs_destroy() const override { return true; }
 
  private:
   TypePtr element_;

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "functions/aggregate_state.h"
 #include "functions/java_random.h"
 #include "functions/string_util.h"
 
@@ -103,11 +104,10 @@ T narrow(double x) {
   }
 }
 
-class HistogramNumeric final : public AggregateFunction {
+/// State: the group's `Histogram`, made on its first value or merge.
+class HistogramNumeric final : public HeapStateAggregate<Histogram> {
  public:
   explicit HistogramNumeric(TypePtr type) : type_(std::move(type)) {}
-  size_t state_size() const override { return sizeof(Histogram*); }
-  void init(uint8_t* s) const override { *reinterpret_cast<Histogram**>(s) = nullptr; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull || args[1]->length() == 0) return;
@@ -118,13 +118,13 @@ class HistogramNumeric final : public AggregateFunction {
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    auto* s = *reinterpret_cast<Histogram* const*>(src);
+    const Histogram* s = state(src).get();
     if (!s || s->bins.empty()) return;
     histogram(dst, s->nbins).merge(*s);
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
-      auto* h = *reinterpret_cast<Histogram* const*>(states[i]);
+      const Histogram* h = state(states[i]).get();
       if (!h || h->bins.empty()) {
         out.append_null();
         continue;
@@ -138,21 +138,13 @@ class HistogramNumeric final : public AggregateFunction {
       out.close_list();
     }
   }
-  void destroy(uint8_t* state) const override {
-    auto** h = reinterpret_cast<Histogram**>(state);
-    delete *h;
-    *h = nullptr;
-  }
-  bool needs_destroy() const override { return true; }
 
  private:
-  static Histogram& histogram(uint8_t* slot, int32_t nb) {
-    auto** h = reinterpret_cast<Histogram**>(slot);
-    if (!*h) {
-      *h = new Histogram();
-      (*h)->nbins = nb;
-    }
-    return **h;
+  /// The histogram of slot `s`, made with `nb` bins when it has none yet.
+  static Histogram& histogram(uint8_t* s, int32_t nb) {
+    HeapState<Histogram>& h = state(s);
+    if (!h) h.create().nbins = nb;
+    return *h;
   }
   double value_at(const Column& c, int64_t i) const {
     if (type_->id() == TypeId::kDecimal)

@@ -15,6 +15,7 @@
 #include <unordered_map>
 
 #include "common/number_format.h"
+#include "functions/aggregate_state.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
 
@@ -59,11 +60,10 @@ struct PercentileForm {
   std::string sql;
 };
 
-class Percentile final : public AggregateFunction {
+/// State: the group's `PercentileData`, made on its first counted value or merge.
+class Percentile final : public HeapStateAggregate<PercentileData> {
  public:
   explicit Percentile(PercentileForm form) : form_(std::move(form)) {}
-  size_t state_size() const override { return sizeof(PercentileData*); }
-  void init(uint8_t* s) const override { *reinterpret_cast<PercentileData**>(s) = nullptr; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull || n == 0) return;
@@ -91,7 +91,7 @@ class Percentile final : public AggregateFunction {
                            "22003");
         if (w == 0) continue;
       }
-      PercentileData& d = data(states[i]);
+      PercentileData& d = state(states[i]).get_or_create();
       if (d.percentages.empty()) d.percentages = pcts, d.descending = descending;
       double v = x[i] == 0 ? 0.0 : x[i];  // -0.0 and 0.0 are one value
       uint64_t bits;
@@ -102,9 +102,9 @@ class Percentile final : public AggregateFunction {
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    auto* s = *reinterpret_cast<PercentileData* const*>(src);
+    const PercentileData* s = state(src).get();
     if (!s || (s->counts.empty() && s->unit.empty())) return;
-    PercentileData& d = data(dst);
+    PercentileData& d = state(dst).get_or_create();
     if (d.percentages.empty()) d.percentages = s->percentages, d.descending = s->descending;
     for (auto& [k, c] : s->counts) d.counts[k] += c;
     d.unit.insert(d.unit.end(), s->unit.begin(), s->unit.end());
@@ -113,7 +113,7 @@ class Percentile final : public AggregateFunction {
     std::vector<std::pair<double, int64_t>> sorted;
     std::vector<uint64_t> keys;
     for (int64_t i = 0; i < n; ++i) {
-      auto* d = *reinterpret_cast<PercentileData* const*>(states[i]);
+      PercentileData* d = state(states[i]).get();
       if (!d || (d->counts.empty() && d->unit.empty())) {
         out.append_null();
         continue;
@@ -163,19 +163,8 @@ class Percentile final : public AggregateFunction {
       out.close_list();
     }
   }
-  void destroy(uint8_t* state) const override {
-    auto** d = reinterpret_cast<PercentileData**>(state);
-    delete *d;
-    *d = nullptr;
-  }
-  bool needs_destroy() const override { return true; }
 
  private:
-  static PercentileData& data(uint8_t* state) {
-    auto** d = reinterpret_cast<PercentileData**>(state);
-    if (!*d) *d = new PercentileData();
-    return **d;
-  }
   /// The value of rank `rank` (1-based) among the accumulated counts.
   static double value_at_rank(const std::vector<std::pair<double, int64_t>>& acc, int64_t rank) {
     auto it = std::lower_bound(acc.begin(), acc.end(), rank, [](auto& e, int64_t r) { return e.second < r; });

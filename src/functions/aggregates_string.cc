@@ -12,23 +12,24 @@
 #include <algorithm>
 
 #include "column/compare.h"
+#include "functions/aggregate_state.h"
 #include "functions/row_position.h"
 #include "functions/string_util.h"
 
 namespace ember::functions {
 namespace {
 
-/// State: the concatenation so far (null until a value arrives) and the delimiter, kept from
-/// the call's constant argument for merging.
+/// State: the concatenation so far and the delimiter, kept from the call's constant argument
+/// for merging; both empty until a value arrives.
 struct ListAggState {
-  std::string* text;
-  std::string* delimiter;
+  HeapState<std::string> text;
+  HeapState<std::string> delimiter;
 };
 
 class ListAgg final : public AggregateFunction {
  public:
   size_t state_size() const override { return sizeof(ListAggState); }
-  void init(uint8_t* s) const override { *reinterpret_cast<ListAggState*>(s) = {nullptr, nullptr}; }
+  void init(uint8_t* s) const override { *reinterpret_cast<ListAggState*>(s) = {}; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
@@ -38,9 +39,9 @@ class ListAgg final : public AggregateFunction {
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || c.is_null(i)) continue;
       auto* s = reinterpret_cast<ListAggState*>(states[i]);
-      if (!s->delimiter) s->delimiter = new std::string(delim);
       if (!s->text) {
-        s->text = new std::string(c.string_at(i));
+        s->text.assign(c.string_at(i));
+        s->delimiter.assign(delim);
       } else {
         s->text->append(delim);
         s->text->append(c.string_at(i));
@@ -52,8 +53,8 @@ class ListAgg final : public AggregateFunction {
     auto* s = reinterpret_cast<const ListAggState*>(src);
     if (!s->text) return;
     if (!d->text) {
-      d->text = new std::string(*s->text);
-      d->delimiter = new std::string(*s->delimiter);
+      d->text.assign(*s->text);
+      d->delimiter.assign(*s->delimiter);
       return;
     }
     d->text->append(*s->delimiter);
@@ -68,9 +69,8 @@ class ListAgg final : public AggregateFunction {
   }
   void destroy(uint8_t* state) const override {
     auto* s = reinterpret_cast<ListAggState*>(state);
-    delete s->text;
-    delete s->delimiter;
-    *s = {nullptr, nullptr};
+    s->text.destroy();
+    s->delimiter.destroy();
   }
   bool needs_destroy() const override { return true; }
 };
@@ -101,12 +101,11 @@ struct OrderedListAggState {
   std::string delimiter;
 };
 
-class OrderedListAgg final : public AggregateFunction {
+/// State: the group's `OrderedListAggState`, made on its first value or merge.
+class OrderedListAgg final : public HeapStateAggregate<OrderedListAggState> {
  public:
   OrderedListAgg(std::vector<TypePtr> key_types, std::vector<KeyOrder> orders)
       : key_types_(std::move(key_types)), orders_(std::move(orders)) {}
-  size_t state_size() const override { return sizeof(OrderedListAggState*); }
-  void init(uint8_t* s) const override { *reinterpret_cast<OrderedListAggState**>(s) = nullptr; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
@@ -116,7 +115,7 @@ class OrderedListAgg final : public AggregateFunction {
     const int64_t batch = current_batch();
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || c.is_null(i)) continue;
-      OrderedListAggState& s = state(states[i]);
+      OrderedListAggState& s = state(states[i]).get_or_create();
       s.delimiter.assign(delim);
       OrderedListAggState::Entry e{std::string(c.string_at(i)), {}, {batch, i}};
       for (size_t k = 0; k < key_types_.size(); ++k) e.keys.push_back(args[3 + k]->value_at(i));
@@ -124,15 +123,15 @@ class OrderedListAgg final : public AggregateFunction {
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    auto* from = *reinterpret_cast<OrderedListAggState* const*>(src);
+    const OrderedListAggState* from = state(src).get();
     if (!from || from->entries.empty()) return;
-    OrderedListAggState& d = state(dst);
+    OrderedListAggState& d = state(dst).get_or_create();
     d.delimiter = from->delimiter;
     d.entries.insert(d.entries.end(), from->entries.begin(), from->entries.end());
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
-      auto* s = *reinterpret_cast<OrderedListAggState* const*>(states[i]);
+      const OrderedListAggState* s = state(states[i]).get();
       if (!s || s->entries.empty()) {
         out.append_null();
         continue;
@@ -151,19 +150,8 @@ class OrderedListAgg final : public AggregateFunction {
       out.append_bytes(text);
     }
   }
-  void destroy(uint8_t* state) const override {
-    auto** s = reinterpret_cast<OrderedListAggState**>(state);
-    delete *s;
-    *s = nullptr;
-  }
-  bool needs_destroy() const override { return true; }
 
  private:
-  static OrderedListAggState& state(uint8_t* slot) {
-    auto** s = reinterpret_cast<OrderedListAggState**>(slot);
-    if (!*s) *s = new OrderedListAggState();
-    return **s;
-  }
   int compare_keys(const std::vector<Value>& a, const std::vector<Value>& b) const {
     for (size_t k = 0; k < key_types_.size(); ++k) {
       const bool an = a[k].is_null(), bn = b[k].is_null();

@@ -10,14 +10,15 @@
 // earlier or the later row by position: the result is the one of the rows in input order, as
 // Spark's is for the data of one partition.
 
-#include <cmath>
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <string>
 #include <unordered_map>
 
 #include "column/compare.h"
+#include "functions/aggregate_state.h"
 #include "functions/digest.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
@@ -33,11 +34,19 @@ bool ignore_nulls_arg(const std::vector<ColumnPtr>& args) {
   return f.type()->id() == TypeId::kBoolean && f.is_valid(0) && f.bool_at(0);
 }
 
+/// Sets a state's chosen value: empty for null, which finalizes to null.
+void hold(HeapState<Value>& slot, Value v) {
+  if (v.is_null())
+    slot.destroy();
+  else
+    slot.assign(std::move(v));
+}
+
 // ---- first / last / any_value ---------------------------------------------------------------
 
 /// `taken`: a row was chosen (its value may be null unless nulls are ignored), at `at`.
 struct PickState {
-  Value* value;
+  HeapState<Value> value;
   RowPosition at;
   bool taken;
 };
@@ -46,7 +55,7 @@ class FirstLast final : public AggregateFunction {
  public:
   explicit FirstLast(bool last) : last_(last) {}
   size_t state_size() const override { return sizeof(PickState); }
-  void init(uint8_t* s) const override { *reinterpret_cast<PickState*>(s) = {nullptr, {0, 0}, false}; }
+  void init(uint8_t* s) const override { *reinterpret_cast<PickState*>(s) = {{}, {0, 0}, false}; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     bool ignore = ignore_nulls_arg(args);
@@ -73,9 +82,7 @@ class FirstLast final : public AggregateFunction {
     }
   }
   void destroy(uint8_t* state) const override {
-    auto* s = reinterpret_cast<PickState*>(state);
-    delete s->value;
-    s->value = nullptr;
+    reinterpret_cast<PickState*>(state)->value.destroy();
   }
   bool needs_destroy() const override { return true; }
 
@@ -89,25 +96,18 @@ class FirstLast final : public AggregateFunction {
   static void set(PickState* s, Value v, const RowPosition& at) {
     s->taken = true;
     s->at = at;
-    if (v.is_null()) {
-      delete s->value;
-      s->value = nullptr;
-    } else if (s->value) {
-      *s->value = std::move(v);
-    } else {
-      s->value = new Value(std::move(v));
-    }
+    hold(s->value, std::move(v));
   }
   bool last_;
 };
 
 // ---- max_by / min_by ------------------------------------------------------------------------
 
-/// The chosen row's value, ordering key and position; `key == nullptr` until a row with a
-/// non-null key.
+/// The chosen row's value (empty for null), ordering key and position; `key` is empty until a
+/// row with a non-null key.
 struct ByState {
-  Value* value;
-  Value* key;
+  HeapState<Value> value;
+  HeapState<Value> key;
   RowPosition at;
 };
 
@@ -115,7 +115,7 @@ class MaxMinBy final : public AggregateFunction {
  public:
   MaxMinBy(TypePtr key_type, bool max) : key_type_(std::move(key_type)), max_(max) {}
   size_t state_size() const override { return sizeof(ByState); }
-  void init(uint8_t* s) const override { *reinterpret_cast<ByState*>(s) = {nullptr, nullptr, {0, 0}}; }
+  void init(uint8_t* s) const override { *reinterpret_cast<ByState*>(s) = {{}, {}, {0, 0}}; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& v = *args[0];
     const Column& k = *args[1];
@@ -144,9 +144,8 @@ class MaxMinBy final : public AggregateFunction {
   }
   void destroy(uint8_t* state) const override {
     auto* s = reinterpret_cast<ByState*>(state);
-    delete s->value;
-    delete s->key;
-    *s = {nullptr, nullptr, {0, 0}};
+    s->value.destroy();
+    s->key.destroy();
   }
   bool needs_destroy() const override { return true; }
 
@@ -161,10 +160,8 @@ class MaxMinBy final : public AggregateFunction {
   }
   static void offer(ByState* s, Value value, Value key, const RowPosition& at) {
     s->at = at;
-    delete s->value;
-    s->value = value.is_null() ? nullptr : new Value(std::move(value));
-    if (s->key) *s->key = std::move(key);
-    else s->key = new Value(std::move(key));
+    hold(s->value, std::move(value));
+    s->key.assign(std::move(key));
   }
   TypePtr key_type_;
   bool max_;
@@ -182,11 +179,10 @@ struct ByKState {
   int64_t k = 0;
 };
 
-class MaxMinByK final : public AggregateFunction {
+/// State: the group's `ByKState`, made on its first row with a key or merge.
+class MaxMinByK final : public HeapStateAggregate<ByKState> {
  public:
   MaxMinByK(TypePtr key_type, bool max) : key_type_(std::move(key_type)), max_(max) {}
-  size_t state_size() const override { return sizeof(ByKState*); }
-  void init(uint8_t* s) const override { *reinterpret_cast<ByKState**>(s) = nullptr; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& v = *args[0];
     const Column& key = *args[1];
@@ -195,21 +191,21 @@ class MaxMinByK final : public AggregateFunction {
     const int64_t batch = current_batch();
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || key.is_null(i)) continue;
-      ByKState& s = state(states[i], k);
+      ByKState& s = rows(states[i], k);
       s.entries.push_back({key.value_at(i), v.value_at(i), {batch, i}});
       if (static_cast<int64_t>(s.entries.size()) >= 2 * s.k) prune(s);
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    auto* from = *reinterpret_cast<ByKState* const*>(src);
+    const ByKState* from = state(src).get();
     if (!from) return;
-    ByKState& d = state(dst, from->k);
+    ByKState& d = rows(dst, from->k);
     d.entries.insert(d.entries.end(), from->entries.begin(), from->entries.end());
     if (static_cast<int64_t>(d.entries.size()) >= 2 * d.k) prune(d);
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
-      auto* s = *reinterpret_cast<ByKState* const*>(states[i]);
+      ByKState* s = state(states[i]).get();
       if (!s || s->entries.empty()) {
         out.append_null();
         continue;
@@ -219,21 +215,13 @@ class MaxMinByK final : public AggregateFunction {
       out.close_list();
     }
   }
-  void destroy(uint8_t* state) const override {
-    auto** s = reinterpret_cast<ByKState**>(state);
-    delete *s;
-    *s = nullptr;
-  }
-  bool needs_destroy() const override { return true; }
 
  private:
-  static ByKState& state(uint8_t* slot, int64_t k) {
-    auto** s = reinterpret_cast<ByKState**>(slot);
-    if (!*s) {
-      *s = new ByKState();
-      (*s)->k = k;
-    }
-    return **s;
+  /// The rows kept in slot `s`, a state made to keep the best `k` when it has none yet.
+  static ByKState& rows(uint8_t* s, int64_t k) {
+    HeapState<ByKState>& st = state(s);
+    if (!st) st.create().k = k;
+    return *st;
   }
   void prune(ByKState& s) const {
     std::stable_sort(s.entries.begin(), s.entries.end(), [&](const ByKState::Entry& a, const ByKState::Entry& b) {
@@ -265,26 +253,24 @@ using ModeCounts = std::unordered_map<std::string, ModeEntry>;
 /// Spark partition (Spark's merge of several partitions' maps may order them otherwise). Types
 /// whose Java hash Ember does not reproduce (decimals, binary, collated strings) take the least
 /// value.
-class Mode final : public AggregateFunction {
+class Mode final : public HeapStateAggregate<ModeCounts> {
  public:
   Mode(TypePtr type, bool deterministic) : type_(std::move(type)), deterministic_(deterministic) {}
-  size_t state_size() const override { return sizeof(ModeCounts*); }
-  void init(uint8_t* s) const override { *reinterpret_cast<ModeCounts**>(s) = nullptr; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
     const int64_t batch = current_batch();
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || c.is_null(i)) continue;
-      ModeEntry& e = counts(states[i])[key_of(c, i)];
+      ModeEntry& e = state(states[i]).get_or_create()[key_of(c, i)];
       ++e.count;
       e.first = std::min(e.first, RowPosition{batch, i});
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    auto* s = *reinterpret_cast<ModeCounts* const*>(src);
+    const ModeCounts* s = state(src).get();
     if (!s) return;
-    ModeCounts& d = counts(dst);
+    ModeCounts& d = state(dst).get_or_create();
     for (auto& [k, v] : *s) {
       ModeEntry& e = d[k];
       e.count += v.count;
@@ -293,7 +279,7 @@ class Mode final : public AggregateFunction {
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
-      auto* m = *reinterpret_cast<ModeCounts* const*>(states[i]);
+      const ModeCounts* m = state(states[i]).get();
       if (!m || m->empty()) {
         out.append_null();
         continue;
@@ -316,19 +302,8 @@ class Mode final : public AggregateFunction {
       out.append_value(best_value);
     }
   }
-  void destroy(uint8_t* state) const override {
-    auto** m = reinterpret_cast<ModeCounts**>(state);
-    delete *m;
-    *m = nullptr;
-  }
-  bool needs_destroy() const override { return true; }
 
  private:
-  static ModeCounts& counts(uint8_t* state) {
-    auto** m = reinterpret_cast<ModeCounts**>(state);
-    if (!*m) *m = new ModeCounts();
-    return **m;
-  }
   std::string key_of(const Column& c, int64_t i) const {
     if (type_->is_string_like()) return std::string(c.string_at(i));
     if (type_->id() == TypeId::kBoolean) return std::string(1, static_cast<char>(c.bool_at(i)));

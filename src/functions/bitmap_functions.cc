@@ -7,6 +7,7 @@
 #include <array>
 #include <bit>
 
+#include "functions/aggregate_state.h"
 #include "functions/string_util.h"
 
 namespace ember::functions {
@@ -30,21 +31,19 @@ using Bitmap = std::array<uint8_t, kBitmapBytes>;
 
 enum class BitmapAgg { kConstruct, kOr, kAnd };
 
-class BitmapAggregate final : public AggregateFunction {
+/// State: the group's bitmap, made by `init` (all ones for bitmap_and_agg, else all zeros).
+class BitmapAggregate final : public HeapStateAggregate<Bitmap> {
  public:
   explicit BitmapAggregate(BitmapAgg kind) : kind_(kind) {}
-  size_t state_size() const override { return sizeof(Bitmap*); }
   void init(uint8_t* s) const override {
-    auto* b = new Bitmap();
-    b->fill(kind_ == BitmapAgg::kAnd ? 0xFF : 0);
-    *reinterpret_cast<Bitmap**>(s) = b;
+    state(s).create().fill(kind_ == BitmapAgg::kAnd ? 0xFF : 0);
   }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || c.is_null(i)) continue;
-      Bitmap& b = **reinterpret_cast<Bitmap**>(states[i]);
+      Bitmap& b = *state(states[i]);
       if (kind_ == BitmapAgg::kConstruct) {
         int64_t p = c.values<int64_t>()[i];
         if (p < 0 || p >= kBitmapBits)
@@ -62,22 +61,16 @@ class BitmapAggregate final : public AggregateFunction {
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    Bitmap& d = **reinterpret_cast<Bitmap**>(dst);
-    const Bitmap& s = **reinterpret_cast<Bitmap* const*>(src);
+    Bitmap& d = *state(dst);
+    const Bitmap& s = *state(src);
     for (size_t k = 0; k < d.size(); ++k) d[k] = kind_ == BitmapAgg::kAnd ? d[k] & s[k] : d[k] | s[k];
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
-      const Bitmap& b = **reinterpret_cast<Bitmap* const*>(states[i]);
+      const Bitmap& b = *state(states[i]);
       out.append_bytes(std::string_view(reinterpret_cast<const char*>(b.data()), b.size()));
     }
   }
-  void destroy(uint8_t* state) const override {
-    auto** b = reinterpret_cast<Bitmap**>(state);
-    delete *b;
-    *b = nullptr;
-  }
-  bool needs_destroy() const override { return true; }
 
  private:
   void combine(Bitmap& b, std::string_view v) const {

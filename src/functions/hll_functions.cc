@@ -9,6 +9,7 @@
 #include <cmath>
 #include <memory>
 
+#include "functions/aggregate_state.h"
 #include "functions/collection_util.h"
 #include "functions/sketch_hll.h"
 #include "functions/string_util.h"
@@ -125,18 +126,18 @@ struct SketchState {
   bool pending = false;  // `batch` has rows of the batch being added
 };
 
-class HllSketchAggregate final : public AggregateFunction {
+/// State: the group's `SketchState`, made by `init`.
+class HllSketchAggregate final : public HeapStateAggregate<SketchState> {
  public:
   explicit HllSketchAggregate(int lg_k) : lg_k_(lg_k) {}
-  size_t state_size() const override { return sizeof(void*); }
-  void init(uint8_t* s) const override { *reinterpret_cast<SketchState**>(s) = new SketchState(lg_k_); }
+  void init(uint8_t* s) const override { state(s).create(lg_k_); }
   void update(uint8_t** states, const Args& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
     std::vector<SketchState*> touched;
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || c.is_null(i)) continue;
-      SketchState& st = **reinterpret_cast<SketchState**>(states[i]);
+      SketchState& st = *state(states[i]);
       if (!st.pending) {
         st.pending = true;
         touched.push_back(&st);
@@ -150,18 +151,16 @@ class HllSketchAggregate final : public AggregateFunction {
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    const SketchState& s = **reinterpret_cast<SketchState* const*>(src);
-    if (s.started) add(**reinterpret_cast<SketchState**>(dst), s.merged);
+    const SketchState& s = *state(src);
+    if (s.started) add(*state(dst), s.merged);
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     // Spark's final step merges every partial sketch into an empty one.
     for (int64_t i = 0; i < n; ++i) {
-      const SketchState& st = **reinterpret_cast<SketchState* const*>(states[i]);
+      const SketchState& st = *state(states[i]);
       out.append_bytes(merge_sketches(HllSketch(lg_k_), st.merged).serialize());
     }
   }
-  void destroy(uint8_t* s) const override { delete *reinterpret_cast<SketchState**>(s); }
-  bool needs_destroy() const override { return true; }
 
  private:
   static void add(SketchState& st, HllSketch partial) {
@@ -246,18 +245,18 @@ struct UnionState {
   bool pending = false;
 };
 
-class HllUnionAggregate final : public AggregateFunction {
+/// State: the group's `UnionState`, made by `init`.
+class HllUnionAggregate final : public HeapStateAggregate<UnionState> {
  public:
   explicit HllUnionAggregate(bool allow) : allow_(allow) {}
-  size_t state_size() const override { return sizeof(void*); }
-  void init(uint8_t* s) const override { *reinterpret_cast<UnionState**>(s) = new UnionState(); }
+  void init(uint8_t* s) const override { state(s).create(); }
   void update(uint8_t** states, const Args& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
     std::vector<UnionState*> touched;
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || c.is_null(i)) continue;
-      UnionState& st = **reinterpret_cast<UnionState**>(states[i]);
+      UnionState& st = *state(states[i]);
       if (!st.pending) {
         st.pending = true;
         touched.push_back(&st);
@@ -272,17 +271,15 @@ class HllUnionAggregate final : public AggregateFunction {
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    UnionState& s = **reinterpret_cast<UnionState* const*>(src);
-    if (s.merged) fold((*reinterpret_cast<UnionState**>(dst))->merged, s.merged->result());
+    UnionState& s = *state(src);
+    if (s.merged) fold(state(dst)->merged, s.merged->result());
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
-      UnionState& st = **reinterpret_cast<UnionState* const*>(states[i]);
+      UnionState& st = *state(states[i]);
       out.append_bytes(st.merged ? st.merged->result().serialize() : HllSketch(kHllDefaultLgK).serialize());
     }
   }
-  void destroy(uint8_t* s) const override { delete *reinterpret_cast<UnionState**>(s); }
-  bool needs_destroy() const override { return true; }
 
  private:
   static constexpr const char* kName = "hll_union_agg";

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/error.h"
+#include "functions/aggregate_state.h"
 #include "functions/collection_util.h"
 #include "functions/sketch_kll.h"
 #include "functions/string_util.h"
@@ -120,53 +121,44 @@ int kll_k_argument(const std::string& fn, const std::vector<ArgInfo>& a) {
 /// into one of parameter k, or, without k, of the first sketch's). A group's sketch is created
 /// on its first input; a group without one (empty or all-null input) gives the empty sketch.
 template <typename T>
-class KllAggregate final : public AggregateFunction {
+class KllAggregate final : public HeapStateAggregate<KllSketch<T>> {
  public:
   /// `k` is 0 for kll_merge_agg_* called without one.
   KllAggregate(bool merge_sketches, int k, std::string fn)
       : merge_(merge_sketches), k_(k), fn_(std::move(fn)) {}
 
-  size_t state_size() const override { return sizeof(KllSketch<T>*); }
-  void init(uint8_t* s) const override { *reinterpret_cast<KllSketch<T>**>(s) = nullptr; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || c.is_null(i)) continue;
-      auto** s = reinterpret_cast<KllSketch<T>**>(states[i]);
+      HeapState<KllSketch<T>>& s = state(states[i]);
       if (!merge_) {
-        if (!*s) *s = new KllSketch<T>(k_);
-        (*s)->update(c.values<T>()[i]);
+        s.get_or_create(k_).update(c.values<T>()[i]);
         continue;
       }
       KllSketch<T> input = read_kll<T>(fn_, c.string_at(i));
-      if (!*s) *s = new KllSketch<T>(k_ ? k_ : input.k());
-      (*s)->merge(input);
+      s.get_or_create(k_ ? k_ : input.k()).merge(input);
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    auto* s = *reinterpret_cast<KllSketch<T>* const*>(src);
+    const KllSketch<T>* s = state(src).get();
     if (!s) return;
-    auto** d = reinterpret_cast<KllSketch<T>**>(dst);
-    if (!*d)
-      *d = new KllSketch<T>(*s);
+    HeapState<KllSketch<T>>& d = state(dst);
+    if (!d)
+      d.assign(*s);
     else
-      (*d)->merge(*s);
+      d->merge(*s);
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
-      auto* s = *reinterpret_cast<KllSketch<T>* const*>(states[i]);
+      const KllSketch<T>* s = state(states[i]).get();
       out.append_bytes(s ? s->serialize() : KllSketch<T>(k_ ? k_ : kll::kDefaultK).serialize());
     }
   }
-  void destroy(uint8_t* state) const override {
-    auto** s = reinterpret_cast<KllSketch<T>**>(state);
-    delete *s;
-    *s = nullptr;
-  }
-  bool needs_destroy() const override { return true; }
 
  private:
+  using HeapStateAggregate<KllSketch<T>>::state;
   bool merge_;
   int k_;
   std::string fn_;

@@ -8,6 +8,7 @@
 
 #include "common/error.h"
 #include "common/number_format.h"
+#include "functions/aggregate_state.h"
 #include "functions/collection_util.h"
 #include "functions/count_min_sketch.h"
 #include "functions/hyperloglogplus.h"
@@ -26,10 +27,8 @@ constexpr int kMaxHllppPrecision = 20;
 
 /// approx_count_distinct(col [, rsd]): one HyperLogLog++ per group, allocated on its first value
 /// with the precision of the constant rsd argument (checked by the type rule).
-class ApproxCountDistinct final : public AggregateFunction {
+class ApproxCountDistinct final : public HeapStateAggregate<HyperLogLogPlusPlus> {
  public:
-  size_t state_size() const override { return sizeof(HyperLogLogPlusPlus*); }
-  void init(uint8_t* s) const override { *reinterpret_cast<HyperLogLogPlusPlus**>(s) = nullptr; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull || n == 0) return;
@@ -37,30 +36,25 @@ class ApproxCountDistinct final : public AggregateFunction {
         hllpp::precision_for(args.size() > 1 ? args[1]->value_at(0).as_double() : kDefaultRelativeSD);
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || c.is_null(i)) continue;
-      auto** h = reinterpret_cast<HyperLogLogPlusPlus**>(states[i]);
-      if (!*h) *h = new HyperLogLogPlusPlus(precision);
-      (*h)->add_hash(static_cast<uint64_t>(xxhash64_value(c, i, kHashSeed)));
+      state(states[i]).get_or_create(precision).add_hash(
+          static_cast<uint64_t>(xxhash64_value(c, i, kHashSeed)));
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    auto* s = *reinterpret_cast<HyperLogLogPlusPlus* const*>(src);
+    const HyperLogLogPlusPlus* s = state(src).get();
     if (!s) return;
-    auto** d = reinterpret_cast<HyperLogLogPlusPlus**>(dst);
-    if (!*d) *d = new HyperLogLogPlusPlus(*s);
-    else (*d)->merge(*s);
+    HeapState<HyperLogLogPlusPlus>& d = state(dst);
+    if (!d)
+      d.assign(*s);
+    else
+      d->merge(*s);
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
-      auto* h = *reinterpret_cast<HyperLogLogPlusPlus* const*>(states[i]);
+      const HyperLogLogPlusPlus* h = state(states[i]).get();
       out.append<int64_t>(h ? h->estimate() : 0);
     }
   }
-  void destroy(uint8_t* state) const override {
-    auto** h = reinterpret_cast<HyperLogLogPlusPlus**>(state);
-    delete *h;
-    *h = nullptr;
-  }
-  bool needs_destroy() const override { return true; }
 };
 
 [[noreturn]] void failed_function_call(const std::string& fn) {
@@ -119,47 +113,51 @@ FunctionDef approx_count_distinct() {
 /// count_min_sketch(col, eps, confidence, seed): one sketch per group, created on the group's
 /// first row or merge with the call's constant parameters (checked and passed on by the type
 /// rule); a group without any (an empty global aggregate) is the empty sketch.
-class CountMinSketchAggregate final : public AggregateFunction {
+class CountMinSketchAggregate final : public HeapStateAggregate<cms::CountMinSketch> {
  public:
-  CountMinSketchAggregate(int32_t depth, int32_t width, int32_t seed) : empty_(depth, width, seed) {}
-  size_t state_size() const override { return sizeof(cms::CountMinSketch*); }
-  void init(uint8_t* s) const override { *reinterpret_cast<cms::CountMinSketch**>(s) = nullptr; }
+  CountMinSketchAggregate(int32_t depth, int32_t width, int32_t seed)
+      : empty_(depth, width, seed) {}
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     const TypeId id = c.type()->id();
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i]) continue;
-      auto** s = reinterpret_cast<cms::CountMinSketch**>(states[i]);
-      if (!*s) *s = new cms::CountMinSketch(empty_);
+      cms::CountMinSketch& s = state(states[i]).get_or_create(empty_);
       if (id == TypeId::kNull || c.is_null(i)) continue;
       switch (id) {
-        case TypeId::kByte: (*s)->add_long(c.values<int8_t>()[i]); break;
-        case TypeId::kShort: (*s)->add_long(c.values<int16_t>()[i]); break;
-        case TypeId::kInt: (*s)->add_long(c.values<int32_t>()[i]); break;
-        case TypeId::kLong: (*s)->add_long(c.values<int64_t>()[i]); break;
-        default: (*s)->add_bytes(c.string_at(i)); break;
+        case TypeId::kByte:
+          s.add_long(c.values<int8_t>()[i]);
+          break;
+        case TypeId::kShort:
+          s.add_long(c.values<int16_t>()[i]);
+          break;
+        case TypeId::kInt:
+          s.add_long(c.values<int32_t>()[i]);
+          break;
+        case TypeId::kLong:
+          s.add_long(c.values<int64_t>()[i]);
+          break;
+        default:
+          s.add_bytes(c.string_at(i));
+          break;
       }
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    auto* s = *reinterpret_cast<cms::CountMinSketch* const*>(src);
+    const cms::CountMinSketch* s = state(src).get();
     if (!s) return;
-    auto** d = reinterpret_cast<cms::CountMinSketch**>(dst);
-    if (!*d) *d = new cms::CountMinSketch(*s);
-    else (*d)->merge(*s);
+    HeapState<cms::CountMinSketch>& d = state(dst);
+    if (!d)
+      d.assign(*s);
+    else
+      d->merge(*s);
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
-      auto* s = *reinterpret_cast<cms::CountMinSketch* const*>(states[i]);
+      const cms::CountMinSketch* s = state(states[i]).get();
       out.append_bytes((s ? *s : empty_).serialize());
     }
   }
-  void destroy(uint8_t* state) const override {
-    auto** s = reinterpret_cast<cms::CountMinSketch**>(state);
-    delete *s;
-    *s = nullptr;
-  }
-  bool needs_destroy() const override { return true; }
 
  private:
   cms::CountMinSketch empty_;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <memory>
 
+#include "functions/aggregate_state.h"
 #include "functions/sketch_theta.h"
 #include "functions/sketch_tuple.h"
 #include "functions/string_util.h"
@@ -416,12 +417,12 @@ struct TupleState {
   TupleIntersection<V> intersection{SummaryMode::kSum};
 };
 
+/// State: the group's `TupleState`, made by `init`.
 template <typename V>
-class TupleAggregate final : public AggregateFunction {
+class TupleAggregate final : public HeapStateAggregate<TupleState<V>> {
  public:
   TupleAggregate(TupleAgg kind, std::string fn) : kind_(kind), fn_(std::move(fn)) {}
-  size_t state_size() const override { return sizeof(void*); }
-  void init(uint8_t* s) const override { *reinterpret_cast<TupleState<V>**>(s) = new TupleState<V>(); }
+  void init(uint8_t* s) const override { state(s).create(); }
   void update(uint8_t** states, const Args& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
@@ -434,7 +435,7 @@ class TupleAggregate final : public AggregateFunction {
     if (summary && summary->type()->id() == TypeId::kNull) return;
     for (int64_t i = 0; i < n; ++i) {
       if (!states[i] || c.is_null(i) || (summary && summary->is_null(i))) continue;
-      TupleState<V>& st = **reinterpret_cast<TupleState<V>**>(states[i]);
+      TupleState<V>& st = *state(states[i]);
       if (!st.configured) configure(st, lg, mode);
       switch (kind_) {
         case TupleAgg::kSketch: st.table.update(key_hash(c, i), summary->values<V>()[i], st.mode); break;
@@ -444,8 +445,8 @@ class TupleAggregate final : public AggregateFunction {
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    TupleState<V>& d = **reinterpret_cast<TupleState<V>**>(dst);
-    const TupleState<V>& s = **reinterpret_cast<TupleState<V>* const*>(src);
+    TupleState<V>& d = *state(dst);
+    const TupleState<V>& s = *state(src);
     if (!s.configured) return;
     if (!d.configured) {
       d = s;  // a fresh state takes the other as it is
@@ -458,15 +459,14 @@ class TupleAggregate final : public AggregateFunction {
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
-      const TupleState<V>& st = **reinterpret_cast<TupleState<V>* const*>(states[i]);
+      const TupleState<V>& st = *state(states[i]);
       CompactTuple<V> r = kind_ == TupleAgg::kIntersection ? st.intersection.result() : st.table.result();
       out.append_bytes(r.serialize());
     }
   }
-  void destroy(uint8_t* s) const override { delete *reinterpret_cast<TupleState<V>**>(s); }
-  bool needs_destroy() const override { return true; }
 
  private:
+  using HeapStateAggregate<TupleState<V>>::state;
   static void configure(TupleState<V>& st, int lg, SummaryMode mode) {
     st.configured = true;
     st.mode = mode;

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "common/error.h"
+#include "functions/aggregate_state.h"
 #include "functions/collection_util.h"
 #include "functions/string_util.h"
 #include "functions/variant_util.h"
@@ -418,19 +419,18 @@ FunctionDef schema_of_variant_def() {
 }
 
 /// schema_of_variant_agg: the merged schema of a group's variants ("VOID" for none).
-class SchemaOfVariantAgg final : public AggregateFunction {
+class SchemaOfVariantAgg final : public HeapStateAggregate<VSchema> {
  public:
-  size_t state_size() const override { return sizeof(VSchema*); }
-  void init(uint8_t* s) const override { *reinterpret_cast<VSchema**>(s) = nullptr; }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     if (c.type()->id() == TypeId::kNull) return;
     try {
       for (int64_t i = 0; i < n; ++i) {
         if (!states[i] || c.is_null(i)) continue;
-        auto*& s = *reinterpret_cast<VSchema**>(states[i]);
+        HeapState<VSchema>& s = state(states[i]);
         VSchema v = schema_of(variant_at(c, i));
-        if (!s) s = new VSchema(std::move(v));
+        if (!s)
+          s.create(std::move(v));
         else *s = merge_schema(*s, v);
       }
     } catch (const variant::MalformedVariant&) {
@@ -438,24 +438,19 @@ class SchemaOfVariantAgg final : public AggregateFunction {
     }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
-    auto*& d = *reinterpret_cast<VSchema**>(dst);
-    const VSchema* s = *reinterpret_cast<VSchema* const*>(src);
+    HeapState<VSchema>& d = state(dst);
+    const VSchema* s = state(src).get();
     if (!s) return;
-    if (!d) d = new VSchema(*s);
+    if (!d)
+      d.assign(*s);
     else *d = merge_schema(*d, *s);
   }
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
-      const VSchema* s = *reinterpret_cast<VSchema* const*>(states[i]);
+      const VSchema* s = state(states[i]).get();
       out.append_bytes(s ? print(*s) : "VOID");
     }
   }
-  void destroy(uint8_t* state) const override {
-    auto*& s = *reinterpret_cast<VSchema**>(state);
-    delete s;
-    s = nullptr;
-  }
-  bool needs_destroy() const override { return true; }
 };
 
 FunctionDef schema_of_variant_agg_def() {

@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "functions/aggregate_state.h"
 #include "functions/cast.h"
 #include "functions/collection_util.h"
 
@@ -100,9 +101,10 @@ std::string with_default_degree(const std::string& called, const std::vector<std
   return called + "(" + a[0] + ", " + (a.size() > 1 ? a[1] : "2.0") + ")";
 }
 
-/// vector_sum / vector_avg state: the running sum (or mean) and the number of vectors in it.
+/// vector_sum / vector_avg state: the running sum (or mean), made by `init`, and the number of
+/// vectors in it.
 struct VectorState {
-  std::vector<float>* acc;
+  HeapState<std::vector<float>> acc;
   int64_t count;
 };
 
@@ -110,7 +112,11 @@ class VectorAggregate final : public AggregateFunction {
  public:
   VectorAggregate(std::string name, bool avg) : name_(std::move(name)), avg_(avg) {}
   size_t state_size() const override { return sizeof(VectorState); }
-  void init(uint8_t* s) const override { *reinterpret_cast<VectorState*>(s) = {new std::vector<float>(), 0}; }
+  void init(uint8_t* s) const override {
+    auto* st = reinterpret_cast<VectorState*>(s);
+    st->acc.create();
+    st->count = 0;
+  }
   void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
     const Column& c = *args[0];
     const Column& items = *c.child(0);
@@ -165,9 +171,7 @@ class VectorAggregate final : public AggregateFunction {
     }
   }
   void destroy(uint8_t* state) const override {
-    auto* s = reinterpret_cast<VectorState*>(state);
-    delete s->acc;
-    s->acc = nullptr;
+    reinterpret_cast<VectorState*>(state)->acc.destroy();
   }
   bool needs_destroy() const override { return true; }
 

@@ -1,8 +1,9 @@
 // Aggregate functions driven through their update / merge / finalize contract, for what queries
-// do not pin down: partial states merged in different splits give the sequential result, and
-// the array results of percentile and percentile_approx, max_by / min_by with k, listagg and
-// the bitmap aggregates; rows of other batches and partitions whose states merge in any order
-// (first / last, max_by ties, ordered listagg, try_sum and decimal sums per partition).
+// do not pin down: partial states merged in different splits give the sequential result (heap
+// states merged into and from empty ones too), and the array results of percentile and
+// percentile_approx, max_by / min_by with k, listagg and the bitmap aggregates; rows of other
+// batches and partitions whose states merge in any order (first / last, max_by ties, ordered
+// listagg, try_sum and decimal sums per partition).
 
 #include <gtest/gtest.h>
 
@@ -188,6 +189,55 @@ TEST(AggregatesTest, MaxByWithKKeepsTheBestRowsWhateverTheSplit) {
     Value merged = aggregate("max_by", {longs(values), longs(keys), k}, split, 2)->value_at(0);
     ASSERT_EQ(merged.as_list().size(), 7u);
     for (size_t i = 0; i < 7; ++i) EXPECT_EQ(merged.as_list()[i].as_int(), whole.as_list()[i].as_int()) << split;
+  }
+}
+
+TEST(AggregatesTest, HeapStatesMergeIntoAndFromEmptyStates) {
+  // Split at 0, every row goes to the second state and merges into an empty first one (a copy
+  // of its object); split at n, the empty second state merges into the first. Both must give
+  // the same result, and (under the sanitizers) release every object they made.
+  const int64_t n = 40;
+  std::vector<double> numbers;
+  std::vector<std::optional<std::string>> texts;
+  for (int64_t i = 0; i < n; ++i) {
+    numbers.push_back(static_cast<double>((i * 13) % 17));
+    std::optional<std::string> text;  // null at rows 1, 6, 11, ...
+    if (i % 5 != 1) text = std::string(1, static_cast<char>('a' + (i * 7) % 11));
+    texts.push_back(text);
+  }
+  auto x = doubles(numbers);
+  auto t = strings(texts);
+  auto half = constant(DataType::double_(), Value::floating(0.5), n);
+  auto three = constant(DataType::int_(), Value::integer(3), n);
+  auto delim = constant(DataType::string(), Value::bytes(","), n);
+  struct Case {
+    const char* name;
+    std::vector<ColumnPtr> args;
+    size_t first_literal = SIZE_MAX;
+  };
+  const std::vector<Case> cases = {
+      {"collect_list", {x}},
+      {"collect_set", {t}},
+      {"percentile", {x, half}, 1},
+      {"percentile_approx", {x, half}, 1},
+      {"median", {x}},
+      {"histogram_numeric", {x, three}, 1},
+      {"mode", {x}},
+      {"listagg", {t, delim}, 1},
+      {"max", {t}},
+      {"min", {t}},
+      {"first", {t}},
+      {"last", {t}},
+      {"max_by", {t, x}},
+      {"min_by", {x, t}},
+      {"max_by", {t, x, three}, 2},
+      {"approx_count_distinct", {t}},
+  };
+  for (const Case& c : cases) {
+    Value into_empty = aggregate(c.name, c.args, 0, c.first_literal)->value_at(0);
+    Value from_empty = aggregate(c.name, c.args, n, c.first_literal)->value_at(0);
+    EXPECT_FALSE(from_empty.is_null()) << c.name;
+    EXPECT_EQ(into_empty, from_empty) << c.name;
   }
 }
 
