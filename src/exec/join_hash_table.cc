@@ -245,7 +245,9 @@ void JoinHashTable::probe_direct_one_key(const Column& key, int64_t n, std::vect
         const int64_t v = x[i];
         const bool in = v >= lo && v <= hi;
         pr[m] = static_cast<int32_t>(i);
-        br[m] = static_cast<int32_t>(v - lo);
+        // In unsigned arithmetic: a key far outside the range (its pair is dropped) must not
+        // overflow the subtraction.
+        br[m] = static_cast<int32_t>(static_cast<uint64_t>(v) - static_cast<uint64_t>(lo));
         m += in;
       }
       return;
