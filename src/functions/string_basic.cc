@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <cstring>
 
+#include "functions/collation_search.h"
 #include "functions/collection_util.h"
 #include "functions/string_util.h"
 
@@ -214,6 +215,17 @@ FunctionDef trim_def(const std::string& name, TrimSide side) {
   FunctionDef d = scalar(name, 1, 2, rule(name, "S", S()),
                          [side, btrim = name == "btrim"](const Args& a, int64_t n,
                                                          const Signature& sig, const EvalContext&) {
+                           const Collation& coll = call_collation(sig);
+                           if (a.size() == 2 && !coll.binary_equality()) {
+                             // trim(chars, str) for trim/ltrim/rtrim, btrim(str, chars).
+                             const size_t src = btrim ? 0 : 1;
+                             return map_rows(
+                                 a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+                                   b.append_bytes(collated_trim(
+                                       coll, a[src]->string_at(i), a[1 - src]->string_at(i),
+                                       side != TrimSide::kTrailing, side != TrimSide::kLeading));
+                                 });
+                           }
                            return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
                              if (a.size() == 1) {
                                b.append_bytes(trim_chars(a[0]->string_at(i), nullptr, side));
@@ -361,6 +373,8 @@ int32_t instr_at(std::string_view hay, std::string_view needle, int64_t pos, int
 }
 
 ColumnPtr instr_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+  const Collation& coll = call_collation(sig);
+  const bool binary = coll.binary_equality();
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     int64_t pos = a.size() > 2 ? int_arg(a, 2, i) : 1;
     int64_t occurrence = a.size() > 3 ? int_arg(a, 3, i) : 1;
@@ -371,12 +385,16 @@ ColumnPtr instr_kernel(const Args& a, int64_t n, const Signature& sig, const Eva
                        {{"parameter", "`occurrence`"}, {"functionName", "`instr`"},
                         {"invalidValue", std::to_string(occurrence)}},
                        "22023");
-    b.append<int32_t>(instr_at(a[0]->string_at(i), a[1]->string_at(i), pos, occurrence));
+    b.append<int32_t>(
+        binary ? instr_at(a[0]->string_at(i), a[1]->string_at(i), pos, occurrence)
+               : collated_instr(coll, a[0]->string_at(i), a[1]->string_at(i), pos, occurrence));
   });
 }
 
 ColumnPtr locate_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
   // locate(substr, str[, pos]); a null pos gives 0 (Spark follows Hive here).
+  const Collation& coll = call_collation(sig);
+  const bool binary = coll.binary_equality();
   ColumnBuilder b(sig.result_type, n);
   for (int64_t i = 0; i < n; ++i) {
     if (a.size() > 2 && a[2]->is_null(i)) {
@@ -390,6 +408,15 @@ ColumnPtr locate_kernel(const Args& a, int64_t n, const Signature& sig, const Ev
     int64_t pos = a.size() > 2 ? int_arg(a, 2, i) : 1;
     if (pos < 1) {
       b.append<int32_t>(0);
+      continue;
+    }
+    // Spark 4 finds an empty substring at 1, wherever the search starts.
+    if (a[0]->string_at(i).empty()) {
+      b.append<int32_t>(1);
+      continue;
+    }
+    if (!binary) {
+      b.append<int32_t>(collated_locate(coll, a[1]->string_at(i), a[0]->string_at(i), pos));
       continue;
     }
     b.append<int32_t>(
@@ -417,6 +444,13 @@ std::string replace_all(std::string_view s, std::string_view from, std::string_v
 }
 
 ColumnPtr translate_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+  // RTRIM does not change translate: UTF8_BINARY_RTRIM keeps the byte path.
+  const Collation& coll = call_collation(sig);
+  if (coll.family != Collation::Family::kBinary)
+    return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+      b.append_bytes(
+          collated_translate(coll, a[0]->string_at(i), a[1]->string_at(i), a[2]->string_at(i)));
+    });
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     std::u32string from = utf8_decode(a[1]->string_at(i)), to = utf8_decode(a[2]->string_at(i));
     std::u32string s = utf8_decode(a[0]->string_at(i));
@@ -457,6 +491,18 @@ ColumnPtr overlay_kernel(const Args& a, int64_t n, const Signature& sig, const E
 }
 
 ColumnPtr split_part_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+  const Collation& coll = call_collation(sig);
+  if (!coll.binary_equality())
+    return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+      const int64_t k = int_arg(a, 2, i);
+      if (k == 0) invalid_index_of_zero();
+      const std::vector<std::string> parts =
+          collated_split(coll, a[0]->string_at(i), a[1]->string_at(i));
+      const auto m = static_cast<int64_t>(parts.size());
+      const int64_t idx = k > 0 ? k - 1 : m + k;
+      b.append_bytes(idx >= 0 && idx < m ? std::string_view(parts[static_cast<size_t>(idx)])
+                                         : std::string_view());
+    });
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     std::string_view s = a[0]->string_at(i), d = a[1]->string_at(i);
     int64_t k = int_arg(a, 2, i);
@@ -745,9 +791,20 @@ FunctionDef like_def(const std::string& name, bool fold) {
 }
 
 template <int kOp /*0 starts, 1 ends, 2 contains*/>
-ColumnPtr affix_kernel(const Args& a, int64_t n, const Signature&, const EvalContext&) {
+ColumnPtr affix_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
   std::vector<uint8_t> out(static_cast<size_t>(n));
   BufferPtr validity = and_validity({a[0].get(), a[1].get()}, n);
+  const Collation& coll = call_collation(sig);
+  if (!coll.binary_equality()) {
+    for (int64_t i = 0; i < n; ++i) {
+      if (a[0]->is_null(i) || a[1]->is_null(i)) continue;
+      std::string_view s = a[0]->string_at(i), p = a[1]->string_at(i);
+      out[static_cast<size_t>(i)] = kOp == 0   ? collated_starts_with(coll, s, p)
+                                    : kOp == 1 ? collated_ends_with(coll, s, p)
+                                               : collated_contains(coll, s, p);
+    }
+    return make_bool_column(out, validity, n);
+  }
   for (int64_t i = 0; i < n; ++i) {
     if (a[0]->is_null(i) || a[1]->is_null(i)) continue;
     std::string_view s = a[0]->string_at(i), p = a[1]->string_at(i);
@@ -888,6 +945,12 @@ ColumnPtr mask_kernel(const Args& a, int64_t n, const Signature& sig, const Eval
 
 ColumnPtr substring_index_kernel(const Args& a, int64_t n, const Signature& sig,
                                  const EvalContext&) {
+  const Collation& coll = call_collation(sig);
+  if (!coll.binary_equality())
+    return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+      b.append_bytes(
+          collated_substring_index(coll, a[0]->string_at(i), a[1]->string_at(i), int_arg(a, 2, i)));
+    });
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     std::string_view s = a[0]->string_at(i), d = a[1]->string_at(i);
     int64_t count = int_arg(a, 2, i);
@@ -926,6 +989,11 @@ ColumnPtr substring_index_kernel(const Args& a, int64_t n, const Signature& sig,
 }
 
 ColumnPtr find_in_set_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+  const Collation& coll = call_collation(sig);
+  if (!coll.binary_equality())
+    return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
+      b.append<int32_t>(collated_find_in_set(coll, a[0]->string_at(i), a[1]->string_at(i)));
+    });
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
     std::string_view x = a[0]->string_at(i), set = a[1]->string_at(i);
     int32_t found = 0;
@@ -1039,6 +1107,16 @@ void register_string_basic(Registry& r) {
   {
     FunctionDef d = scalar("replace", 2, 3, rule("replace", "S", S()),
                            [](const Args& a, int64_t n, const Signature& s, const EvalContext&) {
+                             // RTRIM does not change replace: UTF8_BINARY_RTRIM keeps the byte
+                             // path.
+                             const Collation& coll = call_collation(s);
+                             if (coll.family != Collation::Family::kBinary)
+                               return map_rows(a, n, s.result_type,
+                                               [&](int64_t i, ColumnBuilder& b) {
+                                                 b.append_bytes(collated_replace(
+                                                     coll, a[0]->string_at(i), a[1]->string_at(i),
+                                                     a.size() > 2 ? a[2]->string_at(i) : ""));
+                                               });
                              return map_rows(a, n, s.result_type, [&](int64_t i, ColumnBuilder& b) {
                                b.append_bytes(replace_all(a[0]->string_at(i), a[1]->string_at(i),
                                                           a.size() > 2 ? a[2]->string_at(i) : ""));

@@ -43,43 +43,55 @@ const std::set<std::string>& pattern_functions() {
                                               "regexp_replace", "regexp_substr", "split", "str_to_map"};
   return names;
 }
+/// String functions that search text under the collation (functions/collation_search.h). Spark
+/// refuses case-sensitive accent-insensitive collations (UNICODE_AI, de_CS_AI) for them, for
+/// their source string (the first parameter of Spark's expression).
 const std::set<std::string>& search_functions() {
-  static const std::set<std::string> names = {"instr", "locate", "position", "replace", "split_part",
-                                              "substring_index", "translate", "find_in_set", "trim", "ltrim",
-                                              "rtrim", "btrim", "levenshtein"};
+  static const std::set<std::string> names = {
+      "instr", "locate", "position", "replace", "split_part", "substring_index", "translate",
+      "trim",  "ltrim",  "rtrim",    "btrim",   "contains",   "startswith",      "endswith"};
   return names;
 }
 
-/// Raises a clear error where a function would compare collated text as bytes: the pattern
-/// functions as Spark does, the searching ones (and contains / startswith / endswith beyond
-/// UTF8_LCASE, which RewriteCollationKeys runs on lower-cased keys) until they learn collations.
+std::string string_param_sql(const ExprPtr& e, const Collation& c) {
+  // Spark shows a literal cast to the collation as `'text' collate NAME`.
+  if (e->kind == ExprKind::kLiteral) return e->to_string() + " collate " + c.name;
+  return e->to_string();
+}
+
+[[noreturn]] void unexpected_input_type(const std::string& fn, size_t index, const std::string& sql,
+                                        int collation_id) {
+  static const char* kOrdinals[] = {"first", "second", "third", "fourth"};
+  const char* ordinal = kOrdinals[std::min<size_t>(index, 3)];
+  const std::string type = DataType::string(collation_id)->sql();
+  throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                   "Cannot resolve \"" + fn + "\" due to data type mismatch: The " + ordinal +
+                       " parameter requires the \"STRING\" type, however \"" + sql +
+                       "\" has the type \"" + type + "\".",
+                   {{"paramIndex", ordinal},
+                    {"requiredType", "\"STRING\""},
+                    {"inputSql", "\"" + sql + "\""},
+                    {"inputType", "\"" + type + "\""}});
+}
+
+/// Raises Spark's analysis errors where a function does not take strings of the collation: the
+/// pattern functions for every collation but UTF8_BINARY, the searching ones for case-sensitive
+/// accent-insensitive collations.
 void check_collation_support(const functions::FunctionDef& def, int collation_id, const std::vector<ExprPtr>& args) {
   const Collation& c = collation(collation_id);
   if (c.binary_equality()) return;
   const std::string& fn = def.name;
   if (pattern_functions().count(fn)) {
-    for (size_t i = 0; i < args.size(); ++i) {
-      if (!is_string(args[i])) continue;
-      static const char* kOrdinals[] = {"first", "second", "third", "fourth"};
-      const std::string sql = args[i]->to_string();
-      throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
-                       "Cannot resolve \"" + fn + "\" due to data type mismatch: The " +
-                           kOrdinals[std::min<size_t>(i, 3)] + " parameter requires the \"STRING\" type, however \"" +
-                           sql + "\" has the type \"" + DataType::string(collation_id)->sql() + "\".",
-                       {{"paramIndex", kOrdinals[std::min<size_t>(i, 3)]},
-                        {"requiredType", "\"STRING\""},
-                        {"inputSql", "\"" + sql + "\""},
-                        {"inputType", "\"" + DataType::string(collation_id)->sql() + "\""}});
-    }
+    for (size_t i = 0; i < args.size(); ++i)
+      if (is_string(args[i])) unexpected_input_type(fn, i, args[i]->to_string(), collation_id);
   }
-  const bool affix = fn == "contains" || fn == "startswith" || fn == "endswith";
-  const bool lowercase = c.family == Collation::Family::kLowercase && !c.rtrim;
-  if (search_functions().count(fn) || (affix && !lowercase)) {
-    // One-argument trims remove spaces, whatever the collation.
-    if ((fn == "trim" || fn == "ltrim" || fn == "rtrim" || fn == "btrim") && args.size() < 2) return;
-    throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                     "The feature is not supported: " + fn + " of strings in collation " + c.name +
-                         " (not implemented in Ember yet).");
+  if (search_functions().count(fn) && c.family == Collation::Family::kIcu && c.accent_insensitive &&
+      !c.case_insensitive) {
+    // trim(chars, str), ltrim and rtrim take their source string second.
+    const bool chars_first = (fn == "trim" || fn == "ltrim" || fn == "rtrim") && args.size() == 2;
+    const size_t source = chars_first ? 1 : 0;
+    if (source < args.size())
+      unexpected_input_type(fn, 0, string_param_sql(args[source], c), collation_id);
   }
 }
 
@@ -135,6 +147,17 @@ ExprPtr collation_key(const ExprPtr& e) {
   n->nullable = e->nullable;
   n->children = {e};
   return n;
+}
+
+functions::Signature scalar_call_signature(const functions::FunctionDef& def,
+                                           const std::vector<ExprPtr>& args, const Config& conf) {
+  functions::Signature sig = call_signature(def, args, conf);
+  for (size_t i = 0; i < args.size() && i < sig.arg_types.size(); ++i) {
+    const TypePtr& t = args[i]->type;
+    TypePtr& arg = sig.arg_types[i];
+    if (t && t->is_collated_string() && arg && arg->id() == TypeId::kString) arg = t;
+  }
+  return sig;
 }
 
 }  // namespace ember::plan

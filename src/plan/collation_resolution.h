@@ -27,4 +27,10 @@ void apply_call_collation(const functions::FunctionDef& def, int collation_id, c
 /// and equality are the collation's. Any other expression is returned as it is.
 ExprPtr collation_key(const ExprPtr& e);
 
+/// call_signature for evaluating a scalar call: type rules see strings without their collation,
+/// and the arguments get theirs back, as the analyzer gives them (apply_call_collation), so that
+/// kernels learn the collation from their argument types (functions/collation_search.h).
+functions::Signature scalar_call_signature(const functions::FunctionDef& def,
+                                           const std::vector<ExprPtr>& args, const Config& conf);
+
 }  // namespace ember::plan

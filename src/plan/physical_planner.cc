@@ -1,5 +1,4 @@
 #include "plan/physical_planner.h"
-#include "plan/scan_predicates.h"
 
 #include <functional>
 #include <map>
@@ -17,12 +16,14 @@
 #include "exec/window.h"
 #include "exec/window_group_limit.h"
 #include "plan/analyzer.h"
-#include "plan/cardinality.h"
 #include "plan/cache_manager.h"
+#include "plan/cardinality.h"
+#include "plan/collation_resolution.h"
 #include "plan/gpu_placement.h"
 #include "plan/optimizer.h"
 #include "plan/plan_equivalence.h"
 #include "plan/python_udf_extraction.h"
+#include "plan/scan_predicates.h"
 #include "plan/subquery.h"
 
 namespace ember::plan {
@@ -154,7 +155,7 @@ PhysExprPtr bind_expr_impl(const ExprPtr& e, const std::vector<ExprPtr>& input, 
     case ExprKind::kCall: {
       p->kind = PhysExpr::Kind::kCall;
       p->function = e->function;
-      p->signature = call_signature(*e->function, e->children, conf);
+      p->signature = scalar_call_signature(*e->function, e->children, conf);
       break;
     }
     case ExprKind::kCaseWhen:

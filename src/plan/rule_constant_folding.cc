@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "exec/expression.h"
+#include "plan/collation_resolution.h"
 #include "plan/optimizer.h"
 
 namespace ember::plan {
@@ -37,7 +38,7 @@ exec::PhysExprPtr to_physical(const ExprPtr& e, const Config& conf) {
     case ExprKind::kCall: {
       p->kind = exec::PhysExpr::Kind::kCall;
       p->function = e->function;
-      p->signature = call_signature(*e->function, e->children, conf);
+      p->signature = scalar_call_signature(*e->function, e->children, conf);
       break;
     }
     case ExprKind::kCast:

@@ -2,8 +2,8 @@
 // (types/collation.h), it compares their collation keys instead, so that every operator keeps
 // comparing bytes:
 //  - comparisons (=, <=>, <, <=, >, >=; IN is made of =) read collationkey(a), collationkey(b),
-//    and so do join conditions, which makes the keys the hash join's keys; UTF8_LCASE's
-//    contains / startswith / endswith read the keys too;
+//    and so do join conditions, which makes the keys the hash join's keys (contains, startswith
+//    and endswith search the collated texts themselves, functions/collation_search.h);
 //  - an aggregate groups by collationkey(k) and outputs first(k), one of the group's strings
 //    (Spark's too: the first its hash table saw); COUNT(DISTINCT k) counts distinct keys;
 //  - sorts, dropDuplicates and window partitions and orders use the keys;
@@ -50,17 +50,6 @@ ExprPtr rewrite_expr(const ExprPtr& root) {
         e->children.size() == 2 && (is_collated(e->children[0]) || is_collated(e->children[1]))) {
       auto n = std::make_shared<Expr>(*e);
       if (n->display.empty()) n->display = e->to_string();  // the name stays the comparison's
-      n->children = {collation_key(e->children[0]), collation_key(e->children[1])};
-      return n;
-    }
-    // UTF8_LCASE's contains / startswith / endswith are those of the lower-cased texts, which
-    // its keys are (the analyzer refuses the other collations).
-    if (e->kind == ExprKind::kCall && e->function && e->children.size() == 2 &&
-        (e->function->name == "contains" || e->function->name == "startswith" ||
-         e->function->name == "endswith") &&
-        (is_collated(e->children[0]) || is_collated(e->children[1]))) {
-      auto n = std::make_shared<Expr>(*e);
-      if (n->display.empty()) n->display = e->to_string();
       n->children = {collation_key(e->children[0]), collation_key(e->children[1])};
       return n;
     }

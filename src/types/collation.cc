@@ -8,6 +8,7 @@
 #include <unordered_map>
 
 #include "common/error.h"
+#include "types/collation_icu.h"
 
 #ifdef EMBER_HAVE_ICU
 #include <unicode/uchar.h>
@@ -189,8 +190,10 @@ void append_utf8(UChar32 cp, std::string& out) {
   out.append(buf, static_cast<size_t>(i));
 }
 
-/// One collator per collation and thread: ICU collators are not shared between threads here.
-UCollator* collator_for(const Collation& c) {
+}  // namespace
+
+// One collator per collation and thread: ICU collators are not shared between threads here.
+UCollator* icu_collator(const Collation& c) {
   struct Owned {
     std::unordered_map<int, UCollator*> map;
     ~Owned() {
@@ -214,6 +217,8 @@ UCollator* collator_for(const Collation& c) {
   owned.map[c.id] = coll;
   return coll;
 }
+
+namespace {
 #endif
 
 bool is_ascii(const char* s, size_t n) {
@@ -257,6 +262,19 @@ bool collations_have_icu() {
 #endif
 }
 
+char32_t lowercase_code_point(char32_t cp) {
+  if (cp < 0x80) return cp >= 'A' && cp <= 'Z' ? cp + 32 : cp;
+  if (cp == 0x0130) return kLowercaseDottedI;
+  if (cp == 0x03C2) return 0x03C3;
+#ifdef EMBER_HAVE_ICU
+  return static_cast<char32_t>(u_tolower(static_cast<UChar32>(cp)));
+#else
+  throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                   "The feature is not supported: UTF8_LCASE comparison of non-ASCII text (this "
+                   "build of Ember has no ICU).");
+#endif
+}
+
 void append_collation_key(const Collation& c, const char* s, size_t n, std::string& out) {
   if (c.rtrim) n = rtrimmed_length(s, n);
   switch (c.family) {
@@ -294,7 +312,7 @@ void append_collation_key(const Collation& c, const char* s, size_t n, std::stri
 #ifdef EMBER_HAVE_ICU
       thread_local std::u16string utf16;
       to_utf16(s, n, utf16);
-      UCollator* coll = collator_for(c);
+      UCollator* coll = icu_collator(c);
       const auto* src = reinterpret_cast<const UChar*>(utf16.data());
       const auto len = static_cast<int32_t>(utf16.size());
       const size_t start = out.size();

@@ -55,4 +55,12 @@ void append_collation_key(const Collation& c, const char* s, size_t n, std::stri
 /// Whether collations of the ICU family are available (Ember built with ICU).
 bool collations_have_icu();
 
+/// UTF8_LCASE's lower case of one code point, the mapping its keys use: ICU's simple lower-case
+/// mapping, with the final sigma (U+03C2) read as the sigma. U+0130 (İ) lower-cases to two code
+/// points, i and U+0307; it is returned as kLowercaseDottedI, a value outside Unicode that stands
+/// for the pair. Without ICU only ASCII has a mapping; other code points raise
+/// UNSUPPORTED_FEATURE, as UTF8_LCASE keys of non-ASCII text do.
+constexpr char32_t kLowercaseDottedI = 0x690307;
+char32_t lowercase_code_point(char32_t cp);
+
 }  // namespace ember
