@@ -410,5 +410,37 @@ TEST_F(ParquetPageDecoderTest, ProjectionsMixNativeAndArrowColumns) {
                        "projection");
 }
 
+TEST_F(ParquetPageDecoderTest, PlainPagesInAChunkReadAsADictionary) {
+  // A writer without page encoding statistics gives no sign of its dictionary overflowing, so a
+  // chunk decoded as dictionary codes may meet plain pages; the batches holding them become
+  // plain strings (the rows of the dictionary pages before them written out), equal to what
+  // Arrow reads.
+  const auto table = make_table(7000, 5);
+  WriteSettings s;
+  s.page_bytes = 700;
+  s.dictionary_page_limit = 2000;
+  const std::string path = write(*table, s);
+  const int field = table->schema()->GetFieldIndex("s_high_1");
+  ASSERT_GE(field, 0);
+  const auto want = read_all(path, false, {field});
+  auto file = parquet::ParquetFileReader::OpenFile(path);
+  const auto md = file->metadata();
+  size_t b = 0;
+  bool plain_batch = false;
+  for (int g = 0; g < md->num_row_groups(); ++g) {
+    ParquetChunkDecoder decoder(file->RowGroup(g)->GetColumnPageReader(field),
+                                *md->schema()->Column(field), NativeValueKind::kBytes,
+                                DataType::string(), true);
+    for (int64_t done = 0; done < md->RowGroup(g)->num_rows(); done += want[b++].num_rows) {
+      ASSERT_LT(b, want.size());
+      ColumnPtr got = decoder.next(want[b].num_rows);
+      expect_equal_columns(*want[b].column(0), *got, "batch " + std::to_string(b));
+      plain_batch |= got->dictionary_codes() == nullptr;
+    }
+  }
+  EXPECT_EQ(b, want.size());
+  EXPECT_TRUE(plain_batch);
+}
+
 }  // namespace
 }  // namespace ember::io
