@@ -1,9 +1,5 @@
 #include "io/parquet_reader.h"
 
-#include <algorithm>
-#include <cstring>
-#include <map>
-
 #include <arrow/io/file.h>
 #include <parquet/arrow/reader.h>
 #include <parquet/arrow/schema.h>
@@ -12,12 +8,18 @@
 #include <parquet/metadata.h>
 #include <parquet/statistics.h>
 
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <optional>
+
 #include "common/error.h"
 #include "common/thread_pool.h"
 #include "io/arrow_bridge.h"
 #include "io/arrow_memory.h"
 #include "io/file_listing.h"
 #include "io/file_schema.h"
+#include "io/parquet_page_decoder.h"
 #include "io/read_errors.h"
 #include "io/spark_splits.h"
 
@@ -205,6 +207,7 @@ class ParquetReader final : public DataSourceReader {
     const Config* config = request.config;
     case_sensitive_ = config && config->case_sensitive();
     binary_as_string_ = config && config->get_bool("spark.sql.parquet.binaryAsString", false);
+    native_decoder_ = !config || config->get_bool("spark.ember.parquet.nativeDecoder", true);
     const bool merge = request.options.get_bool(
         "mergeSchema", config && config->get_bool("spark.sql.parquet.mergeSchema", false));
     const std::vector<InputFile> inputs = list_input_files(request.paths, listing_options(request));
@@ -277,13 +280,12 @@ class ParquetReader final : public DataSourceReader {
         dictionary_leaves.push_back(leaf);
       }
     }
-    auto reader = open_file(file.path, file.metadata, dictionary_leaves,
-                            splits_.size() < ThreadPool::global().size() && projection.size() > 1);
-    const auto& manifest = reader->manifest();
+    const bool parallel_columns =
+        splits_.size() < ThreadPool::global().size() && projection.size() > 1;
+    auto reader = open_file(file.path, file.metadata, dictionary_leaves, parallel_columns);
     // Which file field feeds each projected column (-1: absent from this file).
     Schema target;
     std::vector<int> source(projection.size(), -1);
-    std::vector<int> leaves;
     std::vector<int> fields_read;
     for (size_t k = 0; k < projection.size(); ++k) {
       const StructField& f = schema_.at(static_cast<size_t>(projection[k]));
@@ -294,36 +296,12 @@ class ParquetReader final : public DataSourceReader {
         schema_mismatch(file, f, *file.schema[static_cast<size_t>(fi)].type);
       }
       source[k] = fi;
-      if (std::find(fields_read.begin(), fields_read.end(), fi) == fields_read.end()) {
+      if (std::find(fields_read.begin(), fields_read.end(), fi) == fields_read.end())
         fields_read.push_back(fi);
-        collect_leaves(manifest.schema_fields[static_cast<size_t>(fi)], leaves);
-      }
     }
-    if (leaves.empty()) {
-      for (int64_t done = 0; done < group_rows; done += kBatchRows) {
-        const int64_t n = std::min(kBatchRows, group_rows - done);
-        emit(batch_from_arrow(std::vector<std::shared_ptr<arrow::Array>>(target.size()), n, target));
-      }
-      return;
-    }
-    std::sort(leaves.begin(), leaves.end());
     try {
-      auto batches = reader->GetRecordBatchReader({s.group}, leaves);
-      if (!batches.ok()) decode_failed(file.path, batches.status().ToString());
-      for (;;) {
-        std::shared_ptr<arrow::RecordBatch> rb;
-        arrow::Status st = (*batches)->ReadNext(&rb);
-        if (!st.ok()) decode_failed(file.path, st.ToString());
-        if (!rb) break;
-        std::vector<std::shared_ptr<arrow::Array>> arrays(target.size());
-        for (size_t k = 0; k < target.size(); ++k) {
-          if (source[k] < 0) continue;
-          const std::string& name = manifest.schema_fields[static_cast<size_t>(source[k])].field->name();
-          arrays[k] = rb->GetColumnByName(name);
-          EMBER_CHECK(arrays[k] != nullptr, "parquet column missing from a decoded batch");
-        }
-        emit(batch_from_arrow(arrays, rb->num_rows(), target));
-      }
+      read_row_group(file, s.group, *reader, fields_read, source, target, dictionary_leaves,
+                     parallel_columns, emit);
     } catch (const parquet::ParquetException& e) {
       decode_failed(file.path, e.what());
     }
@@ -381,6 +359,104 @@ class ParquetReader final : public DataSourceReader {
       footer_failed(path);
     }
     files_.push_back(std::move(f));
+  }
+
+  /// Decodes row group `group` of `file` into batches of kBatchRows rows (the last one shorter):
+  /// the column chunks Ember's decoder takes (parquet_page_decoder.h) through it, the others
+  /// through Arrow's record reader, whose batches have the same boundaries. `source[k]` is the
+  /// file field of projected column k (-1 when the file lacks it); `fields_read` the distinct
+  /// ones.
+  void read_row_group(const ParquetFile& file, int group, parquet::arrow::FileReader& reader,
+                      const std::vector<int>& fields_read, const std::vector<int>& source,
+                      const Schema& target, const std::vector<int>& dictionary_leaves,
+                      bool parallel_columns, const std::function<void(Batch)>& emit) const {
+    const auto& manifest = reader.manifest();
+    const auto group_md = file.metadata->RowGroup(group);
+    const int64_t group_rows = group_md->num_rows();
+    std::shared_ptr<parquet::RowGroupReader> pages;
+    // The decoder of each field Ember decodes itself; the others' leaves go to Arrow.
+    std::map<int, std::unique_ptr<ParquetChunkDecoder>> decoders;
+    std::vector<int> leaves;
+    for (int fi : fields_read) {
+      const auto& sf = manifest.schema_fields[static_cast<size_t>(fi)];
+      const int leaf = file.leaf[static_cast<size_t>(fi)];
+      std::optional<NativeValueKind> kind;
+      if (native_decoder_ && leaf >= 0) {
+        const TypePtr& file_type = file.schema[static_cast<size_t>(fi)].type;
+        bool same_type = true;
+        for (size_t k = 0; k < source.size(); ++k)
+          if (source[k] == fi && !target[k].type->equals(*file_type)) same_type = false;
+        if (same_type) {
+          kind = native_value_kind(*file.metadata->schema()->Column(leaf),
+                                   *group_md->ColumnChunk(leaf), *sf.field->type(), *file_type);
+        }
+      }
+      if (!kind) {
+        collect_leaves(sf, leaves);
+        continue;
+      }
+      if (!pages) pages = reader.parquet_reader()->RowGroup(group);
+      const bool dictionary = std::find(dictionary_leaves.begin(), dictionary_leaves.end(), leaf) !=
+                              dictionary_leaves.end();
+      decoders[fi] = std::make_unique<ParquetChunkDecoder>(
+          pages->GetColumnPageReader(leaf), *file.metadata->schema()->Column(leaf), *kind,
+          file.schema[static_cast<size_t>(fi)].type, dictionary);
+    }
+    // Arrow converts the columns it read and makes all-null ones for absent fields; the decoded
+    // columns take their places.
+    std::vector<size_t> from_arrow;
+    Schema arrow_target;
+    for (size_t k = 0; k < target.size(); ++k) {
+      if (source[k] >= 0 && decoders.count(source[k])) continue;
+      from_arrow.push_back(k);
+      arrow_target.push_back(target[k]);
+    }
+    std::vector<std::pair<int, ParquetChunkDecoder*>> native(decoders.size());
+    size_t d = 0;
+    for (auto& [fi, decoder] : decoders) native[d++] = {fi, decoder.get()};
+    auto make_batch = [&](const std::shared_ptr<arrow::RecordBatch>& rb, int64_t rows) {
+      std::vector<ColumnPtr> decoded(native.size());
+      auto decode = [&](size_t i) { decoded[i] = native[i].second->next(rows); };
+      if (parallel_columns && native.size() > 1) {
+        ThreadPool::global().parallel_run(native.size(), decode);
+      } else {
+        for (size_t i = 0; i < native.size(); ++i) decode(i);
+      }
+      std::vector<std::shared_ptr<arrow::Array>> arrays(from_arrow.size());
+      for (size_t a = 0; a < from_arrow.size(); ++a) {
+        const int fi = source[from_arrow[a]];
+        if (fi < 0 || !rb) continue;
+        const std::string& name = manifest.schema_fields[static_cast<size_t>(fi)].field->name();
+        arrays[a] = rb->GetColumnByName(name);
+        EMBER_CHECK(arrays[a] != nullptr, "parquet column missing from a decoded batch");
+      }
+      Batch converted = batch_from_arrow(arrays, rows, arrow_target);
+      Batch out({}, rows);
+      out.columns.resize(target.size());
+      for (size_t a = 0; a < from_arrow.size(); ++a)
+        out.columns[from_arrow[a]] = converted.columns[a];
+      for (size_t k = 0; k < target.size(); ++k) {
+        if (out.columns[k]) continue;
+        for (size_t i = 0; i < native.size(); ++i)
+          if (native[i].first == source[k]) out.columns[k] = decoded[i];
+      }
+      return out;
+    };
+    if (leaves.empty()) {
+      for (int64_t done = 0; done < group_rows; done += kBatchRows)
+        emit(make_batch(nullptr, std::min(kBatchRows, group_rows - done)));
+      return;
+    }
+    std::sort(leaves.begin(), leaves.end());
+    auto batches = reader.GetRecordBatchReader({group}, leaves);
+    if (!batches.ok()) decode_failed(file.path, batches.status().ToString());
+    for (;;) {
+      std::shared_ptr<arrow::RecordBatch> rb;
+      arrow::Status st = (*batches)->ReadNext(&rb);
+      if (!st.ok()) decode_failed(file.path, st.ToString());
+      if (!rb) break;
+      emit(make_batch(rb, rb->num_rows()));
+    }
   }
 
   int find_field(const ParquetFile& file, const std::string& name) const {
@@ -477,6 +553,8 @@ class ParquetReader final : public DataSourceReader {
 
   bool case_sensitive_ = false;
   bool binary_as_string_ = false;
+  // Whether flat column chunks are decoded by Ember (parquet_page_decoder.h) rather than Arrow.
+  bool native_decoder_ = true;
   std::vector<ParquetFile> files_;
   Schema schema_;
   std::vector<Split> splits_;

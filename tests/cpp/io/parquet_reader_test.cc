@@ -272,6 +272,8 @@ TEST_F(ParquetReaderTest, DictionaryAndPlainStringChunksReadAlike) {
 }
 
 TEST_F(ParquetReaderTest, DecodedBuffersAreAccounted) {
+  // Arrow's reader allocates from the io pool, which Ember accounts for.
+  config_.set("spark.ember.parquet.nativeDecoder", "false");
   auto reader = open(write_groups());
   const int64_t before = arrow_pool()->bytes_allocated();
   std::vector<Batch> held;
@@ -280,6 +282,18 @@ TEST_F(ParquetReaderTest, DecodedBuffersAreAccounted) {
   EXPECT_GE(arrow_pool()->bytes_allocated() - before, 100 * 8);  // at least the bigint column
   held.clear();
   EXPECT_EQ(arrow_pool()->bytes_allocated(), before);
+}
+
+TEST_F(ParquetReaderTest, NativelyDecodedBuffersAreAccounted) {
+  // Ember's decoder allocates Ember buffers, from the root pool.
+  auto reader = open(write_groups());
+  const int64_t before = MemoryPool::root()->used();
+  std::vector<Batch> held;
+  reader->read_split(1, {0, 1}, [&](Batch b) { held.push_back(std::move(b)); });
+  ASSERT_EQ(held.size(), 1u);
+  EXPECT_GE(MemoryPool::root()->used() - before, 100 * 8);  // at least the bigint column
+  held.clear();
+  EXPECT_EQ(MemoryPool::root()->used(), before);
 }
 
 TEST_F(ParquetReaderTest, CorruptFooterIsAUserError) {
