@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "column/column.h"
@@ -26,6 +27,13 @@ inline ColumnPtr integral_column(const TypePtr& type,
     else
       b.append<int64_t>(*v);
   }
+  return b.finish();
+}
+
+/// A string column holding `values`, none null.
+inline ColumnPtr string_column(const std::vector<std::string>& values) {
+  ColumnBuilder b(DataType::string());
+  for (const auto& v : values) b.append_bytes(v);
   return b.finish();
 }
 

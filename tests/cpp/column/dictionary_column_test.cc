@@ -5,16 +5,13 @@
 #include <thread>
 #include <vector>
 
+#include "../column_test_util.h"
 #include "column/column.h"
 
 namespace ember {
 namespace {
 
-ColumnPtr strings(const std::vector<std::string>& values) {
-  ColumnBuilder b(DataType::string());
-  for (const auto& v : values) b.append_bytes(v);
-  return b.finish();
-}
+ColumnPtr strings(const std::vector<std::string>& values) { return test_util::string_column(values); }
 
 std::shared_ptr<DictionaryCodes> codes_of(const std::vector<int32_t>& codes, int32_t cardinality) {
   auto d = std::make_shared<DictionaryCodes>();

@@ -4,16 +4,13 @@
 #include <string>
 #include <vector>
 
+#include "../column_test_util.h"
 #include "column/column.h"
 
 namespace ember {
 namespace {
 
-ColumnPtr strings(const std::vector<std::string>& values) {
-  ColumnBuilder b(DataType::string());
-  for (const auto& v : values) b.append_bytes(v);
-  return b.finish();
-}
+ColumnPtr strings(const std::vector<std::string>& values) { return test_util::string_column(values); }
 
 // Gathered strings equal their sources whatever their length and place: short values near the
 // end of the source buffer (where a fixed-width copy would read past it), long values, empty
