@@ -1,6 +1,7 @@
 // The analyzer: unresolved plan → resolved plan.
 
 #include "plan/analyzer.h"
+#include "exec/python_udf.h"
 #include "plan/collation_resolution.h"
 #include "plan/datetime_arithmetic.h"
 #include "plan/input_file_check.h"
@@ -2839,6 +2840,9 @@ std::string semantic_key(const ExprPtr& e) {
         std::sort(kids.begin(), kids.end());
       for (auto& k : kids) s += k + ",";
       if (e->filter) s += " FILTER " + semantic_key(e->filter);
+      // Two Python functions may share a name (`<lambda>`): their pickled bytes tell them apart.
+      if (e->kind == ExprKind::kPythonUdf && e->python)
+        s += " py" + std::to_string(std::hash<std::string>{}(e->python->command));
       return s + ")";
     }
   }

@@ -119,7 +119,14 @@ PlanPtr optimize_plan(const PlanPtr& plan, const Config& conf, std::vector<RuleR
     }
     if (!any) break;
   }
-  return current;
+  // Once, after the others, so that no rule moves a Python call back where it cannot run.
+  static const std::unique_ptr<Rule> extract_python = make_extract_python_udfs();
+  auto t0 = std::chrono::steady_clock::now();
+  PlanPtr next = extract_python->apply(current, conf);
+  auto t1 = std::chrono::steady_clock::now();
+  if (next != current) check_output(current, next, *extract_python);
+  if (runs) runs->push_back({extract_python->name(), next != current, std::chrono::duration<double, std::milli>(t1 - t0).count()});
+  return next;
 }
 
 }  // namespace ember::plan

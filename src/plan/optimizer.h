@@ -53,6 +53,8 @@ std::unique_ptr<Rule> make_check_cartesian_products();
 std::unique_ptr<Rule> make_reorder_join();
 std::unique_ptr<Rule> make_collapse_projects();
 std::unique_ptr<Rule> make_rewrite_collation_keys();
+/// Runs once after the rules above (optimize_plan), not among them.
+std::unique_ptr<Rule> make_extract_python_udfs();
 
 /// Helper for rules: rebuilds `plan` bottom-up, replacing each node by `f(node)`.
 PlanPtr transform_up(const PlanPtr& plan, const std::function<PlanPtr(const PlanPtr&)>& f);

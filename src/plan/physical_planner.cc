@@ -169,10 +169,11 @@ PhysExprPtr bind_expr_impl(const ExprPtr& e, const std::vector<ExprPtr>& input, 
       p->ordinal = e->ordinal;
       break;
     case ExprKind::kPythonUdf:
-      // Only projections and filters move Python calls into their own operator.
+      // Projections and filters move Python calls into their own operator; the optimizer's
+      // ExtractPythonUDFs moves the other operators' calls into projections.
       throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                        "The feature is not supported: the Python function call " + e->to_string() +
-                           " outside a projection or a filter (not implemented in Ember yet).",
+                           " in this position (not implemented in Ember yet).",
                        {}, "0A000");
     default: EMBER_UNREACHABLE("binding: unexpected expression " + e->to_string());
   }
@@ -910,13 +911,13 @@ class Planner {
     if (group_limit && exec::normalized_keys_fit(order_specs)) {
       auto limit = std::make_unique<exec::WindowGroupLimit>(partition, order, group_limit->rank,
                                                             group_limit->limit);
-      for (auto& a : c.output) limit->schema.push_back({a->name, a->type, a->nullable});
+      for (auto& a : c.output) limit->schema.push_back({a->name, a->type, a->nullable, {}});
       limit->children.push_back(std::move(c.root));
       c.root = std::move(limit);
     }
     p.root = std::make_unique<exec::Window>(std::move(partition), std::move(order), std::move(calls));
-    for (auto& a : c.output) p.root->schema.push_back({a->name, a->type, a->nullable});
-    for (auto& a : n->exprs) p.root->schema.push_back({a->name, a->type, a->nullable});
+    for (auto& a : c.output) p.root->schema.push_back({a->name, a->type, a->nullable, {}});
+    for (auto& a : n->exprs) p.root->schema.push_back({a->name, a->type, a->nullable, {}});
     p.root->children.push_back(std::move(c.root));
     return p;
   }
@@ -977,15 +978,22 @@ class Planner {
   PhysicalPlan project_aggregate_output(const PlanNode& n, exec::OperatorPtr agg,
                                         const std::vector<ExprPtr>& agg_output,
                                         const std::map<std::string, ExprPtr>& replacements, const Config& conf) {
+    std::vector<ExprPtr> exprs;
+    for (auto& out : n.aggregates)
+      exprs.push_back(rewrite_over_aggregate(out->kind == ExprKind::kAlias ? out->children[0] : out, replacements));
+    // Python calls over the aggregate's results (`SELECT f(k) ... GROUP BY k`) run above it.
+    PhysicalPlan below;
+    below.root = std::move(agg);
+    below.output = agg_output;
+    exprs = extract_python_udfs(exprs, below, conf);
     std::vector<PhysExprPtr> proj;
     PhysicalPlan p;
-    for (auto& out : n.aggregates) {
-      ExprPtr inner = out->kind == ExprKind::kAlias ? out->children[0] : out;
-      proj.push_back(bind_expr(rewrite_over_aggregate(inner, replacements), agg_output, conf));
-      p.output.push_back(to_attribute(out));
+    for (size_t i = 0; i < exprs.size(); ++i) {
+      proj.push_back(bind_expr(exprs[i], below.output, conf));
+      p.output.push_back(to_attribute(n.aggregates[i]));
     }
     p.root = std::make_unique<exec::Project>(std::move(proj));
-    p.root->children.push_back(std::move(agg));
+    p.root->children.push_back(std::move(below.root));
     return p;
   }
 

@@ -450,3 +450,91 @@ def test_cogroup_apply_in_pandas(diff):
         _merge_sides, "k long, nl long, nr long, sv double, names string"))
     diff(lambda s: left(s).groupBy("k").cogroup(right(s).groupBy("k")).applyInPandas(
         _merge_with_key, "key long, n long").filter("n > 3"))
+
+
+# Python calls outside projections and filters: the optimizer evaluates them in a projection
+# below the operator that reads them.
+
+
+def mod3(*cols):
+    return F.udf(lambda v: None if v is None else v % 3, T.LongType())(*cols)
+
+
+def test_udf_in_grouping_keys(diff):
+    diff(lambda s: s.range(10).groupBy(mod3("id").alias("k")).count())
+    diff(lambda s: s.range(10).groupBy(mod3("id")).agg(F.sum("id").alias("t"), F.max("id")))
+    # The key expression around the call, and nulls from the function.
+    diff(lambda s: data(s).groupBy((plus_one("id") * 2).alias("k")).agg(F.count("*").alias("n")))
+    diff(lambda s: data(s).groupBy(upper("s")).count())
+    # Two different functions that render alike (<lambda>) stay apart.
+    diff(lambda s: s.range(12).groupBy(F.udf(lambda v: v % 2, "bigint")("id").alias("a"),
+                                       F.udf(lambda v: v % 3, "bigint")("id").alias("b")).count())
+
+
+def test_udf_in_sql_group_by(diff):
+    def program(s):
+        s.udf.register("m3", lambda v: None if v is None else v % 3, "bigint")
+        s.range(10).createOrReplaceTempView("udf_keys")
+        return s.sql("SELECT m3(id) AS k, count(*) AS n, sum(m3(id + 1)) AS t FROM udf_keys GROUP BY m3(id)")
+
+    diff(program)
+
+    def over_result(s):
+        s.udf.register("twice", lambda v: None if v is None else v * 2, "bigint")
+        s.range(10).createOrReplaceTempView("udf_keys2")
+        return s.sql("SELECT id % 3 AS k, twice(id % 3) AS d, twice(count(*)) AS c FROM udf_keys2 GROUP BY id % 3")
+
+    diff(over_result)
+
+
+def test_udf_in_aggregate_arguments(diff):
+    diff(lambda s: s.range(10).agg(F.sum(mod3("id")).alias("t"), F.avg(mod3(F.col("id") + 1))))
+    diff(lambda s: data(s).groupBy("b").agg(F.collect_list(upper("s")).alias("u"), F.max(plus_one("id"))))
+    diff(lambda s: s.range(10).groupBy((F.col("id") % 2).alias("p"))
+         .agg(F.count(F.when(mod3("id") == 0, 1)).alias("c"), F.countDistinct(mod3("id")).alias("d")))
+
+
+def test_udf_in_rollup_keys(diff):
+    diff(lambda s: s.range(10).rollup(mod3("id").alias("k")).agg(F.sum("id").alias("t")))
+
+
+def test_udf_in_sort_keys(diff):
+    diff(lambda s: s.range(10).orderBy(mod3("id"), F.col("id").desc()), ordered=True)
+    diff(lambda s: data(s).orderBy(upper("s").desc_nulls_last(), "id"), ordered=True)
+    diff(lambda s: data(s).sortWithinPartitions(plus_one("id")).select("s"))
+
+
+def test_udf_in_window_specification(diff):
+    diff(lambda s: s.range(10).select("id", F.row_number().over(Window.partitionBy(mod3("id")).orderBy("id")).alias("r")))
+    diff(lambda s: s.range(10).select("id", F.sum(mod3("id")).over(Window.orderBy(F.col("id").desc())).alias("t")))
+    diff(lambda s: s.range(10).select("id", F.lag("id").over(Window.partitionBy(F.lit(1)).orderBy(mod3("id"), "id")).alias("p")))
+
+
+def test_udf_in_generator_arguments(diff):
+    def rep(c):
+        return F.udf(lambda v: None if v is None else [v] * (v % 3), "array<int>")(c)
+
+    diff(lambda s: data(s).select("id", F.explode(rep("id")).alias("e")))
+    diff(lambda s: data(s).select("id", F.posexplode_outer(rep("id"))))
+
+
+def test_udf_in_join_conditions(diff):
+    def sides(s):
+        return s.range(8).withColumnRenamed("id", "a"), s.range(4).withColumnRenamed("id", "b")
+
+    # A call over one side is evaluated on that side; any join type.
+    for how in ["inner", "left", "right", "full", "semi", "anti"]:
+        diff(lambda s, how=how: (lambda l, r: l.join(r, mod3("a") == r.b, how))(*sides(s)))
+    # A call over both sides: inner joins filter the joined rows.
+    both = F.udf(lambda x, y: (x + y) % 4 == 0, "boolean")
+    diff(lambda s: (lambda l, r: l.join(r, F.udf(lambda x, y: (x + y) % 4 == 0, "boolean")(l.a, r.b)))(*sides(s)))
+    diff(lambda s: (lambda l, r: l.join(r, (l.a > r.b) & F.udf(lambda x, y: (x * y) % 3 == 1, "boolean")(l.a, r.b)))(*sides(s)))
+    del both
+
+
+def test_udf_over_both_join_sides_in_outer_join_is_an_error(diff_error):
+    def program(s):
+        l, r = s.range(4).withColumnRenamed("id", "a"), s.range(4).withColumnRenamed("id", "b")
+        return l.join(r, F.udf(lambda x, y: x == y, "boolean")(l.a, r.b), "left")
+
+    diff_error(program, "UNSUPPORTED_FEATURE.PYTHON_UDF_IN_ON_CLAUSE")
