@@ -180,6 +180,22 @@ functions::Signature call_signature(const functions::FunctionDef& def, const std
   return def.type_rule(types, conf);
 }
 
+namespace {
+
+/// How Spark's toString shows an expression (a Python function's arguments are named that way,
+/// not by their SQL text): casts as `cast(x as int)`.
+std::string java_string(const ExprPtr& e) {
+  if (e->kind == ExprKind::kCast && !e->implicit && e->display.empty())
+    return std::string(e->try_ ? "try_cast(" : "cast(") + java_string(e->children[0]) + " as " +
+           e->type->simple_string() + ")";
+  if (e->children.empty() || !e->display.empty() || e->kind == ExprKind::kLambda) return e->to_string();
+  std::vector<ExprPtr> kids;
+  for (auto& c : e->children) kids.push_back(attribute(java_string(c), c->type, c->nullable, -1));
+  return with_children(e, std::move(kids))->to_string();
+}
+
+}  // namespace
+
 std::string Expr::to_string() const {
   if (!display.empty()) return display;
   auto args = [this](size_t from = 0) {
@@ -278,7 +294,11 @@ std::string Expr::to_string() const {
     }
     case ExprKind::kOuterReference: return "outer(" + children[0]->to_string() + ")";
     case ExprKind::kGenerator: return name + (outer ? "_outer(" : "(") + args() + ")";
-    case ExprKind::kPythonUdf: return name + "(" + args() + ")";
+    case ExprKind::kPythonUdf: {
+      std::string s = name + "(";
+      for (size_t i = 0; i < children.size(); ++i) s += (i ? ", " : "") + java_string(children[i]);
+      return s + ")";
+    }
     case ExprKind::kLambda: return "lambdafunction(" + args() + ")";
     case ExprKind::kWindow: {
       std::string spec;

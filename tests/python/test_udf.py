@@ -538,3 +538,9 @@ def test_udf_over_both_join_sides_in_outer_join_is_an_error(diff_error):
         return l.join(r, F.udf(lambda x, y: x == y, "boolean")(l.a, r.b), "left")
 
     diff_error(program, "UNSUPPORTED_FEATURE.PYTHON_UDF_IN_ON_CLAUSE")
+
+
+def test_udf_names_show_arguments_as_spark(diff):
+    # A Python function's arguments are named by Spark's toString: `cast(id as int)`.
+    diff(lambda s: s.range(3).select(plus_one(F.col("id").cast("int")), str_len(F.lit(None).cast("string"))))
+    diff(lambda s: s.range(3).groupBy().agg(F.max(plus_one(F.col("id").cast("int")))))
