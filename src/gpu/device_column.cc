@@ -51,6 +51,7 @@ DeviceColumn to_device(const Column& column, DeviceMemoryPool& pool, const Strea
   d.length = column.length();
   d.null_count = column.null_count();
   size_t bytes = data_bytes(column);
+  d.value_bytes = column.type()->is_string_like() ? bytes : 0;
   d.data = DeviceBuffer(bytes, pool, stream);
   if (column.data_buffer())
     upload(d.data.data(), column.data_buffer()->data(), bytes, stream, pinned);
@@ -72,6 +73,39 @@ DeviceColumn to_device(const Column& column, DeviceMemoryPool& pool, const Strea
       stream.synchronize();
     }
   }
+  return d;
+}
+
+DeviceColumn to_device_keeping_dictionary(const Column& column, DeviceMemoryPool& pool, const Stream& stream,
+                                          PinnedPool* pinned) {
+  const ColumnPtr& dictionary = column.dictionary();
+  if (!dictionary || column.strings_made() || !column.dictionary_codes())
+    return to_device(column, pool, stream, pinned);
+  const int64_t n = column.length();
+  const int32_t* codes = column.dictionary_codes()->codes->as<int32_t>();
+  const int32_t* dict_offsets = dictionary->offsets();
+  const uint8_t* valid = column.may_have_nulls() ? column.validity_bits() : nullptr;
+  uint64_t value_bytes = 0;
+  for (int64_t i = 0; i < n; ++i)
+    if (valid == nullptr || ((valid[i >> 3] >> (i & 7)) & 1))
+      value_bytes += static_cast<uint64_t>(dict_offsets[codes[i] + 1] - dict_offsets[codes[i]]);
+  const uint64_t dictionary_bytes = static_cast<uint64_t>(dict_offsets[dictionary->length()]);
+  const uint64_t dictionary_size =
+      dictionary_bytes + static_cast<uint64_t>(dictionary->length() + 1) * sizeof(int32_t) + n * sizeof(int32_t);
+  if (dictionary_size >= value_bytes + static_cast<uint64_t>(n + 1) * sizeof(int32_t))
+    return to_device(column, pool, stream, pinned);
+  DeviceColumn d = to_device(*dictionary, pool, stream, pinned);
+  d.length = n;
+  d.null_count = column.null_count();
+  d.value_bytes = value_bytes;
+  d.validity = DeviceBuffer();
+  if (valid != nullptr && d.null_count > 0) {
+    size_t vb = static_cast<size_t>(bitmap_bytes(n));
+    d.validity = DeviceBuffer(vb, pool, stream);
+    upload(d.validity.data(), valid, vb, stream, pinned);
+  }
+  d.codes = DeviceBuffer(static_cast<size_t>(n) * sizeof(int32_t), pool, stream);
+  upload(d.codes.data(), codes, static_cast<size_t>(n) * sizeof(int32_t), stream, pinned);
   return d;
 }
 

@@ -28,6 +28,7 @@ struct ColumnArg {
   const void* data;
   const uint8_t* validity;
   const int32_t* offsets;  // strings
+  const int32_t* codes;    // a dictionary column's strings: the row's entry in `offsets`
 };
 
 struct TableArg {
@@ -520,8 +521,13 @@ __device__ bool run_program(const Params& p, const Instr* code, uint64_t* rg, ui
             r = static_cast<const uint64_t*>(col.data)[row];
             break;
           case VType::kStr: {
-            uint32_t o0 = static_cast<uint32_t>(col.offsets[row]);
-            uint32_t o1 = static_cast<uint32_t>(col.offsets[row + 1]);
+            int64_t at = row;
+            if (col.codes != nullptr) {
+              if (!ok) break;  // a null row's code may be anything
+              at = col.codes[row];
+            }
+            uint32_t o0 = static_cast<uint32_t>(col.offsets[at]);
+            uint32_t o1 = static_cast<uint32_t>(col.offsets[at + 1]);
             r = static_cast<uint64_t>(o0) << 32 | (o1 - o0);
             break;
           }
@@ -1252,7 +1258,7 @@ uint32_t aggregate_batch(const Program& program, const BatchRows& rows, GroupTab
     p.chunk_rows = static_cast<int64_t>(kBlockThreads) * kRowsPerThread;
   std::vector<ColumnArg> columns;
   for (const DeviceColumn* c : rows.columns)
-    columns.push_back({c->data.data(), c->validity.as<uint8_t>(), c->offsets.as<int32_t>()});
+    columns.push_back({c->data.data(), c->validity.as<uint8_t>(), c->offsets.as<int32_t>(), c->codes.as<int32_t>()});
   // A string key reads the bytes of the column it was loaded from.
   const std::vector<int>& sources = table.layout().key_string_sources();
   for (size_t k = 0; k < sources.size(); ++k) {

@@ -234,7 +234,7 @@ void GpuHashAggregate::sink_rows(const Stream& stream, const Batch& batch, int64
     for (int source : program.columns) {
       const ColumnPtr& c = batch.columns[static_cast<size_t>(source)];
       ColumnPtr part = offset == 0 && length == batch.num_rows ? c : slice(c, offset, length);
-      columns.push_back(to_device(*part, *b.pool, stream, &b.runtime->pinned_pool()));
+      columns.push_back(to_device_keeping_dictionary(*part, *b.pool, stream, &b.runtime->pinned_pool()));
     }
   } catch (const GpuOutOfMemory&) {
     // Split and retry: halves need half the memory.
@@ -249,7 +249,7 @@ void GpuHashAggregate::sink_rows(const Stream& stream, const Batch& batch, int64
   int64_t uploaded = 0;
   for (auto& c : columns) {
     rows.columns.push_back(&c);
-    uploaded += static_cast<int64_t>(c.data.size() + c.validity.size() + c.offsets.size());
+    uploaded += static_cast<int64_t>(c.data.size() + c.validity.size() + c.offsets.size() + c.codes.size());
   }
   b.uploaded += uploaded;
   rows.rows = length;
@@ -271,7 +271,7 @@ void GpuHashAggregate::sink_rows(const Stream& stream, const Batch& batch, int64
   for (size_t k = 0; k < compiled_.layout->key_string_sources().size(); ++k) {
     int source = compiled_.layout->key_string_sources()[k];
     for (size_t slot = 0; slot < program.columns.size(); ++slot)
-      if (source >= 0 && program.columns[slot] == source) string_bytes += columns[slot].data.size();
+      if (source >= 0 && program.columns[slot] == source) string_bytes += columns[slot].value_bytes;
   }
   b.table->reserve_strings(string_bytes, *b.stream);
   // The table's stream grew the table; the kernel runs on this thread's stream.
