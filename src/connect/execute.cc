@@ -220,8 +220,13 @@ void run_command(ConnectSession& session, Operation& op, const pb::Command& cmd)
       session.engine().register_function(cmd.register_function().function_name(), translator.expression(call));
       break;
     }
-    case pb::Command::kRegisterTableFunction:
-      throw_not_supported("Registering user-defined functions");
+    case pb::Command::kRegisterTableFunction: {
+      // spark.udtf.register: SQL calls the function by name in FROM and LATERAL.
+      PlanTranslator translator(translate_context(session, op.cancelled()));
+      plan::ExprPtr f = translator.python_table_function(cmd.register_table_function());
+      session.engine().register_table_function(cmd.register_table_function().function_name(), std::move(f));
+      break;
+    }
     case pb::Command::COMMAND_TYPE_NOT_SET:
       throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",
                          "This oneOf field in spark.connect.Command is not set: command_type",

@@ -71,6 +71,8 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
       return group_map(rel.group_map());
     case pb::Relation::kCoGroupMap:
       return co_group_map(rel.co_group_map());
+    case pb::Relation::kCommonInlineUserDefinedTableFunction:
+      return table_function_call(rel.common_inline_user_defined_table_function());
     case pb::Relation::kDeduplicate:
       return deduplicate(rel.deduplicate());
     case pb::Relation::kToDf:

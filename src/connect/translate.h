@@ -47,6 +47,9 @@ class PlanTranslator {
 
   plan::PlanPtr relation(const spark::connect::Relation& rel);
   plan::ExprPtr expression(const spark::connect::Expression& expr);
+  /// A Python UDTF (udtf, arrow_udtf) as a generator expression over its call's arguments
+  /// (translate_udf.cc); what spark.udtf.register keeps in the session.
+  plan::ExprPtr python_table_function(const spark::connect::CommonInlineUserDefinedTableFunction& f);
 
  private:
   /// The relation's child, which must be present.
@@ -116,6 +119,7 @@ class PlanTranslator {
   NodePtr map_partitions(const spark::connect::MapPartitions& r);
   NodePtr group_map(const spark::connect::GroupMap& r);
   NodePtr co_group_map(const spark::connect::CoGroupMap& r);
+  NodePtr table_function_call(const spark::connect::CommonInlineUserDefinedTableFunction& f);
 
  public:
   /// The SQL parameters of a `spark.sql(query, args)` request: literal arguments by name and

@@ -90,8 +90,24 @@ TypePtr type_from_proto(const pb::DataType& p) {
       }
       return DataType::struct_(std::move(fields));
     }
-    case pb::DataType::kUnparsed:
-      return parse_data_type(p.unparsed().data_type_string());
+    case pb::DataType::kUnparsed: {
+      // As Spark's parseTypeWithFallback: a type, else a DDL schema ("a INT, b STRING"), else
+      // the fields of a struct ("a: int, b: string"); the type's error when none parses.
+      const std::string& text = p.unparsed().data_type_string();
+      try {
+        return parse_data_type(text);
+      } catch (const SparkError&) {
+        try {
+          return parse_ddl_schema(text);
+        } catch (const SparkError&) {
+        }
+        try {
+          return parse_data_type("struct<" + text + ">");
+        } catch (const SparkError&) {
+        }
+        throw;
+      }
+    }
     case pb::DataType::kCalendarInterval:
       return DataType::calendar_interval();
     case pb::DataType::kTime: {

@@ -1,5 +1,6 @@
 // User-defined functions: Python functions (udf, pandas_udf) become kPythonUdf expressions
-// that carry the client's pickled function untouched, for a Python worker to run.
+// that carry the client's pickled function untouched, for a Python worker to run; Python table
+// functions (udtf) become generators of the same kind, called over one row without columns.
 
 #include "connect/errors.h"
 #include "connect/translate.h"
@@ -73,6 +74,45 @@ PlanTranslator::NodePtr PlanTranslator::co_group_map(const pb::CoGroupMap& r) {
   node->exprs = {python_udf(r.func())};
   for (auto& g : r.input_grouping_expressions()) node->exprs.push_back(expression(g));
   for (auto& g : r.other_grouping_expressions()) node->exprs.push_back(expression(g));
+  return node;
+}
+
+plan::ExprPtr PlanTranslator::python_table_function(const pb::CommonInlineUserDefinedTableFunction& f) {
+  if (f.function_case() != pb::CommonInlineUserDefinedTableFunction::kPythonUdtf)
+    throw_not_supported("User-defined table function " + f.function_name() + " in a language other than Python");
+  const pb::PythonUDTF& py = f.python_udtf();
+  if (!exec::is_table_python_eval_type(py.eval_type()))
+    throw_not_supported("Python table function " + f.function_name() + " of eval type " +
+                        std::to_string(py.eval_type()));
+  auto fn = std::make_shared<exec::PythonFunction>();
+  fn->name = f.function_name();
+  fn->eval_type = py.eval_type();
+  fn->command = py.command();
+  fn->python_version = py.python_ver();
+  if (py.has_return_type()) {
+    fn->return_type = type_from_proto(py.return_type());
+    if (fn->return_type->id() != TypeId::kStruct)
+      throw SparkError(ErrorKind::kAnalysis, "INVALID_UDTF_RETURN_TYPE",
+                       "Cannot create the function " + quote_id(f.function_name()) +
+                           " because it has an invalid return type " + fn->return_type->sql() +
+                           ": the return type of a Python UDTF must be a struct.",
+                       {{"name", f.function_name()}}, "42000");
+  }
+  fn->deterministic = f.deterministic();
+  auto e = std::make_shared<plan::Expr>();
+  e->kind = plan::ExprKind::kGenerator;
+  e->name = fn->name;
+  e->python = std::move(fn);
+  for (auto& a : f.arguments()) e->children.push_back(expression(a));
+  return e;
+}
+
+PlanTranslator::NodePtr PlanTranslator::table_function_call(const pb::CommonInlineUserDefinedTableFunction& f) {
+  // The function's rows alone: a Generate over one row without columns.
+  auto one_row = new_node(plan::PlanKind::kLocalRelation);
+  one_row->batches.push_back(Batch({}, 1));
+  auto node = new_node(plan::PlanKind::kGenerate, {one_row});
+  node->exprs = {python_table_function(f)};
   return node;
 }
 

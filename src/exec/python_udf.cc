@@ -45,6 +45,12 @@ bool is_group_map_python_eval_type(int eval_type) {
   return false;
 }
 
+bool is_table_python_eval_type(int eval_type) {
+  return eval_type == static_cast<int>(PythonEvalType::kTableUdf) ||
+         eval_type == static_cast<int>(PythonEvalType::kArrowTableUdf) ||
+         eval_type == static_cast<int>(PythonEvalType::kArrowUdtf);
+}
+
 void install_python_runner(std::shared_ptr<PythonRunner> runner) {
   std::lock_guard<std::mutex> lock(runner_mutex);
   installed_runner = std::move(runner);

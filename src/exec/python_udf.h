@@ -33,6 +33,9 @@ enum class PythonEvalType : int {
   kGroupedMapArrowUdf = 209,   // groupBy().applyInArrow: Table -> Table per group
   kGroupedMapArrowIterUdf = 215,   // applyInArrow: Iterator[RecordBatch] -> Iterator[RecordBatch]
   kGroupedMapPandasIterUdf = 216,  // applyInPandas: Iterator[DataFrame] -> Iterator[DataFrame]
+  kTableUdf = 300,             // udtf: a class whose eval yields rows, pickled framing
+  kArrowTableUdf = 301,        // udtf(useArrow=True): the same, Arrow framing
+  kArrowUdtf = 302,            // arrow_udtf: eval takes Arrow arrays, yields Arrow tables
 };
 
 /// Whether PythonEval evaluates functions of `eval_type` as scalar calls.
@@ -41,6 +44,9 @@ bool is_scalar_python_eval_type(int eval_type);
 bool is_map_python_eval_type(int eval_type);
 /// Whether PythonGroupMap runs functions of `eval_type` (applyInPandas, applyInArrow).
 bool is_group_map_python_eval_type(int eval_type);
+
+/// Whether `eval_type` is a Python user-defined table function's (udtf, arrow_udtf).
+bool is_table_python_eval_type(int eval_type);
 
 /// A Python function as the client pickled it (cloudpickle of `(function, returnType)`).
 struct PythonFunction {
@@ -59,6 +65,20 @@ struct PythonSettings {
   std::string executable = "python3";
   int64_t max_records_per_batch = 10000;
   std::map<std::string, std::string> runner_conf;
+};
+
+/// What the worker reads of a table function besides its arguments (PySpark's UDTFInfo): the
+/// input columns that only mark PARTITION BY boundaries, the result of its `analyze` method as
+/// the analyze worker pickled it (empty when it has none), its return type as Spark's JSON,
+/// and its name for error messages. A table function's command is the pickled class.
+struct PythonTableFunctionInfo {
+  std::vector<int> partition_child_indexes;
+  std::string pickled_analyze_result;
+  bool has_analyze_result = false;
+  std::string return_type_json;
+  std::string name;
+  /// Arrow UDTFs: the input columns that are TABLE arguments (structs the worker flattens).
+  std::vector<int> table_arg_offsets;
 };
 
 /// One function of a task and the columns of the task's input it takes, in order.
@@ -86,6 +106,11 @@ struct PythonTask {
   Schema other_schema;
   const PythonSettings* settings = nullptr;
   int64_t partition = 0;
+  /// Table functions: its one call is a UDTF (calls[0]); the worker answers with one batch of
+  /// rows per input row, then one batch of the rows `terminate` yields (when the class has
+  /// it). The runner stores each result batch's row count in `result_batch_rows`.
+  const PythonTableFunctionInfo* table_function = nullptr;
+  std::vector<int64_t>* result_batch_rows = nullptr;
 };
 
 /// Runs Python tasks. Implementations must be safe to call from several threads at once (each

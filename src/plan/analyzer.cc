@@ -960,6 +960,10 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
         for (auto& a : e->children) args.push_back(resolve_expr(a, child, allow_agg));
         return with_children(registered, std::move(args));
       }
+      if (ExprPtr table_function = in_select_list_ ? session_.lookup_table_function(e->name) : nullptr) {
+        for (auto& a : e->children) args.push_back(resolve_expr(a, child, allow_agg));
+        return resolve_python_table_function(table_function, std::move(args));
+      }
       bool agg_fn = false;
       if (const FunctionDef* d = Registry::instance().find(e->name)) agg_fn = d->kind == functions::FunctionKind::kAggregate;
       if (agg_fn && in_aggregate_)
@@ -1043,6 +1047,14 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
     case ExprKind::kWindow: return resolve_window_expr(e, child, allow_agg);
     case ExprKind::kSubquery: return resolve_subquery(e, child, allow_agg);
     case ExprKind::kOuterReference: return e;
+    case ExprKind::kGenerator: {
+      // A Python table function called from the DataFrame API, its arguments unresolved.
+      if (!is_python_table_function(e) || e->resolved()) return e;
+      if (!in_select_list_) throw_generator_outside_select(e->to_string());
+      std::vector<ExprPtr> args;
+      for (auto& a : e->children) args.push_back(resolve_expr(a, child, allow_agg));
+      return resolve_python_table_function(e, std::move(args));
+    }
     case ExprKind::kPythonUdf: {
       if (is_python_aggregate(*e) && !allow_agg)
         throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_EXPR_FOR_OPERATOR",
@@ -1831,8 +1843,34 @@ PlanPtr Analyzer::resolve_generate(const PlanPtr& p, const PlanPtr& child) {
                          " is expected to be a generator. However, it is not a generator.",
                      {{"functionName", quote_id(fn)}}, "42K0E");
   };
-  if (call->kind != ExprKind::kUnresolvedFunction || !is_generator_name(lower(call->name))) not_generator();
-  ExprPtr g = resolve_select_list({call}, child, false)[0];
+  ExprPtr g;
+  if (is_python_table_function(call)) {
+    // A Python table function called from the DataFrame API.
+    std::vector<ExprPtr> args;
+    for (auto& a : call->children) args.push_back(resolve_expr(a, child, false));
+    g = resolve_python_table_function(call, std::move(args));
+  } else if (call->kind != ExprKind::kUnresolvedFunction) {
+    not_generator();
+  } else if (is_generator_name(lower(call->name))) {
+    g = resolve_select_list({call}, child, false)[0];
+  } else if (ExprPtr table_function = session_.lookup_table_function(call->name)) {
+    // LATERAL f(t.a) of a Python table function: its arguments read the relation before it.
+    std::vector<ExprPtr> args;
+    for (auto& a : call->children) args.push_back(resolve_expr(a, child, false));
+    g = resolve_python_table_function(table_function, std::move(args));
+  } else if (p->table_function_call) {
+    const std::string shown = quote_id(call->name);
+    throw SparkError(ErrorKind::kAnalysis, "UNRESOLVABLE_TABLE_VALUED_FUNCTION",
+                     "Could not resolve " + shown + " to a table-valued function. Please make sure that " + shown +
+                         " is defined as a table-valued function and that all required parameters are provided "
+                         "correctly. If " + shown +
+                         " is not defined, please create the table-valued function before using it. For more "
+                         "information about defining table-valued functions, please refer to the Apache Spark "
+                         "documentation.",
+                     {{"name", shown}}, "42883");
+  } else {
+    not_generator();
+  }
   auto n = std::const_pointer_cast<PlanNode>(generate_node(child, g, p->names, p->alias));
   n->plan_id = p->plan_id;
   return n;

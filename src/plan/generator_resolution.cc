@@ -3,6 +3,7 @@
 #include "plan/generator_resolution.h"
 
 #include "common/error.h"
+#include "exec/python_udf.h"
 #include "functions/function.h"
 
 namespace ember::plan {
@@ -143,6 +144,27 @@ ExprPtr resolve_generator(const std::string& called, std::vector<ExprPtr> args, 
   g->children = std::move(args);
   g->type = DataType::struct_(std::move(fields));
   g->nullable = false;
+  return g;
+}
+
+bool is_python_table_function(const ExprPtr& e) {
+  return e->kind == ExprKind::kGenerator && e->python != nullptr;
+}
+
+ExprPtr resolve_python_table_function(const ExprPtr& function, std::vector<ExprPtr> args) {
+  const std::string sql = call_sql(function->name, args);
+  for (auto& a : args)
+    if (a->kind == ExprKind::kGenerator) throw_generator_nested(sql);
+  if (!function->python->return_type)
+    throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                     "The feature is not supported: Python table function " + quote_id(function->name) +
+                         " without a return type (an analyze method).",
+                     {}, "0A000");
+  auto g = std::make_shared<Expr>(*function);
+  g->children = std::move(args);
+  g->type = function->python->return_type;
+  g->nullable = false;
+  g->outer = false;
   return g;
 }
 

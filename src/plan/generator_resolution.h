@@ -19,6 +19,15 @@ bool is_generator_name(const std::string& lower_name);
 /// expression the struct of its output columns. `outer` also comes from SQL's LATERAL VIEW OUTER.
 ExprPtr resolve_generator(const std::string& called, std::vector<ExprPtr> args, bool outer);
 
+/// Whether `e` is a Python table function (udtf) as a generator: a kGenerator holding the
+/// client's pickled class in `python`.
+bool is_python_table_function(const ExprPtr& e);
+
+/// A call of the Python table function `function` (its generator without arguments, from the
+/// client or the session's registry) over resolved arguments. The generator's struct type is
+/// the function's return type.
+ExprPtr resolve_python_table_function(const ExprPtr& function, std::vector<ExprPtr> args);
+
 /// The generator of a select-list entry: the entry itself or the child of its alias; null when
 /// the entry is not a generator.
 ExprPtr top_level_generator(const ExprPtr& named);

@@ -163,6 +163,9 @@ struct PlanNode {
 
   // Generate: the attributes of the generator's columns (nullable when the generator is outer).
   std::vector<ExprPtr> generator_output;
+  /// Unresolved Generate of SQL's table-valued function call (`FROM f(...)`, `LATERAL f(...)`):
+  /// a name that is no generator nor table function is UNRESOLVABLE_TABLE_VALUED_FUNCTION.
+  bool table_function_call = false;
 
   /// VALUES as the parser built it, a UNION ALL of one-row projections: the analyzer evaluates
   /// it (plan/inline_table.h). `inline_value_origins`: where each value was written, row by row.

@@ -10,6 +10,7 @@
 #include "exec/generate.h"
 #include "exec/hash_join.h"
 #include "exec/in_memory_scan.h"
+#include "exec/python_udtf.h"
 #include "exec/operators.h"
 #include "exec/shared_subplan.h"
 #include "exec/sort_keys.h"
@@ -19,6 +20,7 @@
 #include "plan/cache_manager.h"
 #include "plan/cardinality.h"
 #include "plan/collation_resolution.h"
+#include "plan/generator_resolution.h"
 #include "plan/gpu_placement.h"
 #include "plan/optimizer.h"
 #include "plan/plan_equivalence.h"
@@ -784,6 +786,7 @@ class Planner {
     std::set<int64_t> kept_ids = req;
     collect_refs(g, req);
     PhysicalPlan c = plan(n->children[0], &req);
+    if (is_python_table_function(g)) return plan_python_udtf(n, std::move(c), kept_ids, conf);
     exec::GeneratorSpec spec;
     using K = exec::GeneratorSpec::Kind;
     spec.kind = g->name == "posexplode" ? K::kPosExplode
@@ -814,6 +817,49 @@ class Planner {
     std::string display = g->name + "(" + args + "), " + list(p.output) + ", " + (g->outer ? "true" : "false") + ", " +
                           list(n->generator_output);
     p.root = std::make_unique<exec::Generate>(std::move(spec), std::move(kept), std::move(display));
+    for (auto& a : p.output) p.root->schema.push_back({a->name, a->type, a->nullable, "{}"});
+    for (auto& a : n->generator_output) {
+      p.root->schema.push_back({a->name, a->type, a->nullable, "{}"});
+      p.output.push_back(a);
+    }
+    p.root->children.push_back(std::move(c.root));
+    return p;
+  }
+
+  /// A Python table function's Generate (Spark's ArrowEvalPythonUDTF) over the planned child.
+  PhysicalPlan plan_python_udtf(const PlanPtr& n, PhysicalPlan c, const std::set<int64_t>& kept_ids,
+                                const Config& conf) {
+    const ExprPtr& g = n->exprs[0];
+    std::vector<exec::PhysExprPtr> args;
+    for (auto& a : g->children) args.push_back(bind_expr(a, c.output, conf));
+    std::vector<int> kept;
+    PhysicalPlan p;
+    for (size_t i = 0; i < c.output.size(); ++i)
+      if (kept_ids.count(c.output[i]->expr_id)) {
+        kept.push_back(static_cast<int>(i));
+        p.output.push_back(c.output[i]);
+      }
+    if (!kept.empty() && g->python->eval_type == static_cast<int>(exec::PythonEvalType::kArrowUdtf))
+      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                       "The feature is not supported: an Arrow table function (arrow_udtf) joined with the rows "
+                       "of a relation.",
+                       {}, "0A000");
+    exec::PythonTableFunctionInfo info;
+    info.return_type_json = g->type->json();
+    info.name = g->name;
+    std::string call;
+    for (size_t i = 0; i < g->children.size(); ++i) call += (i ? ", " : "") + display_of(g->children[i]);
+    auto list = [](const std::vector<ExprPtr>& attrs) {
+      std::string s;
+      for (size_t i = 0; i < attrs.size(); ++i) s += (i ? ", " : "") + display_of(attrs[i]);
+      return "[" + s + "]";
+    };
+    std::string display = g->name + "(" + call + "), " + list(p.output) + ", " + list(n->generator_output) + ", " +
+                          std::to_string(g->python->eval_type == static_cast<int>(exec::PythonEvalType::kTableUdf)
+                                             ? static_cast<int>(exec::PythonEvalType::kArrowTableUdf)
+                                             : g->python->eval_type);
+    p.root = std::make_unique<exec::PythonUdtfEval>(g->python, std::move(info), std::move(args), std::move(kept),
+                                                    std::move(display), python_settings(conf));
     for (auto& a : p.output) p.root->schema.push_back({a->name, a->type, a->nullable, "{}"});
     for (auto& a : n->generator_output) {
       p.root->schema.push_back({a->name, a->type, a->nullable, "{}"});

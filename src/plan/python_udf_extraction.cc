@@ -14,7 +14,8 @@ exec::PythonSettings python_settings(const Config& conf) {
   s.max_records_per_batch = conf.get_int("spark.sql.execution.arrow.maxRecordsPerBatch", 10000);
   static const char* kPrefixes[] = {"spark.sql.execution.arrow.", "spark.sql.execution.pandas.",
                                     "spark.sql.execution.pythonUDF.", "spark.sql.legacy.execution.pandas.",
-                                    "spark.sql.legacy.execution.pythonUDF.", "spark.sql.execution.pyspark."};
+                                    "spark.sql.legacy.execution.pythonUDF.", "spark.sql.execution.pyspark.",
+                                    "spark.sql.legacy.execution.pythonUDTF."};
   for (auto& [k, v] : conf.all())
     for (const char* prefix : kPrefixes)
       if (k.rfind(prefix, 0) == 0) s.runner_conf[k] = v;

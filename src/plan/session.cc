@@ -127,6 +127,17 @@ ExprPtr Session::lookup_function(const std::string& name) const {
   return it == functions_.end() ? nullptr : it->second;
 }
 
+void Session::register_table_function(const std::string& name, ExprPtr function) {
+  std::lock_guard<std::mutex> lock(db_mu_);
+  table_functions_[function_key(name)] = std::move(function);
+}
+
+ExprPtr Session::lookup_table_function(const std::string& name) const {
+  std::lock_guard<std::mutex> lock(db_mu_);
+  auto it = table_functions_.find(function_key(name));
+  return it == table_functions_.end() ? nullptr : it->second;
+}
+
 std::pair<std::string, std::string> Session::table_ident(const std::vector<std::string>& name) const {
   if (name.size() == 1) return {current_database(), catalog_name(name[0])};
   if (name.size() == 2) return {catalog_name(name[0]), catalog_name(name[1])};

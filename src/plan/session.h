@@ -99,6 +99,11 @@ class Session {
   void register_function(const std::string& name, ExprPtr function);
   /// The registered function of that name, or null.
   ExprPtr lookup_function(const std::string& name) const;
+  /// Session table functions (spark.udtf.register): `function` is the Python UDTF's generator
+  /// with no arguments; SQL calls it by `name` (case-insensitive) in FROM and LATERAL.
+  void register_table_function(const std::string& name, ExprPtr function);
+  /// The registered table function of that name, or null.
+  ExprPtr lookup_table_function(const std::string& name) const;
 
   /// Resolves names and types; throws AnalysisException-style SparkErrors.
   PlanPtr analyze(const PlanPtr& unresolved);
@@ -119,6 +124,7 @@ class Session {
   mutable std::mutex db_mu_;
   std::string current_database_ = "default";
   std::map<std::string, ExprPtr> functions_;  // guarded by db_mu_; key: the name in lower case
+  std::map<std::string, ExprPtr> table_functions_;  // guarded by db_mu_; key as functions_
 };
 
 }  // namespace ember::plan

@@ -42,17 +42,11 @@ PlanPtr one_row_relation() {
 PlanPtr Parser::from_clause() {
   PlanPtr rel = relation();
   while (accept_op(",")) {
-    if (at_word("LATERAL") && peek(1).kind == TokenKind::kWord && at_op("(", 2) &&
-        plan::is_generator_name(lower(peek(1).text))) {
-      // `t, LATERAL explode(t.arr) [AS] alias[(c1, ...)]`: a Generate over what precedes.
+    if (at_lateral_function_call()) {
+      // `t, LATERAL explode(t.arr) [AS] alias[(c1, ...)]`, or a table function: a Generate over
+      // what precedes.
       next();
-      PlanPtr gen = generator_call(rel, false);
-      auto* g = const_cast<plan::PlanNode*>(gen.get());
-      if (accept_word("AS") || word_is_alias(0, true)) {
-        g->alias = identifier();
-        if (at_op("(")) g->names = identifier_list();
-      }
-      rel = gen;
+      rel = lateral_function_call(rel);
       continue;
     }
     // `t, LATERAL (subquery) alias`: the subquery reads the columns of what precedes.
@@ -66,6 +60,27 @@ PlanPtr Parser::from_clause() {
   while (at_word("LATERAL") && at_word("VIEW", 1)) rel = lateral_view(rel);
   while (at_pivot_clause()) rel = at_word("PIVOT") ? pivot_clause(rel) : unpivot_clause(rel);
   return rel;
+}
+
+bool Parser::at_lateral_function_call() {
+  return at_word("LATERAL") && peek(1).kind == TokenKind::kWord && !peek(1).is_word("VIEW") &&
+         (at_op("(", 2) || (at_op(".", 2) && peek(3).kind == TokenKind::kWord && at_op("(", 4)));
+}
+
+/// After LATERAL: `f(args) [AS] alias[(c1, ...)]`, a generator or table function whose
+/// arguments read the columns of `rel`, as a Generate over it.
+PlanPtr Parser::lateral_function_call(PlanPtr rel) {
+  const int begin = peek().begin;
+  auto g = std::const_pointer_cast<plan::PlanNode>(generator_call(std::move(rel), false));
+  if (!plan::is_generator_name(lower(g->exprs[0]->name))) {
+    g->table_function_call = true;
+    g->origin = SqlOrigin{text_, begin, last_stop()};
+  }
+  if (accept_word("AS") || word_is_alias(0, true)) {
+    g->alias = identifier();
+    if (at_op("(")) g->names = identifier_list();
+  }
+  return g;
 }
 
 /// LATERAL VIEW [OUTER] generator(args) table [AS] column, ...: a Generate over the relation
@@ -150,6 +165,17 @@ PlanPtr Parser::relation() {
       return left;
     }
     pos_ += k;
+    if (at_lateral_function_call() && (type == JoinType::kInner || type == JoinType::kCross) && !natural) {
+      // `t JOIN LATERAL f(t.a) [alias] [ON cond]`: the function's rows for each row of t.
+      next();
+      left = lateral_function_call(left);
+      if (accept_word("ON")) {
+        auto filter = new_node(PlanKind::kFilter, {left});
+        filter->condition = expression();
+        left = filter;
+      }
+      continue;
+    }
     const bool lateral = at_word("LATERAL");
     if (lateral) {
       if (!at_op("(", 1) || !at_query_start(2))
@@ -265,18 +291,16 @@ PlanPtr Parser::relation_primary() {
         fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                    "The feature is not supported: the table-valued function " + shown + ".", {},
                    begin, last_stop());
-    fail_range(
-        ErrorKind::kAnalysis, "UNRESOLVABLE_TABLE_VALUED_FUNCTION",
-        "Could not resolve " + shown + " to a table-valued function. Please make sure that " +
-            shown +
-            " is defined as a table-valued function and that all required parameters are provided "
-            "correctly. If " +
-            shown +
-            " is not defined, please create the table-valued function before "
-            "using it. For more information about defining table-valued functions, please refer to "
-            "the "
-            "Apache Spark documentation.",
-        {{"name", shown}}, begin, last_stop());
+    // Any other name may be a session table function (a Python UDTF): the analyzer resolves it
+    // as a Generate over one row without columns, whose output is the function's columns.
+    auto one_row = new_node(PlanKind::kLocalRelation);
+    one_row->batches.push_back(Batch({}, 1));
+    auto call = std::make_shared<plan::Expr>(*plan::call(name.back(), std::move(args)));
+    auto gen = new_node(PlanKind::kGenerate, {one_row});
+    gen->exprs = {call};
+    gen->table_function_call = true;
+    gen->origin = SqlOrigin{text_, begin, last_stop()};
+    return table_alias(gen, true);
   }
   if (((at_word("FOR") || at_word("VERSION") || at_word("TIMESTAMP")) && at_word("AS", 1)))
     fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",

@@ -128,6 +128,8 @@ class Parser {
   PlanPtr relation_primary();
   PlanPtr lateral_view(PlanPtr rel);
   PlanPtr generator_call(PlanPtr rel, bool outer);
+  bool at_lateral_function_call();
+  PlanPtr lateral_function_call(PlanPtr rel);
   std::shared_ptr<plan::PlanNode> inline_table();
   PlanPtr table_alias(PlanPtr rel, bool allow_column_list);
   // PIVOT, UNPIVOT and TABLESAMPLE (parse_pivot.cc), each over the relation before it.

@@ -104,6 +104,9 @@ std::string input_stream(const exec::PythonTask& task) {
 int32_t worker_eval_type(int eval_type) {
   if (eval_type == static_cast<int>(PythonEvalType::kBatchedUdf))
     return static_cast<int32_t>(PythonEvalType::kArrowBatchedUdf);
+  // A plain udtf runs as an Arrow one, as Spark's planner runs it (ArrowEvalPythonUDTF).
+  if (eval_type == static_cast<int>(PythonEvalType::kTableUdf))
+    return static_cast<int32_t>(PythonEvalType::kArrowTableUdf);
   return eval_type;
 }
 
@@ -116,6 +119,23 @@ std::string init_message(const exec::PythonTask& task) {
   m.eval_type = worker_eval_type(task.eval_type);
   for (auto& [k, v] : task.settings->runner_conf) m.runner_conf.emplace_back(k, v);
   m.eval_conf.emplace_back("input_type", DataType::struct_(task.input_schema)->json());
+  if (task.table_function) {
+    const exec::PythonTableFunctionInfo& info = *task.table_function;
+    InitUdtf t;
+    t.args = task.calls[0].args;
+    t.partition_child_indexes = info.partition_child_indexes;
+    if (info.has_analyze_result) t.pickled_analyze_result = info.pickled_analyze_result;
+    t.handler = task.calls[0].function->command;
+    t.return_type_json = info.return_type_json;
+    t.name = info.name;
+    m.udtf = std::move(t);
+    if (!info.table_arg_offsets.empty()) {
+      std::string offsets;
+      for (int o : info.table_arg_offsets) offsets += (offsets.empty() ? "" : ",") + std::to_string(o);
+      m.eval_conf.emplace_back("table_arg_offsets", offsets);
+    }
+    return encode_init_message(m);
+  }
   for (auto& call : task.calls) {
     InitUdf u;
     u.args = call.args;
@@ -219,6 +239,7 @@ std::vector<ColumnPtr> PoolPythonRunner::run(const exec::PythonTask& task) {
       arrays.push_back(static_cast<int>(i) < rb->num_columns() ? rb->column(static_cast<int>(i)) : nullptr);
     parts.push_back(io::batch_from_arrow(arrays, rb->num_rows(), result_schema));
     rows += rb->num_rows();
+    if (task.result_batch_rows) task.result_batch_rows->push_back(rb->num_rows());
   }
   if (task.row_per_row && task.input && rows != task.input->num_rows)
     EMBER_UNREACHABLE("Python worker protocol: " + std::to_string(rows) + " result rows for " +

@@ -99,6 +99,21 @@ std::string task_context_json(const InitMessage& m) {
          "\"localProperties\":{}}";
 }
 
+/// The functions of a scalar or grouped task: per call its argument offsets and command chain.
+void encode_udfs(FrameWriter& body, const std::vector<InitUdf>& udfs) {
+  body.int32(static_cast<int32_t>(udfs.size()));
+  for (auto& u : udfs) {
+    body.int32(static_cast<int32_t>(u.args.size()));
+    for (int a : u.args) {
+      body.int32(a);
+      body.boolean(false);  // positional
+    }
+    body.int32(static_cast<int32_t>(u.commands.size()));
+    for (auto& c : u.commands) body.string(c);
+    body.int64(u.result_id);
+  }
+}
+
 }  // namespace
 
 std::string encode_init_message(const InitMessage& m) {
@@ -121,16 +136,22 @@ std::string encode_init_message(const InitMessage& m) {
     body.string(k);
     body.string(v);
   }
-  body.int32(static_cast<int32_t>(m.udfs.size()));
-  for (auto& u : m.udfs) {
-    body.int32(static_cast<int32_t>(u.args.size()));
-    for (int a : u.args) {
+  if (m.udtf) {
+    const InitUdtf& t = *m.udtf;
+    body.int32(static_cast<int32_t>(t.args.size()));
+    for (int a : t.args) {
       body.int32(a);
       body.boolean(false);  // positional
     }
-    body.int32(static_cast<int32_t>(u.commands.size()));
-    for (auto& c : u.commands) body.string(c);
-    body.int64(u.result_id);
+    body.int32(static_cast<int32_t>(t.partition_child_indexes.size()));
+    for (int i : t.partition_child_indexes) body.int32(i);
+    body.boolean(t.pickled_analyze_result.has_value());
+    if (t.pickled_analyze_result) body.string(*t.pickled_analyze_result);
+    body.string(t.handler);
+    body.string(t.return_type_json);
+    body.string(t.name);
+  } else {
+    encode_udfs(body, m.udfs);
   }
   FrameWriter framed;
   framed.int32(kStartOfInitMessage);

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <utility>
 #include <vector>
@@ -77,6 +78,19 @@ struct InitUdf {
   int64_t result_id = 0;
 };
 
+/// A table function (UDTF) in the init message, which takes the place of the list of functions
+/// for the table eval types (pyspark.worker_message.UDTFInfo): its argument columns, the
+/// columns that only mark partition boundaries, the pickled result of its `analyze` method (if
+/// any), its pickled class, its return type as Spark's JSON and its name.
+struct InitUdtf {
+  std::vector<int> args;
+  std::vector<int> partition_child_indexes;
+  std::optional<std::string> pickled_analyze_result;
+  std::string handler;
+  std::string return_type_json;
+  std::string name;
+};
+
 /// What the worker reads before its data (pyspark.worker_message.WorkerInitInfo).
 struct InitMessage {
   int32_t split_index = 0;
@@ -89,6 +103,8 @@ struct InitMessage {
   std::vector<std::pair<std::string, std::string>> runner_conf;
   std::vector<std::pair<std::string, std::string>> eval_conf;
   std::vector<InitUdf> udfs;
+  /// Set for the table eval types (300-302), which send it instead of `udfs`.
+  std::optional<InitUdtf> udtf;
 };
 
 /// The init message framed as the worker expects it: START_OF_INIT_MESSAGE, its length, then

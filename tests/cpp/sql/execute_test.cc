@@ -65,6 +65,17 @@ std::string error_class_of(const std::function<void()>& run) {
   return "no error";
 }
 
+TEST(SqlExecute, UnknownTableFunctionsAreUnresolvable) {
+  // Any name may be a session's table function (spark.udtf.register), so the analyzer decides.
+  plan::Session s("t");
+  EXPECT_EQ(error_class_of([&] { execute_statement(s, "SELECT * FROM foo(1)"); }),
+            "UNRESOLVABLE_TABLE_VALUED_FUNCTION");
+  EXPECT_EQ(error_class_of([&] { execute_statement(s, "SELECT * FROM range(3) t, LATERAL foo(t.id)"); }),
+            "UNRESOLVABLE_TABLE_VALUED_FUNCTION");
+  EXPECT_EQ(error_class_of([&] { execute_statement(s, "SELECT * FROM range(3) t JOIN LATERAL foo(t.id) f ON true"); }),
+            "UNRESOLVABLE_TABLE_VALUED_FUNCTION");
+}
+
 TEST(SqlExecute, GroupByAliasOrderBy) {
   plan::Session s("t");
   auto r =

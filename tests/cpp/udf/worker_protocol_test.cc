@@ -106,6 +106,85 @@ TEST(WorkerProtocol, InitMessageLayout) {
   EXPECT_EQ(r.position() - start, length);
 }
 
+/// Reads the init message's common part up to its eval configuration; returns the eval type.
+int32_t skip_init_header(FrameReader& r) {
+  r.read_int32();   // split index
+  r.read_string();  // python version
+  r.read_string();  // task context
+  r.read_string();  // files directory
+  r.read_int32();   // includes
+  char flag;
+  r.read_exact(&flag, 1);
+  r.read_int32();  // broadcast variables
+  int32_t eval_type = r.read_int32();
+  for (int pass = 0; pass < 2; ++pass)
+    for (int32_t n = r.read_int32(); n > 0; --n) {
+      r.read_string();
+      r.read_string();
+    }
+  return eval_type;
+}
+
+TEST(WorkerProtocol, TableFunctionInitMessageLayout) {
+  InitMessage m;
+  m.eval_type = 301;
+  m.eval_conf = {{"input_type", "{}"}};
+  InitUdtf t;
+  t.args = {1, 0};
+  t.partition_child_indexes = {2};
+  t.pickled_analyze_result = std::string("ANALYZED");
+  t.handler = std::string("CLASS\0BYTES", 11);
+  t.return_type_json = R"({"type":"struct","fields":[]})";
+  t.name = "MyUDTF";
+  m.udtf = t;
+  m.udfs.push_back({{9}, {"IGNORED"}, 0});  // table eval types send the UDTF alone
+  FrameReader r = reader_over(encode_init_message(m));
+  EXPECT_EQ(r.read_int32(), kStartOfInitMessage);
+  int32_t length = r.read_int32();
+  int64_t start = r.position();
+  EXPECT_EQ(skip_init_header(r), 301);
+  EXPECT_EQ(r.read_int32(), 2);  // arguments, each an offset and a keyword flag
+  char flag;
+  EXPECT_EQ(r.read_int32(), 1);
+  r.read_exact(&flag, 1);
+  EXPECT_EQ(flag, 0);
+  EXPECT_EQ(r.read_int32(), 0);
+  r.read_exact(&flag, 1);
+  EXPECT_EQ(flag, 0);
+  EXPECT_EQ(r.read_int32(), 1);  // partition child indexes
+  EXPECT_EQ(r.read_int32(), 2);
+  r.read_exact(&flag, 1);
+  EXPECT_EQ(flag, 1);  // an analyze result follows
+  EXPECT_EQ(r.read_string(), "ANALYZED");
+  EXPECT_EQ(r.read_string(), std::string("CLASS\0BYTES", 11));
+  EXPECT_EQ(r.read_string(), t.return_type_json);
+  EXPECT_EQ(r.read_string(), "MyUDTF");
+  EXPECT_EQ(r.position() - start, length);
+}
+
+TEST(WorkerProtocol, TableFunctionWithoutAnalyzeResult) {
+  InitMessage m;
+  m.eval_type = 300;
+  InitUdtf t;
+  t.handler = "H";
+  t.name = "f";
+  m.udtf = t;
+  FrameReader r = reader_over(encode_init_message(m));
+  r.read_int32();
+  int32_t length = r.read_int32();
+  int64_t start = r.position();
+  EXPECT_EQ(skip_init_header(r), 300);
+  EXPECT_EQ(r.read_int32(), 0);  // no arguments
+  EXPECT_EQ(r.read_int32(), 0);  // no partition columns
+  char flag;
+  r.read_exact(&flag, 1);
+  EXPECT_EQ(flag, 0);  // no analyze result: the handler comes next
+  EXPECT_EQ(r.read_string(), "H");
+  EXPECT_EQ(r.read_string(), "");
+  EXPECT_EQ(r.read_string(), "f");
+  EXPECT_EQ(r.position() - start, length);
+}
+
 TEST(WorkerProtocol, TaskEnd) {
   FrameWriter w;
   for (int64_t v : {10, 20, 30, 5, 0, 0}) w.int64(v);
