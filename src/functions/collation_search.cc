@@ -358,6 +358,32 @@ std::string trim_right_by_family(const Collation& c, std::string_view s, std::st
 #endif
 }
 
+/// Where a match must lie for contains, startswith and endswith.
+enum class Anchor { kAnywhere, kStart, kEnd };
+
+/// contains, startswith and endswith under an ICU collation: whether ICU finds `p` in `s`
+/// (kAnywhere), its first match starts the text (kStart), or its last match ends it (kEnd). An
+/// empty pattern matches every text; an empty text matches no other pattern.
+bool icu_match(const Collation& c, std::string_view s, std::string_view p, Anchor anchor) {
+  if (p.empty()) return true;
+  if (s.empty()) return false;
+#ifdef EMBER_HAVE_ICU
+  const std::u16string text = to_utf16(s), pattern = to_utf16(p);
+  IcuSearch search(c, pattern, text);
+  switch (anchor) {
+    case Anchor::kAnywhere: return search.first() != kDone;
+    case Anchor::kStart: return search.first() == 0;
+    case Anchor::kEnd: break;
+  }
+  const int32_t last = search.last();
+  return last == static_cast<int32_t>(text.size()) - search.length();
+#else
+  (void)c;
+  (void)anchor;
+  no_icu();
+#endif
+}
+
 }  // namespace
 
 const Collation& call_collation(const Signature& sig) {
@@ -377,15 +403,7 @@ bool collated_contains(const Collation& c, std::string_view s, std::string_view 
     case Collation::Family::kIcu:
       break;
   }
-  if (p.empty()) return true;
-  if (s.empty()) return false;
-#ifdef EMBER_HAVE_ICU
-  const std::u16string text = to_utf16(s), pattern = to_utf16(p);
-  IcuSearch search(c, pattern, text);
-  return search.first() != kDone;
-#else
-  no_icu();
-#endif
+  return icu_match(c, s, p, Anchor::kAnywhere);
 }
 
 bool collated_starts_with(const Collation& c, std::string_view s, std::string_view p) {
@@ -398,15 +416,7 @@ bool collated_starts_with(const Collation& c, std::string_view s, std::string_vi
     case Collation::Family::kIcu:
       break;
   }
-  if (p.empty()) return true;
-  if (s.empty()) return false;
-#ifdef EMBER_HAVE_ICU
-  const std::u16string text = to_utf16(s), pattern = to_utf16(p);
-  IcuSearch search(c, pattern, text);
-  return search.first() == 0;
-#else
-  no_icu();
-#endif
+  return icu_match(c, s, p, Anchor::kStart);
 }
 
 bool collated_ends_with(const Collation& c, std::string_view s, std::string_view p) {
@@ -422,16 +432,7 @@ bool collated_ends_with(const Collation& c, std::string_view s, std::string_view
     case Collation::Family::kIcu:
       break;
   }
-  if (p.empty()) return true;
-  if (s.empty()) return false;
-#ifdef EMBER_HAVE_ICU
-  const std::u16string text = to_utf16(s), pattern = to_utf16(p);
-  IcuSearch search(c, pattern, text);
-  const int32_t last = search.last();
-  return last == static_cast<int32_t>(text.size()) - search.length();
-#else
-  no_icu();
-#endif
+  return icu_match(c, s, p, Anchor::kEnd);
 }
 
 std::vector<int64_t> collated_match_starts(const Collation& c, std::string_view s,
