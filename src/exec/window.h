@@ -32,10 +32,12 @@ struct WindowCall {
   enum class Kind {
     kRowNumber, kRank, kDenseRank, kPercentRank, kCumeDist, kNtile,
     kLag, kLead, kFirst, kLast, kNthValue, kAggregate,
-    kPython,  // a group aggregate pandas UDF over the frame (Spark's WindowInPandas)
+    kPython,       // a group aggregate pandas UDF over the frame (Spark's WindowInPandas)
+    kCounterDiff,  // counter_diff(value[, start_time]): window_counter_diff.h
   };
   Kind kind = Kind::kRowNumber;
-  /// lag / lead: input and default; first / last / nth_value: input; aggregate: its arguments.
+  /// lag / lead: input and default; first / last / nth_value: input; aggregate: its arguments;
+  /// counter_diff: the counter and, when given, the start time.
   std::vector<PhysExprPtr> args;
   /// lag / lead offset, nth_value's n, ntile's bucket count.
   int64_t offset = 1;

@@ -7,6 +7,7 @@
 
 #include "common/error.h"
 #include "exec/python_udf.h"
+#include "exec/window_counter_diff.h"
 #include "functions/kernel_util.h"
 
 namespace ember::exec {
@@ -319,6 +320,8 @@ ColumnPtr evaluate_window_call(const WindowCall& call, const std::vector<ColumnP
   using K = WindowCall::Kind;
   if (call.kind == K::kAggregate) return evaluate_aggregate(call, args, chunk, ctx);
   if (call.kind == K::kPython) return evaluate_python(call, args, chunk);
+  if (call.kind == K::kCounterDiff)
+    return evaluate_counter_diff(call.type, args[0], args.size() > 1 ? args[1] : nullptr, chunk, ctx);
   const int64_t total = chunk.length;
   ColumnBuilder ranks(call.type, total);
   std::vector<int64_t> src;       // value functions: source row per row (-1: null)
@@ -414,7 +417,8 @@ ColumnPtr evaluate_window_call(const WindowCall& call, const std::vector<ColumnP
         break;
       }
       case K::kAggregate:
-      case K::kPython: break;  // evaluated by evaluate_aggregate and evaluate_python
+      case K::kPython:
+      case K::kCounterDiff: break;  // evaluated by evaluate_aggregate, evaluate_python, evaluate_counter_diff
     }
   }
   if (!value_fn) return ranks.finish();

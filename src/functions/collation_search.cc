@@ -358,6 +358,57 @@ std::string trim_right_by_family(const Collation& c, std::string_view s, std::st
 #endif
 }
 
+/// Where a match must lie for contains, startswith and endswith.
+enum class Anchor { kAnywhere, kStart, kEnd };
+
+/// contains, startswith and endswith under an ICU collation: whether ICU finds `p` in `s`
+/// (kAnywhere), its first match starts the text (kStart), or its last match ends it (kEnd). An
+/// empty pattern matches every text; an empty text matches no other pattern.
+bool icu_match(const Collation& c, std::string_view s, std::string_view p, Anchor anchor) {
+  if (p.empty()) return true;
+  if (s.empty()) return false;
+#ifdef EMBER_HAVE_ICU
+  const std::u16string text = to_utf16(s), pattern = to_utf16(p);
+  IcuSearch search(c, pattern, text);
+  switch (anchor) {
+    case Anchor::kAnywhere: return search.first() != kDone;
+    case Anchor::kStart: return search.first() == 0;
+    case Anchor::kEnd: break;
+  }
+  const int32_t last = search.last();
+  return last == static_cast<int32_t>(text.size()) - search.length();
+#else
+  (void)c;
+  (void)anchor;
+  no_icu();
+#endif
+}
+
+/// instr with a negative position under an ICU collation, as Spark 4.3 searches: from the
+/// `from`th code point of `s` (0 <= from <= its length), ICU's backward overlapping search, one
+/// step per occurrence; the 1-based code point where the `occurrence`th match starts, or 0 when
+/// there are fewer matches. `p` is not empty.
+int32_t icu_instr_backward(const Collation& c, std::string_view s, std::string_view p, int64_t from,
+                           int64_t occurrence) {
+  if (s.empty()) return 0;
+#ifdef EMBER_HAVE_ICU
+  const std::u16string text = to_utf16(s), pattern = to_utf16(p);
+  size_t unit = 0;  // the UTF-16 offset of code point `from`
+  for (int64_t k = 0; k < from && unit < text.size(); ++k)
+    unit += U16_IS_LEAD(text[unit]) && unit + 1 < text.size() && U16_IS_TRAIL(text[unit + 1]) ? 2 : 1;
+  IcuSearch search(c, pattern, text);
+  search.overlap(true);
+  search.set_offset(static_cast<int32_t>(unit));
+  int32_t at = kDone;
+  for (int64_t k = 0; k < occurrence; ++k)
+    if ((at = search.previous()) == kDone) return 0;
+  return static_cast<int32_t>(code_points_before(text, at) + 1);
+#else
+  (void)c, (void)p, (void)from, (void)occurrence;
+  no_icu();
+#endif
+}
+
 }  // namespace
 
 const Collation& call_collation(const Signature& sig) {
@@ -377,15 +428,7 @@ bool collated_contains(const Collation& c, std::string_view s, std::string_view 
     case Collation::Family::kIcu:
       break;
   }
-  if (p.empty()) return true;
-  if (s.empty()) return false;
-#ifdef EMBER_HAVE_ICU
-  const std::u16string text = to_utf16(s), pattern = to_utf16(p);
-  IcuSearch search(c, pattern, text);
-  return search.first() != kDone;
-#else
-  no_icu();
-#endif
+  return icu_match(c, s, p, Anchor::kAnywhere);
 }
 
 bool collated_starts_with(const Collation& c, std::string_view s, std::string_view p) {
@@ -398,15 +441,7 @@ bool collated_starts_with(const Collation& c, std::string_view s, std::string_vi
     case Collation::Family::kIcu:
       break;
   }
-  if (p.empty()) return true;
-  if (s.empty()) return false;
-#ifdef EMBER_HAVE_ICU
-  const std::u16string text = to_utf16(s), pattern = to_utf16(p);
-  IcuSearch search(c, pattern, text);
-  return search.first() == 0;
-#else
-  no_icu();
-#endif
+  return icu_match(c, s, p, Anchor::kStart);
 }
 
 bool collated_ends_with(const Collation& c, std::string_view s, std::string_view p) {
@@ -422,16 +457,7 @@ bool collated_ends_with(const Collation& c, std::string_view s, std::string_view
     case Collation::Family::kIcu:
       break;
   }
-  if (p.empty()) return true;
-  if (s.empty()) return false;
-#ifdef EMBER_HAVE_ICU
-  const std::u16string text = to_utf16(s), pattern = to_utf16(p);
-  IcuSearch search(c, pattern, text);
-  const int32_t last = search.last();
-  return last == static_cast<int32_t>(text.size()) - search.length();
-#else
-  no_icu();
-#endif
+  return icu_match(c, s, p, Anchor::kEnd);
 }
 
 std::vector<int64_t> collated_match_starts(const Collation& c, std::string_view s,
@@ -471,12 +497,9 @@ int32_t collated_instr(const Collation& c, std::string_view s, std::string_view 
     return 0;
   }
   if (len + pos < 0) return 0;
-  if (c.family == Collation::Family::kIcu)
-    // Spark's backward search under ICU collations counts matches this search does not find.
-    throw SparkError(
-        ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-        "The feature is not supported: instr with a negative position for strings in collation " +
-            c.name + " (not implemented in Ember yet).");
+  // ICU's backward search finds other matches than the forward one (it starts each step within
+  // the previous match), so the occurrences are counted as it finds them.
+  if (c.family == Collation::Family::kIcu) return icu_instr_backward(c, s, p, len + pos + 1, occurrence);
   for (auto it = starts.rbegin(); it != starts.rend(); ++it)
     if (*it <= len + pos && --occurrence == 0) return static_cast<int32_t>(*it + 1);
   return 0;

@@ -39,8 +39,8 @@ std::vector<int64_t> collated_match_starts(const Collation& c, std::string_view 
 /// instr(s, p, pos, occurrence) (occurrence > 0): the 1-based position of the occurrence-th
 /// match counting from code point `pos` (backwards from the end when negative), 0 when none
 /// or pos is 0; an empty pattern is found at 1. RTRIM collations ignore p's trailing spaces.
-/// A negative pos under an ICU collation raises UNSUPPORTED_FEATURE: Spark's backward ICU
-/// search counts matches that start past the position, by rules not reproduced yet.
+/// A negative pos under an ICU collation counts the matches ICU's backward overlapping search
+/// finds from code point len + pos + 1, as Spark does (they may start past that point).
 int32_t collated_instr(const Collation& c, std::string_view s, std::string_view p, int64_t pos,
                        int64_t occurrence);
 /// locate(p, s, pos) for pos >= 1: the 1-based position of the first match at or after code

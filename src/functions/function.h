@@ -268,6 +268,7 @@ void register_url_functions(Registry& r);
 void register_reflect(Registry& r);
 void register_csv_functions(Registry& r);
 void register_input_file_functions(Registry& r);
+void register_udt(Registry& r);
 void register_special_forms(Registry& r);
 
 /// A nondeterministic function of no arguments whose never-null value depends on where the

@@ -106,6 +106,7 @@ Registry::Registry() {
   family("reflect", register_reflect);
   family("csv_functions", register_csv_functions);
   family("input_file", register_input_file_functions);
+  family("udt", register_udt);
   family("xpath_functions", register_xpath_functions);
   family("xml_functions", register_xml_functions);
   family("number_format", register_number_format);

@@ -111,6 +111,9 @@ void register_special_forms(Registry& r) {
                "current row in the window, or `default` when there is no such row."},
       {"nth_value", "nth_value(input[, offset]) - Returns the value of `input` at the row that is the `offset`th row "
                     "from beginning of the window frame."},
+      {"counter_diff", "counter_diff(value [, start_time]) - Computes the differences between consecutive cumulative "
+                       "counter values in a time series, thereby converting the counter from the cumulative to the "
+                       "delta format."},
   };
   const std::pair<const char*, const char*> casts[] = {
       {"bigint", "BIGINT"}, {"binary", "BINARY"}, {"boolean", "BOOLEAN"}, {"date", "DATE"},

@@ -1100,7 +1100,13 @@ void register_string_basic(Registry& r) {
     r.add(std::move(d));
   }
   for (std::string fn : {"locate", "position"}) {
-    FunctionDef d = scalar(fn, 2, 3, rule(fn, "SSI", DataType::int_()), locate_kernel);
+    // A NULL start position gives 0, not NULL: the result is nullable only through the strings.
+    TypeRule locate_rule = [fn](const Types& types, const Config&) {
+      Signature s = coerce_args(fn, types, "SSI", DataType::int_());
+      s.nullable_from = {0, 1};
+      return s;
+    };
+    FunctionDef d = scalar(fn, 2, 3, std::move(locate_rule), locate_kernel);
     d.render = defaults_render(2, {"1"});
     r.add(std::move(d));
   }

@@ -931,7 +931,8 @@ class Planner {
             {"row_number", K::kRowNumber}, {"rank", K::kRank}, {"dense_rank", K::kDenseRank},
             {"percent_rank", K::kPercentRank}, {"cume_dist", K::kCumeDist}, {"ntile", K::kNtile},
             {"lag", K::kLag}, {"lead", K::kLead}, {"first", K::kFirst}, {"first_value", K::kFirst},
-            {"last", K::kLast}, {"last_value", K::kLast}, {"nth_value", K::kNthValue}};
+            {"last", K::kLast}, {"last_value", K::kLast}, {"nth_value", K::kNthValue},
+            {"counter_diff", K::kCounterDiff}};
         call.kind = kinds.at(fn->name);
         switch (call.kind) {
           case K::kNtile: call.offset = fn->children[0]->value.as_int(); break;
@@ -946,6 +947,9 @@ class Planner {
             break;
           case K::kFirst:
           case K::kLast: call.args = {bind_expr(fn->children[0], c.output, conf)}; break;
+          case K::kCounterDiff:
+            for (auto& arg : fn->children) call.args.push_back(bind_expr(arg, c.output, conf));
+            break;
           default: break;
         }
       }

@@ -107,7 +107,7 @@ void collect_windows(const ExprPtr& e, std::vector<ExprPtr>& out, std::set<std::
 
 bool is_window_function_name(const std::string& n) {
   return is_ranking(n) || n == "lag" || n == "lead" || n == "nth_value" || n == "first" || n == "last" ||
-         n == "first_value" || n == "last_value";
+         n == "first_value" || n == "last_value" || n == "counter_diff";
 }
 
 ExprPtr resolve_window_function(const std::string& called, std::vector<ExprPtr> args, bool ignore_nulls) {
@@ -172,6 +172,33 @@ ExprPtr resolve_window_function(const std::string& called, std::vector<ExprPtr> 
     e->ignore_nulls = ignore_nulls;
     return e;
   }
+  if (n == "counter_diff") {
+    // counter_diff(value[, start_time]): the counter's type is the result's; the start time is a
+    // TIMESTAMP or TIMESTAMP_NTZ.
+    if (args.empty() || args.size() > 2) wrong_num_args(n, "[1, 2]", args.size());
+    e->children = args;
+    auto unexpected = [&](size_t i, const char* ordinal, const std::string& required) {
+      functions::throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
+                                     std::string("The ") + ordinal + " parameter requires the " + required +
+                                         " type, however \"" + args[i]->to_string() + "\" has the type \"" +
+                                         args[i]->type->sql() + "\".",
+                                     e->to_string());
+    };
+    const TypeId v = args[0]->type->id();
+    if (!args[0]->type->is_numeric() && v != TypeId::kNull) unexpected(0, "first", "\"NUMERIC\"");
+    if (args.size() > 1) {
+      const TypeId t = args[1]->type->id();
+      if (t != TypeId::kTimestamp && t != TypeId::kTimestampNtz && t != TypeId::kNull)
+        unexpected(1, "second", "(\"TIMESTAMP\" or \"TIMESTAMP_NTZ\")");
+    }
+    // Untyped NULLs take the first type each argument accepts.
+    if (v == TypeId::kNull) e->children[0] = implicit(args[0], DataType::double_());
+    if (args.size() > 1 && args[1]->type->id() == TypeId::kNull)
+      e->children[1] = implicit(args[1], DataType::timestamp());
+    e->type = e->children[0]->type;
+    e->nullable = true;
+    return e;
+  }
   // first / last / first_value / last_value (input[, ignoreNulls]).
   if (args.empty() || args.size() > 2) wrong_num_args(n, "[1, 2]", args.size());
   if (args.size() > 1) ignore_nulls = bool_literal(args[1], n + "(" + args[0]->to_string() + ")");
@@ -200,7 +227,7 @@ ExprPtr resolve_window(ExprPtr function, std::vector<ExprPtr> partition_by, std:
 
   // Functions that need an ordered window and fix their own frame.
   std::optional<WindowFrame> required;
-  if (is_ranking(fname) || fname == "lag" || fname == "lead") {
+  if (is_ranking(fname) || fname == "lag" || fname == "lead" || fname == "counter_diff") {
     if (!ordered) {
       ExprPtr shown = function;
       throw SparkError(ErrorKind::kAnalysis, "WINDOW_FUNCTION_FRAME_NOT_ORDERED",
@@ -217,6 +244,7 @@ ExprPtr resolve_window(ExprPtr function, std::vector<ExprPtr> partition_by, std:
       r.lower = r.upper = fname == "lag" ? -off : off;
       r.value_bounds = true;
     } else {
+      // The ranking functions and counter_diff run over the rows up to the current one.
       r.type = fname == "cume_dist" ? WindowFrame::Type::kRange : WindowFrame::Type::kRows;
       r.lower = WindowFrame::kUnboundedPreceding;
       r.upper = 0;

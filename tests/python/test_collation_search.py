@@ -49,20 +49,30 @@ ICU = {"UNICODE", "UNICODE_CI", "UNICODE_CI_AI", "de_CI_AI", "UNICODE_CI_RTRIM"}
 
 @pytest.mark.parametrize("collation", COLLATIONS)
 def test_positions(diff, collation):
-    # Negative positions under ICU collations raise UNSUPPORTED_FEATURE in Ember (see below).
-    def backward():
-        return [] if collation in ICU else [F.expr("instr(s, p, -1, 1)").alias("instr_neg"),
-                                            F.expr("instr(s, p, -2, 2)").alias("instr_neg2")]
     diff(lambda s: pairs(s, collation).select(
         "s", "p", F.instr("s", F.col("p")).alias("instr"),
         F.expr("instr(s, p, 2, 1)").alias("instr_2"), F.expr("instr(s, p, 1, 2)").alias("instr_1_2"),
-        *backward(), F.expr("locate(p, s)").alias("locate"), F.expr("locate(p, s, 3)").alias("locate_3"),
-        F.expr("locate(p, s, 0)").alias("locate_0"), F.expr("position(p IN s)").alias("position")))
+        F.expr("instr(s, p, -1, 1)").alias("instr_neg"), F.expr("instr(s, p, -2, 2)").alias("instr_neg2"),
+        F.expr("locate(p, s)").alias("locate"), F.expr("locate(p, s, 3)").alias("locate_3"),
+        F.expr("locate(p, s, 0)").alias("locate_0"), F.expr("locate(p, s, -2)").alias("locate_neg"),
+        F.expr("position(p IN s)").alias("position")))
 
 
-def test_instr_backward_under_icu_is_unsupported(ember):
-    with pytest.raises(Exception, match="UNSUPPORTED_FEATURE"):
-        ember.sql("SELECT instr('abcb' COLLATE UNICODE_CI, 'B', -1, 1)").collect()
+# Backward searches where ICU's overlapping steps matter: repeated and overlapping matches,
+# contractions and expansions (ß, ﬁ), combining marks, supplementary characters, positions at
+# and past either end, and occurrences beyond the matches.
+BACKWARD = [
+    ("aaaa", "aa"), ("abab", "AB"), ("xßssß", "ss"), ("ﬁfifi", "FI"), ("caféCAFE", "cafe"),
+    ("a\u0301a\u0301", "á"), ("🙂a🙂A🙂a", "a"), ("İi̇İ", "i̇"), ("Abc abc ABC", "abc"),
+    ("x", "x"), ("xy", "yz"), ("σςΣ", "σ"),
+]
+
+
+@pytest.mark.parametrize("collation", sorted(ICU))
+def test_instr_backward_under_icu(diff, collation):
+    diff(lambda s: pairs(s, collation, BACKWARD).select(
+        "s", "p", *[F.expr(f"instr(s, p, {pos}, {occ})").alias(f"i{-pos}_{occ}")
+                    for pos in [-1, -2, -3, -4, -6, -20] for occ in [1, 2, 3, 4]]))
 
 
 @pytest.mark.parametrize("collation", COLLATIONS)

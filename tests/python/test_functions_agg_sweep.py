@@ -253,6 +253,8 @@ WINDOWS = [
     f"nth_value(v, 2) OVER ({_SPEC})",
     f"nth_value(v, 2) IGNORE NULLS OVER ({_SPEC})",
     f"nth_value(v, 1) OVER ({_SPEC} ROWS BETWEEN UNBOUNDED PRECEDING AND UNBOUNDED FOLLOWING)",
+    f"counter_diff(v) OVER ({_SPEC})",
+    f"counter_diff(o) OVER (PARTITION BY p ORDER BY v ROWS BETWEEN UNBOUNDED PRECEDING AND CURRENT ROW)",
     f"first_value(v, true) OVER ({_SPEC})",
     f"last_value(v, true) OVER ({_SPEC})",
     f"last_value(v) OVER ({_SPEC} ROWS BETWEEN CURRENT ROW AND UNBOUNDED FOLLOWING)",

@@ -55,6 +55,24 @@ def test_positions(diff):
         F.locate("l", "s", 0), F.position(F.lit("本"), "s"), F.position(F.lit("c"), "s", F.lit(3))))
 
 
+def test_locate_null_position_nullability(diff):
+    # A NULL start position gives 0: the result is nullable only through the two strings.
+    diff(lambda s: s.sql(
+        "SELECT locate('a', 'abc', NULL), position('a', 'abc', NULL), locate('a', 'abc', CAST(NULL AS INT)), "
+        "locate('a', CAST(NULL AS STRING), NULL), locate(NULL, 'abc', 2), position('b', 'abc'), "
+        "locate('b', 'abc', 2)"))
+    diff(lambda s: words(s).select("k", F.position(F.lit("l"), F.coalesce("s", F.lit("")), F.lit(None)),
+                                   F.position(F.lit("l"), "s", F.lit(None)),
+                                   F.position(F.lit("l"), F.lit("hello"), F.lit(None).cast("int"))))
+
+
+def test_btrim_names(diff):
+    diff(lambda s: words(s).select("k", F.btrim("s", F.lit("x")), F.btrim("s", "t"), F.btrim(F.lit("xhix"), "t"),
+                                   F.btrim("s", F.lit(None)), F.btrim("s", F.lit("x").cast("string"))))
+    diff(lambda s: s.sql("SELECT btrim(s, 'x'), btrim(s, t), btrim(s, NULL), btrim('xabx', 'x'), btrim(s) "
+                         "FROM VALUES ('xax', 'x'), (NULL, 'a') AS v(s, t)"))
+
+
 def test_replace_translate_overlay(diff):
     diff(lambda s: words(s).select(
         "k", F.replace("s", F.lit("l"), F.lit("L")), F.replace("s", F.lit(" ")),
