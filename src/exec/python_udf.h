@@ -65,6 +65,10 @@ struct PythonSettings {
   std::string executable = "python3";
   int64_t max_records_per_batch = 10000;
   std::map<std::string, std::string> runner_conf;
+  /// GPU slots (udf/gpu_slots.h): spark.task.resource.gpu.amount (0: the tasks ask for no GPU)
+  /// and the GPUs there are, by address.
+  double gpu_amount = 0;
+  std::vector<std::string> gpu_addresses;
 };
 
 /// What the worker reads of a table function besides its arguments (PySpark's UDTFInfo): the

@@ -1,10 +1,13 @@
 #include "plan/python_udf_extraction.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <map>
 
 #include "common/config.h"
+#include "common/error.h"
 #include "exec/python_udf.h"
+#include "gpu/device.h"
 
 namespace ember::plan {
 
@@ -21,6 +24,22 @@ exec::PythonSettings python_settings(const Config& conf) {
       if (k.rfind(prefix, 0) == 0) s.runner_conf[k] = v;
   s.runner_conf["spark.sql.session.timeZone"] = conf.session_time_zone();
   s.runner_conf["spark.sql.execution.arrow.maxRecordsPerBatch"] = std::to_string(s.max_records_per_batch);
+  // GPU slots: the tasks' share of a GPU, and the GPUs (spark.executor.resource.gpu.amount of
+  // them, else the one this process can use).
+  const std::string amount = conf.get_or("spark.task.resource.gpu.amount", "");
+  if (!amount.empty()) {
+    char* end = nullptr;
+    s.gpu_amount = std::strtod(amount.c_str(), &end);
+    if (end == amount.c_str() || *end != '\0' || !(s.gpu_amount >= 0))
+      throw SparkError(ErrorKind::kIllegalArgument, "INVALID_CONF_VALUE",
+                       "The value '" + amount + "' in the config \"spark.task.resource.gpu.amount\" is invalid. "
+                       "It must be a number of GPUs (0.25, 1, 2, ...).",
+                       {{"confValue", amount}, {"confName", "spark.task.resource.gpu.amount"}}, "22022");
+  }
+  if (s.gpu_amount > 0) {
+    int64_t gpus = conf.get_int("spark.executor.resource.gpu.amount", gpu::device_info().available ? 1 : 0);
+    for (int64_t i = 0; i < gpus; ++i) s.gpu_addresses.push_back(std::to_string(i));
+  }
   return s;
 }
 

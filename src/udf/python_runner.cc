@@ -11,6 +11,7 @@
 
 #include "common/error.h"
 #include "io/arrow_bridge.h"
+#include "udf/gpu_slots.h"
 #include "udf/worker_pool.h"
 #include "udf/worker_protocol.h"
 
@@ -110,8 +111,9 @@ int32_t worker_eval_type(int eval_type) {
   return eval_type;
 }
 
-std::string init_message(const exec::PythonTask& task) {
+std::string init_message(const exec::PythonTask& task, const std::vector<std::string>& gpu_addresses) {
   InitMessage m;
+  m.gpu_addresses = gpu_addresses;
   m.split_index = static_cast<int32_t>(task.partition);
   m.partition_id = task.partition;
   m.python_version = task.calls.empty() ? "" : task.calls[0].function->python_version;
@@ -198,7 +200,11 @@ std::vector<ColumnPtr> PoolPythonRunner::run(const exec::PythonTask& task) {
   Schema result_schema;
   for (size_t i = 0; i < task.calls.size(); ++i)
     result_schema.push_back({"_" + std::to_string(i), task.calls[i].function->return_type, true, "{}"});
-  const std::string init = init_message(task);
+  // A task that asks for a GPU waits for its slot (and holds it until its results are read).
+  GpuSlots::Lease gpu;
+  if (task.settings->gpu_amount > 0 && !task.settings->gpu_addresses.empty())
+    gpu = process_gpu_slots().acquire(task.settings->gpu_amount, task.settings->gpu_addresses);
+  const std::string init = init_message(task, gpu.addresses());
   const std::string data = input_stream(task);
 
   Worker worker = pool_.acquire(python_executable(task.settings->executable));

@@ -3,6 +3,7 @@
 #include <cstring>
 
 #include "common/error.h"
+#include "common/json.h"
 
 namespace ember::udf {
 
@@ -91,12 +92,20 @@ std::string FrameReader::read_string() {
 
 namespace {
 
-// TaskContextInfo as JSON: one attempt of one task on one CPU, no barrier, no resources.
+// TaskContextInfo as JSON: one attempt of one task on one CPU, no barrier; resources: the GPUs
+// the task holds, if any.
 std::string task_context_json(const InitMessage& m) {
+  std::string resources = "{}";
+  if (!m.gpu_addresses.empty()) {
+    resources = "{\"gpu\":{\"name\":\"gpu\",\"addresses\":[";
+    for (size_t i = 0; i < m.gpu_addresses.size(); ++i)
+      resources += (i ? "," : "") + json_quote(m.gpu_addresses[i]);
+    resources += "]}}";
+  }
   return "{\"isBarrier\":false,\"connInfo\":null,\"secret\":null,\"stageId\":" + std::to_string(m.stage_id) +
          ",\"partitionId\":" + std::to_string(m.partition_id) + ",\"attemptNumber\":0,\"taskAttemptId\":" +
-         std::to_string(m.task_attempt_id) + ",\"cpus\":1,\"cpuAmount\":\"1\",\"resources\":{}," +
-         "\"localProperties\":{}}";
+         std::to_string(m.task_attempt_id) + ",\"cpus\":1,\"cpuAmount\":\"1\",\"resources\":" + resources +
+         ",\"localProperties\":{}}";
 }
 
 /// The functions of a scalar or grouped task: per call its argument offsets and command chain.

@@ -103,6 +103,8 @@ struct InitMessage {
   std::vector<std::pair<std::string, std::string>> runner_conf;
   std::vector<std::pair<std::string, std::string>> eval_conf;
   std::vector<InitUdf> udfs;
+  /// The GPUs the task holds (TaskContext.resources()["gpu"].addresses); none: no resources.
+  std::vector<std::string> gpu_addresses;
   /// Set for the table eval types (300-302), which send it instead of `udfs`.
   std::optional<InitUdtf> udtf;
 };

@@ -544,3 +544,43 @@ def test_udf_names_show_arguments_as_spark(diff):
     # A Python function's arguments are named by Spark's toString: `cast(id as int)`.
     diff(lambda s: s.range(3).select(plus_one(F.col("id").cast("int")), str_len(F.lit(None).cast("string"))))
     diff(lambda s: s.range(3).groupBy().agg(F.max(plus_one(F.col("id").cast("int")))))
+
+
+def gpu_addresses(*cols):
+    def addresses(v):
+        from pyspark import TaskContext
+
+        gpu = TaskContext.get().resources().get("gpu")
+        return None if gpu is None else ",".join(gpu.addresses)
+
+    return F.udf(addresses, "string")(*cols)
+
+
+def test_udf_task_context_has_no_gpu_unless_asked(diff):
+    diff(lambda s: s.range(3).select(gpu_addresses("id").alias("gpus")))
+
+
+def test_udf_tasks_get_gpu_slots(ember):
+    # spark.task.resource.gpu.amount: each task holds a share of one of the executor's GPUs
+    # (two here, named "0" and "1") and sees it in its TaskContext.
+    from harness import session_mode
+
+    with session_mode(ember):
+        _gpu_slots_program(ember)
+
+
+def _gpu_slots_program(ember):
+    ember.conf.set("spark.executor.resource.gpu.amount", "2")
+    ember.conf.set("spark.task.resource.gpu.amount", "0.25")
+    try:
+        rows = ember.range(0, 40000, 1, 8).select(gpu_addresses("id").alias("g")).distinct().collect()
+        assert {r.g for r in rows} <= {"0", "1"} and rows, rows
+        ember.conf.set("spark.task.resource.gpu.amount", "2")
+        assert ember.range(3).select(gpu_addresses("id").alias("g")).first().g in ("0,1", "1,0")
+        ember.conf.set("spark.task.resource.gpu.amount", "0.3")
+        with pytest.raises(Exception, match="INVALID_CONF_VALUE"):
+            ember.range(3).select(gpu_addresses("id")).collect()
+    finally:
+        ember.conf.unset("spark.task.resource.gpu.amount")
+        ember.conf.unset("spark.executor.resource.gpu.amount")
+    assert ember.range(2).select(gpu_addresses("id").alias("g")).first().g is None

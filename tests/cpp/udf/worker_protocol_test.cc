@@ -80,6 +80,7 @@ TEST(WorkerProtocol, InitMessageLayout) {
   EXPECT_EQ(r.read_string(), "3.11");
   std::string context = r.read_string();
   EXPECT_NE(context.find("\"partitionId\":3"), std::string::npos) << context;
+  EXPECT_NE(context.find("\"resources\":{}"), std::string::npos) << context;
   EXPECT_EQ(r.read_string(), "/tmp");
   EXPECT_EQ(r.read_int32(), 0);  // includes
   char flag;
@@ -206,6 +207,21 @@ TEST(WorkerProtocol, TaskEnd) {
   not_reusable.int32(kEndOfDataSection);  // the worker did not read END_OF_STREAM
   FrameReader r2 = reader_over(not_reusable.bytes());
   EXPECT_FALSE(read_task_end(r2, kTimingData).reusable);
+}
+
+TEST(WorkerProtocol, TaskContextListsTheGpusATaskHolds) {
+  InitMessage m;
+  m.gpu_addresses = {"0", "1"};
+  m.udfs.push_back({{0}, {"PICKLE"}, 0});
+  FrameReader r = reader_over(encode_init_message(m));
+  r.read_int32();  // START_OF_INIT_MESSAGE
+  r.read_int32();  // length
+  r.read_int32();  // split index
+  r.read_string();  // Python version
+  std::string context = r.read_string();
+  EXPECT_NE(context.find("\"resources\":{\"gpu\":{\"name\":\"gpu\",\"addresses\":[\"0\",\"1\"]}}"),
+            std::string::npos)
+      << context;
 }
 
 }  // namespace
