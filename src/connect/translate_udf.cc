@@ -18,6 +18,7 @@ plan::ExprPtr PlanTranslator::python_udf(const pb::CommonInlineUserDefinedFuncti
   if (!exec::is_scalar_python_eval_type(py.eval_type()) && !exec::is_map_python_eval_type(py.eval_type()) &&
       !exec::is_group_map_python_eval_type(py.eval_type()) &&
       py.eval_type() != static_cast<int>(exec::PythonEvalType::kCogroupedMapPandasUdf) &&
+      py.eval_type() != static_cast<int>(exec::PythonEvalType::kCogroupedMapArrowUdf) &&
       py.eval_type() != static_cast<int>(exec::PythonEvalType::kGroupedAggPandasUdf))
     throw_not_supported("Python function " + f.function_name() + " of eval type " + std::to_string(py.eval_type()));
   auto fn = std::make_shared<exec::PythonFunction>();
@@ -60,7 +61,9 @@ PlanTranslator::NodePtr PlanTranslator::group_map(const pb::GroupMap& r) {
 }
 
 PlanTranslator::NodePtr PlanTranslator::co_group_map(const pb::CoGroupMap& r) {
-  if (r.func().python_udf().eval_type() != static_cast<int>(exec::PythonEvalType::kCogroupedMapPandasUdf))
+  const int eval_type = r.func().python_udf().eval_type();
+  if (eval_type != static_cast<int>(exec::PythonEvalType::kCogroupedMapPandasUdf) &&
+      eval_type != static_cast<int>(exec::PythonEvalType::kCogroupedMapArrowUdf))
     throw_not_supported("cogroup().apply with a function of eval type " +
                         std::to_string(r.func().python_udf().eval_type()));
   if (r.input_sorting_expressions_size() > 0 || r.other_sorting_expressions_size() > 0)

@@ -30,6 +30,7 @@ enum class PythonEvalType : int {
   kMapPandasIterUdf = 205,     // mapInPandas: Iterator[DataFrame] -> Iterator[DataFrame]
   kMapArrowIterUdf = 207,      // mapInArrow: Iterator[RecordBatch] -> Iterator[RecordBatch]
   kCogroupedMapPandasUdf = 206,  // cogroup().applyInPandas: two DataFrames -> DataFrame per key
+  kCogroupedMapArrowUdf = 210,   // cogroup().applyInArrow: two Tables -> Table per key
   kGroupedMapArrowUdf = 209,   // groupBy().applyInArrow: Table -> Table per group
   kGroupedMapArrowIterUdf = 215,   // applyInArrow: Iterator[RecordBatch] -> Iterator[RecordBatch]
   kGroupedMapPandasIterUdf = 216,  // applyInPandas: Iterator[DataFrame] -> Iterator[DataFrame]
@@ -244,7 +245,8 @@ class PythonGroupAggregate final : public PythonGroupedSink {
   PythonSettings settings_;
 };
 
-/// cogroup().applyInPandas (Spark's FlatMapCoGroupsInPandas). Its input is the union of both
+/// cogroup().applyInPandas and applyInArrow (Spark's FlatMapCoGroupsInPandas / InArrow; the
+/// worker gets the same streams for both). Its input is the union of both
 /// sides, each row `side (0 left, 1 right), keys..., left columns..., right columns...` (the other
 /// side's columns null); every key of either side is one call of the function with the left
 /// rows' and the right rows' columns (keys first, then the side's columns).
@@ -253,7 +255,10 @@ class PythonCoGroupMap final : public PythonGroupedSink {
   PythonCoGroupMap(std::shared_ptr<const PythonFunction> function, std::vector<PhysExprPtr> keys,
                    std::vector<PhysExprPtr> values, std::vector<std::string> left_names,
                    std::vector<std::string> right_names, std::string display, PythonSettings settings);
-  std::string name() const override { return "FlatMapCoGroupsInPandas"; }
+  std::string name() const override {
+    return function_->eval_type == static_cast<int>(PythonEvalType::kCogroupedMapArrowUdf) ? "FlatMapCoGroupsInArrow"
+                                                                                            : "FlatMapCoGroupsInPandas";
+  }
   std::string details() const override { return display_; }
   void finalize(ExecContext& ctx) override;
 

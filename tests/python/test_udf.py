@@ -452,6 +452,37 @@ def test_cogroup_apply_in_pandas(diff):
         _merge_with_key, "key long, n long").filter("n > 3"))
 
 
+def _arrow_sides(l, r):
+    import pyarrow as pa
+
+    lv = l.column("v").to_pylist() if l.num_rows else []
+    names = [n for n in (r.column("name").to_pylist() if r.num_rows else []) if n is not None]
+    return pa.Table.from_pydict({"nl": [l.num_rows], "nr": [r.num_rows], "sv": [float(sum(lv))],
+                                 "names": [",".join(sorted(names))]},
+                                schema=pa.schema([("nl", pa.int64()), ("nr", pa.int64()), ("sv", pa.float64()),
+                                                  ("names", pa.string())]))
+
+
+def _arrow_with_key(key, l, r):
+    import pyarrow as pa
+
+    return pa.Table.from_pydict({"key": [key[0].as_py()], "n": [l.num_rows + r.num_rows]},
+                                schema=pa.schema([("key", pa.int64()), ("n", pa.int64())]))
+
+
+def test_cogroup_apply_in_arrow(diff):
+    def left(s):
+        return s.range(20).select((F.col("id") % 5).alias("k"), (F.col("id") * 0.5).alias("v"))
+
+    def right(s):
+        return s.createDataFrame([(1, "a"), (1, "b"), (3, None), (7, "z"), (None, "n")], "k long, name string")
+
+    diff(lambda s: left(s).groupBy("k").cogroup(right(s).groupBy("k")).applyInArrow(
+        _arrow_sides, "nl long, nr long, sv double, names string"))
+    diff(lambda s: left(s).groupBy("k").cogroup(right(s).groupBy("k")).applyInArrow(
+        _arrow_with_key, "key long, n long").filter("n > 3"))
+
+
 # Python calls outside projections and filters: the optimizer evaluates them in a projection
 # below the operator that reads them.
 
