@@ -1,6 +1,7 @@
 #include "exec/python_udf.h"
 
 #include <algorithm>
+#include <atomic>
 #include <mutex>
 #include <string_view>
 #include <unordered_map>
@@ -147,37 +148,102 @@ std::string PythonMapBatches::name() const {
   return function_->eval_type == static_cast<int>(PythonEvalType::kMapArrowIterUdf) ? "MapInArrow" : "MapInPandas";
 }
 
-void PythonMapBatches::execute(Batch& batch, ExecContext& ctx) const {
-  const auto& fields = function_->return_type->fields();
-  std::vector<ColumnPtr> out;
-  if (batch.num_rows > 0) {
-    std::vector<StructField> struct_fields;
-    std::vector<ColumnPtr> children;
-    for (size_t i = 0; i < inputs_.size(); ++i) {
-      children.push_back(evaluate(*inputs_[i], batch, ctx.eval));
-      struct_fields.push_back({input_names_[i], inputs_[i]->type, inputs_[i]->nullable, "{}"});
-    }
-    TypePtr row_type = DataType::struct_(struct_fields);
-    Batch input({Column::make(row_type, batch.num_rows, nullptr, nullptr, nullptr, std::move(children), 0)},
-                batch.num_rows);
-    PythonTask task;
-    task.eval_type = function_->eval_type;
-    task.row_per_row = false;
-    task.calls.push_back({function_, {0}});
-    task.input = &input;
-    task.input_schema = {{"_0", row_type, false, "{}"}};
-    task.settings = &settings_;
-    task.partition = batch.partition;
-    ctx.check_cancelled();
-    std::vector<ColumnPtr> result = python_runner().run(task);
-    out = result[0]->children();  // the rows the function returned, never null
-  } else {
-    for (auto& f : fields) out.push_back(ColumnBuilder(f.type).finish());
+Batch PythonMapBatches::prepare(const Batch& batch, ExecContext& ctx) const {
+  Batch cols;
+  cols.num_rows = batch.num_rows;
+  for (auto& e : inputs_) cols.columns.push_back(evaluate(*e, batch, ctx.eval));
+  return cols;
+}
+
+std::vector<ColumnPtr> PythonMapBatches::run_partition(const Batch& rows, int64_t partition, ExecContext& ctx) const {
+  std::vector<StructField> struct_fields;
+  for (size_t i = 0; i < inputs_.size(); ++i)
+    struct_fields.push_back({input_names_[i], inputs_[i]->type, inputs_[i]->nullable, "{}"});
+  TypePtr row_type = DataType::struct_(struct_fields);
+  Batch input({Column::make(row_type, rows.num_rows, nullptr, nullptr, nullptr, rows.columns, 0)}, rows.num_rows);
+  PythonTask task;
+  task.eval_type = function_->eval_type;
+  task.row_per_row = false;
+  task.calls.push_back({function_, {0}});
+  task.input = &input;
+  task.input_schema = {{"_0", row_type, false, "{}"}};
+  task.settings = &settings_;
+  task.partition = partition;
+  ctx.check_cancelled();
+  std::vector<ColumnPtr> result = python_runner().run(task);
+  return result[0]->children();  // the rows the function returned, never null
+}
+
+namespace {
+
+struct PartitionLocal : LocalSinkState {
+  std::vector<Batch> batches;
+};
+
+struct PartitionSource : SourceState {
+  std::atomic<size_t> next{0};
+};
+
+}  // namespace
+
+std::unique_ptr<LocalSinkState> PythonPartitionSink::open_local(ExecContext&) {
+  return std::make_unique<PartitionLocal>();
+}
+
+void PythonPartitionSink::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
+  if (batch.num_rows == 0) return;
+  Batch cols = prepare(batch, ctx);
+  cols.index = batch.index;
+  cols.partition = batch.partition;
+  static_cast<PartitionLocal&>(local).batches.push_back(std::move(cols));
+}
+
+void PythonPartitionSink::combine(LocalSinkState& local, ExecContext&) {
+  std::lock_guard<std::mutex> lock(mu_);
+  for (auto& b : static_cast<PartitionLocal&>(local).batches) input_.push_back(std::move(b));
+}
+
+void PythonPartitionSink::finalize(ExecContext&) {
+  partitions_.clear();
+  std::stable_sort(input_.begin(), input_.end(), [](const Batch& a, const Batch& b) {
+    return a.partition != b.partition ? a.partition < b.partition : a.index < b.index;
+  });
+  for (size_t i = 0; i < input_.size();) {
+    size_t j = i;
+    std::vector<Batch> parts;
+    while (j < input_.size() && input_[j].partition == input_[i].partition) parts.push_back(std::move(input_[j++]));
+    Batch rows = parts.size() == 1 ? std::move(parts[0]) : concat_batches(parts, parts[0].columns.size());
+    rows.partition = input_[i].partition;
+    partitions_.push_back(std::move(rows));
+    i = j;
   }
-  int64_t rows = out.empty() ? 0 : out[0]->length();
-  Batch next(std::move(out), rows, batch.index);
-  next.partition = batch.partition;
-  batch = std::move(next);
+  input_.clear();
+}
+
+std::unique_ptr<SourceState> PythonPartitionSink::open_source(ExecContext&) const {
+  return std::make_unique<PartitionSource>();
+}
+
+bool PythonPartitionSink::next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const {
+  const size_t i = static_cast<PartitionSource&>(state).next.fetch_add(1);
+  if (i >= partitions_.size()) return false;
+  const Batch& rows = partitions_[i];
+  std::vector<ColumnPtr> out = run_partition(rows, rows.partition, ctx);
+  const int64_t n = out.empty() ? 0 : out[0]->length();
+  // The output in batches of the usual size, numbered after the partition's place.
+  const Batch all(std::move(out), n);
+  for (int64_t at = 0, sub = 0; at < n; at += kBatchRows, ++sub) {
+    Batch b = n <= kBatchRows ? all : slice_batch(all, at, std::min<int64_t>(kBatchRows, n - at));
+    b.index = batch_index(static_cast<int64_t>(i), sub);
+    b.partition = rows.partition;
+    b.partition_row = at;
+    emit(std::move(b));
+  }
+  return true;
+}
+
+int64_t PythonPartitionSink::output_partitions() const {
+  return children.empty() ? 1 : children[0]->output_partitions();
 }
 
 namespace {

@@ -6,6 +6,7 @@
 // of processes speaking PySpark's worker protocol) live in udf/, a layer above: it installs
 // its runner with `install_python_runner` when the server starts.
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -156,16 +157,50 @@ class PythonEval final : public PhysicalOperator {
   std::vector<std::vector<int>> offsets_;
 };
 
-/// mapInPandas / mapInArrow (Spark's MapInPandas / MapInArrow): each batch's columns go to the
-/// function as one struct column, and the rows it returns, of its struct return type, are the
-/// output. The function sees the batches of one task per engine batch.
-class PythonMapBatches final : public PhysicalOperator {
+/// What Python operators that call their function once per partition share: Spark runs one
+/// worker task per partition, so an iterator function (mapInPandas) sees every batch of its
+/// partition in one call — a model loaded at its start is loaded once — and a UDTF's
+/// `terminate` runs once per partition. A sink gathers each input partition's rows (the
+/// columns `prepare` takes from a batch), in order; as a source it runs one task per partition
+/// (`run_partition`), several partitions at once, and its output keeps the input's partitions.
+/// A partition without rows runs no task.
+class PythonPartitionSink : public PhysicalOperator {
+ public:
+  bool is_sink() const override { return true; }
+  std::unique_ptr<LocalSinkState> open_local(ExecContext& ctx) override;
+  void sink(LocalSinkState& local, Batch batch, ExecContext& ctx) override;
+  void combine(LocalSinkState& local, ExecContext& ctx) override;
+  void finalize(ExecContext& ctx) override;
+  std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
+  bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
+  size_t max_parallelism(const SourceState&) const override { return std::max<size_t>(1, partitions_.size()); }
+  int64_t output_partitions() const override;
+
+ protected:
+  /// The columns of `batch` that a partition's task needs (a batch with rows).
+  virtual Batch prepare(const Batch& batch, ExecContext& ctx) const = 0;
+  /// The output columns of one partition, given its prepared rows in order.
+  virtual std::vector<ColumnPtr> run_partition(const Batch& rows, int64_t partition, ExecContext& ctx) const = 0;
+
+ private:
+  std::mutex mu_;
+  std::vector<Batch> input_;
+  std::vector<Batch> partitions_;  // after finalize: each partition's rows, in partition order
+};
+
+/// mapInPandas / mapInArrow (Spark's MapInPandas / MapInArrow): the columns of a partition's
+/// rows go to the function as one struct column, in one task, and the rows it returns, of its
+/// struct return type, are the output.
+class PythonMapBatches final : public PythonPartitionSink {
  public:
   PythonMapBatches(std::shared_ptr<const PythonFunction> function, std::vector<PhysExprPtr> inputs,
                    std::vector<std::string> input_names, std::string display, PythonSettings settings);
   std::string name() const override;
   std::string details() const override { return display_; }
-  void execute(Batch& batch, ExecContext& ctx) const override;
+
+ protected:
+  Batch prepare(const Batch& batch, ExecContext& ctx) const override;
+  std::vector<ColumnPtr> run_partition(const Batch& rows, int64_t partition, ExecContext& ctx) const override;
 
  private:
   std::shared_ptr<const PythonFunction> function_;

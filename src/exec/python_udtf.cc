@@ -22,23 +22,20 @@ std::string PythonUdtfEval::name() const {
                                                                               : "ArrowEvalPythonUDTF";
 }
 
-void PythonUdtfEval::execute(Batch& batch, ExecContext& ctx) const {
-  const auto& fields = function_->return_type->fields();
-  std::vector<ColumnPtr> out;
-  if (batch.num_rows == 0) {
-    for (int k : kept_) out.push_back(batch.columns[static_cast<size_t>(k)]);
-    for (auto& f : fields) out.push_back(ColumnBuilder(f.type).finish());
-    Batch next(std::move(out), 0, batch.index);
-    next.partition = batch.partition;
-    batch = std::move(next);
-    return;
-  }
+Batch PythonUdtfEval::prepare(const Batch& batch, ExecContext& ctx) const {
+  Batch cols;
+  cols.num_rows = batch.num_rows;
+  for (int k : kept_) cols.columns.push_back(batch.columns[static_cast<size_t>(k)]);
+  for (auto& e : inputs_) cols.columns.push_back(evaluate(*e, batch, ctx.eval));
+  return cols;
+}
+
+std::vector<ColumnPtr> PythonUdtfEval::run_partition(const Batch& rows, int64_t partition, ExecContext& ctx) const {
   Batch input;
-  input.num_rows = batch.num_rows;
-  input.partition = batch.partition;
+  input.num_rows = rows.num_rows;
   Schema schema;
   for (size_t i = 0; i < inputs_.size(); ++i) {
-    input.columns.push_back(evaluate(*inputs_[i], batch, ctx.eval));
+    input.columns.push_back(rows.columns[kept_.size() + i]);
     schema.push_back({"_" + std::to_string(i), inputs_[i]->type, inputs_[i]->nullable, "{}"});
   }
   std::vector<int64_t> batch_rows;
@@ -49,34 +46,33 @@ void PythonUdtfEval::execute(Batch& batch, ExecContext& ctx) const {
   task.input = &input;
   task.input_schema = std::move(schema);
   task.settings = &settings_;
-  task.partition = batch.partition;
+  task.partition = partition;
   task.table_function = &info_;
   task.result_batch_rows = &batch_rows;
   ctx.check_cancelled();
   std::vector<ColumnPtr> result = python_runner().run(task);
   std::vector<ColumnPtr> generated = result[0]->children();  // the rows the calls yielded
-  const int64_t rows = generated.empty() ? 0 : generated[0]->length();
+  const int64_t n = generated.empty() ? 0 : generated[0]->length();
+  std::vector<ColumnPtr> out;
   if (!kept_.empty()) {
     // Each result batch answers one call: eval of input row i, then terminate.
     std::vector<int32_t> from;
-    from.reserve(static_cast<size_t>(rows));
-    const int64_t last = batch.num_rows - 1;
+    from.reserve(static_cast<size_t>(n));
+    const int64_t last = rows.num_rows - 1;
     for (size_t b = 0; b < batch_rows.size(); ++b) {
       const auto row = static_cast<int32_t>(std::min<int64_t>(static_cast<int64_t>(b), last));
       from.insert(from.end(), static_cast<size_t>(batch_rows[b]), row);
     }
-    if (static_cast<int64_t>(from.size()) != rows)
+    if (static_cast<int64_t>(from.size()) != n)
       EMBER_UNREACHABLE("Python worker protocol: " + std::to_string(from.size()) + " table function rows in batches, " +
-                        std::to_string(rows) + " in all");
+                        std::to_string(n) + " in all");
     Batch kept;
-    kept.num_rows = batch.num_rows;
-    for (int k : kept_) kept.columns.push_back(batch.columns[static_cast<size_t>(k)]);
-    out = gather_batch(kept, from.data(), rows).columns;
+    kept.num_rows = rows.num_rows;
+    for (size_t k = 0; k < kept_.size(); ++k) kept.columns.push_back(rows.columns[k]);
+    out = gather_batch(kept, from.data(), n).columns;
   }
   for (auto& c : generated) out.push_back(std::move(c));
-  Batch next(std::move(out), rows, batch.index);
-  next.partition = batch.partition;
-  batch = std::move(next);
+  return out;
 }
 
 }  // namespace ember::exec

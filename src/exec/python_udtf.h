@@ -1,6 +1,6 @@
 #pragma once
 
-// Python user-defined table functions (udtf, arrow_udtf) as a streaming operator: Spark's
+// Python user-defined table functions (udtf, arrow_udtf), one worker task per partition: Spark's
 // BatchEvalPythonUDTF / ArrowEvalPythonUDTF. The function is a Python class whose `eval` yields
 // rows for each input row and whose optional `terminate` yields more rows at the end.
 
@@ -13,19 +13,22 @@
 namespace ember::exec {
 
 /// Output = the kept input columns (`kept`, ordinals of the input batch) followed by the
-/// columns of the function's struct return type. Each input batch is one worker task: the
-/// worker calls `eval` once per row (`arrow_udtf`: once per batch) and `terminate` once at the
-/// end, and answers each call with a batch of rows. The rows of a row's `eval` are joined with
-/// that row; the rows of `terminate` (and of any call past the last row) with the last row, as
-/// Spark joins them. An empty input batch runs no task, so `terminate` sees only batches with
-/// rows.
-class PythonUdtfEval final : public PhysicalOperator {
+/// columns of the function's struct return type. Each input partition is one worker task
+/// (PythonPartitionSink): the worker calls `eval` once per row (`arrow_udtf`: once per Arrow
+/// batch) and `terminate` once at the end, and answers each call with a batch of rows. The rows
+/// of a row's `eval` are joined with that row; the rows of `terminate` (and of any call past the
+/// last row) with the partition's last row, as Spark joins them.
+class PythonUdtfEval final : public PythonPartitionSink {
  public:
   PythonUdtfEval(std::shared_ptr<const PythonFunction> function, PythonTableFunctionInfo info,
                  std::vector<PhysExprPtr> args, std::vector<int> kept, std::string display, PythonSettings settings);
   std::string name() const override;
   std::string details() const override { return display_; }
-  void execute(Batch& batch, ExecContext& ctx) const override;
+
+ protected:
+  /// The kept columns, then the distinct argument expressions' values.
+  Batch prepare(const Batch& batch, ExecContext& ctx) const override;
+  std::vector<ColumnPtr> run_partition(const Batch& rows, int64_t partition, ExecContext& ctx) const override;
 
  private:
   std::shared_ptr<const PythonFunction> function_;

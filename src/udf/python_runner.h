@@ -1,7 +1,8 @@
 #pragma once
 
-// Runs the engine's Python tasks on the worker pool: one task per batch, which frames the
-// init message, streams the batch's arguments to the worker as an Arrow IPC stream (in chunks
+// Runs the engine's Python tasks on the worker pool. A task (a batch of a scalar function, a
+// partition of a map function or UDTF, a sink's groups) frames the init message, streams the
+// arguments to the worker as an Arrow IPC stream (in chunks
 // of spark.sql.execution.arrow.maxRecordsPerBatch rows) from a writer thread while the calling
 // thread reads the results, and hands the worker back for reuse when the task ended cleanly.
 

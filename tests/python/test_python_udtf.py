@@ -169,7 +169,7 @@ def test_lateral_join_with_a_table(diff, use_arrow):
     diff(program("SELECT * FROM udtf_input, LATERAL split_words(text)"))
     diff(program("SELECT t.x, f.word FROM udtf_input t JOIN LATERAL split_words(t.text) f ON f.pos > 0"))
     diff(program("SELECT x, word FROM udtf_input AS t CROSS JOIN LATERAL split_words(t.text) AS f(word, p)"))
-    diff(program("SELECT t.x, f.* FROM udtf_input t, LATERAL squares(0, t.x) f", Squares, "num: int, squared: int"))
+    diff(program("SELECT t.x, f.* FROM udtf_input t, LATERAL split_words(0, t.x) f", Squares, "num: int, squared: int"))
 
 
 def test_lateral_terminate_rows_join_the_last_row(diff):
@@ -304,3 +304,15 @@ def test_analyze_method_is_a_clear_error(ember):
         assert error_condition(info.value) == "UNSUPPORTED_FEATURE", repr(info.value)
         assert "analyze" in str(info.value)
         assert make(Squares, "num: int, squared: int")(F.lit(3), F.lit(3)).collect()[0][1] == 9
+
+
+def test_terminate_runs_once_per_partition(diff):
+    # Two partitions of 100000 rows each, several engine batches apiece: one task per partition,
+    # so `terminate` yields each partition's total once, joined with its last row.
+    def run(s):
+        s.range(0, 200000, 1, 2).selectExpr("CAST(id % 7 AS INT) AS x").createOrReplaceTempView("udtf_many")
+        _register(s, "counter", Counter, "kind: string, value: int")
+        return s.sql("SELECT c.kind, count(*) AS n, sum(c.value) AS v FROM udtf_many t, LATERAL counter(t.x) c "
+                     "GROUP BY c.kind")
+
+    diff(run)

@@ -615,3 +615,19 @@ def _gpu_slots_program(ember):
         ember.conf.unset("spark.task.resource.gpu.amount")
         ember.conf.unset("spark.executor.resource.gpu.amount")
     assert ember.range(2).select(gpu_addresses("id").alias("g")).first().g is None
+
+
+def _rows_per_call(it):
+    # One output row per call of the function: how many rows and batches it was given.
+    rows = batches = 0
+    for pdf in it:
+        rows += len(pdf)
+        batches += 1
+    yield pd.DataFrame({"rows": [rows], "called": [1]})
+
+
+def test_map_in_pandas_is_called_once_per_partition(diff):
+    # As in Spark, one call sees a whole partition (a model loaded at its start loads once).
+    diff(lambda s: s.range(0, 300000, 1, 3).mapInPandas(_rows_per_call, "rows long, called long"))
+    diff(lambda s: s.range(0, 300000, 1, 3).mapInArrow(
+        lambda it: (pa.RecordBatch.from_pydict({"n": [sum(b.num_rows for b in it)]}) for _ in [0]), "n long"))
