@@ -840,6 +840,13 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
       return c;
     }
   }
+  if (!def && is_window_function_name(name)) {
+    // A window function (not also an aggregate) called without OVER.
+    std::string shown = resolve_window_function(name, std::move(args), e->ignore_nulls)->to_string();
+    throw SparkError(ErrorKind::kAnalysis, "WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE",
+                     "Window function \"" + shown + "\" requires an OVER clause.", {{"funcName", "\"" + shown + "\""}},
+                     "42601");
+  }
   return bind_call(def, e, std::move(args), allow_agg);
 }
 

@@ -635,6 +635,13 @@ ExprPtr Parser::function_call(std::vector<std::string> name_parts, int begin) {
     call->children = {key, call->children[0], plan::lit(Value::boolean(descending), DataType::boolean())};
   }
   if (at_word("FILTER") && at_op("(", 1)) {
+    static const char* const kWindowOnly[] = {"row_number", "rank",  "dense_rank", "percent_rank", "cume_dist",
+                                              "ntile",      "lag",   "lead",       "nth_value",    "counter_diff"};
+    for (const char* f : kWindowOnly)
+      if (lname == f)
+        fail_range(ErrorKind::kAnalysis, "INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX",
+                   "Invalid SQL syntax: The function `" + lname + "` does not support FILTER CLAUSE.",
+                   {{"prettyName", "`" + lname + "`"}, {"syntax", "FILTER CLAUSE"}}, begin, peek(1).stop);
     pos_ += 2;
     expect_word("WHERE");
     call->filter = expression();
@@ -656,9 +663,11 @@ ExprPtr Parser::function_call(std::vector<std::string> name_parts, int begin) {
       return result;
     }
     if (!supported)
-      fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                 "The feature is not supported: IGNORE NULLS / RESPECT NULLS for " + name + ".", {},
-                 begin, last_stop());
+      fail_range(ErrorKind::kAnalysis, "INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX",
+                 "Invalid SQL syntax: The function `" + lname + "` does not support " +
+                     (ignore ? "IGNORE NULLS." : "RESPECT NULLS."),
+                 {{"prettyName", "`" + lname + "`"}, {"syntax", ignore ? "IGNORE NULLS" : "RESPECT NULLS"}}, begin,
+                 last_stop());
     if (call->children.size() == 1)
       call->children.push_back(plan::lit(Value::boolean(ignore), DataType::boolean()));
   }

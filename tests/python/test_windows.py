@@ -236,6 +236,19 @@ def test_errors(diff_error):
                "_LEGACY_ERROR_TEMP_1036")
 
 
+def test_window_function_syntax_errors(diff_error):
+    # A window function without OVER, in the DataFrame API and in SQL.
+    diff_error(lambda s: data(s).select(F.row_number()), "WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE")
+    for q in ["SELECT rank() FROM range(3)", "SELECT lag(id) FROM range(3)", "SELECT ntile(2) FROM range(3)"]:
+        diff_error(lambda s, q=q: s.sql(q), "WINDOW_FUNCTION_WITHOUT_OVER_CLAUSE")
+    # FILTER only on aggregates; IGNORE NULLS only where a function takes it.
+    for q in ["SELECT lag(id) FILTER (WHERE id > 0) OVER (ORDER BY id) FROM range(3)",
+              "SELECT row_number() FILTER (WHERE id > 0) OVER (ORDER BY id) FROM range(3)",
+              "SELECT rank() IGNORE NULLS OVER (ORDER BY id) FROM range(3)",
+              "SELECT sum(id) IGNORE NULLS FROM range(3)"]:
+        diff_error(lambda s, q=q: s.sql(q), "INVALID_SQL_SYNTAX.FUNCTION_WITH_UNSUPPORTED_SYNTAX")
+
+
 def _ranked(s):
     # Ties in v, nulls in both keys, NaN and -0.0 among the doubles; id breaks every tie.
     return s.range(3000).selectExpr(
