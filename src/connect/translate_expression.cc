@@ -216,8 +216,13 @@ ExprPtr PlanTranslator::expression(const pb::Expression& e) {
     }
     case pb::Expression::kCommonInlineUserDefinedFunction:
       return python_udf(e.common_inline_user_defined_function());
-    case pb::Expression::kNamedArgumentExpression:
-      throw_not_supported("Named function arguments");
+    case pb::Expression::kNamedArgumentExpression: {
+      auto n = std::make_shared<plan::Expr>();
+      n->kind = plan::ExprKind::kNamedArgument;
+      n->name = e.named_argument_expression().key();
+      n->children = {expression(e.named_argument_expression().value())};
+      return n;
+    }
     case pb::Expression::kSubqueryExpression:
       throw_not_supported("Subquery expressions");
     case pb::Expression::EXPR_TYPE_NOT_SET:

@@ -58,6 +58,9 @@ struct PythonFunction {
   std::string python_version;   // the client's "major.minor"; the worker checks it
   TypePtr return_type;
   bool deterministic = true;
+  /// Per argument of a call, its parameter name when passed by name (`f(b => x)`, a Python
+  /// keyword argument), else empty; empty when every argument is positional.
+  std::vector<std::string> arg_names;
 };
 
 /// What a Python worker task needs besides its data: the interpreter, the batch size and the

@@ -172,6 +172,9 @@ class Analyzer {
   }
 
   ExprPtr resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg);
+  /// A call of the Python function `fn` (a kPythonUdf) on `raw_args`, which may be passed by name.
+  ExprPtr resolve_python_call(const ExprPtr& fn, const std::vector<ExprPtr>& raw_args, const PlanPtr& child,
+                              bool allow_agg);
   /// A call of `def` (null: UNRESOLVED_ROUTINE for e's name) with resolved arguments.
   ExprPtr bind_call(const FunctionDef* def, const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg);
   ExprPtr resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
@@ -644,6 +647,27 @@ ExprPtr Analyzer::implicit_cast(const ExprPtr& e, const TypePtr& to) {
   return c;
 }
 
+ExprPtr Analyzer::resolve_python_call(const ExprPtr& fn, const std::vector<ExprPtr>& raw_args, const PlanPtr& child,
+                                      bool allow_agg) {
+  std::vector<ExprPtr> args;
+  std::vector<std::string> names;
+  bool any_named = false;
+  for (auto& a : raw_args) {
+    const bool named = a->kind == ExprKind::kNamedArgument;
+    args.push_back(resolve_expr(named ? a->children[0] : a, child, allow_agg));
+    if (args.back()->kind == ExprKind::kGenerator) throw_generator_nested(fn->to_string());
+    names.push_back(named ? a->name : "");
+    any_named |= named;
+  }
+  if (!any_named) return with_children(fn, std::move(args));
+  // Keyword arguments: the worker passes them by name (the function's own rules apply there).
+  auto py = std::make_shared<exec::PythonFunction>(*fn->python);
+  py->arg_names = std::move(names);
+  auto call = std::make_shared<Expr>(*with_children(fn, std::move(args)));
+  call->python = std::move(py);
+  return call;
+}
+
 ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg) {
   std::string name = lower(e->name);
   // Conditional forms are expressions, not functions, because they evaluate lazily.
@@ -964,6 +988,7 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
         return resolve_generator(lower(e->name), std::move(args), e->outer);
       }
       if (ExprPtr registered = session_.lookup_function(e->name)) {
+        if (registered->kind == ExprKind::kPythonUdf) return resolve_python_call(registered, e->children, child, allow_agg);
         for (auto& a : e->children) args.push_back(resolve_expr(a, child, allow_agg));
         return with_children(registered, std::move(args));
       }
@@ -1068,13 +1093,13 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
                          "A query operator contains one or more unsupported expressions. Consider to rewrite it to "
                          "avoid window functions, aggregate functions, and generator functions in the WHERE clause.",
                          {{"invalidExprSqls", "\"" + e->to_string() + "\""}});
-      std::vector<ExprPtr> args;
-      for (auto& a : e->children) {
-        args.push_back(resolve_expr(a, child, allow_agg));
-        if (args.back()->kind == ExprKind::kGenerator) throw_generator_nested(e->to_string());
-      }
-      return with_children(e, std::move(args));
+      return resolve_python_call(e, e->children, child, allow_agg);
     }
+    case ExprKind::kNamedArgument:
+      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                       "The feature is not supported: named arguments (`" + e->name +
+                           " => ...`) of functions other than Python functions.",
+                       {}, "0A000");
     case ExprKind::kLambdaVariable: {
       if (e->type) return e;
       if (ExprPtr v = resolve_lambda_variable(e->name_parts.empty() ? std::vector<std::string>{e->name} : e->name_parts))
@@ -2886,8 +2911,10 @@ std::string semantic_key(const ExprPtr& e) {
       for (auto& k : kids) s += k + ",";
       if (e->filter) s += " FILTER " + semantic_key(e->filter);
       // Two Python functions may share a name (`<lambda>`): their pickled bytes tell them apart.
-      if (e->kind == ExprKind::kPythonUdf && e->python)
+      if (e->kind == ExprKind::kPythonUdf && e->python) {
         s += " py" + std::to_string(std::hash<std::string>{}(e->python->command));
+        for (auto& n : e->python->arg_names) s += "," + n;
+      }
       return s + ")";
     }
   }

@@ -296,9 +296,14 @@ std::string Expr::to_string() const {
     case ExprKind::kGenerator: return name + (outer ? "_outer(" : "(") + args() + ")";
     case ExprKind::kPythonUdf: {
       std::string s = name + "(";
-      for (size_t i = 0; i < children.size(); ++i) s += (i ? ", " : "") + java_string(children[i]);
+      for (size_t i = 0; i < children.size(); ++i) {
+        s += i ? ", " : "";
+        if (python && i < python->arg_names.size() && !python->arg_names[i].empty()) s += python->arg_names[i] + " => ";
+        s += java_string(children[i]);
+      }
       return s + ")";
     }
+    case ExprKind::kNamedArgument: return name + " => " + children[0]->to_string();
     case ExprKind::kLambda: return "lambdafunction(" + args() + ")";
     case ExprKind::kWindow: {
       std::string spec;

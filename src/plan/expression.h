@@ -63,6 +63,10 @@ enum class ExprKind {
   // its eval type, children its arguments, `type` its return type. Physical planning moves
   // each into a PythonEval operator below the projection or filter that calls it.
   kPythonUdf,
+  // An argument passed by name (`f(a => x)`, a Python call's keyword argument): name = the
+  // parameter, children[0] = the value. Only Python functions take them (their calls keep the
+  // names in `python->arg_names`); elsewhere the analyzer rejects them.
+  kNamedArgument,
 };
 
 /// What a subquery expression asks of its query's rows.

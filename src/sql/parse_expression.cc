@@ -589,10 +589,15 @@ ExprPtr Parser::function_call(std::vector<std::string> name_parts, int begin) {
   }
   if (!at_op(")")) {
     do {
-      if (at_identifier() && at_op("=>", 1))
-        fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                   "The feature is not supported: named function arguments.", {}, peek().begin,
-                   peek(1).stop);
+      if (at_identifier() && at_op("=>", 1)) {
+        auto named = std::make_shared<Expr>();
+        named->kind = plan::ExprKind::kNamedArgument;
+        named->name = identifier();
+        next();  // =>
+        named->children = {lambda_or_expression()};
+        args.push_back(std::move(named));
+        continue;
+      }
       args.push_back(lambda_or_expression());
     } while (accept_op(","));
   }

@@ -141,6 +141,7 @@ std::string init_message(const exec::PythonTask& task, const std::vector<std::st
   for (auto& call : task.calls) {
     InitUdf u;
     u.args = call.args;
+    u.arg_names = call.function->arg_names;
     u.commands.push_back(call.function->command);
     m.udfs.push_back(std::move(u));
   }

@@ -113,9 +113,11 @@ void encode_udfs(FrameWriter& body, const std::vector<InitUdf>& udfs) {
   body.int32(static_cast<int32_t>(udfs.size()));
   for (auto& u : udfs) {
     body.int32(static_cast<int32_t>(u.args.size()));
-    for (int a : u.args) {
-      body.int32(a);
-      body.boolean(false);  // positional
+    for (size_t i = 0; i < u.args.size(); ++i) {
+      body.int32(u.args[i]);
+      const bool named = i < u.arg_names.size() && !u.arg_names[i].empty();
+      body.boolean(named);  // a keyword argument, then its name
+      if (named) body.string(u.arg_names[i]);
     }
     body.int32(static_cast<int32_t>(u.commands.size()));
     for (auto& c : u.commands) body.string(c);

@@ -76,6 +76,8 @@ struct InitUdf {
   std::vector<int> args;
   std::vector<std::string> commands;
   int64_t result_id = 0;
+  /// Per argument, its keyword when passed by name (empty: positional); may be shorter.
+  std::vector<std::string> arg_names;
 };
 
 /// A table function (UDTF) in the init message, which takes the place of the list of functions

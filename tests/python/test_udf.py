@@ -631,3 +631,30 @@ def test_map_in_pandas_is_called_once_per_partition(diff):
     diff(lambda s: s.range(0, 300000, 1, 3).mapInPandas(_rows_per_call, "rows long, called long"))
     diff(lambda s: s.range(0, 300000, 1, 3).mapInArrow(
         lambda it: (pa.RecordBatch.from_pydict({"n": [sum(b.num_rows for b in it)]}) for _ in [0]), "n long"))
+
+
+def _scaled(a, b=10):
+    return None if a is None or b is None else a * b
+
+
+def test_udf_keyword_arguments(diff):
+    def f(*args, **kwargs):
+        return F.udf(_scaled, "long")(*args, **kwargs)
+
+    diff(lambda s: s.range(3).select(f(a=F.col("id"), b=F.lit(2)), f(F.col("id"), b=F.lit(3)),
+                                     f(b=F.col("id"), a=F.lit(3)), f(F.col("id"))))
+
+    def pandas_kw(s):
+        @F.pandas_udf("long")
+        def minus(a: pd.Series, b: pd.Series) -> pd.Series:
+            return a - b
+
+        return s.range(3).select(minus(b=F.col("id"), a=F.lit(10)))
+
+    diff(pandas_kw)
+
+    def sql_kw(s):
+        s.udf.register("scaled_kw", _scaled, "long")
+        return s.sql("SELECT scaled_kw(b => id, a => 5), scaled_kw(id, b => 7) FROM range(3)")
+
+    diff(sql_kw)

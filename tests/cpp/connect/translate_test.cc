@@ -254,8 +254,12 @@ TEST(TranslateExpression, ColRegexIsARegexStarOrAColumn) {
 TEST(TranslateExpression, UnsupportedAndMalformedExpressionsFailClearly) {
   PlanTranslator t;
   pb::Expression s;
-  s.mutable_named_argument_expression()->set_key("k");
+  s.mutable_subquery_expression();
   EXPECT_EQ(error_class_of([&] { t.expression(s); }), "UNSUPPORTED_FEATURE");
+  // A named argument without its value.
+  pb::Expression named;
+  named.mutable_named_argument_expression()->set_key("k");
+  EXPECT_EQ(error_class_of([&] { t.expression(named); }), "CONNECT_INVALID_PLAN.INVALID_ONE_OF_FIELD_NOT_SET");
   pb::Expression none;
   EXPECT_EQ(error_class_of([&] { t.expression(none); }),
             "CONNECT_INVALID_PLAN.INVALID_ONE_OF_FIELD_NOT_SET");

@@ -209,6 +209,37 @@ TEST(WorkerProtocol, TaskEnd) {
   EXPECT_FALSE(read_task_end(r2, kTimingData).reusable);
 }
 
+TEST(WorkerProtocol, KeywordArgumentsCarryTheirNames) {
+  InitMessage m;
+  m.eval_type = 100;
+  m.udfs.push_back({{0, 1}, {"PICKLE"}, 0, {"", "b"}});
+  FrameReader r = reader_over(encode_init_message(m));
+  r.read_int32();   // START_OF_INIT_MESSAGE
+  r.read_int32();   // length
+  r.read_int32();   // split index
+  r.read_string();  // Python version
+  r.read_string();  // task context
+  r.read_string();  // files directory
+  EXPECT_EQ(r.read_int32(), 0);  // includes
+  char flag;
+  r.read_exact(&flag, 1);
+  EXPECT_EQ(r.read_int32(), 0);  // broadcast variables
+  EXPECT_EQ(r.read_int32(), 100);
+  EXPECT_EQ(r.read_int32(), 0);  // runner settings
+  EXPECT_EQ(r.read_int32(), 0);  // eval settings
+  EXPECT_EQ(r.read_int32(), 1);  // functions
+  EXPECT_EQ(r.read_int32(), 2);  // arguments
+  EXPECT_EQ(r.read_int32(), 0);
+  r.read_exact(&flag, 1);
+  EXPECT_EQ(flag, 0);  // positional
+  EXPECT_EQ(r.read_int32(), 1);
+  r.read_exact(&flag, 1);
+  EXPECT_EQ(flag, 1);  // by name
+  EXPECT_EQ(r.read_string(), "b");
+  EXPECT_EQ(r.read_int32(), 1);  // commands
+  EXPECT_EQ(r.read_string(), "PICKLE");
+}
+
 TEST(WorkerProtocol, TaskContextListsTheGpusATaskHolds) {
   InitMessage m;
   m.gpu_addresses = {"0", "1"};
