@@ -19,7 +19,8 @@ plan::ExprPtr PlanTranslator::python_udf(const pb::CommonInlineUserDefinedFuncti
       !exec::is_group_map_python_eval_type(py.eval_type()) &&
       py.eval_type() != static_cast<int>(exec::PythonEvalType::kCogroupedMapPandasUdf) &&
       py.eval_type() != static_cast<int>(exec::PythonEvalType::kCogroupedMapArrowUdf) &&
-      py.eval_type() != static_cast<int>(exec::PythonEvalType::kGroupedAggPandasUdf))
+      py.eval_type() != static_cast<int>(exec::PythonEvalType::kGroupedAggPandasUdf) &&
+      py.eval_type() != static_cast<int>(exec::PythonEvalType::kGroupedAggArrowUdf))
     throw_not_supported("Python function " + f.function_name() + " of eval type " + std::to_string(py.eval_type()));
   auto fn = std::make_shared<exec::PythonFunction>();
   fn->name = f.function_name();

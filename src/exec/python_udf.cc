@@ -24,7 +24,9 @@ bool is_scalar_python_eval_type(int eval_type) {
     case PythonEvalType::kBatchedUdf:
     case PythonEvalType::kArrowBatchedUdf:
     case PythonEvalType::kScalarPandasUdf:
-    case PythonEvalType::kScalarPandasIterUdf: return true;
+    case PythonEvalType::kScalarPandasIterUdf:
+    case PythonEvalType::kScalarArrowUdf:
+    case PythonEvalType::kScalarArrowIterUdf: return true;
     default: break;
   }
   return false;
@@ -460,7 +462,8 @@ void PythonGroupAggregate::finalize(ExecContext& ctx) {
   for (size_t i = 0; i < values_.size(); ++i)
     schema.push_back({"_" + std::to_string(i), values_[i]->type, values_[i]->nullable, "{}"});
   PythonTask task;
-  task.eval_type = static_cast<int>(PythonEvalType::kGroupedAggPandasUdf);
+  // pandas (202) or Arrow (252) aggregate functions: the worker feeds them Series or Arrays.
+  task.eval_type = functions_[0]->eval_type;
   task.row_per_row = false;
   for (size_t i = 0; i < functions_.size(); ++i) task.calls.push_back({functions_[i], offsets_[i]});
   task.groups = &groups;

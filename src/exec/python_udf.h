@@ -35,6 +35,10 @@ enum class PythonEvalType : int {
   kGroupedMapArrowUdf = 209,   // groupBy().applyInArrow: Table -> Table per group
   kGroupedMapArrowIterUdf = 215,   // applyInArrow: Iterator[RecordBatch] -> Iterator[RecordBatch]
   kGroupedMapPandasIterUdf = 216,  // applyInPandas: Iterator[DataFrame] -> Iterator[DataFrame]
+  kScalarArrowUdf = 250,       // arrow_udf: Array -> Array
+  kScalarArrowIterUdf = 251,   // arrow_udf: Iterator[Array] -> Iterator[Array]
+  kGroupedAggArrowUdf = 252,   // arrow_udf: Array -> scalar per group (groupBy().agg)
+  kWindowAggArrowUdf = 253,    // the same function over a window
   kTableUdf = 300,             // udtf: a class whose eval yields rows, pickled framing
   kArrowTableUdf = 301,        // udtf(useArrow=True): the same, Arrow framing
   kArrowUdtf = 302,            // arrow_udtf: eval takes Arrow arrays, yields Arrow tables

@@ -300,7 +300,9 @@ ColumnPtr evaluate_python(const WindowCall& call, const std::vector<ColumnPtr>& 
   PythonSettings settings = *call.python_settings;
   settings.runner_conf["window_bound_types"] = unbounded ? "unbounded" : "bounded";
   PythonTask task;
-  task.eval_type = static_cast<int>(PythonEvalType::kWindowAggPandasUdf);
+  task.eval_type = call.python->eval_type == static_cast<int>(PythonEvalType::kGroupedAggArrowUdf)
+                       ? static_cast<int>(PythonEvalType::kWindowAggArrowUdf)
+                       : static_cast<int>(PythonEvalType::kWindowAggPandasUdf);
   task.row_per_row = false;
   task.calls.push_back({call.python, std::move(offsets)});
   task.groups = &groups;

@@ -371,7 +371,8 @@ bool Expr::deterministic() const {
 
 bool is_python_aggregate(const Expr& e) {
   return e.kind == ExprKind::kPythonUdf && e.python &&
-         e.python->eval_type == static_cast<int>(exec::PythonEvalType::kGroupedAggPandasUdf);
+         (e.python->eval_type == static_cast<int>(exec::PythonEvalType::kGroupedAggPandasUdf) ||
+          e.python->eval_type == static_cast<int>(exec::PythonEvalType::kGroupedAggArrowUdf));
 }
 
 bool Expr::contains_aggregate() const {

@@ -658,3 +658,50 @@ def test_udf_keyword_arguments(diff):
         return s.sql("SELECT scaled_kw(b => id, a => 5), scaled_kw(id, b => 7) FROM range(3)")
 
     diff(sql_kw)
+
+
+def test_arrow_udfs(diff):
+    # arrow_udf: Array -> Array (250), Iterator[Array] -> Iterator[Array] (251), Array -> scalar
+    # per group (252) and over a window (253).
+    from pyspark.sql.functions import arrow_udf
+
+    def scalar(s):
+        @arrow_udf("long")
+        def plus(a: pa.Array, b: pa.Array) -> pa.Array:
+            return pa.compute.add(a, pa.compute.multiply(b, 10))
+
+        return s.range(5).select(plus("id", F.col("id") + 1).alias("p"), plus(b=F.col("id"), a=F.lit(1)))
+
+    diff(scalar)
+
+    def iterator(s):
+        from typing import Iterator
+
+        @arrow_udf("double")
+        def halves(it: Iterator[pa.Array]) -> Iterator[pa.Array]:
+            for a in it:
+                yield pa.compute.divide(pa.compute.cast(a, pa.float64()), 2)
+
+        return s.range(0, 100000, 1, 2).select(halves("id").alias("h")).agg(F.sum("h"), F.count("*"))
+
+    diff(iterator)
+
+    def grouped(s):
+        @arrow_udf("double")
+        def mean(v: pa.Array) -> float:
+            return pa.compute.mean(v).as_py()
+
+        df = s.range(20).select((F.col("id") % 3).alias("k"), (F.col("id") * 1.5).alias("v"))
+        return df.groupBy("k").agg(mean("v").alias("m"))
+
+    diff(grouped)
+
+    def windowed(s):
+        @arrow_udf("double")
+        def total(v: pa.Array) -> float:
+            return pa.compute.sum(v).as_py()
+
+        df = s.range(12).select((F.col("id") % 3).alias("k"), F.col("id").cast("double").alias("v"))
+        return df.select("k", "v", total("v").over(Window.partitionBy("k")).alias("t"))
+
+    diff(windowed)
