@@ -535,7 +535,89 @@ void KeyEncoder::encode(const std::vector<ColumnPtr>& keys, int64_t n, std::stri
   }
 }
 
+namespace {
+
+/// The validity of `n` rows whose flag bytes are at `cursor[i]` (0: null), or null when no row
+/// is null; `*nulls` counts the null rows.
+BufferPtr flag_validity(const char* const* cursor, int64_t n, int64_t* nulls) {
+  int64_t count = 0;
+  for (int64_t i = 0; i < n; ++i) count += *cursor[i] == 0;
+  *nulls = count;
+  if (count == 0) return nullptr;
+  BufferPtr validity = Buffer::zeroed(static_cast<size_t>(bitmap_bytes(n)));
+  uint8_t* bits = validity->mutable_data();
+  for (int64_t i = 0; i < n; ++i)
+    if (*cursor[i] != 0) set_bit(bits, i);
+  return validity;
+}
+
+/// Decodes one flat key (`is_flat_key`, not boolean) of every row from the row cursors, which
+/// point at the key's flag byte and move past its bytes: the inverse of put_column.
+ColumnPtr get_column(const TypePtr& type, int64_t n, const char** cursor) {
+  const DataType& t = *type;
+  if (t.id() == TypeId::kNull) {
+    for (int64_t i = 0; i < n; ++i) cursor[i] += 1;
+    return Column::all_null(type, n);
+  }
+  int64_t nulls = 0;
+  BufferPtr validity = flag_validity(cursor, n, &nulls);
+  if (is_string_key(t)) {
+    BufferPtr offsets = Buffer::allocate(static_cast<size_t>(n + 1) * 4);
+    int32_t* o = offsets->mutable_as<int32_t>();
+    int64_t total = 0;
+    o[0] = 0;
+    for (int64_t i = 0; i < n; ++i) {
+      if (*cursor[i] != 0) {
+        uint32_t len;
+        std::memcpy(&len, cursor[i] + 1, 4);
+        total += len;
+      }
+      if (total > INT32_MAX)
+        throw SparkError(ErrorKind::kRuntime, "INTERNAL_ERROR", "column exceeds 2 GiB in one batch");
+      o[i + 1] = static_cast<int32_t>(total);
+    }
+    BufferPtr data = Buffer::allocate(static_cast<size_t>(total));
+    char* d = reinterpret_cast<char*>(data->mutable_data());
+    for (int64_t i = 0; i < n; ++i) {
+      if (*cursor[i] == 0) {
+        cursor[i] += 1;
+        continue;
+      }
+      const size_t len = static_cast<size_t>(o[i + 1] - o[i]);
+      std::memcpy(d + o[i], cursor[i] + 5, len);
+      cursor[i] += 5 + len;
+    }
+    return Column::make(type, n, std::move(validity), std::move(data), std::move(offsets), {}, nulls);
+  }
+  const size_t w = static_cast<size_t>(t.byte_width());
+  BufferPtr data = Buffer::allocate(static_cast<size_t>(n) * w);
+  uint8_t* d = data->mutable_data();
+  for (int64_t i = 0; i < n; ++i) {
+    if (*cursor[i] == 0) {
+      std::memset(d + static_cast<size_t>(i) * w, 0, w);
+      cursor[i] += 1;
+    } else {
+      std::memcpy(d + static_cast<size_t>(i) * w, cursor[i] + 1, w);
+      cursor[i] += 1 + w;
+    }
+  }
+  return Column::make(type, n, std::move(validity), std::move(data), nullptr, {}, nulls);
+}
+
+}  // namespace
+
 std::vector<ColumnPtr> KeyEncoder::decode(const std::vector<std::string_view>& keys) const {
+  // Flat keys are read a column at a time into their buffers, as `encode` writes them; nested
+  // keys (and booleans) through builders a row at a time.
+  if (std::all_of(types_.begin(), types_.end(),
+                  [](const TypePtr& t) { return is_flat_key(*t) && t->id() != TypeId::kBoolean; })) {
+    const int64_t n = static_cast<int64_t>(keys.size());
+    std::vector<const char*> cursor(keys.size());
+    for (size_t i = 0; i < keys.size(); ++i) cursor[i] = keys[i].data();
+    std::vector<ColumnPtr> out;
+    for (const TypePtr& t : types_) out.push_back(get_column(t, n, cursor.data()));
+    return out;
+  }
   std::vector<std::unique_ptr<ColumnBuilder>> builders;
   for (auto& t : types_) builders.push_back(std::make_unique<ColumnBuilder>(t, static_cast<int64_t>(keys.size())));
   for (auto& k : keys) {
