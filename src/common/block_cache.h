@@ -23,7 +23,8 @@ class BlockCache {
   static BlockCache& global();
 
   /// A block of at least `bytes` (rounded up to its size class, `block_size(bytes)`), aligned to
-  /// 4 KiB; a request below kMinBlock is served by malloc (64-byte aligned) and never cached.
+  /// 4 KiB (2 MiB, in transparent huge pages where the system allows, from 2 MiB up); a request
+  /// below kMinBlock is served by malloc (64-byte aligned) and never cached.
   /// Throws a Spark out-of-memory error when the system has none.
   void* allocate(size_t bytes);
   /// Returns a block of `bytes` (as asked of `allocate`) to the cache, or to the system when the
