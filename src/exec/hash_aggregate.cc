@@ -333,12 +333,13 @@ void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
     for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
   };
   auto to_byte_keys = [&] { groups_to_byte_keys(t, enc); };
-  std::vector<int64_t> group(static_cast<size_t>(n));
+  // Each row's state (of the first function; the others lie at their offsets from it).
+  std::unique_ptr<uint8_t*[]> base(new uint8_t*[static_cast<size_t>(n)]);
   std::vector<uint32_t> codes;
   uint32_t domain = 0;
   // Keys of a small domain (dictionary-coded strings, narrow integers; a domain no larger than
   // the batch) are neither encoded nor hashed per row: the first row of each code finds its
-  // group, and every row takes the group of its code.
+  // group, and every row takes the state of its code.
   if (!key_cols.empty() &&
       small_domain_codes(key_cols, n, static_cast<uint32_t>(std::min<int64_t>(n, kBatchRows)), codes, &domain)) {
     std::vector<int32_t> local_of(domain, -1);
@@ -355,22 +356,29 @@ void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
     for (const ColumnPtr& k : key_cols) first_keys.push_back(gather(*k, firsts.data(), m));
     std::vector<int64_t> first_group(static_cast<size_t>(m));
     find_groups(t, enc, first_keys, m, first_group.data(), init_state, to_byte_keys);
-    for (int64_t i = 0; i < n; ++i) group[i] = first_group[static_cast<size_t>(local_of[codes[i]])];
+    // States never move once made, so a code's state is looked up once.
+    std::vector<uint8_t*> state_of(domain, nullptr);
+    for (uint32_t c = 0; c < domain; ++c)
+      if (local_of[c] >= 0) state_of[c] = t.state(first_group[static_cast<size_t>(local_of[c])]);
+    for (int64_t i = 0; i < n; ++i) base[i] = state_of[codes[i]];
   } else {
+    std::vector<int64_t> group(static_cast<size_t>(n));
     find_groups(t, enc, key_cols, n, group.data(), init_state, to_byte_keys);
+    for (int64_t i = 0; i < n; ++i) base[i] = t.state(group[i]);
   }
-  std::vector<uint8_t*> ptrs(static_cast<size_t>(n));
+  std::unique_ptr<uint8_t*[]> ptrs(new uint8_t*[static_cast<size_t>(n)]);
   for (size_t f = 0; f < functions_.size(); ++f) {
     const AggregateCall& call = calls_[f];
     std::vector<ColumnPtr> args;
     for (auto& a : call.args) args.push_back(evaluate(*a, batch, ctx.eval));
-    for (int64_t i = 0; i < n; ++i) ptrs[i] = t.state(group[i]) + state_offsets_[f];
+    const size_t offset = state_offsets_[f];
+    for (int64_t i = 0; i < n; ++i) ptrs[i] = base[i] + offset;
     if (call.filter) {
       ColumnPtr keep = evaluate(*call.filter, batch, ctx.eval);
       for (int64_t i = 0; i < n; ++i)
         if (!(keep->is_valid(i) && keep->bool_at(i))) ptrs[i] = nullptr;
     }
-    functions_[f]->update(ptrs.data(), args, n);
+    functions_[f]->update(ptrs.get(), args, n);
   }
   // A thread that finds many groups keeps them in hash partitions from here on, so that the
   // final merge can take each partition's table of one thread as it is and merge only the
