@@ -75,13 +75,29 @@ void* BlockCache::allocate(size_t bytes) {
   {
     std::lock_guard<std::mutex> lock(mu_);
     in_use_ += size;
-    if (!free_[c].empty()) {
-      void* p = free_[c].back();
-      free_[c].pop_back();
-      idle_[c] = std::min(idle_[c], free_[c].size());
+    // The smallest kept block that fits; a larger one is split in halves, the halves not
+    // handed out kept (pieces of a mapping unmap on their own).
+    for (int k = c; k < kClasses; ++k) {
+      if (free_[k].empty()) continue;
+      auto* p = static_cast<char*>(free_[k].back());
+      free_[k].pop_back();
+      idle_[k] = std::min(idle_[k], free_[k].size());
+      for (int h = k - 1; h >= c; --h) free_[h].push_back(p + (size_t{1} << h));
       cached_ -= size;
       return p;
     }
+    // A new mapping: give back as many kept (smaller) bytes, so that what the process maps in
+    // all does not grow because blocks were kept in other sizes.
+    size_t released = 0;
+    for (int k = c - 1; k >= 0 && released < size; --k) {
+      while (!free_[k].empty() && released < size) {
+        munmap(free_[k].back(), size_t{1} << k);
+        free_[k].pop_back();
+        idle_[k] = std::min(idle_[k], free_[k].size());
+        released += size_t{1} << k;
+      }
+    }
+    cached_ -= released;
   }
   void* p = map_block(size);
   if (p == nullptr) {

@@ -14,7 +14,10 @@ namespace ember {
 /// threshold afresh every time (and a thread's arena cannot hold them at all). Freed blocks are
 /// kept, per size, up to a cap on the bytes kept (`set_limit`; by default an eighth of the
 /// machine's memory, at most 4 GiB; `EMBER_BLOCK_CACHE_BYTES` overrides it), handed out again
-/// before any new mapping, and returned to the system once idle (`release_idle`). Blocks come
+/// before any new mapping (a larger one split in halves when none of the size is kept), and
+/// returned to the system once idle (`release_idle`). A new mapping gives back as many kept
+/// bytes of smaller sizes, so that keeping blocks does not raise what the process maps in all
+/// above what it mapped before. Blocks come
 /// back dirty: users initialise what they read. Thread-safe; a block is taken and returned under
 /// one mutex, which the block sizes keep rare.
 class BlockCache {

@@ -55,6 +55,37 @@ TEST(BlockCache, KeepsNoMoreThanItsLimit) {
   cache.set_limit(limit);
 }
 
+TEST(BlockCache, ALargerKeptBlockIsSplitAndANewMappingGivesBackSmallerOnes) {
+  BlockCache& cache = BlockCache::global();
+  const size_t limit = cache.limit();
+  cache.set_limit(size_t{64} << 20);
+  cache.trim();
+  const size_t mib = size_t{1} << 20;
+  auto* big = static_cast<char*>(cache.allocate(4 * mib));
+  cache.free(big, 4 * mib);
+  // A 1 MiB block is the first quarter of the kept 4 MiB; its halves (1 and 2 MiB) stay kept.
+  auto* a = static_cast<char*>(cache.allocate(mib));
+  EXPECT_EQ(a, big);
+  EXPECT_EQ(cache.cached(), 3 * mib);
+  auto* b = static_cast<char*>(cache.allocate(mib));
+  EXPECT_EQ(b, big + mib);
+  auto* c = static_cast<char*>(cache.allocate(2 * mib));
+  EXPECT_EQ(c, big + 2 * mib);
+  EXPECT_EQ(cache.cached(), 0u);
+  std::memset(a, 1, mib);
+  std::memset(c, 2, 2 * mib);
+  cache.free(a, mib);
+  cache.free(b, mib);
+  cache.free(c, 2 * mib);
+  EXPECT_EQ(cache.cached(), 4 * mib);
+  // No kept block holds 8 MiB: the new mapping gives back the kept 4 MiB.
+  void* d = cache.allocate(8 * mib);
+  EXPECT_EQ(cache.cached(), 0u);
+  cache.free(d, 8 * mib);
+  cache.trim();
+  cache.set_limit(limit);
+}
+
 TEST(BlockCache, SmallRequestsAreNotCached) {
   BlockCache& cache = BlockCache::global();
   cache.trim();
