@@ -537,86 +537,129 @@ void KeyEncoder::encode(const std::vector<ColumnPtr>& keys, int64_t n, std::stri
 
 namespace {
 
-/// The validity of `n` rows whose flag bytes are at `cursor[i]` (0: null), or null when no row
-/// is null; `*nulls` counts the null rows.
-BufferPtr flag_validity(const char* const* cursor, int64_t n, int64_t* nulls) {
-  int64_t count = 0;
-  for (int64_t i = 0; i < n; ++i) count += *cursor[i] == 0;
-  *nulls = count;
-  if (count == 0) return nullptr;
-  BufferPtr validity = Buffer::zeroed(static_cast<size_t>(bitmap_bytes(n)));
-  uint8_t* bits = validity->mutable_data();
-  for (int64_t i = 0; i < n; ++i)
-    if (*cursor[i] != 0) set_bit(bits, i);
-  return validity;
+/// Copies `len` bytes with at most two fixed-size moves for short strings (the bytes past
+/// `len` at either end are neither read nor written).
+inline void copy_bytes(char* dst, const char* src, size_t len) {
+  if (len >= 8) {
+    if (len > 16) {
+      std::memcpy(dst, src, len);
+      return;
+    }
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + len - 8, src + len - 8, 8);
+  } else if (len >= 4) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + len - 4, src + len - 4, 4);
+  } else {
+    for (size_t j = 0; j < len; ++j) dst[j] = src[j];
+  }
 }
 
-/// Decodes one flat key (`is_flat_key`, not boolean) of every row from the row cursors, which
-/// point at the key's flag byte and move past its bytes: the inverse of put_column.
-ColumnPtr get_column(const TypePtr& type, int64_t n, const char** cursor) {
-  const DataType& t = *type;
-  if (t.id() == TypeId::kNull) {
-    for (int64_t i = 0; i < n; ++i) cursor[i] += 1;
-    return Column::all_null(type, n);
-  }
-  int64_t nulls = 0;
-  BufferPtr validity = flag_validity(cursor, n, &nulls);
-  if (is_string_key(t)) {
-    BufferPtr offsets = Buffer::allocate(static_cast<size_t>(n + 1) * 4);
-    int32_t* o = offsets->mutable_as<int32_t>();
-    int64_t total = 0;
-    o[0] = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      if (*cursor[i] != 0) {
-        uint32_t len;
-        std::memcpy(&len, cursor[i] + 1, 4);
-        total += len;
-      }
-      if (total > INT32_MAX)
-        throw SparkError(ErrorKind::kRuntime, "INTERNAL_ERROR", "column exceeds 2 GiB in one batch");
-      o[i + 1] = static_cast<int32_t>(total);
+/// Decodes keys of flat types (`is_flat_key`, booleans aside) into one column per type: the
+/// inverse of put_column, in two passes over the rows (sizes and nulls, then values), each
+/// reading a row's key bytes once for all its columns.
+std::vector<ColumnPtr> decode_flat(const std::vector<TypePtr>& types, const std::vector<std::string_view>& keys) {
+  const int64_t n = static_cast<int64_t>(keys.size());
+  const size_t k = types.size();
+  enum Kind : uint8_t { kNullKey, kStringKey, kFixedKey };
+  std::vector<Kind> kind(k);
+  std::vector<size_t> width(k, 0);
+  for (size_t c = 0; c < k; ++c) {
+    if (types[c]->id() == TypeId::kNull) kind[c] = kNullKey;
+    else if (is_string_key(*types[c])) kind[c] = kStringKey;
+    else {
+      kind[c] = kFixedKey;
+      width[c] = static_cast<size_t>(types[c]->byte_width());
     }
-    BufferPtr data = Buffer::allocate(static_cast<size_t>(total));
-    char* d = reinterpret_cast<char*>(data->mutable_data());
-    for (int64_t i = 0; i < n; ++i) {
-      if (*cursor[i] == 0) {
-        cursor[i] += 1;
+  }
+  std::vector<int64_t> bytes(k, 0), nulls(k, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    const char* p = keys[static_cast<size_t>(i)].data();
+    for (size_t c = 0; c < k; ++c) {
+      if (kind[c] == kNullKey || *p == 0) {
+        nulls[c] += kind[c] != kNullKey;
+        p += 1;
+      } else if (kind[c] == kStringKey) {
+        uint32_t len;
+        std::memcpy(&len, p + 1, 4);
+        bytes[c] += len;
+        p += 5 + len;
+      } else {
+        p += 1 + width[c];
+      }
+    }
+  }
+  std::vector<BufferPtr> data(k), offsets(k), validity(k);
+  std::vector<uint8_t*> out(k, nullptr), valid(k, nullptr);
+  std::vector<int32_t*> offs(k, nullptr);
+  std::vector<int64_t> at(k, 0);  // bytes written of each string column
+  for (size_t c = 0; c < k; ++c) {
+    if (kind[c] == kNullKey) continue;
+    if (kind[c] == kStringKey) {
+      if (bytes[c] > INT32_MAX)
+        throw SparkError(ErrorKind::kRuntime, "INTERNAL_ERROR", "column exceeds 2 GiB in one batch");
+      data[c] = Buffer::allocate(static_cast<size_t>(bytes[c]));
+      offsets[c] = Buffer::allocate(static_cast<size_t>(n + 1) * 4);
+      offs[c] = offsets[c]->mutable_as<int32_t>();
+      offs[c][0] = 0;
+    } else {
+      data[c] = Buffer::allocate(static_cast<size_t>(n) * width[c]);
+    }
+    out[c] = data[c]->mutable_data();
+    if (nulls[c] > 0) {
+      validity[c] = Buffer::zeroed(static_cast<size_t>(bitmap_bytes(n)));
+      valid[c] = validity[c]->mutable_data();
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const char* p = keys[static_cast<size_t>(i)].data();
+    for (size_t c = 0; c < k; ++c) {
+      if (kind[c] == kNullKey) {
+        p += 1;
         continue;
       }
-      const size_t len = static_cast<size_t>(o[i + 1] - o[i]);
-      std::memcpy(d + o[i], cursor[i] + 5, len);
-      cursor[i] += 5 + len;
+      const bool is_valid = *p != 0;
+      if (valid[c] && is_valid) set_bit(valid[c], i);
+      if (kind[c] == kStringKey) {
+        if (is_valid) {
+          uint32_t len;
+          std::memcpy(&len, p + 1, 4);
+          copy_bytes(reinterpret_cast<char*>(out[c]) + at[c], p + 5, len);
+          at[c] += len;
+          p += 5 + len;
+        } else {
+          p += 1;
+        }
+        offs[c][i + 1] = static_cast<int32_t>(at[c]);
+      } else {
+        const size_t w = width[c];
+        uint8_t* d = out[c] + static_cast<size_t>(i) * w;
+        if (is_valid) {
+          std::memcpy(d, p + 1, w);
+          p += 1 + w;
+        } else {
+          std::memset(d, 0, w);
+          p += 1;
+        }
+      }
     }
-    return Column::make(type, n, std::move(validity), std::move(data), std::move(offsets), {}, nulls);
   }
-  const size_t w = static_cast<size_t>(t.byte_width());
-  BufferPtr data = Buffer::allocate(static_cast<size_t>(n) * w);
-  uint8_t* d = data->mutable_data();
-  for (int64_t i = 0; i < n; ++i) {
-    if (*cursor[i] == 0) {
-      std::memset(d + static_cast<size_t>(i) * w, 0, w);
-      cursor[i] += 1;
-    } else {
-      std::memcpy(d + static_cast<size_t>(i) * w, cursor[i] + 1, w);
-      cursor[i] += 1 + w;
-    }
+  std::vector<ColumnPtr> cols;
+  for (size_t c = 0; c < k; ++c) {
+    if (kind[c] == kNullKey) cols.push_back(Column::all_null(types[c], n));
+    else cols.push_back(Column::make(types[c], n, validity[c], data[c], offsets[c], {}, nulls[c]));
   }
-  return Column::make(type, n, std::move(validity), std::move(data), nullptr, {}, nulls);
+  return cols;
 }
 
 }  // namespace
 
 std::vector<ColumnPtr> KeyEncoder::decode(const std::vector<std::string_view>& keys) const {
-  // Flat keys are read a column at a time into their buffers, as `encode` writes them; nested
-  // keys (and booleans) through builders a row at a time.
+  // Flat keys are read into their columns' buffers; nested keys (and booleans) through
+  // builders.
   if (std::all_of(types_.begin(), types_.end(),
                   [](const TypePtr& t) { return is_flat_key(*t) && t->id() != TypeId::kBoolean; })) {
-    const int64_t n = static_cast<int64_t>(keys.size());
-    std::vector<const char*> cursor(keys.size());
-    for (size_t i = 0; i < keys.size(); ++i) cursor[i] = keys[i].data();
-    std::vector<ColumnPtr> out;
-    for (const TypePtr& t : types_) out.push_back(get_column(t, n, cursor.data()));
-    return out;
+    return decode_flat(types_, keys);
   }
   std::vector<std::unique_ptr<ColumnBuilder>> builders;
   for (auto& t : types_) builders.push_back(std::make_unique<ColumnBuilder>(t, static_cast<int64_t>(keys.size())));

@@ -158,12 +158,16 @@ struct HashAggregate::Table {
     states.reserve(n);
   }
 
+  /// Moves every group to a slot array of `size` slots. Groups go in in order, each to a slot
+  /// at random: the slot of the group some rows ahead is asked for while this one goes in.
   void rehash(size_t size) {
     const size_t mask = size - 1;
     const size_t n = hashes.size();
+    constexpr size_t kAhead = 16;
     if (byte_keys) {
       BlockArray<ByteSlot> bigger = empty_slots<ByteSlot>(size);
       for (size_t g = 0; g < n; ++g) {
+        if (g + kAhead < n) __builtin_prefetch(&bigger[hashes[g + kAhead] & mask], 1);
         const uint64_t h = hashes[g];
         size_t pos = h & mask;
         while (bigger[pos].group >= 0) pos = (pos + 1) & mask;
@@ -174,6 +178,7 @@ struct HashAggregate::Table {
     }
     BlockArray<PackedSlot> bigger = empty_slots<PackedSlot>(size);
     for (size_t g = 0; g < n; ++g) {
+      if (g + kAhead < n) __builtin_prefetch(&bigger[hashes[g + kAhead] & mask], 1);
       size_t pos = hashes[g] & mask;
       while (bigger[pos].group >= 0) pos = (pos + 1) & mask;
       bigger[pos] = PackedSlot{packed[g], static_cast<int32_t>(g)};
