@@ -1,5 +1,6 @@
 #include "connect/session_manager.h"
 
+#include "common/block_cache.h"
 #include "connect/uuid.h"
 
 namespace ember::connect {
@@ -267,6 +268,9 @@ bool SessionManager::wait_for_executions(std::chrono::milliseconds timeout) {
 
 void SessionManager::maintain() {
   const auto now = std::chrono::steady_clock::now();
+  // Memory that large operators freed and no query took again since the last round goes back
+  // to the system, so an idle server does not keep the blocks of its last big query.
+  BlockCache::global().release_idle();
   std::vector<std::shared_ptr<ConnectSession>> all;
   {
     std::lock_guard<std::mutex> lock(mu_);

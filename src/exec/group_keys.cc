@@ -535,7 +535,132 @@ void KeyEncoder::encode(const std::vector<ColumnPtr>& keys, int64_t n, std::stri
   }
 }
 
+namespace {
+
+/// Copies `len` bytes with at most two fixed-size moves for short strings (the bytes past
+/// `len` at either end are neither read nor written).
+inline void copy_bytes(char* dst, const char* src, size_t len) {
+  if (len >= 8) {
+    if (len > 16) {
+      std::memcpy(dst, src, len);
+      return;
+    }
+    std::memcpy(dst, src, 8);
+    std::memcpy(dst + len - 8, src + len - 8, 8);
+  } else if (len >= 4) {
+    std::memcpy(dst, src, 4);
+    std::memcpy(dst + len - 4, src + len - 4, 4);
+  } else {
+    for (size_t j = 0; j < len; ++j) dst[j] = src[j];
+  }
+}
+
+/// Decodes keys of flat types (`is_flat_key`, booleans aside) into one column per type: the
+/// inverse of put_column, in two passes over the rows (sizes and nulls, then values), each
+/// reading a row's key bytes once for all its columns.
+std::vector<ColumnPtr> decode_flat(const std::vector<TypePtr>& types, const std::vector<std::string_view>& keys) {
+  const int64_t n = static_cast<int64_t>(keys.size());
+  const size_t k = types.size();
+  enum Kind : uint8_t { kNullKey, kStringKey, kFixedKey };
+  std::vector<Kind> kind(k);
+  std::vector<size_t> width(k, 0);
+  for (size_t c = 0; c < k; ++c) {
+    if (types[c]->id() == TypeId::kNull) kind[c] = kNullKey;
+    else if (is_string_key(*types[c])) kind[c] = kStringKey;
+    else {
+      kind[c] = kFixedKey;
+      width[c] = static_cast<size_t>(types[c]->byte_width());
+    }
+  }
+  std::vector<int64_t> bytes(k, 0), nulls(k, 0);
+  for (int64_t i = 0; i < n; ++i) {
+    const char* p = keys[static_cast<size_t>(i)].data();
+    for (size_t c = 0; c < k; ++c) {
+      if (kind[c] == kNullKey || *p == 0) {
+        nulls[c] += kind[c] != kNullKey;
+        p += 1;
+      } else if (kind[c] == kStringKey) {
+        uint32_t len;
+        std::memcpy(&len, p + 1, 4);
+        bytes[c] += len;
+        p += 5 + len;
+      } else {
+        p += 1 + width[c];
+      }
+    }
+  }
+  std::vector<BufferPtr> data(k), offsets(k), validity(k);
+  std::vector<uint8_t*> out(k, nullptr), valid(k, nullptr);
+  std::vector<int32_t*> offs(k, nullptr);
+  std::vector<int64_t> at(k, 0);  // bytes written of each string column
+  for (size_t c = 0; c < k; ++c) {
+    if (kind[c] == kNullKey) continue;
+    if (kind[c] == kStringKey) {
+      if (bytes[c] > INT32_MAX)
+        throw SparkError(ErrorKind::kRuntime, "INTERNAL_ERROR", "column exceeds 2 GiB in one batch");
+      data[c] = Buffer::allocate(static_cast<size_t>(bytes[c]));
+      offsets[c] = Buffer::allocate(static_cast<size_t>(n + 1) * 4);
+      offs[c] = offsets[c]->mutable_as<int32_t>();
+      offs[c][0] = 0;
+    } else {
+      data[c] = Buffer::allocate(static_cast<size_t>(n) * width[c]);
+    }
+    out[c] = data[c]->mutable_data();
+    if (nulls[c] > 0) {
+      validity[c] = Buffer::zeroed(static_cast<size_t>(bitmap_bytes(n)));
+      valid[c] = validity[c]->mutable_data();
+    }
+  }
+  for (int64_t i = 0; i < n; ++i) {
+    const char* p = keys[static_cast<size_t>(i)].data();
+    for (size_t c = 0; c < k; ++c) {
+      if (kind[c] == kNullKey) {
+        p += 1;
+        continue;
+      }
+      const bool is_valid = *p != 0;
+      if (valid[c] && is_valid) set_bit(valid[c], i);
+      if (kind[c] == kStringKey) {
+        if (is_valid) {
+          uint32_t len;
+          std::memcpy(&len, p + 1, 4);
+          copy_bytes(reinterpret_cast<char*>(out[c]) + at[c], p + 5, len);
+          at[c] += len;
+          p += 5 + len;
+        } else {
+          p += 1;
+        }
+        offs[c][i + 1] = static_cast<int32_t>(at[c]);
+      } else {
+        const size_t w = width[c];
+        uint8_t* d = out[c] + static_cast<size_t>(i) * w;
+        if (is_valid) {
+          std::memcpy(d, p + 1, w);
+          p += 1 + w;
+        } else {
+          std::memset(d, 0, w);
+          p += 1;
+        }
+      }
+    }
+  }
+  std::vector<ColumnPtr> cols;
+  for (size_t c = 0; c < k; ++c) {
+    if (kind[c] == kNullKey) cols.push_back(Column::all_null(types[c], n));
+    else cols.push_back(Column::make(types[c], n, validity[c], data[c], offsets[c], {}, nulls[c]));
+  }
+  return cols;
+}
+
+}  // namespace
+
 std::vector<ColumnPtr> KeyEncoder::decode(const std::vector<std::string_view>& keys) const {
+  // Flat keys are read into their columns' buffers; nested keys (and booleans) through
+  // builders.
+  if (std::all_of(types_.begin(), types_.end(),
+                  [](const TypePtr& t) { return is_flat_key(*t) && t->id() != TypeId::kBoolean; })) {
+    return decode_flat(types_, keys);
+  }
   std::vector<std::unique_ptr<ColumnBuilder>> builders;
   for (auto& t : types_) builders.push_back(std::make_unique<ColumnBuilder>(t, static_cast<int64_t>(keys.size())));
   for (auto& k : keys) {

@@ -3,11 +3,11 @@
 
 #include <algorithm>
 #include <cstring>
-#include <deque>
 
 #include "common/thread_pool.h"
 #include "exec/distinct_aggregate.h"
 #include "exec/group_keys.h"
+#include "exec/group_storage.h"
 #include "exec/operators.h"
 #include "functions/aggregate_scope.h"
 
@@ -18,12 +18,16 @@ namespace ember::exec {
 /// keys live in their slots beside the group number, so that finding a group touches one cache
 /// line, which `prefetch` can ask for ahead of time; a byte-key slot holds the upper half of
 /// its group's hash beside the group number, so that a probe compares key bytes (through the
-/// per-group key array) only for a slot whose hash matches.
+/// per-group key array) only for a slot whose hash matches. Slot arrays and per-group storage
+/// are BlockCache blocks: growing moves no group, and memory freed by one table (or query) is
+/// reused by the next without new page faults.
 struct HashAggregate::Table {
-  explicit Table(size_t state_size) : state_size(state_size) {
-    slots.assign(1024, ByteSlot{});
-    packed_slots.assign(1024, PackedSlot{});
+  explicit Table(size_t state_size) : state_size(state_size), states(state_size) {
+    slots = empty_slots<ByteSlot>(kInitialSlots);
+    packed_slots = empty_slots<PackedSlot>(kInitialSlots);
   }
+
+  static constexpr size_t kInitialSlots = 1024;
 
   struct ByteSlot {
     uint32_t tag = 0;    // the upper 32 bits of the group's hash
@@ -35,25 +39,40 @@ struct HashAggregate::Table {
     int32_t group = -1;  // -1: empty
   };
 
+  template <typename Slot>
+  static BlockArray<Slot> empty_slots(size_t n) {
+    BlockArray<Slot> a(n);
+    std::fill_n(a.data(), n, Slot{});
+    return a;
+  }
+
   size_t state_size;
-  std::vector<ByteSlot> slots;                // byte keys
-  std::vector<PackedSlot> packed_slots;       // packed keys
-  std::vector<uint64_t> hashes;               // per group
-  std::deque<std::string> key_chunks;         // stable storage of key bytes
-  std::vector<std::string_view> keys;         // per group (byte keys)
-  std::vector<PackedKey> packed;              // per group (packed keys)
-  std::vector<uint8_t> states;                // group-major, state_size bytes each
+  BlockArray<ByteSlot> slots;                 // byte keys
+  BlockArray<PackedSlot> packed_slots;        // packed keys
+  GroupArray<uint64_t> hashes;                // per group
+  KeyBytes key_bytes;                         // stable storage of key bytes
+  GroupArray<std::string_view> keys;          // per group (byte keys)
+  GroupArray<PackedKey> packed;               // per group (packed keys)
+  GroupColumn states;                         // state_size bytes a group
   /// Which keys the table holds: packed (fixed-width keys, or strings short enough so far) or
   /// byte-encoded. A packed table turns into a byte one when a longer string arrives.
   bool byte_keys = false;
 
   size_t groups() const { return hashes.size(); }
-  uint8_t* state(size_t g) { return states.data() + g * state_size; }
+  uint8_t* state(size_t g) { return states.at(g); }
 
   /// Asks for the slot a key of hash `h` probes first (of the table's key form).
   void prefetch(uint64_t h) const {
     if (byte_keys) __builtin_prefetch(&slots[h & (slots.size() - 1)]);
     else __builtin_prefetch(&packed_slots[h & (packed_slots.size() - 1)]);
+  }
+
+  /// A new group's state, zeroed then initialised by `init`.
+  template <typename Init>
+  void add_state(Init& init) {
+    uint8_t* s = states.append();
+    std::memset(s, 0, state_size);
+    init(s);
   }
 
   /// The group of a packed key (a table holds either packed or byte keys, never both).
@@ -71,8 +90,7 @@ struct HashAggregate::Table {
     packed_slots[pos] = PackedSlot{key, g};
     hashes.push_back(h);
     packed.push_back(key);
-    states.resize(states.size() + state_size);
-    init(state(static_cast<size_t>(g)));
+    add_state(init);
     if (packed.size() * 2 > packed_slots.size()) grow();
     return g;
   }
@@ -93,43 +111,33 @@ struct HashAggregate::Table {
     slots[pos] = ByteSlot{tag, g};
     hashes.push_back(h);
     byte_keys = true;
-    append_key(key);
-    states.resize(states.size() + state_size);
-    init(state(static_cast<size_t>(g)));
+    keys.push_back(key_bytes.add(key));
+    add_state(init);
     if (keys.size() * 2 > slots.size()) grow();
     return g;
-  }
-
-  void append_key(std::string_view key) {
-    if (key_chunks.empty() || key_chunks.back().capacity() - key_chunks.back().size() < key.size()) {
-      key_chunks.emplace_back();
-      key_chunks.back().reserve(std::max<size_t>(1 << 16, key.size()));
-    }
-    std::string& chunk = key_chunks.back();
-    size_t at = chunk.size();
-    chunk.append(key.data(), key.size());
-    keys.emplace_back(chunk.data() + at, key.size());
   }
 
   /// Re-keys a packed table with byte-encoded keys (same groups, same numbers, same states).
   void to_byte_keys(const KeyEncoder& enc) {
     if (byte_keys) return;
     byte_keys = true;
-    if (packed.empty()) return;
-    std::vector<ColumnPtr> cols = enc.decode_packed(packed.data(), static_cast<int64_t>(packed.size()));
-    std::string arena;
-    std::vector<uint32_t> offs, lens;
-    enc.encode(cols, static_cast<int64_t>(packed.size()), arena, offs, lens);
-    for (size_t g = 0; g < packed.size(); ++g) {
-      std::string_view key(arena.data() + offs[g], lens[g]);
-      append_key(key);
-      hashes[g] = hash_bytes(key.data(), key.size());
+    const size_t n = packed.size();
+    if (n == 0) return;
+    for (size_t off = 0; off < n; off += GroupColumn::kBlockGroups) {
+      const size_t len = std::min(n - off, GroupColumn::kBlockGroups);
+      std::vector<ColumnPtr> cols = enc.decode_packed(packed.run(off), static_cast<int64_t>(len));
+      std::string arena;
+      std::vector<uint32_t> offs, lens;
+      enc.encode(cols, static_cast<int64_t>(len), arena, offs, lens);
+      for (size_t i = 0; i < len; ++i) {
+        std::string_view key(arena.data() + offs[i], lens[i]);
+        keys.push_back(key_bytes.add(key));
+        hashes[off + i] = hash_bytes(key.data(), key.size());
+      }
     }
     packed.clear();
-    packed.shrink_to_fit();
     const size_t size = packed_slots.size();
-    packed_slots.clear();
-    packed_slots.shrink_to_fit();
+    packed_slots.reset();
     rehash(size);
   }
 
@@ -147,28 +155,35 @@ struct HashAggregate::Table {
     hashes.reserve(n);
     if (byte_keys) keys.reserve(n);
     else packed.reserve(n);
-    states.reserve(n * state_size);
+    states.reserve(n);
   }
 
+  /// Moves every group to a slot array of `size` slots. Groups go in in order, each to a slot
+  /// at random: the slot of the group some rows ahead is asked for while this one goes in.
   void rehash(size_t size) {
     const size_t mask = size - 1;
+    const size_t n = hashes.size();
+    constexpr size_t kAhead = 16;
     if (byte_keys) {
-      std::vector<ByteSlot> bigger(size);
-      for (size_t g = 0; g < hashes.size(); ++g) {
-        size_t pos = hashes[g] & mask;
+      BlockArray<ByteSlot> bigger = empty_slots<ByteSlot>(size);
+      for (size_t g = 0; g < n; ++g) {
+        if (g + kAhead < n) __builtin_prefetch(&bigger[hashes[g + kAhead] & mask], 1);
+        const uint64_t h = hashes[g];
+        size_t pos = h & mask;
         while (bigger[pos].group >= 0) pos = (pos + 1) & mask;
-        bigger[pos] = ByteSlot{static_cast<uint32_t>(hashes[g] >> 32), static_cast<int32_t>(g)};
+        bigger[pos] = ByteSlot{static_cast<uint32_t>(h >> 32), static_cast<int32_t>(g)};
       }
-      slots.swap(bigger);
+      slots = std::move(bigger);
       return;
     }
-    std::vector<PackedSlot> bigger(size);
-    for (size_t g = 0; g < hashes.size(); ++g) {
+    BlockArray<PackedSlot> bigger = empty_slots<PackedSlot>(size);
+    for (size_t g = 0; g < n; ++g) {
+      if (g + kAhead < n) __builtin_prefetch(&bigger[hashes[g + kAhead] & mask], 1);
       size_t pos = hashes[g] & mask;
       while (bigger[pos].group >= 0) pos = (pos + 1) & mask;
       bigger[pos] = PackedSlot{packed[g], static_cast<int32_t>(g)};
     }
-    packed_slots.swap(bigger);
+    packed_slots = std::move(bigger);
   }
 };
 
@@ -323,12 +338,13 @@ void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
     for (size_t f = 0; f < functions_.size(); ++f) functions_[f]->init(s + state_offsets_[f]);
   };
   auto to_byte_keys = [&] { groups_to_byte_keys(t, enc); };
-  std::vector<int64_t> group(static_cast<size_t>(n));
+  // Each row's state (of the first function; the others lie at their offsets from it).
+  std::unique_ptr<uint8_t*[]> base(new uint8_t*[static_cast<size_t>(n)]);
   std::vector<uint32_t> codes;
   uint32_t domain = 0;
   // Keys of a small domain (dictionary-coded strings, narrow integers; a domain no larger than
   // the batch) are neither encoded nor hashed per row: the first row of each code finds its
-  // group, and every row takes the group of its code.
+  // group, and every row takes the state of its code.
   if (!key_cols.empty() &&
       small_domain_codes(key_cols, n, static_cast<uint32_t>(std::min<int64_t>(n, kBatchRows)), codes, &domain)) {
     std::vector<int32_t> local_of(domain, -1);
@@ -345,22 +361,29 @@ void HashAggregate::sink(LocalSinkState& local, Batch batch, ExecContext& ctx) {
     for (const ColumnPtr& k : key_cols) first_keys.push_back(gather(*k, firsts.data(), m));
     std::vector<int64_t> first_group(static_cast<size_t>(m));
     find_groups(t, enc, first_keys, m, first_group.data(), init_state, to_byte_keys);
-    for (int64_t i = 0; i < n; ++i) group[i] = first_group[static_cast<size_t>(local_of[codes[i]])];
+    // States never move once made, so a code's state is looked up once.
+    std::vector<uint8_t*> state_of(domain, nullptr);
+    for (uint32_t c = 0; c < domain; ++c)
+      if (local_of[c] >= 0) state_of[c] = t.state(first_group[static_cast<size_t>(local_of[c])]);
+    for (int64_t i = 0; i < n; ++i) base[i] = state_of[codes[i]];
   } else {
+    std::vector<int64_t> group(static_cast<size_t>(n));
     find_groups(t, enc, key_cols, n, group.data(), init_state, to_byte_keys);
+    for (int64_t i = 0; i < n; ++i) base[i] = t.state(group[i]);
   }
-  std::vector<uint8_t*> ptrs(static_cast<size_t>(n));
+  std::unique_ptr<uint8_t*[]> ptrs(new uint8_t*[static_cast<size_t>(n)]);
   for (size_t f = 0; f < functions_.size(); ++f) {
     const AggregateCall& call = calls_[f];
     std::vector<ColumnPtr> args;
     for (auto& a : call.args) args.push_back(evaluate(*a, batch, ctx.eval));
-    for (int64_t i = 0; i < n; ++i) ptrs[i] = t.state(group[i]) + state_offsets_[f];
+    const size_t offset = state_offsets_[f];
+    for (int64_t i = 0; i < n; ++i) ptrs[i] = base[i] + offset;
     if (call.filter) {
       ColumnPtr keep = evaluate(*call.filter, batch, ctx.eval);
       for (int64_t i = 0; i < n; ++i)
         if (!(keep->is_valid(i) && keep->bool_at(i))) ptrs[i] = nullptr;
     }
-    functions_[f]->update(ptrs.data(), args, n);
+    functions_[f]->update(ptrs.get(), args, n);
   }
   // A thread that finds many groups keeps them in hash partitions from here on, so that the
   // final merge can take each partition's table of one thread as it is and merge only the
@@ -491,15 +514,16 @@ std::vector<Batch> HashAggregate::materialize(Table& t) const {
   KeyEncoder enc(key_types);
   std::vector<Batch> out;
   size_t total = t.groups();
+  // Each output batch is one block of the table's per-group storage.
+  static_assert(static_cast<size_t>(kBatchRows) == GroupColumn::kBlockGroups);
   for (size_t off = 0; off < total; off += static_cast<size_t>(kBatchRows)) {
     size_t len = std::min(total - off, static_cast<size_t>(kBatchRows));
     Batch b;
     b.num_rows = static_cast<int64_t>(len);
     if (!t.byte_keys) {
-      b.columns = enc.decode_packed(t.packed.data() + off, static_cast<int64_t>(len));
+      b.columns = enc.decode_packed(t.packed.run(off), static_cast<int64_t>(len));
     } else {
-      std::vector<std::string_view> keys(t.keys.begin() + static_cast<std::ptrdiff_t>(off),
-                                         t.keys.begin() + static_cast<std::ptrdiff_t>(off + len));
+      std::vector<std::string_view> keys(t.keys.run(off), t.keys.run(off) + len);
       b.columns = enc.decode(keys);
     }
     std::vector<uint8_t*> ptrs(len);

@@ -238,5 +238,15 @@ TEST(HashAggregateMerge, OneTableOfManyGroups) {
   check({rows(0, 70000, 4096, [](int64_t i) { return long_group(i % 50000); })});
 }
 
+TEST(HashAggregateMerge, UnsplitTablesSpanSeveralStorageBlocks) {
+  // 150k groups a table, below the default split: each table's groups fill three blocks of
+  // its per-group storage, in packed and in byte keys, and come out (or merge) from all.
+  check({rows(0, 150000, 16384, [](int64_t i) { return long_group(i); })}, HashAggregate::kDefaultSplitGroups);
+  check({rows(0, 150000, 16384, [](int64_t i) { return short_group(i); })}, HashAggregate::kDefaultSplitGroups);
+  check({rows(0, 150000, 16384, [](int64_t i) { return short_group(i); }),
+         rows(0, 100000, 16384, [](int64_t i) { return long_group(i + 100000); })},
+        HashAggregate::kDefaultSplitGroups);
+}
+
 }  // namespace
 }  // namespace ember::exec
