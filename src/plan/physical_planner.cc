@@ -807,18 +807,26 @@ class Planner {
         kept.push_back(static_cast<int>(i));
         p.output.push_back(c.output[i]);
       }
-    auto list = [](const std::vector<ExprPtr>& attrs) {
-      std::string s;
-      for (size_t i = 0; i < attrs.size(); ++i) s += (i ? ", " : "") + display_of(attrs[i]);
-      return "[" + s + "]";
-    };
     std::string args;
     for (size_t i = 0; i < g->children.size(); ++i) args += (i ? ", " : "") + display_of(g->children[i]);
-    std::string display = g->name + "(" + args + "), " + list(p.output) + ", " + (g->outer ? "true" : "false") + ", " +
-                          list(n->generator_output);
+    std::string display = g->name + "(" + args + "), " + attribute_list(p.output) + ", " +
+                          (g->outer ? "true" : "false") + ", " + attribute_list(n->generator_output);
     p.root = std::make_unique<exec::Generate>(std::move(spec), std::move(kept), std::move(display));
+    return finish_generate(std::move(p), *n, std::move(c));
+  }
+
+  /// Spark's list of attributes in an operator's details: `[a#1, b#2]`.
+  static std::string attribute_list(const std::vector<ExprPtr>& attrs) {
+    std::string s;
+    for (size_t i = 0; i < attrs.size(); ++i) s += (i ? ", " : "") + display_of(attrs[i]);
+    return "[" + s + "]";
+  }
+
+  /// A generator's operator (`p.root`, whose output holds the kept child columns so far) over
+  /// the planned child `c`: the generated columns follow the kept ones.
+  static PhysicalPlan finish_generate(PhysicalPlan p, const PlanNode& n, PhysicalPlan c) {
     for (auto& a : p.output) p.root->schema.push_back({a->name, a->type, a->nullable, "{}"});
-    for (auto& a : n->generator_output) {
+    for (auto& a : n.generator_output) {
       p.root->schema.push_back({a->name, a->type, a->nullable, "{}"});
       p.output.push_back(a);
     }
@@ -849,24 +857,14 @@ class Planner {
     info.name = g->name;
     std::string call;
     for (size_t i = 0; i < g->children.size(); ++i) call += (i ? ", " : "") + display_of(g->children[i]);
-    auto list = [](const std::vector<ExprPtr>& attrs) {
-      std::string s;
-      for (size_t i = 0; i < attrs.size(); ++i) s += (i ? ", " : "") + display_of(attrs[i]);
-      return "[" + s + "]";
-    };
-    std::string display = g->name + "(" + call + "), " + list(p.output) + ", " + list(n->generator_output) + ", " +
+    std::string display = g->name + "(" + call + "), " + attribute_list(p.output) + ", " +
+                          attribute_list(n->generator_output) + ", " +
                           std::to_string(g->python->eval_type == static_cast<int>(exec::PythonEvalType::kTableUdf)
                                              ? static_cast<int>(exec::PythonEvalType::kArrowTableUdf)
                                              : g->python->eval_type);
     p.root = std::make_unique<exec::PythonUdtfEval>(g->python, std::move(info), std::move(args), std::move(kept),
                                                     std::move(display), python_settings(conf));
-    for (auto& a : p.output) p.root->schema.push_back({a->name, a->type, a->nullable, "{}"});
-    for (auto& a : n->generator_output) {
-      p.root->schema.push_back({a->name, a->type, a->nullable, "{}"});
-      p.output.push_back(a);
-    }
-    p.root->children.push_back(std::move(c.root));
-    return p;
+    return finish_generate(std::move(p), *n, std::move(c));
   }
 
   PhysicalPlan plan_sort(const PlanPtr& n, const std::set<int64_t>* required, int64_t limit, int64_t offset = 0) {

@@ -41,19 +41,6 @@ bool has_scalar_python_call(const ExprPtr& e) {
   return false;
 }
 
-void collect_ids(const ExprPtr& e, std::set<int64_t>& out) {
-  if (e->kind == ExprKind::kAttribute) out.insert(e->expr_id);
-  for (auto& c : e->children) collect_ids(c, out);
-}
-
-bool reads_only(const ExprPtr& e, const std::set<int64_t>& ids) {
-  std::set<int64_t> refs;
-  collect_ids(e, refs);
-  for (int64_t id : refs)
-    if (!ids.count(id)) return false;
-  return true;
-}
-
 std::set<int64_t> output_ids(const PlanPtr& p) {
   std::set<int64_t> ids;
   for (auto& a : p->output) ids.insert(a->expr_id);
@@ -148,17 +135,6 @@ class Extraction {
   std::map<std::string, ExprPtr> columns_;
 };
 
-/// A projection of `original_output` over `node`: drops the columns the extraction added.
-PlanPtr restore_output(PlanPtr node, const std::vector<ExprPtr>& original_output) {
-  auto p = std::make_shared<PlanNode>();
-  p->kind = PlanKind::kProject;
-  p->children = {std::move(node)};
-  p->exprs = original_output;
-  p->output = original_output;
-  p->resolved = true;
-  return p;
-}
-
 /// Aggregate arguments and grouping expressions: calls move; elsewhere in the outputs, only
 /// the calls that a grouping expression already moved are replaced.
 ExprPtr rewrite_aggregate_output(const ExprPtr& e, Extraction& ex) {
@@ -211,7 +187,7 @@ PlanPtr extract_from_join(const PlanPtr& node, const Config& conf) {
   split_conjuncts(node->condition, conjuncts);
   // A call that reads both sides (or neither) cannot be evaluated below the join.
   std::function<bool(const ExprPtr&)> reads_both = [&](const ExprPtr& e) {
-    if (scalar_python_call(e) && !reads_only(e, left_ids) && !reads_only(e, right_ids)) return true;
+    if (scalar_python_call(e) && !refs_subset(e, left_ids) && !refs_subset(e, right_ids)) return true;
     if (e->kind == ExprKind::kLambda) return false;
     for (auto& c : e->children)
       if (reads_both(c)) return true;
@@ -229,8 +205,8 @@ PlanPtr extract_from_join(const PlanPtr& node, const Config& conf) {
   Extraction left(node->children[0]), right(node->children[1]);
   std::function<ExprPtr(const ExprPtr&)> place = [&](const ExprPtr& e) -> ExprPtr {
     if (scalar_python_call(e)) {
-      if (reads_only(e, left_ids)) return left.pull(e);
-      if (reads_only(e, right_ids)) return right.pull(e);
+      if (refs_subset(e, left_ids)) return left.pull(e);
+      if (refs_subset(e, right_ids)) return right.pull(e);
     }
     if (e->children.empty() || e->kind == ExprKind::kLambda) return e;
     std::vector<ExprPtr> kids;
@@ -245,11 +221,9 @@ PlanPtr extract_from_join(const PlanPtr& node, const Config& conf) {
     n->children = std::move(kids);
     return n;
   };
-  ExprPtr condition;
-  for (auto& c : kept) {
-    ExprPtr placed = place(c);
-    condition = condition ? resolved_call("and", {condition, placed}, conf) : placed;
-  }
+  std::vector<ExprPtr> placed;
+  for (auto& c : kept) placed.push_back(place(c));
+  ExprPtr condition = conjoin(placed, conf);
   auto j = std::make_shared<PlanNode>(*node);
   j->condition = condition;
   if (!left.empty()) j->children[0] = left.projection();
@@ -258,18 +232,10 @@ PlanPtr extract_from_join(const PlanPtr& node, const Config& conf) {
   if (!above.empty()) {
     // Inner: the conjuncts that read both sides filter the joined rows (the filter's own
     // extraction evaluates their calls above the join).
-    ExprPtr cond;
-    for (auto& c : above) cond = cond ? resolved_call("and", {cond, c}, conf) : c;
-    auto f = std::make_shared<PlanNode>();
-    f->kind = PlanKind::kFilter;
-    f->children = {out};
-    f->condition = cond;
-    f->output = node->output;
-    f->resolved = true;
-    out = f;
+    out = filter_node(out, conjoin(above, conf));
   }
   if (left.empty() && right.empty()) return out;
-  return restore_output(out, node->output);
+  return project_to(out, node->output);
 }
 
 PlanPtr extract_from_sort(const PlanPtr& node) {
@@ -282,7 +248,7 @@ PlanPtr extract_from_sort(const PlanPtr& node) {
   PlanPtr below = ex.projection();
   n->children = {below};
   n->output = below->output;
-  return restore_output(n, node->output);
+  return project_to(n, node->output);
 }
 
 PlanPtr extract_from_window(const PlanPtr& node) {
@@ -313,7 +279,7 @@ PlanPtr extract_from_window(const PlanPtr& node) {
   n->children = {below};
   n->output = below->output;
   for (size_t i = node->children[0]->output.size(); i < node->output.size(); ++i) n->output.push_back(node->output[i]);
-  return restore_output(n, node->output);
+  return project_to(n, node->output);
 }
 
 PlanPtr extract_from_generate(const PlanPtr& node) {
@@ -327,7 +293,7 @@ PlanPtr extract_from_generate(const PlanPtr& node) {
   n->children = {below};
   n->output = below->output;
   n->output.insert(n->output.end(), n->generator_output.begin(), n->generator_output.end());
-  return restore_output(n, node->output);
+  return project_to(n, node->output);
 }
 
 class ExtractPythonUDFs final : public Rule {

@@ -39,18 +39,6 @@ std::vector<ExprPtr> outer_attributes(const PlanPtr& p) {
   return out;
 }
 
-void collect_attribute_ids(const ExprPtr& e, std::set<int64_t>& out) {
-  if (e->kind == ExprKind::kAttribute) out.insert(e->expr_id);
-  for (auto& c : e->children) collect_attribute_ids(c, out);
-}
-
-bool refs_subset(const ExprPtr& e, const std::set<int64_t>& ids) {
-  std::set<int64_t> refs;
-  collect_attribute_ids(e, refs);
-  for (int64_t r : refs)
-    if (!ids.count(r)) return false;
-  return true;
-}
 
 std::set<int64_t> ids_of(const std::vector<ExprPtr>& attrs) {
   std::set<int64_t> s;
@@ -708,6 +696,19 @@ PlanPtr lateral_join(const PlanPtr& left, const PlanPtr& right, JoinType type,
   out->resolved = true;
   if (condition && !outer) return filter_node(out, condition);
   return out;
+}
+
+void collect_attribute_ids(const ExprPtr& e, std::set<int64_t>& out) {
+  if (e->kind == ExprKind::kAttribute) out.insert(e->expr_id);
+  for (auto& c : e->children) collect_attribute_ids(c, out);
+}
+
+bool refs_subset(const ExprPtr& e, const std::set<int64_t>& ids) {
+  std::set<int64_t> refs;
+  collect_attribute_ids(e, refs);
+  for (int64_t r : refs)
+    if (!ids.count(r)) return false;
+  return true;
 }
 
 }  // namespace ember::plan

@@ -35,6 +35,9 @@ std::string outer_reference_names(const PlanPtr& plan);
 /// arguments whose types the function accepts as they are.
 ExprPtr resolved_call(const std::string& name, std::vector<ExprPtr> args, const Config& conf);
 void split_conjuncts(const ExprPtr& e, std::vector<ExprPtr>& out);
+/// The ids of the attributes `e` reads, and whether they all lie in `ids`.
+void collect_attribute_ids(const ExprPtr& e, std::set<int64_t>& out);
+bool refs_subset(const ExprPtr& e, const std::set<int64_t>& ids);
 ExprPtr conjoin(const std::vector<ExprPtr>& parts, const Config& conf);
 
 /// A subquery plan with its correlated conjuncts pulled out of it: `plan` no longer reads outer
