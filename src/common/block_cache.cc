@@ -18,7 +18,7 @@ size_t default_limit() {
   const long pages = sysconf(_SC_PHYS_PAGES);
   const long page = sysconf(_SC_PAGESIZE);
   const size_t ram = pages > 0 && page > 0 ? static_cast<size_t>(pages) * static_cast<size_t>(page) : 0;
-  return std::min(ram / 8, size_t{4} << 30);
+  return std::min(ram / 4, size_t{8} << 30);
 }
 
 [[noreturn]] void out_of_memory(size_t bytes) {

@@ -12,8 +12,8 @@ namespace ember {
 /// slot arrays. Each fresh page the kernel hands out costs a fault and a zeroing; a query with
 /// millions of groups takes gigabytes of such pages, and glibc maps blocks above its mmap
 /// threshold afresh every time (and a thread's arena cannot hold them at all). Freed blocks are
-/// kept, per size, up to a cap on the bytes kept (`set_limit`; by default an eighth of the
-/// machine's memory, at most 4 GiB; `EMBER_BLOCK_CACHE_BYTES` overrides it), handed out again
+/// kept, per size, up to a cap on the bytes kept (`set_limit`; by default a quarter of the
+/// machine's memory, at most 8 GiB; `EMBER_BLOCK_CACHE_BYTES` overrides it), handed out again
 /// before any new mapping (a larger one split in halves when none of the size is kept), and
 /// returned to the system once idle (`release_idle`). A new mapping gives back as many kept
 /// bytes of smaller sizes, so that keeping blocks does not raise what the process maps in all
