@@ -193,13 +193,39 @@ ArrowResultEncoder::~ArrowResultEncoder() = default;
 
 namespace {
 
-std::string ipc_stream(const std::shared_ptr<arrow::Schema>& schema, const arrow::RecordBatch& rb) {
-  auto sink = value_or_throw(arrow::io::BufferOutputStream::Create(), "allocating an IPC buffer");
+/// An Arrow output stream that appends to a string reserved up front, so that an encoded chunk
+/// is written once and handed to the response as it is (no growth copies, no final copy).
+class StringOutputStream : public arrow::io::OutputStream {
+ public:
+  explicit StringOutputStream(size_t reserve) { out_.reserve(reserve); }
+  arrow::Status Close() override {
+    closed_ = true;
+    return arrow::Status::OK();
+  }
+  bool closed() const override { return closed_; }
+  arrow::Result<int64_t> Tell() const override { return static_cast<int64_t>(out_.size()); }
+  arrow::Status Write(const void* data, int64_t nbytes) override {
+    out_.append(static_cast<const char*>(data), static_cast<size_t>(nbytes));
+    return arrow::Status::OK();
+  }
+  using arrow::io::OutputStream::Write;
+  std::string take() { return std::move(out_); }
+
+ private:
+  std::string out_;
+  bool closed_ = false;
+};
+
+/// One IPC stream of `rb`; `expected_bytes` (its buffers' size) sizes the output up front.
+std::string ipc_stream(const std::shared_ptr<arrow::Schema>& schema, const arrow::RecordBatch& rb,
+                       int64_t expected_bytes) {
+  // Metadata: the schema and batch messages, padding of each buffer, the end marker.
+  const size_t reserve = static_cast<size_t>(expected_bytes) + 1024 + 256 * static_cast<size_t>(schema->num_fields());
+  auto sink = std::make_shared<StringOutputStream>(reserve);
   auto writer = value_or_throw(arrow::ipc::MakeStreamWriter(sink, schema), "opening an IPC stream");
   check(writer->WriteRecordBatch(rb), "writing an IPC record batch");
   check(writer->Close(), "closing an IPC stream");
-  auto buffer = value_or_throw(sink->Finish(), "finishing an IPC stream");
-  return buffer->ToString();
+  return sink->take();
 }
 
 }  // namespace
@@ -214,13 +240,13 @@ void ArrowResultEncoder::add(const Batch& batch, std::vector<ArrowChunk>* out) c
   for (int64_t off = 0; off < batch.num_rows; off += rows_per_chunk) {
     int64_t n = std::min(rows_per_chunk, batch.num_rows - off);
     auto slice = rb->Slice(off, n);
-    out->push_back(ArrowChunk{n, ipc_stream(schema_, *slice)});
+    out->push_back(ArrowChunk{n, ipc_stream(schema_, *slice, bytes_per_row * n)});
   }
 }
 
 ArrowChunk ArrowResultEncoder::empty() const {
   auto rb = value_or_throw(arrow::RecordBatch::MakeEmpty(schema_), "creating an empty batch");
-  return ArrowChunk{0, ipc_stream(schema_, *rb)};
+  return ArrowChunk{0, ipc_stream(schema_, *rb, 0)};
 }
 
 DecodedArrow decode_arrow_stream(const std::string& bytes) {

@@ -30,7 +30,8 @@ class ArrowResultEncoder {
                      int64_t max_bytes);
   ~ArrowResultEncoder();
 
-  /// Appends the chunks of `batch` (none when it has no rows).
+  /// Appends the chunks of `batch` (none when it has no rows). Thread-safe: batches may be
+  /// encoded concurrently.
   void add(const Batch& batch, std::vector<ArrowChunk>* out) const;
   /// A chunk with no rows, so that a client always receives the Arrow schema.
   ArrowChunk empty() const;

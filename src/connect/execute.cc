@@ -1,5 +1,8 @@
 #include "connect/execute.h"
 
+#include <algorithm>
+
+#include "common/thread_pool.h"
 #include "connect/arrow_results.h"
 #include "connect/errors.h"
 #include "connect/plan_input.h"
@@ -81,7 +84,6 @@ void run_relation(ConnectSession& session, Operation& op, const pb::Relation& ro
   if (max_rows <= 0) max_rows = INT64_MAX;
   ArrowResultEncoder encoder(result.schema, config.session_time_zone(), max_rows,
                              kMaxArrowBatchBytes);
-  std::vector<ArrowChunk> chunks;
   int64_t offset = 0;
   auto send = [&](ArrowChunk& chunk) {
     Operation::Response r = response_for(session, op);
@@ -92,12 +94,22 @@ void run_relation(ConnectSession& session, Operation& op, const pb::Relation& ro
     offset += chunk.row_count;
     op.push(std::move(r));
   };
-  for (Batch& b : result.batches) {
-    if (op.cancelled()->load()) break;
-    chunks.clear();
-    encoder.add(b, &chunks);
-    b = Batch();  // its rows now live in the encoded chunks
-    for (auto& c : chunks) send(c);
+  // Batches are encoded on all cores, a window of them at a time (so that encoded chunks do not
+  // pile up far ahead of the client), and sent in order.
+  ThreadPool& pool = ThreadPool::global();
+  const size_t window = std::max<size_t>(1, 2 * pool.size());
+  std::vector<Batch>& batches = result.batches;
+  for (size_t start = 0; start < batches.size() && !op.cancelled()->load(); start += window) {
+    const size_t n = std::min(window, batches.size() - start);
+    std::vector<std::vector<ArrowChunk>> encoded(n);
+    auto encode = [&](size_t i) {
+      encoder.add(batches[start + i], &encoded[i]);
+      batches[start + i] = Batch();  // its rows now live in the encoded chunks
+    };
+    if (n == 1) encode(0);
+    else pool.parallel_run(n, encode);
+    for (auto& chunks : encoded)
+      for (auto& c : chunks) send(c);
   }
   if (offset == 0) {
     ArrowChunk empty = encoder.empty();
