@@ -19,6 +19,15 @@ void tune_host_allocator() {
 #ifdef __GLIBC__
   mallopt(M_MMAP_THRESHOLD, 32 << 20);
   mallopt(M_TRIM_THRESHOLD, 256 << 20);
+  // glibc deletes a thread arena's heap (64 MiB) when its top chunk covers it, unless the top
+  // pad asks for that much free space to stay.
+  mallopt(M_TOP_PAD, 64 << 20);
+#endif
+}
+
+void release_free_host_memory() {
+#ifdef __GLIBC__
+  malloc_trim(0);
 #endif
 }
 

@@ -1,6 +1,7 @@
 #include "connect/session_manager.h"
 
 #include "common/block_cache.h"
+#include "common/host_allocator.h"
 #include "connect/uuid.h"
 
 namespace ember::connect {
@@ -253,6 +254,8 @@ void SessionManager::interrupt_everything() {
 void SessionManager::execution_started() {
   std::lock_guard<std::mutex> lock(exec_mu_);
   ++running_executions_;
+  ++executions_started_;
+  host_memory_released_ = false;
 }
 
 void SessionManager::execution_finished() {
@@ -271,6 +274,15 @@ void SessionManager::maintain() {
   // Memory that large operators freed and no query took again since the last round goes back
   // to the system, so an idle server does not keep the blocks of its last big query.
   BlockCache::global().release_idle();
+  // Memory malloc keeps for the next query goes back once a whole round passed without one.
+  bool release_host = false;
+  {
+    std::lock_guard<std::mutex> lock(exec_mu_);
+    release_host = !host_memory_released_ && running_executions_ == 0 && executions_started_ == started_at_last_round_;
+    started_at_last_round_ = executions_started_;
+    if (release_host) host_memory_released_ = true;
+  }
+  if (release_host) release_free_host_memory();
   std::vector<std::shared_ptr<ConnectSession>> all;
   {
     std::lock_guard<std::mutex> lock(mu_);

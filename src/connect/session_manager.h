@@ -2,6 +2,7 @@
 
 #include <chrono>
 #include <condition_variable>
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <memory>
@@ -150,6 +151,11 @@ class SessionManager {
   std::mutex exec_mu_;
   std::condition_variable exec_cv_;
   int running_executions_ = 0;
+  /// Executions started in all, and that count at the last maintenance round: a round that
+  /// finds none running and none started since the round before finds the server idle.
+  uint64_t executions_started_ = 0;
+  uint64_t started_at_last_round_ = 0;
+  bool host_memory_released_ = true;
 
   std::mutex stop_mu_;
   std::condition_variable stop_cv_;
