@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <memory>
 
 #include "common/thread_pool.h"
 #include "exec/distinct_aggregate.h"
@@ -50,7 +51,11 @@ struct HashAggregate::Table {
   BlockArray<ByteSlot> slots;                 // byte keys
   BlockArray<PackedSlot> packed_slots;        // packed keys
   GroupArray<uint64_t> hashes;                // per group
-  KeyBytes key_bytes;                         // stable storage of key bytes
+  /// Stable storage of the key bytes this table copied in, and of other tables whose keys it
+  /// took over as they were when merging (a merge leaves the bytes of a group new to this table
+  /// where they are, and keeps their storage alive).
+  std::shared_ptr<KeyBytes> key_bytes = std::make_shared<KeyBytes>();
+  std::vector<std::shared_ptr<KeyBytes>> adopted;
   GroupArray<std::string_view> keys;          // per group (byte keys)
   GroupArray<PackedKey> packed;               // per group (packed keys)
   GroupColumn states;                         // state_size bytes a group
@@ -95,9 +100,10 @@ struct HashAggregate::Table {
     return g;
   }
 
-  /// Returns the group of `key`, inserting it (with `init` run on its state) when new.
+  /// Returns the group of `key`, inserting it (with `init` run on its state) when new; the key's
+  /// bytes are copied in unless `stable` (they outlive this table: see `adopt`).
   template <typename Init>
-  int32_t find_or_insert(std::string_view key, uint64_t h, Init&& init) {
+  int32_t find_or_insert(std::string_view key, uint64_t h, Init&& init, bool stable = false) {
     size_t mask = slots.size() - 1;
     size_t pos = h & mask;
     const uint32_t tag = static_cast<uint32_t>(h >> 32);
@@ -111,7 +117,7 @@ struct HashAggregate::Table {
     slots[pos] = ByteSlot{tag, g};
     hashes.push_back(h);
     byte_keys = true;
-    keys.push_back(key_bytes.add(key));
+    keys.push_back(stable ? key : key_bytes->add(key));
     add_state(init);
     if (keys.size() * 2 > slots.size()) grow();
     return g;
@@ -131,7 +137,7 @@ struct HashAggregate::Table {
       enc.encode(cols, static_cast<int64_t>(len), arena, offs, lens);
       for (size_t i = 0; i < len; ++i) {
         std::string_view key(arena.data() + offs[i], lens[i]);
-        keys.push_back(key_bytes.add(key));
+        keys.push_back(key_bytes->add(key));
         hashes[off + i] = hash_bytes(key.data(), key.size());
       }
     }
@@ -139,6 +145,12 @@ struct HashAggregate::Table {
     const size_t size = packed_slots.size();
     packed_slots.reset();
     rehash(size);
+  }
+
+  /// Keeps the key storage of `src` (its own and what it adopted) alive as long as this table.
+  void adopt(const Table& src) {
+    adopted.push_back(src.key_bytes);
+    adopted.insert(adopted.end(), src.adopted.begin(), src.adopted.end());
   }
 
   void grow() { rehash((byte_keys ? slots.size() : packed_slots.size()) * 2); }
@@ -444,13 +456,15 @@ void HashAggregate::merge_into(Table& dst, Table& src, const std::vector<uint32_
   const bool owning =
       std::any_of(functions_.begin(), functions_.end(), [](const auto& f) { return f->needs_destroy(); });
   const bool packed = !src.byte_keys;
+  // Byte keys new to `dst` stay in `src`'s storage, which `dst` keeps.
+  if (!packed && !mine.empty()) dst.adopt(src);
   constexpr size_t kAhead = 16;
   for (size_t k = 0; k < mine.size(); ++k) {
     const size_t g = mine[k];
     if (k + kAhead < mine.size()) dst.prefetch(src.hashes[mine[k + kAhead]]);
     fresh = false;
     int32_t to = packed ? dst.find_or_insert_packed(src.packed[g], src.hashes[g], mark_fresh)
-                        : dst.find_or_insert(src.keys[g], src.hashes[g], mark_fresh);
+                        : dst.find_or_insert(src.keys[g], src.hashes[g], mark_fresh, true);
     uint8_t* d = dst.state(static_cast<size_t>(to));
     uint8_t* from = src.state(g);
     if (fresh && !owning) {
