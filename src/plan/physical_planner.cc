@@ -802,17 +802,25 @@ class Planner {
     for (auto& f : g->type->fields()) spec.output_types.push_back(f.type);
     std::vector<int> kept;
     PhysicalPlan p;
-    for (size_t i = 0; i < c.output.size(); ++i)
-      if (kept_ids.count(c.output[i]->expr_id)) {
-        kept.push_back(static_cast<int>(i));
-        p.output.push_back(c.output[i]);
-      }
+    p.output = kept_columns(c.output, kept_ids, kept);
     std::string args;
     for (size_t i = 0; i < g->children.size(); ++i) args += (i ? ", " : "") + display_of(g->children[i]);
     std::string display = g->name + "(" + args + "), " + attribute_list(p.output) + ", " +
                           (g->outer ? "true" : "false") + ", " + attribute_list(n->generator_output);
     p.root = std::make_unique<exec::Generate>(std::move(spec), std::move(kept), std::move(display));
     return finish_generate(std::move(p), *n, std::move(c));
+  }
+
+  /// The attributes of `output` whose ids are in `ids`, in order; their positions go to `kept`.
+  static std::vector<ExprPtr> kept_columns(const std::vector<ExprPtr>& output, const std::set<int64_t>& ids,
+                                           std::vector<int>& kept) {
+    std::vector<ExprPtr> attrs;
+    for (size_t i = 0; i < output.size(); ++i)
+      if (ids.count(output[i]->expr_id)) {
+        kept.push_back(static_cast<int>(i));
+        attrs.push_back(output[i]);
+      }
+    return attrs;
   }
 
   /// Spark's list of attributes in an operator's details: `[a#1, b#2]`.
@@ -842,11 +850,7 @@ class Planner {
     for (auto& a : g->children) args.push_back(bind_expr(a, c.output, conf));
     std::vector<int> kept;
     PhysicalPlan p;
-    for (size_t i = 0; i < c.output.size(); ++i)
-      if (kept_ids.count(c.output[i]->expr_id)) {
-        kept.push_back(static_cast<int>(i));
-        p.output.push_back(c.output[i]);
-      }
+    p.output = kept_columns(c.output, kept_ids, kept);
     if (!kept.empty() && g->python->eval_type == static_cast<int>(exec::PythonEvalType::kArrowUdtf))
       throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                        "The feature is not supported: an Arrow table function (arrow_udtf) joined with the rows "
