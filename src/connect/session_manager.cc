@@ -271,17 +271,19 @@ bool SessionManager::wait_for_executions(std::chrono::milliseconds timeout) {
 
 void SessionManager::maintain() {
   const auto now = std::chrono::steady_clock::now();
-  // Memory that large operators freed and no query took again since the last round goes back
-  // to the system, so an idle server does not keep the blocks of its last big query.
-  BlockCache::global().release_idle();
-  // Memory malloc keeps for the next query goes back once a whole round passed without one.
-  bool release_host = false;
+  bool running = false, release_host = false;
   {
     std::lock_guard<std::mutex> lock(exec_mu_);
-    release_host = !host_memory_released_ && running_executions_ == 0 && executions_started_ == started_at_last_round_;
+    running = running_executions_ > 0;
+    release_host = !host_memory_released_ && !running && executions_started_ == started_at_last_round_;
     started_at_last_round_ = executions_started_;
     if (release_host) host_memory_released_ = true;
   }
+  // Memory that large operators freed and no query took again since the last round goes back
+  // to the system, so an idle server does not keep the blocks of its last big query. Not while
+  // a query runs: a long one would lose the blocks it frees in one phase and takes in the next.
+  if (!running) BlockCache::global().release_idle();
+  // Memory malloc keeps for the next query goes back once a whole round passed without one.
   if (release_host) release_free_host_memory();
   std::vector<std::shared_ptr<ConnectSession>> all;
   {
