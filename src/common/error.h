@@ -78,6 +78,10 @@ std::string sql_state_for(const std::string& error_class);
 /// Quotes an identifier the way Spark shows it in messages: `a`.`b`.
 std::string quote_id(const std::string& name);
 
+/// The Levenshtein distance between `a` and `b`, byte by byte: what Spark's "Did you mean"
+/// suggestions order candidates by.
+size_t edit_distance(const std::string& a, const std::string& b);
+
 }  // namespace ember
 
 /// Invariant checks: a failure is a bug in Ember, never a user error.

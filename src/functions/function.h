@@ -130,6 +130,17 @@ using HigherOrderKernel =
                             int64_t num_rows, const Signature& sig, const EvalContext& ctx)>;
 
 /// One Spark function: everything the engine needs to know about it, in one place.
+/// A parameter of a function that takes arguments by name as well as by position
+/// (`mask(s, digitChar => 'D')`), as Spark's signature of the function declares it.
+struct Parameter {
+  std::string name;
+  /// The value Spark fills in for an optional parameter a call skips while naming a later one
+  /// (null type: the parameter is required).
+  Value default_value;
+  TypePtr default_type;
+  bool required() const { return default_type == nullptr; }
+};
+
 struct FunctionDef {
   std::string name;                  // canonical lower-case name (or operator symbol)
   std::vector<std::string> aliases;  // other names it is called by
@@ -188,6 +199,9 @@ struct FunctionDef {
   /// Receives the name the function was called by and the rendered arguments.
   std::function<std::string(const std::string& called, const std::vector<std::string>& args)>
       render;
+  /// The parameters of a function whose Spark signature takes named arguments, required ones
+  /// first; empty for the others (a named argument is then NAMED_PARAMETERS_NOT_SUPPORTED).
+  std::vector<Parameter> parameters;
 };
 
 /// DESCRIBE FUNCTION's rows for `def` called `called`: `Function:`, `Class:` and `Usage:` lines

@@ -177,8 +177,8 @@ std::tuple<double, double, int64_t> cms_parameters(const std::vector<ArgInfo>& a
     throw SparkError(ErrorKind::kAnalysis, "REQUIRED_PARAMETER_NOT_FOUND",
                      "Cannot invoke routine `count_min_sketch` because the parameter named `seed` is required, but "
                      "the routine call did not supply a value. Please update the routine call to supply an argument "
-                     "value (either positionally at index 3 or by name) and retry the query again.",
-                     {{"routineName", "`count_min_sketch`"}, {"parameterName", "`seed`"}, {"index", "3"}});
+                     "value (either positionally at index 0 or by name) and retry the query again.",
+                     {{"routineName", "`count_min_sketch`"}, {"parameterName", "`seed`"}, {"index", "0"}});
   const TypeId id = a[0].type->id();
   if (!(a[0].type->is_integral() || id == TypeId::kString || id == TypeId::kBinary || id == TypeId::kNull))
     throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
@@ -251,6 +251,7 @@ FunctionDef count_min_sketch() {
       "count_min_sketch(col, eps, confidence, seed) - Returns a count-min sketch of a column with the given esp, "
       "confidence and seed. The result is an array of bytes, which can be deserialized to a `CountMinSketch` "
       "before usage.";
+  d.parameters = {{"column"}, {"epsilon"}, {"confidence"}, {"seed"}};
   return d;
 }
 

@@ -5,6 +5,8 @@
 
 #include "functions/function.h"
 
+#include <map>
+
 namespace ember::functions {
 
 namespace {
@@ -120,9 +122,16 @@ void register_special_forms(Registry& r) {
       {"decimal", "DECIMAL"}, {"double", "DOUBLE"}, {"float", "FLOAT"}, {"int", "INT"},
       {"smallint", "SMALLINT"}, {"string", "STRING"}, {"time", "TIME"}, {"timestamp", "TIMESTAMP"},
       {"tinyint", "TINYINT"}};
+  // The special forms whose Spark signatures take named arguments.
+  const std::map<std::string, std::vector<Parameter>> parameters = {
+      {"explode", {{"collection"}}},     {"explode_outer", {{"collection"}}},
+      {"posexplode", {{"collection"}}},  {"posexplode_outer", {{"collection"}}},
+      {"inline", {{"input"}}},           {"inline_outer", {{"input"}}},
+      {"counter_diff", {{"value"}, {"start_time", Value(), DataType::null()}}}};
   for (const Form& f : forms) {
     FunctionDef d;
     d.name = f.name;
+    if (auto it = parameters.find(f.name); it != parameters.end()) d.parameters = it->second;
     d.usage = f.usage;
     d.examples = f.examples;
     d.since = f.since;

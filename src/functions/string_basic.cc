@@ -1184,8 +1184,19 @@ void register_string_basic(Registry& r) {
   r.add(scalar("levenshtein", 2, 3, levenshtein_rule, levenshtein_kernel));
   simple("soundex", 1, 1, "S", S(), soundex_kernel);
   {
+    // Spark's mask is nullable whatever its arguments.
     FunctionDef d = scalar("mask", 1, 5, rule("mask", "S", S()), mask_kernel);
+    d.type_rule = [base = d.type_rule](const std::vector<TypePtr>& a, const Config& conf) {
+      Signature s = base(a, conf);
+      s.may_introduce_null = true;
+      return s;
+    };
     d.render = defaults_render(1, {"X", "x", "n", "NULL"});
+    d.parameters = {{"str"},
+                    {"upperChar", Value::bytes("X"), DataType::string()},
+                    {"lowerChar", Value::bytes("x"), DataType::string()},
+                    {"digitChar", Value::bytes("n"), DataType::string()},
+                    {"otherChar", Value(), DataType::string()}};
     r.add(std::move(d));
   }
 }

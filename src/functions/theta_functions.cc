@@ -477,6 +477,10 @@ class TupleAggregate final : public HeapStateAggregate<TupleState<V>> {
   std::string fn_;
 };
 
+/// The optional parameters of the tuple sketch functions that take named arguments.
+Parameter lg_nom_parameter() { return {"lgNomEntries", Value::integer(kDefaultLgNomEntries), DataType::int_()}; }
+Parameter mode_parameter() { return {"mode", Value::bytes("sum"), DataType::string()}; }
+
 template <typename V>
 FunctionDef tuple_aggregate(const std::string& name, TupleAgg kind, std::string usage) {
   constexpr bool is_double = std::is_same_v<V, double>;
@@ -489,12 +493,14 @@ FunctionDef tuple_aggregate(const std::string& name, TupleAgg kind, std::string 
       d.max_args = 4;
       d.constant_args = {2, 3};
       d.render = render_defaults(2, {"12", "sum"});
+      d.parameters = {{"key"}, {"summary"}, lg_nom_parameter(), mode_parameter()};
       break;
     case TupleAgg::kUnion:
       d.min_args = 1;
       d.max_args = 3;
       d.constant_args = {1, 2};
       d.render = render_defaults(1, {"12", "sum"});
+      d.parameters = {{"child"}, lg_nom_parameter(), mode_parameter()};
       break;
     case TupleAgg::kIntersection:
       d.min_args = 1;
@@ -741,6 +747,7 @@ void register_tuple(Registry& r, const std::string& suffix) {
         });
     d.usage = with_theta ? fn + "(tuple, theta, lgNomEntries, mode) - Returns the union of a TupleSketch and a ThetaSketch."
                          : fn + "(first, second, lgNomEntries, mode) - Returns the union of two TupleSketches.";
+    d.parameters = {{"first"}, {"second"}, lg_nom_parameter(), mode_parameter()};
     r.add(std::move(d));
   }
   for (bool with_theta : {false, true}) {

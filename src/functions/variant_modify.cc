@@ -387,6 +387,7 @@ FunctionDef strip_nulls_def() {
   d.name = "variant_strip_nulls";
   d.min_args = 1;
   d.max_args = 2;
+  d.parameters = {{"v"}, {"include_arrays", Value::boolean(true), DataType::boolean()}};
   d.constant_args = {1};
   d.arg_type_rule = [](const Infos& a, const Config&) {
     require_arg("variant_strip_nulls", a, 0, TypeId::kVariant, "\"VARIANT\"");

@@ -24,6 +24,7 @@
 #include "plan/inline_table.h"
 #include "plan/optimizer.h"
 #include "plan/lambda_resolution.h"
+#include "plan/named_arguments.h"
 #include "plan/subquery.h"
 #include "plan/table_relation.h"
 #include "plan/nested_resolution.h"
@@ -64,18 +65,6 @@ using functions::Registry;
 std::string lower(std::string s) {
   for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   return s;
-}
-
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    cur[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j)
-      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-    std::swap(prev, cur);
-  }
-  return prev[b.size()];
 }
 
 std::string join_parts(const std::vector<std::string>& parts, bool quote) {
@@ -207,6 +196,8 @@ class Analyzer {
   void apply_field_op(std::vector<std::pair<std::string, ExprPtr>>& fields, const std::vector<std::string>& path,
                       size_t depth, const ExprPtr& value);
   ExprPtr resolve_higher_order(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
+  /// A call of a built-in function (not a session's Python function) with named arguments.
+  bool named_builtin_call(const ExprPtr& e) const;
   ExprPtr resolve_lambda_variable(const std::vector<std::string>& parts);
   ExprPtr resolve_outer_reference(const ExprPtr& e);
 
@@ -979,6 +970,7 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
     case ExprKind::kUnresolvedAttribute: return resolve_attribute(e, child);
     case ExprKind::kUnresolvedStar: throw_star_misuse(e, "expression");
     case ExprKind::kUnresolvedFunction: {
+      if (named_builtin_call(e)) return resolve_expr(with_positional_arguments(e), child, allow_agg);
       if (e->implicit && e->name == "update_fields") return resolve_update_fields(e, child, allow_agg);
       if (is_higher_order_call(e)) return resolve_higher_order(e, child, allow_agg);
       std::vector<ExprPtr> args;
@@ -1119,6 +1111,12 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
   }
 }
 
+bool Analyzer::named_builtin_call(const ExprPtr& e) const {
+  // Python functions take keyword arguments their own way (resolve_python_call).
+  return e->kind == ExprKind::kUnresolvedFunction && has_named_arguments(e->children) &&
+         !session_.lookup_function(e->name) && !session_.lookup_table_function(e->name);
+}
+
 ExprPtr Analyzer::resolve_lambda_variable(const std::vector<std::string>& parts) {
   ExprPtr v = find_lambda_variable(lambda_scopes_, parts[0], case_sensitive_);
   if (!v) return nullptr;
@@ -1150,7 +1148,7 @@ ExprPtr Analyzer::resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bo
     throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_1031",
                      "It is not allowed to use a window function inside an aggregate function. Please use the inner "
                      "window function in a sub-query.");
-  const ExprPtr& f = e->children[0];
+  const ExprPtr f = named_builtin_call(e->children[0]) ? with_positional_arguments(e->children[0]) : e->children[0];
   ExprPtr fn;
   std::string lname = f->kind == ExprKind::kUnresolvedFunction ? lower(f->name) : "";
   if (is_generator_name(lname)) throw_generator_nested(e->to_string());

@@ -471,6 +471,18 @@ std::vector<ExprPtr> Parser::expression_list_in_parens() {
   return out;
 }
 
+ExprPtr Parser::function_argument() {
+  if (at_identifier() && at_op("=>", 1)) {
+    auto named = std::make_shared<Expr>();
+    named->kind = plan::ExprKind::kNamedArgument;
+    named->name = identifier();
+    next();  // =>
+    named->children = {lambda_or_expression()};
+    return named;
+  }
+  return lambda_or_expression();
+}
+
 ExprPtr Parser::lambda_or_expression() {
   std::vector<std::string> params;
   size_t save = pos_;
@@ -589,16 +601,7 @@ ExprPtr Parser::function_call(std::vector<std::string> name_parts, int begin) {
   }
   if (!at_op(")")) {
     do {
-      if (at_identifier() && at_op("=>", 1)) {
-        auto named = std::make_shared<Expr>();
-        named->kind = plan::ExprKind::kNamedArgument;
-        named->name = identifier();
-        next();  // =>
-        named->children = {lambda_or_expression()};
-        args.push_back(std::move(named));
-        continue;
-      }
-      args.push_back(lambda_or_expression());
+      args.push_back(function_argument());
     } while (accept_op(","));
   }
   expect_op(")");

@@ -246,7 +246,7 @@ PlanPtr Parser::relation_primary() {
     if (!at_op(")")) {
       do {
         arg_begin.push_back(peek().begin);
-        args.push_back(expression());
+        args.push_back(function_argument());
         arg_stop.push_back(last_stop());
       } while (accept_op(","));
     }

@@ -201,6 +201,8 @@ class Parser {
   ExprPtr cast_expression(bool try_cast);
   ExprPtr over_clause(ExprPtr function);
   ExprPtr lambda_or_expression();
+  /// An argument of a function call: an expression, a lambda, or a named one (`name => expr`).
+  ExprPtr function_argument();
   ExprPtr identifier_reference(std::vector<std::string> parts);
   /// Reads one frame boundary; returns whether it was written as `N PRECEDING`.
   bool frame_bound(int64_t* bound, bool lower);

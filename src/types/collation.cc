@@ -26,21 +26,6 @@ std::string upper_ascii(std::string s) {
   return s;
 }
 
-size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<size_t> row(b.size() + 1);
-  for (size_t j = 0; j <= b.size(); ++j) row[j] = j;
-  for (size_t i = 1; i <= a.size(); ++i) {
-    size_t diag = row[0];
-    row[0] = i;
-    for (size_t j = 1; j <= b.size(); ++j) {
-      size_t up = row[j];
-      row[j] = std::min({row[j] + 1, row[j - 1] + 1, diag + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      diag = up;
-    }
-  }
-  return row[b.size()];
-}
-
 /// The ICU locales that have a collator, named as Spark names them: language, then the script
 /// and the ISO 3166 alpha-3 country when the locale has them (en_USA, sr_Cyrl_SRB); UNICODE
 /// is the root. Keyed by the upper-cased name.
