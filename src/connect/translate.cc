@@ -123,6 +123,17 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
       return describe(rel.describe());
     case pb::Relation::kSummary:
       return summary(rel.summary());
+    case pb::Relation::kCov:
+    case pb::Relation::kCorr:
+      return covariance(rel);
+    case pb::Relation::kApproxQuantile:
+      return approx_quantile(rel.approx_quantile());
+    case pb::Relation::kCrosstab:
+      return crosstab(rel.crosstab());
+    case pb::Relation::kSampleBy:
+      return sample_by(rel.sample_by());
+    case pb::Relation::kFreqItems:
+      return freq_items(rel.freq_items());
     case pb::Relation::kCatalog:
       return catalog(rel.catalog());
     case pb::Relation::kTranspose: {

@@ -101,6 +101,12 @@ class PlanTranslator {
   NodePtr summary(const spark::connect::StatSummary& r);
   NodePtr describe_columns(const plan::PlanPtr& child, const std::vector<std::string>& cols,
                            const std::vector<std::string>& stats);
+  /// StatCov or StatCorr (the relation, to tell which).
+  NodePtr covariance(const spark::connect::Relation& rel);
+  NodePtr approx_quantile(const spark::connect::StatApproxQuantile& r);
+  NodePtr crosstab(const spark::connect::StatCrosstab& r);
+  NodePtr sample_by(const spark::connect::StatSampleBy& r);
+  NodePtr freq_items(const spark::connect::StatFreqItems& r);
   // translate_sql.cc
   NodePtr sql(const spark::connect::SQL& r);
   // translate_catalog.cc

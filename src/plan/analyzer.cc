@@ -847,7 +847,9 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
     }
   }
   // SQL's unary minus reaches here as a one-argument "-": it is negative(), shown as `(- a)`.
-  const FunctionDef* def = Registry::instance().find(name == "-" && args.size() == 1 ? "negative" : name);
+  // A call the planner built may name an internal function directly (DataFrame.freqItems).
+  const FunctionDef* def =
+      e->function ? e->function : Registry::instance().find(name == "-" && args.size() == 1 ? "negative" : name);
   if (!def && args.size() == 1) {
     // int(x), double(x), string(x) ...: Spark's cast aliases, casts as CAST(x AS type) is.
     static const std::map<std::string, TypePtr> kCastAliases = {
@@ -997,7 +999,8 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
         return resolve_python_table_function(table_function, std::move(args));
       }
       bool agg_fn = false;
-      if (const FunctionDef* d = Registry::instance().find(e->name)) agg_fn = d->kind == functions::FunctionKind::kAggregate;
+      if (const FunctionDef* d = e->function ? e->function : Registry::instance().find(e->name))
+        agg_fn = d->kind == functions::FunctionKind::kAggregate;
       if (agg_fn && in_aggregate_)
         throw SparkError(ErrorKind::kAnalysis, "NESTED_AGGREGATE_FUNCTION",
                          "It is not allowed to use an aggregate function in the argument of another aggregate "

@@ -630,14 +630,15 @@ TEST(TranslateRelation, SqlCommandsRunWhilePlanning) {
 
 TEST(TranslateRelation, UnsupportedRelationsNameTheirType) {
   PlanTranslator t;
-  pb::Relation freq;
-  *freq.mutable_freq_items()->mutable_input() = range_rel(3);
+  pb::Relation zip;
+  *zip.mutable_zip()->mutable_left() = range_rel(3);
+  *zip.mutable_zip()->mutable_right() = range_rel(3);
   try {
-    t.relation(freq);
+    t.relation(zip);
     FAIL() << "expected an error";
   } catch (const SparkError& e) {
     EXPECT_EQ(e.error_class(), "UNSUPPORTED_FEATURE");
-    EXPECT_NE(std::string(e.what()).find("Relation type FREQ_ITEMS"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Relation type ZIP"), std::string::npos) << e.what();
   }
   pb::Relation unset;
   EXPECT_EQ(error_class_of([&] { t.relation(unset); }),
