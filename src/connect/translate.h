@@ -1,5 +1,7 @@
 #pragma once
 
+#include <map>
+
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -163,7 +165,12 @@ class PlanTranslator {
 
  private:
   NodePtr collect_metrics(const spark::connect::Relation& rel);
+  /// A subquery of a DataFrame expression (df.scalar(), df.exists(), col.isin(df)): the
+  /// WithRelations reference of its plan id, translated where it is used.
+  plan::ExprPtr subquery_expression(const spark::connect::SubqueryExpression& s);
   std::vector<Observation> observations_;
+  /// The references of the WithRelations being translated, by plan id.
+  std::map<int64_t, const spark::connect::Relation*> references_;
 };
 
 /// A fresh, mutable plan node (for the translate_*.cc files).

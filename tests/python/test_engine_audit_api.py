@@ -255,3 +255,21 @@ def test_summary_percentiles_and_counts(ember, oracle, diff, diff_error):
     diff_error(lambda s: numbers(s).summary("abc%"), "UNRECOGNIZED_STATISTIC")
     for stat in ("150%", "-1%"):
         assert_same_requirement_error(ember, oracle, lambda s: numbers(s).summary(stat).collect())
+
+
+def test_dataframe_subqueries(diff):
+    def small(s):
+        return s.createDataFrame([(1, 10), (2, 20), (2, 21), (4, None)], "k int, w int")
+
+    diff(lambda s: data(s).select("k", small(s).select(F.max("w")).scalar().alias("m")))
+    diff(lambda s: data(s).where(F.col("v") > small(s).select(F.avg("k")).scalar()))
+    diff(lambda s: data(s).where(F.col("k").isin(small(s).select("k"))))
+    diff(lambda s: data(s).where(~F.col("k").isin(small(s).select("k"))))
+    diff(lambda s: data(s).alias("d").where(
+        small(s).where(F.col("k") == F.col("d.k").outer()).exists()))
+    diff(lambda s: data(s).alias("d").where(
+        ~small(s).where((F.col("k") == F.col("d.k").outer()) & F.col("w").isNotNull()).exists()))
+    diff(lambda s: data(s).alias("d").select(
+        "k", small(s).where(F.col("k") == F.col("d.k").outer()).select(F.sum("w")).scalar().alias("s")))
+    diff(lambda s: data(s).where(F.struct("k", "v").isin(
+        small(s).select("k", F.col("w").cast("double")))))

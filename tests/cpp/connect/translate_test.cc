@@ -253,9 +253,10 @@ TEST(TranslateExpression, ColRegexIsARegexStarOrAColumn) {
 
 TEST(TranslateExpression, UnsupportedAndMalformedExpressionsFailClearly) {
   PlanTranslator t;
+  // A subquery must name a reference of the enclosing WithRelations.
   pb::Expression s;
-  s.mutable_subquery_expression();
-  EXPECT_EQ(error_class_of([&] { t.expression(s); }), "UNSUPPORTED_FEATURE");
+  s.mutable_subquery_expression()->set_plan_id(7);
+  EXPECT_EQ(error_class_of([&] { t.expression(s); }), "CONNECT_INVALID_PLAN.ASSERTION_FAILURE");
   // A named argument without its value.
   pb::Expression named;
   named.mutable_named_argument_expression()->set_key("k");
