@@ -123,6 +123,17 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
       return describe(rel.describe());
     case pb::Relation::kSummary:
       return summary(rel.summary());
+    case pb::Relation::kCov:
+    case pb::Relation::kCorr:
+      return covariance(rel);
+    case pb::Relation::kApproxQuantile:
+      return approx_quantile(rel.approx_quantile());
+    case pb::Relation::kCrosstab:
+      return crosstab(rel.crosstab());
+    case pb::Relation::kSampleBy:
+      return sample_by(rel.sample_by());
+    case pb::Relation::kFreqItems:
+      return freq_items(rel.freq_items());
     case pb::Relation::kCatalog:
       return catalog(rel.catalog());
     case pb::Relation::kTranspose: {
@@ -137,6 +148,17 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
     }
     case pb::Relation::kCollectMetrics:
       return collect_metrics(rel);
+    case pb::Relation::kWithRelations: {
+      // The root's expressions name the references (subqueries) by plan id.
+      const auto& w = rel.with_relations();
+      for (const auto& r : w.references()) {
+        if (!r.has_common() || !r.common().has_plan_id())
+          throw_invalid_plan("ASSERTION_FAILURE", "A WithRelations reference needs a plan id",
+                             {{"message", "A WithRelations reference needs a plan id"}});
+        references_[r.common().plan_id()] = &r;
+      }
+      return std::const_pointer_cast<plan::PlanNode>(input(w.root(), "WithRelations"));
+    }
     case pb::Relation::REL_TYPE_NOT_SET:
       throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",
                          "This oneOf field in spark.connect.Relation is not set: rel_type",
@@ -167,6 +189,25 @@ PlanTranslator::NodePtr PlanTranslator::collect_metrics(const pb::Relation& rel)
   node->exprs = {plan::star()};
   observations_.push_back(std::move(o));
   return node;
+}
+
+plan::ExprPtr PlanTranslator::subquery_expression(const pb::SubqueryExpression& s) {
+  auto found = references_.find(s.plan_id());
+  if (found == references_.end())
+    throw_invalid_plan("ASSERTION_FAILURE", "No WithRelations reference has the plan id " + std::to_string(s.plan_id()),
+                       {{"message", "No WithRelations reference has the plan id " + std::to_string(s.plan_id())}});
+  plan::PlanPtr query = relation(*found->second);
+  switch (s.subquery_type()) {
+    case pb::SubqueryExpression::SUBQUERY_TYPE_SCALAR:
+      return plan::subquery(plan::SubqueryKind::kScalar, query);
+    case pb::SubqueryExpression::SUBQUERY_TYPE_EXISTS:
+      return plan::subquery(plan::SubqueryKind::kExists, query);
+    case pb::SubqueryExpression::SUBQUERY_TYPE_IN:
+      return plan::subquery(plan::SubqueryKind::kIn, query, expressions(s.in_subquery_values()));
+    default:
+      break;
+  }
+  throw_not_supported("Subquery expressions of type " + pb::SubqueryExpression::SubqueryType_Name(s.subquery_type()));
 }
 
 }  // namespace ember::connect

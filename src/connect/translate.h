@@ -1,5 +1,7 @@
 #pragma once
 
+#include <map>
+
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -101,6 +103,12 @@ class PlanTranslator {
   NodePtr summary(const spark::connect::StatSummary& r);
   NodePtr describe_columns(const plan::PlanPtr& child, const std::vector<std::string>& cols,
                            const std::vector<std::string>& stats);
+  /// StatCov or StatCorr (the relation, to tell which).
+  NodePtr covariance(const spark::connect::Relation& rel);
+  NodePtr approx_quantile(const spark::connect::StatApproxQuantile& r);
+  NodePtr crosstab(const spark::connect::StatCrosstab& r);
+  NodePtr sample_by(const spark::connect::StatSampleBy& r);
+  NodePtr freq_items(const spark::connect::StatFreqItems& r);
   // translate_sql.cc
   NodePtr sql(const spark::connect::SQL& r);
   // translate_catalog.cc
@@ -157,7 +165,12 @@ class PlanTranslator {
 
  private:
   NodePtr collect_metrics(const spark::connect::Relation& rel);
+  /// A subquery of a DataFrame expression (df.scalar(), df.exists(), col.isin(df)): the
+  /// WithRelations reference of its plan id, translated where it is used.
+  plan::ExprPtr subquery_expression(const spark::connect::SubqueryExpression& s);
   std::vector<Observation> observations_;
+  /// The references of the WithRelations being translated, by plan id.
+  std::map<int64_t, const spark::connect::Relation*> references_;
 };
 
 /// A fresh, mutable plan node (for the translate_*.cc files).

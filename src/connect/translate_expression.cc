@@ -224,7 +224,7 @@ ExprPtr PlanTranslator::expression(const pb::Expression& e) {
       return n;
     }
     case pb::Expression::kSubqueryExpression:
-      throw_not_supported("Subquery expressions");
+      return subquery_expression(e.subquery_expression());
     case pb::Expression::EXPR_TYPE_NOT_SET:
       throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",
                          "This oneOf field in spark.connect.Expression is not set: expr_type",

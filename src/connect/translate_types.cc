@@ -276,4 +276,39 @@ void storage_level_to_proto(const plan::StorageLevel& level, spark::connect::Sto
   out->set_replication(level.replication);
 }
 
+std::string scala_type_string(const DataType& t) {
+  switch (t.id()) {
+    case TypeId::kNull: return "NullType";
+    case TypeId::kBoolean: return "BooleanType";
+    case TypeId::kByte: return "ByteType";
+    case TypeId::kShort: return "ShortType";
+    case TypeId::kInt: return "IntegerType";
+    case TypeId::kLong: return "LongType";
+    case TypeId::kFloat: return "FloatType";
+    case TypeId::kDouble: return "DoubleType";
+    case TypeId::kDecimal:
+      return "DecimalType(" + std::to_string(t.precision()) + "," + std::to_string(t.scale()) + ")";
+    case TypeId::kString: return "StringType";
+    case TypeId::kBinary: return "BinaryType";
+    case TypeId::kDate: return "DateType";
+    case TypeId::kTimestamp: return "TimestampType";
+    case TypeId::kTimestampNtz: return "TimestampNTZType";
+    case TypeId::kVariant: return "VariantType";
+    case TypeId::kArray:
+      return "ArrayType(" + scala_type_string(*t.element_type()) + "," +
+             (t.contains_null() ? "true" : "false") + ")";
+    case TypeId::kMap:
+      return "MapType(" + scala_type_string(*t.key_type()) + "," +
+             scala_type_string(*t.value_type()) + "," + (t.value_contains_null() ? "true" : "false") + ")";
+    case TypeId::kStruct: {
+      std::string s;
+      for (const auto& f : t.fields())
+        s += (s.empty() ? "" : ",") + std::string("StructField(") + f.name + "," +
+             scala_type_string(*f.type) + "," + (f.nullable ? "true" : "false") + ")";
+      return "StructType(" + s + ")";
+    }
+    default: return t.sql();
+  }
+}
+
 }  // namespace ember::connect

@@ -26,4 +26,8 @@ Schema schema_from_proto(const spark::connect::DataType& proto);
 plan::StorageLevel storage_level_from_proto(const spark::connect::StorageLevel& proto);
 void storage_level_to_proto(const plan::StorageLevel& level, spark::connect::StorageLevel* out);
 
+/// A type as Scala prints Spark's DataType (`IntegerType`, `ArrayType(IntegerType,false)`),
+/// as some of Spark's messages show it.
+std::string scala_type_string(const DataType& t);
+
 }  // namespace ember::connect

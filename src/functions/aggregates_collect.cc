@@ -1,6 +1,9 @@
 // Aggregates that collect values into arrays: collect_list (array_agg), collect_set and
 // collect_union (the set of the elements of array inputs). All skip nulls (collect_union also
-// null elements); the set forms keep the first occurrence of each value.
+// null elements); the set forms keep the first occurrence of each value. The internal
+// collect_frequent_items is DataFrame.freqItems.
+
+#include <algorithm>
 
 #include "functions/aggregate_state.h"
 #include "functions/collection_util.h"
@@ -64,6 +67,68 @@ class Collect final : public HeapStateAggregate<std::vector<Value>> {
   bool unnest_;
 };
 
+/// The candidates of a group's frequent items and their counts; `size` is the most kept.
+struct FrequentItemsState {
+  int64_t size = 0;
+  std::vector<std::pair<Value, int64_t>> items;
+};
+
+/// The frequent items of a group by the one-pass algorithm of Karp, Schenker and Papadimitriou,
+/// as Spark's freqItems finds them: at most `size` candidates with counts; a value that is not a
+/// candidate when the table is full takes the place of those whose count it reaches, and the
+/// counts drop by the smallest. Every value of frequency above 1 / (size + 1) stays (with false
+/// positives possible, which depend on the order rows arrive in). Nulls are values too.
+class FrequentItems final : public HeapStateAggregate<FrequentItemsState> {
+ public:
+  void init(uint8_t* s) const override { state(s).create(); }
+  void update(uint8_t** states, const std::vector<ColumnPtr>& args, int64_t n) const override {
+    const Column& c = *args[0];
+    if (n == 0) return;
+    const int64_t size = args[1]->value_at(0).as_int();
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i]) continue;
+      FrequentItemsState& s = *state(states[i]);
+      s.size = size;
+      add(s, c.type()->id() != TypeId::kNull && c.is_valid(i) ? c.value_at(i) : Value(), 1);
+    }
+  }
+  void merge(uint8_t* dst, const uint8_t* src) const override {
+    FrequentItemsState& d = *state(dst);
+    d.size = std::max(d.size, state(src)->size);
+    for (const auto& [key, count] : state(src)->items) add(d, key, count);
+  }
+  void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
+    for (int64_t i = 0; i < n; ++i) {
+      for (const auto& item : state(states[i])->items) out.child(0).append_value(item.first);
+      out.close_list();
+    }
+  }
+
+ private:
+  static void add(FrequentItemsState& s, const Value& key, int64_t count) {
+    auto& items = s.items;
+    for (auto& item : items) {
+      if (item.first == key) {
+        item.second += count;
+        return;
+      }
+    }
+    if (static_cast<int64_t>(items.size()) < s.size) {
+      items.emplace_back(key, count);
+      return;
+    }
+    int64_t least = items.empty() ? 0 : items.front().second;
+    for (const auto& item : items) least = std::min(least, item.second);
+    if (count >= least) {
+      items.emplace_back(key, count);
+      std::erase_if(items, [&](const auto& item) { return item.second <= least; });
+      for (auto& item : items) item.second -= least;
+    } else {
+      for (auto& item : items) item.second -= count;
+    }
+  }
+};
+
 FunctionDef collect_fn(const std::string& name, bool distinct, std::vector<std::string> aliases, std::string usage) {
   FunctionDef d;
   d.name = name;
@@ -107,6 +172,26 @@ void register_collect_aggregates(Registry& r) {
     r.add(std::move(d));
   }
   r.add(collect_fn("collect_set", true, {}, "collect_set(expr) - Collects and returns a set of unique elements."));
+  {
+    // collect_frequent_items(col, size): freqItems' aggregate. Its array contains nulls when
+    // the column may be null.
+    FunctionDef d;
+    d.name = "collect_frequent_items";
+    d.kind = FunctionKind::kAggregate;
+    d.internal = true;
+    d.min_args = d.max_args = 2;
+    d.constant_args = {1};
+    d.arg_type_rule = [](const std::vector<ArgInfo>& args, const Config&) {
+      Signature s;
+      for (const auto& a : args) s.arg_types.push_back(a.type);
+      s.result_type = DataType::array(args[0].type, args[0].nullable);
+      s.null_if_any_arg_null = false;
+      s.never_null = true;
+      return s;
+    };
+    d.aggregate = [](const Signature&, const EvalContext&) { return std::make_unique<FrequentItems>(); };
+    r.add(std::move(d));
+  }
   {
     FunctionDef d;
     d.name = "collect_union";

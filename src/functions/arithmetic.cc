@@ -105,9 +105,24 @@ std::string sql_of(const std::vector<TypePtr>& args, const char* op) {
 TypeRule numeric_binary(const char* op) {
   return [op](const std::vector<TypePtr>& args, const Config& conf) {
     TypePtr a = args[0], b = args[1];
-    // Strings in arithmetic are implicitly cast to double, as Spark's type coercion does.
-    if (a->id() == TypeId::kString) a = b->is_numeric() ? (b->id() == TypeId::kDecimal ? DataType::double_() : DataType::double_()) : DataType::double_();
-    if (b->id() == TypeId::kString) b = DataType::double_();
+    // Strings in arithmetic are implicitly cast: beside an integral operand to BIGINT in ANSI
+    // mode (Spark's findWiderTypeForString), otherwise to DOUBLE.
+    auto string_as = [&](const TypePtr& other) {
+      return conf.ansi_enabled() && other->is_integral() ? DataType::long_() : DataType::double_();
+    };
+    // Two strings have no numeric type to meet at in ANSI mode.
+    if (conf.ansi_enabled() && a->id() == TypeId::kString && b->id() == TypeId::kString) {
+      const std::string o(op);
+      const bool with_intervals = o == "+" || o == "-";
+      throw_type_mismatch("BINARY_OP_WRONG_TYPE",
+                          std::string("the binary operator requires the input type (\"NUMERIC\"") +
+                              (with_intervals ? " or \"INTERVAL DAY TO SECOND\" or \"INTERVAL YEAR TO MONTH\" or \"INTERVAL\""
+                                              : "") +
+                              "), not \"" + args[0]->sql() + "\".",
+                          sql_of(args, op));
+    }
+    if (a->id() == TypeId::kString) a = string_as(args[1]);
+    if (b->id() == TypeId::kString) b = string_as(args[0]);
     if (a->id() == TypeId::kNull && b->id() == TypeId::kNull) a = b = DataType::double_();
     std::string o(op);
     DecimalOp dop = o == "+" ? DecimalOp::kAdd : o == "-" ? DecimalOp::kSub : o == "*" ? DecimalOp::kMul

@@ -58,6 +58,17 @@ void reject_variant_columns(const std::vector<ExprPtr>& columns) {
   }
 }
 
+/// Spark compares no maps, so a set operation (DISTINCT, dropDuplicates' keys, INTERSECT,
+/// EXCEPT) over a column holding one, at any depth, is an error.
+void reject_map_columns(const std::vector<ExprPtr>& columns) {
+  for (auto& c : columns) {
+    if (!c->type->contains(TypeId::kMap)) continue;
+    throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_FEATURE.SET_OPERATION_ON_MAP_TYPE",
+                     "The feature is not supported: Cannot have MAP type columns in a set operation (INTERSECT, "
+                     "EXCEPT, etc.), but the type of column " + quote_id(c->name) + " is \"" + c->type->sql() + "\".",
+                     {{"colName", quote_id(c->name)}, {"dataType", "\"" + c->type->sql() + "\""}}, "0A000");
+  }
+}
 
 using functions::FunctionDef;
 using functions::Registry;
@@ -838,7 +849,9 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
     }
   }
   // SQL's unary minus reaches here as a one-argument "-": it is negative(), shown as `(- a)`.
-  const FunctionDef* def = Registry::instance().find(name == "-" && args.size() == 1 ? "negative" : name);
+  // A call the planner built may name an internal function directly (DataFrame.freqItems).
+  const FunctionDef* def =
+      e->function ? e->function : Registry::instance().find(name == "-" && args.size() == 1 ? "negative" : name);
   if (!def && args.size() == 1) {
     // int(x), double(x), string(x) ...: Spark's cast aliases, casts as CAST(x AS type) is.
     static const std::map<std::string, TypePtr> kCastAliases = {
@@ -989,7 +1002,8 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
         return resolve_python_table_function(table_function, std::move(args));
       }
       bool agg_fn = false;
-      if (const FunctionDef* d = Registry::instance().find(e->name)) agg_fn = d->kind == functions::FunctionKind::kAggregate;
+      if (const FunctionDef* d = e->function ? e->function : Registry::instance().find(e->name))
+        agg_fn = d->kind == functions::FunctionKind::kAggregate;
       if (agg_fn && in_aggregate_)
         throw SparkError(ErrorKind::kAnalysis, "NESTED_AGGREGATE_FUNCTION",
                          "It is not allowed to use an aggregate function in the argument of another aggregate "
@@ -2246,12 +2260,13 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       // (df.select("i").where(col("t") < x)); Spark resolves them below the projection, adds them
       // to it, and projects them away above the filter.
       std::vector<ExprPtr> missing;
+      // Aggregates resolve here only to be reported as Spark reports them below.
       try {
-        c = resolve_expr(p->condition, child, false);
+        c = resolve_expr(p->condition, child, true);
       } catch (const SparkError& original) {
         if (child->kind != PlanKind::kProject || child->children.empty()) throw;
         try {
-          c = resolve_expr(p->condition, child->children[0], false);
+          c = resolve_expr(p->condition, child->children[0], true);
         } catch (const SparkError&) {
           throw original;
         }
@@ -2262,6 +2277,22 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
           for (auto& k : x->children) walk(k);
         };
         walk(c);
+      }
+      if (c->contains_aggregate()) {
+        std::string found;
+        std::function<void(const ExprPtr&)> collect = [&](const ExprPtr& x) {
+          if (x->kind == ExprKind::kAggregate || is_python_aggregate(*x)) {
+            found += (found.empty() ? "" : ", ") + x->to_string();
+            return;
+          }
+          for (auto& k : x->children) collect(k);
+        };
+        collect(c);
+        throw SparkError(ErrorKind::kAnalysis, "INVALID_WHERE_CONDITION",
+                         "The WHERE condition \"" + c->to_string() + "\" contains invalid expressions: " + found +
+                             ".\nRewrite the query to avoid window functions, aggregate functions, and generator "
+                             "functions in the WHERE clause.",
+                         {{"condition", "\"" + c->to_string() + "\""}, {"expressionList", found}}, "42903");
       }
       if (contains_window(c))
         throw SparkError(ErrorKind::kAnalysis, "WINDOW_FUNCTION_NOT_ALLOWED_IN_CLAUSE",
@@ -2284,8 +2315,15 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       if (!p->aggregate_output_is_select_list)
         for (auto& g : p->exprs)
           if (g->kind == ExprKind::kUnresolvedStar) throw_star_misuse(g, "Aggregate");
-      std::vector<ExprPtr> groups = p->aggregate_output_is_select_list ? resolve_named_list(p->exprs, child, false)
-                                                                        : resolve_select_list(p->exprs, child, false);
+      std::vector<ExprPtr> groups = p->aggregate_output_is_select_list ? resolve_named_list(p->exprs, child, true)
+                                                                        : resolve_select_list(p->exprs, child, true);
+      for (auto& g : groups) {
+        if (!g->contains_aggregate()) continue;
+        const ExprPtr& shown = g->kind == ExprKind::kAlias ? g->children[0] : g;
+        throw SparkError(ErrorKind::kAnalysis, "GROUP_BY_AGGREGATE",
+                         "Aggregate functions are not allowed in GROUP BY, but found " + shown->to_string() + ".",
+                         {{"sqlExpr", shown->to_string()}}, "42903");
+      }
       std::vector<ExprPtr> aggs = resolve_select_list(p->aggregates, child, true);
       for (auto& g : groups)
         if (top_level_generator(g)) return aggregate_with_generator(p, groups, aggs, child);
@@ -2386,6 +2424,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       agg->children = {child};
       if (p->dedup_all || p->dedup_columns.empty()) {
         reject_variant_columns(child->output);
+        reject_map_columns(child->output);
         agg->exprs = child->output;
         agg->aggregates = child->output;
         agg->output = child->output;
@@ -2395,6 +2434,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       n->exprs.clear();
       for (auto& name : p->dedup_columns) n->exprs.push_back(resolve_attribute(col({name}), child));
       reject_variant_columns(n->exprs);
+      reject_map_columns(n->exprs);
       n->output = child->output;
       return n;
     }
@@ -2748,12 +2788,12 @@ PlanPtr Analyzer::union_by_name(const PlanPtr& p, const PlanPtr& left, const Pla
       }
     if (!match) {
       if (!p->allow_missing) {
+        // Spark's ResolveUnion names the right side's columns as they are, unquoted.
         std::string cols;
-        for (size_t i = 0; i < right->output.size(); ++i) cols += (i ? ", " : "") + quote_id(right->output[i]->name);
-        throw SparkError(ErrorKind::kAnalysis, "UNRESOLVED_COLUMN.WITH_SUGGESTION",
-                         "A column, variable, or function parameter with name " + quote_id(l->name) +
-                             " cannot be resolved. Did you mean one of the following? [" + cols + "].",
-                         {{"objectName", quote_id(l->name)}, {"proposal", cols}});
+        for (size_t i = 0; i < right->output.size(); ++i) cols += (i ? ", " : "") + right->output[i]->name;
+        throw SparkError(ErrorKind::kAnalysis, "UNRESOLVED_COLUMN_AMONG_FIELD_NAMES",
+                         "Cannot resolve column name \"" + l->name + "\" among (" + cols + ").",
+                         {{"colName", l->name}, {"fieldNames", cols}}, "42703");
       }
       match = alias(lit(Value(), l->type), l->name);
     }
@@ -2791,6 +2831,7 @@ PlanPtr Analyzer::resolve_set_op(const PlanPtr& p, PlanPtr left, PlanPtr right) 
                          std::to_string(right->output.size()) + " columns.",
                      {{"operator", what}, {"firstNumColumns", std::to_string(left->output.size())},
                       {"invalidOrdinalNum", "second"}, {"invalidNumColumns", std::to_string(right->output.size())}});
+  reject_map_columns(left->output);
   right = dedup_right(left, right);
   std::vector<ExprPtr> lcast, rcast;
   bool need_cast = false;

@@ -253,9 +253,10 @@ TEST(TranslateExpression, ColRegexIsARegexStarOrAColumn) {
 
 TEST(TranslateExpression, UnsupportedAndMalformedExpressionsFailClearly) {
   PlanTranslator t;
+  // A subquery must name a reference of the enclosing WithRelations.
   pb::Expression s;
-  s.mutable_subquery_expression();
-  EXPECT_EQ(error_class_of([&] { t.expression(s); }), "UNSUPPORTED_FEATURE");
+  s.mutable_subquery_expression()->set_plan_id(7);
+  EXPECT_EQ(error_class_of([&] { t.expression(s); }), "CONNECT_INVALID_PLAN.ASSERTION_FAILURE");
   // A named argument without its value.
   pb::Expression named;
   named.mutable_named_argument_expression()->set_key("k");
@@ -630,14 +631,15 @@ TEST(TranslateRelation, SqlCommandsRunWhilePlanning) {
 
 TEST(TranslateRelation, UnsupportedRelationsNameTheirType) {
   PlanTranslator t;
-  pb::Relation freq;
-  *freq.mutable_freq_items()->mutable_input() = range_rel(3);
+  pb::Relation zip;
+  *zip.mutable_zip()->mutable_left() = range_rel(3);
+  *zip.mutable_zip()->mutable_right() = range_rel(3);
   try {
-    t.relation(freq);
+    t.relation(zip);
     FAIL() << "expected an error";
   } catch (const SparkError& e) {
     EXPECT_EQ(e.error_class(), "UNSUPPORTED_FEATURE");
-    EXPECT_NE(std::string(e.what()).find("Relation type FREQ_ITEMS"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Relation type ZIP"), std::string::npos) << e.what();
   }
   pb::Relation unset;
   EXPECT_EQ(error_class_of([&] { t.relation(unset); }),
