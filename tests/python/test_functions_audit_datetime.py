@@ -5,6 +5,7 @@ date range, Los Angeles clock changes and nulls, with ANSI mode on and off."""
 from __future__ import annotations
 
 from function_audit import check
+from harness import session_conf
 
 EXPRS = [
     'CAST(date_add(dt, 1) AS STRING)',
@@ -92,3 +93,15 @@ ERRORS = {
 
 def test_datetime_extremes(diff, diff_error, ember, oracle):
     check(diff, diff_error, ember, oracle, EXPRS, ERRORS)
+
+
+def test_parse_without_pattern_is_nullable(diff, ember, oracle):
+    # to_date(s) and to_timestamp(s) are casts from STRING, nullable even in ANSI mode; with a
+    # pattern they are not.
+    for ansi in ("true", "false"):
+        with session_conf(ember, oracle, spark_sql_ansi_enabled=ansi):
+            diff(lambda s: s.sql(
+                "SELECT to_date('2024-02-29'), to_date('02/29/2024', 'MM/dd/yyyy'), to_timestamp('2024-02-29'), "
+                "to_timestamp('2024', 'yyyy'), to_timestamp_ntz('2024-02-29'), unix_timestamp('2024-02-29 00:00:00'), "
+                "to_unix_timestamp('2024', 'yyyy'), to_date(s), to_timestamp(s), to_date(s, 'yyyy'), to_date(d), "
+                "to_timestamp(d) FROM VALUES ('2024', DATE'2024-02-29') t(s, d)"))
