@@ -32,12 +32,15 @@ def query(exprs: list[str]) -> str:
 def check(diff, diff_error, ember, oracle, exprs: list[str],
           errors: dict[str, dict[str, str]] | None = None, approx: float = 1e-9) -> None:
     """Compares the expressions with ANSI mode on and off: those that succeed in one query per
-    mode, and each one that fails (errors[expr][ansi] is its error class) on its own."""
+    mode (and again over no rows), and each one that fails (errors[expr][ansi] is its error
+    class) on its own."""
     errors = errors or {}
     for ansi in ("true", "false"):
         with session_conf(ember, oracle, spark_sql_ansi_enabled=ansi):
             ok = [e for e in exprs if ansi not in errors.get(e, {})]
             diff(lambda s: s.sql(query(ok)), approx=approx)
+            # Empty input: no rows, the same column types and nullability.
+            diff(lambda s: s.sql(query(ok) + " WHERE k < 0"))
             for e in exprs:
                 if ansi in errors.get(e, {}):
                     diff_error(lambda s: s.sql(query([e])), errors[e][ansi])
