@@ -32,8 +32,14 @@ class Collect final : public HeapStateAggregate<std::vector<Value>> {
       }
       return;
     }
-    for (int64_t i = 0; i < n; ++i)
-      if (states[i] && c.is_valid(i)) state(states[i])->push_back(c.value_at(i));
+    // collect_set keeps one zero: Spark normalizes -0.0 to 0.0 before it compares values.
+    const bool normalize_zero = distinct_ && element_->is_floating();
+    for (int64_t i = 0; i < n; ++i) {
+      if (!states[i] || !c.is_valid(i)) continue;
+      Value v = c.value_at(i);
+      if (normalize_zero && v.as_double() == 0.0) v = Value::floating(0.0);
+      state(states[i])->push_back(std::move(v));
+    }
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
     std::vector<Value>& d = *state(dst);

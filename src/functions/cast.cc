@@ -4,6 +4,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 
@@ -55,7 +56,9 @@ std::string_view trim_ws(std::string_view s) {
   return s.substr(b, e - b);
 }
 
-bool parse_long(std::string_view s, int64_t* out) {
+/// A string as a long, as Spark casts it: optional whitespace and sign, digits, and (only where
+/// `allow_fraction`, the legacy non-ANSI cast) a fractional part that is dropped.
+bool parse_long(std::string_view s, int64_t* out, bool allow_fraction) {
   s = trim_ws(s);
   if (s.empty()) return false;
   bool neg = false;
@@ -74,8 +77,9 @@ bool parse_long(std::string_view s, int64_t* out) {
     v = v * 10 + static_cast<uint64_t>(s[i] - '0');
     if (v > (uint64_t{1} << 63)) return false;
   }
-  // Spark accepts a fractional part and truncates it ("1.9" -> 1).
+  // The legacy cast accepts a fractional part and truncates it ("1.9" -> 1).
   if (i < s.size()) {
+    if (!allow_fraction) return false;
     ++i;
     for (; i < s.size(); ++i)
       if (s[i] < '0' || s[i] > '9') return false;
@@ -86,20 +90,47 @@ bool parse_long(std::string_view s, int64_t* out) {
   return true;
 }
 
+/// Spark's string-to-double cast: Java's Double.parseDouble, then, for text it rejects, the
+/// special words Spark adds (`inf`, `+infinity`, `nan` ... in any case). Java's grammar is a sign,
+/// then `NaN` or `Infinity` exactly as written, or a decimal number (or a hexadecimal one with a
+/// binary exponent, `0x1.8p1`) with an optional type suffix `d`, `D`, `f` or `F`.
 bool parse_double(std::string_view s, double* out) {
   s = trim_ws(s);
   if (s.empty()) return false;
-  std::string t(s);
-  if (!t.empty() && (t.back() == 'd' || t.back() == 'D' || t.back() == 'f' || t.back() == 'F')) t.pop_back();
   std::string low;
-  for (char c : t) low += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (char c : s) low += static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
   if (low == "nan") { *out = NAN; return true; }
   if (low == "inf" || low == "+inf" || low == "infinity" || low == "+infinity") { *out = INFINITY; return true; }
   if (low == "-inf" || low == "-infinity") { *out = -INFINITY; return true; }
-  const char* b = t.c_str();
-  if (*b == '+') ++b;
-  auto res = std::from_chars(b, t.c_str() + t.size(), *out);
-  return res.ec == std::errc() && res.ptr == t.c_str() + t.size();
+  bool neg = false;
+  if (s[0] == '+' || s[0] == '-') {
+    neg = s[0] == '-';
+    s.remove_prefix(1);
+  }
+  if (s == "NaN") { *out = NAN; return true; }
+  if (s == "Infinity") { *out = neg ? -INFINITY : INFINITY; return true; }
+  const char last = s.empty() ? '\0' : s.back();
+  if (last == 'd' || last == 'D' || last == 'f' || last == 'F') s.remove_suffix(1);
+  if (s.empty()) return false;
+  auto format = std::chars_format::general;
+  if (s.size() > 2 && s[0] == '0' && (s[1] == 'x' || s[1] == 'X')) {
+    s.remove_prefix(2);
+    if (s.find_first_of("pP") == std::string_view::npos) return false;  // Java requires it
+    format = std::chars_format::hex;
+  }
+  // from_chars would also read a sign, `inf` and `nan`, which Java's number grammar does not.
+  if (s.empty() || !(std::isdigit(static_cast<unsigned char>(s[0])) || s[0] == '.')) return false;
+  double v;
+  auto res = std::from_chars(s.data(), s.data() + s.size(), v, format);
+  if (res.ptr != s.data() + s.size()) return false;
+  // Out of range: Java rounds to infinity or zero where from_chars reports an error.
+  if (res.ec == std::errc::result_out_of_range) {
+    v = std::strtod((format == std::chars_format::hex ? "0x" + std::string(s) : std::string(s)).c_str(), nullptr);
+  } else if (res.ec != std::errc()) {
+    return false;
+  }
+  *out = neg ? -v : v;
+  return true;
 }
 
 template <typename T>
@@ -292,7 +323,7 @@ struct Caster {
         case TypeId::kInt:
         case TypeId::kLong: {
           int64_t v;
-          ok = parse_long(s, &v);
+          ok = parse_long(s, &v, !ctx.ansi && !try_);
           if (ok) {
             switch (to->id()) {
               case TypeId::kByte: ok = v >= INT8_MIN && v <= INT8_MAX; if (ok) b.append<int8_t>(static_cast<int8_t>(v)); break;

@@ -170,11 +170,13 @@ ColumnPtr build_map(const TypePtr& type, int64_t n, const std::vector<int32_t>& 
   key_pick.reserve(static_cast<size_t>(keys->length()));
   value_pick.reserve(static_cast<size_t>(keys->length()));
   const uint8_t* v = validity ? validity->data() : nullptr;
+  // A key column of the NULL type (`map(NULL, 1)`) holds only nulls, whatever its validity says.
+  const bool null_keys = keys->type()->id() == TypeId::kNull;
   for (int64_t i = 0; i < n; ++i) {
     size_t row_start = key_pick.size();
     if (!v || get_bit(v, i)) {
       for (int32_t k = offsets[static_cast<size_t>(i)]; k < offsets[static_cast<size_t>(i) + 1]; ++k) {
-        if (keys->is_null(k)) throw_null_map_key();
+        if (null_keys || keys->is_null(k)) throw_null_map_key();
         size_t dup = key_pick.size();
         for (size_t j = row_start; j < key_pick.size(); ++j)
           if (eq(key_pick[j], k) == 0) {

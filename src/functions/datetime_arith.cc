@@ -299,13 +299,10 @@ ColumnPtr trunc_kernel(const Args& a, int64_t n, const Signature& sig, const Eva
 
 ColumnPtr utc_shift_kernel(const Args& a, int64_t n, const Signature& sig, bool from_utc) {
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-    const TimeZone* tz = TimeZone::find(std::string(a[1]->string_at(i)));
-    if (!tz) {
-      b.append_null();
-      return;
-    }
+    // An unknown zone is an error (INVALID_TIMEZONE), as in Spark, in either ANSI mode.
+    const TimeZone& tz = TimeZone::get(std::string(a[1]->string_at(i)));
     int64_t us = a[0]->values<int64_t>()[i];
-    b.append<int64_t>(from_utc ? tz->utc_to_local_micros(us) : tz->local_to_utc_micros(us));
+    b.append<int64_t>(from_utc ? tz.utc_to_local_micros(us) : tz.local_to_utc_micros(us));
   });
 }
 

@@ -590,6 +590,12 @@ TypeRule parse_rule(const std::string& fn, TypePtr result) {
         spec = "*S";
     }
     Signature s = coerce_args(fn, a, spec, result);
+    // Without a pattern, to_date and to_timestamp are casts, which Spark declares nullable from
+    // STRING (even in ANSI mode) and not from another date or time type.
+    if (a.size() == 1 && (fn == "to_date" || fn == "to_timestamp" || fn == "to_timestamp_ntz")) {
+      s.may_introduce_null = a[0]->id() == TypeId::kString || a[0]->id() == TypeId::kNull;
+      return s;
+    }
     s.may_introduce_null = !conf.ansi_enabled() || fn.rfind("try_", 0) == 0;
     return s;
   };

@@ -912,17 +912,26 @@ void register_bitwise(Registry& r) {
   struct ShiftSpec {
     const char* name;
     S op;
+    Display display;
   };
-  for (ShiftSpec sp : {ShiftSpec{"shiftleft", S::kLeft}, ShiftSpec{"shiftright", S::kRight},
-                       ShiftSpec{"shiftrightunsigned", S::kRightUnsigned}}) {
+  // Spark names a shift written as an operator `(a << b)` and one called by name
+  // `shiftleft(a, b)`; both are the same expression otherwise.
+  for (ShiftSpec sp : {ShiftSpec{"shiftleft", S::kLeft, Display::kCall},
+                       ShiftSpec{"shiftright", S::kRight, Display::kCall},
+                       ShiftSpec{"shiftrightunsigned", S::kRightUnsigned, Display::kCall},
+                       ShiftSpec{"<<", S::kLeft, Display::kInfix},
+                       ShiftSpec{">>", S::kRight, Display::kInfix},
+                       ShiftSpec{">>>", S::kRightUnsigned, Display::kInfix}}) {
     FunctionDef d;
     d.name = sp.name;
+    d.display = sp.display;
     d.min_args = d.max_args = 2;
     std::string name = sp.name;
     d.type_rule = [name](const std::vector<TypePtr>& args, const Config&) {
       Signature s;
       // A fractional or string base is implicitly cast to INT, the first accepted type.
-      TypePtr base = args[0]->is_floating() ? DataType::int_()
+      TypePtr base = args[0]->is_floating() || args[0]->id() == TypeId::kDecimal
+                         ? DataType::int_()
                                             : integral_input(name, args, 0, DataType::int_(),
                                                              "(\"INT\" or \"BIGINT\")");
       if (base->id() != TypeId::kLong) base = DataType::int_();
@@ -949,7 +958,8 @@ void register_bitwise(Registry& r) {
       if (rt->id() == TypeId::kLong) return run.template operator()<int64_t>();
       return run.template operator()<int32_t>();
     };
-    d.usage = name + "(base, expr) - Bitwise shift.";
+    d.usage = sp.display == Display::kCall ? name + "(base, expr) - Bitwise shift."
+                                           : "base " + name + " expr - Bitwise shift.";
     r.add(std::move(d));
   }
 }

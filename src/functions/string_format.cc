@@ -95,6 +95,52 @@ std::string java_fixed(double v, int prec) {
   return out;
 }
 
+/// Java's %e of `v`: the shortest decimal digits of |v| rounded HALF_UP to `prec` fraction
+/// digits, `d.ddde+XX` with at least two exponent digits.
+std::string java_scientific(double v, int prec) {
+  if (std::isnan(v)) return "NaN";
+  if (std::isinf(v)) return v > 0 ? "Infinity" : "-Infinity";
+  std::string digits = "0";
+  int exp = 1;
+  if (v != 0) shortest_digits(v, &digits, &exp);
+  size_t keep = static_cast<size_t>(prec) + 1;
+  if (digits.size() > keep) {
+    bool up = digits[keep] >= '5';
+    digits.resize(keep);
+    if (up) {
+      int k = static_cast<int>(keep) - 1;
+      while (k >= 0 && digits[static_cast<size_t>(k)] == '9') digits[static_cast<size_t>(k--)] = '0';
+      if (k >= 0) {
+        digits[static_cast<size_t>(k)]++;
+      } else {
+        digits.insert(0, "1");
+        digits.pop_back();
+        ++exp;
+      }
+    }
+  }
+  digits.append(keep - digits.size(), '0');
+  int e = v == 0 ? 0 : exp - 1;
+  std::string out = std::signbit(v) ? "-" : "";
+  out += digits.substr(0, 1);
+  if (prec > 0) out += "." + digits.substr(1);
+  std::string ed = std::to_string(e < 0 ? -e : e);
+  if (ed.size() < 2) ed.insert(0, "0");
+  return out + (e < 0 ? "e-" : "e+") + ed;
+}
+
+/// Java's %g: `prec` significant digits (0 counts as 1), in fixed notation when the rounded
+/// magnitude is in [1e-4, 10^prec), else scientific; trailing zeros are kept.
+std::string java_general(double v, int prec) {
+  if (std::isnan(v) || std::isinf(v)) return java_fixed(v, 0);
+  if (prec == 0) prec = 1;
+  if (v == 0) return java_fixed(v, prec - 1);
+  std::string sci = java_scientific(v, prec - 1);
+  int e = std::stoi(sci.substr(sci.find('e') + 1));
+  if (e < -4 || e >= prec) return sci;
+  return java_fixed(v, prec - 1 - e);
+}
+
 /// A java.text.DecimalFormat pattern as format_number applies it (English symbols, HALF_EVEN):
 /// `prefix [#,]*[0,]*[.0*#*] suffix[;negative prefix # negative suffix]`, with quoted text and a
 /// `%` (times 100) or `‰` (times 1000) in the prefix or suffix. Scientific patterns (`0.0E0`)
@@ -406,7 +452,10 @@ std::string java_format(std::string_view fmt, const Args& a, int64_t row, const 
       if (prec >= 0) s.resize(std::min(s.size(), static_cast<size_t>(prec)));
       s = pad(s, false);
     } else if (null) {
-      s = pad("null", false);
+      // Java formats a null argument as the text "null", cut to the precision.
+      s = "null";
+      if (prec >= 0) s.resize(std::min(s.size(), static_cast<size_t>(prec)));
+      s = pad(s, false);
     } else if (lc == 's') {
       ColumnPtr one = slice(a[ai], row, 1);
       ColumnPtr str = id == TypeId::kString ? one : cast_column(one, DataType::string(), ctx);
@@ -453,15 +502,18 @@ std::string java_format(std::string_view fmt, const Args& a, int64_t row, const 
       else
         format_error(std::string(1, conv) + " != " + c.type()->simple_string());
       int p = prec < 0 ? 6 : prec;
+      const bool finite = std::isfinite(v);
       if (lc == 'f') {
         s = java_fixed(v, p);
-        if (flags.find(',') != std::string::npos) s = group_thousands(s);
+      } else if (lc == 'e') {
+        s = java_scientific(v, p);
       } else {
-        char buf[512];
-        std::snprintf(buf, sizeof buf, lc == 'e' ? "%.*e" : "%.*g", p, v);
-        s = buf;
+        s = java_general(v, p);
       }
-      if (!std::signbit(v) && flags.find('+') != std::string::npos) s = "+" + s;
+      // Java groups only digits written in fixed notation, and signs no NaN.
+      if (finite && flags.find(',') != std::string::npos && s.find('e') == std::string::npos)
+        s = group_thousands(s);
+      if (!std::isnan(v) && !std::signbit(v) && flags.find('+') != std::string::npos) s = "+" + s;
       s = pad(s, !std::isnan(v) && !std::isinf(v));
     } else if (lc == 'c') {
       if (id == TypeId::kString)

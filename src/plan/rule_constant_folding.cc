@@ -64,6 +64,10 @@ ExprPtr fold_tree(const ExprPtr& top, const Config& conf, bool rethrow = false) 
   ctx.time_zone = conf.session_time_zone();
   ctx.config = &conf;
   return transform_expr_up(top, [&](const ExprPtr& e) -> ExprPtr {
+    // typeof needs only its argument's type: like Spark, never evaluate the argument (whose
+    // evaluation could fail, or be expensive).
+    if (e->kind == ExprKind::kCall && e->function && e->function->name == "typeof" && e->children.size() == 1)
+      return lit(Value::bytes(e->children[0]->type->simple_string()), e->type);
     if (e->kind == ExprKind::kLiteral || !foldable(e)) return e;
     try {
       Batch one({}, 1);

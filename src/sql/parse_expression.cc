@@ -559,6 +559,20 @@ ExprPtr Parser::function_call(std::vector<std::string> name_parts, int begin) {
     }
     pos_ = save;
   }
+  if (lname == "overlay" && !at_op(")")) {
+    // OVERLAY(str PLACING replacement FROM pos [FOR len]) is overlay(str, replacement, pos[, len]).
+    size_t save = pos_;
+    ExprPtr str = expression();
+    if (accept_word("PLACING")) {
+      std::vector<ExprPtr> args{str, expression()};
+      expect_word("FROM");
+      args.push_back(expression());
+      if (accept_word("FOR")) args.push_back(expression());
+      expect_op(")");
+      return plan::call(lname, std::move(args));
+    }
+    pos_ = save;
+  }
   if (lname == "trim" && !at_op(")")) {
     // TRIM([BOTH | LEADING | TRAILING] [chars] FROM str)
     std::string mode = "BOTH";

@@ -49,7 +49,6 @@ def test_function_exists_and_get_function(ember, oracle):
 # Functions Spark lists that Ember does not implement yet, with the reason. A name Ember gains
 # must leave this table, and a name Spark lists that is neither here nor in Ember fails.
 SPARK_ONLY = {
-    **dict.fromkeys(["<<", ">>", ">>>"], "the shift operators' syntax (shiftleft and kin exist)"),
     **dict.fromkeys(["approx_top_k", "approx_top_k_accumulate", "approx_top_k_combine",
                      "approx_top_k_estimate"], "the approx_top_k sketches"),
     "collations": "the table-valued function listing the collations",

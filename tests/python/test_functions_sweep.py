@@ -125,7 +125,7 @@ SWEEP = {
         (["atan2", "hypot", "pow", "power", "log", "nanvl"], pairs(NUM_PAIRS)),
         (["+", "-", "*", "/", "%", "div", "mod", "pmod", "try_add", "try_subtract",
           "try_multiply", "try_divide", "try_mod", "greatest", "least"], pairs(NUM_PAIRS)),
-        (["&", "|", "^", "shiftleft", "shiftright", "shiftrightunsigned"],
+        (["&", "|", "^", "shiftleft", "shiftright", "shiftrightunsigned", "<<", ">>", ">>>"],
          pairs(INTEGRAL_PAIRS) + [["i", "n"], ["l", "n2"], ["l", "i2"]]),
         (["bit_get", "getbit"], [["l", "n"], ["i", "n2"], ["b", "n"]]),
         (["width_bucket"], [["d", "0", "10", "n"], ["d", "d2", "1.0", "3"], ["m", "0", "100", "l2"],
@@ -324,7 +324,7 @@ SWEEP = {
 SYNTAX_FUNCTIONS = {"try_cast", "[]"}
 
 INFIX = {"+", "-", "*", "/", "%", "&", "|", "^", "<", "<=", ">", ">=", "=", "==", "<=>", "and",
-         "or", "div", "!=", "<>", "||"}
+         "or", "div", "!=", "<>", "||", "<<", ">>", ">>>"}
 
 # Registered functions the sweep leaves to other tests, with the reason.
 NOT_SWEPT = {
