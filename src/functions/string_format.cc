@@ -48,6 +48,23 @@ void shortest_digits(double v, std::string* digits, int* exp) {
   *exp = e10 + 1;
 }
 
+/// Cuts the decimal digits `digits` to their first `keep` (fewer than it has), rounding HALF_UP
+/// on the first digit dropped. Returns whether the carry ran past the first digit (`999` kept
+/// to 2 -> `100`: one digit longer).
+bool round_half_up(std::string& digits, size_t keep) {
+  const bool up = digits[keep] >= '5';
+  digits.resize(keep);
+  if (!up) return false;
+  size_t k = keep;
+  while (k > 0 && digits[k - 1] == '9') digits[--k] = '0';
+  if (k > 0) {
+    digits[k - 1]++;
+    return false;
+  }
+  digits.insert(0, "1");
+  return true;
+}
+
 /// Fixed notation with `prec` fraction digits of Java's decimal view of `v`, rounded HALF_UP
 /// (java.util.Formatter's %f).
 std::string java_fixed(double v, int prec) {
@@ -73,18 +90,7 @@ std::string java_fixed(double v, int prec) {
   }
   size_t keep = static_cast<size_t>(point + prec);
   if (all.size() > keep) {
-    bool up = all[keep] >= '5';
-    all.resize(keep);
-    if (up) {
-      int k = static_cast<int>(keep) - 1;
-      while (k >= 0 && all[static_cast<size_t>(k)] == '9') all[static_cast<size_t>(k--)] = '0';
-      if (k >= 0)
-        all[static_cast<size_t>(k)]++;
-      else {
-        all.insert(0, "1");
-        ++point;
-      }
-    }
+    if (round_half_up(all, keep)) ++point;
   } else {
     all.append(keep - all.size(), '0');
   }
@@ -104,20 +110,9 @@ std::string java_scientific(double v, int prec) {
   int exp = 1;
   if (v != 0) shortest_digits(v, &digits, &exp);
   size_t keep = static_cast<size_t>(prec) + 1;
-  if (digits.size() > keep) {
-    bool up = digits[keep] >= '5';
-    digits.resize(keep);
-    if (up) {
-      int k = static_cast<int>(keep) - 1;
-      while (k >= 0 && digits[static_cast<size_t>(k)] == '9') digits[static_cast<size_t>(k--)] = '0';
-      if (k >= 0) {
-        digits[static_cast<size_t>(k)]++;
-      } else {
-        digits.insert(0, "1");
-        digits.pop_back();
-        ++exp;
-      }
-    }
+  if (digits.size() > keep && round_half_up(digits, keep)) {
+    digits.pop_back();  // 99.9 -> 100.0: one more digit before the point
+    ++exp;
   }
   digits.append(keep - digits.size(), '0');
   int e = v == 0 ? 0 : exp - 1;
