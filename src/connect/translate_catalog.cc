@@ -7,6 +7,7 @@
 #include <cctype>
 #include <filesystem>
 
+#include "common/ascii.h"
 #include "common/error.h"
 #include "connect/errors.h"
 #include "connect/translate.h"
@@ -57,20 +58,14 @@ PlanTranslator::NodePtr no_result() {
   return rows({field("value", DataType::string(), false)}, {});
 }
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(),
-                 [](unsigned char c) { return static_cast<char>(std::tolower(c)); });
-  return s;
-}
-
 /// Spark's catalog patterns: '*' matches anything, '|' separates alternatives; case-insensitive.
 bool matches(const std::string& pattern, const std::string& name) {
-  const std::string n = lower(name);
+  const std::string n = ascii_lower(name);
   size_t start = 0;
   while (start <= pattern.size()) {
     size_t bar = pattern.find('|', start);
     std::string alt =
-        lower(pattern.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
+        ascii_lower(pattern.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
     alt.erase(0, alt.find_first_not_of(' '));
     alt.erase(alt.find_last_not_of(' ') + 1);
     size_t p = 0, s = 0, star = std::string::npos, mark = 0;

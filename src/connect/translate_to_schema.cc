@@ -2,6 +2,7 @@
 // to the schema's type by ANSI store assignment (structs reordered field by field), as Spark's Project.matchSchema does.
 // The input is analyzed here for its types; the result is a projection the analyzer resolves.
 
+#include "common/ascii.h"
 #include "common/error.h"
 #include "connect/errors.h"
 #include "connect/translate.h"
@@ -15,11 +16,6 @@ using plan::ExprPtr;
 using plan::PlanKind;
 
 namespace {
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 bool is_numeric(TypeId id) {
   switch (id) {
@@ -69,7 +65,7 @@ ExprPtr conform(const ExprPtr& e, const TypePtr& from, bool nullable, const Stru
     for (const auto& field : to.type->fields()) {
       const StructField* match = nullptr;
       for (const auto& f : from->fields())
-        if (lower(f.name) == lower(field.name)) match = &f;
+        if (ascii_lower(f.name) == ascii_lower(field.name)) match = &f;
       std::vector<std::string> sub = path;
       sub.push_back(field.name);
       args.push_back(plan::lit(Value::bytes(field.name), DataType::string()));
@@ -115,7 +111,7 @@ PlanTranslator::NodePtr PlanTranslator::to_schema(const pb::ToSchema& r) {
     const plan::Expr* match = nullptr;
     ExprPtr attr;
     for (const auto& a : analyzed->output)
-      if (lower(a->name) == lower(field.name)) {
+      if (ascii_lower(a->name) == ascii_lower(field.name)) {
         match = a.get();
         attr = a;
       }

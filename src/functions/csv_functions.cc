@@ -8,6 +8,7 @@
 #include <map>
 #include <vector>
 
+#include "common/ascii.h"
 #include "common/datetime.h"
 #include "common/error.h"
 #include "common/number_format.h"
@@ -31,11 +32,6 @@ namespace {
 using Args = std::vector<ColumnPtr>;
 using Infos = std::vector<ArgInfo>;
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 /// The options as the CSV option parser reads them. The functions read and write strings, not
 /// bytes, so an encoding the source accepts but does not decode (UTF-16, UTF-32) is no concern
 /// of theirs, nor is the line separator of the one record they read; an unknown encoding is
@@ -45,7 +41,7 @@ io::Options csv_io_options(const std::string& fn, const FunctionOptions& opts) {
   for (const char* key : {"encoding", "charset"}) {
     auto it = m.find(key);
     if (it == m.end()) continue;
-    const std::string e = lower(it->second);
+    const std::string e = ascii_lower(it->second);
     if (e == "utf-16" || e == "utf-16be" || e == "utf-16le" || e == "utf-32") m.erase(it);
   }
   auto line_sep = m.find("linesep");

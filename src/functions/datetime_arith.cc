@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 
+#include "common/ascii.h"
 #include "common/datetime.h"
 #include "common/timezone.h"
 #include "functions/cast.h"
@@ -24,12 +25,6 @@ TypeRule rule(const std::string& fn, std::string spec, TypePtr result, bool may_
     s.may_introduce_null = may_null;
     return s;
   };
-}
-
-std::string upper(std::string_view s) {
-  std::string u(s);
-  for (char& c : u) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return u;
 }
 
 int32_t date_at(const Args& a, size_t k, int64_t i) { return a[k]->values<int32_t>()[i]; }
@@ -77,7 +72,7 @@ ColumnPtr months_between_kernel(const Args& a, int64_t n, const Signature& sig,
 
 /// Day of week (1 = Monday) named by Spark's next_day argument, or 0.
 int day_of_week_named(std::string_view s) {
-  std::string u = upper(s);
+  std::string u = ascii_upper(s);
   static const char* names[] = {"MONDAY", "TUESDAY",  "WEDNESDAY", "THURSDAY",
                                 "FRIDAY", "SATURDAY", "SUNDAY"};
   for (int k = 0; k < 7; ++k) {
@@ -227,7 +222,7 @@ ColumnPtr make_timestamp_kernel(const Args& a, int64_t n, const Signature& sig,
 /// Truncation levels shared by date_trunc and trunc; -1 when the name is not one.
 enum Level { kMicro, kMilli, kSecond, kMinute, kHour, kDay, kWeek, kMonth, kQuarter, kYear };
 int trunc_level(std::string_view s) {
-  std::string u = upper(s);
+  std::string u = ascii_upper(s);
   if (u == "YEAR" || u == "YYYY" || u == "YY") return kYear;
   if (u == "QUARTER") return kQuarter;
   if (u == "MONTH" || u == "MM" || u == "MON") return kMonth;

@@ -3,14 +3,11 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/ascii.h"
 #include "common/error.h"
 
 namespace ember::functions {
 namespace {
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 }  // namespace
 
 FunctionOptions::FunctionOptions(const Column& map_column) {
@@ -19,21 +16,21 @@ FunctionOptions::FunctionOptions(const Column& map_column) {
   for (const Value& entry : v.as_list()) {
     const auto& kv = entry.as_list();
     if (kv[0].is_null() || kv[1].is_null()) continue;
-    entries_[lower(kv[0].as_bytes())] = kv[1].as_bytes();
+    entries_[ascii_lower(kv[0].as_bytes())] = kv[1].as_bytes();
   }
 }
 
-bool FunctionOptions::has(const std::string& key) const { return entries_.count(lower(key)) > 0; }
+bool FunctionOptions::has(const std::string& key) const { return entries_.count(ascii_lower(key)) > 0; }
 
 std::string FunctionOptions::get(const std::string& key, const std::string& fallback) const {
-  auto it = entries_.find(lower(key));
+  auto it = entries_.find(ascii_lower(key));
   return it == entries_.end() ? fallback : it->second;
 }
 
 bool FunctionOptions::get_bool(const std::string& key, bool fallback) const {
-  auto it = entries_.find(lower(key));
+  auto it = entries_.find(ascii_lower(key));
   if (it == entries_.end()) return fallback;
-  return lower(it->second) == "true";
+  return ascii_lower(it->second) == "true";
 }
 
 JsonParseOptions FunctionOptions::json_parse_options() const {

@@ -2,6 +2,7 @@
 #include <cctype>
 #include <cstring>
 
+#include "common/ascii.h"
 #include "common/datetime.h"
 #include "common/error.h"
 #include "functions/function.h"
@@ -9,11 +10,6 @@
 
 namespace ember::functions {
 namespace {
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 }  // namespace
 
 // Families registered here whose entry points are not in function.h.
@@ -112,14 +108,14 @@ void Registry::add(FunctionDef def) {
   if (def.family.empty() && !def.special_form) def.family = family_;
   defs_.push_back(std::make_unique<FunctionDef>(std::move(def)));
   const FunctionDef* d = defs_.back().get();
-  index_.emplace_back(lower(d->name), d);
-  for (auto& a : d->aliases) index_.emplace_back(lower(a), d);
+  index_.emplace_back(ascii_lower(d->name), d);
+  for (auto& a : d->aliases) index_.emplace_back(ascii_lower(a), d);
   std::sort(index_.begin(), index_.end(),
             [](const auto& x, const auto& y) { return x.first < y.first; });
 }
 
 const FunctionDef* Registry::find_internal(const std::string& name) const {
-  std::string key = lower(name);
+  std::string key = ascii_lower(name);
   auto it = std::lower_bound(index_.begin(), index_.end(), key,
                              [](const auto& e, const std::string& k) { return e.first < k; });
   return it != index_.end() && it->first == key ? it->second : nullptr;
@@ -163,7 +159,7 @@ std::string function_class_name(const FunctionDef& def) {
 
 std::vector<std::string> describe_function(const FunctionDef& def, const std::string& called, bool extended) {
   // An alias is described under its own name, in its usage text too.
-  const std::string name = lower(called);
+  const std::string name = ascii_lower(called);
   std::string usage = def.usage.empty() ? "N/A." : def.usage;
   if (name != def.name) {
     const std::string from = def.name + "(", to = name + "(";
@@ -204,7 +200,7 @@ void throw_unresolved_routine(const std::string& name) {
 }
 
 std::vector<std::string> Registry::similar(const std::string& name, size_t max) const {
-  std::string key = lower(name);
+  std::string key = ascii_lower(name);
   std::vector<std::pair<size_t, std::string>> scored;
   for (auto& [n, d] : index_) {
     if (!std::isalpha(static_cast<unsigned char>(n[0])) || d->internal) continue;

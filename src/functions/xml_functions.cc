@@ -9,6 +9,7 @@
 #include <functional>
 #include <map>
 
+#include "common/ascii.h"
 #include "common/datetime.h"
 #include "common/number_format.h"
 #include "common/error.h"
@@ -39,14 +40,9 @@ struct XmlReadOptions {
   std::string time_zone;
 };
 
-std::string upper(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
-
 bool parse_bool_option(const FunctionOptions& o, const std::string& key, bool fallback) {
   if (!o.has(key)) return fallback;
-  const std::string v = upper(o.get(key, ""));
+  const std::string v = ascii_upper(o.get(key, ""));
   if (v == "TRUE") return true;
   if (v == "FALSE") return false;
   throw SparkError(ErrorKind::kIllegalArgument, "", key + " flag can be true or false.");
@@ -70,7 +66,7 @@ XmlReadOptions read_options(const FunctionOptions& o, const std::string& fn, con
                      "The " + fn + " option 'prefersDecimal' is not supported by this engine.");
   x.has_null_value = o.has("nullValue");
   x.null_value = o.get("nullValue", "");
-  const std::string mode = upper(o.get("mode", "PERMISSIVE"));
+  const std::string mode = ascii_upper(o.get("mode", "PERMISSIVE"));
   if (mode == "DROPMALFORMED")
     throw SparkError(ErrorKind::kAnalysis, "PARSE_MODE_UNSUPPORTED",
                      "The function `" + fn + "` doesn't support the DROPMALFORMED mode. Acceptable modes are "
@@ -134,7 +130,7 @@ bool is_double(std::string_view s) {
 }
 
 bool is_boolean(std::string_view s) {
-  const std::string u = upper(std::string(s));
+  const std::string u = ascii_upper(std::string(s));
   return u == "TRUE" || u == "FALSE";
 }
 
@@ -415,7 +411,7 @@ class XmlRecordReader {
     }
     if (v.empty()) return true;
     if (t->id() == TypeId::kBoolean) {
-      const std::string u = upper(std::string(v));
+      const std::string u = ascii_upper(std::string(v));
       if (u != "TRUE" && u != "FALSE") return false;
       *out = Value::boolean(u == "TRUE");
       return true;

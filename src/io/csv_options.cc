@@ -3,22 +3,13 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/ascii.h"
 #include "common/error.h"
 #include "io/line_splits.h"
 
 namespace ember::io {
 
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
-std::string upper(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::toupper(c); });
-  return s;
-}
 
 [[noreturn]] void invalid_delimiter(const std::string& sub, const std::string& message,
                                     const std::string& str = "") {
@@ -132,7 +123,7 @@ CsvOptions parse_csv_options(const Options& o, const Config* config) {
     if (sep.empty()) throw_empty_line_separator();
     c.line_sep = sep;
   }
-  const std::string mode = lower(o.get("mode", "PERMISSIVE"));
+  const std::string mode = ascii_lower(o.get("mode", "PERMISSIVE"));
   if (mode == "dropmalformed") {
     c.mode = ParseMode::kDropMalformed;
   } else if (mode == "failfast") {
@@ -141,7 +132,7 @@ CsvOptions parse_csv_options(const Options& o, const Config* config) {
     c.mode = ParseMode::kPermissive;  // Spark warns and falls back for unknown modes
   }
   const std::string quotes = o.get("unescapedQuoteHandling", "STOP_AT_DELIMITER");
-  const std::string upper_quotes = upper(quotes);
+  const std::string upper_quotes = ascii_upper(quotes);
   static const std::pair<const char*, UnescapedQuotes> kQuoteHandling[] = {
       {"STOP_AT_DELIMITER", UnescapedQuotes::kStopAtDelimiter},
       {"STOP_AT_CLOSING_QUOTE", UnescapedQuotes::kStopAtClosingQuote},
@@ -177,13 +168,13 @@ CsvOptions parse_csv_options(const Options& o, const Config* config) {
   c.time_zone = o.get("timeZone", config ? config->session_time_zone() : "UTC");
   if (config) {
     c.case_sensitive = config->case_sensitive();
-    c.infer_ntz = lower(config->get_or("spark.sql.timestampType", "TIMESTAMP_LTZ")) == "timestamp_ntz";
+    c.infer_ntz = ascii_lower(config->get_or("spark.sql.timestampType", "TIMESTAMP_LTZ")) == "timestamp_ntz";
     c.split_bytes = config->get_int("spark.ember.io.csv.splitBytes", configured_split_bytes(config));
     if (c.split_bytes > 0 && c.split_bytes < 4096) c.split_bytes = 4096;
   }
 
   const std::string enc = o.has("encoding") ? o.get("encoding") : o.get("charset", "UTF-8");
-  const std::string e = lower(enc);
+  const std::string e = ascii_lower(enc);
   static const char* kAccepted[] = {"iso-8859-1", "us-ascii", "utf-16", "utf-16be",
                                     "utf-16le",   "utf-32",   "utf-8"};
   bool accepted = false;

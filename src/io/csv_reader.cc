@@ -17,6 +17,7 @@
 #include <arrow/io/file.h>
 #include <arrow/util/compression.h>
 
+#include "common/ascii.h"
 #include "common/error.h"
 #include "common/thread_pool.h"
 #include "common/timezone.h"
@@ -36,17 +37,12 @@ namespace {
 constexpr int64_t kBatchRows = 65536;
 constexpr int64_t kBatchStringBytes = 64 << 20;
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 // Spark's CSVUtils.makeSafeHeader: empty or null names become _c<i>; duplicate names
 // (case-insensitively unless spark.sql.caseSensitive) get their index appended.
 std::vector<std::string> safe_header(const std::vector<std::optional<std::string>>& row,
                                      const CsvOptions& o) {
   std::vector<std::string> out;
-  auto key = [&](const std::string& n) { return o.case_sensitive ? n : lower(n); };
+  auto key = [&](const std::string& n) { return o.case_sensitive ? n : ascii_lower(n); };
   std::map<std::string, int> seen;
   for (const auto& v : row)
     if (v) ++seen[key(*v)];

@@ -10,6 +10,7 @@
 #include <random>
 #include <unordered_map>
 
+#include "common/ascii.h"
 #include "common/error.h"
 #include "io/file_listing.h"
 #include "io/sink_formats.h"
@@ -20,11 +21,6 @@ namespace ember::io {
 namespace fs = std::filesystem;
 
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 std::string random_uuid() {
   static thread_local std::mt19937_64 rng{std::random_device{}()};
@@ -166,7 +162,7 @@ std::string partition_directory(const std::string& name, const std::optional<std
 }
 
 SaveMode parse_save_mode(const std::string& name) {
-  const std::string m = lower(name);
+  const std::string m = ascii_lower(name);
   if (m == "error" || m == "errorifexists" || m == "default") return SaveMode::kErrorIfExists;
   if (m == "append") return SaveMode::kAppend;
   if (m == "overwrite") return SaveMode::kOverwrite;
@@ -179,7 +175,7 @@ SaveMode parse_save_mode(const std::string& name) {
 }
 
 std::unique_ptr<SinkFormat> make_sink_format(const WriteRequest& request, const Schema& schema) {
-  std::string name = lower(request.format);
+  std::string name = ascii_lower(request.format);
   const std::string prefix = "org.apache.spark.sql.execution.datasources.";
   if (name.rfind(prefix, 0) == 0) {
     name = name.substr(prefix.size());
@@ -219,11 +215,11 @@ void write_files(const WriteRequest& request, const Schema& schema,
   for (size_t i = 0; i < schema.size(); ++i) {
     for (size_t j = 0; j < i; ++j) {
       if (case_sensitive ? schema[i].name == schema[j].name
-                         : lower(schema[i].name) == lower(schema[j].name)) {
+                         : ascii_lower(schema[i].name) == ascii_lower(schema[j].name)) {
         throw SparkError(ErrorKind::kAnalysis, "COLUMN_ALREADY_EXISTS",
-                         "The column " + quote_id(lower(schema[i].name)) +
+                         "The column " + quote_id(ascii_lower(schema[i].name)) +
                              " already exists. Choose another name or rename the existing column.",
-                         {{"columnName", quote_id(lower(schema[i].name))}}, "42711");
+                         {{"columnName", quote_id(ascii_lower(schema[i].name))}}, "42711");
       }
     }
   }
@@ -231,7 +227,7 @@ void write_files(const WriteRequest& request, const Schema& schema,
   for (const auto& name : request.partition_by) {
     int found = -1;
     for (size_t i = 0; i < schema.size(); ++i)
-      if (case_sensitive ? schema[i].name == name : lower(schema[i].name) == lower(name))
+      if (case_sensitive ? schema[i].name == name : ascii_lower(schema[i].name) == ascii_lower(name))
         found = static_cast<int>(i);
     if (found < 0) {
       std::string cols;

@@ -5,6 +5,7 @@
 #include <mutex>
 #include <unordered_map>
 
+#include "common/ascii.h"
 #include "common/datetime.h"
 #include "common/error.h"
 #include "common/timezone.h"
@@ -29,11 +30,6 @@ int64_t spark_split_bytes(const ReadRequest& request, const std::vector<InputFil
 }
 
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 struct Registry {
   std::mutex mu;
@@ -60,7 +56,7 @@ Registry& registry() {
 void register_format(const std::string& name, ReaderFactory factory) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
-  r.factories[lower(name)] = std::move(factory);
+  r.factories[ascii_lower(name)] = std::move(factory);
 }
 
 ListingOptions listing_options(const ReadRequest& request) {
@@ -90,7 +86,7 @@ ListingOptions listing_options(const ReadRequest& request) {
 bool has_format(const std::string& name) {
   Registry& r = registry();
   std::lock_guard<std::mutex> lock(r.mu);
-  return r.factories.count(lower(name)) != 0;
+  return r.factories.count(ascii_lower(name)) != 0;
 }
 
 std::unique_ptr<DataSourceReader> open_reader(const ReadRequest& request) {
@@ -98,7 +94,7 @@ std::unique_ptr<DataSourceReader> open_reader(const ReadRequest& request) {
   {
     Registry& r = registry();
     std::lock_guard<std::mutex> lock(r.mu);
-    std::string name = lower(request.format);
+    std::string name = ascii_lower(request.format);
     // Spark accepts the fully qualified provider names of its built-in sources too.
     const std::string prefix = "org.apache.spark.sql.execution.datasources.";
     if (name.rfind(prefix, 0) == 0) {

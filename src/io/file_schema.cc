@@ -3,16 +3,12 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/ascii.h"
 #include "common/error.h"
 
 namespace ember::io {
 
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 int integral_rank(TypeId id) {
   switch (id) {
@@ -27,7 +23,7 @@ int integral_rank(TypeId id) {
 }  // namespace
 
 bool same_column_name(const std::string& a, const std::string& b, bool case_sensitive) {
-  return case_sensitive ? a == b : lower(a) == lower(b);
+  return case_sensitive ? a == b : ascii_lower(a) == ascii_lower(b);
 }
 
 int find_column(const Schema& schema, const std::string& name, bool case_sensitive) {

@@ -7,6 +7,7 @@
 #include <optional>
 #include <stdexcept>
 
+#include "common/ascii.h"
 #include "common/datetime.h"
 #include "common/datetime_pattern.h"
 #include "common/error.h"
@@ -26,11 +27,6 @@ namespace {
 
 constexpr int64_t kBatchRows = 16384;
 
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
-
 // ---- The reader -----------------------------------------------------------------------------
 
 class JsonReader final : public DataSourceReader {
@@ -44,7 +40,7 @@ class JsonReader final : public DataSourceReader {
     spark_split_ = spark_split_bytes(request, files_);
     splits_ = plan_line_splits(files_, !multi_line_, configured_split_bytes(config), spark_split_);
     primitives_as_string_ = o.get_bool("primitivesAsString", false);
-    const std::string mode = lower(o.get("mode", "PERMISSIVE"));
+    const std::string mode = ascii_lower(o.get("mode", "PERMISSIVE"));
     if (mode == "dropmalformed") mode_ = ParseMode::kDropMalformed;
     else if (mode == "failfast") mode_ = ParseMode::kFailFast;
     corrupt_ = o.get("columnNameOfCorruptRecord",
@@ -100,7 +96,7 @@ class JsonReader final : public DataSourceReader {
           for (size_t f = 0; f < schema_.size(); ++f) {
             if (static_cast<int>(f) == corrupt_index_) continue;
             const std::string& fname = schema_[f].name;
-            if (fname == name || (!ctx_.case_sensitive && lower(fname) == lower(name))) {
+            if (fname == name || (!ctx_.case_sensitive && ascii_lower(fname) == ascii_lower(name))) {
               if (!convert_json_value(item, *schema_[f].type, ctx_, &values[f])) {
                 values[f] = Value();
                 bad = true;

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 
+#include "common/ascii.h"
 #include "common/error.h"
 #include "common/datetime.h"
 #include "common/number_format.h"
@@ -18,11 +19,6 @@
 namespace ember::io {
 
 namespace {
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 TypePtr merge_structs(const DataType& a, const DataType& b) {
   std::vector<StructField> fields = a.fields();
@@ -387,7 +383,7 @@ bool convert_json_value(const JsonValue& v, const DataType& type, const JsonConv
       for (const auto& [name, item] : v.members) {
         for (size_t i = 0; i < type.fields().size(); ++i) {
           const std::string& fname = type.fields()[i].name;
-          if (fname == name || (!ctx.case_sensitive && lower(fname) == lower(name))) {
+          if (fname == name || (!ctx.case_sensitive && ascii_lower(fname) == ascii_lower(name))) {
             if (!convert_json_value(item, *type.fields()[i].type, ctx, &fields[i], bad)) {
               if (!ctx.partial_structs) return false;
               fields[i] = Value();

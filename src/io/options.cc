@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstdlib>
 
+#include "common/ascii.h"
 #include "common/error.h"
 #include "common/locale.h"
 #include "io/data_source.h"
@@ -11,31 +12,25 @@ namespace ember::io {
 
 namespace {
 
-std::string lower(const std::string& s) {
-  std::string r = s;
-  std::transform(r.begin(), r.end(), r.begin(), [](unsigned char c) { return std::tolower(c); });
-  return r;
-}
-
 }  // namespace
 
 Options::Options(const std::map<std::string, std::string>& raw) {
   for (const auto& [k, v] : raw) set(k, v);
 }
 
-void Options::set(const std::string& key, const std::string& value) { values_[lower(key)] = value; }
+void Options::set(const std::string& key, const std::string& value) { values_[ascii_lower(key)] = value; }
 
-bool Options::has(const std::string& key) const { return values_.count(lower(key)) != 0; }
+bool Options::has(const std::string& key) const { return values_.count(ascii_lower(key)) != 0; }
 
 std::string Options::get(const std::string& key, const std::string& fallback) const {
-  auto it = values_.find(lower(key));
+  auto it = values_.find(ascii_lower(key));
   return it == values_.end() ? fallback : it->second;
 }
 
 bool Options::get_bool(const std::string& key, bool fallback) const {
-  auto it = values_.find(lower(key));
+  auto it = values_.find(ascii_lower(key));
   if (it == values_.end()) return fallback;
-  const std::string v = lower(it->second);
+  const std::string v = ascii_lower(it->second);
   if (v == "true") return true;
   if (v == "false") return false;
   throw SparkError(ErrorKind::kIllegalArgument, "_LEGACY_ERROR_TEMP_2147",
@@ -43,7 +38,7 @@ bool Options::get_bool(const std::string& key, bool fallback) const {
 }
 
 int64_t Options::get_int(const std::string& key, int64_t fallback) const {
-  auto it = values_.find(lower(key));
+  auto it = values_.find(ascii_lower(key));
   if (it == values_.end()) return fallback;
   const std::string& v = it->second;
   char* end = nullptr;
@@ -58,7 +53,7 @@ int64_t Options::get_int(const std::string& key, int64_t fallback) const {
 }
 
 double Options::get_double(const std::string& key, double fallback) const {
-  auto it = values_.find(lower(key));
+  auto it = values_.find(ascii_lower(key));
   if (it == values_.end()) return fallback;
   const std::string& v = it->second;
   char* end = nullptr;

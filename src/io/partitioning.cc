@@ -4,6 +4,7 @@
 #include <cctype>
 #include <map>
 
+#include "common/ascii.h"
 #include "common/datetime.h"
 #include "common/error.h"
 #include "common/timezone.h"
@@ -13,11 +14,6 @@ namespace ember::io {
 namespace {
 
 constexpr const char* kDefaultPartition = "__HIVE_DEFAULT_PARTITION__";
-
-std::string lower(std::string s) {
-  std::transform(s.begin(), s.end(), s.begin(), [](unsigned char c) { return std::tolower(c); });
-  return s;
-}
 
 std::string unescape(const std::string& s) {
   std::string out;
@@ -123,7 +119,7 @@ Value convert(const std::string& v, const DataType& type, const TimeZone& zone) 
     case TypeId::kTimestamp: return parse_timestamp(v, zone, &micros) ? Value::integer(micros) : Value();
     case TypeId::kTimestampNtz: return parse_timestamp_ntz(v, &micros) ? Value::integer(micros) : Value();
     case TypeId::kBoolean: {
-      const std::string b = lower(v);
+      const std::string b = ascii_lower(v);
       if (b == "true") return Value::boolean(true);
       if (b == "false") return Value::boolean(false);
       return Value();
@@ -159,7 +155,7 @@ class PartitionedReader final : public DataSourceReader {
     // over all files.
     auto is_partition = [&](const std::string& name) {
       for (const auto& c : spec_.columns)
-        if (lower(c.name) == lower(name)) return true;
+        if (ascii_lower(c.name) == ascii_lower(name)) return true;
       return false;
     };
     std::vector<std::string> all_files;
@@ -305,7 +301,7 @@ PartitionSpec discover_partitions(const std::vector<InputFile>& files, const Rea
   for (size_t i = 0; i < files.size(); ++i) {
     bool same = parsed[i].size() == first.size();
     for (size_t k = 0; same && k < first.size(); ++k)
-      same = lower(parsed[i][k].first) == lower(first[k].first);
+      same = ascii_lower(parsed[i][k].first) == ascii_lower(first[k].first);
     if (!same) {
       throw SparkError(ErrorKind::kRuntime, "CONFLICTING_DIRECTORY_STRUCTURES",
                        "Conflicting directory structures detected. Suspicious paths:\n\t" +
@@ -328,7 +324,7 @@ PartitionSpec discover_partitions(const std::vector<InputFile>& files, const Rea
     TypePtr type = type_of(kind);
     if (request.user_schema) {
       for (const auto& f : request.user_schema->fields())
-        if (lower(f.name) == lower(first[k].first)) type = f.type;
+        if (ascii_lower(f.name) == ascii_lower(first[k].first)) type = f.type;
     }
     spec.columns.push_back({first[k].first, type, true, "{}"});
   }

@@ -1,6 +1,7 @@
 // The analyzer: unresolved plan → resolved plan.
 
 #include "plan/analyzer.h"
+#include "common/ascii.h"
 #include "exec/python_udf.h"
 #include "plan/collation_resolution.h"
 #include "plan/datetime_arithmetic.h"
@@ -73,11 +74,6 @@ void reject_map_columns(const std::vector<ExprPtr>& columns) {
 using functions::FunctionDef;
 using functions::Registry;
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::string join_parts(const std::vector<std::string>& parts, bool quote) {
   std::string s;
   for (size_t i = 0; i < parts.size(); ++i) {
@@ -138,7 +134,7 @@ class Analyzer {
 
  private:
   bool name_eq(const std::string& a, const std::string& b) const {
-    return case_sensitive_ ? a == b : lower(a) == lower(b);
+    return case_sensitive_ ? a == b : ascii_lower(a) == ascii_lower(b);
   }
   std::shared_ptr<PlanNode> copy(const PlanNode& n) const { return std::make_shared<PlanNode>(n); }
 
@@ -379,7 +375,7 @@ void Analyzer::unresolved_column(const std::vector<std::string>& parts, const Pl
   for (auto& a : child->output) {
     std::string full = a->qualifier.empty() ? a->name : join_parts(a->qualifier, false) + "." + a->name;
     std::string shown = a->qualifier.empty() ? quote_id(a->name) : join_parts(a->qualifier, true) + "." + quote_id(a->name);
-    cands.emplace_back(std::min(edit_distance(lower(name), lower(a->name)), edit_distance(lower(name), lower(full))), shown);
+    cands.emplace_back(std::min(edit_distance(ascii_lower(name), ascii_lower(a->name)), edit_distance(ascii_lower(name), ascii_lower(full))), shown);
   }
   std::stable_sort(cands.begin(), cands.end(), [](auto& x, auto& y) { return x.first < y.first; });
   std::string proposal;
@@ -671,7 +667,7 @@ ExprPtr Analyzer::resolve_python_call(const ExprPtr& fn, const std::vector<ExprP
 }
 
 ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg) {
-  std::string name = lower(e->name);
+  std::string name = ascii_lower(e->name);
   // Conditional forms are expressions, not functions, because they evaluate lazily.
   if (name == "when" || name == "casewhen" || name == "if" || name == "coalesce" || name == "nvl" || name == "ifnull") {
     auto n = std::make_shared<Expr>();
@@ -837,7 +833,7 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
     if (t == TypeId::kBinary && args[1]->kind == ExprKind::kLiteral && !args[1]->value.is_null() &&
         args[1]->type->id() == TypeId::kString) {
       const std::string& fmt = args[1]->value.as_bytes();
-      const std::string lowered = lower(fmt);
+      const std::string lowered = ascii_lower(fmt);
       if (lowered == "base64") return resolve_function(call("base64", {}), {args[0]}, false);
       if (lowered == "hex") return resolve_function(call("hex", {}), {args[0]}, false);
       if (lowered == "utf-8") return resolve_function(call("decode", {}), args, false);
@@ -921,7 +917,7 @@ ExprPtr Analyzer::bind_call(const FunctionDef* def, const ExprPtr& e, std::vecto
   n->function = def;
   // Remember the name the caller used when it is a word (negative, mean) rather than the
   // operator symbol; names of result columns follow it.
-  std::string called = lower(e->name);
+  std::string called = ascii_lower(e->name);
   n->name = (!called.empty() && std::isalpha(static_cast<unsigned char>(called[0])) &&
              def->display != functions::Display::kCall && called != def->name)
                 ? called
@@ -987,10 +983,10 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
       if (e->implicit && e->name == "update_fields") return resolve_update_fields(e, child, allow_agg);
       if (is_higher_order_call(e)) return resolve_higher_order(e, child, allow_agg);
       std::vector<ExprPtr> args;
-      if (is_generator_name(lower(e->name))) {
+      if (is_generator_name(ascii_lower(e->name))) {
         if (!in_select_list_) throw_generator_outside_select(e->to_string());
         for (auto& a : e->children) args.push_back(resolve_expr(a, child, allow_agg));
-        return resolve_generator(lower(e->name), std::move(args), e->outer);
+        return resolve_generator(ascii_lower(e->name), std::move(args), e->outer);
       }
       if (ExprPtr registered = session_.lookup_function(e->name)) {
         if (registered->kind == ExprKind::kPythonUdf) return resolve_python_call(registered, e->children, child, allow_agg);
@@ -1011,7 +1007,7 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
       bool saved = in_aggregate_;
       in_aggregate_ = in_aggregate_ || agg_fn;
       for (auto& a : e->children) {
-        if (counts_rows(a) && lower(e->name) == "count") args.push_back(a);
+        if (counts_rows(a) && ascii_lower(e->name) == "count") args.push_back(a);
         // A star among a function's arguments stands for the columns it names (hash(*)).
         else if (a->kind == ExprKind::kUnresolvedStar && child)
           for (auto& c : expand_star(a, child)) args.push_back(c);
@@ -1034,7 +1030,7 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
         check_within_group_distinct(*resolved);
       } else {
         if (!e->order_by.empty() && def && !takes_order_within_group(def->name))
-          throw_within_group_unsupported(lower(e->name));
+          throw_within_group_unsupported(ascii_lower(e->name));
         resolved = resolve_function(e, std::move(args), allow_agg);
       }
       if (e->filter) {
@@ -1164,7 +1160,7 @@ ExprPtr Analyzer::resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bo
                      "window function in a sub-query.");
   const ExprPtr f = named_builtin_call(e->children[0]) ? with_positional_arguments(e->children[0]) : e->children[0];
   ExprPtr fn;
-  std::string lname = f->kind == ExprKind::kUnresolvedFunction ? lower(f->name) : "";
+  std::string lname = f->kind == ExprKind::kUnresolvedFunction ? ascii_lower(f->name) : "";
   if (is_generator_name(lname)) throw_generator_nested(e->to_string());
   if (!lname.empty() && is_window_function_name(lname)) {
     std::vector<ExprPtr> args;
@@ -1684,7 +1680,7 @@ PlanPtr Analyzer::with_session_window(const PlanPtr& p, const PlanPtr& child) {
   int found = -1;
   for (size_t i = 0; i < p->exprs.size(); ++i) {
     const ExprPtr& e = p->exprs[i];
-    if (e->kind == ExprKind::kUnresolvedFunction && lower(e->name) == "session_window") {
+    if (e->kind == ExprKind::kUnresolvedFunction && ascii_lower(e->name) == "session_window") {
       if (found >= 0)
         throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_1222",
                          "Multiple time/session window expressions would result in a cartesian product of rows, "
@@ -1793,7 +1789,7 @@ PlanPtr Analyzer::with_time_window(const PlanPtr& p, const PlanPtr& child) {
   std::vector<ExprPtr> calls;
   std::function<void(const ExprPtr&)> find = [&](const ExprPtr& e) {
     if (!e) return;
-    if (e->kind == ExprKind::kUnresolvedFunction && lower(e->name) == "window") {
+    if (e->kind == ExprKind::kUnresolvedFunction && ascii_lower(e->name) == "window") {
       for (auto& c : calls)
         if (c->to_string() == e->to_string()) return;
       calls.push_back(e);
@@ -1862,7 +1858,7 @@ PlanPtr Analyzer::with_time_window(const PlanPtr& p, const PlanPtr& child) {
   const std::string key = w->to_string();
   std::function<ExprPtr(const ExprPtr&)> replace = [&](const ExprPtr& e) -> ExprPtr {
     if (!e) return e;
-    if (e->kind == ExprKind::kUnresolvedFunction && lower(e->name) == "window" && e->to_string() == key) return column;
+    if (e->kind == ExprKind::kUnresolvedFunction && ascii_lower(e->name) == "window" && e->to_string() == key) return column;
     bool changed = false;
     std::vector<ExprPtr> kids;
     for (auto& c : e->children) {
@@ -1895,7 +1891,7 @@ PlanPtr Analyzer::resolve_generate(const PlanPtr& p, const PlanPtr& child) {
     g = resolve_python_table_function(call, std::move(args));
   } else if (call->kind != ExprKind::kUnresolvedFunction) {
     not_generator();
-  } else if (is_generator_name(lower(call->name))) {
+  } else if (is_generator_name(ascii_lower(call->name))) {
     g = resolve_select_list({call}, child, false)[0];
   } else if (ExprPtr table_function = session_.lookup_table_function(call->name)) {
     // LATERAL f(t.a) of a Python table function: its arguments read the relation before it.
@@ -2016,7 +2012,7 @@ PlanPtr Analyzer::resolve_grouping_sets(const PlanPtr& p, const PlanPtr& child) 
     for (size_t i = 0; i < n; ++i) gid = (gid << 1) | (m[i] ? 0 : 1);
     std::function<ExprPtr(const ExprPtr&)> constants = [&](const ExprPtr& e) -> ExprPtr {
       if (e->kind == ExprKind::kUnresolvedFunction) {
-        std::string nm = lower(e->name);
+        std::string nm = ascii_lower(e->name);
         if (nm == "grouping" || nm == "grouping_id") {
           std::string shown = nm + "(";
           for (size_t i = 0; i < e->children.size(); ++i) shown += (i ? ", " : "") + e->children[i]->to_string();

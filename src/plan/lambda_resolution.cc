@@ -3,17 +3,13 @@
 #include <cctype>
 #include <map>
 
+#include "common/ascii.h"
 #include "common/error.h"
 #include "functions/cast.h"
 #include "functions/function.h"
 
 namespace ember::plan {
 namespace {
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 [[noreturn]] void throw_lambda_error(const std::string& sub_class, const std::string& message,
                                      std::map<std::string, std::string> params) {
@@ -54,7 +50,7 @@ std::vector<functions::ArgInfo> arg_infos(const std::vector<ExprPtr>& args) {
   for (auto& a : args) {
     bool resolved = a && a->type;
     infos.push_back({resolved ? a->type : nullptr, resolved ? a->nullable : true,
-                     resolved && a->kind == ExprKind::kLiteral ? &a->value : nullptr});
+                     resolved && a->kind == ExprKind::kLiteral ? &a->value : nullptr, {}});
   }
   return infos;
 }
@@ -64,7 +60,7 @@ std::vector<functions::ArgInfo> arg_infos(const std::vector<ExprPtr>& args) {
 ExprPtr find_lambda_variable(const LambdaScopes& scopes, const std::string& name, bool case_sensitive) {
   for (auto scope = scopes.rbegin(); scope != scopes.rend(); ++scope)
     for (const auto& v : *scope)
-      if (case_sensitive ? v->name == name : lower(v->name) == lower(name)) return v;
+      if (case_sensitive ? v->name == name : ascii_lower(v->name) == ascii_lower(name)) return v;
   return nullptr;
 }
 
@@ -120,8 +116,8 @@ ExprPtr resolve_higher_order_call(const ExprPtr& call,
       for (size_t a = 0; a < vars.size(); ++a)
         for (size_t b = 0; b < vars.size(); ++b)
           if (a != b && (conf.case_sensitive() ? vars[a]->name == vars[b]->name
-                                               : lower(vars[a]->name) == lower(vars[b]->name))) {
-            dups.push_back(quote_id(conf.case_sensitive() ? vars[a]->name : lower(vars[a]->name)));
+                                               : ascii_lower(vars[a]->name) == ascii_lower(vars[b]->name))) {
+            dups.push_back(quote_id(conf.case_sensitive() ? vars[a]->name : ascii_lower(vars[a]->name)));
             break;
           }
       if (!dups.empty()) {

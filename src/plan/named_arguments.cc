@@ -5,16 +5,12 @@
 #include <optional>
 #include <string>
 
+#include "common/ascii.h"
 #include "common/error.h"
 #include "functions/function.h"
 
 namespace ember::plan {
 namespace {
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 [[noreturn]] void fail(const std::string& error_class, const std::string& message,
                        std::map<std::string, std::string> params) {
@@ -56,7 +52,7 @@ bool has_named_arguments(const std::vector<ExprPtr>& args) {
 }
 
 ExprPtr with_positional_arguments(const ExprPtr& call) {
-  const std::string name = lower(call->name);
+  const std::string name = ascii_lower(call->name);
   const std::string routine = quote_id(name);
   const functions::FunctionDef* def = functions::Registry::instance().find_listed(name);
   if (def == nullptr || def->parameters.empty())
@@ -81,7 +77,7 @@ ExprPtr with_positional_arguments(const ExprPtr& call) {
   for (size_t i = positional; i < args.size(); ++i) {
     const std::string& given = args[i]->name;
     size_t k = 0;
-    while (k < params.size() && lower(params[k].name) != lower(given)) ++k;
+    while (k < params.size() && ascii_lower(params[k].name) != ascii_lower(given)) ++k;
     if (k == params.size()) unrecognized(routine, given, params);
     if (k < positional) duplicate(routine, given, true);
     if (slots[k]) duplicate(routine, given, false);

@@ -23,6 +23,7 @@
 #include <map>
 #include <set>
 
+#include "common/ascii.h"
 #include "common/error.h"
 #include "functions/cast.h"
 #include "functions/function.h"
@@ -32,11 +33,6 @@ namespace ember::plan {
 namespace {
 
 using functions::Registry;
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 ExprPtr null_literal() { return lit(Value(), DataType::null()); }
 
@@ -187,7 +183,7 @@ ExprPtr restrict_aggregates(const ExprPtr& e, const ExprPtr& cond) {
         ExprPtr a = arg->kind == ExprKind::kUnresolvedStar ? lit(Value::integer(1), DataType::int_()) : arg;
         return call("if", {cond, a, null_literal()});
       };
-      std::string name = lower(e->name);
+      std::string name = ascii_lower(e->name);
       std::vector<ExprPtr> args;
       if ((name == "first" || name == "last" || name == "first_value" || name == "last_value") &&
           !e->children.empty()) {

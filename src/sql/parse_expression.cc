@@ -8,6 +8,7 @@
 #include <cctype>
 #include <limits>
 
+#include "common/ascii.h"
 #include "sql/parse_error.h"
 #include "sql/parser_impl.h"
 
@@ -22,11 +23,6 @@ ExprPtr fn(const char* name, std::vector<ExprPtr> args) {
   return plan::call(name, std::move(args));
 }
 ExprPtr negate(ExprPtr e) { return fn("not", {std::move(e)}); }
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 std::shared_ptr<Expr> new_expr(ExprKind kind, std::vector<ExprPtr> children = {}) {
   auto e = std::make_shared<Expr>();
@@ -422,7 +418,7 @@ ExprPtr Parser::primary() {
           !at_op("(", 1) && !at_op(".", 1)) {
         next();
         // Spark reads the bare USER and SESSION_USER keywords as current_user().
-        return plan::call(w == "USER" || w == "SESSION_USER" ? "current_user" : lower(w), {});
+        return plan::call(w == "USER" || w == "SESSION_USER" ? "current_user" : ascii_lower(w), {});
       }
       break;
     }
@@ -448,7 +444,7 @@ ExprPtr Parser::primary() {
 ExprPtr Parser::identifier_reference(std::vector<std::string> parts) {
   for (auto scope = lambda_scopes.rbegin(); scope != lambda_scopes.rend(); ++scope) {
     for (const auto& v : *scope) {
-      if (lower(v) != lower(parts[0])) continue;
+      if (ascii_lower(v) != ascii_lower(parts[0])) continue;
       auto var = new_expr(ExprKind::kLambdaVariable);
       var->name = v;
       var->name_parts = {v};
@@ -519,13 +515,13 @@ ExprPtr Parser::function_call(std::vector<std::string> name_parts, int begin) {
   std::string name = name_parts.back();
   if (name_parts.size() > 1) {
     std::string q;
-    for (size_t i = 0; i + 1 < name_parts.size(); ++i) q += (i ? "." : "") + lower(name_parts[i]);
+    for (size_t i = 0; i + 1 < name_parts.size(); ++i) q += (i ? "." : "") + ascii_lower(name_parts[i]);
     if (q != "builtin" && q != "system.builtin") {
       name.clear();
       for (size_t i = 0; i < name_parts.size(); ++i) name += (i ? "." : "") + name_parts[i];
     }
   }
-  const std::string lname = lower(name);
+  const std::string lname = ascii_lower(name);
   expect_op("(");
   // Special argument forms.
   if (lname == "extract" || lname == "date_part") {

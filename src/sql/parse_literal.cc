@@ -12,6 +12,7 @@
 #include <functional>
 #include <limits>
 
+#include "common/ascii.h"
 #include "common/datetime.h"
 #include "common/timezone.h"
 #include "sql/parse_error.h"
@@ -27,11 +28,6 @@ struct IntRange {
   const char* type_name;
   int64_t min, max;
 };
-
-std::string upper(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return s;
-}
 
 /// Digits of `text` as an unscaled decimal: "12.50" → (1250, scale 2). False when more than 38
 /// significant digits.
@@ -254,7 +250,7 @@ struct Unit {
 };
 
 bool unit_of(const std::string& word, Unit* u) {
-  std::string w = upper(word);
+  std::string w = ascii_upper(word);
   if (w.size() > 1 && w.back() == 'S') w.pop_back();
   if (w == "YEAR")
     *u = {true, 0, 12};

@@ -3,6 +3,7 @@
 
 #include <cctype>
 
+#include "common/ascii.h"
 #include "sql/parse_error.h"
 #include "sql/parser_impl.h"
 
@@ -12,11 +13,6 @@ using plan::ExprKind;
 using plan::PlanKind;
 
 namespace {
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 /// Output names a SELECT list shows in its text: aliases and plain column references.
 std::vector<std::string> visible_names(const SelectClause& s) {
@@ -76,11 +72,11 @@ void Parser::with_clause() {
       q = todf;
     }
     auto& scope = cte_scopes.back();
-    if (scope.count(lower(name)))
+    if (scope.count(ascii_lower(name)))
       fail_range(ErrorKind::kParse, "DUPLICATED_CTE_NAMES",
                  "CTE definition can't have duplicate names: " + quote_id(name) + ".",
                  {{"duplicateNames", quote_id(name)}}, name_tok.begin, name_tok.stop);
-    scope[lower(name)] = q;
+    scope[ascii_lower(name)] = q;
   } while (accept_op(","));
 }
 
@@ -143,7 +139,7 @@ Parser::Term Parser::set_primary() {
     std::vector<std::string> name = multipart_identifier();
     if (name.size() == 1)
       for (auto s = cte_scopes.rbegin(); s != cte_scopes.rend(); ++s) {
-        auto it = s->find(lower(name[0]));
+        auto it = s->find(ascii_lower(name[0]));
         if (it != s->end()) {
           auto alias = new_node(PlanKind::kSubqueryAlias, {it->second});
           alias->alias = name[0];
@@ -313,7 +309,7 @@ SelectClause Parser::select_clause(PlanPtr from_first) {
     do {
       std::string name = identifier();
       expect_word("AS");
-      s.windows[lower(name)] = window_spec();
+      s.windows[ascii_lower(name)] = window_spec();
     } while (accept_op(","));
   }
   if (at_word("QUALIFY")) {

@@ -3,6 +3,7 @@
 
 #include <cctype>
 
+#include "common/ascii.h"
 #include "plan/generator_resolution.h"
 #include "sql/parse_error.h"
 #include "sql/parser_impl.h"
@@ -14,11 +15,6 @@ using plan::JoinType;
 using plan::PlanKind;
 
 namespace {
-
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
 
 PlanPtr subquery_alias(PlanPtr child, const std::string& alias) {
   auto n = new_node(PlanKind::kSubqueryAlias, {std::move(child)});
@@ -72,7 +68,7 @@ bool Parser::at_lateral_function_call() {
 PlanPtr Parser::lateral_function_call(PlanPtr rel) {
   const int begin = peek().begin;
   auto g = std::const_pointer_cast<plan::PlanNode>(generator_call(std::move(rel), false));
-  if (!plan::is_generator_name(lower(g->exprs[0]->name))) {
+  if (!plan::is_generator_name(ascii_lower(g->exprs[0]->name))) {
     g->table_function_call = true;
     g->origin = SqlOrigin{text_, begin, last_stop()};
   }
@@ -239,7 +235,7 @@ PlanPtr Parser::relation_primary() {
   std::vector<std::string> name = multipart_identifier();
   if (at_op("(")) {
     // A table-valued function.
-    std::string fname = lower(name.back());
+    std::string fname = ascii_lower(name.back());
     std::vector<int> arg_begin, arg_stop;
     expect_op("(");
     std::vector<ExprPtr> args;
@@ -309,7 +305,7 @@ PlanPtr Parser::relation_primary() {
   PlanPtr rel;
   if (name.size() == 1) {
     for (auto s = cte_scopes.rbegin(); s != cte_scopes.rend() && !rel; ++s) {
-      auto it = s->find(lower(name[0]));
+      auto it = s->find(ascii_lower(name[0]));
       if (it != s->end()) rel = subquery_alias(it->second, name[0]);
     }
   }

@@ -17,6 +17,7 @@
 #include <map>
 #include <set>
 
+#include "common/ascii.h"
 #include "plan/generator_resolution.h"
 #include "plan/window_resolution.h"
 #include "sql/parse_error.h"
@@ -32,21 +33,16 @@ namespace {
 
 constexpr const char* kHiddenPrefix = "__sql_hidden_";
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 /// A key for comparing unresolved expressions as written, ignoring case.
 std::string expr_key(const ExprPtr& e) {
-  std::string k = lower(e->to_string());
+  std::string k = ascii_lower(e->to_string());
   if (e->filter) k += " filter " + expr_key(e->filter);
   if (e->kind == ExprKind::kWindow) k += " window";
   return k;
 }
 
 bool references_name(const ExprPtr& e, const std::string& name) {
-  if (e->kind == ExprKind::kUnresolvedAttribute && lower(e->name_parts[0]) == lower(name))
+  if (e->kind == ExprKind::kUnresolvedAttribute && ascii_lower(e->name_parts[0]) == ascii_lower(name))
     return true;
   for (auto& c : e->children)
     if (references_name(c, name)) return true;
@@ -65,7 +61,7 @@ bool contains_window_or_nondeterministic(const ExprPtr& e) {
                                                     "spark_partition_id",
                                                     "input_file_name"};
     for (const char* f : kNondeterministic)
-      if (lower(e->name) == f) return true;
+      if (ascii_lower(e->name) == f) return true;
   }
   for (auto& c : e->children)
     if (contains_window_or_nondeterministic(c)) return true;
@@ -130,7 +126,7 @@ class AggregateLifter {
       case ExprKind::kUnresolvedAttribute:
         if (e->name_parts.size() == 1)
           for (auto& n : names_)
-            if (!n.empty() && lower(n) == lower(e->name_parts[0])) return e;
+            if (!n.empty() && ascii_lower(n) == ascii_lower(e->name_parts[0])) return e;
         return hide(e);
       case ExprKind::kSortOrder:
         return rebuild(e, {lift(e->children[0])});
@@ -207,7 +203,7 @@ std::vector<OrdinalTarget> expand_outputs(const Parser& p, const SelectClause& s
     }
     const auto& target = item.expr->name_parts;
     for (auto& [qualifier, name] : columns) {
-      if (!target.empty() && lower(target.back()) != lower(qualifier)) continue;
+      if (!target.empty() && ascii_lower(target.back()) != ascii_lower(qualifier)) continue;
       out.push_back(
           {nullptr, qualifier.empty() ? plan::col({name}) : plan::col({qualifier, name})});
     }
@@ -251,10 +247,10 @@ class FromColumns {
   bool known() const { return static_cast<bool>(p_.options().relation_columns); }
   bool has(const std::string& name) {
     if (!loaded_) {
-      for (auto& [q, n] : p_.options().relation_columns(from_)) names_.insert(lower(n));
+      for (auto& [q, n] : p_.options().relation_columns(from_)) names_.insert(ascii_lower(n));
       loaded_ = true;
     }
-    return names_.count(lower(name)) > 0;
+    return names_.count(ascii_lower(name)) > 0;
   }
 
  private:
@@ -278,10 +274,10 @@ void resolve_lateral_aliases(SelectClause& s, FromColumns& from, std::set<size_t
     if (!earlier.empty()) {
       std::function<ExprPtr(const ExprPtr&)> substitute = [&](const ExprPtr& e) -> ExprPtr {
         if (e->kind == ExprKind::kUnresolvedAttribute && e->name_parts.size() == 1) {
-          auto it = earlier.find(lower(e->name_parts[0]));
+          auto it = earlier.find(ascii_lower(e->name_parts[0]));
           if (it == earlier.end() || from.has(it->first)) return e;
           const ExprPtr& target = s.items[it->second].expr;
-          if (target->kind == ExprKind::kUnresolvedFunction && plan::is_generator_name(lower(target->name))) {
+          if (target->kind == ExprKind::kUnresolvedFunction && plan::is_generator_name(ascii_lower(target->name))) {
             generators.insert(it->second);
             return e;
           }
@@ -293,7 +289,7 @@ void resolve_lateral_aliases(SelectClause& s, FromColumns& from, std::set<size_t
       };
       item.expr = substitute(item.expr);
     }
-    if (item.alias) earlier.emplace(lower(*item.alias), i);
+    if (item.alias) earlier.emplace(ascii_lower(*item.alias), i);
   }
 }
 
@@ -311,9 +307,9 @@ ExprPtr first_aggregate_call(const ExprPtr& e) {
 ExprPtr substitute_select_aliases(const ExprPtr& e, const SelectClause& s, FromColumns& from) {
   std::function<ExprPtr(const ExprPtr&)> sub = [&](const ExprPtr& x) -> ExprPtr {
     if (x->kind == ExprKind::kUnresolvedAttribute && x->name_parts.size() == 1) {
-      const std::string name = lower(x->name_parts[0]);
+      const std::string name = ascii_lower(x->name_parts[0]);
       for (auto& it : s.items) {
-        if (!it.alias || lower(*it.alias) != name) continue;
+        if (!it.alias || ascii_lower(*it.alias) != name) continue;
         bool is_column = from.known() ? from.has(name) : references_name(it.expr, name);
         return is_column ? x : it.expr;
       }
@@ -363,7 +359,7 @@ ExprPtr apply_named_windows(const Parser& p, const ExprPtr& e,
   w->name.clear();
   // Follow the chain of windows based on other windows.
   for (int depth = 0; !name.empty() && depth < 64; ++depth) {
-    auto it = windows.find(lower(name));
+    auto it = windows.find(ascii_lower(name));
     if (it == windows.end()) {
       throw SparkError(
           ErrorKind::kAnalysis, "MISSING_WINDOW_SPECIFICATION",
@@ -484,7 +480,7 @@ PlanPtr build_select(const Parser& p, SelectClause s, QueryOrganization* org) {
       // expression that reads a column of its own name shows that the column exists.
       if (k->kind == ExprKind::kUnresolvedAttribute && k->name_parts.size() == 1) {
         for (auto& it : s.items) {
-          if (!it.alias || lower(*it.alias) != lower(k->name_parts[0]) ||
+          if (!it.alias || ascii_lower(*it.alias) != ascii_lower(k->name_parts[0]) ||
               contains_aggregate_call(it.expr))
             continue;
           bool is_column = from_columns.known() ? from_columns.has(*it.alias)
@@ -551,10 +547,10 @@ PlanPtr build_select(const Parser& p, SelectClause s, QueryOrganization* org) {
   // it, on the FROM columns, with select aliases replaced by their expressions.
   std::set<std::string> visible;
   for (auto& n : names)
-    if (!n.empty()) visible.insert(lower(n));
+    if (!n.empty()) visible.insert(ascii_lower(n));
   std::function<bool(const ExprPtr&)> reads_output = [&](const ExprPtr& e) -> bool {
     if (e->kind == ExprKind::kUnresolvedAttribute)
-      return has_star || visible.count(lower(e->name_parts.back())) > 0;
+      return has_star || visible.count(ascii_lower(e->name_parts.back())) > 0;
     if (e->kind == ExprKind::kLambdaVariable) return true;
     for (auto& c : e->children)
       if (!reads_output(c)) return false;
@@ -573,10 +569,10 @@ PlanPtr build_select(const Parser& p, SelectClause s, QueryOrganization* org) {
 
   std::map<std::string, ExprPtr> aliases;
   for (auto& it : s.items)
-    if (it.alias) aliases.emplace(lower(*it.alias), it.expr);
+    if (it.alias) aliases.emplace(ascii_lower(*it.alias), it.expr);
   std::function<ExprPtr(const ExprPtr&)> substitute = [&](const ExprPtr& e) -> ExprPtr {
     if (e->kind == ExprKind::kUnresolvedAttribute && e->name_parts.size() == 1) {
-      auto it = aliases.find(lower(e->name_parts[0]));
+      auto it = aliases.find(ascii_lower(e->name_parts[0]));
       if (it != aliases.end()) return it->second;
       return e;
     }

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cctype>
 
+#include "common/ascii.h"
 #include "common/error.h"
 #include "common/timezone.h"
 #include "functions/function.h"
@@ -21,11 +22,6 @@ using plan::analyze_relation;
 
 namespace {
 
-std::string lower(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
-
 std::string quoted_name(const std::vector<std::string>& parts) {
   std::string s;
   for (size_t i = 0; i < parts.size(); ++i) s += (i ? "." : "") + quote_id(parts[i]);
@@ -37,12 +33,12 @@ Value str(const std::string& s) { return Value::bytes(s); }
 /// Spark's SHOW ... LIKE patterns: `*` matches any characters, `|` separates alternatives,
 /// case-insensitive.
 bool like_pattern(const std::string& pattern, const std::string& name) {
-  std::string n = lower(name);
+  std::string n = ascii_lower(name);
   size_t start = 0;
   while (start <= pattern.size()) {
     size_t bar = pattern.find('|', start);
     std::string alt =
-        lower(pattern.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
+        ascii_lower(pattern.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
     alt.erase(0, alt.find_first_not_of(' '));
     alt.erase(alt.find_last_not_of(' ') + 1);
     // Glob match with '*'.
@@ -232,8 +228,8 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
     case StatementKind::kDropView: {
       if (plan::is_global_temp_name(s.name, session.config())) {
         if (!plan::global_temp_views().drop_temp_view(s.name[1]) && !s.if_exists)
-          plan::throw_table_not_found({"spark_catalog", lower(s.name[0]), s.name[1]},
-                                      "[`spark_catalog`.`" + lower(s.name[0]) + "`]");
+          plan::throw_table_not_found({"spark_catalog", ascii_lower(s.name[0]), s.name[1]},
+                                      "[`spark_catalog`.`" + ascii_lower(s.name[0]) + "`]");
         return {};
       }
       bool dropped = s.name.size() == 1 && session.catalog().drop_temp_view(s.name[0]);
@@ -258,8 +254,8 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
       r.column("isTemporary", DataType::boolean(), false);
       std::string db = session.current_database();
       if (!s.name.empty()) {
-        if (s.name.size() == 2 && lower(s.name[0]) == "spark_catalog") db = lower(s.name[1]);
-        else if (s.name.size() == 1) db = lower(s.name[0]);
+        if (s.name.size() == 2 && ascii_lower(s.name[0]) == "spark_catalog") db = ascii_lower(s.name[1]);
+        else if (s.name.size() == 1) db = ascii_lower(s.name[0]);
         else schema_not_found(s.name);
       }
       const bool global = db == plan::global_temp_database(session.config());
@@ -318,7 +314,7 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
       return r.finish();
     }
     case StatementKind::kUse:
-      if (s.name.size() == 2 && lower(s.name[0]) == "spark_catalog") {
+      if (s.name.size() == 2 && ascii_lower(s.name[0]) == "spark_catalog") {
         session.set_current_database(s.name[1]);
       } else if (s.name.size() == 1) {
         session.set_current_database(s.name[0]);

@@ -2,6 +2,7 @@
 
 #include <cctype>
 
+#include "common/ascii.h"
 #include "common/error.h"
 #include "common/json.h"
 #include "types/collation.h"
@@ -24,11 +25,6 @@ std::string interval_name(const DataType& t) {
   const char** names = t.id() == TypeId::kYearMonthInterval ? kYearMonthFields : kDayTimeFields;
   std::string s = "interval " + std::string(names[t.start_field()]);
   if (t.end_field() != t.start_field()) s += " to " + std::string(names[t.end_field()]);
-  return s;
-}
-
-std::string upper(std::string s) {
-  for (auto& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
   return s;
 }
 
@@ -185,7 +181,7 @@ std::string DataType::sql() const {
       }
       return s + ">";
     }
-    default: return upper(simple_string());
+    default: return ascii_upper(simple_string());
   }
 }
 
@@ -499,14 +495,14 @@ class DdlParser {
   }
   int interval_field(const char* const* names, int n) {
     for (int i = 0; i < n; ++i) {
-      std::string up = upper(names[i]);
+      std::string up = ascii_upper(names[i]);
       if (match_word(up.c_str())) return i;
     }
     fail();
   }
 
   TypePtr parse_type() {
-    std::string w = upper(parse_identifier());
+    std::string w = ascii_upper(parse_identifier());
     if (w == "BOOLEAN") return DataType::boolean();
     if (w == "TINYINT" || w == "BYTE") return DataType::byte();
     if (w == "SMALLINT" || w == "SHORT") return DataType::short_();
