@@ -1,9 +1,8 @@
 #pragma once
 
-#include <map>
-
 #include <atomic>
 #include <functional>
+#include <map>
 #include <memory>
 #include <string>
 

@@ -83,16 +83,16 @@ TypePtr column_type(plan::Session& session, const plan::PlanPtr& child, const st
 /// A numeric column as a double with nulls as 0.0, as Spark's cov and corr read their inputs.
 ExprPtr zero_filled_double(const std::string& name) {
   ExprPtr c = plan::col({name});
-  return plan::call("if", {plan::call("isnull", {c}), plan::lit(Value::floating(0.0), DataType::double_()),
-                           plan::cast(c, DataType::double_())});
+  return plan::call("coalesce", {plan::cast(c, DataType::double_()),
+                                 plan::lit(Value::floating(0.0), DataType::double_())});
 }
 
 /// The single-row aggregation `name` = coalesce(`statistic`, `otherwise`) over `child`.
 PlanTranslator::NodePtr one_statistic(const plan::PlanPtr& child, ExprPtr statistic, double otherwise,
                                       const std::string& name) {
   auto agg = new_node(PlanKind::kAggregate, {child});
-  ExprPtr value = plan::call("if", {plan::call("isnull", {statistic}),
-                                    plan::lit(Value::floating(otherwise), DataType::double_()), statistic});
+  ExprPtr value =
+      plan::call("coalesce", {statistic, plan::lit(Value::floating(otherwise), DataType::double_())});
   agg->aggregates.push_back(plan::alias(value, name));
   return agg;
 }
