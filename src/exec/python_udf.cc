@@ -80,13 +80,29 @@ PythonEval::PythonEval(int eval_type, std::vector<std::shared_ptr<const PythonFu
   distinct_python_inputs(args_, inputs_, offsets_);
 }
 
+namespace {
+
+/// Whether `e`'s text tells it apart from every other expression. A literal's text need not
+/// show its value (a folded array or map literal prints as "literal"), so an expression with a
+/// literal in it is not shared.
+bool identified_by_text(const PhysExpr& e) {
+  if (e.kind == PhysExpr::Kind::kLiteral) return false;
+  for (auto& c : e.children)
+    if (!identified_by_text(*c)) return false;
+  return true;
+}
+
+}  // namespace
+
 void distinct_python_inputs(const std::vector<std::vector<PhysExprPtr>>& args, std::vector<PhysExprPtr>& inputs,
                             std::vector<std::vector<int>>& offsets) {
   std::map<std::string, int> seen;
   for (auto& call_args : args) {
     std::vector<int> call_offsets;
     for (auto& a : call_args) {
-      auto [it, added] = seen.emplace(a->to_string(), static_cast<int>(inputs.size()));
+      // An argument the text cannot identify is an input of its own.
+      const std::string key = identified_by_text(*a) ? a->to_string() : "\x01" + std::to_string(inputs.size());
+      auto [it, added] = seen.emplace(key, static_cast<int>(inputs.size()));
       if (added) inputs.push_back(a);
       call_offsets.push_back(it->second);
     }

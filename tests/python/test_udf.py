@@ -110,6 +110,16 @@ def test_udf_over_struct_and_array_arguments(diff):
     diff(lambda s: s.range(3).select(field(F.struct(F.col("id").cast("int").alias("k"))).alias("f")))
 
 
+def test_udf_over_several_literal_arguments(diff):
+    # Folded array, map and struct literals are distinct inputs, not one shared column.
+    def run(s):
+        show = F.udf(lambda *args: " ".join(repr(a) for a in args), "string")
+        return s.range(2).select(show(F.array(F.lit(1), F.lit(2)), F.create_map(F.lit("a"), F.lit(1)),
+                                      F.struct(F.lit(3).alias("x")), F.array(F.lit(4)), F.lit(5), F.lit(5)).alias("shown"))
+
+    diff(run)
+
+
 def test_several_and_nested_udfs(diff):
     diff(lambda s: data(s).select(plus_one("id"), str_len("s"), upper("s"), plus_one(plus_one("id"))))
     diff(lambda s: data(s).select(plus_one(str_len(upper("s"))).alias("n"), (plus_one("id") + str_len("s")).alias("m")))
