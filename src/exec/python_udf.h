@@ -10,6 +10,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -65,6 +66,35 @@ struct PythonFunction {
   /// Per argument of a call, its parameter name when passed by name (`f(b => x)`, a Python
   /// keyword argument), else empty; empty when every argument is positional.
   std::vector<std::string> arg_names;
+  /// A table function without a return type, resolved for one call: what its `analyze` static
+  /// method returned, pickled by the analyze worker, for the eval worker's constructor.
+  std::optional<std::string> pickled_analyze_result;
+};
+
+/// One argument of a table function's `analyze` call (pyspark.sql.udtf.AnalyzeArgument): its
+/// type, its value when it is a constant, whether it is a TABLE argument, and its keyword when
+/// passed by name.
+struct AnalyzeArgument {
+  TypePtr type;
+  std::optional<Value> constant;
+  bool is_table = false;
+  std::string name;
+};
+
+/// What a table function's `analyze` method returned (pyspark.sql.udtf.AnalyzeResult): the
+/// output schema, the whole result pickled, and what it asks of its TABLE argument's rows.
+struct TableFunctionAnalysis {
+  TypePtr schema;
+  std::string pickled_result;
+  bool with_single_partition = false;
+  std::vector<std::string> partition_by;
+  struct Ordering {
+    std::string name;
+    bool ascending = true;
+    int nulls_first = 0;  // 0: the default for the direction, 1: first, 2: last
+  };
+  std::vector<Ordering> order_by;
+  std::vector<std::pair<std::string, std::string>> select;  // (column, alias)
 };
 
 /// What a Python worker task needs besides its data: the interpreter, the batch size and the
@@ -132,6 +162,12 @@ class PythonRunner {
  public:
   virtual ~PythonRunner() = default;
   virtual std::vector<ColumnPtr> run(const PythonTask& task) = 0;
+  /// Runs table function `function`'s `analyze` static method over `args` (Spark's
+  /// UserDefinedPythonTableFunctionAnalyzeRunner); its failure is
+  /// TABLE_VALUED_FUNCTION_FAILED_TO_ANALYZE_IN_PYTHON.
+  virtual TableFunctionAnalysis analyze_table_function(const PythonFunction& function,
+                                                       const std::vector<AnalyzeArgument>& args,
+                                                       const PythonSettings& settings) = 0;
 };
 
 /// Installs the runner that evaluates Python functions (replacing any earlier one).

@@ -171,6 +171,10 @@ class Analyzer {
   /// A call of the Python function `fn` (a kPythonUdf) on `raw_args`, which may be passed by name.
   ExprPtr resolve_python_call(const ExprPtr& fn, const std::vector<ExprPtr>& raw_args, const PlanPtr& child,
                               bool allow_agg);
+  /// A call of Python table function `function` over its arguments as written (keyword
+  /// arguments unwrapped into the call's argument names).
+  ExprPtr resolve_table_function_call(const ExprPtr& function, const std::vector<ExprPtr>& raw_args,
+                                      const PlanPtr& child, bool allow_agg);
   /// A call of `def` (null: UNRESOLVED_ROUTINE for e's name) with resolved arguments.
   ExprPtr bind_call(const FunctionDef* def, const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg);
   ExprPtr resolve_window_expr(const ExprPtr& e, const PlanPtr& child, bool allow_agg);
@@ -666,6 +670,18 @@ ExprPtr Analyzer::resolve_python_call(const ExprPtr& fn, const std::vector<ExprP
   return call;
 }
 
+ExprPtr Analyzer::resolve_table_function_call(const ExprPtr& function, const std::vector<ExprPtr>& raw_args,
+                                              const PlanPtr& child, bool allow_agg) {
+  std::vector<ExprPtr> args;
+  std::vector<std::string> names;
+  for (auto& a : raw_args) {
+    const bool named = a->kind == ExprKind::kNamedArgument;
+    args.push_back(resolve_expr(named ? a->children[0] : a, child, allow_agg));
+    names.push_back(named ? a->name : "");
+  }
+  return resolve_python_table_function(function, std::move(args), names, session_.config());
+}
+
 ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg) {
   std::string name = ascii_lower(e->name);
   // Conditional forms are expressions, not functions, because they evaluate lazily.
@@ -993,10 +1009,8 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
         for (auto& a : e->children) args.push_back(resolve_expr(a, child, allow_agg));
         return with_children(registered, std::move(args));
       }
-      if (ExprPtr table_function = in_select_list_ ? session_.lookup_table_function(e->name) : nullptr) {
-        for (auto& a : e->children) args.push_back(resolve_expr(a, child, allow_agg));
-        return resolve_python_table_function(table_function, std::move(args));
-      }
+      if (ExprPtr table_function = in_select_list_ ? session_.lookup_table_function(e->name) : nullptr)
+        return resolve_table_function_call(table_function, e->children, child, allow_agg);
       bool agg_fn = false;
       if (const FunctionDef* d = e->function ? e->function : Registry::instance().find(e->name))
         agg_fn = d->kind == functions::FunctionKind::kAggregate;
@@ -1085,9 +1099,7 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
       // A Python table function called from the DataFrame API, its arguments unresolved.
       if (!is_python_table_function(e) || e->resolved()) return e;
       if (!in_select_list_) throw_generator_outside_select(e->to_string());
-      std::vector<ExprPtr> args;
-      for (auto& a : e->children) args.push_back(resolve_expr(a, child, allow_agg));
-      return resolve_python_table_function(e, std::move(args));
+      return resolve_table_function_call(e, e->children, child, allow_agg);
     }
     case ExprKind::kPythonUdf: {
       if (is_python_aggregate(*e) && !allow_agg)
@@ -1886,18 +1898,14 @@ PlanPtr Analyzer::resolve_generate(const PlanPtr& p, const PlanPtr& child) {
   ExprPtr g;
   if (is_python_table_function(call)) {
     // A Python table function called from the DataFrame API.
-    std::vector<ExprPtr> args;
-    for (auto& a : call->children) args.push_back(resolve_expr(a, child, false));
-    g = resolve_python_table_function(call, std::move(args));
+    g = resolve_table_function_call(call, call->children, child, false);
   } else if (call->kind != ExprKind::kUnresolvedFunction) {
     not_generator();
   } else if (is_generator_name(ascii_lower(call->name))) {
     g = resolve_select_list({call}, child, false)[0];
   } else if (ExprPtr table_function = session_.lookup_table_function(call->name)) {
     // LATERAL f(t.a) of a Python table function: its arguments read the relation before it.
-    std::vector<ExprPtr> args;
-    for (auto& a : call->children) args.push_back(resolve_expr(a, child, false));
-    g = resolve_python_table_function(table_function, std::move(args));
+    g = resolve_table_function_call(table_function, call->children, child, false);
   } else if (p->table_function_call) {
     const std::string shown = quote_id(call->name);
     throw SparkError(ErrorKind::kAnalysis, "UNRESOLVABLE_TABLE_VALUED_FUNCTION",

@@ -2,9 +2,13 @@
 
 #include "plan/generator_resolution.h"
 
+#include <algorithm>
+
 #include "common/error.h"
 #include "exec/python_udf.h"
 #include "functions/function.h"
+#include "plan/optimizer.h"
+#include "plan/python_udf_extraction.h"
 
 namespace ember::plan {
 namespace {
@@ -151,18 +155,32 @@ bool is_python_table_function(const ExprPtr& e) {
   return e->kind == ExprKind::kGenerator && e->python != nullptr;
 }
 
-ExprPtr resolve_python_table_function(const ExprPtr& function, std::vector<ExprPtr> args) {
+ExprPtr resolve_python_table_function(const ExprPtr& function, std::vector<ExprPtr> args,
+                                      const std::vector<std::string>& names, const Config& conf) {
   const std::string sql = call_sql(function->name, args);
   for (auto& a : args)
     if (a->kind == ExprKind::kGenerator) throw_generator_nested(sql);
-  if (!function->python->return_type)
-    throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                     "The feature is not supported: Python table function " + quote_id(function->name) +
-                         " without a return type (an analyze method).",
-                     {}, "0A000");
+  auto py = std::make_shared<exec::PythonFunction>(*function->python);
+  if (std::any_of(names.begin(), names.end(), [](const std::string& n) { return !n.empty(); })) py->arg_names = names;
+  if (!py->return_type) {
+    std::vector<exec::AnalyzeArgument> analyze_args;
+    for (size_t i = 0; i < args.size(); ++i) {
+      exec::AnalyzeArgument a;
+      a.type = args[i]->type;
+      ExprPtr folded = args[i]->deterministic() ? fold_constant(args[i], conf) : args[i];
+      if (folded->kind == ExprKind::kLiteral) a.constant = folded->value;
+      if (i < names.size()) a.name = names[i];
+      analyze_args.push_back(std::move(a));
+    }
+    exec::TableFunctionAnalysis analysis =
+        exec::python_runner().analyze_table_function(*py, analyze_args, python_settings(conf));
+    py->return_type = analysis.schema;
+    py->pickled_analyze_result = std::move(analysis.pickled_result);
+  }
   auto g = std::make_shared<Expr>(*function);
+  g->python = py;
   g->children = std::move(args);
-  g->type = function->python->return_type;
+  g->type = py->return_type;
   g->nullable = false;
   g->outer = false;
   return g;

@@ -24,9 +24,12 @@ ExprPtr resolve_generator(const std::string& called, std::vector<ExprPtr> args, 
 bool is_python_table_function(const ExprPtr& e);
 
 /// A call of the Python table function `function` (its generator without arguments, from the
-/// client or the session's registry) over resolved arguments. The generator's struct type is
-/// the function's return type.
-ExprPtr resolve_python_table_function(const ExprPtr& function, std::vector<ExprPtr> args);
+/// client or the session's registry) over resolved arguments; `names` holds each argument's
+/// keyword (empty: positional; may be shorter). The generator's struct type is the function's
+/// return type, or, for a function registered without one, the schema its `analyze` static
+/// method returns for these arguments (run in a Python worker now, as Spark's analyzer does).
+ExprPtr resolve_python_table_function(const ExprPtr& function, std::vector<ExprPtr> args,
+                                      const std::vector<std::string>& names, const Config& conf);
 
 /// The generator of a select-list entry: the entry itself or the child of its alias; null when
 /// the entry is not a generator.

@@ -859,6 +859,10 @@ class Planner {
     exec::PythonTableFunctionInfo info;
     info.return_type_json = g->type->json();
     info.name = g->name;
+    if (g->python->pickled_analyze_result) {
+      info.has_analyze_result = true;
+      info.pickled_analyze_result = *g->python->pickled_analyze_result;
+    }
     std::string call;
     for (size_t i = 0; i < g->children.size(); ++i) call += (i ? ", " : "") + display_of(g->children[i]);
     std::string display = g->name + "(" + call + "), " + attribute_list(p.output) + ", " +

@@ -12,6 +12,7 @@
 #include "common/error.h"
 #include "io/arrow_bridge.h"
 #include "udf/gpu_slots.h"
+#include "udf/pickle.h"
 #include "udf/worker_pool.h"
 #include "udf/worker_protocol.h"
 
@@ -125,6 +126,7 @@ std::string init_message(const exec::PythonTask& task, const std::vector<std::st
     const exec::PythonTableFunctionInfo& info = *task.table_function;
     InitUdtf t;
     t.args = task.calls[0].args;
+    t.arg_names = task.calls[0].function->arg_names;
     t.partition_child_indexes = info.partition_child_indexes;
     if (info.has_analyze_result) t.pickled_analyze_result = info.pickled_analyze_result;
     t.handler = task.calls[0].function->command;
@@ -158,6 +160,17 @@ void send_all(int fd, const std::string& bytes) {
     p += k;
     n -= static_cast<size_t>(k);
   }
+}
+
+/// The protocol's reader over a worker's socket.
+FrameReader socket_reader(int fd) {
+  return FrameReader([fd](char* dst, size_t n) -> size_t {
+    for (;;) {
+      ssize_t k = ::recv(fd, dst, n, 0);
+      if (k < 0 && errno == EINTR) continue;
+      return k > 0 ? static_cast<size_t>(k) : 0;
+    }
+  });
 }
 
 [[noreturn]] void throw_python_error(const std::string& traceback) {
@@ -216,13 +229,7 @@ std::vector<ColumnPtr> PoolPythonRunner::run(const exec::PythonTask& task) {
     end.int32(kEndOfStream);
     send_all(worker.fd, end.bytes());
   });
-  FrameReader in([fd = worker.fd](char* dst, size_t n) -> size_t {
-    for (;;) {
-      ssize_t k = ::recv(fd, dst, n, 0);
-      if (k < 0 && errno == EINTR) continue;
-      return k > 0 ? static_cast<size_t>(k) : 0;
-    }
-  });
+  FrameReader in = socket_reader(worker.fd);
   std::vector<std::shared_ptr<arrow::RecordBatch>> batches;
   bool reusable = false;
   try {
@@ -258,6 +265,88 @@ std::vector<ColumnPtr> PoolPythonRunner::run(const exec::PythonTask& task) {
   }
   Batch all = parts.size() == 1 ? std::move(parts[0]) : concat_batches(parts, task.calls.size());
   return all.columns;
+}
+
+namespace {
+
+[[noreturn]] void throw_analyze_failed(const std::string& message) {
+  throw SparkError(ErrorKind::kAnalysis, "TABLE_VALUED_FUNCTION_FAILED_TO_ANALYZE_IN_PYTHON",
+                   "Failed to analyze the Python user defined table function: " + message, {{"msg", message}},
+                   "38000");
+}
+
+/// The request of pyspark.sql.worker.analyze_udtf: the planner worker's preamble (Python
+/// version, files, broadcasts, settings), the function's name and pickled class, then per
+/// argument its type as JSON, its pickled value when constant, whether it is a TABLE argument
+/// and its keyword; END_OF_STREAM after it, which lets the worker be reused.
+std::string analyze_request(const exec::PythonFunction& fn, const std::vector<exec::AnalyzeArgument>& args,
+                            const exec::PythonSettings& settings) {
+  FrameWriter out;
+  out.string(fn.python_version);
+  out.string("/tmp");   // spark files
+  out.int32(0);         // python includes
+  out.boolean(false);   // no broadcast decryption server
+  out.int32(0);         // broadcast variables
+  out.int32(static_cast<int32_t>(settings.runner_conf.size()));
+  for (auto& [k, v] : settings.runner_conf) {
+    out.string(k);
+    out.string(v);
+  }
+  out.string(fn.name);
+  out.string(fn.command);
+  out.int32(static_cast<int32_t>(args.size()));
+  for (auto& a : args) {
+    out.string(a.type->json());
+    std::optional<std::string> pickled = a.constant ? pickle_value(*a.constant, *a.type) : std::nullopt;
+    out.boolean(pickled.has_value());
+    if (pickled) out.string(*pickled);
+    out.boolean(a.is_table);
+    out.boolean(!a.name.empty());
+    if (!a.name.empty()) out.string(a.name);
+  }
+  out.int32(kEndOfStream);
+  return out.take();
+}
+
+}  // namespace
+
+exec::TableFunctionAnalysis PoolPythonRunner::analyze_table_function(const exec::PythonFunction& function,
+                                                                     const std::vector<exec::AnalyzeArgument>& args,
+                                                                     const exec::PythonSettings& settings) {
+  Worker worker = pool_.acquire(python_executable(settings.executable), "pyspark.sql.worker.analyze_udtf");
+  send_all(worker.fd, analyze_request(function, args, settings));
+  FrameReader in = socket_reader(worker.fd);
+  exec::TableFunctionAnalysis r;
+  bool reusable = false;
+  try {
+    if (in.peek_int32() == kPythonExceptionThrown) {
+      in.read_int32();
+      throw_analyze_failed(read_python_exception(in));
+    }
+    const std::string schema_json = in.read_string();
+    r.schema = parse_json_type(schema_json);
+    r.pickled_result = in.read_string();
+    r.with_single_partition = in.read_int32() != 0;
+    for (int32_t i = 0, n = in.read_int32(); i < n; ++i) r.partition_by.push_back(in.read_string());
+    for (int32_t i = 0, n = in.read_int32(); i < n; ++i) {
+      exec::TableFunctionAnalysis::Ordering o;
+      o.name = in.read_string();
+      o.ascending = in.read_int32() != 0;
+      o.nulls_first = in.read_int32();
+      r.order_by.push_back(std::move(o));
+    }
+    for (int32_t i = 0, n = in.read_int32(); i < n; ++i) {
+      std::string name = in.read_string();
+      r.select.emplace_back(std::move(name), in.read_string());
+    }
+    for (int32_t i = 0, n = in.read_int32(); i < n; ++i) in.read_string();  // accumulator updates
+    reusable = in.read_int32() == kEndOfStream;
+  } catch (...) {
+    pool_.release(worker, false);
+    throw;
+  }
+  pool_.release(worker, reusable);
+  return r;
 }
 
 void install_worker_pool_runner() {

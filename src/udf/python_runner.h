@@ -18,6 +18,9 @@ class PoolPythonRunner final : public exec::PythonRunner {
  public:
   explicit PoolPythonRunner(WorkerPool& pool) : pool_(pool) {}
   std::vector<ColumnPtr> run(const exec::PythonTask& task) override;
+  exec::TableFunctionAnalysis analyze_table_function(const exec::PythonFunction& function,
+                                                     const std::vector<exec::AnalyzeArgument>& args,
+                                                     const exec::PythonSettings& settings) override;
 
  private:
   WorkerPool& pool_;

@@ -86,11 +86,12 @@ WorkerPool::WorkerPool() {
 
 WorkerPool::~WorkerPool() { shutdown(); }
 
-WorkerPool::Daemon& WorkerPool::daemon(const std::string& executable) {
-  auto& slot = daemons_[executable];
+WorkerPool::Daemon& WorkerPool::daemon(const std::string& executable, const std::string& module) {
+  const auto key = std::make_pair(executable, module);
+  auto& slot = daemons_[key];
   if (slot && slot->pid > 0 && ::waitpid(slot->pid, nullptr, WNOHANG) == 0) return *slot;
   if (slot) stop(*slot);
-  daemons_.erase(executable);  // until the new daemon is up
+  daemons_.erase(key);  // until the new daemon is up
   auto d = std::make_unique<Daemon>();
   char dir[] = "/tmp/ember-python-XXXXXX";
   if (!::mkdtemp(dir)) throw_worker_error("Cannot create a folder for the Python workers' socket.");
@@ -114,8 +115,9 @@ WorkerPool::Daemon& WorkerPool::daemon(const std::string& executable) {
   for (auto& s : env_strings) envp.push_back(s.data());
   envp.push_back(nullptr);
   std::string exe = executable;
-  std::string dash_m = "-m", module = "pyspark.daemon";
-  char* argv[] = {exe.data(), dash_m.data(), module.data(), nullptr};
+  std::string dash_m = "-m", daemon_module = "pyspark.daemon", worker_module = module;
+  char* argv[] = {exe.data(), dash_m.data(), daemon_module.data(), worker_module.empty() ? nullptr : worker_module.data(),
+                  nullptr};
 
   pid_t pid = ::fork();
   if (pid < 0) throw_worker_error("Cannot start the Python worker daemon: fork() failed.");
@@ -160,7 +162,7 @@ WorkerPool::Daemon& WorkerPool::daemon(const std::string& executable) {
     }
     ::close(fd);
   }).detach();
-  auto& started = daemons_[executable];
+  auto& started = daemons_[key];
   started = std::move(d);
   return *started;
 }
@@ -186,10 +188,10 @@ void WorkerPool::stop(Daemon& d) {
   if (!d.dir.empty()) ::rmdir(d.dir.c_str());
 }
 
-Worker WorkerPool::acquire(const std::string& executable) {
+Worker WorkerPool::acquire(const std::string& executable, const std::string& module) {
   std::lock_guard<std::mutex> lock(mu_);
   for (int attempt = 0; attempt < 2; ++attempt) {
-    Daemon& d = daemon(executable);
+    Daemon& d = daemon(executable, module);
     if (!d.idle.empty()) {
       Worker w = d.idle.back();
       d.idle.pop_back();
@@ -204,7 +206,7 @@ Worker WorkerPool::acquire(const std::string& executable) {
     if (::connect(fd, reinterpret_cast<sockaddr*>(&addr), sizeof addr) == 0 &&
         read_fully(fd, reinterpret_cast<char*>(pid), 4, 60000)) {
       ++started_;
-      return Worker{fd, decode_int32(pid), executable};
+      return Worker{fd, decode_int32(pid), executable, module};
     }
     ::close(fd);
     // The daemon is gone or cannot fork: start a fresh one and try once more.
@@ -215,7 +217,7 @@ Worker WorkerPool::acquire(const std::string& executable) {
 
 void WorkerPool::release(Worker worker, bool reusable) {
   std::lock_guard<std::mutex> lock(mu_);
-  auto it = daemons_.find(worker.executable);
+  auto it = daemons_.find(std::make_pair(worker.executable, worker.module));
   if (reusable && it != daemons_.end() && it->second->pid > 0) {
     it->second->idle.push_back(worker);
     return;

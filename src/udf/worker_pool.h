@@ -17,11 +17,13 @@
 
 namespace ember::udf {
 
-/// A connected worker: the socket the task runs over and the worker's process id.
+/// A connected worker: the socket the task runs over, the worker's process id, and the
+/// interpreter and worker module (empty: pyspark.worker) of the daemon that forked it.
 struct Worker {
   int fd = -1;
   int pid = -1;
   std::string executable;
+  std::string module;
 };
 
 class WorkerPool {
@@ -33,9 +35,10 @@ class WorkerPool {
   WorkerPool(const WorkerPool&) = delete;
   WorkerPool& operator=(const WorkerPool&) = delete;
 
-  /// An idle worker of `executable`, or a new one. Throws a Python error when the interpreter
-  /// cannot start PySpark's daemon.
-  Worker acquire(const std::string& executable);
+  /// An idle worker of `executable` that runs `module`'s main (PySpark's daemon takes the
+  /// module as its argument; empty: pyspark.worker, the tasks' worker), or a new one. Throws a
+  /// Python error when the interpreter cannot start PySpark's daemon.
+  Worker acquire(const std::string& executable, const std::string& module = "");
   /// Returns a worker: kept for reuse when `reusable` (its task ended with END_OF_STREAM),
   /// closed and killed otherwise.
   void release(Worker worker, bool reusable);
@@ -48,11 +51,12 @@ class WorkerPool {
 
  private:
   struct Daemon;
-  Daemon& daemon(const std::string& executable);
+  Daemon& daemon(const std::string& executable, const std::string& module);
   void stop(Daemon& d);
 
   mutable std::mutex mu_;
-  std::map<std::string, std::unique_ptr<Daemon>> daemons_;
+  /// By interpreter and worker module.
+  std::map<std::pair<std::string, std::string>, std::unique_ptr<Daemon>> daemons_;
   int64_t started_ = 0;
 };
 

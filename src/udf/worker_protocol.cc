@@ -150,9 +150,11 @@ std::string encode_init_message(const InitMessage& m) {
   if (m.udtf) {
     const InitUdtf& t = *m.udtf;
     body.int32(static_cast<int32_t>(t.args.size()));
-    for (int a : t.args) {
-      body.int32(a);
-      body.boolean(false);  // positional
+    for (size_t i = 0; i < t.args.size(); ++i) {
+      body.int32(t.args[i]);
+      const bool named = i < t.arg_names.size() && !t.arg_names[i].empty();
+      body.boolean(named);  // a keyword argument, then its name
+      if (named) body.string(t.arg_names[i]);
     }
     body.int32(static_cast<int32_t>(t.partition_child_indexes.size()));
     for (int i : t.partition_child_indexes) body.int32(i);

@@ -86,6 +86,8 @@ struct InitUdf {
 /// any), its pickled class, its return type as Spark's JSON and its name.
 struct InitUdtf {
   std::vector<int> args;
+  /// Per argument, its keyword when passed by name (empty: positional); may be shorter.
+  std::vector<std::string> arg_names;
   std::vector<int> partition_child_indexes;
   std::optional<std::string> pickled_analyze_result;
   std::string handler;

@@ -280,32 +280,6 @@ def test_explain_shows_the_udtf_operator(ember):
     assert "ArrowEvalPythonUDTF split_words(text#" in plan, plan
 
 
-class Analyzed:
-    @staticmethod
-    def analyze(x):
-        from pyspark.sql.udtf import AnalyzeResult
-        from pyspark.sql.types import IntegerType, StructType
-
-        return AnalyzeResult(StructType().add("doubled", IntegerType()))
-
-    def eval(self, x):
-        yield (x * 2,)
-
-
-def test_analyze_method_is_a_clear_error(ember):
-    """A UDTF whose output schema comes from its static analyze method needs Spark's analyze
-    worker, which Ember does not run yet: the call fails with a Spark-style error, and the
-    server keeps serving."""
-    from harness import error_condition, session_mode
-
-    with session_mode(ember):
-        with pytest.raises(Exception) as info:
-            F.udtf(Analyzed)(F.lit(2)).collect()
-        assert error_condition(info.value) == "UNSUPPORTED_FEATURE", repr(info.value)
-        assert "analyze" in str(info.value)
-        assert make(Squares, "num: int, squared: int")(F.lit(3), F.lit(3)).collect()[0][1] == 9
-
-
 def test_terminate_runs_once_per_partition(diff):
     # Two partitions of 100000 rows each, several engine batches apiece: one task per partition,
     # so `terminate` yields each partition's total once, joined with its last row.

@@ -71,7 +71,7 @@ TEST(WorkerProtocol, InitMessageLayout) {
   m.eval_type = 101;
   m.runner_conf = {{"spark.sql.session.timeZone", "UTC"}};
   m.eval_conf = {{"input_type", "{}"}};
-  m.udfs.push_back({{0, 2}, {"PICKLE"}, 0});
+  m.udfs.push_back({{0, 2}, {"PICKLE"}, 0, {}});
   FrameReader r = reader_over(encode_init_message(m));
   EXPECT_EQ(r.read_int32(), kStartOfInitMessage);
   int32_t length = r.read_int32();
@@ -132,13 +132,14 @@ TEST(WorkerProtocol, TableFunctionInitMessageLayout) {
   m.eval_conf = {{"input_type", "{}"}};
   InitUdtf t;
   t.args = {1, 0};
+  t.arg_names = {"", "key"};  // the second argument passed by keyword
   t.partition_child_indexes = {2};
   t.pickled_analyze_result = std::string("ANALYZED");
   t.handler = std::string("CLASS\0BYTES", 11);
   t.return_type_json = R"({"type":"struct","fields":[]})";
   t.name = "MyUDTF";
   m.udtf = t;
-  m.udfs.push_back({{9}, {"IGNORED"}, 0});  // table eval types send the UDTF alone
+  m.udfs.push_back({{9}, {"IGNORED"}, 0, {}});  // table eval types send the UDTF alone
   FrameReader r = reader_over(encode_init_message(m));
   EXPECT_EQ(r.read_int32(), kStartOfInitMessage);
   int32_t length = r.read_int32();
@@ -151,7 +152,8 @@ TEST(WorkerProtocol, TableFunctionInitMessageLayout) {
   EXPECT_EQ(flag, 0);
   EXPECT_EQ(r.read_int32(), 0);
   r.read_exact(&flag, 1);
-  EXPECT_EQ(flag, 0);
+  EXPECT_EQ(flag, 1);
+  EXPECT_EQ(r.read_string(), "key");
   EXPECT_EQ(r.read_int32(), 1);  // partition child indexes
   EXPECT_EQ(r.read_int32(), 2);
   r.read_exact(&flag, 1);
@@ -243,7 +245,7 @@ TEST(WorkerProtocol, KeywordArgumentsCarryTheirNames) {
 TEST(WorkerProtocol, TaskContextListsTheGpusATaskHolds) {
   InitMessage m;
   m.gpu_addresses = {"0", "1"};
-  m.udfs.push_back({{0}, {"PICKLE"}, 0});
+  m.udfs.push_back({{0}, {"PICKLE"}, 0, {}});
   FrameReader r = reader_over(encode_init_message(m));
   r.read_int32();  // START_OF_INIT_MESSAGE
   r.read_int32();  // length
