@@ -54,6 +54,29 @@ grpc::Status SparkConnectService::authenticate(const grpc::ServerContext* contex
   return grpc::Status(grpc::StatusCode::UNAUTHENTICATED, "Invalid authentication token");
 }
 
+template <typename Request>
+std::shared_ptr<ConnectSession> SparkConnectService::session_of(const Request& request, bool create) {
+  const std::string* observed = observed_id(request.has_client_observed_server_side_session_id(),
+                                            request.client_observed_server_side_session_id());
+  return create ? sessions_.get_or_create(request.user_context().user_id(), request.session_id(), observed)
+                : sessions_.get(request.user_context().user_id(), request.session_id(), observed);
+}
+
+template <typename Request, typename Response, typename Serve>
+grpc::Status SparkConnectService::unary(grpc::ServerContext* context, const Request& request, Response* response,
+                                        bool create, Serve&& serve, bool remember_error) {
+  if (auto st = authenticate(context); !st.ok()) return st;
+  std::shared_ptr<ConnectSession> session;
+  try {
+    session = session_of(request, create);
+    serve(*session);
+    stamp(response, *session);
+    return grpc::Status::OK;
+  } catch (...) {
+    return failure(remember_error ? session : nullptr);
+  }
+}
+
 grpc::Status SparkConnectService::ExecutePlan(grpc::ServerContext* context,
                                               const pb::ExecutePlanRequest* request,
                                               grpc::ServerWriter<pb::ExecutePlanResponse>* writer) {
@@ -61,10 +84,7 @@ grpc::Status SparkConnectService::ExecutePlan(grpc::ServerContext* context,
   std::shared_ptr<ConnectSession> session;
   std::shared_ptr<Operation> op;
   try {
-    session =
-        sessions_.get_or_create(request->user_context().user_id(), request->session_id(),
-                                observed_id(request->has_client_observed_server_side_session_id(),
-                                            request->client_observed_server_side_session_id()));
+    session = session_of(*request, true);
     std::string op_id = request->operation_id();
     if (!request->has_operation_id() || op_id.empty()) {
       op_id = new_uuid();
@@ -115,9 +135,7 @@ grpc::Status SparkConnectService::ReattachExecute(
   std::shared_ptr<ConnectSession> session;
   std::shared_ptr<Operation> op;
   try {
-    session = sessions_.get(request->user_context().user_id(), request->session_id(),
-                            observed_id(request->has_client_observed_server_side_session_id(),
-                                        request->client_observed_server_side_session_id()));
+    session = session_of(*request, false);
     op = session->find_operation(request->operation_id());
     if (!op) throw_invalid_handle("OPERATION_NOT_FOUND", request->operation_id());
     if (!op->reattachable()) {
@@ -138,64 +156,33 @@ grpc::Status SparkConnectService::ReattachExecute(
 grpc::Status SparkConnectService::ReleaseExecute(grpc::ServerContext* context,
                                                  const pb::ReleaseExecuteRequest* request,
                                                  pb::ReleaseExecuteResponse* response) {
-  if (auto st = authenticate(context); !st.ok()) return st;
-  std::shared_ptr<ConnectSession> session;
-  try {
-    session = sessions_.get(request->user_context().user_id(), request->session_id(),
-                            observed_id(request->has_client_observed_server_side_session_id(),
-                                        request->client_observed_server_side_session_id()));
-    stamp(response, *session);
+  return unary(context, *request, response, false, [&](ConnectSession& session) {
     response->set_operation_id(request->operation_id());
     // Releasing an operation that is already gone is not an error: releases are
     // asynchronous and may race with the end of the execution.
-    if (auto op = session->find_operation(request->operation_id())) {
+    if (auto op = session.find_operation(request->operation_id())) {
       if (request->has_release_until()) {
         op->release_until(request->release_until().response_id());
       } else {
         op->interrupt();
-        session->remove_operation(op->id());
+        session.remove_operation(op->id());
       }
     }
-    return grpc::Status::OK;
-  } catch (...) {
-    return failure(session);
-  }
+  });
 }
 
 grpc::Status SparkConnectService::AnalyzePlan(grpc::ServerContext* context,
                                               const pb::AnalyzePlanRequest* request,
                                               pb::AnalyzePlanResponse* response) {
-  if (auto st = authenticate(context); !st.ok()) return st;
-  std::shared_ptr<ConnectSession> session;
-  try {
-    session =
-        sessions_.get_or_create(request->user_context().user_id(), request->session_id(),
-                                observed_id(request->has_client_observed_server_side_session_id(),
-                                            request->client_observed_server_side_session_id()));
-    handle_analyze(*session, *request, response);
-    stamp(response, *session);
-    return grpc::Status::OK;
-  } catch (...) {
-    return failure(session);
-  }
+  return unary(context, *request, response, true,
+               [&](ConnectSession& session) { handle_analyze(session, *request, response); });
 }
 
 grpc::Status SparkConnectService::Config(grpc::ServerContext* context,
                                          const pb::ConfigRequest* request,
                                          pb::ConfigResponse* response) {
-  if (auto st = authenticate(context); !st.ok()) return st;
-  std::shared_ptr<ConnectSession> session;
-  try {
-    session =
-        sessions_.get_or_create(request->user_context().user_id(), request->session_id(),
-                                observed_id(request->has_client_observed_server_side_session_id(),
-                                            request->client_observed_server_side_session_id()));
-    handle_config(*session, *request, response);
-    stamp(response, *session);
-    return grpc::Status::OK;
-  } catch (...) {
-    return failure(session);
-  }
+  return unary(context, *request, response, true,
+               [&](ConnectSession& session) { handle_config(session, *request, response); });
 }
 
 grpc::Status SparkConnectService::AddArtifacts(grpc::ServerContext* context,
@@ -215,12 +202,7 @@ grpc::Status SparkConnectService::AddArtifacts(grpc::ServerContext* context,
       s->set_is_crc_successful(ok);
     };
     while (reader->Read(&request)) {
-      if (!session) {
-        session = sessions_.get_or_create(
-            request.user_context().user_id(), request.session_id(),
-            observed_id(request.has_client_observed_server_side_session_id(),
-                        request.client_observed_server_side_session_id()));
-      }
+      if (!session) session = session_of(request, true);
       switch (request.payload_case()) {
         case pb::AddArtifactsRequest::kBatch:
           for (const auto& a : request.batch().artifacts()) {
@@ -269,43 +251,27 @@ grpc::Status SparkConnectService::AddArtifacts(grpc::ServerContext* context,
 grpc::Status SparkConnectService::ArtifactStatus(grpc::ServerContext* context,
                                                  const pb::ArtifactStatusesRequest* request,
                                                  pb::ArtifactStatusesResponse* response) {
-  if (auto st = authenticate(context); !st.ok()) return st;
-  std::shared_ptr<ConnectSession> session;
-  try {
-    session =
-        sessions_.get_or_create(request->user_context().user_id(), request->session_id(),
-                                observed_id(request->has_client_observed_server_side_session_id(),
-                                            request->client_observed_server_side_session_id()));
+  return unary(context, *request, response, true, [&](ConnectSession& session) {
     for (const auto& name : request->names()) {
-      (*response->mutable_statuses())[name].set_exists(session->has_artifact(name));
+      (*response->mutable_statuses())[name].set_exists(session.has_artifact(name));
     }
-    stamp(response, *session);
-    return grpc::Status::OK;
-  } catch (...) {
-    return failure(session);
-  }
+  });
 }
 
 grpc::Status SparkConnectService::Interrupt(grpc::ServerContext* context,
                                             const pb::InterruptRequest* request,
                                             pb::InterruptResponse* response) {
-  if (auto st = authenticate(context); !st.ok()) return st;
-  std::shared_ptr<ConnectSession> session;
-  try {
-    session =
-        sessions_.get_or_create(request->user_context().user_id(), request->session_id(),
-                                observed_id(request->has_client_observed_server_side_session_id(),
-                                            request->client_observed_server_side_session_id()));
+  return unary(context, *request, response, true, [&](ConnectSession& session) {
     std::vector<std::string> ids;
     switch (request->interrupt_type()) {
       case pb::InterruptRequest::INTERRUPT_TYPE_ALL:
-        ids = session->interrupt_all();
+        ids = session.interrupt_all();
         break;
       case pb::InterruptRequest::INTERRUPT_TYPE_TAG:
-        ids = session->interrupt_tag(request->operation_tag());
+        ids = session.interrupt_tag(request->operation_tag());
         break;
       case pb::InterruptRequest::INTERRUPT_TYPE_OPERATION_ID:
-        ids = session->interrupt_operation(request->operation_id());
+        ids = session.interrupt_operation(request->operation_id());
         break;
       default:
         throw_invalid_plan(
@@ -318,11 +284,7 @@ grpc::Status SparkConnectService::Interrupt(grpc::ServerContext* context,
              {"number", std::to_string(static_cast<int>(request->interrupt_type()))}});
     }
     for (const auto& id : ids) response->add_interrupted_ids(id);
-    stamp(response, *session);
-    return grpc::Status::OK;
-  } catch (...) {
-    return failure(session);
-  }
+  });
 }
 
 grpc::Status SparkConnectService::ReleaseSession(grpc::ServerContext* context,
@@ -343,52 +305,32 @@ grpc::Status SparkConnectService::ReleaseSession(grpc::ServerContext* context,
 grpc::Status SparkConnectService::FetchErrorDetails(grpc::ServerContext* context,
                                                     const pb::FetchErrorDetailsRequest* request,
                                                     pb::FetchErrorDetailsResponse* response) {
-  if (auto st = authenticate(context); !st.ok()) return st;
-  std::shared_ptr<ConnectSession> session;
-  try {
-    session = sessions_.get(request->user_context().user_id(), request->session_id(),
-                            observed_id(request->has_client_observed_server_side_session_id(),
-                                        request->client_observed_server_side_session_id()));
-    ErrorReport report;
-    if (session->errors().take(request->error_id(), &report)) fill_error_details(report, response);
-    stamp(response, *session);
-    return grpc::Status::OK;
-  } catch (...) {
-    return failure(nullptr);
-  }
+  return unary(
+      context, *request, response, false,
+      [&](ConnectSession& session) {
+        ErrorReport report;
+        if (session.errors().take(request->error_id(), &report)) fill_error_details(report, response);
+      },
+      /*remember_error=*/false);
 }
 
 grpc::Status SparkConnectService::CloneSession(grpc::ServerContext* context,
                                                const pb::CloneSessionRequest* request,
                                                pb::CloneSessionResponse* response) {
-  if (auto st = authenticate(context); !st.ok()) return st;
-  std::shared_ptr<ConnectSession> session;
-  try {
-    session = sessions_.get(request->user_context().user_id(), request->session_id(),
-                            observed_id(request->has_client_observed_server_side_session_id(),
-                                        request->client_observed_server_side_session_id()));
+  return unary(context, *request, response, false, [&](ConnectSession& session) {
     std::string new_id = request->has_new_session_id() && !request->new_session_id().empty()
                              ? request->new_session_id()
                              : new_uuid();
-    auto clone = sessions_.clone(*session, new_id);
-    stamp(response, *session);
+    auto clone = sessions_.clone(session, new_id);
     response->set_new_session_id(clone->session_id());
     response->set_new_server_side_session_id(clone->server_side_session_id());
-    return grpc::Status::OK;
-  } catch (...) {
-    return failure(session);
-  }
+  });
 }
 
 grpc::Status SparkConnectService::GetStatus(grpc::ServerContext* context,
                                             const pb::GetStatusRequest* request,
                                             pb::GetStatusResponse* response) {
-  if (auto st = authenticate(context); !st.ok()) return st;
-  std::shared_ptr<ConnectSession> session;
-  try {
-    session = sessions_.get(request->user_context().user_id(), request->session_id(),
-                            observed_id(request->has_client_observed_server_side_session_id(),
-                                        request->client_observed_server_side_session_id()));
+  return unary(context, *request, response, false, [&](ConnectSession& session) {
     using State = pb::GetStatusResponse::OperationStatus;
     auto add = [&](const std::string& id, const std::shared_ptr<Operation>& op) {
       auto* s = response->add_operation_statuses();
@@ -406,17 +348,13 @@ grpc::Status SparkConnectService::GetStatus(grpc::ServerContext* context,
     };
     if (request->has_operation_status()) {
       if (request->operation_status().operation_ids_size() == 0) {
-        for (const auto& op : session->operations()) add(op->id(), op);
+        for (const auto& op : session.operations()) add(op->id(), op);
       }
       for (const auto& id : request->operation_status().operation_ids()) {
-        add(id, session->find_operation(id));
+        add(id, session.find_operation(id));
       }
     }
-    stamp(response, *session);
-    return grpc::Status::OK;
-  } catch (...) {
-    return failure(session);
-  }
+  });
 }
 
 }  // namespace ember::connect

@@ -54,6 +54,15 @@ class SparkConnectService final : public spark::connect::SparkConnectService::Se
  private:
   /// UNAUTHENTICATED unless the request carries the expected bearer token.
   grpc::Status authenticate(const grpc::ServerContext* context) const;
+  /// The session `request` names: opened when `create`, else one that exists.
+  template <typename Request>
+  std::shared_ptr<ConnectSession> session_of(const Request& request, bool create);
+  /// A unary request: authenticated, served by `serve(session)` on the session it names (see
+  /// session_of), its response stamped with the session's ids. An exception becomes the
+  /// request's status, remembered for FetchErrorDetails when `remember_error`.
+  template <typename Request, typename Response, typename Serve>
+  grpc::Status unary(grpc::ServerContext* context, const Request& request, Response* response, bool create,
+                     Serve&& serve, bool remember_error = true);
 
   SessionManager& sessions_;
   const std::string auth_token_;
