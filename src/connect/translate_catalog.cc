@@ -15,6 +15,7 @@
 #include "functions/function.h"
 #include "plan/cache_manager.h"
 #include "plan/session.h"
+#include "plan/table_catalog.h"
 #include "plan/table_write.h"
 
 namespace ember::connect {
@@ -58,38 +59,6 @@ PlanTranslator::NodePtr no_result() {
   return rows({field("value", DataType::string(), false)}, {});
 }
 
-/// Spark's catalog patterns: '*' matches anything, '|' separates alternatives; case-insensitive.
-bool matches(const std::string& pattern, const std::string& name) {
-  const std::string n = ascii_lower(name);
-  size_t start = 0;
-  while (start <= pattern.size()) {
-    size_t bar = pattern.find('|', start);
-    std::string alt =
-        ascii_lower(pattern.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
-    alt.erase(0, alt.find_first_not_of(' '));
-    alt.erase(alt.find_last_not_of(' ') + 1);
-    size_t p = 0, s = 0, star = std::string::npos, mark = 0;
-    while (s < n.size()) {
-      if (p < alt.size() && alt[p] == n[s]) {
-        ++p;
-        ++s;
-      } else if (p < alt.size() && alt[p] == '*') {
-        star = p++;
-        mark = s;
-      } else if (star != std::string::npos) {
-        p = star + 1;
-        s = ++mark;
-      } else {
-        break;
-      }
-    }
-    while (p < alt.size() && alt[p] == '*') ++p;
-    if (s == n.size() && p == alt.size()) return true;
-    if (bar == std::string::npos) break;
-    start = bar + 1;
-  }
-  return false;
-}
 
 [[noreturn]] void schema_not_found(const std::string& db) { plan::throw_schema_not_found(plan::catalog_name(db)); }
 
@@ -188,7 +157,7 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
       const auto& l = r.list_databases();
       std::vector<std::vector<Value>> out;
       for (const auto& d : tables.databases()) {
-        if (l.has_pattern() && !matches(l.pattern(), d.name)) continue;
+        if (l.has_pattern() && !plan::matches_name_pattern(l.pattern(), d.name)) continue;
         out.push_back({Value::bytes(d.name), Value::bytes(kCatalogName),
                        d.comment.empty() ? Value() : Value::bytes(d.comment),
                        Value::bytes("file:" + d.location)});
@@ -210,15 +179,15 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
         std::vector<std::string> names = plan::global_temp_views().temp_view_names();
         std::sort(names.begin(), names.end());
         for (const auto& n : names)
-          if (!l.has_pattern() || matches(l.pattern(), n)) out.push_back(temp_view_row(n, global_db));
+          if (!l.has_pattern() || plan::matches_name_pattern(l.pattern(), n)) out.push_back(temp_view_row(n, global_db));
       }
       for (const auto& t : global ? std::vector<plan::TableInfo>{} : tables.tables(db)) {
-        if (!l.has_pattern() || matches(l.pattern(), t.name)) out.push_back(table_row(t));
+        if (!l.has_pattern() || plan::matches_name_pattern(l.pattern(), t.name)) out.push_back(table_row(t));
       }
       std::vector<std::string> names = views.temp_view_names();
       std::sort(names.begin(), names.end());
       for (const auto& n : names) {
-        if (!l.has_pattern() || matches(l.pattern(), n)) out.push_back(temp_view_row(n));
+        if (!l.has_pattern() || plan::matches_name_pattern(l.pattern(), n)) out.push_back(temp_view_row(n));
       }
       return rows(table_schema(), out);
     }
@@ -342,7 +311,7 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
       if (l.has_db_name() && !tables.database_exists(l.db_name())) schema_not_found(l.db_name());
       std::vector<std::vector<Value>> out;
       for (const auto& n : functions::Registry::instance().names())
-        if (!l.has_pattern() || matches(l.pattern(), n)) out.push_back(function_row(n));
+        if (!l.has_pattern() || plan::matches_name_pattern(l.pattern(), n)) out.push_back(function_row(n));
       return rows(function_schema(), out);
     }
     case pb::Catalog::kFunctionExists:
@@ -355,7 +324,7 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
     case pb::Catalog::kListCatalogs: {
       const auto& l = r.list_catalogs();
       std::vector<std::vector<Value>> out;
-      if (!l.has_pattern() || matches(l.pattern(), kCatalogName)) {
+      if (!l.has_pattern() || plan::matches_name_pattern(l.pattern(), kCatalogName)) {
         out.push_back({Value::bytes(kCatalogName), Value()});
       }
       return rows({field("name", DataType::string()), field("description", DataType::string())},

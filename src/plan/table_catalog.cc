@@ -7,6 +7,7 @@
 #include <sstream>
 #include <unistd.h>
 
+#include "common/ascii.h"
 #include "common/error.h"
 #include "common/json.h"
 #include "io/file_listing.h"
@@ -78,11 +79,7 @@ bool TableInfo::is_partition_column(const std::string& column) const {
   return false;
 }
 
-std::string catalog_name(const std::string& name) {
-  std::string s = name;
-  for (auto& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return s;
-}
+std::string catalog_name(const std::string& name) { return ascii_lower(name); }
 
 std::string warehouse_path(const Config& config) {
   std::string dir = config.get_or("spark.sql.warehouse.dir", "");
@@ -365,6 +362,39 @@ void TableCatalog::rename_table(const std::string& db, const std::string& from, 
   tables_.erase(it);
   tables_[new_key] = std::move(info);
   save();
+}
+
+bool matches_name_pattern(const std::string& pattern, const std::string& name) {
+  std::string n = ascii_lower(name);
+  size_t start = 0;
+  while (start <= pattern.size()) {
+    size_t bar = pattern.find('|', start);
+    std::string alt =
+        ascii_lower(pattern.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
+    alt.erase(0, alt.find_first_not_of(' '));
+    alt.erase(alt.find_last_not_of(' ') + 1);
+    // Glob match with '*'.
+    size_t p = 0, s = 0, star = std::string::npos, mark = 0;
+    while (s < n.size()) {
+      if (p < alt.size() && (alt[p] == n[s] || alt[p] == '.')) {
+        ++p;
+        ++s;
+      } else if (p < alt.size() && alt[p] == '*') {
+        star = p++;
+        mark = s;
+      } else if (star != std::string::npos) {
+        p = star + 1;
+        s = ++mark;
+      } else {
+        break;
+      }
+    }
+    while (p < alt.size() && alt[p] == '*') ++p;
+    if (s == n.size() && p == alt.size()) return true;
+    if (bar == std::string::npos) break;
+    start = bar + 1;
+  }
+  return false;
 }
 
 }  // namespace ember::plan

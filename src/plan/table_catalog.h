@@ -110,4 +110,9 @@ std::string catalog_name(const std::string& name);
 std::string relation_search_path(const std::string& current_database);
 [[noreturn]] void throw_table_already_exists(const std::string& db, const std::string& table);
 
+/// Whether `name` matches a pattern of SHOW ... LIKE and the catalog listings, as Spark reads
+/// them (StringUtils.filterPattern): `|` separates alternatives, each a case-insensitive
+/// pattern of the whole name in which `*` matches any characters and `.` any one character.
+bool matches_name_pattern(const std::string& pattern, const std::string& name);
+
 }  // namespace ember::plan

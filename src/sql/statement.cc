@@ -10,6 +10,7 @@
 #include "common/timezone.h"
 #include "functions/function.h"
 #include "plan/cache_manager.h"
+#include "plan/table_catalog.h"
 #include "sql/parser.h"
 #include "sql/result_builder.h"
 #include "sql/table_statement.h"
@@ -30,40 +31,6 @@ std::string quoted_name(const std::vector<std::string>& parts) {
 
 Value str(const std::string& s) { return Value::bytes(s); }
 
-/// Spark's SHOW ... LIKE patterns: `*` matches any characters, `|` separates alternatives,
-/// case-insensitive.
-bool like_pattern(const std::string& pattern, const std::string& name) {
-  std::string n = ascii_lower(name);
-  size_t start = 0;
-  while (start <= pattern.size()) {
-    size_t bar = pattern.find('|', start);
-    std::string alt =
-        ascii_lower(pattern.substr(start, bar == std::string::npos ? std::string::npos : bar - start));
-    alt.erase(0, alt.find_first_not_of(' '));
-    alt.erase(alt.find_last_not_of(' ') + 1);
-    // Glob match with '*'.
-    size_t p = 0, s = 0, star = std::string::npos, mark = 0;
-    while (s < n.size()) {
-      if (p < alt.size() && (alt[p] == n[s] || alt[p] == '.')) {
-        ++p;
-        ++s;
-      } else if (p < alt.size() && alt[p] == '*') {
-        star = p++;
-        mark = s;
-      } else if (star != std::string::npos) {
-        p = star + 1;
-        s = ++mark;
-      } else {
-        break;
-      }
-    }
-    while (p < alt.size() && alt[p] == '*') ++p;
-    if (s == n.size() && p == alt.size()) return true;
-    if (bar == std::string::npos) break;
-    start = bar + 1;
-  }
-  return false;
-}
 
 [[noreturn]] void schema_not_found(const std::vector<std::string>& ns) {
   std::vector<std::string> full = ns;
@@ -153,7 +120,7 @@ QueryResult run_show_functions(const Statement& s) {
   ResultBuilder r;
   r.column("function", DataType::string(), false);
   for (auto& n : names)
-    if (!s.has_pattern || like_pattern(s.pattern, n)) r.row({str(n)});
+    if (!s.has_pattern || plan::matches_name_pattern(s.pattern, n)) r.row({str(n)});
   return r.finish();
 }
 
@@ -264,17 +231,17 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
         auto names = plan::global_temp_views().temp_view_names();
         std::sort(names.begin(), names.end());
         for (auto& n : names)
-          if (!s.has_pattern || like_pattern(s.pattern, n))
+          if (!s.has_pattern || plan::matches_name_pattern(s.pattern, n))
             r.row({str(db), str(n), Value::boolean(true)});
       } else if (!s.is_view) {
         for (const auto& t : session.tables().tables(db))
-          if (!s.has_pattern || like_pattern(s.pattern, t.name))
+          if (!s.has_pattern || plan::matches_name_pattern(s.pattern, t.name))
             r.row({str(t.database), str(t.name), Value::boolean(false)});
       }
       auto names = session.catalog().temp_view_names();
       std::sort(names.begin(), names.end());
       for (auto& n : names)
-        if (!s.has_pattern || like_pattern(s.pattern, n))
+        if (!s.has_pattern || plan::matches_name_pattern(s.pattern, n))
           r.row({str(""), str(n), Value::boolean(true)});
       return r.finish();
     }
@@ -284,7 +251,7 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
       ResultBuilder r;
       r.column("namespace", DataType::string(), false);
       for (const auto& d : session.tables().databases())
-        if (!s.has_pattern || like_pattern(s.pattern, d.name)) r.row({str(d.name)});
+        if (!s.has_pattern || plan::matches_name_pattern(s.pattern, d.name)) r.row({str(d.name)});
       return r.finish();
     }
     case StatementKind::kShowCurrentNamespace: {

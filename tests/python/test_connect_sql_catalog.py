@@ -42,7 +42,8 @@ def test_catalog(ember, oracle):
             result = [
                 c.currentDatabase(), c.currentCatalog(), c.databaseExists("default"),
                 c.databaseExists("nope"), [d.name for d in c.listDatabases()],
-                c.listTables(pattern="catalog*"), c.tableExists("catalogview"),
+                c.listTables(pattern="catalog*"), c.listTables(pattern="CATALOG.IEW|none"),
+                c.listTables(pattern="catalogvie"), c.tableExists("catalogview"),
                 c.tableExists("nope"), c.listColumns("CatalogView"), c.getTable("CatalogView"),
                 c.isCached("CatalogView"),
             ]
