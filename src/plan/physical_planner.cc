@@ -266,7 +266,8 @@ std::optional<GroupLimit> infer_window_group_limit(const PlanPtr& filter, const 
 
 class Planner {
  public:
-  explicit Planner(Session& s) : session_(s), gpu_(s.config()) {}
+  explicit Planner(Session& s)
+      : session_(s), gpu_(s.config()), prune_columns_(optimizer_rule_enabled("ColumnPruning", s.config())) {}
   GpuPlacement& gpu() { return gpu_; }
 
   /// Finds, before planning, the subplans the query reads more than once: equivalent plans
@@ -339,6 +340,9 @@ class Planner {
   }
 
   PhysicalPlan plan(const PlanPtr& n, const std::set<int64_t>* required) {
+    // Operators carry only the columns the plan above reads when ColumnPruning decided so;
+    // with the rule excluded every column flows from the scans up.
+    if (!prune_columns_) required = nullptr;
     if (auto it = shared_of_.find(n.get()); it != shared_of_.end() && planning_shared_.count(n.get()) == 0)
       return plan_shared(n, groups_[it->second], required);
     const Config& conf = session_.config();
@@ -1256,6 +1260,8 @@ class Planner {
 
   Session& session_;
   GpuPlacement gpu_;  // notes bound expressions for GPU placement (plan/gpu_placement.h)
+  /// Whether operators drop the columns no operator above reads (ColumnPruning enabled).
+  bool prune_columns_;
 };
 
 }  // namespace
