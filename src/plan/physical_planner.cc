@@ -391,7 +391,7 @@ class Planner {
         std::set<int64_t> req;
         for (auto& e : exprs) collect_refs(e, req);
         PhysicalPlan c = plan(n->children[0], &req);
-        exprs = extract_python_udfs(exprs, c, conf);
+        exprs = hoist_repeated_subexpressions(extract_python_udfs(exprs, c, conf), c, conf);
         std::vector<PhysExprPtr> bound;
         PhysicalPlan p;
         for (auto& e : exprs) {
@@ -417,7 +417,7 @@ class Planner {
         }
         PhysicalPlan p;
         const std::vector<ExprPtr> input = c.output;
-        ExprPtr cond = hoist_repeated_subexpressions(extract_python_udfs({n->condition}, c, conf)[0], c, conf);
+        ExprPtr cond = hoist_repeated_subexpressions(extract_python_udfs({n->condition}, c, conf), c, conf)[0];
         PhysExprPtr condition = bind_expr(cond, c.output, conf);
         // Columns that only the condition reads stay behind: the filter passes on what the
         // operators above read (when no subexpression was hoisted below it).
@@ -1088,14 +1088,18 @@ class Planner {
     return project_aggregate_output(*n, std::move(agg), agg_output, replacements, conf);
   }
 
-  /// Subexpressions a filter condition repeats are computed once, in a projection added below
-  /// the filter (into `c`), and the condition reads their columns: `f(x) IN (v1, ..., vn)` is an
-  /// OR of n equalities that would each compute f(x) (TPC-DS q8: substring of a zip code
-  /// against 400 values). Only deterministic expressions that cannot fail are hoisted, since the
-  /// projection computes them for every row, where AND, OR and CASE might not have.
-  /// Off with spark.sql.subexpressionElimination.enabled=false, Spark's setting for the same.
-  ExprPtr hoist_repeated_subexpressions(const ExprPtr& condition, PhysicalPlan& c, const Config& conf) {
-    if (!conf.get_bool("spark.sql.subexpressionElimination.enabled", true)) return condition;
+  /// Common subexpression elimination. Subexpressions that a filter condition, or the
+  /// expressions of one projection together, repeat are computed once, in a projection added
+  /// below the operator (into `c`), and the expressions read their columns: `f(x) IN (v1, ...,
+  /// vn)` is an OR of n equalities that would each compute f(x) (TPC-DS q8: substring of a zip
+  /// code against 400 values); `select(g(x) + 1, g(x) * 2)` computes g(x) once. Only
+  /// deterministic expressions that cannot fail are hoisted, since the projection computes them
+  /// for every row, where AND, OR and CASE might not have. The hoisted columns show in the
+  /// physical plan as `__hoisted_<n>`. Off with spark.sql.subexpressionElimination.enabled=false,
+  /// Spark's setting for the same.
+  std::vector<ExprPtr> hoist_repeated_subexpressions(const std::vector<ExprPtr>& exprs, PhysicalPlan& c,
+                                                     const Config& conf) {
+    if (!conf.get_bool("spark.sql.subexpressionElimination.enabled", true)) return exprs;
     std::map<std::string, int> counts;
     std::function<void(const ExprPtr&)> count = [&](const ExprPtr& e) {
       if (!hoistable_kind(e)) {
@@ -1106,7 +1110,7 @@ class Planner {
       ++counts[semantic_key(e)];
       for (auto& k : e->children) count(k);
     };
-    count(condition);
+    for (auto& e : exprs) count(e);
     std::map<std::string, ExprPtr> hoisted;  // key → attribute of its column
     std::vector<PhysExprPtr> cols;
     std::vector<ExprPtr> attrs;
@@ -1135,8 +1139,9 @@ class Planner {
       }
       return changed ? with_children(e, std::move(kids)) : e;
     };
-    ExprPtr out = rewrite(condition);
-    if (attrs.empty()) return condition;
+    std::vector<ExprPtr> out;
+    for (auto& e : exprs) out.push_back(rewrite(e));
+    if (attrs.empty()) return exprs;
     std::vector<PhysExprPtr> all;
     for (auto& a : c.output) all.push_back(bind_expr(a, c.output, conf));
     for (auto& b : cols) all.push_back(b);

@@ -268,5 +268,22 @@ TEST(Optimizer, LimitPushDownBelowOffsetAndOntoSortThroughProject) {
   EXPECT_EQ(first_long(r, 0), 100);
 }
 
+TEST(Optimizer, ProjectionComputesARepeatedSubexpressionOnce) {
+  for (bool eliminate : {true, false}) {
+    Session s("t");
+    s.config().set("spark.sql.subexpressionElimination.enabled", eliminate ? "true" : "false");
+    ExprPtr h = call("hash", {col({"id"})});
+    PlanPtr q = with_exprs(PlanKind::kProject, range(100),
+                           {alias(call("+", {h, lit(Value::integer(1), DataType::int_())}), "x"),
+                            alias(call("==", {h, lit(Value::integer(7), DataType::int_())}), "y")});
+    std::string plan = s.explain(q, ExplainMode::kSimple);
+    EXPECT_EQ(plan.find("__hoisted_0") != std::string::npos, eliminate) << plan;
+    QueryResult r = s.execute(q);
+    ASSERT_EQ(r.schema.size(), 2u);
+    EXPECT_EQ(r.schema[0].name, "x");
+    EXPECT_EQ(r.num_rows(), 100);
+  }
+}
+
 }  // namespace
 }  // namespace ember::plan
