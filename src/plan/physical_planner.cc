@@ -391,6 +391,16 @@ class Planner {
         std::set<int64_t> req;
         for (auto& e : exprs) collect_refs(e, req);
         PhysicalPlan c = plan(n->children[0], &req);
+        // A projection of the very columns its input produces, in their order (one that
+        // ColumnPruning put above a scan the planner already narrowed), is no operator: Spark's
+        // RemoveRedundantProjects.
+        bool redundant = exprs.size() == c.output.size();
+        for (size_t i = 0; redundant && i < exprs.size(); ++i)
+          redundant = exprs[i]->kind == ExprKind::kAttribute && exprs[i]->expr_id == c.output[i]->expr_id;
+        if (redundant) {
+          c.output = exprs;
+          return c;
+        }
         exprs = hoist_repeated_subexpressions(extract_python_udfs(exprs, c, conf), c, conf);
         std::vector<PhysExprPtr> bound;
         PhysicalPlan p;

@@ -120,6 +120,12 @@ def test_column_pruning_reads_only_the_used_columns(ember, wide_parquet):
     plan = physical_plan(df)
     assert "parquet [g,v,n]" in plan, plan
     assert "payload" not in plan, plan
+    # The projection of the scan's own columns is no operator of its own.
+    with session_mode(ember):
+        plan = physical_plan(ember.read.parquet(wide_parquet).groupBy("g").agg(F.sum("n")))
+    lines = plan.splitlines()
+    scan = next(i for i, line in enumerate(lines) if "FileScan" in line)
+    assert "Project" not in lines[scan - 1], plan
     with ember_excluded(ember, "ColumnPruning"):
         plan = physical_plan(df)
         assert "parquet [k,g,v,n,payload]" in plan, plan
