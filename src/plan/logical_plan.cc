@@ -117,7 +117,7 @@ std::string node_line(const PlanNode& n) {
     case PlanKind::kFilter: return "Filter " + (n.condition ? n.condition->to_string() : "");
     case PlanKind::kAggregate: return "Aggregate " + attr_list(n.exprs) + ", " + attr_list(n.aggregates);
     case PlanKind::kSort: return std::string("Sort ") + attr_list(n.exprs) + ", " + (n.is_global ? "true" : "false");
-    case PlanKind::kLimit: return "GlobalLimit " + std::to_string(n.limit);
+    case PlanKind::kLimit: return (n.is_global ? "GlobalLimit " : "LocalLimit ") + std::to_string(n.limit);
     case PlanKind::kOffset: return "Offset " + std::to_string(n.limit);
     case PlanKind::kTail: return "Tail " + std::to_string(n.limit);
     case PlanKind::kDistinct: return "Deduplicate";

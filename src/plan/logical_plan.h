@@ -24,7 +24,7 @@ enum class PlanKind {
   kFilter,         // condition
   kAggregate,      // grouping = exprs, aggregates = named outputs
   kSort,           // exprs = sort orders; is_global
-  kLimit,          // limit
+  kLimit,          // limit; not is_global: Spark's LocalLimit (any `limit` rows of the input will do)
   kOffset,         // limit = offset
   kTail,           // limit
   kDistinct,       // all columns; or dedup_columns for dropDuplicates(subset)
@@ -118,7 +118,7 @@ struct PlanNode {
   std::vector<std::string> table_name;
   // Limit / offset / tail.
   int64_t limit = 0;
-  // Sort.
+  // Sort (sortWithinPartitions: not global); Limit (LocalLimit: not global).
   bool is_global = true;
   // Distinct (dropDuplicates subset).
   std::vector<std::string> dedup_columns;

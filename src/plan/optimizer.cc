@@ -67,6 +67,9 @@ const std::vector<std::unique_ptr<Rule>>& optimizer_rules() {
     // Before join reordering, which may pair relations the query never related.
     r.push_back(make_check_cartesian_products());
     r.push_back(make_reorder_join());
+    r.push_back(make_limit_push_down());
+    // After the rules that move filters and joins, so that it sees their final inputs.
+    r.push_back(make_column_pruning());
     r.push_back(make_collapse_projects());
     return r;
   }();
@@ -75,8 +78,16 @@ const std::vector<std::unique_ptr<Rule>>& optimizer_rules() {
 
 namespace {
 
-bool rule_enabled(const Rule& rule, const Config& conf) {
-  if (!rule.excludable()) return true;
+/// Ember's rule for one of Spark's rule names, where they differ.
+std::string spark_name(const std::string& item) {
+  if (item == "PushDownPredicates") return "PushDownFilters";
+  if (item == "CollapseProject") return "CollapseProjects";
+  return item;
+}
+
+}  // namespace
+
+bool optimizer_rule_enabled(const std::string& name, const Config& conf) {
   std::string excluded = conf.get_or("spark.sql.optimizer.excludedRules", "");
   std::stringstream ss(excluded);
   std::string item;
@@ -86,9 +97,15 @@ bool rule_enabled(const Rule& rule, const Config& conf) {
     // Accept Spark's fully qualified names by their last component.
     auto dot = item.rfind('.');
     if (dot != std::string::npos) item = item.substr(dot + 1);
-    if (item == rule.name()) return false;
+    if (item == name || spark_name(item) == name) return false;
   }
-  return conf.get_bool(std::string("spark.ember.optimizer.") + rule.name() + ".enabled", true);
+  return conf.get_bool("spark.ember.optimizer." + name + ".enabled", true);
+}
+
+namespace {
+
+bool rule_enabled(const Rule& rule, const Config& conf) {
+  return !rule.excludable() || optimizer_rule_enabled(rule.name(), conf);
 }
 
 void check_output(const PlanPtr& before, const PlanPtr& after, const Rule& rule) {

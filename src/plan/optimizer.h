@@ -33,6 +33,13 @@ struct RuleRun {
 /// `spark.ember.optimizer.<name>.enabled` is false.
 PlanPtr optimize_plan(const PlanPtr& plan, const Config& conf, std::vector<RuleRun>* runs = nullptr);
 
+/// Whether `name` runs: neither listed in spark.sql.optimizer.excludedRules (by its name or
+/// Spark's, fully qualified or not: PushDownPredicates is PushDownFilters, CollapseProject is
+/// CollapseProjects) nor switched off by spark.ember.optimizer.<name>.enabled.
+/// Planning steps that carry out a rule's decisions (scans reading only the columns that
+/// ColumnPruning left) ask this too.
+bool optimizer_rule_enabled(const std::string& name, const Config& conf);
+
 /// The rules, in the order they run.
 const std::vector<std::unique_ptr<Rule>>& optimizer_rules();
 
@@ -51,6 +58,8 @@ std::unique_ptr<Rule> make_eliminate_resolved_hint();
 std::unique_ptr<Rule> make_push_down_filters();
 std::unique_ptr<Rule> make_check_cartesian_products();
 std::unique_ptr<Rule> make_reorder_join();
+std::unique_ptr<Rule> make_column_pruning();
+std::unique_ptr<Rule> make_limit_push_down();
 std::unique_ptr<Rule> make_collapse_projects();
 std::unique_ptr<Rule> make_rewrite_collation_keys();
 /// Runs once after the rules above (optimize_plan), not among them.

@@ -266,7 +266,8 @@ std::optional<GroupLimit> infer_window_group_limit(const PlanPtr& filter, const 
 
 class Planner {
  public:
-  explicit Planner(Session& s) : session_(s), gpu_(s.config()) {}
+  explicit Planner(Session& s)
+      : session_(s), gpu_(s.config()), prune_columns_(optimizer_rule_enabled("ColumnPruning", s.config())) {}
   GpuPlacement& gpu() { return gpu_; }
 
   /// Finds, before planning, the subplans the query reads more than once: equivalent plans
@@ -339,6 +340,9 @@ class Planner {
   }
 
   PhysicalPlan plan(const PlanPtr& n, const std::set<int64_t>* required) {
+    // Operators carry only the columns the plan above reads when ColumnPruning decided so;
+    // with the rule excluded every column flows from the scans up.
+    if (!prune_columns_) required = nullptr;
     if (auto it = shared_of_.find(n.get()); it != shared_of_.end() && planning_shared_.count(n.get()) == 0)
       return plan_shared(n, groups_[it->second], required);
     const Config& conf = session_.config();
@@ -387,7 +391,17 @@ class Planner {
         std::set<int64_t> req;
         for (auto& e : exprs) collect_refs(e, req);
         PhysicalPlan c = plan(n->children[0], &req);
-        exprs = extract_python_udfs(exprs, c, conf);
+        // A projection of the very columns its input produces, in their order (one that
+        // ColumnPruning put above a scan the planner already narrowed), is no operator: Spark's
+        // RemoveRedundantProjects.
+        bool redundant = exprs.size() == c.output.size();
+        for (size_t i = 0; redundant && i < exprs.size(); ++i)
+          redundant = exprs[i]->kind == ExprKind::kAttribute && exprs[i]->expr_id == c.output[i]->expr_id;
+        if (redundant) {
+          c.output = exprs;
+          return c;
+        }
+        exprs = hoist_repeated_subexpressions(extract_python_udfs(exprs, c, conf), c, conf);
         std::vector<PhysExprPtr> bound;
         PhysicalPlan p;
         for (auto& e : exprs) {
@@ -413,7 +427,7 @@ class Planner {
         }
         PhysicalPlan p;
         const std::vector<ExprPtr> input = c.output;
-        ExprPtr cond = hoist_repeated_subexpressions(extract_python_udfs({n->condition}, c, conf)[0], c, conf);
+        ExprPtr cond = hoist_repeated_subexpressions(extract_python_udfs({n->condition}, c, conf), c, conf)[0];
         PhysExprPtr condition = bind_expr(cond, c.output, conf);
         // Columns that only the condition reads stay behind: the filter passes on what the
         // operators above read (when no subexpression was hoisted below it).
@@ -1088,14 +1102,18 @@ class Planner {
     return project_aggregate_output(*n, std::move(agg), agg_output, replacements, conf);
   }
 
-  /// Subexpressions a filter condition repeats are computed once, in a projection added below
-  /// the filter (into `c`), and the condition reads their columns: `f(x) IN (v1, ..., vn)` is an
-  /// OR of n equalities that would each compute f(x) (TPC-DS q8: substring of a zip code
-  /// against 400 values). Only deterministic expressions that cannot fail are hoisted, since the
-  /// projection computes them for every row, where AND, OR and CASE might not have.
-  /// Off with spark.sql.subexpressionElimination.enabled=false, Spark's setting for the same.
-  ExprPtr hoist_repeated_subexpressions(const ExprPtr& condition, PhysicalPlan& c, const Config& conf) {
-    if (!conf.get_bool("spark.sql.subexpressionElimination.enabled", true)) return condition;
+  /// Common subexpression elimination. Subexpressions that a filter condition, or the
+  /// expressions of one projection together, repeat are computed once, in a projection added
+  /// below the operator (into `c`), and the expressions read their columns: `f(x) IN (v1, ...,
+  /// vn)` is an OR of n equalities that would each compute f(x) (TPC-DS q8: substring of a zip
+  /// code against 400 values); `select(g(x) + 1, g(x) * 2)` computes g(x) once. Only
+  /// deterministic expressions that cannot fail are hoisted, since the projection computes them
+  /// for every row, where AND, OR and CASE might not have. The hoisted columns show in the
+  /// physical plan as `__hoisted_<n>`. Off with spark.sql.subexpressionElimination.enabled=false,
+  /// Spark's setting for the same.
+  std::vector<ExprPtr> hoist_repeated_subexpressions(const std::vector<ExprPtr>& exprs, PhysicalPlan& c,
+                                                     const Config& conf) {
+    if (!conf.get_bool("spark.sql.subexpressionElimination.enabled", true)) return exprs;
     std::map<std::string, int> counts;
     std::function<void(const ExprPtr&)> count = [&](const ExprPtr& e) {
       if (!hoistable_kind(e)) {
@@ -1106,7 +1124,7 @@ class Planner {
       ++counts[semantic_key(e)];
       for (auto& k : e->children) count(k);
     };
-    count(condition);
+    for (auto& e : exprs) count(e);
     std::map<std::string, ExprPtr> hoisted;  // key → attribute of its column
     std::vector<PhysExprPtr> cols;
     std::vector<ExprPtr> attrs;
@@ -1135,8 +1153,9 @@ class Planner {
       }
       return changed ? with_children(e, std::move(kids)) : e;
     };
-    ExprPtr out = rewrite(condition);
-    if (attrs.empty()) return condition;
+    std::vector<ExprPtr> out;
+    for (auto& e : exprs) out.push_back(rewrite(e));
+    if (attrs.empty()) return exprs;
     std::vector<PhysExprPtr> all;
     for (auto& a : c.output) all.push_back(bind_expr(a, c.output, conf));
     for (auto& b : cols) all.push_back(b);
@@ -1260,6 +1279,8 @@ class Planner {
 
   Session& session_;
   GpuPlacement gpu_;  // notes bound expressions for GPU placement (plan/gpu_placement.h)
+  /// Whether operators drop the columns no operator above reads (ColumnPruning enabled).
+  bool prune_columns_;
 };
 
 }  // namespace

@@ -1,0 +1,188 @@
+// LimitPushDown: a limit lets the operators below it stop early. Ember's Limit is Spark's
+// GlobalLimit over LocalLimit (at most n rows in all); a LocalLimit (a kLimit that is not
+// global) promises only that any n rows of its input will do, so it may go where a subset
+// of the rows is enough to produce the n rows above:
+//   - into each input of a UNION ALL;
+//   - into the preserved side of a left or right outer join with a condition, into both sides
+//     of a join without a condition (not a full outer join with one), into the left side of a
+//     left semi or anti join without a condition, through a projection to reach a join;
+//   - below an offset, as a limit of limit + offset rows;
+//   - through a deterministic projection onto a sort, which the physical plan then runs as a
+//     top-N sort;
+//   - and a left semi or anti join without a condition needs one row of its right side.
+// A limit goes nowhere an input already has at most that many rows.
+
+#include <limits>
+#include <optional>
+
+#include "plan/optimizer.h"
+
+namespace ember::plan {
+namespace {
+
+/// The most rows `n` can produce, when known.
+std::optional<int64_t> max_rows(const PlanPtr& n) {
+  switch (n->kind) {
+    case PlanKind::kEmpty: return 0;
+    case PlanKind::kRange: {
+      if (n->range_step == 0) return std::nullopt;
+      __int128 span = static_cast<__int128>(n->range_end) - n->range_start;
+      __int128 count = span / n->range_step + (span % n->range_step != 0 ? 1 : 0);
+      if (count < 0) count = 0;
+      if (count > std::numeric_limits<int64_t>::max()) return std::nullopt;
+      return static_cast<int64_t>(count);
+    }
+    case PlanKind::kLocalRelation: {
+      if (n->cached) return std::nullopt;
+      int64_t rows = 0;
+      for (auto& b : n->batches) rows += b.num_rows;
+      return rows;
+    }
+    case PlanKind::kLimit:
+    case PlanKind::kTail: {
+      auto c = max_rows(n->children[0]);
+      return c ? std::min(*c, n->limit) : n->limit;
+    }
+    case PlanKind::kAggregate:
+      if (n->exprs.empty() && n->grouping_sets.empty()) return 1;
+      return max_rows(n->children[0]);
+    case PlanKind::kProject:
+    case PlanKind::kFilter:
+    case PlanKind::kSort:
+    case PlanKind::kOffset:
+    case PlanKind::kSubqueryAlias:
+    case PlanKind::kDistinct:
+    case PlanKind::kRepartition:
+    case PlanKind::kHint:
+    case PlanKind::kWindow:
+      return max_rows(n->children[0]);
+    case PlanKind::kSetOp: {
+      if (n->set_op != SetOpType::kUnion) return max_rows(n->children[0]);
+      int64_t total = 0;
+      for (auto& c : n->children) {
+        auto r = max_rows(c);
+        if (!r || *r > std::numeric_limits<int64_t>::max() - total) return std::nullopt;
+        total += *r;
+      }
+      return total;
+    }
+    default: return std::nullopt;
+  }
+}
+
+PlanPtr local_limit(int64_t limit, const PlanPtr& child) {
+  auto l = std::make_shared<PlanNode>();
+  l->kind = PlanKind::kLimit;
+  l->is_global = false;
+  l->limit = limit;
+  l->output = child->output;
+  l->resolved = true;
+  l->children = {child};
+  return l;
+}
+
+/// `child` under a LocalLimit of `limit`, unless it has no more rows than that already.
+PlanPtr maybe_push(int64_t limit, const PlanPtr& child) {
+  auto rows = max_rows(child);
+  if (rows && *rows <= limit) return child;
+  return local_limit(limit, child);
+}
+
+PlanPtr replace_children(const PlanPtr& n, std::vector<PlanPtr> kids) {
+  bool same = true;
+  for (size_t i = 0; i < kids.size(); ++i) same &= kids[i] == n->children[i];
+  if (same) return n;
+  auto copy = std::make_shared<PlanNode>(*n);
+  copy->children = std::move(kids);
+  return copy;
+}
+
+PlanPtr push_through_join(int64_t limit, const PlanPtr& join) {
+  const PlanPtr& l = join->children[0];
+  const PlanPtr& r = join->children[1];
+  const bool cond = join->condition != nullptr;
+  switch (join->join_type) {
+    case JoinType::kLeftOuter:
+      if (join->single_match) return join;
+      return cond ? replace_children(join, {maybe_push(limit, l), r})
+                  : replace_children(join, {maybe_push(limit, l), maybe_push(limit, r)});
+    case JoinType::kRightOuter:
+      return cond ? replace_children(join, {l, maybe_push(limit, r)})
+                  : replace_children(join, {maybe_push(limit, l), maybe_push(limit, r)});
+    case JoinType::kInner:
+    case JoinType::kCross:
+    case JoinType::kFullOuter:
+      return cond ? join : replace_children(join, {maybe_push(limit, l), maybe_push(limit, r)});
+    case JoinType::kLeftSemi:
+    case JoinType::kLeftAnti:
+      return cond ? join : replace_children(join, {maybe_push(limit, l), r});
+    default: return join;
+  }
+}
+
+bool has_python(const ExprPtr& e) {
+  if (e->kind == ExprKind::kPythonUdf || e->kind == ExprKind::kSubquery) return true;
+  for (auto& c : e->children)
+    if (has_python(c)) return true;
+  return false;
+}
+
+/// A projection a limit may pass: it computes one row per input row and nothing in it
+/// depends on which rows it sees.
+bool transparent_project(const PlanNode& p) {
+  for (auto& e : p.exprs)
+    if (!e->deterministic() || has_python(e) || e->kind == ExprKind::kGenerator) return false;
+  return true;
+}
+
+class LimitPushDown final : public Rule {
+ public:
+  const char* name() const override { return "LimitPushDown"; }
+  PlanPtr apply(const PlanPtr& plan, const Config&) const override {
+    return transform_up(plan, [](const PlanPtr& node) -> PlanPtr {
+      if (node->kind == PlanKind::kJoin && !node->condition && !node->lateral &&
+          (node->join_type == JoinType::kLeftSemi || node->join_type == JoinType::kLeftAnti)) {
+        // Whether the right side has any row is all that matters.
+        return replace_children(node, {node->children[0], maybe_push(1, node->children[1])});
+      }
+      if (node->kind != PlanKind::kLimit || node->limit < 0) return node;
+      const int64_t limit = node->limit;
+      const PlanPtr& child = node->children[0];
+      switch (child->kind) {
+        case PlanKind::kSetOp: {
+          if (child->set_op != SetOpType::kUnion || !child->is_all) return node;
+          std::vector<PlanPtr> kids;
+          for (auto& c : child->children) kids.push_back(maybe_push(limit, c));
+          return replace_children(node, {replace_children(child, std::move(kids))});
+        }
+        case PlanKind::kJoin:
+          if (child->lateral) return node;
+          return replace_children(node, {push_through_join(limit, child)});
+        case PlanKind::kProject: {
+          const PlanPtr& below = child->children[0];
+          if (below->kind == PlanKind::kJoin && !below->lateral)
+            return replace_children(node, {replace_children(child, {push_through_join(limit, below)})});
+          // A top-N sort below the projection: the physical plan finds a limit right above
+          // a sort.
+          if (below->kind == PlanKind::kSort && below->is_global && transparent_project(*child))
+            return replace_children(node, {replace_children(child, {maybe_push(limit, below)})});
+          return node;
+        }
+        case PlanKind::kOffset: {
+          const PlanPtr& below = child->children[0];
+          // The physical plan already runs a limit over an offset over a sort as one sort.
+          if (below->kind == PlanKind::kSort || child->limit > std::numeric_limits<int64_t>::max() - limit)
+            return node;
+          return replace_children(node, {replace_children(child, {maybe_push(limit + child->limit, below)})});
+        }
+        default: return node;
+      }
+    });
+  }
+};
+
+}  // namespace
+
+std::unique_ptr<Rule> make_limit_push_down() { return std::make_unique<LimitPushDown>(); }
+
+}  // namespace ember::plan
