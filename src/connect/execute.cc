@@ -145,16 +145,8 @@ void run_sql_command(ConnectSession& session, Operation& op, const pb::SqlComman
     *sql->mutable_pos_arguments() = cmd.pos_arguments();
 #pragma GCC diagnostic pop
   }
-  if (input.has_with_relations()) throw_not_supported("spark.sql with DataFrame arguments");
-  if (!input.has_sql()) {
-    throw_invalid_plan(
-        "SQL_COMMAND_EXPECTS_SQL_OR_WITH_RELATIONS",
-        "SQL command expects either a SQL or a WithRelations, but got " + relation_type_name(input),
-        {{"other", relation_type_name(input)}});
-  }
   PlanTranslator translator(translate_context(session, op.cancelled()));
-  PlanTranslator::SqlStatement statement =
-      translator.sql_statement(input.sql().query(), PlanTranslator::sql_arguments(input.sql()));
+  PlanTranslator::SqlStatement statement = translator.sql_command(input);
   Operation::Response r = response_for(session, op);
   pb::Relation* relation = r.mutable_sql_command_result()->mutable_relation();
   if (!statement.ran_command) {

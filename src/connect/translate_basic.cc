@@ -155,6 +155,13 @@ PlanTranslator::NodePtr PlanTranslator::repartition(const pb::Repartition& r) {
 PlanTranslator::NodePtr PlanTranslator::repartition_by_expression(
     const pb::RepartitionByExpression& r) {
   auto node = new_node(PlanKind::kRepartition, {input(r.input(), "RepartitionByExpression")});
+  if (r.partition_exprs_size() == 1 && r.partition_exprs(0).has_direct_shuffle_partition_id()) {
+    // repartitionById: the expression is the partition of each row.
+    node->exprs = {expression(r.partition_exprs(0).direct_shuffle_partition_id().child())};
+    node->by_partition_id = true;
+    node->num_partitions = r.has_num_partitions() ? r.num_partitions() : 0;
+    return node;
+  }
   node->exprs = expressions(r.partition_exprs());
   node->num_partitions = r.has_num_partitions() ? r.num_partitions() : 0;
   // repartitionByRange sends sort orders.

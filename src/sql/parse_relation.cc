@@ -36,7 +36,10 @@ PlanPtr one_row_relation() {
   // Spark runs its one row as a single partition: rand, spark_partition_id and
   // monotonically_increasing_id see partition 0, whatever the default parallelism.
   n->num_partitions = 1;
-  return n;
+  // Spark's OneRowRelation has no columns: a name in the select list never reads the range's
+  // `id` (in a subquery it reads the enclosing query instead).
+  auto hidden = new_node(PlanKind::kProject, {n});
+  return hidden;
 }
 
 PlanPtr Parser::from_clause() {
@@ -174,6 +177,19 @@ PlanPtr Parser::relation() {
         filter->condition = expression();
         left = filter;
       }
+      continue;
+    }
+    if (at_lateral_function_call() && type == JoinType::kLeftOuter && !natural) {
+      // `t LEFT JOIN LATERAL f(t.a) [alias] ON cond`: every row of t, with the function's rows
+      // that meet the condition or nulls; the analyzer decorrelates the function's rows.
+      next();
+      auto one_row = new_node(PlanKind::kLocalRelation);
+      one_row->batches.push_back(Batch({}, 1));
+      auto join = new_node(PlanKind::kJoin, {left, lateral_function_call(one_row)});
+      join->join_type = type;
+      join->lateral = true;
+      if (accept_word("ON")) join->condition = expression();
+      left = join;
       continue;
     }
     const bool lateral = at_word("LATERAL");
