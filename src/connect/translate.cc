@@ -89,6 +89,8 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
       return repartition_by_expression(rel.repartition_by_expression());
     case pb::Relation::kHint:
       return hint(rel.hint());
+    case pb::Relation::kWithWatermark:
+      return with_watermark(rel.with_watermark());
     case pb::Relation::kAggregate:
       return aggregate(rel.aggregate());
     case pb::Relation::kUnpivot:

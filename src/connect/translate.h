@@ -78,6 +78,8 @@ class PlanTranslator {
   NodePtr repartition(const spark::connect::Repartition& r);
   NodePtr repartition_by_expression(const spark::connect::RepartitionByExpression& r);
   NodePtr hint(const spark::connect::Hint& r);
+  /// withWatermark on a batch DataFrame: the delay checked, the rows unchanged.
+  NodePtr with_watermark(const spark::connect::WithWatermark& r);
   // translate_aggregate.cc
   NodePtr aggregate(const spark::connect::Aggregate& r);
   NodePtr unpivot(const spark::connect::Unpivot& r);

@@ -186,3 +186,85 @@ def test_repartition_by_id(diff):
 def test_repartition_by_id_takes_an_int(diff_error):
     diff_error(lambda s: s.range(5).repartitionById(2, "id").collect(),
                "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
+
+
+# --- DataFrame.nearestByJoin -----------------------------------------------------------------
+
+
+def users_products(s):
+    users = s.createDataFrame([(1, 10.0), (2, 20.0), (3, 30.0)], ["user_id", "score"])
+    products = s.createDataFrame([("A", 11.0), ("B", 22.0), ("C", 5.0)], ["product", "pscore"])
+    return users, products
+
+
+def test_nearest_by_join(diff):
+    from pyspark.sql import functions as F
+
+    def similarity(s):
+        u, p = users_products(s)
+        return u.nearestByJoin(p, -F.abs(u.score - p.pscore), 1, "exact", "similarity")
+
+    def distance(s):
+        u, p = users_products(s)
+        return u.nearestByJoin(p, F.abs(u.score - p.pscore), 2, "approx", "distance")
+
+    def by_string(s):
+        u, p = users_products(s)
+        return u.nearestByJoin(p, F.col("product"), 1, "exact", "distance")
+
+    def left_outer(s):
+        u, p = users_products(s)
+        return u.nearestByJoin(p.where("pscore > 100"), F.abs(u.score - p.pscore), 2, "exact",
+                               "distance", joinType="leftouter")
+
+    def inner_without_candidates(s):
+        u, p = users_products(s)
+        return u.nearestByJoin(p.where("pscore > 100"), F.abs(u.score - p.pscore), 2, "exact",
+                               "distance")
+
+    for program in (similarity, distance, by_string, left_outer, inner_without_candidates):
+        diff(program)
+
+
+def test_nearest_by_join_errors(diff_error):
+    from pyspark.sql import functions as F
+
+    def call(k=1, mode="exact", direction="distance", join_type="inner"):
+        def program(s):
+            u, p = users_products(s)
+            return u.nearestByJoin(p, F.abs(u.score - p.pscore), k, mode, direction,
+                                   joinType=join_type).collect()
+        return program
+
+    diff_error(call(k=0), "NEAREST_BY_JOIN.NUM_RESULTS_OUT_OF_RANGE")
+    diff_error(call(k=100001), "NEAREST_BY_JOIN.NUM_RESULTS_OUT_OF_RANGE")
+    diff_error(call(mode="fast"), "NEAREST_BY_JOIN.UNSUPPORTED_MODE")
+    diff_error(call(direction="up"), "NEAREST_BY_JOIN.UNSUPPORTED_DIRECTION")
+    diff_error(call(join_type="full"), "NEAREST_BY_JOIN.UNSUPPORTED_JOIN_TYPE")
+
+
+# --- withWatermark and dropDuplicatesWithinWatermark on batch DataFrames ---------------------
+
+
+def events(s):
+    import datetime
+    return s.createDataFrame([(1, datetime.datetime(2024, 1, 1), "a"),
+                              (1, datetime.datetime(2024, 1, 1), "a"),
+                              (2, datetime.datetime(2024, 1, 2), "b")], "k int, ts timestamp, s string")
+
+
+def test_with_watermark_on_a_batch_dataframe(diff):
+    diff(lambda s: events(s).withWatermark("ts", "1 hour"))
+    diff(lambda s: events(s).withWatermark("ts", "10 minutes").groupBy("s").count())
+    # A batch query never reads the event time column.
+    diff(lambda s: events(s).withWatermark("nope", "1 day").select("k"))
+
+
+def test_with_watermark_errors(diff_error):
+    diff_error(lambda s: events(s).withWatermark("ts", "abc").collect(), "CANNOT_PARSE_INTERVAL")
+
+
+def test_drop_duplicates_within_watermark_on_a_batch_dataframe(diff_error):
+    diff_error(lambda s: events(s).dropDuplicatesWithinWatermark().collect(), "_LEGACY_ERROR_TEMP_3102")
+    diff_error(lambda s: events(s).withWatermark("ts", "1 hour").dropDuplicatesWithinWatermark(["s"]).collect(),
+               "_LEGACY_ERROR_TEMP_3102")
