@@ -11,6 +11,7 @@
 #include "connect/translate_write.h"
 #include "connect/uuid.h"
 #include "plan/observed_metrics.h"
+#include "plan/session.h"
 
 namespace ember::connect {
 
@@ -230,6 +231,28 @@ void run_command(ConnectSession& session, Operation& op, const pb::Command& cmd)
       plan::ExprPtr f = translator.python_table_function(cmd.register_table_function());
       session.engine().register_table_function(cmd.register_table_function().function_name(), std::move(f));
       break;
+    }
+    case pb::Command::kMergeIntoTableCommand: {
+      // DataFrame.mergeInto: the session catalog's file tables, like Spark's, take no row-level
+      // operations, so the target is looked up (TABLE_OR_VIEW_NOT_FOUND) and then refused.
+      const std::string& target = cmd.merge_into_table_command().target_table_name();
+      std::vector<std::string> name = plan::parse_attribute_name(target);
+      auto table = std::make_shared<plan::PlanNode>();
+      table->kind = plan::PlanKind::kUnresolvedRelation;
+      table->table_name = name;
+      session.engine().analyze(table);
+      std::string shown;
+      if (std::optional<plan::TableInfo> info = session.engine().find_table(name)) {
+        shown = "`spark_catalog`.`" + info->database + "`.`" + info->name + "`";
+      } else {
+        for (const auto& part : name) shown += (shown.empty() ? "" : ".") + quote_id(part);
+      }
+      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE.TABLE_OPERATION",
+                       "The feature is not supported: Table " + shown +
+                           " does not support MERGE INTO TABLE. Please check the current catalog and namespace "
+                           "to make sure the qualified table name is expected, and also check the catalog "
+                           "implementation which is configured by \"spark.sql.catalog\".",
+                       {{"tableName", shown}, {"operation", "MERGE INTO TABLE"}}, "0A000");
     }
     case pb::Command::COMMAND_TYPE_NOT_SET:
       throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",

@@ -268,3 +268,25 @@ def test_drop_duplicates_within_watermark_on_a_batch_dataframe(diff_error):
     diff_error(lambda s: events(s).dropDuplicatesWithinWatermark().collect(), "_LEGACY_ERROR_TEMP_3102")
     diff_error(lambda s: events(s).withWatermark("ts", "1 hour").dropDuplicatesWithinWatermark(["s"]).collect(),
                "_LEGACY_ERROR_TEMP_3102")
+
+
+# --- DataFrame.mergeInto ---------------------------------------------------------------------
+
+
+def test_merge_into_a_session_catalog_table(diff_error):
+    # The session catalog's file tables take no row-level operations, in Spark as here.
+    from pyspark.sql import functions as F
+
+    def program(s):
+        s.sql("DROP TABLE IF EXISTS gaps_merge_target")
+        s.range(3).write.saveAsTable("gaps_merge_target")
+        src = s.range(2, 5).alias("src")
+        try:
+            src.mergeInto("gaps_merge_target", F.expr("gaps_merge_target.id = src.id")) \
+                .whenMatched().updateAll().whenNotMatched().insertAll().merge()
+        finally:
+            s.sql("DROP TABLE IF EXISTS gaps_merge_target")
+
+    diff_error(program, "UNSUPPORTED_FEATURE.TABLE_OPERATION")
+    diff_error(lambda s: s.range(2).mergeInto("gaps_no_such_table", F.expr("true"))
+               .whenMatched().delete().merge(), "TABLE_OR_VIEW_NOT_FOUND")
