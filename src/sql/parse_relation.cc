@@ -28,7 +28,7 @@ PlanPtr subquery_alias(PlanPtr child, const std::string& alias) {
 
 }  // namespace
 
-PlanPtr one_row_relation() {
+PlanPtr one_row_range() {
   auto n = new_node(PlanKind::kRange);
   n->range_start = 0;
   n->range_end = 1;
@@ -36,10 +36,13 @@ PlanPtr one_row_relation() {
   // Spark runs its one row as a single partition: rand, spark_partition_id and
   // monotonically_increasing_id see partition 0, whatever the default parallelism.
   n->num_partitions = 1;
+  return n;
+}
+
+PlanPtr one_row_relation() {
   // Spark's OneRowRelation has no columns: a name in the select list never reads the range's
   // `id` (in a subquery it reads the enclosing query instead).
-  auto hidden = new_node(PlanKind::kProject, {n});
-  return hidden;
+  return new_node(PlanKind::kProject, {one_row_range()});
 }
 
 PlanPtr Parser::from_clause() {
@@ -426,7 +429,7 @@ std::shared_ptr<plan::PlanNode> Parser::inline_table() {
   // coercion gives the columns their common types; the analyzer evaluates the rows that fold.
   std::shared_ptr<plan::PlanNode> out;
   for (auto& row : rows) {
-    auto project = new_node(PlanKind::kProject, {one_row_relation()});
+    auto project = new_node(PlanKind::kProject, {one_row_range()});
     for (size_t c = 0; c < width; ++c) project->exprs.push_back(plan::alias(row[c], names[c]));
     if (!out) {
       out = project;
