@@ -11,6 +11,7 @@
 #include "connect/translate_write.h"
 #include "connect/uuid.h"
 #include "plan/observed_metrics.h"
+#include "plan/session.h"
 
 namespace ember::connect {
 
@@ -145,16 +146,8 @@ void run_sql_command(ConnectSession& session, Operation& op, const pb::SqlComman
     *sql->mutable_pos_arguments() = cmd.pos_arguments();
 #pragma GCC diagnostic pop
   }
-  if (input.has_with_relations()) throw_not_supported("spark.sql with DataFrame arguments");
-  if (!input.has_sql()) {
-    throw_invalid_plan(
-        "SQL_COMMAND_EXPECTS_SQL_OR_WITH_RELATIONS",
-        "SQL command expects either a SQL or a WithRelations, but got " + relation_type_name(input),
-        {{"other", relation_type_name(input)}});
-  }
   PlanTranslator translator(translate_context(session, op.cancelled()));
-  PlanTranslator::SqlStatement statement =
-      translator.sql_statement(input.sql().query(), PlanTranslator::sql_arguments(input.sql()));
+  PlanTranslator::SqlStatement statement = translator.sql_command(input);
   Operation::Response r = response_for(session, op);
   pb::Relation* relation = r.mutable_sql_command_result()->mutable_relation();
   if (!statement.ran_command) {
@@ -238,6 +231,28 @@ void run_command(ConnectSession& session, Operation& op, const pb::Command& cmd)
       plan::ExprPtr f = translator.python_table_function(cmd.register_table_function());
       session.engine().register_table_function(cmd.register_table_function().function_name(), std::move(f));
       break;
+    }
+    case pb::Command::kMergeIntoTableCommand: {
+      // DataFrame.mergeInto: the session catalog's file tables, like Spark's, take no row-level
+      // operations, so the target is looked up (TABLE_OR_VIEW_NOT_FOUND) and then refused.
+      const std::string& target = cmd.merge_into_table_command().target_table_name();
+      std::vector<std::string> name = plan::parse_attribute_name(target);
+      auto table = std::make_shared<plan::PlanNode>();
+      table->kind = plan::PlanKind::kUnresolvedRelation;
+      table->table_name = name;
+      session.engine().analyze(table);
+      std::string shown;
+      if (std::optional<plan::TableInfo> info = session.engine().find_table(name)) {
+        shown = "`spark_catalog`.`" + info->database + "`.`" + info->name + "`";
+      } else {
+        for (const auto& part : name) shown += (shown.empty() ? "" : ".") + quote_id(part);
+      }
+      throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE.TABLE_OPERATION",
+                       "The feature is not supported: Table " + shown +
+                           " does not support MERGE INTO TABLE. Please check the current catalog and namespace "
+                           "to make sure the qualified table name is expected, and also check the catalog "
+                           "implementation which is configured by \"spark.sql.catalog\".",
+                       {{"tableName", shown}, {"operation", "MERGE INTO TABLE"}}, "0A000");
     }
     case pb::Command::COMMAND_TYPE_NOT_SET:
       throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",

@@ -89,6 +89,8 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
       return repartition_by_expression(rel.repartition_by_expression());
     case pb::Relation::kHint:
       return hint(rel.hint());
+    case pb::Relation::kWithWatermark:
+      return with_watermark(rel.with_watermark());
     case pb::Relation::kAggregate:
       return aggregate(rel.aggregate());
     case pb::Relation::kUnpivot:
@@ -99,6 +101,14 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
       return join(rel.join());
     case pb::Relation::kSetOp:
       return set_operation(rel.set_op());
+    case pb::Relation::kZip:
+      return zip(rel.zip());
+    case pb::Relation::kNearestByJoin:
+      return nearest_by_join(rel.nearest_by_join());
+    case pb::Relation::kLateralJoin:
+      return lateral_join(rel.lateral_join());
+    case pb::Relation::kUnresolvedTableValuedFunction:
+      return unresolved_table_valued_function(rel.unresolved_table_valued_function());
     case pb::Relation::kLocalRelation:
       return local_relation(rel.local_relation());
     case pb::Relation::kCachedLocalRelation:
@@ -148,17 +158,9 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
     }
     case pb::Relation::kCollectMetrics:
       return collect_metrics(rel);
-    case pb::Relation::kWithRelations: {
-      // The root's expressions name the references (subqueries) by plan id.
-      const auto& w = rel.with_relations();
-      for (const auto& r : w.references()) {
-        if (!r.has_common() || !r.common().has_plan_id())
-          throw_invalid_plan("ASSERTION_FAILURE", "A WithRelations reference needs a plan id",
-                             {{"message", "A WithRelations reference needs a plan id"}});
-        references_[r.common().plan_id()] = &r;
-      }
-      return std::const_pointer_cast<plan::PlanNode>(input(w.root(), "WithRelations"));
-    }
+    case pb::Relation::kWithRelations:
+      with_relations(rel.with_relations());
+      return std::const_pointer_cast<plan::PlanNode>(input(rel.with_relations().root(), "WithRelations"));
     case pb::Relation::REL_TYPE_NOT_SET:
       throw_invalid_plan("INVALID_ONE_OF_FIELD_NOT_SET",
                          "This oneOf field in spark.connect.Relation is not set: rel_type",
@@ -167,6 +169,21 @@ PlanTranslator::NodePtr PlanTranslator::dispatch(const pb::Relation& rel) {
       break;
   }
   throw_not_supported("Relation type " + relation_type_name(rel));
+}
+
+void PlanTranslator::with_relations(const pb::WithRelations& w) {
+  // The root's expressions name the references (subqueries) by plan id.
+  for (const auto& r : w.references()) {
+    if (!r.has_common() || !r.common().has_plan_id())
+      throw_invalid_plan("ASSERTION_FAILURE", "A WithRelations reference needs a plan id",
+                         {{"message", "A WithRelations reference needs a plan id"}});
+    references_[r.common().plan_id()] = &r;
+  }
+  // SQL text names its DataFrame arguments as tables: each is a SubqueryAlias of that name.
+  if (!w.root().has_sql()) return;
+  for (const auto& r : w.references())
+    if (r.has_subquery_alias())
+      sql_relations_[r.subquery_alias().alias()] = input(r.subquery_alias().input(), "SubqueryAlias");
 }
 
 PlanTranslator::NodePtr PlanTranslator::collect_metrics(const pb::Relation& rel) {

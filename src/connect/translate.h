@@ -77,6 +77,8 @@ class PlanTranslator {
   NodePtr repartition(const spark::connect::Repartition& r);
   NodePtr repartition_by_expression(const spark::connect::RepartitionByExpression& r);
   NodePtr hint(const spark::connect::Hint& r);
+  /// withWatermark on a batch DataFrame: the delay checked, the rows unchanged.
+  NodePtr with_watermark(const spark::connect::WithWatermark& r);
   // translate_aggregate.cc
   NodePtr aggregate(const spark::connect::Aggregate& r);
   NodePtr unpivot(const spark::connect::Unpivot& r);
@@ -84,6 +86,13 @@ class PlanTranslator {
   // translate_join_setop.cc
   NodePtr join(const spark::connect::Join& r);
   NodePtr set_operation(const spark::connect::SetOperation& r);
+  /// DataFrame.zip: the two sides' columns side by side over the plan they share.
+  NodePtr zip(const spark::connect::Zip& r);
+  /// DataFrame.nearestByJoin: for each left row, the `numResults` right rows ranked first.
+  NodePtr nearest_by_join(const spark::connect::NearestByJoin& r);
+  // translate_table_function.cc
+  NodePtr unresolved_table_valued_function(const spark::connect::UnresolvedTableValuedFunction& r);
+  NodePtr lateral_join(const spark::connect::LateralJoin& r);
   // translate_local.cc
   NodePtr local_relation(const spark::connect::LocalRelation& r);
   NodePtr cached_local_relation(const spark::connect::CachedLocalRelation& r);
@@ -147,6 +156,9 @@ class PlanTranslator {
   SqlStatement sql_statement(const std::string& text, const SqlArguments& arguments);
   /// The arguments of a SQL relation.
   static SqlArguments sql_arguments(const spark::connect::SQL& sql);
+  /// What a SqlCommand's input holds: a SQL relation, or a WithRelations around one whose
+  /// references are the DataFrames the text names (`spark.sql("... {df} ...", df=df)`).
+  SqlStatement sql_command(const spark::connect::Relation& input);
 
   /// A `DataFrame.observe(name, *metrics)` met in the plan (Spark's CollectMetrics): the
   /// relation passes its input's rows on unchanged; the metrics are aggregates over those rows,
@@ -170,6 +182,11 @@ class PlanTranslator {
   std::vector<Observation> observations_;
   /// The references of the WithRelations being translated, by plan id.
   std::map<int64_t, const spark::connect::Relation*> references_;
+  /// Registers a WithRelations' references; when its root is SQL text, the references that
+  /// are SubqueryAliases become the relations the text may name.
+  void with_relations(const spark::connect::WithRelations& w);
+  /// The DataFrames a SQL root of a WithRelations names as tables, by name.
+  std::map<std::string, plan::PlanPtr> sql_relations_;
 };
 
 /// A fresh, mutable plan node (for the translate_*.cc files).

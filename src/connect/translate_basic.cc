@@ -5,8 +5,10 @@
 #include <random>
 
 #include "column/column.h"
+#include "common/calendar_interval.h"
 #include "connect/errors.h"
 #include "connect/translate.h"
+#include "plan/session.h"
 
 namespace ember::connect {
 
@@ -83,9 +85,6 @@ PlanTranslator::NodePtr PlanTranslator::sample(const pb::Sample& r) {
 }
 
 PlanTranslator::NodePtr PlanTranslator::deduplicate(const pb::Deduplicate& r) {
-  if (r.has_within_watermark() && r.within_watermark()) {
-    throw_not_supported("dropDuplicatesWithinWatermark");
-  }
   const bool all = r.has_all_columns_as_keys() && r.all_columns_as_keys();
   if (all && r.column_names_size() > 0) {
     throw_invalid_plan("DEDUPLICATE_ALL_COLUMNS_AND_SUBSET",
@@ -99,6 +98,36 @@ PlanTranslator::NodePtr PlanTranslator::deduplicate(const pb::Deduplicate& r) {
   auto node = new_node(PlanKind::kDistinct, {input(r.input(), "Deduplicate")});
   node->dedup_all = all;
   node->dedup_columns.assign(r.column_names().begin(), r.column_names().end());
+  if (r.has_within_watermark() && r.within_watermark()) {
+    // Only a streaming query keeps state within a watermark; Spark refuses it on a batch
+    // DataFrame once the columns are known to exist.
+    if (ctx_.session != nullptr) ctx_.session->analyze(node);
+    const std::string msg = "dropDuplicatesWithinWatermark is not supported with batch DataFrames/DataSets";
+    throw SparkError(ErrorKind::kAnalysis, "_LEGACY_ERROR_TEMP_3102", msg + ";", {{"msg", msg}});
+  }
+  return node;
+}
+
+PlanTranslator::NodePtr PlanTranslator::with_watermark(const pb::WithWatermark& r) {
+  const std::string& delay = r.delay_threshold();
+  std::optional<CalendarInterval> parsed = parse_calendar_interval(delay);
+  if (!parsed)
+    throw SparkError(ErrorKind::kAnalysis, "CANNOT_PARSE_INTERVAL",
+                     "Unable to parse '" + delay +
+                         "'. Please ensure that the value provided is in a valid format for defining an interval. "
+                         "You can reference the documentation for the correct format. If the issue persists, please "
+                         "double check that the input value is not null or empty and try again.",
+                     {{"intervalString", "'" + delay + "'"}}, "22006");
+  constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
+  const double length = static_cast<double>(parsed->months) * 31 * kMicrosPerDay +
+                        static_cast<double>(parsed->days) * kMicrosPerDay + static_cast<double>(parsed->micros);
+  if (length < 0)
+    throw SparkError(ErrorKind::kIllegalArgument, "",
+                     "requirement failed: delay threshold (" + delay + ") should not be negative.");
+  // A watermark bounds the state of a streaming query; a batch DataFrame's rows pass unchanged
+  // (Spark's optimizer removes the node), whatever the event time column.
+  auto node = new_node(PlanKind::kProject, {input(r.input(), "WithWatermark")});
+  node->exprs = {plan::star()};
   return node;
 }
 
@@ -155,6 +184,13 @@ PlanTranslator::NodePtr PlanTranslator::repartition(const pb::Repartition& r) {
 PlanTranslator::NodePtr PlanTranslator::repartition_by_expression(
     const pb::RepartitionByExpression& r) {
   auto node = new_node(PlanKind::kRepartition, {input(r.input(), "RepartitionByExpression")});
+  if (r.partition_exprs_size() == 1 && r.partition_exprs(0).has_direct_shuffle_partition_id()) {
+    // repartitionById: the expression is the partition of each row.
+    node->exprs = {expression(r.partition_exprs(0).direct_shuffle_partition_id().child())};
+    node->by_partition_id = true;
+    node->num_partitions = r.has_num_partitions() ? r.num_partitions() : 0;
+    return node;
+  }
   node->exprs = expressions(r.partition_exprs());
   node->num_partitions = r.has_num_partitions() ? r.num_partitions() : 0;
   // repartitionByRange sends sort orders.

@@ -27,6 +27,7 @@ plan::ExprPtr PlanTranslator::expression_string(const std::string& text) {
 PlanTranslator::SqlStatement PlanTranslator::sql_statement(const std::string& text,
                                                            const SqlArguments& arguments) {
   sql::ParseOptions options = parse_options(ctx_.session);
+  options.relations = sql_relations_;
   if (arguments.args) {
     for (const auto& [name, literal] : *arguments.args) {
       TypedValue v = literal_from_proto(literal);
@@ -66,6 +67,25 @@ PlanTranslator::SqlArguments PlanTranslator::sql_arguments(const pb::SQL& sql) {
 #pragma GCC diagnostic ignored "-Wdeprecated-declarations"
   return SqlArguments{&sql.args(), &sql.pos_args(), &sql.named_arguments(), &sql.pos_arguments()};
 #pragma GCC diagnostic pop
+}
+
+PlanTranslator::SqlStatement PlanTranslator::sql_command(const pb::Relation& input) {
+  if (input.has_with_relations()) {
+    with_relations(input.with_relations());
+    const pb::Relation& root = input.with_relations().root();
+    if (!root.has_sql())
+      throw_invalid_plan("SQL_COMMAND_EXPECTS_SQL_OR_WITH_RELATIONS",
+                         "SQL command expects either a SQL or a WithRelations, but got " +
+                             relation_type_name(root),
+                         {{"other", relation_type_name(root)}});
+    return sql_statement(root.sql().query(), sql_arguments(root.sql()));
+  }
+  if (!input.has_sql())
+    throw_invalid_plan("SQL_COMMAND_EXPECTS_SQL_OR_WITH_RELATIONS",
+                       "SQL command expects either a SQL or a WithRelations, but got " +
+                           relation_type_name(input),
+                       {{"other", relation_type_name(input)}});
+  return sql_statement(input.sql().query(), sql_arguments(input.sql()));
 }
 
 PlanTranslator::NodePtr PlanTranslator::sql(const pb::SQL& r) {

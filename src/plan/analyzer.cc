@@ -1558,6 +1558,21 @@ PlanPtr Analyzer::resolve_repartition(const std::shared_ptr<PlanNode>& n, const 
                      "requirement failed: Number of partitions (" + std::to_string(n->num_partitions) +
                          ") must be positive.");
   for (auto& e : n->exprs) e = resolve_expr(e, child, false);
+  if (n->by_partition_id && n->exprs[0]->type->id() != TypeId::kInt) {
+    // repartitionById takes an INT partition id, without implicit casts.
+    const std::string sql = n->exprs[0]->to_string();
+    const std::string type = n->exprs[0]->type->sql();
+    const std::string call = "direct_shuffle_partition_id(" + sql + ")";
+    throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
+                     "Cannot resolve \"" + call + "\" due to data type mismatch: The first parameter requires "
+                     "the \"INT\" type, however \"" + sql + "\" has the type \"" + type + "\".",
+                     {{"sqlExpr", "\"" + call + "\""},
+                      {"paramIndex", "first"},
+                      {"requiredType", "\"INT\""},
+                      {"inputSql", "\"" + sql + "\""},
+                      {"inputType", "\"" + type + "\""}},
+                     "42K09");
+  }
   n->output = child->output;
   n->resolved = true;
   return n;

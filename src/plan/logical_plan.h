@@ -101,6 +101,9 @@ struct PlanNode {
   bool shuffle = true;
   bool by_range = false;
   bool rebalance = false;
+  /// repartitionById: the one expression is each row's partition itself (taken modulo the
+  /// partition count; a null goes to partition 0), Spark's DirectShufflePartitionID.
+  bool by_partition_id = false;
   // Resolved hint: Spark's name of the join strategy ("broadcast", "merge", ...).
   std::string hint_strategy;
   // Local relation.

@@ -72,7 +72,7 @@ exec::OperatorPtr repartition_operator(const PlanNode& n, const std::vector<Expr
   if (n.exprs.empty()) {
     partitioning = "RoundRobinPartitioning(" + std::to_string(partitions) + ")";
   } else {
-    partitioning = n.by_range ? "rangepartitioning(" : "hashpartitioning(";
+    partitioning = n.by_range ? "rangepartitioning(" : n.by_partition_id ? "shufflepartitionidpassthrough(" : "hashpartitioning(";
     for (auto& e : n.exprs) partitioning += expr_with_ids(e) + ", ";
     partitioning += std::to_string(partitions) + ")";
   }
@@ -91,6 +91,18 @@ exec::OperatorPtr repartition_operator(const PlanNode& n, const std::vector<Expr
                       order ? o->nulls_first : true});
     }
     return std::make_unique<exec::ShuffleExchange>(Kind::kRange, partitions, std::move(keys), details);
+  }
+  if (n.by_partition_id) {
+    // The expression's value is the partition: pmod(id, n), and partition 0 for a null.
+    ExprPtr id = resolved_call("pmod", {n.exprs[0], lit(Value::integer(partitions), DataType::int_())}, conf);
+    if (id->type->id() != TypeId::kInt) id = cast(id, DataType::int_());
+    auto or_zero = std::make_shared<Expr>();
+    or_zero->kind = ExprKind::kCoalesce;
+    or_zero->children = {id, lit(Value::integer(0), DataType::int_())};
+    or_zero->type = DataType::int_();
+    or_zero->nullable = false;
+    keys.push_back({bind_expr(or_zero, input, conf), true, true});
+    return std::make_unique<exec::ShuffleExchange>(Kind::kHash, partitions, std::move(keys), details);
   }
   // Spark's HashPartitioning: pmod(murmur3 hash of the columns with seed 42, n).
   ExprPtr id = resolved_call(

@@ -579,6 +579,63 @@ ExprPtr rewrite_subquery_expressions(const ExprPtr& e, PlanPtr& input, const Con
   return with_children(e, std::move(kids));
 }
 
+namespace {
+
+/// Whether `p` is a Generate over one row without columns (a table function's rows, a
+/// generator in a select list without FROM) whose generator reads the outer query.
+bool is_correlated_generate_over_one_row(const PlanPtr& p) {
+  if (p->kind != PlanKind::kGenerate || p->children.size() != 1) return false;
+  PlanPtr c = p->children[0];
+  if (c->kind == PlanKind::kProject && c->output.empty() && c->children.size() == 1) c = c->children[0];
+  const bool one_row =
+      (c->kind == PlanKind::kRange && c->range_start == 0 && c->range_end == 1 && c->range_step == 1) ||
+      (c->kind == PlanKind::kLocalRelation && c->output.empty() && c->batches.size() == 1 &&
+       c->batches[0].num_rows == 1);
+  // The row's own columns (a Range's id) are never read above it: a select list without FROM
+  // cannot name them.
+  if (!one_row) return false;
+  for (auto& e : p->exprs)
+    if (has_outer_reference(e)) return true;
+  return false;
+}
+
+/// A Generate over one row whose generator reads columns of `left`, decorrelated as Spark's
+/// DecorrelateInnerQuery does with a domain join: the generator runs over the distinct values
+/// of the outer columns it reads (`d`), and the join matches each left row to the rows of its
+/// own values by null-safe equality.
+Decorrelated decorrelate_generate(const PlanPtr& generate, const PlanPtr& left, const Config& conf) {
+  std::vector<ExprPtr> outer = outer_attributes(generate);
+  for (auto& a : outer) {
+    bool from_left = false;
+    for (auto& o : left->output) from_left |= o->expr_id == a->expr_id;
+    if (!from_left) unsupported_correlation(plan_tree_string(generate));
+  }
+  auto domain = std::make_shared<PlanNode>();
+  domain->kind = PlanKind::kAggregate;
+  domain->children = {left};
+  domain->exprs = outer;
+  std::vector<ExprPtr> values;
+  for (auto& a : outer) {
+    ExprPtr named = alias(a, a->name);
+    domain->aggregates.push_back(named);
+    domain->output.push_back(to_attribute(named));
+  }
+  domain->resolved = true;
+  auto gen = std::make_shared<PlanNode>(*generate);
+  gen->children = {domain};
+  for (auto& e : gen->exprs)
+    e = replace_attributes(strip_outer_references(e), outer, domain->output);
+  gen->output = domain->output;
+  gen->output.insert(gen->output.end(), generate->generator_output.begin(), generate->generator_output.end());
+  Decorrelated d;
+  d.plan = gen;
+  for (size_t i = 0; i < outer.size(); ++i)
+    d.predicates.push_back(resolved_call("<=>", {outer[i], domain->output[i]}, conf));
+  return d;
+}
+
+}  // namespace
+
 PlanPtr lateral_join(const PlanPtr& left, const PlanPtr& right, JoinType type,
                      const ExprPtr& condition, const Config& conf) {
   const bool outer = type == JoinType::kLeftOuter;
@@ -600,7 +657,8 @@ PlanPtr lateral_join(const PlanPtr& left, const PlanPtr& right, JoinType type,
   const bool keyless_aggregate = base->kind == PlanKind::kAggregate && base->exprs.empty() &&
                                  base->grouping_sets.empty() && plan_is_correlated(base);
   const bool correlated_limit = base->kind == PlanKind::kLimit && plan_is_correlated(base);
-  if (keyless_aggregate || correlated_limit) lifted = chain.size();
+  const bool correlated_generate = is_correlated_generate_over_one_row(base);
+  if (keyless_aggregate || correlated_limit || correlated_generate) lifted = chain.size();
   else if (lifted == 0) base = right;
   else base = chain[lifted - 1]->children[0];
   std::vector<ExprPtr> values = sub;
@@ -630,8 +688,9 @@ PlanPtr lateral_join(const PlanPtr& left, const PlanPtr& right, JoinType type,
     }
   } else {
     // The subquery's correlated conjuncts become the join condition.
-    Decorrelated d = correlated_limit ? decorrelate_limit(base, conf)
-                                      : pull_up_correlated_predicates(base, conf);
+    Decorrelated d = correlated_limit      ? decorrelate_limit(base, conf)
+                     : correlated_generate ? decorrelate_generate(base, left, conf)
+                                           : pull_up_correlated_predicates(base, conf);
     PlanPtr r = d.plan;
     ExprPtr matched;
     if (outer && lifted > 0) {

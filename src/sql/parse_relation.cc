@@ -24,7 +24,7 @@ PlanPtr subquery_alias(PlanPtr child, const std::string& alias) {
 
 }  // namespace
 
-PlanPtr one_row_relation() {
+PlanPtr one_row_range() {
   auto n = new_node(PlanKind::kRange);
   n->range_start = 0;
   n->range_end = 1;
@@ -33,6 +33,12 @@ PlanPtr one_row_relation() {
   // monotonically_increasing_id see partition 0, whatever the default parallelism.
   n->num_partitions = 1;
   return n;
+}
+
+PlanPtr one_row_relation() {
+  // Spark's OneRowRelation has no columns: a name in the select list never reads the range's
+  // `id` (in a subquery it reads the enclosing query instead).
+  return new_node(PlanKind::kProject, {one_row_range()});
 }
 
 PlanPtr Parser::from_clause() {
@@ -170,6 +176,19 @@ PlanPtr Parser::relation() {
         filter->condition = expression();
         left = filter;
       }
+      continue;
+    }
+    if (at_lateral_function_call() && type == JoinType::kLeftOuter && !natural) {
+      // `t LEFT JOIN LATERAL f(t.a) [alias] ON cond`: every row of t, with the function's rows
+      // that meet the condition or nulls; the analyzer decorrelates the function's rows.
+      next();
+      auto one_row = new_node(PlanKind::kLocalRelation);
+      one_row->batches.push_back(Batch({}, 1));
+      auto join = new_node(PlanKind::kJoin, {left, lateral_function_call(one_row)});
+      join->join_type = type;
+      join->lateral = true;
+      if (accept_word("ON")) join->condition = expression();
+      left = join;
       continue;
     }
     const bool lateral = at_word("LATERAL");
@@ -406,7 +425,7 @@ std::shared_ptr<plan::PlanNode> Parser::inline_table() {
   // coercion gives the columns their common types; the analyzer evaluates the rows that fold.
   std::shared_ptr<plan::PlanNode> out;
   for (auto& row : rows) {
-    auto project = new_node(PlanKind::kProject, {one_row_relation()});
+    auto project = new_node(PlanKind::kProject, {one_row_range()});
     for (size_t c = 0; c < width; ++c) project->exprs.push_back(plan::alias(row[c], names[c]));
     if (!out) {
       out = project;

@@ -41,6 +41,15 @@ ExprPtr Parser::located(ExprPtr e, int begin) const {
 Parser::Parser(std::string_view sql, const ParseOptions& options)
     : sql_(sql), options_(options), toks_(tokenize(sql)) {
   text_ = std::make_shared<const std::string>(sql);
+  if (!options_.relations.empty()) {
+    std::map<std::string, PlanPtr> scope;
+    for (const auto& [name, relation] : options_.relations) {
+      std::string key = name;
+      for (char& c : key) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+      scope[key] = relation;
+    }
+    cte_scopes.push_back(std::move(scope));
+  }
 }
 
 const Token& Parser::peek(size_t ahead) const {

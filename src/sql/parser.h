@@ -33,6 +33,10 @@ struct ParseOptions {
   /// falls within a `*` of the select list.
   std::function<std::vector<std::pair<std::string, std::string>>(const plan::PlanPtr&)>
       relation_columns;
+  /// Relations the text names as tables, visible like common table expressions of the whole
+  /// statement (a query's own WITH shadows them), by lower-case name: the DataFrames that
+  /// `spark.sql("... {df} ...", df=df)` passes.
+  std::map<std::string, plan::PlanPtr> relations;
 
   /// The options a session's configuration implies (parameters left empty).
   static ParseOptions from_config(const Config& config);

@@ -236,8 +236,11 @@ PlanPtr build_select(const Parser& p, SelectClause select, QueryOrganization* or
 /// Replaces `OVER w` references with the windows of the WINDOW clause (parse_select.cc).
 ExprPtr apply_named_windows(const Parser& p, const ExprPtr& e,
                             const std::map<std::string, WindowSpec>& windows);
-/// The relation of a SELECT without FROM: one row, no columns.
+/// The relation of a SELECT without FROM: one row, no columns a name can read (Spark's
+/// OneRowRelation).
 PlanPtr one_row_relation();
+/// The single-partition range of one row that VALUES rows are projections over.
+PlanPtr one_row_range();
 
 // Plan node helpers.
 std::shared_ptr<plan::PlanNode> new_node(plan::PlanKind kind, std::vector<PlanPtr> children = {});

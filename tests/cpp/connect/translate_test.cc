@@ -631,15 +631,15 @@ TEST(TranslateRelation, SqlCommandsRunWhilePlanning) {
 
 TEST(TranslateRelation, UnsupportedRelationsNameTheirType) {
   PlanTranslator t;
-  pb::Relation zip;
-  *zip.mutable_zip()->mutable_left() = range_rel(3);
-  *zip.mutable_zip()->mutable_right() = range_rel(3);
+  pb::Relation as_of;
+  *as_of.mutable_as_of_join()->mutable_left() = range_rel(3);
+  *as_of.mutable_as_of_join()->mutable_right() = range_rel(3);
   try {
-    t.relation(zip);
+    t.relation(as_of);
     FAIL() << "expected an error";
   } catch (const SparkError& e) {
     EXPECT_EQ(e.error_class(), "UNSUPPORTED_FEATURE");
-    EXPECT_NE(std::string(e.what()).find("Relation type ZIP"), std::string::npos) << e.what();
+    EXPECT_NE(std::string(e.what()).find("Relation type AS_OF_JOIN"), std::string::npos) << e.what();
   }
   pb::Relation unset;
   EXPECT_EQ(error_class_of([&] { t.relation(unset); }),

@@ -358,7 +358,7 @@ TEST(SqlLiteral, ParameterMarkers) {
   o.parameters.positional = {plan::lit(Value::integer(7), DataType::int_()),
                              plan::lit(Value::bytes("a"), DataType::string())};
   EXPECT_EQ(expr_text(parse_expression(":x + 1", o)), "+(5, 1)");
-  EXPECT_EQ(tree(parse_query("SELECT ?, ?", o)), "Project [7, 'a']\n  Range 0 1 1\n");
+  EXPECT_EQ(tree(parse_query("SELECT ?, ?", o)), "Project [7, 'a']\n  Project []\n    Range 0 1 1\n");
 }
 
 // --- Queries -----------------------------------------------------------------------------------
@@ -368,7 +368,7 @@ TEST(SqlQuery, SelectFromWhere) {
             "Project [a, +(b, 1) AS c]\n"
             "  Filter >(a, 1)\n"
             "    Relation t\n");
-  EXPECT_EQ(q("SELECT 1"), "Project [1]\n  Range 0 1 1\n");
+  EXPECT_EQ(q("SELECT 1"), "Project [1]\n  Project []\n    Range 0 1 1\n");
   EXPECT_EQ(q("SELECT t1.a FROM db.t t1"),
             "Project [t1.a]\n  SubqueryAlias t1\n    Relation db.t\n");
   EXPECT_EQ(q("SELECT * FROM t AS x(p, q)"),
@@ -381,10 +381,10 @@ TEST(SqlQuery, SelectFromWhere) {
 
 TEST(SqlQuery, KeywordsAsNames) {
   // Spark reserves no keyword by default: a clause keyword with nothing after it is a name.
-  EXPECT_EQ(q("SELECT 1 FROM"), "Project [1 AS FROM]\n  Range 0 1 1\n");
+  EXPECT_EQ(q("SELECT 1 FROM"), "Project [1 AS FROM]\n  Project []\n    Range 0 1 1\n");
   EXPECT_EQ(q("SELECT * FROM t WHERE"), "Project [*]\n  SubqueryAlias WHERE\n    Relation t\n");
   EXPECT_EQ(q("SELECT 1 AS select, 2 AS from"),
-            "Project [1 AS select, 2 AS from]\n  Range 0 1 1\n");
+            "Project [1 AS select, 2 AS from]\n  Project []\n    Range 0 1 1\n");
   EXPECT_EQ(q("SELECT date, timestamp FROM t"), "Project [date, timestamp]\n  Relation t\n");
 }
 
@@ -462,16 +462,16 @@ TEST(SqlQuery, SetOperations) {
             "Union ALL\n"
             "  Distinct\n"
             "    Union ALL\n"
-            "      Project [1 AS a]\n        Range 0 1 1\n"
-            "      Project [2]\n        Range 0 1 1\n"
-            "  Project [1]\n    Range 0 1 1\n");
+            "      Project [1 AS a]\n        Project []\n          Range 0 1 1\n"
+            "      Project [2]\n        Project []\n          Range 0 1 1\n"
+            "  Project [1]\n    Project []\n      Range 0 1 1\n");
   // INTERSECT binds tighter than UNION.
   EXPECT_EQ(q("SELECT 1 UNION ALL SELECT 2 INTERSECT SELECT 3"),
             "Union ALL\n"
-            "  Project [1]\n    Range 0 1 1\n"
+            "  Project [1]\n    Project []\n      Range 0 1 1\n"
             "  Intersect\n"
-            "    Project [2]\n      Range 0 1 1\n"
-            "    Project [3]\n      Range 0 1 1\n");
+            "    Project [2]\n      Project []\n        Range 0 1 1\n"
+            "    Project [3]\n      Project []\n        Range 0 1 1\n");
   EXPECT_EQ(q("SELECT a FROM t EXCEPT ALL SELECT a FROM u ORDER BY 1"),
             "Sort [a ASC NULLS FIRST]\n"
             "  Except ALL\n"
@@ -489,7 +489,7 @@ TEST(SqlQuery, FromClauseRelations) {
             "Project [*]\n  Filter >(id, 2)\n    SubqueryAlias c\n      Project [id]\n        "
             "Range 0 5 1\n");
   EXPECT_EQ(q("WITH c(x) AS (SELECT 1) SELECT x FROM c"),
-            "Project [x]\n  SubqueryAlias c\n    ToDF x\n      Project [1]\n        Range 0 1 1\n");
+            "Project [x]\n  SubqueryAlias c\n    ToDF x\n      Project [1]\n        Project []\n          Range 0 1 1\n");
 }
 
 TEST(SqlQuery, InlineTables) {

@@ -1,0 +1,150 @@
+// Table-valued functions of the DataFrame API (spark.tvf.*) and lateral joins
+// (DataFrame.lateralJoin), whose right side may be such a function over the left's columns.
+
+#include "common/error.h"
+#include "connect/errors.h"
+#include "connect/translate.h"
+#include "plan/generator_resolution.h"
+
+namespace ember::connect {
+
+namespace pb = spark::connect;
+using plan::JoinType;
+using plan::PlanKind;
+
+namespace {
+
+/// The integer a range() argument holds: Spark takes only foldable integral arguments.
+int64_t range_argument(const plan::ExprPtr& e) {
+  const plan::Expr* x = e.get();
+  while (x->kind == plan::ExprKind::kAlias) x = x->children[0].get();
+  if (x->kind != plan::ExprKind::kLiteral || x->value.is_null() || !x->type || !x->type->is_integral())
+    throw SparkError(ErrorKind::kAnalysis, "FAILED_FUNCTION_CALL",
+                     "Failed preparing of the function `range` for call. Please, double check "
+                     "function's arguments.",
+                     {{"funcName", "`range`"}}, "38000");
+  return x->value.as_int();
+}
+
+/// Whether `p` is a function's rows alone: a Generate over one row without columns (what a
+/// table-valued function or a Python UDTF call becomes).
+bool is_table_function_rows(const plan::PlanPtr& p) {
+  if (p->kind != PlanKind::kGenerate || p->children.size() != 1) return false;
+  const plan::PlanPtr& c = p->children[0];
+  return c->kind == PlanKind::kLocalRelation && c->schema.empty() && c->batches.size() == 1 &&
+         c->batches[0].num_rows == 1 && c->batches[0].columns.empty();
+}
+
+}  // namespace
+
+PlanTranslator::NodePtr PlanTranslator::unresolved_table_valued_function(
+    const pb::UnresolvedTableValuedFunction& r) {
+  std::string name = r.function_name();
+  std::string lower_name = name;
+  for (char& c : lower_name) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::vector<plan::ExprPtr> args = expressions(r.arguments());
+  if (lower_name == "range") {
+    if (args.empty() || args.size() > 4)
+      throw SparkError(ErrorKind::kAnalysis, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
+                       "The `range` requires [1, 2, 3, 4] parameters but the actual number is " +
+                           std::to_string(args.size()) + ".",
+                       {{"functionName", "`range`"},
+                        {"expectedNum", "[1, 2, 3, 4]"},
+                        {"actualNum", std::to_string(args.size())}},
+                       "42605");
+    auto node = new_node(PlanKind::kRange);
+    std::vector<int64_t> v;
+    for (auto& a : args) v.push_back(range_argument(a));
+    if (v.size() == 1) {
+      node->range_end = v[0];
+    } else {
+      node->range_start = v[0];
+      node->range_end = v[1];
+      if (v.size() > 2) node->range_step = v[2];
+      if (v.size() > 3) node->num_partitions = static_cast<int>(v[3]);
+    }
+    if (node->range_step == 0)
+      throw SparkError(ErrorKind::kAnalysis, "FAILED_FUNCTION_CALL",
+                       "Failed preparing of the function `range` for call. Please, double check "
+                       "function's arguments.",
+                       {{"funcName", "`range`"}}, "38000");
+    return node;
+  }
+  static const char* const kNotYet[] = {"sql_keywords", "collations", "variant_explode",
+                                        "variant_explode_outer"};
+  for (const char* k : kNotYet)
+    if (lower_name == k) throw_not_supported("the table-valued function " + quote_id(name));
+  // A generator or a session's table function: its rows alone, a Generate over one row without
+  // columns, as SQL's `FROM f(...)`.
+  auto one_row = new_node(PlanKind::kLocalRelation);
+  one_row->batches.push_back(Batch({}, 1));
+  auto node = new_node(PlanKind::kGenerate, {one_row});
+  node->exprs = {plan::call(name, std::move(args))};
+  node->table_function_call = true;
+  return node;
+}
+
+PlanTranslator::NodePtr PlanTranslator::lateral_join(const pb::LateralJoin& r) {
+  plan::PlanPtr left = input(r.left(), "LateralJoin");
+  plan::PlanPtr right = input(r.right(), "LateralJoin");
+  JoinType type;
+  switch (r.join_type()) {
+    case pb::Join::JOIN_TYPE_UNSPECIFIED:
+    case pb::Join::JOIN_TYPE_INNER:
+      type = JoinType::kInner;
+      break;
+    case pb::Join::JOIN_TYPE_CROSS:
+      type = JoinType::kCross;
+      break;
+    case pb::Join::JOIN_TYPE_LEFT_OUTER:
+      type = JoinType::kLeftOuter;
+      break;
+    case pb::Join::JOIN_TYPE_FULL_OUTER:
+      type = JoinType::kFullOuter;
+      break;
+    case pb::Join::JOIN_TYPE_RIGHT_OUTER:
+      type = JoinType::kRightOuter;
+      break;
+    case pb::Join::JOIN_TYPE_LEFT_SEMI:
+      type = JoinType::kLeftSemi;
+      break;
+    case pb::Join::JOIN_TYPE_LEFT_ANTI:
+      type = JoinType::kLeftAnti;
+      break;
+    default:
+      throw_invalid_plan("INVALID_ENUM",
+                         "This enum value of spark.connect.Join.JoinType is invalid: " +
+                             pb::Join::JoinType_Name(r.join_type()),
+                         {{"fullName", "spark.connect.Join.JoinType"}});
+  }
+  plan::ExprPtr condition = r.has_join_condition() ? expression(r.join_condition()) : nullptr;
+
+  // A table function over the left side's columns (spark.tvf.explode(col("a").outer()), a
+  // Python UDTF called on outer columns): its rows for each left row, a Generate over the left
+  // side, as SQL's `t JOIN LATERAL f(t.a)`.
+  std::string alias;
+  plan::PlanPtr fn = right;
+  if (fn->kind == PlanKind::kSubqueryAlias && fn->children.size() == 1 && is_table_function_rows(fn->children[0])) {
+    alias = fn->alias;
+    fn = fn->children[0];
+  }
+  // Without a condition Spark's optimizer (OptimizeOneRowRelationSubquery) turns the join into
+  // the Generate over the left side whatever the join type, so a LEFT join drops the left rows
+  // without function rows too; a condition keeps the join.
+  if (is_table_function_rows(fn) && (type == JoinType::kInner || type == JoinType::kCross || !condition)) {
+    auto gen = std::make_shared<plan::PlanNode>(*fn);
+    gen->children = {left};
+    if (!alias.empty()) gen->alias = alias;
+    if (!condition) return gen;
+    auto filter = new_node(PlanKind::kFilter, {gen});
+    filter->condition = condition;
+    return filter;
+  }
+  auto join = new_node(PlanKind::kJoin, {left, right});
+  join->join_type = type;
+  join->lateral = true;
+  join->condition = condition;
+  return join;
+}
+
+}  // namespace ember::connect
