@@ -1,0 +1,45 @@
+"""Differences from Apache Spark that the function audit found: temporal `sequence`, the ANSI
+coercion of conditional branches that mix strings and numbers, date arithmetic that wraps,
+map_concat's argument check, Java's regex property classes, the names of window functions
+called with IGNORE NULLS, and floating-point normalization inside nested values."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness import error_condition, run_for_error, session_conf, session_mode
+
+LA = "America/Los_Angeles"
+
+
+def both_fail(ember, oracle, program, text):
+    """Both engines fail with the same condition (Spark has none for its requirement checks),
+    and both messages hold `text`."""
+    with session_mode(oracle):
+        expected = run_for_error("spark", program, oracle)
+    with session_mode(ember):
+        actual = run_for_error("ember", program, ember)
+    assert text in str(expected), str(expected)[:500]
+    assert text in str(actual), str(actual)[:500]
+    assert error_condition(actual) == error_condition(expected), (error_condition(actual), str(actual)[:500])
+
+
+# --- date arithmetic that wraps -----------------------------------------------------------------
+
+@pytest.mark.parametrize("ansi", ["true", "false"])
+def test_date_plus_days_wraps(diff, ember, oracle, ansi):
+    exprs = [
+        "try_add(DATE'2024-01-01', 2147483647)",
+        "try_add(2147483647, DATE'2024-01-01')",
+        "try_add(d, n)",
+        "try_subtract(DATE'2024-01-01', -2147483647)",
+        "try_subtract(d, n)",
+        "date_add(d, n)",
+        "date_sub(d, n)",
+        "d + n",
+    ]
+    cols = ", ".join(f"CAST({e} AS STRING) AS c{i}" for i, e in enumerate(exprs))
+    with session_conf(ember, oracle, spark_sql_ansi_enabled=ansi):
+        diff(lambda s: s.sql(
+            f"SELECT k, {cols} FROM VALUES (1, DATE'2024-01-01', 2147483647), (2, DATE'1970-01-01', -2147483648), "
+            "(3, DATE'9999-12-31', 1), (4, NULL, 1) AS t(k, d, n)"))
