@@ -43,3 +43,12 @@ def test_date_plus_days_wraps(diff, ember, oracle, ansi):
         diff(lambda s: s.sql(
             f"SELECT k, {cols} FROM VALUES (1, DATE'2024-01-01', 2147483647), (2, DATE'1970-01-01', -2147483648), "
             "(3, DATE'9999-12-31', 1), (4, NULL, 1) AS t(k, d, n)"))
+
+
+# --- map_concat's arguments -----------------------------------------------------------------------
+
+def test_map_concat_with_a_non_map(diff, diff_error):
+    for e in ["map_concat(map(1, 2), NULL)", "map_concat(NULL, map(1, 2))", "map_concat(map(1, 2), 'a')",
+              "map_concat(map(1, 2), array(1))"]:
+        diff_error(lambda s, e=e: s.sql(f"SELECT {e}"), "DATATYPE_MISMATCH.MAP_CONCAT_DIFF_TYPES")
+    diff(lambda s: s.sql("SELECT map_concat(map(1, 2), CAST(NULL AS MAP<INT, INT>)) AS a, map_concat() AS b"))
