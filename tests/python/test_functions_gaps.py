@@ -52,3 +52,17 @@ def test_map_concat_with_a_non_map(diff, diff_error):
               "map_concat(map(1, 2), array(1))"]:
         diff_error(lambda s, e=e: s.sql(f"SELECT {e}"), "DATATYPE_MISMATCH.MAP_CONCAT_DIFF_TYPES")
     diff(lambda s: s.sql("SELECT map_concat(map(1, 2), CAST(NULL AS MAP<INT, INT>)) AS a, map_concat() AS b"))
+
+
+# --- names of window functions with IGNORE NULLS -------------------------------------------------
+
+def test_ignore_nulls_names(diff):
+    diff(lambda s: s.sql(
+        "SELECT k, first_value(x) IGNORE NULLS OVER w, last_value(x) IGNORE NULLS OVER w, "
+        "first_value(x) RESPECT NULLS OVER w, last_value(x) RESPECT NULLS OVER w, first(x) IGNORE NULLS OVER w, "
+        "last(x) IGNORE NULLS OVER w, nth_value(x, 2) IGNORE NULLS OVER w, lag(x) IGNORE NULLS OVER w, "
+        "lead(x, 1) IGNORE NULLS OVER w, any_value(x) IGNORE NULLS OVER w, first_value(x, true) OVER w "
+        "FROM VALUES (1, 1), (2, NULL), (3, 3), (4, NULL) AS t(k, x) WINDOW w AS (ORDER BY k)"))
+    diff(lambda s: s.sql(
+        "SELECT first_value(x) IGNORE NULLS, last_value(x) IGNORE NULLS, first_value(x, true), "
+        "last_value(x) RESPECT NULLS, any_value(x) IGNORE NULLS FROM VALUES (NULL), (1), (3), (NULL) AS t(x)"))
