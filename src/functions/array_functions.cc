@@ -92,7 +92,8 @@ ColumnPtr sort_kernel(const Args& a, int64_t n, const Signature& sig, bool ascen
   const Column& arr = *a[0];
   const ColumnPtr& elems = arr.child(0);
   ValueCompare cmp = value_comparator(elems);
-  ListAssembler out(elems, n);
+  // Spark normalizes floating-point elements (-0.0 to 0.0 at any depth) as it deduplicates.
+  ListAssembler out(normalize_floats(elems), n);
   const int32_t* o = arr.offsets();
   std::vector<int32_t> row;
   for (int64_t i = 0; i < n; ++i) {
@@ -138,7 +139,8 @@ ColumnPtr array_distinct_kernel(const Args& a, int64_t n, const Signature& sig, 
   const Column& arr = *a[0];
   const ColumnPtr& elems = arr.child(0);
   ValueCompare cmp = value_comparator(elems);
-  ListAssembler out(elems, n);
+  // Spark normalizes floating-point elements (-0.0 to 0.0 at any depth) as it deduplicates.
+  ListAssembler out(normalize_floats(elems), n);
   const int32_t* o = arr.offsets();
   for (int64_t i = 0; i < n; ++i) {
     if (arr.is_null(i)) {
@@ -182,7 +184,8 @@ enum class SetOp { kUnion, kIntersect, kExcept };
 ColumnPtr set_op_kernel(SetOp op, const Args& a, int64_t n, const Signature& sig) {
   const Column& x = *a[0];
   const Column& y = *a[1];
-  ColumnPtr both = concat({x.child(0), y.child(0)});
+  // The elements of both, floating-point values normalized as Spark's set functions do.
+  ColumnPtr both = normalize_floats(concat({x.child(0), y.child(0)}));
   const int32_t shift = static_cast<int32_t>(x.child(0)->length());
   ValueCompare cmp = value_comparator(both);
   ListAssembler out(both, n);

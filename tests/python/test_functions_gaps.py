@@ -66,3 +66,37 @@ def test_ignore_nulls_names(diff):
     diff(lambda s: s.sql(
         "SELECT first_value(x) IGNORE NULLS, last_value(x) IGNORE NULLS, first_value(x, true), "
         "last_value(x) RESPECT NULLS, any_value(x) IGNORE NULLS FROM VALUES (NULL), (1), (3), (NULL) AS t(x)"))
+
+
+# --- floating-point normalization inside nested values -------------------------------------------
+
+def test_nested_negative_zero_and_nan(diff):
+    table = ("FROM VALUES (1, -0.0D), (2, 0.0D), (3, CAST('NaN' AS DOUBLE)), (4, -CAST('NaN' AS DOUBLE)), "
+             "(5, NULL) AS t(k, x)")
+    # As text: -0.0 and 0.0 compare equal as Python floats.
+    diff(lambda s: s.sql(
+        "SELECT CAST(sort_array(collect_set(x)) AS STRING) AS a, "
+        "CAST(sort_array(collect_set(array(x))) AS STRING) AS b, "
+        "CAST(sort_array(collect_set(struct(x))) AS STRING) AS c, "
+        "CAST(sort_array(collect_set(named_struct('a', array(x)))) AS STRING) AS d, "
+        "CAST(sort_array(collect_set(CAST(x AS FLOAT))) AS STRING) AS e, "
+        "CAST(collect_list(array(x)) AS STRING) AS f " + table))
+    diff(lambda s: s.sql(
+        "SELECT k, CAST(collect_set(array(x)) AS STRING) AS a " + table + " GROUP BY k"))
+    diff(lambda s: s.sql(
+        "SELECT k, CAST(array_distinct(array(x, 1.0D)) AS STRING) AS a, "
+        "CAST(array_union(array(x), array(1.0D)) AS STRING) AS b, "
+        "CAST(array_intersect(array(x), array(x)) AS STRING) AS c, "
+        "CAST(array_except(array(x), array(1.0D)) AS STRING) AS d, "
+        "CAST(array_distinct(array(struct(x))) AS STRING) AS e, "
+        "CAST(array_distinct(array(array(x), array(-x))) AS STRING) AS f, "
+        "CAST(array_union(array(named_struct('v', x)), array(named_struct('v', 2.0D))) AS STRING) AS g, "
+        "CAST(array_distinct(array(CAST(x AS FLOAT))) AS STRING) AS h, "
+        "CAST(array(x) AS STRING) AS i " + table))
+
+
+def test_collect_set_input_types(diff_error):
+    diff_error(lambda s: s.sql("SELECT collect_set(map(1, x)) FROM VALUES (1) AS t(x)"),
+               "DATATYPE_MISMATCH.UNSUPPORTED_INPUT_TYPE")
+    diff_error(lambda s: s.sql("SELECT collect_set(collate(x, 'UTF8_LCASE')) FROM VALUES ('a') AS t(x)"),
+               "DATATYPE_MISMATCH.UNSUPPORTED_INPUT_TYPE")
