@@ -54,6 +54,31 @@ def test_map_concat_with_a_non_map(diff, diff_error):
     diff(lambda s: s.sql("SELECT map_concat(map(1, 2), CAST(NULL AS MAP<INT, INT>)) AS a, map_concat() AS b"))
 
 
+# --- Java's regex property classes --------------------------------------------------------------
+
+PATTERNS = [
+    r"\\p{IsHan}", r"\\p{IsLatin}", r"\\p{IsGreek}", r"\\p{InGreek}", r"\\p{InBasicLatin}+",
+    r"\\p{InCJK_Unified_Ideographs}", r"\\p{InCJKUnifiedIdeographs}", r"\\p{Lu}", r"\\p{IsLu}", r"\\pL+",
+    r"\\PL", r"\\P{IsHan}", r"[\\p{IsHan}a]", r"[^\\p{IsLatin}]", r"\\p{javaLowerCase}",
+    r"\\p{javaUpperCase}", r"\\p{javaWhitespace}", r"\\p{Lower}+", r"\\P{Lower}", r"[\\p{Upper}\\d]",
+    r"\\p{Punct}", r"\\p{IsWhite_Space}", r"\\p{IsLowercase}", r"\\p{script=Hiragana}",
+    r"\\p{sc=Latin}", r"\\p{InHiragana}", r"\\u00e9", r"[\\u0370-\\u03ff]", r"\\0101", r"\\h",
+    r"\\p{IsDigit}", r"[\\P{InBasicLatin}]",
+]
+
+
+def test_regex_property_classes(diff):
+    strings = ["Héllo Wörld", "日本語 text", "αβγ ΔΕ", "ªº ⅰⅱ Ⅰ", "ひらがな", "A1\u00a0b\u2003c", "", None]
+    values = ", ".join("(NULL)" if v is None else f"('{v}')" for v in strings)
+    cols = ", ".join(f"s RLIKE '{p}' AS r{n}, regexp_replace(s, '{p}', '_') AS x{n}, regexp_count(s, '{p}') AS n{n}"
+                     for n, p in enumerate(PATTERNS))
+    diff(lambda s: s.sql(f"SELECT s, {cols} FROM VALUES {values} AS t(s)"))
+    diff(lambda s: s.sql(
+        r"SELECT regexp_extract_all('Ab Cd éF', '\\p{Lu}', 0) AS a, split('a日b本c', '\\p{IsHan}') AS b, "
+        r"regexp_extract('Δx', '(\\p{InGreek})', 1) AS c, regexp_like('Ω', '^\\p{IsGreek}$') AS d, "
+        r"regexp_instr('abcΩ', '\\p{InGreek}') AS e, regexp_substr('ab日本', '\\p{IsHan}+') AS f"))
+
+
 # --- names of window functions with IGNORE NULLS -------------------------------------------------
 
 def test_ignore_nulls_names(diff):
