@@ -24,6 +24,53 @@ def both_fail(ember, oracle, program, text):
     assert error_condition(actual) == error_condition(expected), (error_condition(actual), str(actual)[:500])
 
 
+# --- conditional branches mixing strings and numbers -------------------------------------------
+
+BRANCHES = [
+    "CASE WHEN k = 1 THEN 1L ELSE s END",
+    "CASE WHEN k = 1 THEN s ELSE 7 END",
+    "CASE k WHEN 1 THEN 1.5D ELSE s END",
+    "CASE WHEN k = 1 THEN 1.5BD ELSE s END",
+    "CASE WHEN k = 1 THEN DATE'2024-01-01' ELSE '2024-02-02' END",
+    "coalesce(s, 1)",
+    "coalesce(1, s, 3L)",
+    "coalesce(s, 1.5D)",
+    "coalesce(s, CAST(1 AS TINYINT))",
+    "nvl(s, 2)",
+    "ifnull(s, 2)",
+    "if(k = 1, s, 3)",
+    "nvl2(s, 1, '7')",
+    "s IN (5, 6)",
+    "s IN (1.5D, 5)",
+    "s IN ('5', 6)",
+    "coalesce(array(s), array(1))",
+]
+
+
+@pytest.mark.parametrize("ansi", ["true", "false"])
+def test_branches_mixing_strings_and_numbers(diff, ember, oracle, ansi):
+    table = "FROM VALUES (1, '5'), (2, '6'), (3, NULL) AS t(k, s)"
+    cols = ", ".join(f"{e} AS c{n}" for n, e in enumerate(BRANCHES))
+    with session_conf(ember, oracle, spark_sql_ansi_enabled=ansi):
+        diff(lambda s: s.sql(f"SELECT k, {cols} {table}"))
+
+
+def test_branch_coercion_errors(diff, diff_error, ember, oracle):
+    bad = "FROM VALUES (1, 'a'), (2, 'b') AS t(k, s)"
+    with session_conf(ember, oracle, spark_sql_ansi_enabled="true"):
+        for e in ["coalesce(s, 1)", "CASE WHEN k = 3 THEN 1L ELSE s END", "if(k = 3, 1, s)", "s IN (1, 2)",
+                  "nvl(s, 1.5D)"]:
+            diff_error(lambda sp, e=e: sp.sql(f"SELECT {e} {bad}"), "CAST_INVALID_INPUT")
+        diff(lambda s: s.sql("SELECT coalesce(true, 'false') AS a, if(k = 1, 'true', false) AS b "
+                             "FROM VALUES (1) AS t(k)"))
+    with session_conf(ember, oracle, spark_sql_ansi_enabled="false"):
+        # The legacy rules compare as strings: 'a' is in no list of numbers, and is no error.
+        diff(lambda sp: sp.sql(f"SELECT k, coalesce(s, 1), s IN (1, 2), if(k = 3, 1, s) {bad}"))
+        diff_error(lambda s: s.sql("SELECT coalesce(true, 'false')"), "DATATYPE_MISMATCH.DATA_DIFF_TYPES")
+        diff_error(lambda s: s.sql("SELECT CASE WHEN rand() > 2 THEN X'01' ELSE 'a' END"),
+                   "DATATYPE_MISMATCH.DATA_DIFF_TYPES")
+
+
 # --- date arithmetic that wraps -----------------------------------------------------------------
 
 @pytest.mark.parametrize("ansi", ["true", "false"])
@@ -125,3 +172,20 @@ def test_collect_set_input_types(diff_error):
                "DATATYPE_MISMATCH.UNSUPPORTED_INPUT_TYPE")
     diff_error(lambda s: s.sql("SELECT collect_set(collate(x, 'UTF8_LCASE')) FROM VALUES ('a') AS t(x)"),
                "DATATYPE_MISMATCH.UNSUPPORTED_INPUT_TYPE")
+
+
+# --- ANSI intervals of different fields -----------------------------------------------------------
+
+def test_interval_field_casts_and_widening(diff):
+    diff(lambda s: s.sql(
+        "SELECT CAST(CAST(INTERVAL '1 02:03:04.5' DAY TO SECOND AS INTERVAL DAY TO HOUR) AS STRING) AS a, "
+        "CAST(CAST(INTERVAL '-1 02:03:04.5' DAY TO SECOND AS INTERVAL MINUTE) AS STRING) AS b, "
+        "CAST(CAST(INTERVAL '3-7' YEAR TO MONTH AS INTERVAL YEAR) AS STRING) AS c, "
+        "CAST(CAST(INTERVAL '-3-7' YEAR TO MONTH AS INTERVAL YEAR) AS STRING) AS d, "
+        "CAST(CAST(INTERVAL '3' YEAR AS INTERVAL MONTH) AS STRING) AS e, "
+        "CAST(CAST(INTERVAL '-100:59' MINUTE TO SECOND AS INTERVAL HOUR TO MINUTE) AS STRING) AS f, "
+        "CAST(coalesce(INTERVAL '12' HOUR, INTERVAL '45' MINUTE) AS STRING) AS g, "
+        "typeof(if(rand() < 2, INTERVAL '1' YEAR, INTERVAL '2' MONTH)) AS h"))
+    diff(lambda s: s.sql(
+        "SELECT k, CAST(x AS STRING) AS x, typeof(x) AS t FROM VALUES (1, INTERVAL '12' HOUR), "
+        "(2, INTERVAL '45' MINUTE), (3, NULL) AS v(k, x)"))
