@@ -24,6 +24,89 @@ def both_fail(ember, oracle, program, text):
     assert error_condition(actual) == error_condition(expected), (error_condition(actual), str(actual)[:500])
 
 
+# --- sequence over dates and timestamps ------------------------------------------------------
+
+SEQUENCES = [
+    "sequence(DATE'2024-01-31', DATE'2024-05-01', INTERVAL 1 MONTH)",
+    "sequence(DATE'2024-05-01', DATE'2024-01-31', INTERVAL -1 MONTH)",
+    "sequence(DATE'2024-03-31', DATE'2023-12-01', INTERVAL -1 MONTH)",
+    "sequence(DATE'2024-01-01', DATE'2024-01-05', INTERVAL '1' DAY)",
+    "sequence(DATE'2024-01-01', DATE'2024-01-05', INTERVAL 3 DAY)",
+    "sequence(DATE'2024-01-05', DATE'2024-01-01', INTERVAL -2 DAY)",
+    "sequence(DATE'2024-01-01', DATE'2024-01-05', INTERVAL '1 2' DAY TO HOUR)",
+    "sequence(DATE'2024-01-01', DATE'2024-01-03', make_interval(0, 0, 0, 1, 12, 0, 0))",
+    "sequence(DATE'2024-01-31', DATE'2024-05-01', make_interval(0, 1, 0, 1, 0, 0, 0))",
+    "sequence(DATE'2020-02-29', DATE'2028-03-01', INTERVAL '1-0' YEAR TO MONTH)",
+    "sequence(TIMESTAMP'2024-03-10 00:00:00', TIMESTAMP'2024-03-10 05:00:00', INTERVAL 1 HOUR)",
+    "sequence(TIMESTAMP'2024-03-09 02:30:00', TIMESTAMP'2024-03-12 02:30:00', INTERVAL 1 DAY)",
+    "sequence(TIMESTAMP'2024-03-09 02:30:00', TIMESTAMP'2024-03-12 02:30:00', INTERVAL 24 HOUR)",
+    "sequence(TIMESTAMP'2024-03-12 02:30:00', TIMESTAMP'2024-03-09 00:00:00', INTERVAL -25 HOUR)",
+    "sequence(TIMESTAMP'2024-11-02 01:30:00', TIMESTAMP'2024-11-04 01:30:00', make_interval(0, 0, 0, 1, 1, 0, 0))",
+    "sequence(TIMESTAMP'2024-11-03 00:00:00', TIMESTAMP'2024-11-03 03:00:00', INTERVAL '0 00:30:00' DAY TO SECOND)",
+    "sequence(TIMESTAMP'2024-01-31 02:30:00', TIMESTAMP'2025-05-12 02:30:00', INTERVAL '1-1' YEAR TO MONTH)",
+    "sequence(TIMESTAMP'2024-01-01 00:00:00', TIMESTAMP'2024-01-01 00:00:00', INTERVAL 0 HOUR)",
+    "sequence(TIMESTAMP'2024-01-01 00:00:00', TIMESTAMP'2024-01-03 00:00:00')",
+    "sequence(TIMESTAMP'2024-01-03 00:00:00', TIMESTAMP'2024-01-01 00:00:00')",
+    "sequence(TIMESTAMP_NTZ'2024-03-09 02:30:00', TIMESTAMP_NTZ'2024-03-12 02:30:00', INTERVAL 1 DAY)",
+    "sequence(TIMESTAMP_NTZ'2024-01-31 00:00:00', TIMESTAMP_NTZ'2024-04-01 00:00:00', INTERVAL 1 MONTH)",
+    "sequence(DATE'2024-01-01', TIMESTAMP'2024-01-03 00:00:00', INTERVAL 1 DAY)",
+    "sequence(DATE'2024-01-01', TIMESTAMP_NTZ'2024-01-03 00:00:00', INTERVAL 12 HOUR)",
+    "sequence('2024-01-01', DATE'2024-01-03', INTERVAL 1 DAY)",
+    "sequence(DATE'2024-01-01', CAST(NULL AS DATE), INTERVAL 1 DAY)",
+    "sequence(DATE'2024-01-01', DATE'2024-01-03', CAST(NULL AS INTERVAL DAY))",
+]
+
+
+@pytest.mark.parametrize("zone", ["UTC", LA])
+def test_sequence_of_dates_and_timestamps(diff, ember, oracle, zone):
+    # Elements as text, so that the session zone shows in timestamps; the types as they are.
+    cols = ", ".join(f"CAST({e} AS STRING) AS c{n}, typeof({e}) AS t{n}" for n, e in enumerate(SEQUENCES))
+    with session_conf(ember, oracle, spark_sql_session_timeZone=zone):
+        diff(lambda s: s.sql(f"SELECT {cols}"))
+        # Over columns, a row per input.
+        diff(lambda s: s.sql(
+            "SELECT k, CAST(sequence(a, b, st) AS STRING) AS s FROM VALUES "
+            "(1, TIMESTAMP'2024-03-09 12:00:00', TIMESTAMP'2024-03-11 12:00:00', INTERVAL '12' HOUR), "
+            "(2, TIMESTAMP'2024-11-03 00:30:00', TIMESTAMP'2024-11-03 03:00:00', INTERVAL '45' MINUTE), "
+            "(3, NULL, TIMESTAMP'2024-01-01 00:00:00', INTERVAL '1' HOUR) AS t(k, a, b, st)"))
+
+
+def test_sequence_errors(diff_error, ember, oracle):
+    diff_error(lambda s: s.sql("SELECT sequence(DATE'2024-01-01', DATE'2024-01-05', INTERVAL 3 HOUR)"),
+               "_LEGACY_ERROR_TEMP_3242")
+    diff_error(lambda s: s.sql("SELECT sequence(DATE'2024-01-01', DATE'2024-01-05', INTERVAL 0 DAY)"),
+               "_LEGACY_ERROR_TEMP_3242")
+    diff_error(lambda s: s.sql("SELECT sequence(DATE'2024-01-01', DATE'2024-01-05', INTERVAL 0 MONTH)"),
+               "_LEGACY_ERROR_TEMP_3242")
+    diff_error(lambda s: s.sql("SELECT sequence(DATE'2024-01-01', DATE'2024-01-03', 1)"),
+               "DATATYPE_MISMATCH.SEQUENCE_WRONG_INPUT_TYPES")
+    diff_error(lambda s: s.sql("SELECT sequence(1, 5, INTERVAL 1 DAY)"),
+               "DATATYPE_MISMATCH.SEQUENCE_WRONG_INPUT_TYPES")
+    diff_error(lambda s: s.sql("SELECT sequence(DATE'2024-01-01', DATE'2024-01-03', NULL)"),
+               "DATATYPE_MISMATCH.SEQUENCE_WRONG_INPUT_TYPES")
+    diff_error(lambda s: s.sql(
+        "SELECT sequence(TIMESTAMP'0001-01-01 00:00:00', TIMESTAMP'9999-01-05 00:00:00', INTERVAL 1 MINUTE)"),
+        "COLLECTION_SIZE_LIMIT_EXCEEDED.PARAMETER")
+    diff_error(lambda s: s.sql("SELECT sequence(1, 5000000000L, 1L)"), "COLLECTION_SIZE_LIMIT_EXCEEDED.PARAMETER")
+    # Steps away from the stop: Spark's requirement failures, with the bounds in days for a
+    # step of whole days between dates and in microseconds otherwise.
+    for expr, text in [
+        ("sequence(DATE'2024-01-01', DATE'2024-01-05', INTERVAL -1 DAY)",
+         "Illegal sequence boundaries: 19723 to 19727 by -1"),
+        ("sequence(DATE'2024-01-01', DATE'2024-01-05', INTERVAL -1 MONTH)",
+         "Illegal sequence boundaries: 1704067200000000 to 1704412800000000 by -1"),
+        ("sequence(DATE'2024-01-05', DATE'2024-01-01', INTERVAL 25 HOUR)",
+         "Illegal sequence boundaries: 1704412800000000 to 1704067200000000 by 90000000000"),
+        ("sequence(TIMESTAMP'2024-01-01 00:00:00', TIMESTAMP'2024-01-05 00:00:00', INTERVAL -1 HOUR)",
+         "Illegal sequence boundaries: 1704067200000000 to 1704412800000000 by -3600000000"),
+        ("sequence(TIMESTAMP'2024-01-01 00:00:00', TIMESTAMP'2024-01-05 00:00:00', INTERVAL 0 HOUR)",
+         "Illegal sequence boundaries: 1704067200000000 to 1704412800000000 by 0"),
+        ("sequence(1, 5, -1)", "Illegal sequence boundaries: 1 to 5 by -1"),
+        ("sequence(1, 5, 0)", "Illegal sequence boundaries: 1 to 5 by 0"),
+    ]:
+        both_fail(ember, oracle, lambda s, e=expr: s.sql(f"SELECT {e}"), text)
+
+
 # --- conditional branches mixing strings and numbers -------------------------------------------
 
 BRANCHES = [
