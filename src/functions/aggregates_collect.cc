@@ -32,14 +32,8 @@ class Collect final : public HeapStateAggregate<std::vector<Value>> {
       }
       return;
     }
-    // collect_set keeps one zero: Spark normalizes -0.0 to 0.0 before it compares values.
-    const bool normalize_zero = distinct_ && element_->is_floating();
-    for (int64_t i = 0; i < n; ++i) {
-      if (!states[i] || !c.is_valid(i)) continue;
-      Value v = c.value_at(i);
-      if (normalize_zero && v.as_double() == 0.0) v = Value::floating(0.0);
-      state(states[i])->push_back(std::move(v));
-    }
+    for (int64_t i = 0; i < n; ++i)
+      if (states[i] && c.is_valid(i)) state(states[i])->push_back(c.value_at(i));
   }
   void merge(uint8_t* dst, const uint8_t* src) const override {
     std::vector<Value>& d = *state(dst);
@@ -54,7 +48,9 @@ class Collect final : public HeapStateAggregate<std::vector<Value>> {
       for (const Value& v : *state(states[i])) all.append_value(v);
       starts.push_back(static_cast<int32_t>(all.length()));
     }
-    ColumnPtr values = all.finish();
+    // collect_set keeps one zero and one NaN at any depth: Spark normalizes floating-point
+    // values (-0.0 to 0.0, inside arrays and structs too) before it compares them.
+    ColumnPtr values = distinct_ ? normalize_floats(all.finish()) : all.finish();
     ValueCompare cmp = value_comparator(values);
     for (int64_t i = 0; i < n; ++i) {
       int32_t b = starts[static_cast<size_t>(i)], e = starts[static_cast<size_t>(i) + 1];
@@ -143,15 +139,17 @@ FunctionDef collect_fn(const std::string& name, bool distinct, std::vector<std::
   d.min_args = d.max_args = 1;
   d.type_rule = [name, distinct](const std::vector<TypePtr>& args, const Config&) {
     if (distinct) {
-      std::function<bool(const TypePtr&)> has_map = [&](const TypePtr& t) {
-        if (t->id() == TypeId::kMap) return true;
+      // Maps have no equality, and collated strings none that their bytes give.
+      std::function<bool(const TypePtr&)> unsupported = [&](const TypePtr& t) {
+        if (t->id() == TypeId::kMap || t->is_collated_string()) return true;
         for (auto& f : t->fields())
-          if (has_map(f.type)) return true;
+          if (unsupported(f.type)) return true;
         return false;
       };
-      if (has_map(args[0]))
+      if (unsupported(args[0]))
         throw_type_mismatch("UNSUPPORTED_INPUT_TYPE",
-                            "The input of `" + name + "` can't be \"MAP\" type data.", name + "(" + args[0]->sql() + ")");
+                            "The input of `" + name + "` can't be \"MAP\" or \"COLLATED STRING\" type data.",
+                            name + "(" + args[0]->sql() + ")");
     }
     Signature s;
     s.arg_types = args;

@@ -405,9 +405,9 @@ ScalarKernel try_kernel(ScalarKernel kernel) {
   };
 }
 
-/// try_add / try_subtract over dates and ANSI intervals: date ± days (integral), date ±
-/// year-month interval (months added as add_months does), interval ± interval of the same kind,
-/// timestamp ± day-time interval. Overflow gives null. kNone for other argument types, which
+/// try_add / try_subtract over dates and ANSI intervals: date ± days (integral, wrapping around
+/// as date_add does), date ± year-month interval (months added as add_months does), interval ±
+/// interval of the same kind, timestamp ± day-time interval. Overflow gives null otherwise. kNone for other argument types, which
 /// take the numeric rules.
 enum class DateTimeOperands { kNone, kDateDays, kDateMonths, kYearMonth, kDayTime, kTimestampMicros };
 
@@ -474,6 +474,13 @@ ColumnPtr datetime_try_kernel(bool add, const std::vector<ColumnPtr>& args, int6
   const TypePtr& rt = sig.result_type;
   switch (kind) {
     case DateTimeOperands::kDateDays:
+      // Spark rewrites date ± days to date_add / date_sub, whose int arithmetic wraps around
+      // instead of failing, so try_ gives the wrapped date and never null.
+      return binary_fixed_nullable<int32_t, int32_t, int32_t>(l, r, n, rt, [add](int32_t x, int32_t y, int32_t* out) {
+        const uint32_t ux = static_cast<uint32_t>(x), uy = static_cast<uint32_t>(y);
+        *out = static_cast<int32_t>(add ? ux + uy : ux - uy);
+        return true;
+      });
     case DateTimeOperands::kYearMonth:
       return binary_fixed_nullable<int32_t, int32_t, int32_t>(l, r, n, rt, [add](int32_t x, int32_t y, int32_t* out) {
         return add ? !__builtin_add_overflow(x, y, out) : !__builtin_sub_overflow(x, y, out);

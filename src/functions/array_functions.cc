@@ -7,7 +7,11 @@
 #include <algorithm>
 #include <numeric>
 
+#include "common/calendar_interval.h"
+#include "common/datetime.h"
 #include "common/error.h"
+#include "common/timezone.h"
+#include "functions/calendar_interval.h"
 #include "functions/collection_util.h"
 #include "functions/lambda.h"
 
@@ -92,7 +96,8 @@ ColumnPtr sort_kernel(const Args& a, int64_t n, const Signature& sig, bool ascen
   const Column& arr = *a[0];
   const ColumnPtr& elems = arr.child(0);
   ValueCompare cmp = value_comparator(elems);
-  ListAssembler out(elems, n);
+  // Spark normalizes floating-point elements (-0.0 to 0.0 at any depth) as it deduplicates.
+  ListAssembler out(normalize_floats(elems), n);
   const int32_t* o = arr.offsets();
   std::vector<int32_t> row;
   for (int64_t i = 0; i < n; ++i) {
@@ -138,7 +143,8 @@ ColumnPtr array_distinct_kernel(const Args& a, int64_t n, const Signature& sig, 
   const Column& arr = *a[0];
   const ColumnPtr& elems = arr.child(0);
   ValueCompare cmp = value_comparator(elems);
-  ListAssembler out(elems, n);
+  // Spark normalizes floating-point elements (-0.0 to 0.0 at any depth) as it deduplicates.
+  ListAssembler out(normalize_floats(elems), n);
   const int32_t* o = arr.offsets();
   for (int64_t i = 0; i < n; ++i) {
     if (arr.is_null(i)) {
@@ -182,7 +188,8 @@ enum class SetOp { kUnion, kIntersect, kExcept };
 ColumnPtr set_op_kernel(SetOp op, const Args& a, int64_t n, const Signature& sig) {
   const Column& x = *a[0];
   const Column& y = *a[1];
-  ColumnPtr both = concat({x.child(0), y.child(0)});
+  // The elements of both, floating-point values normalized as Spark's set functions do.
+  ColumnPtr both = normalize_floats(concat({x.child(0), y.child(0)}));
   const int32_t shift = static_cast<int32_t>(x.child(0)->length());
   ValueCompare cmp = value_comparator(both);
   ListAssembler out(both, n);
@@ -569,20 +576,73 @@ ColumnPtr slice_kernel(const Args& a, int64_t n, const Signature& sig, const Eva
 
 // --- sequence ----------------------------------------------------------------------------------
 
-Signature sequence_rule(const Infos& a, const Config&) {
+/// Spark's limit on the elements of one array (ByteArrayMethods.MAX_ROUNDED_ARRAY_LENGTH).
+constexpr int64_t kMaxArrayLength = 2147483632;
+
+[[noreturn]] void throw_sequence_wrong_types(const std::vector<TypePtr>& types) {
+  throw_type_mismatch(
+      "SEQUENCE_WRONG_INPUT_TYPES",
+      "`sequence` uses the wrong parameter type. The parameter type must conform to:\n1. The start and stop "
+      "expressions must resolve to the same type.\n2. If start and stop expressions resolve to the (\"TIMESTAMP\" "
+      "or \"TIMESTAMP_NTZ\" or \"DATE\") type, then the step expression must resolve to the (\"INTERVAL\" or "
+      "\"INTERVAL YEAR TO MONTH\" or \"INTERVAL DAY TO SECOND\") type.\n3. Otherwise, if start and stop "
+      "expressions resolve to the \"INTEGRAL\" type, then the step expression must resolve to the same type.",
+      call_sql("sequence", types));
+}
+
+[[noreturn]] void throw_sequence_boundaries(const std::string& start, const std::string& stop,
+                                            const std::string& step) {
+  throw SparkError(ErrorKind::kIllegalArgument, "",
+                   "requirement failed: Illegal sequence boundaries: " + start + " to " + stop + " by " + step);
+}
+
+[[noreturn]] void throw_sequence_too_long(int64_t count) {
+  throw SparkError(ErrorKind::kRuntime, "COLLECTION_SIZE_LIMIT_EXCEEDED.PARAMETER",
+                   "Can't create array with " + std::to_string(count) +
+                       " elements which exceeding the array size limit 2147483632, the value of parameter(s) "
+                       "`count` in the function `sequence` is invalid.",
+                   {{"numberOfElements", std::to_string(count)},
+                    {"maxRoundedArrayLength", "2147483632"},
+                    {"functionName", "`sequence`"},
+                    {"parameter", "`count`"}},
+                   "54000");
+}
+
+/// The number of elements from `start` to `stop` by `step` (Spark's getSequenceLength), after
+/// its checks that the step goes towards the stop and that the array is not too long.
+int64_t sequence_length(int64_t start, int64_t stop, int64_t step, const std::string& step_text) {
+  if (!((step > 0 && start <= stop) || (step < 0 && start >= stop) || (step == 0 && start == stop)))
+    throw_sequence_boundaries(std::to_string(start), std::to_string(stop), step_text);
+  const int64_t count = start == stop ? 1 : 1 + (stop - start) / step;
+  if (count > kMaxArrayLength) throw_sequence_too_long(count);
+  return count;
+}
+
+bool is_datetime_or_null(const TypePtr& t) { return t->is_datetime() || t->id() == TypeId::kNull; }
+
+bool is_interval(const TypePtr& t) {
+  return t->is_ansi_interval() || t->id() == TypeId::kCalendarInterval;
+}
+
+Signature sequence_rule(const Infos& a, const Config& conf) {
   std::vector<TypePtr> types = types_of(a);
-  // Two dates without a step: the days between them, one day apart (backwards when the stop
-  // comes first).
-  auto date_or_null = [](const TypePtr& t) { return t->id() == TypeId::kDate || t->id() == TypeId::kNull; };
-  if (types.size() == 2 && date_or_null(types[0]) && date_or_null(types[1]) &&
-      (types[0]->id() == TypeId::kDate || types[1]->id() == TypeId::kDate)) {
+  const bool datetimes = (is_datetime_or_null(types[0]) || types[0]->id() == TypeId::kString) &&
+                         (is_datetime_or_null(types[1]) || types[1]->id() == TypeId::kString) &&
+                         (types[0]->is_datetime() || types[1]->is_datetime());
+  if (datetimes) {
+    // Dates, timestamps and TIMESTAMP_NTZ: start and stop meet at their common type; the step is
+    // an interval (one day, or minus one day, when it is left out).
+    TypePtr t = wider_common_type(types[0], types[1], conf.ansi_enabled());
+    if (!t || !t->is_datetime() || (types.size() > 2 && !is_interval(types[2]))) throw_sequence_wrong_types(types);
     Signature s;
-    s.arg_types.assign(2, DataType::date());
-    s.result_type = DataType::array(DataType::date(), false);
+    s.arg_types = {t, t};
+    if (types.size() > 2) s.arg_types.push_back(types[2]);
+    s.result_type = DataType::array(t, false);
     return s;
   }
   TypePtr t = DataType::null();
   for (size_t i = 0; i < types.size(); ++i) {
+    if (i == 2 && is_interval(types[i])) throw_sequence_wrong_types(types);
     if (!types[i]->is_integral() && types[i]->id() != TypeId::kNull)
       throw_unexpected_input("sequence", types, i, "\"INTEGRAL\"");
     t = wider_type(t, types[i], false);
@@ -594,8 +654,104 @@ Signature sequence_rule(const Infos& a, const Config&) {
   return s;
 }
 
-ColumnPtr sequence_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
+/// sequence over dates and timestamps, as Spark's temporal sequences: each element is the start
+/// moved by i times the step's months and days as a local date-time (dates in UTC, TIMESTAMP in
+/// the session zone, TIMESTAMP_NTZ as written) and then by i times its microseconds. A day-time
+/// interval steps by its whole days and the rest; dates need a step of at least a day.
+ColumnPtr temporal_sequence(const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
   const TypePtr& t = sig.result_type->element_type();
+  const bool date = t->id() == TypeId::kDate;
+  const TimeZone* tz = t->id() == TypeId::kTimestamp ? &TimeZone::get(ctx.time_zone) : nullptr;
+  const int64_t scale = date ? kMicrosPerDay : 1;
+  const TypeId step_type = a.size() > 2 ? a[2]->type()->id() : TypeId::kNull;
+  std::vector<int32_t> offsets = {0};
+  std::vector<uint8_t> valid(static_cast<size_t>(n), 1);
+  ColumnBuilder values(t);
+  auto at = [&](const Column& c, int64_t i) -> int64_t {
+    return date ? c.values<int32_t>()[i] : c.values<int64_t>()[i];
+  };
+  auto append = [&](int64_t v) {
+    if (date)
+      values.append<int32_t>(static_cast<int32_t>(v));
+    else
+      values.append<int64_t>(v);
+  };
+  for (int64_t i = 0; i < n; ++i) {
+    if (any_null(a, i)) {
+      valid[static_cast<size_t>(i)] = 0;
+      offsets.push_back(offsets.back());
+      continue;
+    }
+    const int64_t start = at(*a[0], i), stop = at(*a[1], i);
+    int32_t months = 0, days = 0;
+    int64_t micros = 0;
+    std::string step_text;
+    const char* granularity = "";
+    switch (step_type) {
+      case TypeId::kYearMonthInterval:
+        months = a[2]->values<int32_t>()[i];
+        step_text = std::to_string(months);
+        granularity = "an interval year to month";
+        break;
+      case TypeId::kDayTimeInterval: {
+        const int64_t d = a[2]->values<int64_t>()[i];
+        days = static_cast<int32_t>(d / kMicrosPerDay);
+        micros = d % kMicrosPerDay;
+        step_text = std::to_string(d);
+        granularity = "an interval day to second";
+        break;
+      }
+      case TypeId::kCalendarInterval: {
+        const CalendarInterval& v = a[2]->values<CalendarInterval>()[i];
+        months = v.months;
+        days = v.days;
+        micros = v.micros;
+        step_text = format_calendar_interval(v);
+        granularity = "an interval";
+        break;
+      }
+      default:
+        days = start <= stop ? 1 : -1;
+        step_text = days > 0 ? "1 days" : "-1 days";
+        break;
+    }
+    if (date && months == 0 && days == 0)
+      throw SparkError(ErrorKind::kIllegalArgument, "_LEGACY_ERROR_TEMP_3242",
+                       std::string("sequence step must be ") + granularity +
+                           " of day granularity if start and end values are dates");
+    if (months == 0 && (date ? micros == 0 : days == 0)) {
+      // A whole number of days between dates, or microseconds between timestamps: a plain
+      // arithmetic progression.
+      const int64_t step = date ? days : micros;
+      const int64_t count = sequence_length(start, stop, step, std::to_string(step));
+      for (int64_t k = 0; k < count; ++k) append(start + k * step);
+    } else {
+      const int64_t from = start * scale, to = stop * scale;
+      // The step's length with a month as its shortest, 28 days: the sign and the most elements.
+      const int64_t estimate = micros + months * 28 * kMicrosPerDay + days * kMicrosPerDay;
+      if (!((estimate > 0 && from <= to) || (estimate < 0 && from >= to) || (estimate == 0 && from == to)))
+        throw_sequence_boundaries(std::to_string(from), std::to_string(to), step_text);
+      const int64_t most = from == to ? 1 : 1 + (to - from) / estimate;
+      if (most > kMaxArrayLength) throw_sequence_too_long(most);
+      const int sign = estimate > 0 ? 1 : -1;
+      int64_t v = from;
+      for (int64_t k = 0; sign > 0 ? v <= to : v >= to - 1;) {
+        append(date ? floor_div(v, kMicrosPerDay) : v);
+        ++k;
+        if (k > most) break;
+        if (!timestamp_add_interval(from, static_cast<int32_t>(k * months), static_cast<int32_t>(k * days),
+                                    k * micros, tz, &v))
+          break;
+      }
+    }
+    offsets.push_back(static_cast<int32_t>(values.length()));
+  }
+  return make_list(sig.result_type, n, offsets, values.finish(), validity_from(valid));
+}
+
+ColumnPtr sequence_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext& ctx) {
+  const TypePtr& t = sig.result_type->element_type();
+  if (t->is_datetime() && (a.size() > 2 || t->id() != TypeId::kDate)) return temporal_sequence(a, n, sig, ctx);
   return dispatch_fixed(t->id(), [&]<typename T>() -> ColumnPtr {
     std::vector<int32_t> offsets = {0};
     std::vector<uint8_t> valid(static_cast<size_t>(n), 1);
@@ -608,16 +764,7 @@ ColumnPtr sequence_kernel(const Args& a, int64_t n, const Signature& sig, const 
       }
       int64_t start = a[0]->values<T>()[i], stop = a[1]->values<T>()[i];
       int64_t step = a.size() > 2 ? static_cast<int64_t>(a[2]->values<T>()[i]) : (start <= stop ? 1 : -1);
-      if ((step > 0 && start > stop) || (step < 0 && start < stop) || (step == 0 && start != stop))
-        throw SparkError(ErrorKind::kIllegalArgument, "ILLEGAL_SEQUENCE_BOUNDARIES",
-                         "Illegal sequence boundaries: " + std::to_string(start) + " to " + std::to_string(stop) +
-                             " by " + std::to_string(step) + ".",
-                         {}, "42K0E");
-      int64_t count = step == 0 ? 1 : (stop - start) / step + 1;
-      if (count > 2147483632)
-        throw SparkError(ErrorKind::kRuntime, "COLLECTION_SIZE_LIMIT_EXCEEDED.PARAMETER",
-                         "Can't create array with " + std::to_string(count) +
-                             " elements which exceeding the array size limit 2147483632.");
+      const int64_t count = sequence_length(start, stop, step, std::to_string(step));
       for (int64_t k = 0; k < count; ++k) values.append<T>(static_cast<T>(start + k * step));
       offsets.push_back(static_cast<int32_t>(values.length()));
     }

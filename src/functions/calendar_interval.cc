@@ -286,6 +286,15 @@ void register_scale(Registry& r, bool divide) {
 
 }  // namespace
 
+bool timestamp_add_interval(int64_t ts, int32_t months, int32_t days, int64_t micros, const TimeZone* tz,
+                            int64_t* out) {
+  CalendarInterval v;
+  v.months = months;
+  v.days = days;
+  v.micros = micros;
+  return timestamp_plus_interval(ts, v, tz, out);
+}
+
 std::optional<Signature> interval_scale_signature(const std::vector<TypePtr>& args, bool divide,
                                                   const char* op_sql) {
   if (args.size() != 2 || (!is_calendar(args[0]) && !is_calendar(args[1]))) return std::nullopt;

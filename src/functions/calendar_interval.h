@@ -6,6 +6,7 @@
 #include <optional>
 #include <vector>
 
+#include "common/timezone.h"
 #include "functions/function.h"
 
 namespace ember::functions {
@@ -31,5 +32,12 @@ ColumnPtr interval_scale(const std::vector<ColumnPtr>& args, int64_t n, const Si
 /// the operands are not such a pair.
 const FunctionDef* calendar_interval_operator(const TypePtr& left, const TypePtr& right, bool subtract,
                                               bool try_form, bool* swap);
+
+/// Spark's timestampAddInterval: `ts` moved by `months` and `days` as a local date-time in `tz`
+/// (LocalDateTime.plusMonths(m).plusDays(d), a local time in a gap moved forward, one in an
+/// overlap taking the earlier offset; `tz` null reads `ts` as a local time itself, for
+/// TIMESTAMP_NTZ and for dates), then by `micros` as an instant. False on overflow.
+bool timestamp_add_interval(int64_t ts, int32_t months, int32_t days, int64_t micros, const TimeZone* tz,
+                            int64_t* out);
 
 }  // namespace ember::functions

@@ -169,8 +169,29 @@ struct Caster {
     if (to->is_numeric() && (from->is_numeric() || from->id() == TypeId::kBoolean)) return numeric();
     if (to->id() == TypeId::kBoolean && from->is_numeric()) return numeric_to_bool();
     if (from->is_nested() && to->id() == from->id()) return nested();
+    if (from->is_ansi_interval() && to->id() == from->id()) return interval_fields();
     throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                      "Cast from " + from->sql() + " to " + to->sql() + " is not supported yet.");
+  }
+
+  /// An ANSI interval to another of its kind: the value cut to the target's last field
+  /// (INTERVAL '1 02:03' DAY TO MINUTE as DAY TO HOUR is 1 day 2 hours), towards zero.
+  ColumnPtr interval_fields() {
+    if (to->id() == TypeId::kYearMonthInterval) {
+      const int32_t unit = to->end_field() == 0 ? 12 : 1;
+      auto data = Buffer::allocate(static_cast<size_t>(n) * sizeof(int32_t));
+      const int32_t* v = in->values<int32_t>();
+      int32_t* o = data->mutable_as<int32_t>();
+      for (int64_t i = 0; i < n; ++i) o[i] = v[i] - v[i] % unit;
+      return Column::make(to, n, in->validity_buffer(), data);
+    }
+    static constexpr int64_t kUnits[] = {kMicrosPerDay, 3600LL * 1000000, 60LL * 1000000, 1};
+    const int64_t unit = kUnits[std::min(std::max(to->end_field(), 0), 3)];
+    auto data = Buffer::allocate(static_cast<size_t>(n) * sizeof(int64_t));
+    const int64_t* v = in->values<int64_t>();
+    int64_t* o = data->mutable_as<int64_t>();
+    for (int64_t i = 0; i < n; ++i) o[i] = v[i] - v[i] % unit;
+    return Column::make(to, n, in->validity_buffer(), data);
   }
 
   /// Array, map and struct casts: the children cast to the target's element, entry or field
@@ -673,6 +694,7 @@ bool can_cast(const DataType& from, const DataType& to, bool ansi) {
   // Integral to BINARY is a legacy cast (ANSI mode suggests turning ANSI mode off).
   if (from.is_integral() && to.id() == TypeId::kBinary) return !ansi;
   if (from.is_nested() && to.is_nested()) return from.id() == to.id();
+  if (from.is_ansi_interval()) return from.id() == to.id();
   return false;
 }
 

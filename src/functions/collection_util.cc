@@ -1,6 +1,9 @@
 #include "functions/collection_util.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <limits>
 #include <numeric>
 
 #include "column/value.h"
@@ -8,6 +11,12 @@
 #include "functions/cast.h"
 
 namespace ember::functions {
+
+namespace {
+/// The NaN Java's floatToIntBits / doubleToLongBits map every NaN to.
+template <typename T>
+const T kNaN = std::numeric_limits<T>::quiet_NaN();
+}  // namespace
 
 ColumnPtr make_list(const TypePtr& type, int64_t n, const std::vector<int32_t>& offsets, ColumnPtr elements,
                     BufferPtr validity) {
@@ -34,6 +43,47 @@ BufferPtr validity_from(const std::vector<uint8_t>& valid) {
   for (int64_t i = 0; i < n; ++i)
     if (valid[static_cast<size_t>(i)]) set_bit(bits->mutable_data(), i);
   return bits;
+}
+
+namespace {
+template <typename T>
+ColumnPtr normalize_fixed(const ColumnPtr& c) {
+  const T* v = c->values<T>();
+  const int64_t n = c->length();
+  auto changes = [](T x) { return (x == T(0) && std::signbit(x)) || (std::isnan(x) && std::memcmp(&x, &kNaN<T>, sizeof(T)) != 0); };
+  int64_t first = 0;
+  while (first < n && !changes(v[first])) ++first;
+  if (first == n) return c;
+  auto data = Buffer::allocate(static_cast<size_t>(n) * sizeof(T));
+  T* out = data->mutable_as<T>();
+  std::memcpy(out, v, static_cast<size_t>(n) * sizeof(T));
+  for (int64_t i = first; i < n; ++i) {
+    if (out[i] == T(0)) out[i] = T(0);
+    else if (std::isnan(out[i])) out[i] = kNaN<T>;
+  }
+  return Column::make(c->type(), n, c->validity_buffer(), data, nullptr, {}, -1);
+}
+}  // namespace
+
+ColumnPtr normalize_floats(const ColumnPtr& c) {
+  switch (c->type()->id()) {
+    case TypeId::kFloat: return c->length() ? normalize_fixed<float>(c) : c;
+    case TypeId::kDouble: return c->length() ? normalize_fixed<double>(c) : c;
+    case TypeId::kArray:
+    case TypeId::kMap:
+    case TypeId::kStruct: {
+      std::vector<ColumnPtr> children;
+      bool changed = false;
+      for (const ColumnPtr& child : c->children()) {
+        children.push_back(normalize_floats(child));
+        changed |= children.back() != child;
+      }
+      if (!changed) return c;
+      return Column::make(c->type(), c->length(), c->validity_buffer(), c->data_buffer(), c->offsets_buffer(),
+                          std::move(children));
+    }
+    default: return c;
+  }
 }
 
 /// Positions [begin, end) of `elems` without repeats: the first occurrence of each value (one

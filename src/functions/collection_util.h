@@ -27,6 +27,11 @@ BufferPtr validity_from(const std::vector<uint8_t>& valid);
 /// null at most), in their original order. `cmp` compares rows of `elems`.
 std::vector<int32_t> distinct_positions(const Column& elems, const ValueCompare& cmp, int32_t begin, int32_t end);
 
+/// `c` with every floating-point value, at any depth of arrays, maps and structs, in Spark's
+/// normal form (NormalizeFloatingNumbers): -0.0 as 0.0 and every NaN as the one canonical NaN.
+/// The same column when it holds no floating-point values to change.
+ColumnPtr normalize_floats(const ColumnPtr& c);
+
 /// Spark's wider common type of arguments `which`, through nested types (array<int> beside
 /// array<bigint> is array<bigint>, nullability merged); DATA_DIFF_TYPES naming `fn` otherwise.
 TypePtr collection_common_type(const std::string& fn, const std::vector<TypePtr>& args,

@@ -71,7 +71,13 @@ void register_conditional(Registry& r) {
     FunctionDef d = scalar(
         "nvl2", 3, 3,
         [](const Types& a, const Config& conf) {
-          TypePtr t = common_type("nvl2", a, {1, 2}, conf);
+          // nvl2(a, b, c) is if(a IS NOT NULL, b, c): its branches meet as if's do.
+          TypePtr t = wider_common_type(a[1], a[2], conf.ansi_enabled());
+          if (!t)
+            throw_type_mismatch("DATA_DIFF_TYPES",
+                                "Input to `if` should all be the same type, but it's [\"" + a[1]->sql() + "\", \"" +
+                                    a[2]->sql() + "\"].",
+                                call_sql("nvl2", a));
           Signature s;
           s.arg_types = {a[0], t, t};
           s.result_type = t;

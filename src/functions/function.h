@@ -293,6 +293,13 @@ FunctionDef row_numbering(const char* name, TypePtr type, ScalarKernel kernel, c
 /// when there is no common type. `ansi` selects ANSI mode's rules, which widen FLOAT beside an
 /// integral type to DOUBLE (the legacy rules keep FLOAT).
 TypePtr wider_type(const TypePtr& a, const TypePtr& b, bool ansi);
+/// The common type Spark gives the branches of CASE WHEN, if, coalesce and the values of IN
+/// (`findWiderCommonType`, one pair at a time): wider_type, then a STRING beside another atomic
+/// type. ANSI mode casts the string to the other side (BIGINT beside an integral type, DOUBLE
+/// beside a fractional one, the type itself otherwise, none beside an ANSI interval); the legacy
+/// rules cast the other side to STRING (none beside BOOLEAN or BINARY). Arrays and maps apply
+/// the rule to their elements, keys and values; nullptr when there is no common type.
+TypePtr wider_common_type(const TypePtr& a, const TypePtr& b, bool ansi);
 /// The SQL text of a call whose argument types are being checked, as Spark shows it in
 /// DATATYPE_MISMATCH messages (`"bool_and(v)"`, `however "v" has the type "INT"`): the call as
 /// its column would be named, and each argument's text. The analyzer sets it around a type rule

@@ -88,12 +88,19 @@ ColumnPtr contains_key_kernel(const Args& a, int64_t n, const Signature&, const 
 Signature map_concat_rule(const Infos& a, const Config& conf) {
   std::vector<TypePtr> types = types_of(a);
   std::vector<size_t> all;
+  // Every argument must be a map, an untyped NULL included (Spark has no implicit cast here).
   for (size_t i = 0; i < types.size(); ++i) {
-    if (types[i]->id() != TypeId::kNull) require_map("map_concat", types, i);
+    if (types[i]->id() != TypeId::kMap) {
+      std::string shown;
+      for (size_t k = 0; k < types.size(); ++k) shown += (k ? ", \"" : "\"") + types[k]->sql() + "\"";
+      throw_type_mismatch("MAP_CONCAT_DIFF_TYPES",
+                          "The `map_concat` should all be of type map, but it's [" + shown + "].",
+                          call_sql("map_concat", types));
+    }
     all.push_back(i);
   }
   Signature s;
-  TypePtr t = types.empty() ? DataType::map(DataType::null(), DataType::null(), false)
+  TypePtr t = types.empty() ? DataType::map(DataType::string(), DataType::string(), true)
                             : collection_common_type("map_concat", types, all, conf);
   s.arg_types.assign(types.size(), t);
   s.result_type = t;

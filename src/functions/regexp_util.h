@@ -13,6 +13,11 @@
 
 namespace ember::functions {
 
+/// A java.util.regex pattern in RE2's syntax: the constructs the two spell differently
+/// (property classes such as \p{IsHan}, \p{InGreek}, \p{Lower} or \p{javaLowerCase}, \uXXXX,
+/// octal \0 escapes, \e, \h) rewritten, everything else as written.
+std::string java_regex_to_re2(std::string_view pattern);
+
 /// Compiles patterns on demand and keeps the last one (patterns are constants in almost every
 /// query). A bad pattern raises INVALID_PARAMETER_VALUE.PATTERN naming `fn`.
 class JavaRegex {

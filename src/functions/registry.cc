@@ -412,6 +412,14 @@ TypePtr wider_type(const TypePtr& a, const TypePtr& b, bool ansi) {
   if (a->id() == TypeId::kTimestamp && b->id() == TypeId::kDate) return a;
   if ((a->id() == TypeId::kDate || a->id() == TypeId::kTimestampNtz) && b->id() == TypeId::kTimestampNtz) return b;
   if (a->id() == TypeId::kTimestampNtz && b->id() == TypeId::kDate) return a;
+  // ANSI intervals of one kind meet at the interval spanning both field ranges (HOUR beside
+  // MINUTE is HOUR TO MINUTE).
+  if (a->id() == TypeId::kDayTimeInterval && b->id() == TypeId::kDayTimeInterval)
+    return DataType::day_time_interval(std::min(a->start_field(), b->start_field()),
+                                       std::max(a->end_field(), b->end_field()));
+  if (a->id() == TypeId::kYearMonthInterval && b->id() == TypeId::kYearMonthInterval)
+    return DataType::year_month_interval(std::min(a->start_field(), b->start_field()),
+                                         std::max(a->end_field(), b->end_field()));
   // TIMEs of different precisions meet at the finer one.
   if (a->id() == TypeId::kTime && b->id() == TypeId::kTime)
     return a->time_precision() >= b->time_precision() ? a : b;
@@ -428,6 +436,30 @@ TypePtr wider_type(const TypePtr& a, const TypePtr& b, bool ansi) {
   }
   if (a->is_nested() && a->same_type(*b)) return a;
   return nullptr;
+}
+
+TypePtr wider_common_type(const TypePtr& a, const TypePtr& b, bool ansi) {
+  if (TypePtr w = wider_type(a, b, ansi)) return w;
+  if (a->id() == TypeId::kArray && b->id() == TypeId::kArray) {
+    TypePtr e = wider_common_type(a->element_type(), b->element_type(), ansi);
+    return e ? DataType::array(e, a->contains_null() || b->contains_null()) : nullptr;
+  }
+  if (a->id() == TypeId::kMap && b->id() == TypeId::kMap) {
+    TypePtr k = wider_common_type(a->key_type(), b->key_type(), ansi);
+    TypePtr v = wider_common_type(a->value_type(), b->value_type(), ansi);
+    return k && v ? DataType::map(k, v, a->value_contains_null() || b->value_contains_null()) : nullptr;
+  }
+  const bool sa = a->id() == TypeId::kString, sb = b->id() == TypeId::kString;
+  if (sa && sb) return DataType::string();
+  if (!sa && !sb) return nullptr;
+  const TypePtr& other = sa ? b : a;
+  const TypeId o = other->id();
+  if (other->is_nested() || o == TypeId::kCalendarInterval || o == TypeId::kVariant) return nullptr;
+  if (!ansi) return o == TypeId::kBoolean || o == TypeId::kBinary ? nullptr : (sa ? a : b);
+  if (other->is_integral()) return DataType::long_();
+  if (other->is_floating() || o == TypeId::kDecimal) return DataType::double_();
+  if (other->is_ansi_interval()) return nullptr;
+  return other;
 }
 
 }  // namespace ember::functions

@@ -54,7 +54,8 @@ class PatternCache {
     if (!re_ || pattern != last_) {
       RE2::Options opts;
       opts.set_log_errors(false);
-      re_ = std::make_unique<RE2>(re2::StringPiece(pattern.data(), pattern.size()), opts);
+      const std::string translated = java_regex_to_re2(pattern);
+      re_ = std::make_unique<RE2>(translated, opts);
       last_ = std::string(pattern);
       if (!re_->ok()) {
         throw SparkError(ErrorKind::kRuntime, "INVALID_PARAMETER_VALUE.PATTERN",

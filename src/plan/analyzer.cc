@@ -709,11 +709,19 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
     }
     TypePtr t = DataType::null();
     for (size_t i : value_idx) {
-      TypePtr w = functions::wider_type(t, args[i]->type, session_.config().ansi_enabled());
+      TypePtr w = functions::wider_common_type(t, args[i]->type, session_.config().ansi_enabled());
       if (!w) {
-        if (t->id() == TypeId::kString || args[i]->type->id() == TypeId::kString) w = DataType::string();
-        else
-          functions::throw_type_mismatch("DATA_DIFF_TYPES", "Input to `" + name + "` should all be the same type.", name);
+        // Spark lists the branch types as CaseWhen and If do, or as coalesce does.
+        const bool listed = is_case || name == "if";
+        std::string types;
+        for (size_t k : value_idx)
+          types += std::string(types.empty() ? "" : (listed ? ", " : " or ")) + "\"" + args[k]->type->sql() + "\"";
+        const std::string shown = is_case ? "casewhen" : name == "if" ? "if" : "coalesce";
+        functions::throw_type_mismatch(
+            "DATA_DIFF_TYPES",
+            "Input to `" + shown + "` should all be the same type, but it's " + (listed ? "[" : "(") + types +
+                (listed ? "]" : ")") + ".",
+            name);
       }
       t = w;
     }
@@ -735,14 +743,26 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
     // a IN (b, c) ≡ (a = b) OR (a = c), with the same null semantics; named as written.
     ExprPtr acc;
     std::string shown;
+    for (size_t i = 1; i < args.size(); ++i) shown += (i > 1 ? ", " : "") + args[i]->to_string();
+    const std::string value_shown = args[0]->to_string();
+    // The value and the list meet at their common type first, as Spark's InConversion casts
+    // them (a string among numbers: BIGINT or DOUBLE in ANSI mode, STRING otherwise).
+    TypePtr common = DataType::null();
+    for (const ExprPtr& a : args)
+      if (common) common = functions::wider_common_type(common, a->type, session_.config().ansi_enabled());
+    // Strings among strings keep their own types (and collations) for `=` to reconcile.
+    bool all_strings = true;
+    for (const ExprPtr& a : args)
+      all_strings &= a->type->id() == TypeId::kString || a->type->id() == TypeId::kNull;
+    if (common && common->id() != TypeId::kNull && !all_strings)
+      for (ExprPtr& a : args) a = implicit_cast(a, common);
     for (size_t i = 1; i < args.size(); ++i) {
       ExprPtr eq = resolve_function(call("==", {}), {args[0], args[i]}, false);
       acc = acc ? resolve_function(call("or", {}), {acc, eq}, false) : eq;
-      shown += (i > 1 ? ", " : "") + args[i]->to_string();
     }
     if (!acc) return lit(Value::boolean(false), DataType::boolean());
     auto named = std::make_shared<Expr>(*acc);
-    named->display = "(" + args[0]->to_string() + " IN (" + shown + "))";
+    named->display = "(" + value_shown + " IN (" + shown + "))";
     return named;
   }
   if ((name == "current_database" || name == "current_schema" || name == "current_catalog") && args.empty()) {

@@ -688,6 +688,9 @@ ExprPtr Parser::function_call(std::vector<std::string> name_parts, int begin) {
                  last_stop());
     if (call->children.size() == 1)
       call->children.push_back(plan::lit(Value::boolean(ignore), DataType::boolean()));
+    // Spark applies IGNORE / RESPECT NULLS by copying the resolved First / Last, which drops
+    // the alias it was called by: `first_value(x) IGNORE NULLS` is named first(x).
+    if (lname == "first_value" || lname == "last_value") call->name = lname == "first_value" ? "first" : "last";
   }
   ExprPtr result = call;
   if (at_word("OVER")) result = over_clause(result);

@@ -1,0 +1,274 @@
+"""Differences from Apache Spark that the function audit found: temporal `sequence`, the ANSI
+coercion of conditional branches that mix strings and numbers, date arithmetic that wraps,
+map_concat's argument check, Java's regex property classes, the names of window functions
+called with IGNORE NULLS, and floating-point normalization inside nested values."""
+
+from __future__ import annotations
+
+import pytest
+
+from harness import error_condition, run_for_error, session_conf, session_mode
+
+LA = "America/Los_Angeles"
+
+
+def both_fail(ember, oracle, program, text):
+    """Both engines fail with the same condition (Spark has none for its requirement checks),
+    and both messages hold `text`."""
+    with session_mode(oracle):
+        expected = run_for_error("spark", program, oracle)
+    with session_mode(ember):
+        actual = run_for_error("ember", program, ember)
+    assert text in str(expected), str(expected)[:500]
+    assert text in str(actual), str(actual)[:500]
+    assert error_condition(actual) == error_condition(expected), (error_condition(actual), str(actual)[:500])
+
+
+# --- sequence over dates and timestamps ------------------------------------------------------
+
+SEQUENCES = [
+    "sequence(DATE'2024-01-31', DATE'2024-05-01', INTERVAL 1 MONTH)",
+    "sequence(DATE'2024-05-01', DATE'2024-01-31', INTERVAL -1 MONTH)",
+    "sequence(DATE'2024-03-31', DATE'2023-12-01', INTERVAL -1 MONTH)",
+    "sequence(DATE'2024-01-01', DATE'2024-01-05', INTERVAL '1' DAY)",
+    "sequence(DATE'2024-01-01', DATE'2024-01-05', INTERVAL 3 DAY)",
+    "sequence(DATE'2024-01-05', DATE'2024-01-01', INTERVAL -2 DAY)",
+    "sequence(DATE'2024-01-01', DATE'2024-01-05', INTERVAL '1 2' DAY TO HOUR)",
+    "sequence(DATE'2024-01-01', DATE'2024-01-03', make_interval(0, 0, 0, 1, 12, 0, 0))",
+    "sequence(DATE'2024-01-31', DATE'2024-05-01', make_interval(0, 1, 0, 1, 0, 0, 0))",
+    "sequence(DATE'2020-02-29', DATE'2028-03-01', INTERVAL '1-0' YEAR TO MONTH)",
+    "sequence(TIMESTAMP'2024-03-10 00:00:00', TIMESTAMP'2024-03-10 05:00:00', INTERVAL 1 HOUR)",
+    "sequence(TIMESTAMP'2024-03-09 02:30:00', TIMESTAMP'2024-03-12 02:30:00', INTERVAL 1 DAY)",
+    "sequence(TIMESTAMP'2024-03-09 02:30:00', TIMESTAMP'2024-03-12 02:30:00', INTERVAL 24 HOUR)",
+    "sequence(TIMESTAMP'2024-03-12 02:30:00', TIMESTAMP'2024-03-09 00:00:00', INTERVAL -25 HOUR)",
+    "sequence(TIMESTAMP'2024-11-02 01:30:00', TIMESTAMP'2024-11-04 01:30:00', make_interval(0, 0, 0, 1, 1, 0, 0))",
+    "sequence(TIMESTAMP'2024-11-03 00:00:00', TIMESTAMP'2024-11-03 03:00:00', INTERVAL '0 00:30:00' DAY TO SECOND)",
+    "sequence(TIMESTAMP'2024-01-31 02:30:00', TIMESTAMP'2025-05-12 02:30:00', INTERVAL '1-1' YEAR TO MONTH)",
+    "sequence(TIMESTAMP'2024-01-01 00:00:00', TIMESTAMP'2024-01-01 00:00:00', INTERVAL 0 HOUR)",
+    "sequence(TIMESTAMP'2024-01-01 00:00:00', TIMESTAMP'2024-01-03 00:00:00')",
+    "sequence(TIMESTAMP'2024-01-03 00:00:00', TIMESTAMP'2024-01-01 00:00:00')",
+    "sequence(TIMESTAMP_NTZ'2024-03-09 02:30:00', TIMESTAMP_NTZ'2024-03-12 02:30:00', INTERVAL 1 DAY)",
+    "sequence(TIMESTAMP_NTZ'2024-01-31 00:00:00', TIMESTAMP_NTZ'2024-04-01 00:00:00', INTERVAL 1 MONTH)",
+    "sequence(DATE'2024-01-01', TIMESTAMP'2024-01-03 00:00:00', INTERVAL 1 DAY)",
+    "sequence(DATE'2024-01-01', TIMESTAMP_NTZ'2024-01-03 00:00:00', INTERVAL 12 HOUR)",
+    "sequence('2024-01-01', DATE'2024-01-03', INTERVAL 1 DAY)",
+    "sequence(DATE'2024-01-01', CAST(NULL AS DATE), INTERVAL 1 DAY)",
+    "sequence(DATE'2024-01-01', DATE'2024-01-03', CAST(NULL AS INTERVAL DAY))",
+]
+
+
+@pytest.mark.parametrize("zone", ["UTC", LA])
+def test_sequence_of_dates_and_timestamps(diff, ember, oracle, zone):
+    # Elements as text, so that the session zone shows in timestamps; the types as they are.
+    cols = ", ".join(f"CAST({e} AS STRING) AS c{n}, typeof({e}) AS t{n}" for n, e in enumerate(SEQUENCES))
+    with session_conf(ember, oracle, spark_sql_session_timeZone=zone):
+        diff(lambda s: s.sql(f"SELECT {cols}"))
+        # Over columns, a row per input.
+        diff(lambda s: s.sql(
+            "SELECT k, CAST(sequence(a, b, st) AS STRING) AS s FROM VALUES "
+            "(1, TIMESTAMP'2024-03-09 12:00:00', TIMESTAMP'2024-03-11 12:00:00', INTERVAL '12' HOUR), "
+            "(2, TIMESTAMP'2024-11-03 00:30:00', TIMESTAMP'2024-11-03 03:00:00', INTERVAL '45' MINUTE), "
+            "(3, NULL, TIMESTAMP'2024-01-01 00:00:00', INTERVAL '1' HOUR) AS t(k, a, b, st)"))
+
+
+def test_sequence_errors(diff_error, ember, oracle):
+    diff_error(lambda s: s.sql("SELECT sequence(DATE'2024-01-01', DATE'2024-01-05', INTERVAL 3 HOUR)"),
+               "_LEGACY_ERROR_TEMP_3242")
+    diff_error(lambda s: s.sql("SELECT sequence(DATE'2024-01-01', DATE'2024-01-05', INTERVAL 0 DAY)"),
+               "_LEGACY_ERROR_TEMP_3242")
+    diff_error(lambda s: s.sql("SELECT sequence(DATE'2024-01-01', DATE'2024-01-05', INTERVAL 0 MONTH)"),
+               "_LEGACY_ERROR_TEMP_3242")
+    diff_error(lambda s: s.sql("SELECT sequence(DATE'2024-01-01', DATE'2024-01-03', 1)"),
+               "DATATYPE_MISMATCH.SEQUENCE_WRONG_INPUT_TYPES")
+    diff_error(lambda s: s.sql("SELECT sequence(1, 5, INTERVAL 1 DAY)"),
+               "DATATYPE_MISMATCH.SEQUENCE_WRONG_INPUT_TYPES")
+    diff_error(lambda s: s.sql("SELECT sequence(DATE'2024-01-01', DATE'2024-01-03', NULL)"),
+               "DATATYPE_MISMATCH.SEQUENCE_WRONG_INPUT_TYPES")
+    diff_error(lambda s: s.sql(
+        "SELECT sequence(TIMESTAMP'0001-01-01 00:00:00', TIMESTAMP'9999-01-05 00:00:00', INTERVAL 1 MINUTE)"),
+        "COLLECTION_SIZE_LIMIT_EXCEEDED.PARAMETER")
+    diff_error(lambda s: s.sql("SELECT sequence(1, 5000000000L, 1L)"), "COLLECTION_SIZE_LIMIT_EXCEEDED.PARAMETER")
+    # Steps away from the stop: Spark's requirement failures, with the bounds in days for a
+    # step of whole days between dates and in microseconds otherwise.
+    for expr, text in [
+        ("sequence(DATE'2024-01-01', DATE'2024-01-05', INTERVAL -1 DAY)",
+         "Illegal sequence boundaries: 19723 to 19727 by -1"),
+        ("sequence(DATE'2024-01-01', DATE'2024-01-05', INTERVAL -1 MONTH)",
+         "Illegal sequence boundaries: 1704067200000000 to 1704412800000000 by -1"),
+        ("sequence(DATE'2024-01-05', DATE'2024-01-01', INTERVAL 25 HOUR)",
+         "Illegal sequence boundaries: 1704412800000000 to 1704067200000000 by 90000000000"),
+        ("sequence(TIMESTAMP'2024-01-01 00:00:00', TIMESTAMP'2024-01-05 00:00:00', INTERVAL -1 HOUR)",
+         "Illegal sequence boundaries: 1704067200000000 to 1704412800000000 by -3600000000"),
+        ("sequence(TIMESTAMP'2024-01-01 00:00:00', TIMESTAMP'2024-01-05 00:00:00', INTERVAL 0 HOUR)",
+         "Illegal sequence boundaries: 1704067200000000 to 1704412800000000 by 0"),
+        ("sequence(1, 5, -1)", "Illegal sequence boundaries: 1 to 5 by -1"),
+        ("sequence(1, 5, 0)", "Illegal sequence boundaries: 1 to 5 by 0"),
+    ]:
+        both_fail(ember, oracle, lambda s, e=expr: s.sql(f"SELECT {e}"), text)
+
+
+# --- conditional branches mixing strings and numbers -------------------------------------------
+
+BRANCHES = [
+    "CASE WHEN k = 1 THEN 1L ELSE s END",
+    "CASE WHEN k = 1 THEN s ELSE 7 END",
+    "CASE k WHEN 1 THEN 1.5D ELSE s END",
+    "CASE WHEN k = 1 THEN 1.5BD ELSE s END",
+    "CASE WHEN k = 1 THEN DATE'2024-01-01' ELSE '2024-02-02' END",
+    "coalesce(s, 1)",
+    "coalesce(1, s, 3L)",
+    "coalesce(s, 1.5D)",
+    "coalesce(s, CAST(1 AS TINYINT))",
+    "nvl(s, 2)",
+    "ifnull(s, 2)",
+    "if(k = 1, s, 3)",
+    "nvl2(s, 1, '7')",
+    "s IN (5, 6)",
+    "s IN (1.5D, 5)",
+    "s IN ('5', 6)",
+    "coalesce(array(s), array(1))",
+]
+
+
+@pytest.mark.parametrize("ansi", ["true", "false"])
+def test_branches_mixing_strings_and_numbers(diff, ember, oracle, ansi):
+    table = "FROM VALUES (1, '5'), (2, '6'), (3, NULL) AS t(k, s)"
+    cols = ", ".join(f"{e} AS c{n}" for n, e in enumerate(BRANCHES))
+    with session_conf(ember, oracle, spark_sql_ansi_enabled=ansi):
+        diff(lambda s: s.sql(f"SELECT k, {cols} {table}"))
+
+
+def test_branch_coercion_errors(diff, diff_error, ember, oracle):
+    bad = "FROM VALUES (1, 'a'), (2, 'b') AS t(k, s)"
+    with session_conf(ember, oracle, spark_sql_ansi_enabled="true"):
+        for e in ["coalesce(s, 1)", "CASE WHEN k = 3 THEN 1L ELSE s END", "if(k = 3, 1, s)", "s IN (1, 2)",
+                  "nvl(s, 1.5D)"]:
+            diff_error(lambda sp, e=e: sp.sql(f"SELECT {e} {bad}"), "CAST_INVALID_INPUT")
+        diff(lambda s: s.sql("SELECT coalesce(true, 'false') AS a, if(k = 1, 'true', false) AS b "
+                             "FROM VALUES (1) AS t(k)"))
+    with session_conf(ember, oracle, spark_sql_ansi_enabled="false"):
+        # The legacy rules compare as strings: 'a' is in no list of numbers, and is no error.
+        diff(lambda sp: sp.sql(f"SELECT k, coalesce(s, 1), s IN (1, 2), if(k = 3, 1, s) {bad}"))
+        diff_error(lambda s: s.sql("SELECT coalesce(true, 'false')"), "DATATYPE_MISMATCH.DATA_DIFF_TYPES")
+        diff_error(lambda s: s.sql("SELECT CASE WHEN rand() > 2 THEN X'01' ELSE 'a' END"),
+                   "DATATYPE_MISMATCH.DATA_DIFF_TYPES")
+
+
+# --- date arithmetic that wraps -----------------------------------------------------------------
+
+@pytest.mark.parametrize("ansi", ["true", "false"])
+def test_date_plus_days_wraps(diff, ember, oracle, ansi):
+    exprs = [
+        "try_add(DATE'2024-01-01', 2147483647)",
+        "try_add(2147483647, DATE'2024-01-01')",
+        "try_add(d, n)",
+        "try_subtract(DATE'2024-01-01', -2147483647)",
+        "try_subtract(d, n)",
+        "date_add(d, n)",
+        "date_sub(d, n)",
+        "d + n",
+    ]
+    cols = ", ".join(f"CAST({e} AS STRING) AS c{i}" for i, e in enumerate(exprs))
+    with session_conf(ember, oracle, spark_sql_ansi_enabled=ansi):
+        diff(lambda s: s.sql(
+            f"SELECT k, {cols} FROM VALUES (1, DATE'2024-01-01', 2147483647), (2, DATE'1970-01-01', -2147483648), "
+            "(3, DATE'9999-12-31', 1), (4, NULL, 1) AS t(k, d, n)"))
+
+
+# --- map_concat's arguments -----------------------------------------------------------------------
+
+def test_map_concat_with_a_non_map(diff, diff_error):
+    for e in ["map_concat(map(1, 2), NULL)", "map_concat(NULL, map(1, 2))", "map_concat(map(1, 2), 'a')",
+              "map_concat(map(1, 2), array(1))"]:
+        diff_error(lambda s, e=e: s.sql(f"SELECT {e}"), "DATATYPE_MISMATCH.MAP_CONCAT_DIFF_TYPES")
+    diff(lambda s: s.sql("SELECT map_concat(map(1, 2), CAST(NULL AS MAP<INT, INT>)) AS a, map_concat() AS b"))
+
+
+# --- Java's regex property classes --------------------------------------------------------------
+
+PATTERNS = [
+    r"\\p{IsHan}", r"\\p{IsLatin}", r"\\p{IsGreek}", r"\\p{InGreek}", r"\\p{InBasicLatin}+",
+    r"\\p{InCJK_Unified_Ideographs}", r"\\p{InCJKUnifiedIdeographs}", r"\\p{Lu}", r"\\p{IsLu}", r"\\pL+",
+    r"\\PL", r"\\P{IsHan}", r"[\\p{IsHan}a]", r"[^\\p{IsLatin}]", r"\\p{javaLowerCase}",
+    r"\\p{javaUpperCase}", r"\\p{javaWhitespace}", r"\\p{Lower}+", r"\\P{Lower}", r"[\\p{Upper}\\d]",
+    r"\\p{Punct}", r"\\p{IsWhite_Space}", r"\\p{IsLowercase}", r"\\p{script=Hiragana}",
+    r"\\p{sc=Latin}", r"\\p{InHiragana}", r"\\u00e9", r"[\\u0370-\\u03ff]", r"\\0101", r"\\h",
+    r"\\p{IsDigit}", r"[\\P{InBasicLatin}]",
+]
+
+
+def test_regex_property_classes(diff):
+    strings = ["Héllo Wörld", "日本語 text", "αβγ ΔΕ", "ªº ⅰⅱ Ⅰ", "ひらがな", "A1\u00a0b\u2003c", "", None]
+    values = ", ".join("(NULL)" if v is None else f"('{v}')" for v in strings)
+    cols = ", ".join(f"s RLIKE '{p}' AS r{n}, regexp_replace(s, '{p}', '_') AS x{n}, regexp_count(s, '{p}') AS n{n}"
+                     for n, p in enumerate(PATTERNS))
+    diff(lambda s: s.sql(f"SELECT s, {cols} FROM VALUES {values} AS t(s)"))
+    diff(lambda s: s.sql(
+        r"SELECT regexp_extract_all('Ab Cd éF', '\\p{Lu}', 0) AS a, split('a日b本c', '\\p{IsHan}') AS b, "
+        r"regexp_extract('Δx', '(\\p{InGreek})', 1) AS c, regexp_like('Ω', '^\\p{IsGreek}$') AS d, "
+        r"regexp_instr('abcΩ', '\\p{InGreek}') AS e, regexp_substr('ab日本', '\\p{IsHan}+') AS f"))
+
+
+# --- names of window functions with IGNORE NULLS -------------------------------------------------
+
+def test_ignore_nulls_names(diff):
+    diff(lambda s: s.sql(
+        "SELECT k, first_value(x) IGNORE NULLS OVER w, last_value(x) IGNORE NULLS OVER w, "
+        "first_value(x) RESPECT NULLS OVER w, last_value(x) RESPECT NULLS OVER w, first(x) IGNORE NULLS OVER w, "
+        "last(x) IGNORE NULLS OVER w, nth_value(x, 2) IGNORE NULLS OVER w, lag(x) IGNORE NULLS OVER w, "
+        "lead(x, 1) IGNORE NULLS OVER w, any_value(x) IGNORE NULLS OVER w, first_value(x, true) OVER w "
+        "FROM VALUES (1, 1), (2, NULL), (3, 3), (4, NULL) AS t(k, x) WINDOW w AS (ORDER BY k)"))
+    diff(lambda s: s.sql(
+        "SELECT first_value(x) IGNORE NULLS, last_value(x) IGNORE NULLS, first_value(x, true), "
+        "last_value(x) RESPECT NULLS, any_value(x) IGNORE NULLS FROM VALUES (NULL), (1), (3), (NULL) AS t(x)"))
+
+
+# --- floating-point normalization inside nested values -------------------------------------------
+
+def test_nested_negative_zero_and_nan(diff):
+    table = ("FROM VALUES (1, -0.0D), (2, 0.0D), (3, CAST('NaN' AS DOUBLE)), (4, -CAST('NaN' AS DOUBLE)), "
+             "(5, NULL) AS t(k, x)")
+    # As text: -0.0 and 0.0 compare equal as Python floats.
+    diff(lambda s: s.sql(
+        "SELECT CAST(sort_array(collect_set(x)) AS STRING) AS a, "
+        "CAST(sort_array(collect_set(array(x))) AS STRING) AS b, "
+        "CAST(sort_array(collect_set(struct(x))) AS STRING) AS c, "
+        "CAST(sort_array(collect_set(named_struct('a', array(x)))) AS STRING) AS d, "
+        "CAST(sort_array(collect_set(CAST(x AS FLOAT))) AS STRING) AS e, "
+        "CAST(collect_list(array(x)) AS STRING) AS f " + table))
+    diff(lambda s: s.sql(
+        "SELECT k, CAST(collect_set(array(x)) AS STRING) AS a " + table + " GROUP BY k"))
+    diff(lambda s: s.sql(
+        "SELECT k, CAST(array_distinct(array(x, 1.0D)) AS STRING) AS a, "
+        "CAST(array_union(array(x), array(1.0D)) AS STRING) AS b, "
+        "CAST(array_intersect(array(x), array(x)) AS STRING) AS c, "
+        "CAST(array_except(array(x), array(1.0D)) AS STRING) AS d, "
+        "CAST(array_distinct(array(struct(x))) AS STRING) AS e, "
+        "CAST(array_distinct(array(array(x), array(-x))) AS STRING) AS f, "
+        "CAST(array_union(array(named_struct('v', x)), array(named_struct('v', 2.0D))) AS STRING) AS g, "
+        "CAST(array_distinct(array(CAST(x AS FLOAT))) AS STRING) AS h, "
+        "CAST(array(x) AS STRING) AS i " + table))
+
+
+def test_collect_set_input_types(diff_error):
+    diff_error(lambda s: s.sql("SELECT collect_set(map(1, x)) FROM VALUES (1) AS t(x)"),
+               "DATATYPE_MISMATCH.UNSUPPORTED_INPUT_TYPE")
+    diff_error(lambda s: s.sql("SELECT collect_set(collate(x, 'UTF8_LCASE')) FROM VALUES ('a') AS t(x)"),
+               "DATATYPE_MISMATCH.UNSUPPORTED_INPUT_TYPE")
+
+
+# --- ANSI intervals of different fields -----------------------------------------------------------
+
+def test_interval_field_casts_and_widening(diff):
+    diff(lambda s: s.sql(
+        "SELECT CAST(CAST(INTERVAL '1 02:03:04.5' DAY TO SECOND AS INTERVAL DAY TO HOUR) AS STRING) AS a, "
+        "CAST(CAST(INTERVAL '-1 02:03:04.5' DAY TO SECOND AS INTERVAL MINUTE) AS STRING) AS b, "
+        "CAST(CAST(INTERVAL '3-7' YEAR TO MONTH AS INTERVAL YEAR) AS STRING) AS c, "
+        "CAST(CAST(INTERVAL '-3-7' YEAR TO MONTH AS INTERVAL YEAR) AS STRING) AS d, "
+        "CAST(CAST(INTERVAL '3' YEAR AS INTERVAL MONTH) AS STRING) AS e, "
+        "CAST(CAST(INTERVAL '-100:59' MINUTE TO SECOND AS INTERVAL HOUR TO MINUTE) AS STRING) AS f, "
+        "CAST(coalesce(INTERVAL '12' HOUR, INTERVAL '45' MINUTE) AS STRING) AS g, "
+        "typeof(if(rand() < 2, INTERVAL '1' YEAR, INTERVAL '2' MONTH)) AS h"))
+    diff(lambda s: s.sql(
+        "SELECT k, CAST(x AS STRING) AS x, typeof(x) AS t FROM VALUES (1, INTERVAL '12' HOUR), "
+        "(2, INTERVAL '45' MINUTE), (3, NULL) AS v(k, x)"))
