@@ -309,12 +309,12 @@ def test_get_status_reports_operations(stub, session_id):
 
 
 def test_unsupported_rpcs_and_plans_fail_cleanly(stub, session_id):
-    plan = pb.Plan(root=pb.Relation(zip=pb.Zip(
+    plan = pb.Plan(root=pb.Relation(as_of_join=pb.AsOfJoin(
         left=pb.Relation(range=pb.Range(end=3, step=1)), right=pb.Relation(range=pb.Range(end=3, step=1)))))
     with pytest.raises(grpc.RpcError) as exc:
         list(stub.ExecutePlan(execute_request(session_id, plan)))
     assert error_class(exc.value) == "UNSUPPORTED_FEATURE"
-    assert "ZIP" in exc.value.details()
+    assert "AS_OF_JOIN" in exc.value.details()
     compressed = pb.Plan(compressed_operation=pb.Plan.CompressedOperation(
         data=b"\x28\xb5\x2f\xfd", op_type=pb.Plan.CompressedOperation.OP_TYPE_RELATION))
     with pytest.raises(grpc.RpcError) as exc:
