@@ -6,7 +6,10 @@
 #                        toolkit is installed), or never (off)
 #   JOBS=N               parallel compile jobs (default: number of cores)
 #   ROWS=N               rows of the demo data set (default 1000000)
-#   PYTEST_ARGS=...      extra arguments for pytest (e.g. "-n 2 -k agg")
+#   PYTEST_JOBS=N        processes of the differential tests, each with its own
+#                        Ember server and Spark session (default 2; 0: one, in
+#                        the pytest process)
+#   PYTEST_ARGS=...      extra arguments for pytest (e.g. "-k agg")
 #   CTEST_ARGS=...       extra arguments for ctest
 #   CMAKE_ARGS=...       extra arguments for every CMake configure
 #   SETUP=0              do not run tools/setup.sh first (machines without
@@ -21,6 +24,7 @@ ROOT := $(abspath $(dir $(lastword $(MAKEFILE_LIST))))
 EMBER_CUDA ?= auto
 JOBS ?= $(shell nproc)
 ROWS ?= 1000000
+PYTEST_JOBS ?= 2
 PYTEST_ARGS ?=
 CTEST_ARGS ?=
 CMAKE_ARGS ?=
@@ -125,7 +129,7 @@ test-cpp:
 	ctest --test-dir $(RELEASE_DIR) --output-on-failure -j $(JOBS) $(CTEST_ARGS)
 
 test-python:
-	EMBER_BIN=$${EMBER_BIN:-$(ROOT)/$(RELEASE_DIR)/ember} $(PYTHON) -m pytest $(PYTEST_ARGS)
+	EMBER_BIN=$${EMBER_BIN:-$(ROOT)/$(RELEASE_DIR)/ember} $(PYTHON) -m pytest -n $(PYTEST_JOBS) $(PYTEST_ARGS)
 
 # TPC-H and TPC-DS at scale factor 1 against Apache Spark: the slow form of the scale-0.1 tests
 # that `make test` runs.
