@@ -198,4 +198,13 @@ bool make_calendar_interval(int32_t years, int32_t months, int32_t weeks, int32_
          !__builtin_add_overflow(out->micros, min_micros, &out->micros);
 }
 
+void throw_cannot_parse_interval(const std::string& text, ErrorKind kind) {
+  throw SparkError(kind, "CANNOT_PARSE_INTERVAL",
+                   "Unable to parse '" + text +
+                       "'. Please ensure that the value provided is in a valid format for defining an interval. "
+                       "You can reference the documentation for the correct format. If the issue persists, please "
+                       "double check that the input value is not null or empty and try again.",
+                   {{"intervalString", "'" + text + "'"}}, "22006");
+}
+
 }  // namespace ember

@@ -9,6 +9,8 @@
 #include <string>
 #include <string_view>
 
+#include "common/error.h"
+
 namespace ember {
 
 /// One value of the calendar interval type, as a column stores it (16 bytes, no padding).
@@ -33,6 +35,10 @@ std::string format_calendar_interval(const CalendarInterval& v);
 /// second, millisecond, microsecond; singular or plural, any case); only seconds take a
 /// fraction. Empty when the text is not an interval or a field overflows.
 std::optional<CalendarInterval> parse_calendar_interval(std::string_view text);
+
+/// Spark's CANNOT_PARSE_INTERVAL for `text`, of `kind` (an analysis error where a plan names
+/// the interval, an illegal argument where a function reads it).
+[[noreturn]] void throw_cannot_parse_interval(const std::string& text, ErrorKind kind);
 
 /// The arithmetic below reports overflow by returning false; the caller raises Spark's error or
 /// returns NULL (the try_ forms).

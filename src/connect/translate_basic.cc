@@ -111,13 +111,7 @@ PlanTranslator::NodePtr PlanTranslator::deduplicate(const pb::Deduplicate& r) {
 PlanTranslator::NodePtr PlanTranslator::with_watermark(const pb::WithWatermark& r) {
   const std::string& delay = r.delay_threshold();
   std::optional<CalendarInterval> parsed = parse_calendar_interval(delay);
-  if (!parsed)
-    throw SparkError(ErrorKind::kAnalysis, "CANNOT_PARSE_INTERVAL",
-                     "Unable to parse '" + delay +
-                         "'. Please ensure that the value provided is in a valid format for defining an interval. "
-                         "You can reference the documentation for the correct format. If the issue persists, please "
-                         "double check that the input value is not null or empty and try again.",
-                     {{"intervalString", "'" + delay + "'"}}, "22006");
+  if (!parsed) throw_cannot_parse_interval(delay, ErrorKind::kAnalysis);
   constexpr int64_t kMicrosPerDay = 86400LL * 1000000;
   const double length = static_cast<double>(parsed->months) * 31 * kMicrosPerDay +
                         static_cast<double>(parsed->days) * kMicrosPerDay + static_cast<double>(parsed->micros);

@@ -291,34 +291,7 @@ class Planner {
   /// Off with spark.sql.exchange.reuse=false, the Spark setting for reusing equal subplans.
   void find_shared_subplans(const PlanPtr& root) {
     if (!session_.config().get_bool("spark.sql.exchange.reuse", true)) return;
-    std::map<size_t, std::vector<size_t>> by_hash;
-    std::vector<std::vector<PlanPtr>> found;
-    std::map<const PlanNode*, bool> costly_memo;
-    std::function<bool(const PlanPtr&)> costly = [&](const PlanPtr& n) {
-      auto it = costly_memo.find(n.get());
-      if (it != costly_memo.end()) return it->second;
-      bool c = n->kind == PlanKind::kJoin || n->kind == PlanKind::kAggregate || n->kind == PlanKind::kWindow ||
-               n->kind == PlanKind::kSort || n->kind == PlanKind::kSetOp;
-      for (auto& k : n->children) c = costly(k) || c;
-      return costly_memo[n.get()] = c;
-    };
-    std::function<void(const PlanPtr&)> visit = [&](const PlanPtr& n) {
-      bool candidate = n->kind != PlanKind::kSubqueryAlias && costly(n) && plan_comparable(n);
-      if (candidate) {
-        size_t h = plan_shape_hash(n);
-        for (size_t g : by_hash[h])
-          if (plans_equivalent(found[g][0], n)) {
-            found[g].push_back(n);
-            return;
-          }
-        by_hash[h].push_back(found.size());
-        found.push_back({n});
-      }
-      for (auto& c : n->children) visit(c);
-    };
-    visit(root);
-    for (auto& members : found) {
-      if (members.size() < 2) continue;
+    for (auto& members : repeated_subplans(root)) {
       for (auto& m : members) shared_of_[m.get()] = groups_.size();
       groups_.emplace_back();
     }

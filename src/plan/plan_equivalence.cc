@@ -1,6 +1,7 @@
 #include "plan/plan_equivalence.h"
 
 #include <functional>
+#include <map>
 #include <unordered_map>
 
 #include "functions/function.h"
@@ -271,6 +272,38 @@ size_t plan_shape_hash(const PlanPtr& p) {
   h = mix(h, expr_shape_hash(p->condition));
   for (auto& c : p->children) h = mix(h, plan_shape_hash(c));
   return h;
+}
+
+std::vector<std::vector<PlanPtr>> repeated_subplans(const PlanPtr& root) {
+  std::map<const PlanNode*, bool> costly_memo;
+  std::function<bool(const PlanPtr&)> costly = [&](const PlanPtr& n) {
+    auto it = costly_memo.find(n.get());
+    if (it != costly_memo.end()) return it->second;
+    bool c = n->kind == PlanKind::kJoin || n->kind == PlanKind::kAggregate || n->kind == PlanKind::kWindow ||
+             n->kind == PlanKind::kSort || n->kind == PlanKind::kSetOp;
+    for (auto& k : n->children) c = costly(k) || c;
+    return costly_memo[n.get()] = c;
+  };
+  std::map<size_t, std::vector<size_t>> by_hash;
+  std::vector<std::vector<PlanPtr>> found;
+  std::function<void(const PlanPtr&)> visit = [&](const PlanPtr& n) {
+    if (n->kind != PlanKind::kSubqueryAlias && costly(n) && plan_comparable(n)) {
+      size_t h = plan_shape_hash(n);
+      for (size_t g : by_hash[h])
+        if (plans_equivalent(found[g][0], n)) {
+          found[g].push_back(n);
+          return;
+        }
+      by_hash[h].push_back(found.size());
+      found.push_back({n});
+    }
+    for (auto& c : n->children) visit(c);
+  };
+  visit(root);
+  std::vector<std::vector<PlanPtr>> repeated;
+  for (auto& members : found)
+    if (members.size() > 1) repeated.push_back(std::move(members));
+  return repeated;
 }
 
 }  // namespace ember::plan

@@ -1,6 +1,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 #include "plan/logical_plan.h"
 
@@ -32,5 +33,11 @@ size_t plan_shape_hash(const PlanPtr& p);
 
 /// Whether plans_equivalent can ever hold for `p` (deterministic, no subqueries, known kinds).
 bool plan_comparable(const PlanPtr& p);
+
+/// The subplans a query reads more than once, which the physical plan runs once for all their
+/// places (spark.sql.exchange.reuse): groups of two or more equivalent places, each with a join,
+/// aggregate, window, sort or set operation in it. The walk does not enter a place equivalent to
+/// one it saw before, so a subplan nested in a repeated one groups only with others outside.
+std::vector<std::vector<PlanPtr>> repeated_subplans(const PlanPtr& root);
 
 }  // namespace ember::plan

@@ -69,42 +69,6 @@ PlanPtr project_attributes(const PlanPtr& child, std::vector<ExprPtr> attrs) {
   return p;
 }
 
-/// The subplans a query reads more than once (equivalent, with a join, aggregate, window,
-/// sort or set operation in them), which the physical plan runs once for all their places
-/// (spark.sql.exchange.reuse). Each place may read other columns of them.
-std::set<const PlanNode*> repeated_subplans(const PlanPtr& root) {
-  std::map<const PlanNode*, bool> costly_memo;
-  std::function<bool(const PlanPtr&)> costly = [&](const PlanPtr& n) {
-    auto it = costly_memo.find(n.get());
-    if (it != costly_memo.end()) return it->second;
-    bool c = n->kind == PlanKind::kJoin || n->kind == PlanKind::kAggregate || n->kind == PlanKind::kWindow ||
-             n->kind == PlanKind::kSort || n->kind == PlanKind::kSetOp;
-    for (auto& k : n->children) c = costly(k) || c;
-    return costly_memo[n.get()] = c;
-  };
-  std::map<size_t, std::vector<std::vector<PlanPtr>>> by_hash;
-  std::function<void(const PlanPtr&)> visit = [&](const PlanPtr& n) {
-    if (n->kind != PlanKind::kSubqueryAlias && costly(n) && plan_comparable(n)) {
-      auto& groups = by_hash[plan_shape_hash(n)];
-      bool found = false;
-      for (auto& g : groups)
-        if (plans_equivalent(g[0], n)) {
-          g.push_back(n);
-          found = true;
-          break;
-        }
-      if (!found) groups.push_back({n});
-    }
-    for (auto& c : n->children) visit(c);
-  };
-  visit(root);
-  std::set<const PlanNode*> out;
-  for (auto& [hash, groups] : by_hash)
-    for (auto& g : groups)
-      if (g.size() > 1)
-        for (auto& n : g) out.insert(n.get());
-  return out;
-}
 
 /// One walk of the plan. A repeated subplan keeps its whole output, so that its places stay
 /// equivalent and run once; a projection above each place narrows it.
@@ -265,7 +229,10 @@ class ColumnPruning final : public Rule {
   PlanPtr apply(const PlanPtr& plan, const Config& conf) const override {
     if (!plan->resolved) return plan;
     Pruner p;
-    if (conf.get_bool("spark.sql.exchange.reuse", true)) p.shared = repeated_subplans(plan);
+    if (conf.get_bool("spark.sql.exchange.reuse", true)) {
+      for (auto& members : repeated_subplans(plan))
+        for (auto& m : members) p.shared.insert(m.get());
+    }
     return p.prune(plan, ids_of(plan->output));
   }
 };

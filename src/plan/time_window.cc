@@ -7,19 +7,13 @@
 #include <sstream>
 #include <vector>
 
+#include "common/calendar_interval.h"
 #include "common/error.h"
 
 namespace ember::plan {
 
 int64_t parse_window_duration(const std::string& text) {
-  auto fail = [&]() -> int64_t {
-    throw SparkError(ErrorKind::kIllegalArgument, "CANNOT_PARSE_INTERVAL",
-                     "Unable to parse '" + text +
-                         "'. Please ensure that the value provided is in a valid format for defining an interval. "
-                         "You can reference the documentation for the correct format. If the issue persists, please "
-                         "double check that the input value is not null or empty and try again.",
-                     {{"intervalString", "'" + text + "'"}}, "22006");
-  };
+  auto fail = [&]() -> int64_t { throw_cannot_parse_interval(text, ErrorKind::kIllegalArgument); };
   std::vector<std::string> words;
   {
     std::istringstream in(text);
