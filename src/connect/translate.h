@@ -203,4 +203,7 @@ void literal_to_proto(const Value& v, const DataType& type, spark::connect::Expr
 /// The name of the relation type set in `rel`, as Spark names it in messages ("SQL", "NA_FILL").
 std::string relation_type_name(const spark::connect::Relation& rel);
 
+// The join type a Connect Join or LateralJoin names; INVALID_ENUM for a value it does not know.
+plan::JoinType join_type_from_proto(spark::connect::Join::JoinType t);
+
 }  // namespace ember::connect

@@ -17,8 +17,6 @@ using plan::JoinType;
 using plan::PlanKind;
 using plan::SetOpType;
 
-namespace {
-
 JoinType join_type_from_proto(pb::Join::JoinType t) {
   switch (t) {
     case pb::Join::JOIN_TYPE_UNSPECIFIED:
@@ -47,8 +45,6 @@ JoinType join_type_from_proto(pb::Join::JoinType t) {
                       {"name", name},
                       {"number", std::to_string(static_cast<int>(t))}});
 }
-
-}  // namespace
 
 PlanTranslator::NodePtr PlanTranslator::join(const pb::Join& r) {
   if (r.has_join_data_type()) throw_not_supported("joinWith");

@@ -52,23 +52,9 @@ PlanTranslator::NodePtr PlanTranslator::unresolved_table_valued_function(
                         {"expectedNum", "[1, 2, 3, 4]"},
                         {"actualNum", std::to_string(args.size())}},
                        "42605");
-    auto node = new_node(PlanKind::kRange);
     std::vector<int64_t> v;
     for (auto& a : args) v.push_back(range_argument(a));
-    if (v.size() == 1) {
-      node->range_end = v[0];
-    } else {
-      node->range_start = v[0];
-      node->range_end = v[1];
-      if (v.size() > 2) node->range_step = v[2];
-      if (v.size() > 3) node->num_partitions = static_cast<int>(v[3]);
-    }
-    if (node->range_step == 0)
-      throw SparkError(ErrorKind::kAnalysis, "FAILED_FUNCTION_CALL",
-                       "Failed preparing of the function `range` for call. Please, double check "
-                       "function's arguments.",
-                       {{"funcName", "`range`"}}, "38000");
-    return node;
+    return plan::range_function_node(v);
   }
   static const char* const kNotYet[] = {"sql_keywords", "collations", "variant_explode",
                                         "variant_explode_outer"};
@@ -87,36 +73,7 @@ PlanTranslator::NodePtr PlanTranslator::unresolved_table_valued_function(
 PlanTranslator::NodePtr PlanTranslator::lateral_join(const pb::LateralJoin& r) {
   plan::PlanPtr left = input(r.left(), "LateralJoin");
   plan::PlanPtr right = input(r.right(), "LateralJoin");
-  JoinType type;
-  switch (r.join_type()) {
-    case pb::Join::JOIN_TYPE_UNSPECIFIED:
-    case pb::Join::JOIN_TYPE_INNER:
-      type = JoinType::kInner;
-      break;
-    case pb::Join::JOIN_TYPE_CROSS:
-      type = JoinType::kCross;
-      break;
-    case pb::Join::JOIN_TYPE_LEFT_OUTER:
-      type = JoinType::kLeftOuter;
-      break;
-    case pb::Join::JOIN_TYPE_FULL_OUTER:
-      type = JoinType::kFullOuter;
-      break;
-    case pb::Join::JOIN_TYPE_RIGHT_OUTER:
-      type = JoinType::kRightOuter;
-      break;
-    case pb::Join::JOIN_TYPE_LEFT_SEMI:
-      type = JoinType::kLeftSemi;
-      break;
-    case pb::Join::JOIN_TYPE_LEFT_ANTI:
-      type = JoinType::kLeftAnti;
-      break;
-    default:
-      throw_invalid_plan("INVALID_ENUM",
-                         "This enum value of spark.connect.Join.JoinType is invalid: " +
-                             pb::Join::JoinType_Name(r.join_type()),
-                         {{"fullName", "spark.connect.Join.JoinType"}});
-  }
+  JoinType type = join_type_from_proto(r.join_type());
   plan::ExprPtr condition = r.has_join_condition() ? expression(r.join_condition()) : nullptr;
 
   // A table function over the left side's columns (spark.tvf.explode(col("a").outer()), a

@@ -369,6 +369,27 @@ void throw_type_mismatch(const std::string& sub_class, const std::string& messag
                    {{"sqlExpr", "\"" + expr + "\""}});
 }
 
+namespace {
+
+// Two arrays, or two maps, widened element by element with `element_rule` (wider_type or
+// wider_common_type), their nullability merged; null when the kinds differ or an element pair
+// has no common type.
+TypePtr wider_nested(const TypePtr& a, const TypePtr& b, bool ansi,
+                     TypePtr (*element_rule)(const TypePtr&, const TypePtr&, bool)) {
+  if (a->id() == TypeId::kArray && b->id() == TypeId::kArray) {
+    TypePtr e = element_rule(a->element_type(), b->element_type(), ansi);
+    return e ? DataType::array(e, a->contains_null() || b->contains_null()) : nullptr;
+  }
+  if (a->id() == TypeId::kMap && b->id() == TypeId::kMap) {
+    TypePtr k = element_rule(a->key_type(), b->key_type(), ansi);
+    TypePtr v = element_rule(a->value_type(), b->value_type(), ansi);
+    return k && v ? DataType::map(k, v, a->value_contains_null() || b->value_contains_null()) : nullptr;
+  }
+  return nullptr;
+}
+
+}  // namespace
+
 TypePtr wider_type(const TypePtr& a, const TypePtr& b, bool ansi) {
   if (a->equals(*b)) return a;
   // ANSI mode widens FLOAT beside an integral type to DOUBLE, which holds every integral
@@ -425,30 +446,14 @@ TypePtr wider_type(const TypePtr& a, const TypePtr& b, bool ansi) {
     return a->time_precision() >= b->time_precision() ? a : b;
   // Nested types widen element by element (array<void> beside array<int> is array<int>), with
   // their nullability merged, as Spark's findWiderTypeForTwo does.
-  if (a->id() == TypeId::kArray && b->id() == TypeId::kArray) {
-    TypePtr e = wider_type(a->element_type(), b->element_type(), ansi);
-    return e ? DataType::array(e, a->contains_null() || b->contains_null()) : nullptr;
-  }
-  if (a->id() == TypeId::kMap && b->id() == TypeId::kMap) {
-    TypePtr k = wider_type(a->key_type(), b->key_type(), ansi);
-    TypePtr v = wider_type(a->value_type(), b->value_type(), ansi);
-    return k && v ? DataType::map(k, v, a->value_contains_null() || b->value_contains_null()) : nullptr;
-  }
+  if (TypePtr n = wider_nested(a, b, ansi, wider_type)) return n;
   if (a->is_nested() && a->same_type(*b)) return a;
   return nullptr;
 }
 
 TypePtr wider_common_type(const TypePtr& a, const TypePtr& b, bool ansi) {
   if (TypePtr w = wider_type(a, b, ansi)) return w;
-  if (a->id() == TypeId::kArray && b->id() == TypeId::kArray) {
-    TypePtr e = wider_common_type(a->element_type(), b->element_type(), ansi);
-    return e ? DataType::array(e, a->contains_null() || b->contains_null()) : nullptr;
-  }
-  if (a->id() == TypeId::kMap && b->id() == TypeId::kMap) {
-    TypePtr k = wider_common_type(a->key_type(), b->key_type(), ansi);
-    TypePtr v = wider_common_type(a->value_type(), b->value_type(), ansi);
-    return k && v ? DataType::map(k, v, a->value_contains_null() || b->value_contains_null()) : nullptr;
-  }
+  if (TypePtr n = wider_nested(a, b, ansi, wider_common_type)) return n;
   const bool sa = a->id() == TypeId::kString, sb = b->id() == TypeId::kString;
   if (sa && sb) return DataType::string();
   if (!sa && !sb) return nullptr;

@@ -19,6 +19,25 @@ PlanPtr make_node(PlanKind kind, std::vector<PlanPtr> children) {
   return n;
 }
 
+std::shared_ptr<PlanNode> range_function_node(const std::vector<int64_t>& args) {
+  auto n = std::make_shared<PlanNode>();
+  n->kind = PlanKind::kRange;
+  if (args.size() == 1) {
+    n->range_end = args[0];
+  } else if (args.size() > 1) {
+    n->range_start = args[0];
+    n->range_end = args[1];
+    if (args.size() > 2) n->range_step = args[2];
+    if (args.size() > 3) n->num_partitions = static_cast<int>(args[3]);
+  }
+  if (n->range_step == 0)
+    throw SparkError(ErrorKind::kAnalysis, "FAILED_FUNCTION_CALL",
+                     "Failed preparing of the function `range` for call. Please, double check "
+                     "function's arguments.",
+                     {{"funcName", "`range`"}}, "38000");
+  return n;
+}
+
 std::string join_type_name(JoinType t) {
   switch (t) {
     case JoinType::kInner: return "Inner";

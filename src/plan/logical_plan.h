@@ -184,6 +184,9 @@ struct PlanNode {
 
 // Factories used by the front ends; each returns an unresolved node.
 PlanPtr make_node(PlanKind kind, std::vector<PlanPtr> children = {});
+/// The Range node of the `range` table function's integer arguments (end; start, end; start,
+/// end, step; start, end, step, partitions); FAILED_FUNCTION_CALL for a zero step.
+std::shared_ptr<PlanNode> range_function_node(const std::vector<int64_t>& args);
 std::string join_type_name(JoinType t);
 
 /// An expression as Spark's plans show it, attributes with their ids (`array(id#0, 1)`).

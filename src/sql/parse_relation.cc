@@ -267,23 +267,15 @@ PlanPtr Parser::relation_primary() {
     }
     expect_op(")");
     if (name.size() == 1 && fname == "range" && !args.empty() && args.size() <= 4) {
-      auto r = new_node(PlanKind::kRange);
       std::vector<int64_t> v;
       for (size_t i = 0; i < args.size(); ++i)
         v.push_back(constant_integer(args[i], "range", arg_begin[i], arg_stop[i]));
-      if (v.size() == 1) {
-        r->range_end = v[0];
-      } else {
-        r->range_start = v[0];
-        r->range_end = v[1];
-        if (v.size() > 2) r->range_step = v[2];
-        if (v.size() > 3) r->num_partitions = static_cast<int>(v[3]);
+      PlanPtr r;
+      try {
+        r = plan::range_function_node(v);
+      } catch (const SparkError& e) {
+        fail_range(e.kind(), e.error_class(), e.message(), e.params(), begin, last_stop());
       }
-      if (r->range_step == 0)
-        fail_range(ErrorKind::kAnalysis, "FAILED_FUNCTION_CALL",
-                   "Failed preparing of the function `range` for call. Please, double check "
-                   "function's arguments.",
-                   {{"funcName", "`range`"}}, begin, last_stop());
       return table_alias(r, true);
     }
     static const char* const kGenerators[] = {"explode",    "explode_outer",    "inline", "inline_outer",

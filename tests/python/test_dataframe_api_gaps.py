@@ -290,3 +290,12 @@ def test_merge_into_a_session_catalog_table(diff_error):
     diff_error(program, "UNSUPPORTED_FEATURE.TABLE_OPERATION")
     diff_error(lambda s: s.range(2).mergeInto("gaps_no_such_table", F.expr("true"))
                .whenMatched().delete().merge(), "TABLE_OR_VIEW_NOT_FOUND")
+
+
+
+def test_range_table_function_arguments(diff, diff_error):
+    # range with a zero step: FAILED_FUNCTION_CALL in SQL (spark.tvf.range is spark.range).
+    diff_error(lambda s: s.sql("SELECT * FROM range(0, 10, 0)").collect(), "FAILED_FUNCTION_CALL")
+    diff(lambda s: s.sql("SELECT * FROM range(2, 11, 3, 2)"))
+    diff(lambda s: s.tvf.range(5))
+    diff(lambda s: s.tvf.range(10, 0, -3))
