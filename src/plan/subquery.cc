@@ -46,6 +46,8 @@ std::set<int64_t> ids_of(const std::vector<ExprPtr>& attrs) {
   return s;
 }
 
+ExprPtr scalar_subquery_join(PlanPtr& input, const PlanPtr& query, const Config& conf);
+
 [[noreturn]] void unsupported_correlation(const std::string& where) {
   throw SparkError(
       ErrorKind::kAnalysis,
@@ -211,49 +213,105 @@ PlanPtr left_outer_join(const PlanPtr& left, const PlanPtr& right, const std::ve
 }
 
 /// Splits correlated conjuncts pulled out of a subquery (`below` is what remains of it) into
-/// equalities `inner key = outer key`; any other conjunct raises Spark's
-/// CORRELATED_COLUMN_IS_NOT_ALLOWED_IN_PREDICATE.
-void split_correlation_keys(const std::vector<ExprPtr>& preds, const PlanPtr& below,
+/// equalities `inner key = outer key`. Returns the first conjunct that is no such equality
+/// (null when all are).
+ExprPtr split_equality_keys(const std::vector<ExprPtr>& preds, const PlanPtr& below,
                             std::vector<ExprPtr>& inner_keys, std::vector<ExprPtr>& outer_keys) {
   std::set<int64_t> inner = ids_of(below->output);
+  auto only_outer = [&](const std::set<int64_t>& refs) {
+    if (refs.empty()) return false;
+    for (int64_t r : refs)
+      if (inner.count(r)) return false;
+    return true;
+  };
   for (auto& p : preds) {
     bool eq = p->kind == ExprKind::kCall && p->function && p->function->name == "==";
-    if (eq) {
-      const ExprPtr& a = p->children[0];
-      const ExprPtr& b = p->children[1];
-      std::set<int64_t> ra, rb;
-      collect_attribute_ids(a, ra);
-      collect_attribute_ids(b, rb);
-      bool a_inner = !ra.empty() && refs_subset(a, inner);
-      bool b_inner = !rb.empty() && refs_subset(b, inner);
-      bool a_outer = !ra.empty() && [&] {
-        for (int64_t r : ra)
-          if (inner.count(r)) return false;
-        return true;
-      }();
-      bool b_outer = !rb.empty() && [&] {
-        for (int64_t r : rb)
-          if (inner.count(r)) return false;
-        return true;
-      }();
-      if (a_inner && b_outer) {
-        inner_keys.push_back(a);
-        outer_keys.push_back(b);
-        continue;
-      }
-      if (b_inner && a_outer) {
-        inner_keys.push_back(b);
-        outer_keys.push_back(a);
-        continue;
-      }
+    if (!eq) return p;
+    const ExprPtr& a = p->children[0];
+    const ExprPtr& b = p->children[1];
+    std::set<int64_t> ra, rb;
+    collect_attribute_ids(a, ra);
+    collect_attribute_ids(b, rb);
+    const bool a_inner = !ra.empty() && refs_subset(a, inner);
+    const bool b_inner = !rb.empty() && refs_subset(b, inner);
+    if (a_inner && only_outer(rb)) {
+      inner_keys.push_back(a);
+      outer_keys.push_back(b);
+    } else if (b_inner && only_outer(ra)) {
+      inner_keys.push_back(b);
+      outer_keys.push_back(a);
+    } else {
+      return p;
     }
-    throw SparkError(
-        ErrorKind::kAnalysis,
-        "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.CORRELATED_COLUMN_IS_NOT_ALLOWED_IN_PREDICATE",
-        "Unsupported subquery expression: Correlated column is not allowed in predicate: " +
-            p->to_string() + ".",
-        {{"treeNode", p->to_string()}}, "0A000");
   }
+  return nullptr;
+}
+
+/// split_equality_keys, raising Spark's CORRELATED_COLUMN_IS_NOT_ALLOWED_IN_PREDICATE for a
+/// conjunct that is no equality between the subquery and the outer query.
+void split_correlation_keys(const std::vector<ExprPtr>& preds, const PlanPtr& below,
+                            std::vector<ExprPtr>& inner_keys, std::vector<ExprPtr>& outer_keys) {
+  ExprPtr p = split_equality_keys(preds, below, inner_keys, outer_keys);
+  if (!p) return;
+  throw SparkError(
+      ErrorKind::kAnalysis,
+      "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.CORRELATED_COLUMN_IS_NOT_ALLOWED_IN_PREDICATE",
+      "Unsupported subquery expression: Correlated column is not allowed in predicate: " +
+          p->to_string() + ".",
+      {{"treeNode", p->to_string()}}, "0A000");
+}
+
+/// `e` with the attributes of `from` (by id) replaced by the expressions `to` at their index.
+ExprPtr replace_attributes(const ExprPtr& e, const std::vector<ExprPtr>& from,
+                           const std::vector<ExprPtr>& to) {
+  return transform_attributes(e, [&](const ExprPtr& a) {
+    for (size_t i = 0; i < from.size(); ++i)
+      if (from[i]->expr_id == a->expr_id) return to[i];
+    return a;
+  });
+}
+
+/// The rows of `below` that meet correlated conjuncts other than equalities, as Spark's
+/// DecorrelateInnerQuery joins them to the domain of the outer values they read: the distinct
+/// values of those outer columns of `input` (`outer_keys`), inner joined with `below` on
+/// `preds` over them. `inner_keys` are the domain's columns, matched null-safely against
+/// `outer_keys` above.
+PlanPtr domain_join(const PlanPtr& input, const PlanPtr& below, const std::vector<ExprPtr>& preds,
+                    std::vector<ExprPtr>& inner_keys, std::vector<ExprPtr>& outer_keys,
+                    const Config& conf, const std::string& where) {
+  std::set<int64_t> inner = ids_of(below->output);
+  std::set<int64_t> available = ids_of(input->output);
+  std::set<int64_t> refs;
+  for (auto& p : preds) collect_attribute_ids(p, refs);
+  std::vector<ExprPtr> outer;
+  for (auto& a : input->output)
+    if (refs.count(a->expr_id) && !inner.count(a->expr_id)) outer.push_back(a);
+  for (int64_t r : refs)
+    if (!inner.count(r) && !available.count(r)) unsupported_correlation(where);
+  auto domain = std::make_shared<PlanNode>();
+  domain->kind = PlanKind::kAggregate;
+  domain->children = {input};
+  domain->exprs = outer;
+  for (auto& a : outer) {
+    ExprPtr named = alias(a, a->name);
+    domain->aggregates.push_back(named);
+    domain->output.push_back(to_attribute(named));
+  }
+  domain->aggregate_output_is_select_list = true;
+  domain->resolved = true;
+  std::vector<ExprPtr> on;
+  for (auto& p : preds) on.push_back(replace_attributes(p, outer, domain->output));
+  auto join = std::make_shared<PlanNode>();
+  join->kind = PlanKind::kJoin;
+  join->join_type = JoinType::kInner;
+  join->children = {domain, below};
+  join->condition = conjoin(on, conf);
+  join->output = domain->output;
+  join->output.insert(join->output.end(), below->output.begin(), below->output.end());
+  join->resolved = true;
+  inner_keys = domain->output;
+  outer_keys = outer;
+  return join;
 }
 
 /// CASE WHEN condition THEN then ELSE otherwise END, typed as `then` (both sides share a type).
@@ -273,10 +331,18 @@ ExprPtr case_when(const ExprPtr& condition, const ExprPtr& then, const ExprPtr& 
 /// null-safe for counts, which are 0, not null, for rows nothing matched (the COUNT bug).
 std::vector<ExprPtr> aggregate_subquery_join(PlanPtr& input, const PlanPtr& top, const Config& conf) {
   for (auto& e : top->aggregates)
-    if (has_outer_reference(e)) unsupported_correlation(plan_tree_string(top));
+    if (has_outer_reference(e))
+      throw SparkError(ErrorKind::kAnalysis, "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.CORRELATED_REFERENCE",
+                       "Unsupported subquery expression: Expressions referencing the outer query are "
+                       "not supported outside of WHERE/HAVING clauses: \"" +
+                           e->to_string() + "\".",
+                       {{"sqlExprs", "\"" + e->to_string() + "\""}}, "0A000");
   auto [below, preds] = pull_up_correlated_predicates(top->children[0], conf);
   std::vector<ExprPtr> inner_keys, outer_keys;
-  split_correlation_keys(preds, below, inner_keys, outer_keys);
+  // Equalities group the aggregate by their inner side; any other correlated conjunct groups
+  // it by the domain of the outer values instead, matched null-safely.
+  const bool by_domain = split_equality_keys(preds, below, inner_keys, outer_keys) != nullptr;
+  if (by_domain) below = domain_join(input, below, preds, inner_keys, outer_keys, conf, plan_tree_string(top));
   auto agg = std::make_shared<PlanNode>(*top);
   agg->children = {below};
   agg->exprs = inner_keys;
@@ -296,7 +362,7 @@ std::vector<ExprPtr> aggregate_subquery_join(PlanPtr& input, const PlanPtr& top,
 
   std::vector<ExprPtr> on;
   for (size_t i = 0; i < outer_keys.size(); ++i)
-    on.push_back(resolved_call("==", {outer_keys[i], key_attrs[i]}, conf));
+    on.push_back(resolved_call(by_domain ? "<=>" : "==", {outer_keys[i], key_attrs[i]}, conf));
   PlanPtr join = left_outer_join(input, agg, on, false, conf);
   input = join;
 
@@ -317,34 +383,6 @@ std::vector<ExprPtr> aggregate_subquery_join(PlanPtr& input, const PlanPtr& top,
                                value_on_empty_input(inner_value), value));
   }
   return values;
-}
-
-/// Correlated scalar subquery → its aggregate grouped by the correlation keys, left outer
-/// joined to `input` on them (a subquery without an aggregate: joined on its correlated
-/// conjuncts, at most one match a row). Returns the expression that replaces the subquery.
-ExprPtr scalar_subquery_join(PlanPtr& input, const PlanPtr& query, const Config& conf) {
-  PlanPtr top = query;
-  while (top->kind == PlanKind::kSubqueryAlias) top = top->children[0];
-  if (top->kind != PlanKind::kAggregate || !top->exprs.empty() || top->aggregates.size() != 1) {
-    // Not an aggregate: a left outer join on the correlated conjuncts, which fails when an
-    // outer row matches more than one row.
-    auto [right, conds] = pull_up_correlated_predicates(query, conf);
-    PlanPtr join = left_outer_join(input, right, conds, true, conf);
-    ExprPtr value = join->output[input->output.size()];
-    input = join;
-    return value;
-  }
-  return aggregate_subquery_join(input, top, conf)[0];
-}
-
-/// `e` with the attributes of `from` (by id) replaced by the expressions `to` at their index.
-ExprPtr replace_attributes(const ExprPtr& e, const std::vector<ExprPtr>& from,
-                           const std::vector<ExprPtr>& to) {
-  return transform_attributes(e, [&](const ExprPtr& a) {
-    for (size_t i = 0; i < from.size(); ++i)
-      if (from[i]->expr_id == a->expr_id) return to[i];
-    return a;
-  });
 }
 
 /// A correlated `LIMIT n` over an ordered subquery, decorrelated as a top-n per outer row:
@@ -637,7 +675,7 @@ Decorrelated decorrelate_generate(const PlanPtr& generate, const PlanPtr& left, 
 }  // namespace
 
 PlanPtr lateral_join(const PlanPtr& left, const PlanPtr& right, JoinType type,
-                     const ExprPtr& condition, const Config& conf) {
+                     const ExprPtr& condition, const Config& conf, bool single_match) {
   const bool outer = type == JoinType::kLeftOuter;
   const std::vector<ExprPtr>& sub = right->output;
   // The projections on top of the subquery, down to the lowest one that reads the left side,
@@ -714,6 +752,7 @@ PlanPtr lateral_join(const PlanPtr& left, const PlanPtr& right, JoinType type,
     auto join = std::make_shared<PlanNode>();
     join->kind = PlanKind::kJoin;
     join->join_type = outer ? JoinType::kLeftOuter : JoinType::kInner;
+    join->single_match = single_match;
     join->children = {left, r};
     join->condition = conds.empty() ? nullptr : conjoin(conds, conf);
     join->output = left->output;
@@ -756,6 +795,21 @@ PlanPtr lateral_join(const PlanPtr& left, const PlanPtr& right, JoinType type,
   if (condition && !outer) return filter_node(out, condition);
   return out;
 }
+
+namespace {
+
+/// Correlated scalar subquery → a left outer lateral join of `input` with it, each row of
+/// `input` matching one row at most: an aggregate without keys is grouped by the correlation
+/// keys (or their domain), projections that read the outer query are computed above the join,
+/// and other subqueries join on their correlated conjuncts. Returns the expression that
+/// replaces the subquery.
+ExprPtr scalar_subquery_join(PlanPtr& input, const PlanPtr& query, const Config& conf) {
+  const size_t width = input->output.size();
+  input = lateral_join(input, query, JoinType::kLeftOuter, nullptr, conf, true);
+  return input->output[width];
+}
+
+}  // namespace
 
 void collect_attribute_ids(const ExprPtr& e, std::set<int64_t>& out) {
   if (e->kind == ExprKind::kAttribute) out.insert(e->expr_id);

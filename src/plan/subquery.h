@@ -56,8 +56,10 @@ Decorrelated pull_up_correlated_predicates(const PlanPtr& subquery, const Config
 /// correlated aggregate without keys gives one row for each left row; otherwise the subquery's
 /// correlated conjuncts become the join condition and its select list is computed above the
 /// join. The result outputs the left columns, then the subquery's under their own ids.
+/// `single_match`: each left row may match one subquery row at most (a scalar subquery), more
+/// fail the query.
 PlanPtr lateral_join(const PlanPtr& left, const PlanPtr& right, JoinType type,
-                     const ExprPtr& condition, const Config& conf);
+                     const ExprPtr& condition, const Config& conf, bool single_match = false);
 
 /// Rewrites the subquery expressions of `e`, reading `input`'s columns, into attributes of
 /// joins added above `input` (which the call replaces): EXISTS and IN become existence joins

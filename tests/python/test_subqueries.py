@@ -150,3 +150,33 @@ def test_correlated_equality_repeated_in_each_disjunct(diff):
         "SELECT DISTINCT name FROM VALUES ('a', 1, 'red'), ('b', 1, 'blue'), ('c', 2, 'red'), ('d', 3, 'green') "
         "AS i1(name, m, color) WHERE (SELECT count(*) FROM VALUES (1, 'red'), (1, 'blue'), (2, 'blue') AS i2(m, color) "
         "WHERE (i2.m = i1.m AND i2.color = 'red') OR (i2.m = i1.m AND i2.color = 'blue')) > 0"))
+
+
+def test_scalar_subquery_reading_outer_columns_in_its_select_list(diff):
+    # Outer columns in the subquery's projection are computed above the join.
+    diff(sql("SELECT (SELECT a * 2) AS d FROM sq_t"))
+    diff(sql("SELECT a, (SELECT a + x FROM sq_nn WHERE x = 1) AS v FROM sq_t"))
+    diff(sql("SELECT a, (SELECT concat(b, y) FROM sq_nn WHERE sq_nn.x = sq_t.a) AS v FROM sq_t"))
+    diff(sql("SELECT a, (SELECT coalesce(y, a) FROM sq_nn WHERE x = a) AS v FROM sq_t"))
+    diff(sql("SELECT a FROM sq_t WHERE (SELECT a + 1) > 2"))
+    diff(sql("SELECT id, (SELECT id * x FROM VALUES (3) v(x)) AS p FROM range(4)"))
+
+
+def test_correlated_scalar_aggregate_with_non_equality_correlation(diff):
+    # Grouped by the domain of the outer values the conjuncts read, matched null-safely.
+    diff(sql("SELECT a, (SELECT max(y) FROM sq_u WHERE x < a) AS m FROM sq_t"))
+    diff(sql("SELECT a, (SELECT count(*) FROM sq_u WHERE x <= a) AS c FROM sq_t"))
+    diff(sql("SELECT a, (SELECT count(y) FROM sq_u WHERE x = a AND y > a * 10) AS c FROM sq_t"))
+    diff(sql("SELECT a, b, (SELECT sum(y) FROM sq_u WHERE x <> a OR b = 'c') AS s FROM sq_t"))
+    diff(sql("SELECT a FROM sq_t WHERE (SELECT count(*) FROM sq_u WHERE x < a) > 0"))
+    diff(sql("SELECT t.a, l.m FROM sq_t t, LATERAL (SELECT max(y) AS m FROM sq_u WHERE x < t.a) l"))
+
+
+def test_correlated_reference_in_an_aggregate(diff_error):
+    diff_error(sql("SELECT a, (SELECT sum(a)) FROM sq_t"),
+               "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.CORRELATED_REFERENCE")
+
+
+def test_scalar_subquery_over_outer_columns_too_many_rows(ember):
+    with pytest.raises(Exception, match="SCALAR_SUBQUERY_TOO_MANY_ROWS"):
+        sql("SELECT a, (SELECT a + x FROM sq_u) FROM sq_t")(ember).collect()
