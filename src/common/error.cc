@@ -124,4 +124,9 @@ void SparkError::locate(const SqlOrigin& origin) {
   sql_text = origin.text;
 }
 
+std::string ordinal_number(size_t index) {
+  static const char* const kWords[] = {"first", "second", "third"};
+  return index < 3 ? kWords[index] : std::to_string(index + 1) + "th";
+}
+
 }  // namespace ember

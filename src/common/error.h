@@ -82,6 +82,9 @@ std::string quote_id(const std::string& name);
 /// suggestions order candidates by.
 size_t edit_distance(const std::string& a, const std::string& b);
 
+/// How Spark's messages number a position from 0: first, second, third, then 4th, 5th ...
+std::string ordinal_number(size_t index);
+
 }  // namespace ember
 
 /// Invariant checks: a failure is a bug in Ember, never a user error.

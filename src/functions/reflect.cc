@@ -506,11 +506,6 @@ bool reflectable(TypeId t) {
   }
 }
 
-std::string ordinal(size_t i) {
-  static const char* names[] = {"first", "second", "third"};
-  return i < 3 ? names[i] : std::to_string(i + 1) + "th";
-}
-
 /// The constant class or method name of argument `k`, or a NON_FOLDABLE_INPUT error.
 std::string constant_name(const std::vector<ArgInfo>& a, size_t k, const std::string& call) {
   const char* what = k == 0 ? "class" : "method";
@@ -534,7 +529,7 @@ Signature reflect_rule(const std::vector<ArgInfo>& a, const Config&) {
   for (size_t k = 2; k < a.size(); ++k) {
     if (!reflectable(a[k].type->id()))
       throw_type_mismatch("UNEXPECTED_INPUT_TYPE",
-                          "The " + ordinal(k) + " parameter requires the " + kAccepted + " type, however \"" +
+                          "The " + ordinal_number(k) + " parameter requires the " + kAccepted + " type, however \"" +
                               a[k].type->sql() + "\" has the type \"" + a[k].type->sql() + "\".",
                           call);
     types.push_back(a[k].type->id());

@@ -192,7 +192,10 @@ class Analyzer {
   std::optional<std::pair<ExprPtr, size_t>> match_name(const std::vector<std::string>& parts,
                                                        const std::vector<ExprPtr>& attrs) const;
   std::vector<PlanPtr> plan_id_roots(const PlanPtr& child) const;
-  void check_aggregate(const ExprPtr& e, const std::set<std::string>& group_keys, const ExprPtr& top);
+  /// Fails unless `e` reads only grouping keys (`group_keys`) or aggregates: MISSING_AGGREGATION,
+  /// or MISSING_GROUP_BY when the aggregate has no grouping at all (`grouped` false).
+  void check_aggregate(const ExprPtr& e, const std::set<std::string>& group_keys, const ExprPtr& top,
+                       bool grouped = true);
   PlanPtr dedup_right(const PlanPtr& left, const PlanPtr& right);
   PlanPtr resolve_join(const PlanPtr& p, const PlanPtr& left, PlanPtr right);
   PlanPtr resolve_set_op(const PlanPtr& p, PlanPtr left, PlanPtr right);
@@ -1381,7 +1384,7 @@ PlanPtr Analyzer::aggregate_with_windows(const PlanPtr& p, const std::vector<Exp
       agg_list.push_back(a);
       return hidden[k] = to_attribute(a);
     }
-    if (e->kind == ExprKind::kAttribute) check_aggregate(e, keys, top);
+    if (e->kind == ExprKind::kAttribute) check_aggregate(e, keys, top, !groups.empty());
     if (e->kind == ExprKind::kWindow) {
       auto w = std::make_shared<Expr>(*e);
       const ExprPtr& fn = e->children[0];
@@ -1406,7 +1409,7 @@ PlanPtr Analyzer::aggregate_with_windows(const PlanPtr& p, const std::vector<Exp
       out.push_back(lift(a, a));
       continue;
     }
-    check_aggregate(a->kind == ExprKind::kAlias ? a->children[0] : a, keys, a);
+    check_aggregate(a->kind == ExprKind::kAlias ? a->children[0] : a, keys, a, !groups.empty());
     agg_list.push_back(a);
     out.push_back(to_attribute(a));
   }
@@ -1446,7 +1449,7 @@ PlanPtr Analyzer::aggregate_with_generator(const PlanPtr& p, const std::vector<E
   for (auto& a : all) {
     ExprPtr g = top_level_generator(a);
     if (!g) {
-      check_aggregate(a->kind == ExprKind::kAlias ? a->children[0] : a, keys, a);
+      check_aggregate(a->kind == ExprKind::kAlias ? a->children[0] : a, keys, a, !groups.empty());
       agg_list.push_back(a);
       out.push_back(to_attribute(a));
       continue;
@@ -1458,7 +1461,7 @@ PlanPtr Analyzer::aggregate_with_generator(const PlanPtr& p, const std::vector<E
         inputs.push_back(arg);
         continue;
       }
-      check_aggregate(arg, keys, arg);
+      check_aggregate(arg, keys, arg, !groups.empty());
       ExprPtr hidden = alias(arg, "_gen_input_" + std::to_string(i));
       agg_list.push_back(hidden);
       inputs.push_back(to_attribute(hidden));
@@ -2142,10 +2145,61 @@ PlanPtr Analyzer::project_with_windows(const PlanPtr& child, std::vector<ExprPtr
   return n;
 }
 
-void Analyzer::check_aggregate(const ExprPtr& e, const std::set<std::string>& group_keys, const ExprPtr& top) {
+namespace {
+
+/// UNRESOLVED_COLUMN_AMONG_FIELD_NAMES: `name` is none of `columns`, which Spark lists by their
+/// names as they are, unquoted.
+[[noreturn]] void throw_column_among_field_names(const std::string& name, const std::vector<ExprPtr>& columns) {
+  std::string cols;
+  for (size_t i = 0; i < columns.size(); ++i) cols += (i ? ", " : "") + columns[i]->name;
+  throw SparkError(ErrorKind::kAnalysis, "UNRESOLVED_COLUMN_AMONG_FIELD_NAMES",
+                   "Cannot resolve column name \"" + name + "\" among (" + cols + ").",
+                   {{"colName", name}, {"fieldNames", cols}}, "42703");
+}
+
+/// The type of each column of a set operation (`what`: UNION, INTERSECT, EXCEPT) over columns
+/// `left` and `right`, as Spark's WidenSetOperationTypes finds it: the wider type, for a UNION
+/// the first side's type when both have the same structure (struct field names may differ;
+/// nullability merged), STRING beside a string; INCOMPATIBLE_COLUMN_TYPE otherwise.
+std::vector<TypePtr> set_op_column_types(const std::vector<ExprPtr>& left, const std::vector<ExprPtr>& right,
+                                         const std::string& what) {
+  std::vector<TypePtr> types;
+  for (size_t i = 0; i < left.size(); ++i) {
+    const TypePtr& l = left[i]->type;
+    const TypePtr& r = right[i]->type;
+    TypePtr w = functions::wider_type(l, r, false);
+    if (!w && what == "UNION" && l->same_structure(*r)) w = DataType::merge_nullability(l, r);
+    if (!w && (l->id() == TypeId::kString || r->id() == TypeId::kString)) w = DataType::string();
+    if (!w)
+      throw SparkError(ErrorKind::kAnalysis, "INCOMPATIBLE_COLUMN_TYPE",
+                       what + " can only be performed on tables with compatible column types. The " +
+                           ordinal_number(i) + " column of the second table is \"" + r->sql() +
+                           "\" type which is not compatible with \"" + l->sql() +
+                           "\" at the same column of the first table..",
+                       {{"operator", what},
+                        {"columnOrdinalNumber", ordinal_number(i)},
+                        {"tableOrdinalNumber", "second"},
+                        {"dataType1", "\"" + r->sql() + "\""},
+                        {"dataType2", "\"" + l->sql() + "\""},
+                        {"hint", ""}},
+                       "42825");
+    types.push_back(std::move(w));
+  }
+  return types;
+}
+
+}  // namespace
+
+void Analyzer::check_aggregate(const ExprPtr& e, const std::set<std::string>& group_keys, const ExprPtr& top,
+                               bool grouped) {
   if (e->kind == ExprKind::kAggregate || e->kind == ExprKind::kLiteral || is_python_aggregate(*e)) return;
   if (group_keys.count(semantic_key(e))) return;
   if (e->kind == ExprKind::kAttribute) {
+    if (!grouped)
+      throw SparkError(ErrorKind::kAnalysis, "MISSING_GROUP_BY",
+                       "The query does not include a GROUP BY clause. Add GROUP BY or turn it into the window "
+                       "functions using OVER clauses.",
+                       {}, "42803");
     std::string expr = top->kind == ExprKind::kAlias ? top->children[0]->to_string() : top->to_string();
     throw SparkError(ErrorKind::kAnalysis, "MISSING_AGGREGATION",
                      "The non-aggregating expression \"" + expr +
@@ -2154,7 +2208,7 @@ void Analyzer::check_aggregate(const ExprPtr& e, const std::set<std::string>& gr
                          ")\" if you do not care which of the values within a group is returned.",
                      {{"expression", "\"" + expr + "\""}, {"expressionAnyValue", "\"any_value(" + expr + ")\""}});
   }
-  for (auto& c : e->children) check_aggregate(c, group_keys, top);
+  for (auto& c : e->children) check_aggregate(c, group_keys, top, grouped);
 }
 
 namespace {
@@ -2265,15 +2319,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
           if (top_level_generator(a)) return aggregate_with_generator(p, {}, aggs, child);
         for (auto& a : aggs)
           if (contains_window(a)) return aggregate_with_windows(p, {}, aggs, child);
-        try {
-          for (auto& a : aggs) check_aggregate(a->kind == ExprKind::kAlias ? a->children[0] : a, {}, a);
-        } catch (const SparkError& missing) {
-          if (missing.error_class() != "MISSING_AGGREGATION") throw;
-          throw SparkError(ErrorKind::kAnalysis, "MISSING_GROUP_BY",
-                           "The query does not include a GROUP BY clause. Add GROUP BY or turn it into the window "
-                           "functions using OVER clauses.",
-                           {}, "42803");
-        }
+        for (auto& a : aggs) check_aggregate(a->kind == ExprKind::kAlias ? a->children[0] : a, {}, a, false);
         n->kind = PlanKind::kAggregate;
         n->exprs.clear();
         n->aggregates = aggs;
@@ -2373,7 +2419,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       std::set<std::string> keys;
       for (auto& g : groups) keys.insert(semantic_key(g));
       for (auto& g : groups) reject_variant_group_key(g);
-      for (auto& a : aggs) check_aggregate(a->kind == ExprKind::kAlias ? a->children[0] : a, keys, a);
+      for (auto& a : aggs) check_aggregate(a->kind == ExprKind::kAlias ? a->children[0] : a, keys, a, !groups.empty());
       n->exprs = groups;
       std::vector<ExprPtr> out;
       if (!p->aggregate_output_is_select_list) out = groups;
@@ -2471,7 +2517,17 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       }
       // dropDuplicates(subset): the first row of each key, kept as a Deduplicate node.
       n->exprs.clear();
-      for (auto& name : p->dedup_columns) n->exprs.push_back(resolve_attribute(col({name}), child));
+      // Spark matches each name against the output's column names as they are (every column
+      // of that name; no parsing of dots).
+      for (auto& name : p->dedup_columns) {
+        bool found = false;
+        for (auto& a : child->output)
+          if (name_eq(a->name, name)) {
+            n->exprs.push_back(a);
+            found = true;
+          }
+        if (!found) throw_column_among_field_names(name, child->output);
+      }
       reject_variant_columns(n->exprs);
       reject_map_columns(n->exprs);
       n->output = child->output;
@@ -2600,16 +2656,11 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       std::vector<ExprPtr> lcast, rcast;
       bool need_cast = false;
       n->output.clear();
+      std::vector<TypePtr> types = set_op_column_types(child->output, right->output, "UNION");
       for (size_t i = 0; i < child->output.size(); ++i) {
         auto& l = child->output[i];
         auto& r = right->output[i];
-        TypePtr w = functions::wider_type(l->type, r->type, false);
-        if (!w) {
-          if (l->type->id() == TypeId::kString || r->type->id() == TypeId::kString) w = DataType::string();
-          else
-            throw SparkError(ErrorKind::kAnalysis, "INCOMPATIBLE_COLUMN_TYPE",
-                             "UNION can only be performed on tables with compatible column types.");
-        }
+        const TypePtr& w = types[i];
         need_cast |= !l->type->equals(*w) || !r->type->equals(*w);
         lcast.push_back(l->type->equals(*w) ? l : alias(implicit_cast(l, w), l->name));
         rcast.push_back(r->type->equals(*w) ? r : alias(implicit_cast(r, w), r->name));
@@ -2827,12 +2878,7 @@ PlanPtr Analyzer::union_by_name(const PlanPtr& p, const PlanPtr& left, const Pla
       }
     if (!match) {
       if (!p->allow_missing) {
-        // Spark's ResolveUnion names the right side's columns as they are, unquoted.
-        std::string cols;
-        for (size_t i = 0; i < right->output.size(); ++i) cols += (i ? ", " : "") + right->output[i]->name;
-        throw SparkError(ErrorKind::kAnalysis, "UNRESOLVED_COLUMN_AMONG_FIELD_NAMES",
-                         "Cannot resolve column name \"" + l->name + "\" among (" + cols + ").",
-                         {{"colName", l->name}, {"fieldNames", cols}}, "42703");
+        throw_column_among_field_names(l->name, right->output);
       }
       match = alias(lit(Value(), l->type), l->name);
     }
@@ -2874,16 +2920,11 @@ PlanPtr Analyzer::resolve_set_op(const PlanPtr& p, PlanPtr left, PlanPtr right) 
   right = dedup_right(left, right);
   std::vector<ExprPtr> lcast, rcast;
   bool need_cast = false;
+  std::vector<TypePtr> types = set_op_column_types(left->output, right->output, what);
   for (size_t i = 0; i < left->output.size(); ++i) {
     auto& l = left->output[i];
     auto& r = right->output[i];
-    TypePtr w = functions::wider_type(l->type, r->type, false);
-    if (!w) {
-      if (l->type->id() == TypeId::kString || r->type->id() == TypeId::kString) w = DataType::string();
-      else
-        throw SparkError(ErrorKind::kAnalysis, "INCOMPATIBLE_COLUMN_TYPE",
-                         std::string(what) + " can only be performed on tables with compatible column types.");
-    }
+    const TypePtr& w = types[i];
     need_cast |= !l->type->equals(*w) || !r->type->equals(*w);
     lcast.push_back(l->type->equals(*w) ? l : alias(implicit_cast(l, w), l->name));
     rcast.push_back(r->type->equals(*w) ? r : alias(implicit_cast(r, w), r->name));

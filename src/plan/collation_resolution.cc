@@ -61,8 +61,7 @@ std::string string_param_sql(const ExprPtr& e, const Collation& c) {
 
 [[noreturn]] void unexpected_input_type(const std::string& fn, size_t index, const std::string& sql,
                                         int collation_id) {
-  static const char* kOrdinals[] = {"first", "second", "third", "fourth"};
-  const char* ordinal = kOrdinals[std::min<size_t>(index, 3)];
+  const std::string ordinal = ordinal_number(index);
   const std::string type = DataType::string(collation_id)->sql();
   throw SparkError(ErrorKind::kAnalysis, "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE",
                    "Cannot resolve \"" + fn + "\" due to data type mismatch: The " + ordinal +

@@ -303,6 +303,37 @@ bool DataType::same_type(const DataType& o) const {
   return true;
 }
 
+bool DataType::same_structure(const DataType& o) const {
+  if (id_ != o.id_ || precision_ != o.precision_ || scale_ != o.scale_ ||
+      children_.size() != o.children_.size())
+    return false;
+  for (size_t i = 0; i < children_.size(); ++i)
+    if (!children_[i].type->same_structure(*o.children_[i].type)) return false;
+  return true;
+}
+
+TypePtr DataType::merge_nullability(const TypePtr& a, const TypePtr& b) {
+  const auto& fa = a->children_;
+  const auto& fb = b->children_;
+  switch (a->id_) {
+    case TypeId::kArray:
+      return array(merge_nullability(fa[0].type, fb[0].type), fa[0].nullable || fb[0].nullable);
+    case TypeId::kMap:
+      return map(merge_nullability(fa[0].type, fb[0].type), merge_nullability(fa[1].type, fb[1].type),
+                 fa[1].nullable || fb[1].nullable);
+    case TypeId::kStruct: {
+      std::vector<StructField> fields = fa;
+      for (size_t i = 0; i < fields.size(); ++i) {
+        fields[i].type = merge_nullability(fa[i].type, fb[i].type);
+        fields[i].nullable = fa[i].nullable || fb[i].nullable;
+      }
+      return struct_(std::move(fields));
+    }
+    default:
+      return a;
+  }
+}
+
 bool DataType::contains(TypeId id) const {
   if (id_ == id) return true;
   for (const auto& f : children_)

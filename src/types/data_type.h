@@ -97,6 +97,11 @@ class DataType {
   bool equals(const DataType& other) const;
   /// Equality ignoring nullability flags of nested fields (Spark's `sameType`).
   bool same_type(const DataType& other) const;
+  /// Equality ignoring nullability and struct field names (Spark's `equalsStructurally`).
+  bool same_structure(const DataType& other) const;
+  /// `a` with the nullability of `b` (of the same structure) merged in at every depth, the
+  /// field names of `a` kept (Spark's `unionLikeMerge`, how a UNION types its columns).
+  static TypePtr merge_nullability(const TypePtr& a, const TypePtr& b);
 
   /// Whether this type is `id` or nests a field, element, key or value of it.
   bool contains(TypeId id) const;

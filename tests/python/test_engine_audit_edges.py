@@ -291,3 +291,20 @@ def test_results_hold_with_an_optimizer_rule_excluded(ember, oracle, diff, rule)
     with session_conf(ember, oracle, **{"spark_sql_optimizer_excludedRules":
                                         f"org.apache.spark.sql.catalyst.optimizer.{rule}"}):
         diff(program, ordered=True)
+
+
+def test_missing_group_by(diff_error):
+    # A column beside an aggregate without any GROUP BY is MISSING_GROUP_BY; with a GROUP BY
+    # that lacks it, MISSING_AGGREGATION.
+    diff_error(lambda s: s.sql("SELECT x, count(*) FROM VALUES (1), (2) t(x)"), "MISSING_GROUP_BY")
+    diff_error(lambda s: s.sql("SELECT x, sum(x) OVER (), count(*) FROM VALUES (1), (2) t(x)"), "MISSING_GROUP_BY")
+    diff_error(lambda s: data(s).select("k", F.sum("v")), "MISSING_GROUP_BY")
+    diff_error(lambda s: s.sql("SELECT x, y, count(*) FROM VALUES (1, 2), (2, 3) t(x, y) GROUP BY x"),
+               "MISSING_AGGREGATION")
+
+
+def test_drop_duplicates_unknown_column(diff, diff_error):
+    diff_error(lambda s: data(s).dropDuplicates(["nope"]).collect(), "UNRESOLVED_COLUMN_AMONG_FIELD_NAMES")
+    diff_error(lambda s: data(s).dropDuplicates(["k", "g.x"]).collect(), "UNRESOLVED_COLUMN_AMONG_FIELD_NAMES")
+    # Names match case-insensitively, as columns do.
+    diff(lambda s: data(s).dropDuplicates(["K", "G"]).select("k", "g"))

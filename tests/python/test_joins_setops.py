@@ -335,3 +335,24 @@ def test_join_on_dense_surrogate_keys(diff):
     diff(lambda s: s.range(0, 2000).select((F.col("id") % 700).cast("int").alias("k"))
          .join(s.range(0, 600).select(F.col("id").cast("int").alias("k"), (F.col("id") * 2).alias("w")), "k")
          .groupBy((F.col("w") % 5).alias("g")).agg(F.count("*").alias("n"), F.sum("w").alias("sw")))
+
+
+def test_set_operations_over_structs_with_different_field_names(diff, diff_error):
+    # For UNION the same structure is enough: the result keeps the first side's field names,
+    # with the nullability of both; INTERSECT and EXCEPT need the same field names.
+    diff(lambda s: s.sql("SELECT named_struct('a', 1) s UNION ALL SELECT named_struct('b', 2)"))
+    diff(lambda s: s.sql("SELECT named_struct('a', 1, 'c', array(1)) s "
+                         "UNION SELECT named_struct('b', CAST(NULL AS INT), 'd', array(CAST(NULL AS INT)))"))
+    diff(lambda s: s.sql("SELECT named_struct('a', 1, 'c', 'x') s")
+         .union(s.sql("SELECT named_struct('b', 2, 'd', 'y') s")))
+    diff_error(lambda s: s.sql("SELECT named_struct('a', 1) s INTERSECT SELECT named_struct('z', 1)"),
+               "INCOMPATIBLE_COLUMN_TYPE")
+    diff_error(lambda s: s.sql("SELECT named_struct('a', 1) s EXCEPT SELECT named_struct('z', 2)"),
+               "INCOMPATIBLE_COLUMN_TYPE")
+    diff(lambda s: s.sql("SELECT named_struct('a', 1) s EXCEPT SELECT named_struct('a', 2)"))
+    # Different field types under different names are no common type.
+    diff_error(lambda s: s.sql("SELECT named_struct('a', 1) s UNION ALL SELECT named_struct('b', 2L)"),
+               "INCOMPATIBLE_COLUMN_TYPE")
+    diff_error(lambda s: s.sql("SELECT 1 a, named_struct('a', 1) s UNION ALL SELECT 2, array(1)"),
+               "INCOMPATIBLE_COLUMN_TYPE")
+    diff_error(lambda s: s.sql("SELECT 1 EXCEPT SELECT array(1)"), "INCOMPATIBLE_COLUMN_TYPE")
