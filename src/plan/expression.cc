@@ -225,7 +225,9 @@ std::string Expr::to_string() const {
     case ExprKind::kAlias: return name;
     case ExprKind::kUnresolvedAlias: return children[0]->to_string();
     case ExprKind::kCast:
-      if (implicit) return children[0]->to_string();
+      // Spark names a cast to an array, map or struct (CAST(NULL AS ARRAY<INT>) is `NULL`) by
+      // its operand, as it does a cast that type coercion inserted.
+      if (implicit || (type && type->is_nested())) return children[0]->to_string();
       return std::string(try_ ? "TRY_CAST(" : "CAST(") + children[0]->to_string() + " AS " + type->sql() + ")";
     case ExprKind::kSortOrder:
       return children[0]->to_string() + (ascending ? " ASC" : " DESC") + (nulls_first ? " NULLS FIRST" : " NULLS LAST");

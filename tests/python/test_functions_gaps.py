@@ -1,9 +1,12 @@
 """Differences from Apache Spark that the function audit found: temporal `sequence`, the ANSI
 coercion of conditional branches that mix strings and numbers, date arithmetic that wraps,
 map_concat's argument check, Java's regex property classes, the names of window functions
-called with IGNORE NULLS, and floating-point normalization inside nested values."""
+called with IGNORE NULLS, floating-point normalization inside nested values, and the names of
+literals and typed nulls."""
 
 from __future__ import annotations
+
+import decimal
 
 import pytest
 
@@ -272,3 +275,64 @@ def test_interval_field_casts_and_widening(diff):
     diff(lambda s: s.sql(
         "SELECT k, CAST(x AS STRING) AS x, typeof(x) AS t FROM VALUES (1, INTERVAL '12' HOUR), "
         "(2, INTERVAL '45' MINUTE), (3, NULL) AS v(k, x)"))
+
+
+# --- names of literals and typed nulls ------------------------------------------------------------
+
+LITERALS = [
+    "CAST(NULL AS MAP<INT,INT>)", "CAST(NULL AS ARRAY<INT>)", "CAST(NULL AS STRUCT<a:INT,b:STRING>)",
+    "CAST(NULL AS MAP<STRING,ARRAY<INT>>)", "TRY_CAST(NULL AS ARRAY<INT>)", "NULL::ARRAY<INT>",
+    "size(CAST(NULL AS ARRAY<INT>))", "coalesce(CAST(NULL AS ARRAY<INT>), array(1))",
+    "CAST(NULL AS ARRAY<INT>) IS NULL", "array(CAST(NULL AS ARRAY<INT>))", "CAST(array() AS ARRAY<INT>)",
+    "CAST(array(1) AS ARRAY<STRING>)", "CAST(CAST(NULL AS ARRAY<INT>) AS ARRAY<STRING>)",
+    "CAST(named_struct('a', 1) AS STRUCT<b:BIGINT>)", "CAST(map(1, 2) AS MAP<STRING,STRING>)",
+    "CAST(NULL AS INT)", "CAST(NULL AS DECIMAL(10,2))", "CAST(NULL AS BINARY)", "CAST(NULL AS DATE)",
+    "CAST(NULL AS VARIANT)", "NULL", "DATE'2020-01-01'", "TIMESTAMP'2020-01-01 10:00:00'",
+    "TIMESTAMP_NTZ'2020-01-01 10:00:00'", "X'0A'", "INTERVAL 1 DAY",
+    "INTERVAL 3 HOURS 2 MINUTES", "-INTERVAL 1 DAY", "1.0BD", "-1.0BD", "1Y", "1S", "1L", "1.0D", "1E10",
+    "1.5e2D", "1e-3", "1.0F", "12345678901234567890", "2147483648", "-9223372036854775808",
+]
+
+
+@pytest.mark.parametrize("expr", LITERALS)
+def test_literal_names_in_sql(diff, expr):
+    diff(lambda s: s.sql(f"SELECT {expr}"))
+
+
+def test_typed_null_names_in_dataframes(diff):
+    def program(s):
+        from pyspark.sql import functions as F
+        return s.range(1).select(
+            F.lit(None).cast("array<int>"), F.lit(None).cast("map<int,int>").isNull(),
+            F.lit(None).cast("struct<a:int>"), F.lit(None).cast("int"), F.lit(None),
+            F.lit(None).try_cast("array<string>").isNotNull(),
+            F.size(F.lit(None).cast("array<int>")))
+    diff(program)
+
+
+def test_cast_to_nested_type_mismatch_names_the_operand(diff_error):
+    # Spark names the cast by its operand, so the message says "1", not "CAST(1 AS MAP<...>)".
+    err = diff_error(lambda s: s.sql("SELECT CAST(1 AS MAP<INT,INT>)"),
+                     "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION")
+    assert 'Cannot resolve "1"' in str(err), str(err)[:300]
+
+
+def test_decimal_literal_keeps_its_digits(ember, oracle):
+    # PySpark sends lit(Decimal) as DECIMAL(10, 0); Spark Connect widens that to the value's own
+    # precision and scale instead of rounding the value. Names and values agree with a classic
+    # session; the types (which a classic session infers from the value alone) are those a Spark
+    # Connect server of the pinned version gives.
+    cases = {"1.50": "decimal(10,2)", "0.001": "decimal(10,3)", "-7": "decimal(10,0)",
+             "1E+3": "decimal(10,0)", "12345678901234567890.123": "decimal(23,3)"}
+
+    def program(s):
+        from pyspark.sql import functions as F
+        return s.range(1).select(*[F.lit(decimal.Decimal(t)) for t in cases])
+    with session_mode(oracle):
+        expected = program(oracle)
+        expected_columns, expected_row = expected.columns, expected.collect()[0]
+    with session_mode(ember):
+        actual = program(ember)
+        assert actual.columns == expected_columns
+        assert actual.collect()[0] == expected_row
+        assert [f.dataType.simpleString() for f in actual.schema.fields] == list(cases.values())
