@@ -7,15 +7,25 @@
 #include <cstdint>
 #include <memory>
 #include <optional>
+#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace ember::functions {
 
-/// A java.util.regex pattern in RE2's syntax: the constructs the two spell differently
-/// (property classes such as \p{IsHan}, \p{InGreek}, \p{Lower} or \p{javaLowerCase}, \uXXXX,
-/// octal \0 escapes, \e, \h) rewritten, everything else as written.
+/// A pattern java_regex_to_re2 cannot translate: one Java rejects too, or one using a construct
+/// RE2 cannot express (backreferences, lookaround, atomic groups, possessive quantifiers). The
+/// message says which.
+class JavaRegexError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+/// A java.util.regex pattern in RE2's syntax, matching what Java matches: the constructs the
+/// two spell or mean differently (property classes such as \p{IsHan}, \p{InGreek},
+/// \p{javaMirrored}, class intersections, \s, \v, \R, `.`, embedded flags and COMMENTS mode)
+/// rewritten, everything else as written. Throws JavaRegexError.
 std::string java_regex_to_re2(std::string_view pattern);
 
 /// Compiles patterns on demand and keeps the last one (patterns are constants in almost every

@@ -54,13 +54,20 @@ class PatternCache {
     if (!re_ || pattern != last_) {
       RE2::Options opts;
       opts.set_log_errors(false);
-      const std::string translated = java_regex_to_re2(pattern);
-      re_ = std::make_unique<RE2>(translated, opts);
+      re_.reset();
       last_ = std::string(pattern);
-      if (!re_->ok()) {
+      std::string problem;
+      try {
+        re_ = std::make_unique<RE2>(java_regex_to_re2(pattern), opts);
+        if (!re_->ok()) problem = re_->error();
+      } catch (const JavaRegexError& e) {
+        problem = e.what();
+      }
+      if (!problem.empty()) {
+        re_.reset();
         throw SparkError(ErrorKind::kRuntime, "INVALID_PARAMETER_VALUE.PATTERN",
                          "The value of parameter(s) `regexp` in `" + fn_ + "` is invalid: '" +
-                             last_ + "' (" + re_->error() + ").",
+                             last_ + "' (" + problem + ").",
                          {{"parameter", "`regexp`"}, {"functionName", "`" + fn_ + "`"}});
       }
     }

@@ -336,3 +336,44 @@ def test_decimal_literal_keeps_its_digits(ember, oracle):
         assert actual.columns == expected_columns
         assert actual.collect()[0] == expected_row
         assert [f.dataType.simpleString() for f in actual.schema.fields] == list(cases.values())
+
+
+# --- Java regex constructs RE2 spells or means differently ------------------------------------
+
+JAVA_PATTERNS = [
+    r"\\p{IsAlphabetic}+", r"\\p{IsIdeographic}", r"\\p{javaAlphabetic}", r"\\p{javaMirrored}",
+    r"\\p{javaIdeographic}+", r"\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*",
+    r"\\p{javaUnicodeIdentifierPart}+", r"\\P{IsAlphabetic}", r"[^\\p{L}]", r"[\\P{L}x]", r"[\\P{javaLowerCase}x]+",
+    r"[a-z&&[^aeiou]]+", r"[\\p{L}&&[^\\p{Lu}]]", r"[a-z&&def]", r"[\\w&&\\D&&[^_]]+", r"[a[^b-z]]", r"[^a[b]]",
+    r"\\R", r"\\v", r"\\V+", r"\\h", r"[\\H]", r"\\s", r"\\S+", r"a.b", r"(?s)a.b", r"(?d)a.b", r"(?i)ab",
+    r"(?x) a b  # comment", r"(?x)[a b]", r"(?U)(a+)", r"\\u00e9", r"\\cA", r"b\\z", r"b\\Z", r"[a-c&&b-d]{2}",
+]
+
+
+def test_java_regex_constructs(diff):
+    strings = ["ab", "Ab\u0001", "a\rb", "a\nb", "a\u2028b", "x\u000by", "(é) «日» 〇 Ⅻ", "\u00a0\t \u3000", "bcd aei",
+               "$x_1 ÀB", "a b", "AB", "", None]
+
+    def quoted(v):
+        return "(NULL)" if v is None else "('" + v.replace("\\", "\\\\").replace("'", "\\'") + "')"
+    values = ", ".join(quoted(v) for v in strings)
+    cols = ", ".join(f"s RLIKE '{p}' AS r{n}, regexp_replace(s, '{p}', '_') AS x{n}, regexp_count(s, '{p}') AS n{n}"
+                     for n, p in enumerate(JAVA_PATTERNS))
+    diff(lambda s: s.sql(f"SELECT s, {cols} FROM VALUES {values} AS t(s)"))
+    diff(lambda s: s.sql(
+        r"SELECT regexp_extract('aaa', '(?U)(a+)', 1) AS a, split('a1b2c', '[\\w&&\\d]') AS b, "
+        r"regexp_extract_all('Ab Cd', '[\\p{L}&&[^\\p{Lu}]]+', 0) AS c, "
+        r"regexp_extract('xy', '(?<first>x)(y)', 2) AS d, str_to_map('a=1\u2028b=2', '\\R', '=') AS e"))
+
+
+def test_java_regex_constructs_re2_cannot_express(ember):
+    # Spark answers these; Ember says plainly that it cannot rather than answering differently.
+    from harness import error_condition
+    for pattern in [r"(a)\\1", r"a(?=b)", r"(?<=a)b", r"(?>a)", r"a++", r"a{2}+"]:
+        with session_mode(ember):
+            err = run_for_error("ember", lambda s, p=pattern: s.sql(f"SELECT 'ab' RLIKE '{p}'"), ember)
+        assert error_condition(err) == "INVALID_PARAMETER_VALUE.PATTERN", str(err)[:300]
+        assert "not supported" in str(err), str(err)[:300]
+    # The server keeps serving.
+    with session_mode(ember):
+        assert ember.sql("SELECT 'ab' RLIKE 'a'").collect()[0][0] is True
