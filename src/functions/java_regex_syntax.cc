@@ -203,21 +203,6 @@ const std::pair<const char*, const char*> kBlockAliases[] = {
     {"COMBININGMARKSFORSYMBOLS", "COMBININGDIACRITICALMARKSFORSYMBOLS"},
 };
 
-/// Characters of Unicode's Lowercase and Uppercase properties outside the Ll and Lu categories
-/// (Other_Lowercase, Other_Uppercase), which Character.isLowerCase / isUpperCase include.
-const char* const kOtherLowercase =
-    "\\x{AA}\\x{BA}\\x{2B0}-\\x{2B8}\\x{2C0}-\\x{2C1}\\x{2E0}-\\x{2E4}\\x{345}\\x{37A}\\x{1D2C}-\\x{1D6A}"
-    "\\x{1D78}\\x{1D9B}-\\x{1DBF}\\x{2071}\\x{207F}\\x{2090}-\\x{209C}\\x{2170}-\\x{217F}\\x{24D0}-\\x{24E9}"
-    "\\x{2C7C}-\\x{2C7D}\\x{A69C}-\\x{A69D}\\x{A770}\\x{A7F8}-\\x{A7F9}\\x{AB5C}-\\x{AB5F}";
-const char* const kOtherUppercase =
-    "\\x{2160}-\\x{216F}\\x{24B6}-\\x{24CF}\\x{1F130}-\\x{1F149}\\x{1F150}-\\x{1F169}\\x{1F170}-\\x{1F189}";
-/// Character.isWhitespace: space separators other than the non-breaking ones, line and
-/// paragraph separators, and the ASCII controls \t \n \x0B \f \r \x1C-\x1F.
-const char* const kJavaWhitespace =
-    "\\t-\\r\\x{1C}-\\x{20}\\x{1680}\\x{2000}-\\x{2006}\\x{2008}-\\x{200A}\\x{2028}\\x{2029}\\x{205F}\\x{3000}";
-/// Unicode's White_Space property.
-const char* const kWhiteSpace =
-    "\\t-\\r\\x{20}\\x{85}\\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}";
 /// Java's \h: horizontal white space.
 const char* const kHorizontalSpace =
     "\\t\\x{20}\\x{A0}\\x{1680}\\x{180E}\\x{2000}-\\x{200A}\\x{202F}\\x{205F}\\x{3000}";
@@ -285,20 +270,28 @@ std::optional<ClassText> binary_property(std::string_view name) {
   const std::string key = upper_squeezed(name);
   if (auto t = java_table(key)) return t;
   if (key == "LETTER") return ClassText{"\\p{L}", "\\P{L}"};
-  if (key == "LOWERCASE") return ClassText{std::string("\\p{Ll}") + kOtherLowercase, ""};
-  if (key == "UPPERCASE") return ClassText{std::string("\\p{Lu}") + kOtherUppercase, ""};
   if (key == "TITLECASE") return ClassText{"\\p{Lt}", "\\P{Lt}"};
-  if (key == "WHITESPACE") return ClassText{kWhiteSpace, ""};
   if (key == "CONTROL") return ClassText{"\\p{Cc}", "\\P{Cc}"};
   if (key == "PUNCTUATION") return ClassText{"\\p{P}", "\\P{P}"};
   if (key == "DIGIT") return ClassText{"\\p{Nd}", "\\P{Nd}"};
-  if (key == "HEXDIGIT")
-    return ClassText{"0-9A-Fa-f\\x{FF10}-\\x{FF19}\\x{FF21}-\\x{FF26}\\x{FF41}-\\x{FF46}", ""};
   return std::nullopt;
 }
 
 /// The class a \p{name} stands for in Java, nullopt for names left to RE2 as written.
-std::optional<ClassText> property(std::string_view name) {
+/// `unicode_classes`: UNICODE_CHARACTER_CLASS is on, under which the POSIX names mean their
+/// Unicode properties.
+std::optional<ClassText> property(std::string_view name, bool unicode_classes) {
+  if (unicode_classes) {
+    static const std::pair<const char*, const char*> kUnicodePosix[] = {
+        {"Lower", "LOWERCASE"}, {"Upper", "UPPERCASE"}, {"Alpha", "ALPHABETIC"}, {"Alnum", "ALNUM"},
+        {"Graph", "GRAPH"}, {"Print", "PRINT"}, {"Blank", "BLANK"}, {"XDigit", "HEXDIGIT"},
+        {"Space", "WHITESPACE"}};
+    for (const auto& [posix, key] : kUnicodePosix)
+      if (name == posix) return java_table(key);
+    if (name == "Digit") return ClassText{"\\p{Nd}", "\\P{Nd}"};
+    if (name == "Punct") return ClassText{"\\p{P}", "\\P{P}"};
+    if (name == "Cntrl") return ClassText{"\\p{Cc}", "\\P{Cc}"};
+  }
   static const std::pair<const char*, const char*> kPosix[] = {
       {"Lower", "lower"}, {"Upper", "upper"}, {"ASCII", "ascii"}, {"Alpha", "alpha"},
       {"Digit", "digit"}, {"Alnum", "alnum"}, {"Punct", "punct"}, {"Graph", "graph"},
@@ -308,13 +301,10 @@ std::optional<ClassText> property(std::string_view name) {
     if (name == java) return ClassText{std::string("[:") + posix + ":]", std::string("[:^") + posix + ":]"};
   if (name.substr(0, 4) == "java")
     if (auto t = java_table(name)) return t;
-  if (name == "javaLowerCase") return binary_property("LOWERCASE");
-  if (name == "javaUpperCase") return binary_property("UPPERCASE");
   if (name == "javaTitleCase") return binary_property("TITLECASE");
   if (name == "javaDigit") return binary_property("DIGIT");
   if (name == "javaLetter") return binary_property("LETTER");
   if (name == "javaLetterOrDigit") return ClassText{"\\p{L}\\p{Nd}", ""};
-  if (name == "javaWhitespace") return ClassText{kJavaWhitespace, ""};
   if (name == "javaSpaceChar") return ClassText{"\\p{Z}", "\\P{Z}"};
   if (name == "javaISOControl") return ClassText{"\\x{0}-\\x{1F}\\x{7F}-\\x{9F}", ""};
   const size_t eq = name.find('=');
@@ -423,18 +413,20 @@ char32_t decode_at(std::string_view s, size_t at) {
 
 /// The code points of the RE2 class body `body`, as RE2's own Unicode tables define them
 /// (listed by running the class over every code point, which takes a few milliseconds).
-RangeSet set_of(const std::string& body) {
+RangeSet set_of(const std::string& body, bool fold_case = false) {
   if (body.empty()) return {};
 #ifdef EMBER_HAVE_RE2
   static std::mutex mu;
-  static std::map<std::string, RangeSet> cache;
+  static std::map<std::pair<std::string, bool>, RangeSet> cache;
+  const auto key = std::make_pair(body, fold_case);
   {
     std::lock_guard<std::mutex> lock(mu);
-    auto it = cache.find(body);
+    auto it = cache.find(key);
     if (it != cache.end()) return it->second;
   }
   RE2::Options opts;
   opts.set_log_errors(false);
+  opts.set_case_sensitive(!fold_case);
   RE2 re("[" + body + "]+", opts);
   if (!re.ok()) unsupported("a character class RE2 rejects (" + re.error() + ")");
   const std::string& text = all_code_points();
@@ -451,7 +443,7 @@ RangeSet set_of(const std::string& body) {
   }
   out = normalized(std::move(out));
   std::lock_guard<std::mutex> lock(mu);
-  cache.emplace(body, out);
+  cache.emplace(key, out);
   return out;
 #else
   unsupported("character class set operations without RE2");
@@ -470,6 +462,19 @@ ClassText union_of(const ClassText& a, const ClassText& b) { return ClassText{a.
 
 ClassText intersection_of(const ClassText& a, const ClassText& b) {
   return text_of(intersection(set_of(a.body), set_of(b.body)));
+}
+
+/// The characters `lo`-`hi` under CASE_INSENSITIVE: with UNICODE_CASE every case of each (as
+/// RE2 folds them), without it only ASCII letters fold, as in Java.
+ClassText folded_range(char32_t lo, char32_t hi, bool unicode_case) {
+  const std::string body = code_point(lo) + (hi > lo ? "-" + code_point(hi) : "");
+  if (unicode_case) return text_of(set_of(body, true));
+  RangeSet r = {{lo, hi}};
+  for (const auto& [from, to] : {std::pair<char32_t, char32_t>{'a', 'A'}, {'A', 'a'}}) {
+    const char32_t a = std::max(lo, from), b = std::min(hi, static_cast<char32_t>(from + 25));
+    if (a <= b) r.push_back({a - from + to, b - from + to});
+  }
+  return text_of(normalized(std::move(r)));
 }
 
 /// A class from a generated table of Java's property classes, by its key.
@@ -559,7 +564,12 @@ class Translator {
           }
           break;
         }
-        default: copy_code_point(); break;
+        default:
+          if (flags_.i && c != '^' && c != '$' && c != '|')
+            emit_literal(read_code_point());
+          else
+            copy_code_point();
+          break;
       }
     }
     return out_;
@@ -572,6 +582,19 @@ class Translator {
   };
 
   bool at_end() const { return i_ >= p_.size(); }
+
+  /// A literal character, in the case-insensitive form when CASE_INSENSITIVE is on.
+  void emit_literal(char32_t c) {
+    if (!flags_.i) {
+      out_ += code_point(c);
+    } else if (flags_.u) {
+      out_ += "(?i:" + code_point(c) + ")";
+    } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+      out_ += "[" + code_point(c) + code_point(c ^ 0x20) + "]";
+    } else {
+      out_ += code_point(c);
+    }
+  }
 
   void copy_code_point() {
     size_t n = 1;
@@ -611,7 +634,8 @@ class Translator {
   }
 
   /// The flags of (?flags) or (?flags:, applied to `f`; i_ is on the first flag letter. Returns
-  /// the RE2 spelling of the flags RE2 keeps (i and m), "" when none.
+  /// the RE2 spelling of the flags left to RE2 (m), "" when none: case insensitivity is written
+  /// into each literal, as Java's differs from RE2's.
   std::string parse_flags(Flags& f) {
     bool on = true;
     std::string re2_on, re2_off;
@@ -631,7 +655,7 @@ class Translator {
         default: invalid("Unknown inline modifier");
       }
       *flag = on;
-      if (c == 'i' || c == 'm') (on ? re2_on : re2_off) += c;
+      if (c == 'm') (on ? re2_on : re2_off) += c;
     }
     if (at_end()) invalid("Unknown group type");
     if (re2_on.empty() && re2_off.empty()) return "";
@@ -757,6 +781,15 @@ class Translator {
   /// negations), if it is one.
   std::optional<ClassText> class_escape() {
     const char d = p_[i_ + 1];
+    if (flags_.U && (d == 'd' || d == 'D' || d == 'w' || d == 'W' || d == 's' || d == 'S')) {
+      // UNICODE_CHARACTER_CLASS: \d is any decimal digit, \w Java's Unicode word characters and
+      // \s Unicode's White_Space.
+      i_ += 2;
+      const ClassText cls = d == 'd' || d == 'D' ? ClassText{"\\p{Nd}", "\\P{Nd}"}
+                            : d == 'w' || d == 'W' ? *java_table("WORD")
+                                                   : *java_table("WHITESPACE");
+      return std::islower(static_cast<unsigned char>(d)) ? cls : complement_of(cls);
+    }
     switch (d) {
       case 'd': i_ += 2; return ClassText{"0-9", "\\D"};
       case 'D': i_ += 2; return ClassText{"\\D", "0-9"};
@@ -782,7 +815,7 @@ class Translator {
         }
         // Names Java and RE2 share are left to RE2, which rejects those it does not know.
         const std::string as_written(name);
-        const ClassText cls = property(name).value_or(ClassText{"\\p{" + as_written + "}", "\\P{" + as_written + "}"});
+        const ClassText cls = property(name, flags_.U).value_or(ClassText{"\\p{" + as_written + "}", "\\P{" + as_written + "}"});
         i_ = next;
         return d == 'P' ? complement_of(cls) : cls;
       }
@@ -798,7 +831,7 @@ class Translator {
       const size_t end = p_.find("\\E", i_ + 2);
       const size_t stop = end == std::string_view::npos ? p_.size() : end;
       const std::u32string quoted = utf8_decode(p_.substr(i_ + 2, stop - i_ - 2));
-      for (char32_t c : quoted) out_ += code_point(c);
+      for (char32_t c : quoted) emit_literal(c);
       i_ = end == std::string_view::npos ? p_.size() : end + 2;
       return;
     }
@@ -832,7 +865,7 @@ class Translator {
     if (d >= '1' && d <= '9') unsupported("backreferences");
     const size_t start = i_;
     if (auto c = char_escape()) {
-      out_ += code_point(*c);
+      emit_literal(*c);
       return;
     }
     // Left to RE2, which rejects what Java would too.
@@ -885,8 +918,8 @@ class Translator {
       if (c == '\\' && i_ + 1 < p_.size() && p_[i_ + 1] == 'Q') {
         const size_t end = p_.find("\\E", i_ + 2);
         const size_t stop = end == std::string_view::npos ? p_.size() : end;
-        for (char32_t q : utf8_decode(p_.substr(i_ + 2, stop - i_ - 2))) current.body += code_point(q);
-        current.negated_body.clear();
+        for (char32_t q : utf8_decode(p_.substr(i_ + 2, stop - i_ - 2)))
+          current = union_of(current, flags_.i ? folded_range(q, q, flags_.u) : ClassText{code_point(q), ""});
         i_ = end == std::string_view::npos ? p_.size() : end + 2;
         continue;
       }
@@ -915,7 +948,8 @@ class Translator {
         hi = *h;
         (void)dash;
       }
-      current = union_of(current, ClassText{code_point(*lo) + (hi > *lo ? "-" + code_point(hi) : ""), ""});
+      current = union_of(current, flags_.i ? folded_range(*lo, hi, flags_.u)
+                                           : ClassText{code_point(*lo) + (hi > *lo ? "-" + code_point(hi) : ""), ""});
     }
     if (operands.empty()) {
       result.inner = current;

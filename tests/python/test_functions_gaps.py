@@ -347,12 +347,14 @@ JAVA_PATTERNS = [
     r"[a-z&&[^aeiou]]+", r"[\\p{L}&&[^\\p{Lu}]]", r"[a-z&&def]", r"[\\w&&\\D&&[^_]]+", r"[a[^b-z]]", r"[^a[b]]",
     r"\\R", r"\\v", r"\\V+", r"\\h", r"[\\H]", r"\\s", r"\\S+", r"a.b", r"(?s)a.b", r"(?d)a.b", r"(?i)ab",
     r"(?x) a b  # comment", r"(?x)[a b]", r"(?U)(a+)", r"\\u00e9", r"\\cA", r"b\\z", r"b\\Z", r"[a-c&&b-d]{2}",
+    r"(?i)é", r"(?iu)é", r"(?i)[à-å]", r"(?iu)[à-å]+", r"(?i)[^a]", r"(?i)a(?-i)b", r"(?U)\\w+", r"(?U)\\d",
+    r"(?U)\\p{Lower}",
 ]
 
 
 def test_java_regex_constructs(diff):
     strings = ["ab", "Ab\u0001", "a\rb", "a\nb", "a\u2028b", "x\u000by", "(é) «日» 〇 Ⅻ", "\u00a0\t \u3000", "bcd aei",
-               "$x_1 ÀB", "a b", "AB", "", None]
+               "$x_1 ÀB", "a b", "AB", "É à Å", "٣ 3", "", None]
 
     def quoted(v):
         return "(NULL)" if v is None else "('" + v.replace("\\", "\\\\").replace("'", "\\'") + "')"

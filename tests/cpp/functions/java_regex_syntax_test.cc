@@ -113,6 +113,33 @@ TEST(JavaRegexSyntax, EmbeddedFlags) {
   EXPECT_TRUE(finds("(?m)^b", "a\nb"));
 }
 
+TEST(JavaRegexSyntax, CaseInsensitiveIsAsciiUnlessUnicodeCase) {
+  EXPECT_TRUE(matches("(?i)abc", "AbC"));
+  EXPECT_FALSE(matches("(?i)é", "É"));  // Java folds only ASCII without UNICODE_CASE
+  EXPECT_TRUE(matches("(?iu)é", "É"));
+  EXPECT_TRUE(matches("(?i)[a-c]+", "aBC"));
+  EXPECT_FALSE(matches("(?i)[à-å]", "À"));
+  EXPECT_TRUE(matches("(?iu)[à-å]", "À"));
+  EXPECT_FALSE(matches("(?i)[^a]", "A"));
+  EXPECT_TRUE(matches("(?i)\\Qab\\E", "AB"));
+  EXPECT_TRUE(matches("(?i)\\x41", "a"));
+  EXPECT_TRUE(matches("a(?i)b", "aB"));
+  EXPECT_FALSE(matches("(?i:a)b", "aB"));
+  EXPECT_TRUE(matches("(?i)(a)(?-i)b", "Ab"));
+  EXPECT_FALSE(matches("(?i)(a)(?-i)b", "AB"));
+}
+
+TEST(JavaRegexSyntax, UnicodeCharacterClasses) {
+  EXPECT_FALSE(matches("\\w", "é"));
+  EXPECT_TRUE(matches("(?U)\\w+", "é日_1"));
+  EXPECT_FALSE(matches("\\d", "\u0663"));  // ARABIC-INDIC DIGIT THREE
+  EXPECT_TRUE(matches("(?U)\\d", "\u0663"));
+  EXPECT_TRUE(matches("(?U)\\s", "\u00A0"));
+  EXPECT_FALSE(matches("\\p{Lower}", "é"));
+  EXPECT_TRUE(matches("(?U)\\p{Lower}", "é"));
+  EXPECT_TRUE(matches("(?U)[\\W]", "-"));
+}
+
 TEST(JavaRegexSyntax, EscapesAndNamedGroups) {
   EXPECT_TRUE(matches("\\uD83D\\uDE00", "\U0001F600"));
   EXPECT_TRUE(matches("\\cA", "\x01"));
