@@ -500,7 +500,7 @@ const RangeSet kVerticalSpace = {{0x0A, 0x0D}, {0x85, 0x85}, {0x2028, 0x2029}};
 /// Rewrites a Java pattern for RE2 in one pass, keeping the flags of each group.
 class Translator {
  public:
-  explicit Translator(std::string_view p) : p_(p) {}
+  Translator(std::string_view p, std::vector<int>* end_marks) : p_(p), end_marks_(end_marks) {}
 
   std::string run() {
     out_.reserve(p_.size());
@@ -521,6 +521,13 @@ class Translator {
           break;
         }
         case '(': group(); break;
+        case '$':
+          ++i_;
+          if (flags_.m)
+            out_ += '$';  // RE2's multi-line $ knows \n only
+          else
+            end_of_input();
+          break;
         case ')':
           ++i_;
           if (!saved_.empty()) {
@@ -565,7 +572,7 @@ class Translator {
           break;
         }
         default:
-          if (flags_.i && c != '^' && c != '$' && c != '|')
+          if (flags_.i && c != '^' && c != '|')
             emit_literal(read_code_point());
           else
             copy_code_point();
@@ -582,6 +589,19 @@ class Translator {
   };
 
   bool at_end() const { return i_ >= p_.size(); }
+
+  /// Java's \Z, and $ outside MULTILINE mode: the end of the input, or before a line terminator
+  /// that ends it. RE2 cannot look ahead, so the terminator is matched, after an empty group
+  /// that marks where Java's match ends (end_marks_).
+  void end_of_input() {
+    const std::string terminator = flags_.d ? "\\n" : "\\r\\n|[\\n\\r\\x{85}\\x{2028}\\x{2029}]";
+    if (end_marks_ != nullptr) {
+      end_marks_->push_back(++groups_);
+      out_ += "(?:()(?:" + terminator + ")?\\z)";
+    } else {
+      out_ += "(?:(?:" + terminator + ")?\\z)";
+    }
+  }
 
   /// A literal character, in the case-insensitive form when CASE_INSENSITIVE is on.
   void emit_literal(char32_t c) {
@@ -667,6 +687,7 @@ class Translator {
     if (at_end() || p_[i_] != '?') {
       saved_.push_back(flags_);
       out_ += '(';
+      ++groups_;
       return;
     }
     ++i_;  // ?
@@ -679,6 +700,7 @@ class Translator {
       if (close == std::string_view::npos) invalid("named capturing group is missing trailing '>'");
       saved_.push_back(flags_);
       out_ += "(?P" + std::string(rest.substr(0, close + 1));
+      ++groups_;
       i_ += close + 1;
       return;
     }
@@ -845,10 +867,8 @@ class Translator {
         out_ += "(?:\\r\\n|[\\n\\x{B}\\f\\r\\x{85}\\x{2028}\\x{2029}])";
         return;
       case 'Z':
-        // Java's \Z also matches before a line terminator that ends the input, as its $ does;
-        // RE2 cannot look ahead, so both match at the very end only.
         i_ += 2;
-        out_ += "(?-m:$)";
+        end_of_input();
         return;
       case 'z':
       case 'A':
@@ -972,10 +992,15 @@ class Translator {
   Flags flags_;
   std::vector<Flags> saved_;  // the flags outside each open group
   bool quantifier_ = false;   // the last token was a quantifier
+  int groups_ = 0;            // capturing groups so far, the marks included
+  std::vector<int>* end_marks_;
 };
 
 }  // namespace
 
-std::string java_regex_to_re2(std::string_view p) { return Translator(p).run(); }
+std::string java_regex_to_re2(std::string_view p, std::vector<int>* end_marks) {
+  if (end_marks) end_marks->clear();
+  return Translator(p, end_marks).run();
+}
 
 }  // namespace ember::functions

@@ -26,7 +26,13 @@ class JavaRegexError : public std::runtime_error {
 /// two spell or mean differently (property classes such as \p{IsHan}, \p{InGreek},
 /// \p{javaMirrored}, class intersections, \s, \v, \R, `.`, embedded flags and COMMENTS mode)
 /// rewritten, everything else as written. Throws JavaRegexError.
-std::string java_regex_to_re2(std::string_view pattern);
+///
+/// Java's \Z (and $ outside MULTILINE mode) also match before a line terminator that ends the
+/// input, which RE2 cannot say without consuming it. With `end_marks`, each one gets an empty
+/// capturing group before the terminator, whose number is listed there: when such a group takes
+/// part in a match before a terminator, Java's match (and each group reaching the end) ends
+/// where it is, and the group is not one of the pattern's own.
+std::string java_regex_to_re2(std::string_view pattern, std::vector<int>* end_marks = nullptr);
 
 /// Compiles patterns on demand and keeps the last one (patterns are constants in almost every
 /// query). A bad pattern raises INVALID_PARAMETER_VALUE.PATTERN naming `fn`.

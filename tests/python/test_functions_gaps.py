@@ -368,6 +368,17 @@ def test_java_regex_constructs(diff):
         r"regexp_extract('xy', '(?<first>x)(y)', 2) AS d, str_to_map('a=1\u2028b=2', '\\R', '=') AS e"))
 
 
+def test_java_regex_end_before_a_final_line_terminator(diff):
+    # Java's $ and \Z also match before a line terminator that ends the input; the match ends
+    # there, leaving the terminator out.
+    diff(lambda s: s.sql(
+        r"SELECT regexp_replace('ab\n', 'b$', 'X') AS a, regexp_count('a\n', '$') AS b, "
+        r"regexp_extract('ab\r\n', '(b)\\Z', 0) AS c, split('a\nb\n', '$') AS d, 'ab\n' RLIKE 'b$' AS e, "
+        r"regexp_replace('ab\n\n', 'b$', 'X') AS f, regexp_instr('xab\n', 'b$') AS g, "
+        r"regexp_extract_all('a\nb\n', '(?m)^\\w$', 0) AS h, regexp_replace('ab\r', '(?d)b$', 'X') AS i, "
+        r"regexp_substr('ab\u2028', '\\w$') AS j, regexp_replace('ab\n', '(b$)', '[$1]') AS k"))
+
+
 def test_java_regex_constructs_re2_cannot_express(ember):
     # Spark answers these; Ember says plainly that it cannot rather than answering differently.
     from harness import error_condition

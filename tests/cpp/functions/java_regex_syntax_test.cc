@@ -87,6 +87,30 @@ TEST(JavaRegexSyntax, LineBreaksAndWhiteSpace) {
   EXPECT_FALSE(finds("a\\z", "ab"));
 }
 
+TEST(JavaRegexSyntax, EndOfInputBeforeAFinalLineTerminator) {
+  JavaRegex re("regexp_extract");
+  EXPECT_EQ(re.find_group("b$", "ab\n", 0).value(), "b");
+  EXPECT_EQ(re.find_group("(b)\\Z", "ab\r\n", 0).value(), "b");
+  EXPECT_EQ(re.find_group("(b)\\Z", "ab\r\n", 1).value(), "b");
+  EXPECT_EQ(re.find_group("a$|(b)$", "b\u2028", 1).value(), "b");
+  EXPECT_FALSE(finds("b$", "ab\n\n"));
+  EXPECT_FALSE(finds("b\\z", "ab\n"));
+  EXPECT_FALSE(finds("(?d)b$", "ab\r"));
+  EXPECT_TRUE(finds("(?d)b$", "ab\n"));
+  EXPECT_EQ(re.find_group("(b$)", "ab\n", 1).value(), "b");
+  EXPECT_EQ(re.find_group("(a(b\\Z))", "ab\n", 2).value(), "b");
+  EXPECT_EQ(re.find_group("(a)(b$)", "ab\n", 1).value(), "a");
+  EXPECT_FALSE(matches("ab$", "ab\n"));  // Matcher.matches needs the whole input
+  EXPECT_TRUE(matches("ab$", "ab"));
+  EXPECT_TRUE(matches("ab\n?$", "ab\n"));
+  EXPECT_TRUE(finds("(?m)^b$", "a\nb\nc"));
+  const std::vector<std::string_view> parts = re.split("$", "a\nb\n", -1);
+  ASSERT_EQ(parts.size(), 3u);
+  EXPECT_EQ(parts[0], "a\nb");
+  EXPECT_EQ(parts[1], "\n");
+  EXPECT_EQ(parts[2], "");
+}
+
 TEST(JavaRegexSyntax, DotStopsAtJavasLineTerminators) {
   EXPECT_FALSE(matches("a.b", "a\rb"));
   EXPECT_FALSE(matches("a.b", "a\u2028b"));
