@@ -291,6 +291,8 @@ LITERALS = [
     "TIMESTAMP_NTZ'2020-01-01 10:00:00'", "X'0A'", "INTERVAL 1 DAY",
     "INTERVAL 3 HOURS 2 MINUTES", "-INTERVAL 1 DAY", "1.0BD", "-1.0BD", "1Y", "1S", "1L", "1.0D", "1E10",
     "1.5e2D", "1e-3", "1.0F", "12345678901234567890", "2147483648", "-9223372036854775808",
+    "0.0000001", "-0.0000001", "0.000001", "0.00000100", "1.0E-7BD", "123E-10BD", "0.0000000",
+    "CAST(0.0000001 AS STRING)", "0.00000000000000000000000000000000000001BD",
 ]
 
 
@@ -315,6 +317,16 @@ def test_cast_to_nested_type_mismatch_names_the_operand(diff_error):
     err = diff_error(lambda s: s.sql("SELECT CAST(1 AS MAP<INT,INT>)"),
                      "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION")
     assert 'Cannot resolve "1"' in str(err), str(err)[:300]
+
+
+def test_numeric_literals_out_of_range(diff_error):
+    err = diff_error(lambda s: s.sql("SELECT 3.4028235E38F"), "INVALID_NUMERIC_LITERAL_RANGE")
+    assert "maximum value of 3.4028234663852886E+38" in str(err), str(err)[:300]
+    err = diff_error(lambda s: s.sql("SELECT 1E400BD"), "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION")
+    assert "Decimal precision 401 exceeds" in str(err), str(err)[:300]
+    for literal in ["0.0000000000000000000000000000000000000001BD", "0.0000000000000000000000000000000000000001"]:
+        err = diff_error(lambda s, v=literal: s.sql(f"SELECT {v}"), "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION")
+        assert "Decimal precision 40 exceeds" in str(err), str(err)[:300]
 
 
 def test_decimal_literal_keeps_its_digits(ember, oracle):
