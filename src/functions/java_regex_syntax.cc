@@ -558,17 +558,17 @@ class Translator {
           quantifier_ = true;
           break;
         case '{': {
-          // A bounded quantifier {n}, {n,} or {n,m}; anything else is a literal brace.
+          // A bounded quantifier {n}, {n,} or {n,m}; Java rejects any other brace.
+          if (i_ + 1 >= p_.size() || !std::isdigit(static_cast<unsigned char>(p_[i_ + 1])))
+            invalid("Illegal repetition");
           size_t k = i_ + 1;
-          while (k < p_.size() && (std::isdigit(static_cast<unsigned char>(p_[k])) || p_[k] == ',')) ++k;
-          if (k < p_.size() && p_[k] == '}' && k > i_ + 1 && std::isdigit(static_cast<unsigned char>(p_[i_ + 1]))) {
-            out_.append(p_.substr(i_, k + 1 - i_));
-            i_ = k + 1;
-            quantifier_ = true;
-          } else {
-            out_ += "\\{";
-            ++i_;
-          }
+          while (k < p_.size() && std::isdigit(static_cast<unsigned char>(p_[k]))) ++k;
+          if (k < p_.size() && p_[k] == ',') ++k;
+          while (k < p_.size() && std::isdigit(static_cast<unsigned char>(p_[k]))) ++k;
+          if (k >= p_.size() || p_[k] != '}') invalid("Unclosed counted closure");
+          out_.append(p_.substr(i_, k + 1 - i_));
+          i_ = k + 1;
+          quantifier_ = true;
           break;
         }
         default:

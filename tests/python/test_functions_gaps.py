@@ -391,6 +391,15 @@ def test_java_regex_end_before_a_final_line_terminator(diff):
         r"regexp_substr('ab\u2028', '\\w$') AS j, regexp_replace('ab\n', '(b$)', '[$1]') AS k"))
 
 
+def test_java_regex_syntax_errors_and_brackets(diff, diff_error):
+    # Java rejects a brace that is no bounded quantifier, and has no POSIX bracket expressions.
+    for pattern in ["a{", "{", "a{,2}", "a{1"]:
+        diff_error(lambda s, p=pattern: s.sql(f"SELECT regexp_replace('a{{', '{p}', 'x')"),
+                   "INVALID_PARAMETER_VALUE.PATTERN")
+    diff(lambda s: s.sql("SELECT 'b' RLIKE '[[:alpha:]]' AS a, 'l' RLIKE '[[:alpha:]]' AS b, "
+                         "regexp_replace('a}', 'a}', 'x') AS c, regexp_count('aaa', 'a{1,2}') AS d"))
+
+
 def test_java_regex_constructs_re2_cannot_express(ember):
     # Spark answers these; Ember says plainly that it cannot rather than answering differently.
     from harness import error_condition

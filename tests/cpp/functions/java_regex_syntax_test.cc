@@ -174,7 +174,10 @@ TEST(JavaRegexSyntax, EscapesAndNamedGroups) {
   JavaRegex re("regexp_extract");
   EXPECT_EQ(re.find_group("(?<first>a)(b)", "ab", 2).value(), "b");
   EXPECT_TRUE(matches("a{2}b{1,}", "aab"));
-  EXPECT_TRUE(matches("a{,", "a{,"));
+  EXPECT_TRUE(matches("a}", "a}"));
+  // Java has no POSIX bracket expressions: [[:alpha:]] is the characters : a l p h.
+  EXPECT_FALSE(matches("[[:alpha:]]", "b"));
+  EXPECT_TRUE(matches("[[:alpha:]]+", "alpha:"));
 }
 
 TEST(JavaRegexSyntax, WhatRe2CannotDoIsAnError) {
@@ -185,6 +188,9 @@ TEST(JavaRegexSyntax, WhatRe2CannotDoIsAnError) {
     EXPECT_NE(e.find("not supported"), std::string::npos) << p << ": " << e;
   }
   EXPECT_NE(error_of("[a").find("Unclosed character class"), std::string::npos);
+  for (const char* p : {"{", "a{", "a{}", "a{,2}", "{abc}"})
+    EXPECT_NE(error_of(p).find("Illegal repetition"), std::string::npos) << p;
+  EXPECT_NE(error_of("a{1").find("Unclosed counted closure"), std::string::npos);
   // Lazy quantifiers are fine.
   EXPECT_EQ(error_of("a+?b*?"), "");
 }
