@@ -60,16 +60,22 @@ class Translator {
       const bool was_quantifier = quantifier_;
       quantifier_ = false;
       switch (c) {
-        case '\\': escape(); break;
+        case '\\':
+          escape();
+          break;
         case '[': {
           const ParsedClass k = parse_class();
           if (k.negated)
             out_ += k.inner.body.empty() ? "(?s:.)" : "[^" + k.inner.body + "]";
           else
-            out_ += k.inner.body.empty() ? "[^" + code_point(0) + "-" + code_point(kMaxCodePoint) + "]" : "[" + k.inner.body + "]";
+            out_ += k.inner.body.empty()
+                        ? "[^" + code_point(0) + "-" + code_point(kMaxCodePoint) + "]"
+                        : "[" + k.inner.body + "]";
           break;
         }
-        case '(': group(); break;
+        case '(':
+          group();
+          break;
         case '$':
           ++i_;
           if (flags_.m)
@@ -183,8 +189,8 @@ class Translator {
   bool is_line_terminator_at(size_t k) const {
     if (p_[k] == '\n') return true;
     if (flags_.d) return false;
-    return p_[k] == '\r' || p_.compare(k, 2, "\xC2\x85") == 0 || p_.compare(k, 3, "\xE2\x80\xA8") == 0 ||
-           p_.compare(k, 3, "\xE2\x80\xA9") == 0;
+    return p_[k] == '\r' || p_.compare(k, 2, "\xC2\x85") == 0 ||
+           p_.compare(k, 3, "\xE2\x80\xA8") == 0 || p_.compare(k, 3, "\xE2\x80\xA9") == 0;
   }
 
   /// In COMMENTS mode: white space, and # up to the end of the line.
@@ -212,16 +218,34 @@ class Translator {
       const char c = p_[i_];
       bool* flag = nullptr;
       switch (c) {
-        case '-': on = false; continue;
-        case 'i': flag = &f.i; break;
-        case 'd': flag = &f.d; break;
-        case 'm': flag = &f.m; break;
-        case 's': flag = &f.s; break;
-        case 'x': flag = &f.x; break;
-        case 'u': flag = &f.u; break;
-        case 'U': flag = &f.U; break;
-        case 'c': continue;  // CANON_EQ: Spark's strings are compared as they are
-        default: invalid("Unknown inline modifier");
+        case '-':
+          on = false;
+          continue;
+        case 'i':
+          flag = &f.i;
+          break;
+        case 'd':
+          flag = &f.d;
+          break;
+        case 'm':
+          flag = &f.m;
+          break;
+        case 's':
+          flag = &f.s;
+          break;
+        case 'x':
+          flag = &f.x;
+          break;
+        case 'u':
+          flag = &f.u;
+          break;
+        case 'U':
+          flag = &f.U;
+          break;
+        case 'c':
+          continue;  // CANON_EQ: Spark's strings are compared as they are
+        default:
+          invalid("Unknown inline modifier");
       }
       *flag = on;
       if (c == 'm') (on ? re2_on : re2_off) += c;
@@ -241,8 +265,10 @@ class Translator {
     }
     ++i_;  // ?
     const std::string_view rest = p_.substr(i_);
-    if (rest.substr(0, 1) == "=" || rest.substr(0, 1) == "!") unsupported("lookahead (?=...) and (?!...)");
-    if (rest.substr(0, 2) == "<=" || rest.substr(0, 2) == "<!") unsupported("lookbehind (?<=...) and (?<!...)");
+    if (rest.substr(0, 1) == "=" || rest.substr(0, 1) == "!")
+      unsupported("lookahead (?=...) and (?!...)");
+    if (rest.substr(0, 2) == "<=" || rest.substr(0, 2) == "<!")
+      unsupported("lookbehind (?<=...) and (?<!...)");
     if (rest.substr(0, 1) == ">") unsupported("atomic groups (?>...)");
     if (rest.substr(0, 1) == "<") {
       const size_t close = rest.find('>');
@@ -288,12 +314,24 @@ class Translator {
       return v;
     };
     switch (d) {
-      case 't': i_ += 2; return U'\t';
-      case 'n': i_ += 2; return U'\n';
-      case 'r': i_ += 2; return U'\r';
-      case 'f': i_ += 2; return U'\f';
-      case 'a': i_ += 2; return U'\a';
-      case 'e': i_ += 2; return 0x1B;
+      case 't':
+        i_ += 2;
+        return U'\t';
+      case 'n':
+        i_ += 2;
+        return U'\n';
+      case 'r':
+        i_ += 2;
+        return U'\r';
+      case 'f':
+        i_ += 2;
+        return U'\f';
+      case 'a':
+        i_ += 2;
+        return U'\a';
+      case 'e':
+        i_ += 2;
+        return 0x1B;
       case 'c':
         if (i_ + 2 < p_.size()) {
           const char32_t v = static_cast<unsigned char>(p_[i_ + 2]) ^ 64;
@@ -335,7 +373,8 @@ class Translator {
         if (k >= p_.size() || p_[k] < '0' || p_[k] > '7') return std::nullopt;
         char32_t value = 0;
         const size_t most = p_[k] <= '3' ? 3 : 2;
-        while (k < p_.size() && k < i_ + 2 + most && p_[k] >= '0' && p_[k] <= '7') value = value * 8 + (p_[k++] - '0');
+        while (k < p_.size() && k < i_ + 2 + most && p_[k] >= '0' && p_[k] <= '7')
+          value = value * 8 + (p_[k++] - '0');
         i_ = k;
         return value;
       }
@@ -356,22 +395,42 @@ class Translator {
       // UNICODE_CHARACTER_CLASS: \d is any decimal digit, \w Java's Unicode word characters and
       // \s Unicode's White_Space.
       i_ += 2;
-      const ClassText cls = d == 'd' || d == 'D' ? ClassText{"\\p{Nd}", "\\P{Nd}"}
+      const ClassText cls = d == 'd' || d == 'D'   ? ClassText{"\\p{Nd}", "\\P{Nd}"}
                             : d == 'w' || d == 'W' ? *java_table("WORD")
                                                    : *java_table("WHITESPACE");
       return std::islower(static_cast<unsigned char>(d)) ? cls : complement_of(cls);
     }
     switch (d) {
-      case 'd': i_ += 2; return ClassText{"0-9", "\\D"};
-      case 'D': i_ += 2; return ClassText{"\\D", "0-9"};
-      case 'w': i_ += 2; return ClassText{"\\w", "\\W"};
-      case 'W': i_ += 2; return ClassText{"\\W", "\\w"};
-      case 's': i_ += 2; return text_of(kJavaSpace);
-      case 'S': i_ += 2; return complement_of(text_of(kJavaSpace));
-      case 'h': i_ += 2; return ClassText{kHorizontalSpace, ""};
-      case 'H': i_ += 2; return complement_of(ClassText{kHorizontalSpace, ""});
-      case 'v': i_ += 2; return text_of(kVerticalSpace);
-      case 'V': i_ += 2; return complement_of(text_of(kVerticalSpace));
+      case 'd':
+        i_ += 2;
+        return ClassText{"0-9", "\\D"};
+      case 'D':
+        i_ += 2;
+        return ClassText{"\\D", "0-9"};
+      case 'w':
+        i_ += 2;
+        return ClassText{"\\w", "\\W"};
+      case 'W':
+        i_ += 2;
+        return ClassText{"\\W", "\\w"};
+      case 's':
+        i_ += 2;
+        return text_of(kJavaSpace);
+      case 'S':
+        i_ += 2;
+        return complement_of(text_of(kJavaSpace));
+      case 'h':
+        i_ += 2;
+        return ClassText{kHorizontalSpace, ""};
+      case 'H':
+        i_ += 2;
+        return complement_of(ClassText{kHorizontalSpace, ""});
+      case 'v':
+        i_ += 2;
+        return text_of(kVerticalSpace);
+      case 'V':
+        i_ += 2;
+        return complement_of(text_of(kVerticalSpace));
       case 'p':
       case 'P': {
         std::string_view name;
@@ -386,11 +445,14 @@ class Translator {
         }
         // Names Java and RE2 share are left to RE2, which rejects those it does not know.
         const std::string as_written(name);
-        const ClassText cls = property(name, flags_.U).value_or(ClassText{"\\p{" + as_written + "}", "\\P{" + as_written + "}"});
+        const ClassText cls =
+            property(name, flags_.U)
+                .value_or(ClassText{"\\p{" + as_written + "}", "\\P{" + as_written + "}"});
         i_ = next;
         return d == 'P' ? complement_of(cls) : cls;
       }
-      default: return std::nullopt;
+      default:
+        return std::nullopt;
     }
   }
 
@@ -407,7 +469,8 @@ class Translator {
       return;
     }
     if (auto cls = class_escape()) {
-      out_ += cls->body.empty() ? "[^" + code_point(0) + "-" + code_point(kMaxCodePoint) + "]" : "[" + cls->body + "]";
+      out_ += cls->body.empty() ? "[^" + code_point(0) + "-" + code_point(kMaxCodePoint) + "]"
+                                : "[" + cls->body + "]";
       return;
     }
     switch (d) {
@@ -426,10 +489,14 @@ class Translator {
         out_.append(p_.substr(i_, 2));
         i_ += 2;
         return;
-      case 'G': unsupported("\\G (the end of the previous match)");
-      case 'k': unsupported("backreferences");
-      case 'X': unsupported("\\X (grapheme clusters)");
-      default: break;
+      case 'G':
+        unsupported("\\G (the end of the previous match)");
+      case 'k':
+        unsupported("backreferences");
+      case 'X':
+        unsupported("\\X (grapheme clusters)");
+      default:
+        break;
     }
     if (d >= '1' && d <= '9') unsupported("backreferences");
     const size_t start = i_;
@@ -488,7 +555,8 @@ class Translator {
         const size_t end = p_.find("\\E", i_ + 2);
         const size_t stop = end == std::string_view::npos ? p_.size() : end;
         for (char32_t q : utf8_decode(p_.substr(i_ + 2, stop - i_ - 2)))
-          current = union_of(current, flags_.i ? folded_range(q, q, flags_.u) : ClassText{code_point(q), ""});
+          current = union_of(
+              current, flags_.i ? folded_range(q, q, flags_.u) : ClassText{code_point(q), ""});
         i_ = end == std::string_view::npos ? p_.size() : end + 2;
         continue;
       }
@@ -517,8 +585,10 @@ class Translator {
         hi = *h;
         (void)dash;
       }
-      current = union_of(current, flags_.i ? folded_range(*lo, hi, flags_.u)
-                                           : ClassText{code_point(*lo) + (hi > *lo ? "-" + code_point(hi) : ""), ""});
+      current = union_of(
+          current, flags_.i
+                       ? folded_range(*lo, hi, flags_.u)
+                       : ClassText{code_point(*lo) + (hi > *lo ? "-" + code_point(hi) : ""), ""});
     }
     if (operands.empty()) {
       result.inner = current;

@@ -1,8 +1,7 @@
-#include "functions/regexp_util.h"
-
 #include <gtest/gtest.h>
 
 #include "common/error.h"
+#include "functions/regexp_util.h"
 
 namespace ember::functions {
 namespace {
@@ -181,8 +180,8 @@ TEST(JavaRegexSyntax, EscapesAndNamedGroups) {
 }
 
 TEST(JavaRegexSyntax, WhatRe2CannotDoIsAnError) {
-  for (const char* p : {"(a)\\1", "(?<n>a)\\k<n>", "a(?=b)", "a(?!b)", "(?<=a)b", "(?<!a)b", "(?>a)", "a++",
-                        "a*+", "a?+", "a{2}+", "\\Ga"}) {
+  for (const char* p : {"(a)\\1", "(?<n>a)\\k<n>", "a(?=b)", "a(?!b)", "(?<=a)b", "(?<!a)b",
+                        "(?>a)", "a++", "a*+", "a?+", "a{2}+", "\\Ga"}) {
     const std::string e = error_of(p);
     EXPECT_NE(e.find("INVALID_PARAMETER_VALUE.PATTERN"), std::string::npos) << p << ": " << e;
     EXPECT_NE(e.find("not supported"), std::string::npos) << p << ": " << e;
