@@ -122,21 +122,19 @@ int128_t rescale(const ParsedDecimal& d, int scale, int precision, const std::st
 
 TypedValue decimal_literal(const pb::Expression::Literal::Decimal& dec) {
   ParsedDecimal d = parse_decimal_text(dec.value());
-  int scale, precision;
-  if (dec.has_precision() || dec.has_scale()) {
-    precision = dec.has_precision() ? dec.precision() : DataType::kMaxDecimalPrecision;
-    scale = dec.has_scale() ? dec.scale() : 0;
-  } else {
-    // BigDecimal's own precision and scale, made non-negative as Spark's DecimalType does.
-    int p = static_cast<int>(d.digits.size());
-    int s = d.scale;
-    if (s < 0) {
-      p -= s;
-      s = 0;
-    }
-    precision = std::max(p, s);
-    scale = s;
+  // The value's own precision and scale (BigDecimal's, with a negative scale made zero as
+  // Spark's Decimal does), widened to the precision and scale the client sent: Spark Connect
+  // never narrows a literal to its declared type, so 1.50 sent as DECIMAL(10,0) is
+  // DECIMAL(10,2).
+  int precision = static_cast<int>(d.digits.size());
+  int scale = d.scale;
+  if (scale < 0) {
+    precision -= scale;
+    scale = 0;
   }
+  if (dec.has_precision()) precision = std::max(precision, static_cast<int>(dec.precision()));
+  if (dec.has_scale()) scale = std::max(scale, static_cast<int>(dec.scale()));
+  precision = std::max(precision, scale);
   if (precision < 1 || precision > DataType::kMaxDecimalPrecision || scale < 0 ||
       scale > precision) {
     throw SparkError(

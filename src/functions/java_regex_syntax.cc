@@ -1,397 +1,625 @@
 // Java's regular expression syntax in the form RE2 reads. Spark's patterns are
-// java.util.regex patterns; RE2 shares most of the syntax, and the parts it spells differently
-// are rewritten here before compiling: the property classes \p{...} / \P{...} (Java's Is-prefixed
-// scripts, categories and binary properties, In-prefixed blocks, the POSIX and java* names),
-// \uXXXX, \0 octal escapes, \e and \h. What RE2 cannot do at all (backreferences, lookaround)
-// is left as written, for RE2 to reject.
+// java.util.regex patterns; RE2 shares most of the syntax, and the parts it spells or means
+// differently are rewritten here before compiling:
+//  - the property classes \p{...} / \P{...} (Java's Is-prefixed scripts, categories and binary
+//    properties, In-prefixed blocks, the POSIX and java* names), Java's \s, \h, \v, \R, \Z,
+//    \uXXXX, \0 octal, \cX and \e escapes, and the line terminators `.` stops at;
+//  - classes with negated members and intersections ([\P{L}x], [a-z&&[^aeiou]]), computed into
+//    explicit ranges of code points;
+//  - the embedded flags (?idmsuxU-idmsuxU) and (?flags:...), COMMENTS mode (x) included.
+// What RE2 cannot do (backreferences, lookaround, atomic groups, possessive quantifiers) raises
+// JavaRegexError, so that no query gets a different answer from Spark's.
 
 #include <cctype>
-#include <cstdio>
 #include <optional>
-#include <utility>
+#include <vector>
 
+#include "functions/java_regex_classes.h"
 #include "functions/regexp_util.h"
+#include "functions/string_util.h"
 
 namespace ember::functions {
 namespace {
 
-struct Block {
-  const char* name;  // upper case, without spaces, hyphens and underscores
-  char32_t first;
-  char32_t last;
-};
-
-/// Unicode's blocks (Blocks.txt), by the names Java's UnicodeBlock.forName accepts.
-const Block kBlocks[] = {
-    {"BASICLATIN", 0x0000, 0x007F}, {"LATIN1SUPPLEMENT", 0x0080, 0x00FF}, {"LATINEXTENDEDA", 0x0100, 0x017F},
-    {"LATINEXTENDEDB", 0x0180, 0x024F}, {"IPAEXTENSIONS", 0x0250, 0x02AF},
-    {"SPACINGMODIFIERLETTERS", 0x02B0, 0x02FF}, {"COMBININGDIACRITICALMARKS", 0x0300, 0x036F},
-    {"GREEKANDCOPTIC", 0x0370, 0x03FF}, {"CYRILLIC", 0x0400, 0x04FF}, {"CYRILLICSUPPLEMENT", 0x0500, 0x052F},
-    {"ARMENIAN", 0x0530, 0x058F}, {"HEBREW", 0x0590, 0x05FF}, {"ARABIC", 0x0600, 0x06FF},
-    {"SYRIAC", 0x0700, 0x074F}, {"ARABICSUPPLEMENT", 0x0750, 0x077F}, {"THAANA", 0x0780, 0x07BF},
-    {"NKO", 0x07C0, 0x07FF}, {"SAMARITAN", 0x0800, 0x083F}, {"MANDAIC", 0x0840, 0x085F},
-    {"SYRIACSUPPLEMENT", 0x0860, 0x086F}, {"ARABICEXTENDEDB", 0x0870, 0x089F},
-    {"ARABICEXTENDEDA", 0x08A0, 0x08FF}, {"DEVANAGARI", 0x0900, 0x097F}, {"BENGALI", 0x0980, 0x09FF},
-    {"GURMUKHI", 0x0A00, 0x0A7F}, {"GUJARATI", 0x0A80, 0x0AFF}, {"ORIYA", 0x0B00, 0x0B7F},
-    {"TAMIL", 0x0B80, 0x0BFF}, {"TELUGU", 0x0C00, 0x0C7F}, {"KANNADA", 0x0C80, 0x0CFF},
-    {"MALAYALAM", 0x0D00, 0x0D7F}, {"SINHALA", 0x0D80, 0x0DFF}, {"THAI", 0x0E00, 0x0E7F},
-    {"LAO", 0x0E80, 0x0EFF}, {"TIBETAN", 0x0F00, 0x0FFF}, {"MYANMAR", 0x1000, 0x109F},
-    {"GEORGIAN", 0x10A0, 0x10FF}, {"HANGULJAMO", 0x1100, 0x11FF}, {"ETHIOPIC", 0x1200, 0x137F},
-    {"ETHIOPICSUPPLEMENT", 0x1380, 0x139F}, {"CHEROKEE", 0x13A0, 0x13FF},
-    {"UNIFIEDCANADIANABORIGINALSYLLABICS", 0x1400, 0x167F}, {"OGHAM", 0x1680, 0x169F},
-    {"RUNIC", 0x16A0, 0x16FF}, {"TAGALOG", 0x1700, 0x171F}, {"HANUNOO", 0x1720, 0x173F},
-    {"BUHID", 0x1740, 0x175F}, {"TAGBANWA", 0x1760, 0x177F}, {"KHMER", 0x1780, 0x17FF},
-    {"MONGOLIAN", 0x1800, 0x18AF}, {"UNIFIEDCANADIANABORIGINALSYLLABICSEXTENDED", 0x18B0, 0x18FF},
-    {"LIMBU", 0x1900, 0x194F}, {"TAILE", 0x1950, 0x197F}, {"NEWTAILUE", 0x1980, 0x19DF},
-    {"KHMERSYMBOLS", 0x19E0, 0x19FF}, {"BUGINESE", 0x1A00, 0x1A1F}, {"TAITHAM", 0x1A20, 0x1AAF},
-    {"COMBININGDIACRITICALMARKSEXTENDED", 0x1AB0, 0x1AFF}, {"BALINESE", 0x1B00, 0x1B7F},
-    {"SUNDANESE", 0x1B80, 0x1BBF}, {"BATAK", 0x1BC0, 0x1BFF}, {"LEPCHA", 0x1C00, 0x1C4F},
-    {"OLCHIKI", 0x1C50, 0x1C7F}, {"CYRILLICEXTENDEDC", 0x1C80, 0x1C8F}, {"GEORGIANEXTENDED", 0x1C90, 0x1CBF},
-    {"SUNDANESESUPPLEMENT", 0x1CC0, 0x1CCF}, {"VEDICEXTENSIONS", 0x1CD0, 0x1CFF},
-    {"PHONETICEXTENSIONS", 0x1D00, 0x1D7F}, {"PHONETICEXTENSIONSSUPPLEMENT", 0x1D80, 0x1DBF},
-    {"COMBININGDIACRITICALMARKSSUPPLEMENT", 0x1DC0, 0x1DFF}, {"LATINEXTENDEDADDITIONAL", 0x1E00, 0x1EFF},
-    {"GREEKEXTENDED", 0x1F00, 0x1FFF}, {"GENERALPUNCTUATION", 0x2000, 0x206F},
-    {"SUPERSCRIPTSANDSUBSCRIPTS", 0x2070, 0x209F}, {"CURRENCYSYMBOLS", 0x20A0, 0x20CF},
-    {"COMBININGDIACRITICALMARKSFORSYMBOLS", 0x20D0, 0x20FF}, {"LETTERLIKESYMBOLS", 0x2100, 0x214F},
-    {"NUMBERFORMS", 0x2150, 0x218F}, {"ARROWS", 0x2190, 0x21FF}, {"MATHEMATICALOPERATORS", 0x2200, 0x22FF},
-    {"MISCELLANEOUSTECHNICAL", 0x2300, 0x23FF}, {"CONTROLPICTURES", 0x2400, 0x243F},
-    {"OPTICALCHARACTERRECOGNITION", 0x2440, 0x245F}, {"ENCLOSEDALPHANUMERICS", 0x2460, 0x24FF},
-    {"BOXDRAWING", 0x2500, 0x257F}, {"BLOCKELEMENTS", 0x2580, 0x259F}, {"GEOMETRICSHAPES", 0x25A0, 0x25FF},
-    {"MISCELLANEOUSSYMBOLS", 0x2600, 0x26FF}, {"DINGBATS", 0x2700, 0x27BF},
-    {"MISCELLANEOUSMATHEMATICALSYMBOLSA", 0x27C0, 0x27EF}, {"SUPPLEMENTALARROWSA", 0x27F0, 0x27FF},
-    {"BRAILLEPATTERNS", 0x2800, 0x28FF}, {"SUPPLEMENTALARROWSB", 0x2900, 0x297F},
-    {"MISCELLANEOUSMATHEMATICALSYMBOLSB", 0x2980, 0x29FF},
-    {"SUPPLEMENTALMATHEMATICALOPERATORS", 0x2A00, 0x2AFF}, {"MISCELLANEOUSSYMBOLSANDARROWS", 0x2B00, 0x2BFF},
-    {"GLAGOLITIC", 0x2C00, 0x2C5F}, {"LATINEXTENDEDC", 0x2C60, 0x2C7F}, {"COPTIC", 0x2C80, 0x2CFF},
-    {"GEORGIANSUPPLEMENT", 0x2D00, 0x2D2F}, {"TIFINAGH", 0x2D30, 0x2D7F},
-    {"ETHIOPICEXTENDED", 0x2D80, 0x2DDF}, {"CYRILLICEXTENDEDA", 0x2DE0, 0x2DFF},
-    {"SUPPLEMENTALPUNCTUATION", 0x2E00, 0x2E7F}, {"CJKRADICALSSUPPLEMENT", 0x2E80, 0x2EFF},
-    {"KANGXIRADICALS", 0x2F00, 0x2FDF}, {"IDEOGRAPHICDESCRIPTIONCHARACTERS", 0x2FF0, 0x2FFF},
-    {"CJKSYMBOLSANDPUNCTUATION", 0x3000, 0x303F}, {"HIRAGANA", 0x3040, 0x309F}, {"KATAKANA", 0x30A0, 0x30FF},
-    {"BOPOMOFO", 0x3100, 0x312F}, {"HANGULCOMPATIBILITYJAMO", 0x3130, 0x318F}, {"KANBUN", 0x3190, 0x319F},
-    {"BOPOMOFOEXTENDED", 0x31A0, 0x31BF}, {"CJKSTROKES", 0x31C0, 0x31EF},
-    {"KATAKANAPHONETICEXTENSIONS", 0x31F0, 0x31FF}, {"ENCLOSEDCJKLETTERSANDMONTHS", 0x3200, 0x32FF},
-    {"CJKCOMPATIBILITY", 0x3300, 0x33FF}, {"CJKUNIFIEDIDEOGRAPHSEXTENSIONA", 0x3400, 0x4DBF},
-    {"YIJINGHEXAGRAMSYMBOLS", 0x4DC0, 0x4DFF}, {"CJKUNIFIEDIDEOGRAPHS", 0x4E00, 0x9FFF},
-    {"YISYLLABLES", 0xA000, 0xA48F}, {"YIRADICALS", 0xA490, 0xA4CF}, {"LISU", 0xA4D0, 0xA4FF},
-    {"VAI", 0xA500, 0xA63F}, {"CYRILLICEXTENDEDB", 0xA640, 0xA69F}, {"BAMUM", 0xA6A0, 0xA6FF},
-    {"MODIFIERTONELETTERS", 0xA700, 0xA71F}, {"LATINEXTENDEDD", 0xA720, 0xA7FF},
-    {"SYLOTINAGRI", 0xA800, 0xA82F}, {"COMMONINDICNUMBERFORMS", 0xA830, 0xA83F}, {"PHAGSPA", 0xA840, 0xA87F},
-    {"SAURASHTRA", 0xA880, 0xA8DF}, {"DEVANAGARIEXTENDED", 0xA8E0, 0xA8FF}, {"KAYAHLI", 0xA900, 0xA92F},
-    {"REJANG", 0xA930, 0xA95F}, {"HANGULJAMOEXTENDEDA", 0xA960, 0xA97F}, {"JAVANESE", 0xA980, 0xA9DF},
-    {"MYANMAREXTENDEDB", 0xA9E0, 0xA9FF}, {"CHAM", 0xAA00, 0xAA5F}, {"MYANMAREXTENDEDA", 0xAA60, 0xAA7F},
-    {"TAIVIET", 0xAA80, 0xAADF}, {"MEETEIMAYEKEXTENSIONS", 0xAAE0, 0xAAFF},
-    {"ETHIOPICEXTENDEDA", 0xAB00, 0xAB2F}, {"LATINEXTENDEDE", 0xAB30, 0xAB6F},
-    {"CHEROKEESUPPLEMENT", 0xAB70, 0xABBF}, {"MEETEIMAYEK", 0xABC0, 0xABFF},
-    {"HANGULSYLLABLES", 0xAC00, 0xD7AF}, {"HANGULJAMOEXTENDEDB", 0xD7B0, 0xD7FF},
-    {"HIGHSURROGATES", 0xD800, 0xDB7F}, {"HIGHPRIVATEUSESURROGATES", 0xDB80, 0xDBFF},
-    {"LOWSURROGATES", 0xDC00, 0xDFFF}, {"PRIVATEUSEAREA", 0xE000, 0xF8FF},
-    {"CJKCOMPATIBILITYIDEOGRAPHS", 0xF900, 0xFAFF}, {"ALPHABETICPRESENTATIONFORMS", 0xFB00, 0xFB4F},
-    {"ARABICPRESENTATIONFORMSA", 0xFB50, 0xFDFF}, {"VARIATIONSELECTORS", 0xFE00, 0xFE0F},
-    {"VERTICALFORMS", 0xFE10, 0xFE1F}, {"COMBININGHALFMARKS", 0xFE20, 0xFE2F},
-    {"CJKCOMPATIBILITYFORMS", 0xFE30, 0xFE4F}, {"SMALLFORMVARIANTS", 0xFE50, 0xFE6F},
-    {"ARABICPRESENTATIONFORMSB", 0xFE70, 0xFEFF}, {"HALFWIDTHANDFULLWIDTHFORMS", 0xFF00, 0xFFEF},
-    {"SPECIALS", 0xFFF0, 0xFFFF}, {"LINEARBSYLLABARY", 0x10000, 0x1007F},
-    {"LINEARBIDEOGRAMS", 0x10080, 0x100FF}, {"AEGEANNUMBERS", 0x10100, 0x1013F},
-    {"ANCIENTGREEKNUMBERS", 0x10140, 0x1018F}, {"ANCIENTSYMBOLS", 0x10190, 0x101CF},
-    {"PHAISTOSDISC", 0x101D0, 0x101FF}, {"LYCIAN", 0x10280, 0x1029F}, {"CARIAN", 0x102A0, 0x102DF},
-    {"COPTICEPACTNUMBERS", 0x102E0, 0x102FF}, {"OLDITALIC", 0x10300, 0x1032F}, {"GOTHIC", 0x10330, 0x1034F},
-    {"OLDPERMIC", 0x10350, 0x1037F}, {"UGARITIC", 0x10380, 0x1039F}, {"OLDPERSIAN", 0x103A0, 0x103DF},
-    {"DESERET", 0x10400, 0x1044F}, {"SHAVIAN", 0x10450, 0x1047F}, {"OSMANYA", 0x10480, 0x104AF},
-    {"OSAGE", 0x104B0, 0x104FF}, {"ELBASAN", 0x10500, 0x1052F}, {"CAUCASIANALBANIAN", 0x10530, 0x1056F},
-    {"VITHKUQI", 0x10570, 0x105BF}, {"LINEARA", 0x10600, 0x1077F}, {"LATINEXTENDEDF", 0x10780, 0x107BF},
-    {"CYPRIOTSYLLABARY", 0x10800, 0x1083F}, {"IMPERIALARAMAIC", 0x10840, 0x1085F},
-    {"PALMYRENE", 0x10860, 0x1087F}, {"NABATAEAN", 0x10880, 0x108AF}, {"HATRAN", 0x108E0, 0x108FF},
-    {"PHOENICIAN", 0x10900, 0x1091F}, {"LYDIAN", 0x10920, 0x1093F},
-    {"MEROITICHIEROGLYPHS", 0x10980, 0x1099F}, {"MEROITICCURSIVE", 0x109A0, 0x109FF},
-    {"KHAROSHTHI", 0x10A00, 0x10A5F}, {"OLDSOUTHARABIAN", 0x10A60, 0x10A7F},
-    {"OLDNORTHARABIAN", 0x10A80, 0x10A9F}, {"MANICHAEAN", 0x10AC0, 0x10AFF}, {"AVESTAN", 0x10B00, 0x10B3F},
-    {"INSCRIPTIONALPARTHIAN", 0x10B40, 0x10B5F}, {"INSCRIPTIONALPAHLAVI", 0x10B60, 0x10B7F},
-    {"PSALTERPAHLAVI", 0x10B80, 0x10BAF}, {"OLDTURKIC", 0x10C00, 0x10C4F},
-    {"OLDHUNGARIAN", 0x10C80, 0x10CFF}, {"HANIFIROHINGYA", 0x10D00, 0x10D3F},
-    {"RUMINUMERALSYMBOLS", 0x10E60, 0x10E7F}, {"YEZIDI", 0x10E80, 0x10EBF}, {"OLDSOGDIAN", 0x10F00, 0x10F2F},
-    {"SOGDIAN", 0x10F30, 0x10F6F}, {"OLDUYGHUR", 0x10F70, 0x10FAF}, {"CHORASMIAN", 0x10FB0, 0x10FDF},
-    {"ELYMAIC", 0x10FE0, 0x10FFF}, {"BRAHMI", 0x11000, 0x1107F}, {"KAITHI", 0x11080, 0x110CF},
-    {"SORASOMPENG", 0x110D0, 0x110FF}, {"CHAKMA", 0x11100, 0x1114F}, {"MAHAJANI", 0x11150, 0x1117F},
-    {"SHARADA", 0x11180, 0x111DF}, {"SINHALAARCHAICNUMBERS", 0x111E0, 0x111FF}, {"KHOJKI", 0x11200, 0x1124F},
-    {"MULTANI", 0x11280, 0x112AF}, {"KHUDAWADI", 0x112B0, 0x112FF}, {"GRANTHA", 0x11300, 0x1137F},
-    {"NEWA", 0x11400, 0x1147F}, {"TIRHUTA", 0x11480, 0x114DF}, {"SIDDHAM", 0x11580, 0x115FF},
-    {"MODI", 0x11600, 0x1165F}, {"MONGOLIANSUPPLEMENT", 0x11660, 0x1167F}, {"TAKRI", 0x11680, 0x116CF},
-    {"AHOM", 0x11700, 0x1174F}, {"DOGRA", 0x11800, 0x1184F}, {"WARANGCITI", 0x118A0, 0x118FF},
-    {"DIVESAKURU", 0x11900, 0x1195F}, {"NANDINAGARI", 0x119A0, 0x119FF},
-    {"ZANABAZARSQUARE", 0x11A00, 0x11A4F}, {"SOYOMBO", 0x11A50, 0x11AAF},
-    {"UNIFIEDCANADIANABORIGINALSYLLABICSEXTENDEDA", 0x11AB0, 0x11ABF}, {"PAUCINHAU", 0x11AC0, 0x11AFF},
-    {"BHAIKSUKI", 0x11C00, 0x11C6F}, {"MARCHEN", 0x11C70, 0x11CBF}, {"MASARAMGONDI", 0x11D00, 0x11D5F},
-    {"GUNJALAGONDI", 0x11D60, 0x11DAF}, {"MAKASAR", 0x11EE0, 0x11EFF}, {"LISUSUPPLEMENT", 0x11FB0, 0x11FBF},
-    {"TAMILSUPPLEMENT", 0x11FC0, 0x11FFF}, {"CUNEIFORM", 0x12000, 0x123FF},
-    {"CUNEIFORMNUMBERSANDPUNCTUATION", 0x12400, 0x1247F}, {"EARLYDYNASTICCUNEIFORM", 0x12480, 0x1254F},
-    {"CYPROMINOAN", 0x12F90, 0x12FFF}, {"EGYPTIANHIEROGLYPHS", 0x13000, 0x1342F},
-    {"EGYPTIANHIEROGLYPHFORMATCONTROLS", 0x13430, 0x1343F}, {"ANATOLIANHIEROGLYPHS", 0x14400, 0x1467F},
-    {"BAMUMSUPPLEMENT", 0x16800, 0x16A3F}, {"MRO", 0x16A40, 0x16A6F}, {"TANGSA", 0x16A70, 0x16ACF},
-    {"BASSAVAH", 0x16AD0, 0x16AFF}, {"PAHAWHHMONG", 0x16B00, 0x16B8F}, {"MEDEFAIDRIN", 0x16E40, 0x16E9F},
-    {"MIAO", 0x16F00, 0x16F9F}, {"IDEOGRAPHICSYMBOLSANDPUNCTUATION", 0x16FE0, 0x16FFF},
-    {"TANGUT", 0x17000, 0x187FF}, {"TANGUTCOMPONENTS", 0x18800, 0x18AFF},
-    {"KHITANSMALLSCRIPT", 0x18B00, 0x18CFF}, {"TANGUTSUPPLEMENT", 0x18D00, 0x18D7F},
-    {"KANAEXTENDEDB", 0x1AFF0, 0x1AFFF}, {"KANASUPPLEMENT", 0x1B000, 0x1B0FF},
-    {"KANAEXTENDEDA", 0x1B100, 0x1B12F}, {"SMALLKANAEXTENSION", 0x1B130, 0x1B16F},
-    {"NUSHU", 0x1B170, 0x1B2FF}, {"DUPLOYAN", 0x1BC00, 0x1BC9F},
-    {"SHORTHANDFORMATCONTROLS", 0x1BCA0, 0x1BCAF}, {"ZNAMENNYMUSICALNOTATION", 0x1CF00, 0x1CFCF},
-    {"BYZANTINEMUSICALSYMBOLS", 0x1D000, 0x1D0FF}, {"MUSICALSYMBOLS", 0x1D100, 0x1D1FF},
-    {"ANCIENTGREEKMUSICALNOTATION", 0x1D200, 0x1D24F}, {"MAYANNUMERALS", 0x1D2E0, 0x1D2FF},
-    {"TAIXUANJINGSYMBOLS", 0x1D300, 0x1D35F}, {"COUNTINGRODNUMERALS", 0x1D360, 0x1D37F},
-    {"MATHEMATICALALPHANUMERICSYMBOLS", 0x1D400, 0x1D7FF}, {"SUTTONSIGNWRITING", 0x1D800, 0x1DAAF},
-    {"LATINEXTENDEDG", 0x1DF00, 0x1DFFF}, {"GLAGOLITICSUPPLEMENT", 0x1E000, 0x1E02F},
-    {"NYIAKENGPUACHUEHMONG", 0x1E100, 0x1E14F}, {"TOTO", 0x1E290, 0x1E2BF}, {"WANCHO", 0x1E2C0, 0x1E2FF},
-    {"ETHIOPICEXTENDEDB", 0x1E7E0, 0x1E7FF}, {"MENDEKIKAKUI", 0x1E800, 0x1E8DF}, {"ADLAM", 0x1E900, 0x1E95F},
-    {"INDICSIYAQNUMBERS", 0x1EC70, 0x1ECBF}, {"OTTOMANSIYAQNUMBERS", 0x1ED00, 0x1ED4F},
-    {"ARABICMATHEMATICALALPHABETICSYMBOLS", 0x1EE00, 0x1EEFF}, {"MAHJONGTILES", 0x1F000, 0x1F02F},
-    {"DOMINOTILES", 0x1F030, 0x1F09F}, {"PLAYINGCARDS", 0x1F0A0, 0x1F0FF},
-    {"ENCLOSEDALPHANUMERICSUPPLEMENT", 0x1F100, 0x1F1FF},
-    {"ENCLOSEDIDEOGRAPHICSUPPLEMENT", 0x1F200, 0x1F2FF},
-    {"MISCELLANEOUSSYMBOLSANDPICTOGRAPHS", 0x1F300, 0x1F5FF}, {"EMOTICONS", 0x1F600, 0x1F64F},
-    {"ORNAMENTALDINGBATS", 0x1F650, 0x1F67F}, {"TRANSPORTANDMAPSYMBOLS", 0x1F680, 0x1F6FF},
-    {"ALCHEMICALSYMBOLS", 0x1F700, 0x1F77F}, {"GEOMETRICSHAPESEXTENDED", 0x1F780, 0x1F7FF},
-    {"SUPPLEMENTALARROWSC", 0x1F800, 0x1F8FF}, {"SUPPLEMENTALSYMBOLSANDPICTOGRAPHS", 0x1F900, 0x1F9FF},
-    {"CHESSSYMBOLS", 0x1FA00, 0x1FA6F}, {"SYMBOLSANDPICTOGRAPHSEXTENDEDA", 0x1FA70, 0x1FAFF},
-    {"SYMBOLSFORLEGACYCOMPUTING", 0x1FB00, 0x1FBFF}, {"CJKUNIFIEDIDEOGRAPHSEXTENSIONB", 0x20000, 0x2A6DF},
-    {"CJKUNIFIEDIDEOGRAPHSEXTENSIONC", 0x2A700, 0x2B73F},
-    {"CJKUNIFIEDIDEOGRAPHSEXTENSIOND", 0x2B740, 0x2B81F},
-    {"CJKUNIFIEDIDEOGRAPHSEXTENSIONE", 0x2B820, 0x2CEAF},
-    {"CJKUNIFIEDIDEOGRAPHSEXTENSIONF", 0x2CEB0, 0x2EBEF},
-    {"CJKCOMPATIBILITYIDEOGRAPHSSUPPLEMENT", 0x2F800, 0x2FA1F},
-    {"CJKUNIFIEDIDEOGRAPHSEXTENSIONG", 0x30000, 0x3134F}, {"TAGS", 0xE0000, 0xE007F},
-    {"VARIATIONSELECTORSSUPPLEMENT", 0xE0100, 0xE01EF}, {"SUPPLEMENTARYPRIVATEUSEAREAA", 0xF0000, 0xFFFFF},
-    {"SUPPLEMENTARYPRIVATEUSEAREAB", 0x100000, 0x10FFFF},
-};
-
-/// Blocks Java also knows by an older name.
-const std::pair<const char*, const char*> kBlockAliases[] = {
-    {"GREEK", "GREEKANDCOPTIC"},
-    {"CYRILLICSUPPLEMENTARY", "CYRILLICSUPPLEMENT"},
-    {"COMBININGMARKSFORSYMBOLS", "COMBININGDIACRITICALMARKSFORSYMBOLS"},
-};
-
-/// Characters of Unicode's Lowercase and Uppercase properties outside the Ll and Lu categories
-/// (Other_Lowercase, Other_Uppercase), which Character.isLowerCase / isUpperCase include.
-const char* const kOtherLowercase =
-    "\\x{AA}\\x{BA}\\x{2B0}-\\x{2B8}\\x{2C0}-\\x{2C1}\\x{2E0}-\\x{2E4}\\x{345}\\x{37A}\\x{1D2C}-\\x{1D6A}"
-    "\\x{1D78}\\x{1D9B}-\\x{1DBF}\\x{2071}\\x{207F}\\x{2090}-\\x{209C}\\x{2170}-\\x{217F}\\x{24D0}-\\x{24E9}"
-    "\\x{2C7C}-\\x{2C7D}\\x{A69C}-\\x{A69D}\\x{A770}\\x{A7F8}-\\x{A7F9}\\x{AB5C}-\\x{AB5F}";
-const char* const kOtherUppercase =
-    "\\x{2160}-\\x{216F}\\x{24B6}-\\x{24CF}\\x{1F130}-\\x{1F149}\\x{1F150}-\\x{1F169}\\x{1F170}-\\x{1F189}";
-/// Character.isWhitespace: space separators other than the non-breaking ones, line and
-/// paragraph separators, and the ASCII controls \t \n \x0B \f \r \x1C-\x1F.
-const char* const kJavaWhitespace =
-    "\\t-\\r\\x{1C}-\\x{20}\\x{1680}\\x{2000}-\\x{2006}\\x{2008}-\\x{200A}\\x{2028}\\x{2029}\\x{205F}\\x{3000}";
-/// Unicode's White_Space property.
-const char* const kWhiteSpace =
-    "\\t-\\r\\x{20}\\x{85}\\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}";
-/// Java's \h: horizontal white space.
-const char* const kHorizontalSpace =
-    "\\t\\x{20}\\x{A0}\\x{1680}\\x{180E}\\x{2000}-\\x{200A}\\x{202F}\\x{205F}\\x{3000}";
-
-const char* const kCategories[] = {"C",  "Cc", "Cf", "Co", "Cs", "L",  "Ll", "Lm", "Lo", "Lt", "Lu", "M",
-                                   "Mc", "Me", "Mn", "N",  "Nd", "Nl", "No", "P",  "Pc", "Pd", "Pe", "Pf",
-                                   "Pi", "Po", "Ps", "S",  "Sc", "Sk", "Sm", "So", "Z",  "Zl", "Zp", "Zs"};
-
-/// A character class as RE2 writes it: the text that goes between the brackets, and that of
-/// its complement inside brackets (empty when RE2 has no way to write it there).
-struct ClassText {
-  std::string body;
-  std::string negated_body;
-};
-
-std::string upper_squeezed(std::string_view s) {
-  std::string out;
-  for (char c : s)
-    if (c != ' ' && c != '_' && c != '-') out += static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
-  return out;
-}
-
-std::string code_point(char32_t c) {
-  char buf[16];
-  std::snprintf(buf, sizeof buf, "\\x{%X}", static_cast<unsigned>(c));
-  return buf;
-}
-
-std::optional<ClassText> category(std::string_view name) {
-  for (const char* c : kCategories)
-    if (name == c) return ClassText{"\\p{" + std::string(name) + "}", "\\P{" + std::string(name) + "}"};
-  if (name == "LC") return ClassText{"\\p{Lu}\\p{Ll}\\p{Lt}", ""};
-  return std::nullopt;
-}
-
-std::optional<ClassText> block(std::string_view name) {
-  std::string key = upper_squeezed(name);
-  for (const auto& [alias, target] : kBlockAliases)
-    if (key == alias) key = target;
-  for (const Block& b : kBlocks) {
-    if (key != b.name) continue;
-    ClassText t{code_point(b.first) + "-" + code_point(b.last), ""};
-    if (b.first > 0) t.negated_body += code_point(0) + "-" + code_point(b.first - 1);
-    if (b.last < 0x10FFFF) t.negated_body += code_point(b.last + 1) + "-" + code_point(0x10FFFF);
-    return t;
-  }
-  return std::nullopt;
-}
-
-/// A script by a name Java's UnicodeScript.forName accepts (any case), as RE2 names it.
-std::optional<ClassText> script(std::string_view name) {
-  if (name.empty()) return std::nullopt;
-  std::string re2_name;
-  bool word_start = true;
-  for (char c : name) {
-    if (!std::isalpha(static_cast<unsigned char>(c)) && c != '_') return std::nullopt;
-    re2_name += static_cast<char>(word_start ? std::toupper(static_cast<unsigned char>(c))
-                                             : std::tolower(static_cast<unsigned char>(c)));
-    word_start = c == '_';
-  }
-  return ClassText{"\\p{" + re2_name + "}", "\\P{" + re2_name + "}"};
-}
-
-std::optional<ClassText> binary_property(std::string_view name) {
-  const std::string key = upper_squeezed(name);
-  if (key == "LETTER") return ClassText{"\\p{L}", "\\P{L}"};
-  if (key == "LOWERCASE") return ClassText{std::string("\\p{Ll}") + kOtherLowercase, ""};
-  if (key == "UPPERCASE") return ClassText{std::string("\\p{Lu}") + kOtherUppercase, ""};
-  if (key == "TITLECASE") return ClassText{"\\p{Lt}", "\\P{Lt}"};
-  if (key == "WHITESPACE") return ClassText{kWhiteSpace, ""};
-  if (key == "CONTROL") return ClassText{"\\p{Cc}", "\\P{Cc}"};
-  if (key == "PUNCTUATION") return ClassText{"\\p{P}", "\\P{P}"};
-  if (key == "DIGIT") return ClassText{"\\p{Nd}", "\\P{Nd}"};
-  if (key == "HEXDIGIT")
-    return ClassText{"0-9A-Fa-f\\x{FF10}-\\x{FF19}\\x{FF21}-\\x{FF26}\\x{FF41}-\\x{FF46}", ""};
-  return std::nullopt;
-}
-
-/// The class a \p{name} stands for in Java, nullopt for names left to RE2 as written.
-std::optional<ClassText> property(std::string_view name) {
-  static const std::pair<const char*, const char*> kPosix[] = {
-      {"Lower", "lower"}, {"Upper", "upper"}, {"ASCII", "ascii"}, {"Alpha", "alpha"},
-      {"Digit", "digit"}, {"Alnum", "alnum"}, {"Punct", "punct"}, {"Graph", "graph"},
-      {"Print", "print"}, {"Blank", "blank"}, {"Cntrl", "cntrl"}, {"XDigit", "xdigit"},
-      {"Space", "space"}};
-  for (const auto& [java, posix] : kPosix)
-    if (name == java) return ClassText{std::string("[:") + posix + ":]", std::string("[:^") + posix + ":]"};
-  if (name == "javaLowerCase") return binary_property("LOWERCASE");
-  if (name == "javaUpperCase") return binary_property("UPPERCASE");
-  if (name == "javaTitleCase") return binary_property("TITLECASE");
-  if (name == "javaDigit") return binary_property("DIGIT");
-  if (name == "javaLetter") return binary_property("LETTER");
-  if (name == "javaLetterOrDigit") return ClassText{"\\p{L}\\p{Nd}", ""};
-  if (name == "javaWhitespace") return ClassText{kJavaWhitespace, ""};
-  if (name == "javaSpaceChar") return ClassText{"\\p{Z}", "\\P{Z}"};
-  if (name == "javaISOControl") return ClassText{"\\x{0}-\\x{1F}\\x{7F}-\\x{9F}", ""};
-  const size_t eq = name.find('=');
-  if (eq != std::string_view::npos) {
-    const std::string key = upper_squeezed(name.substr(0, eq));
-    const std::string_view value = name.substr(eq + 1);
-    if (key == "SCRIPT" || key == "SC") return script(value);
-    if (key == "BLOCK" || key == "BLK") return block(value);
-    if (key == "GENERALCATEGORY" || key == "GC") return category(value);
-    return std::nullopt;
-  }
-  if (name.size() > 2 && name.substr(0, 2) == "In") return block(name.substr(2));
-  if (name.size() > 2 && name.substr(0, 2) == "Is") {
-    const std::string_view rest = name.substr(2);
-    if (auto p = binary_property(rest)) return p;
-    if (auto c = category(rest)) return c;
-    return script(rest);
-  }
-  return category(name);
-}
+using namespace java_regex;  // NOLINT(google-build-using-namespace): this file's vocabulary
 
 bool is_hex(char c) { return std::isxdigit(static_cast<unsigned char>(c)) != 0; }
 
+/// A construct Java accepts and RE2 cannot express.
+[[noreturn]] void unsupported(const std::string& what) {
+  throw JavaRegexError(what + " (not supported by Ember's regular expression engine)");
+}
+
+/// A pattern Java rejects too, with Java's description.
+[[noreturn]] void invalid(const std::string& what) { throw JavaRegexError(what); }
+
+// ---- The translation -------------------------------------------------------------------------
+
+/// The matching flags in effect: CASE_INSENSITIVE (i), UNIX_LINES (d), MULTILINE (m), DOTALL
+/// (s), COMMENTS (x), UNICODE_CASE (u) and UNICODE_CHARACTER_CLASS (U).
+struct Flags {
+  bool i = false, d = false, m = false, s = false, x = false, u = false, U = false;
+};
+
+/// Java's \s: [ \t\n\x0B\f\r] (RE2's \s leaves out \x0B).
+const RangeSet kJavaSpace = {{0x09, 0x0D}, {0x20, 0x20}};
+/// Java's \v: vertical white space.
+const RangeSet kVerticalSpace = {{0x0A, 0x0D}, {0x85, 0x85}, {0x2028, 0x2029}};
+
+/// Rewrites a Java pattern for RE2 in one pass, keeping the flags of each group.
+class Translator {
+ public:
+  Translator(std::string_view p, std::vector<int>* end_marks) : p_(p), end_marks_(end_marks) {}
+
+  std::string run() {
+    out_.reserve(p_.size());
+    while (true) {
+      skip_ignored();
+      if (at_end()) break;
+      const char c = p_[i_];
+      const bool was_quantifier = quantifier_;
+      quantifier_ = false;
+      switch (c) {
+        case '\\':
+          escape();
+          break;
+        case '[': {
+          const ParsedClass k = parse_class();
+          if (k.negated)
+            out_ += k.inner.body.empty() ? "(?s:.)" : "[^" + k.inner.body + "]";
+          else
+            out_ += k.inner.body.empty()
+                        ? "[^" + code_point(0) + "-" + code_point(kMaxCodePoint) + "]"
+                        : "[" + k.inner.body + "]";
+          break;
+        }
+        case '(':
+          group();
+          break;
+        case '$':
+          ++i_;
+          if (flags_.m)
+            out_ += '$';  // RE2's multi-line $ knows \n only
+          else
+            end_of_input();
+          break;
+        case ')':
+          ++i_;
+          if (!saved_.empty()) {
+            flags_ = saved_.back();
+            saved_.pop_back();
+          }
+          out_ += ')';
+          break;
+        case '.':
+          ++i_;
+          if (flags_.s)
+            out_ += "(?s:.)";
+          else if (flags_.d)
+            out_ += "[^\\n]";
+          else
+            out_ += "[^\\n\\r\\x{85}\\x{2028}\\x{2029}]";
+          break;
+        case '*':
+        case '+':
+        case '?':
+          ++i_;
+          if (was_quantifier && c == '+') unsupported("possessive quantifiers");
+          if (was_quantifier && c == '?') {
+            out_ += c;  // lazy
+            break;
+          }
+          out_ += c;
+          quantifier_ = true;
+          break;
+        case '{': {
+          // A bounded quantifier {n}, {n,} or {n,m}; Java rejects any other brace.
+          if (i_ + 1 >= p_.size() || !std::isdigit(static_cast<unsigned char>(p_[i_ + 1])))
+            invalid("Illegal repetition");
+          size_t k = i_ + 1;
+          while (k < p_.size() && std::isdigit(static_cast<unsigned char>(p_[k]))) ++k;
+          if (k < p_.size() && p_[k] == ',') ++k;
+          while (k < p_.size() && std::isdigit(static_cast<unsigned char>(p_[k]))) ++k;
+          if (k >= p_.size() || p_[k] != '}') invalid("Unclosed counted closure");
+          out_.append(p_.substr(i_, k + 1 - i_));
+          i_ = k + 1;
+          quantifier_ = true;
+          break;
+        }
+        default:
+          if (flags_.i && c != '^' && c != '|')
+            emit_literal(read_code_point());
+          else
+            copy_code_point();
+          break;
+      }
+    }
+    return out_;
+  }
+
+ private:
+  struct ParsedClass {
+    ClassText inner;  // the class without its leading ^
+    bool negated = false;
+  };
+
+  bool at_end() const { return i_ >= p_.size(); }
+
+  /// Java's \Z, and $ outside MULTILINE mode: the end of the input, or before a line terminator
+  /// that ends it. RE2 cannot look ahead, so the terminator is matched, after an empty group
+  /// that marks where Java's match ends (end_marks_).
+  void end_of_input() {
+    const std::string terminator = flags_.d ? "\\n" : "\\r\\n|[\\n\\r\\x{85}\\x{2028}\\x{2029}]";
+    if (end_marks_ != nullptr) {
+      end_marks_->push_back(++groups_);
+      out_ += "(?:()(?:" + terminator + ")?\\z)";
+    } else {
+      out_ += "(?:(?:" + terminator + ")?\\z)";
+    }
+  }
+
+  /// A literal character, in the case-insensitive form when CASE_INSENSITIVE is on.
+  void emit_literal(char32_t c) {
+    if (!flags_.i) {
+      out_ += code_point(c);
+    } else if (flags_.u) {
+      out_ += "(?i:" + code_point(c) + ")";
+    } else if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z')) {
+      out_ += "[" + code_point(c) + code_point(c ^ 0x20) + "]";
+    } else {
+      out_ += code_point(c);
+    }
+  }
+
+  void copy_code_point() {
+    size_t n = 1;
+    while (i_ + n < p_.size() && (static_cast<unsigned char>(p_[i_ + n]) & 0xC0) == 0x80) ++n;
+    out_.append(p_.substr(i_, n));
+    i_ += n;
+  }
+
+  char32_t read_code_point() {
+    const size_t start = i_;
+    ++i_;
+    while (i_ < p_.size() && (static_cast<unsigned char>(p_[i_]) & 0xC0) == 0x80) ++i_;
+    const std::u32string d = utf8_decode(p_.substr(start, i_ - start));
+    return d.empty() ? 0xFFFD : d[0];
+  }
+
+  bool is_line_terminator_at(size_t k) const {
+    if (p_[k] == '\n') return true;
+    if (flags_.d) return false;
+    return p_[k] == '\r' || p_.compare(k, 2, "\xC2\x85") == 0 ||
+           p_.compare(k, 3, "\xE2\x80\xA8") == 0 || p_.compare(k, 3, "\xE2\x80\xA9") == 0;
+  }
+
+  /// In COMMENTS mode: white space, and # up to the end of the line.
+  void skip_ignored() {
+    if (!flags_.x) return;
+    while (!at_end()) {
+      const char c = p_[i_];
+      if (c == ' ' || c == '\t' || c == '\n' || c == '\x0B' || c == '\f' || c == '\r') {
+        ++i_;
+      } else if (c == '#') {
+        while (!at_end() && !is_line_terminator_at(i_)) ++i_;
+      } else {
+        break;
+      }
+    }
+  }
+
+  /// The flags of (?flags) or (?flags:, applied to `f`; i_ is on the first flag letter. Returns
+  /// the RE2 spelling of the flags left to RE2 (m), "" when none: case insensitivity is written
+  /// into each literal, as Java's differs from RE2's.
+  std::string parse_flags(Flags& f) {
+    bool on = true;
+    std::string re2_on, re2_off;
+    for (; !at_end() && p_[i_] != ')' && p_[i_] != ':'; ++i_) {
+      const char c = p_[i_];
+      bool* flag = nullptr;
+      switch (c) {
+        case '-':
+          on = false;
+          continue;
+        case 'i':
+          flag = &f.i;
+          break;
+        case 'd':
+          flag = &f.d;
+          break;
+        case 'm':
+          flag = &f.m;
+          break;
+        case 's':
+          flag = &f.s;
+          break;
+        case 'x':
+          flag = &f.x;
+          break;
+        case 'u':
+          flag = &f.u;
+          break;
+        case 'U':
+          flag = &f.U;
+          break;
+        case 'c':
+          continue;  // CANON_EQ: Spark's strings are compared as they are
+        default:
+          invalid("Unknown inline modifier");
+      }
+      *flag = on;
+      if (c == 'm') (on ? re2_on : re2_off) += c;
+    }
+    if (at_end()) invalid("Unknown group type");
+    if (re2_on.empty() && re2_off.empty()) return "";
+    return re2_on + (re2_off.empty() ? "" : "-" + re2_off);
+  }
+
+  void group() {
+    ++i_;  // (
+    if (at_end() || p_[i_] != '?') {
+      saved_.push_back(flags_);
+      out_ += '(';
+      ++groups_;
+      return;
+    }
+    ++i_;  // ?
+    const std::string_view rest = p_.substr(i_);
+    if (rest.substr(0, 1) == "=" || rest.substr(0, 1) == "!")
+      unsupported("lookahead (?=...) and (?!...)");
+    if (rest.substr(0, 2) == "<=" || rest.substr(0, 2) == "<!")
+      unsupported("lookbehind (?<=...) and (?<!...)");
+    if (rest.substr(0, 1) == ">") unsupported("atomic groups (?>...)");
+    if (rest.substr(0, 1) == "<") {
+      const size_t close = rest.find('>');
+      if (close == std::string_view::npos) invalid("named capturing group is missing trailing '>'");
+      saved_.push_back(flags_);
+      out_ += "(?P" + std::string(rest.substr(0, close + 1));
+      ++groups_;
+      i_ += close + 1;
+      return;
+    }
+    if (rest.substr(0, 1) == ":") {
+      ++i_;
+      saved_.push_back(flags_);
+      out_ += "(?:";
+      return;
+    }
+    Flags f = flags_;
+    const std::string re2_flags = parse_flags(f);
+    if (p_[i_] == ')') {
+      // (?flags): for the rest of the enclosing group.
+      ++i_;
+      flags_ = f;
+      if (!re2_flags.empty()) out_ += "(?" + re2_flags + ")";
+      return;
+    }
+    ++i_;  // :
+    saved_.push_back(flags_);
+    flags_ = f;
+    out_ += re2_flags.empty() ? "(?:" : "(?" + re2_flags + ":";
+  }
+
+  /// Reads the escape at i_ (a backslash) that stands for one character, if it is one.
+  std::optional<char32_t> char_escape() {
+    const char d = p_[i_ + 1];
+    auto hex_value = [&](size_t from, size_t n) -> std::optional<char32_t> {
+      if (from + n > p_.size()) return std::nullopt;
+      char32_t v = 0;
+      for (size_t k = from; k < from + n; ++k) {
+        if (!is_hex(p_[k])) return std::nullopt;
+        const char h = static_cast<char>(std::tolower(static_cast<unsigned char>(p_[k])));
+        v = v * 16 + static_cast<char32_t>(h <= '9' ? h - '0' : h - 'a' + 10);
+      }
+      return v;
+    };
+    switch (d) {
+      case 't':
+        i_ += 2;
+        return U'\t';
+      case 'n':
+        i_ += 2;
+        return U'\n';
+      case 'r':
+        i_ += 2;
+        return U'\r';
+      case 'f':
+        i_ += 2;
+        return U'\f';
+      case 'a':
+        i_ += 2;
+        return U'\a';
+      case 'e':
+        i_ += 2;
+        return 0x1B;
+      case 'c':
+        if (i_ + 2 < p_.size()) {
+          const char32_t v = static_cast<unsigned char>(p_[i_ + 2]) ^ 64;
+          i_ += 3;
+          return v;
+        }
+        return std::nullopt;
+      case 'u': {
+        auto v = hex_value(i_ + 2, 4);
+        if (!v) return std::nullopt;
+        i_ += 6;
+        // A surrogate pair written as two escapes is one code point.
+        if (*v >= 0xD800 && *v <= 0xDBFF && p_.compare(i_, 2, "\\u") == 0) {
+          auto low = hex_value(i_ + 2, 4);
+          if (low && *low >= 0xDC00 && *low <= 0xDFFF) {
+            i_ += 6;
+            return 0x10000 + ((*v - 0xD800) << 10) + (*low - 0xDC00);
+          }
+        }
+        return v;
+      }
+      case 'x': {
+        if (i_ + 2 < p_.size() && p_[i_ + 2] == '{') {
+          const size_t close = p_.find('}', i_ + 3);
+          if (close == std::string_view::npos || close == i_ + 3) return std::nullopt;
+          auto v = hex_value(i_ + 3, close - i_ - 3);
+          if (!v) return std::nullopt;
+          i_ = close + 1;
+          return v;
+        }
+        auto v = hex_value(i_ + 2, 2);
+        if (!v) return std::nullopt;
+        i_ += 4;
+        return v;
+      }
+      case '0': {
+        // \0n, \0nn or \0mnn (m at most 3): an octal code.
+        size_t k = i_ + 2;
+        if (k >= p_.size() || p_[k] < '0' || p_[k] > '7') return std::nullopt;
+        char32_t value = 0;
+        const size_t most = p_[k] <= '3' ? 3 : 2;
+        while (k < p_.size() && k < i_ + 2 + most && p_[k] >= '0' && p_[k] <= '7')
+          value = value * 8 + (p_[k++] - '0');
+        i_ = k;
+        return value;
+      }
+      default:
+        if (!std::isalnum(static_cast<unsigned char>(d))) {
+          ++i_;
+          return read_code_point();
+        }
+        return std::nullopt;
+    }
+  }
+
+  /// Reads the escape at i_ that stands for a class (\d, \s, \w, \h, \v, \p{...} and their
+  /// negations), if it is one.
+  std::optional<ClassText> class_escape() {
+    const char d = p_[i_ + 1];
+    if (flags_.U && (d == 'd' || d == 'D' || d == 'w' || d == 'W' || d == 's' || d == 'S')) {
+      // UNICODE_CHARACTER_CLASS: \d is any decimal digit, \w Java's Unicode word characters and
+      // \s Unicode's White_Space.
+      i_ += 2;
+      const ClassText cls = d == 'd' || d == 'D'   ? ClassText{"\\p{Nd}", "\\P{Nd}"}
+                            : d == 'w' || d == 'W' ? *java_table("WORD")
+                                                   : *java_table("WHITESPACE");
+      return std::islower(static_cast<unsigned char>(d)) ? cls : complement_of(cls);
+    }
+    switch (d) {
+      case 'd':
+        i_ += 2;
+        return ClassText{"0-9", "\\D"};
+      case 'D':
+        i_ += 2;
+        return ClassText{"\\D", "0-9"};
+      case 'w':
+        i_ += 2;
+        return ClassText{"\\w", "\\W"};
+      case 'W':
+        i_ += 2;
+        return ClassText{"\\W", "\\w"};
+      case 's':
+        i_ += 2;
+        return text_of(kJavaSpace);
+      case 'S':
+        i_ += 2;
+        return complement_of(text_of(kJavaSpace));
+      case 'h':
+        i_ += 2;
+        return ClassText{kHorizontalSpace, ""};
+      case 'H':
+        i_ += 2;
+        return complement_of(ClassText{kHorizontalSpace, ""});
+      case 'v':
+        i_ += 2;
+        return text_of(kVerticalSpace);
+      case 'V':
+        i_ += 2;
+        return complement_of(text_of(kVerticalSpace));
+      case 'p':
+      case 'P': {
+        std::string_view name;
+        size_t next = i_ + 3;
+        if (i_ + 2 < p_.size() && p_[i_ + 2] == '{') {
+          const size_t close = p_.find('}', i_ + 3);
+          if (close == std::string_view::npos) invalid("Unclosed character family");
+          name = p_.substr(i_ + 3, close - i_ - 3);
+          next = close + 1;
+        } else if (i_ + 2 < p_.size()) {
+          name = p_.substr(i_ + 2, 1);
+        }
+        // Names Java and RE2 share are left to RE2, which rejects those it does not know.
+        const std::string as_written(name);
+        const ClassText cls =
+            property(name, flags_.U)
+                .value_or(ClassText{"\\p{" + as_written + "}", "\\P{" + as_written + "}"});
+        i_ = next;
+        return d == 'P' ? complement_of(cls) : cls;
+      }
+      default:
+        return std::nullopt;
+    }
+  }
+
+  void escape() {
+    if (i_ + 1 >= p_.size()) invalid("Unexpected internal error");
+    const char d = p_[i_ + 1];
+    if (d == 'Q') {
+      // A quoted section is literal up to \E (or the end).
+      const size_t end = p_.find("\\E", i_ + 2);
+      const size_t stop = end == std::string_view::npos ? p_.size() : end;
+      const std::u32string quoted = utf8_decode(p_.substr(i_ + 2, stop - i_ - 2));
+      for (char32_t c : quoted) emit_literal(c);
+      i_ = end == std::string_view::npos ? p_.size() : end + 2;
+      return;
+    }
+    if (auto cls = class_escape()) {
+      out_ += cls->body.empty() ? "[^" + code_point(0) + "-" + code_point(kMaxCodePoint) + "]"
+                                : "[" + cls->body + "]";
+      return;
+    }
+    switch (d) {
+      case 'R':
+        i_ += 2;
+        out_ += "(?:\\r\\n|[\\n\\x{B}\\f\\r\\x{85}\\x{2028}\\x{2029}])";
+        return;
+      case 'Z':
+        i_ += 2;
+        end_of_input();
+        return;
+      case 'z':
+      case 'A':
+      case 'b':
+      case 'B':
+        out_.append(p_.substr(i_, 2));
+        i_ += 2;
+        return;
+      case 'G':
+        unsupported("\\G (the end of the previous match)");
+      case 'k':
+        unsupported("backreferences");
+      case 'X':
+        unsupported("\\X (grapheme clusters)");
+      default:
+        break;
+    }
+    if (d >= '1' && d <= '9') unsupported("backreferences");
+    const size_t start = i_;
+    if (auto c = char_escape()) {
+      emit_literal(*c);
+      return;
+    }
+    // Left to RE2, which rejects what Java would too.
+    i_ = start;
+    out_.append(p_.substr(i_, 2));
+    i_ += 2;
+  }
+
+  /// One character of a class (a literal or a character escape), i_ on it.
+  std::optional<char32_t> class_char() {
+    if (p_[i_] == '\\') {
+      if (i_ + 1 >= p_.size()) return std::nullopt;
+      return char_escape();
+    }
+    return read_code_point();
+  }
+
+  /// The class at i_ ('['), up to and including its ']'. Items are joined (union) and && splits
+  /// them into operands to intersect, as Java's classes do.
+  ParsedClass parse_class() {
+    ++i_;  // [
+    ParsedClass result;
+    if (!at_end() && p_[i_] == '^') {
+      result.negated = true;
+      ++i_;
+    }
+    std::vector<ClassText> operands;
+    ClassText current;
+    bool first = true;
+    while (true) {
+      skip_ignored();
+      if (at_end()) invalid("Unclosed character class");
+      const char c = p_[i_];
+      if (c == ']' && !first) {
+        ++i_;
+        break;
+      }
+      first = false;
+      if (c == '[') {
+        ParsedClass nested = parse_class();
+        current = union_of(current, nested.negated ? complement_of(nested.inner) : nested.inner);
+        continue;
+      }
+      if (c == '&' && p_.compare(i_, 2, "&&") == 0) {
+        i_ += 2;
+        operands.push_back(current);
+        current = ClassText{};
+        continue;
+      }
+      if (c == '\\' && i_ + 1 < p_.size() && p_[i_ + 1] == 'Q') {
+        const size_t end = p_.find("\\E", i_ + 2);
+        const size_t stop = end == std::string_view::npos ? p_.size() : end;
+        for (char32_t q : utf8_decode(p_.substr(i_ + 2, stop - i_ - 2)))
+          current = union_of(
+              current, flags_.i ? folded_range(q, q, flags_.u) : ClassText{code_point(q), ""});
+        i_ = end == std::string_view::npos ? p_.size() : end + 2;
+        continue;
+      }
+      if (c == '\\') {
+        if (auto cls = class_escape()) {
+          current = union_of(current, *cls);
+          continue;
+        }
+      }
+      const size_t start = i_;
+      auto lo = class_char();
+      if (!lo) {
+        // An escape RE2 may know (or reject) as written.
+        i_ = start;
+        current = union_of(current, ClassText{std::string(p_.substr(i_, 2)), ""});
+        i_ += 2;
+        continue;
+      }
+      char32_t hi = *lo;
+      if (i_ + 1 < p_.size() && p_[i_] == '-' && p_[i_ + 1] != ']' && p_[i_ + 1] != '[') {
+        const size_t dash = i_;
+        ++i_;
+        auto h = class_char();
+        if (!h) invalid("Illegal character range");
+        if (*h < *lo) invalid("Illegal character range");
+        hi = *h;
+        (void)dash;
+      }
+      current = union_of(
+          current, flags_.i
+                       ? folded_range(*lo, hi, flags_.u)
+                       : ClassText{code_point(*lo) + (hi > *lo ? "-" + code_point(hi) : ""), ""});
+    }
+    if (operands.empty()) {
+      result.inner = current;
+    } else {
+      operands.push_back(current);
+      ClassText acc = operands[0];
+      for (size_t k = 1; k < operands.size(); ++k) {
+        // Java ignores an empty operand ([a&&] is [a]).
+        if (operands[k].body.empty()) continue;
+        acc = acc.body.empty() ? operands[k] : intersection_of(acc, operands[k]);
+      }
+      result.inner = acc;
+    }
+    return result;
+  }
+
+  std::string_view p_;
+  size_t i_ = 0;
+  std::string out_;
+  Flags flags_;
+  std::vector<Flags> saved_;  // the flags outside each open group
+  bool quantifier_ = false;   // the last token was a quantifier
+  int groups_ = 0;            // capturing groups so far, the marks included
+  std::vector<int>* end_marks_;
+};
+
 }  // namespace
 
-std::string java_regex_to_re2(std::string_view p) {
-  std::string out;
-  out.reserve(p.size());
-  int depth = 0;  // brackets open around the current position
-  size_t i = 0;
-  auto emit_class = [&](const ClassText& c, bool negated, std::string_view original) {
-    if (depth > 0) {
-      const std::string& body = negated ? c.negated_body : c.body;
-      out += body.empty() ? std::string(original) : body;
-    } else {
-      out += (negated ? "[^" : "[") + c.body + "]";
-    }
-  };
-  while (i < p.size()) {
-    const char c = p[i];
-    if (c == '\\' && i + 1 < p.size()) {
-      const char d = p[i + 1];
-      if (d == 'Q') {
-        // A quoted section is literal up to \E (or the end).
-        const size_t end = p.find("\\E", i + 2);
-        const size_t stop = end == std::string_view::npos ? p.size() : end + 2;
-        out.append(p.substr(i, stop - i));
-        i = stop;
-        continue;
-      }
-      if (d == 'p' || d == 'P') {
-        std::string_view name;
-        size_t next = i + 3;
-        if (i + 2 < p.size() && p[i + 2] == '{') {
-          const size_t close = p.find('}', i + 3);
-          if (close != std::string_view::npos) {
-            name = p.substr(i + 3, close - i - 3);
-            next = close + 1;
-          }
-        } else if (i + 2 < p.size()) {
-          name = p.substr(i + 2, 1);
-        }
-        if (!name.empty()) {
-          if (auto cls = property(name)) {
-            emit_class(*cls, d == 'P', p.substr(i, next - i));
-            i = next;
-            continue;
-          }
-        }
-      }
-      if (d == 'u' && i + 5 < p.size() && is_hex(p[i + 2]) && is_hex(p[i + 3]) && is_hex(p[i + 4]) &&
-          is_hex(p[i + 5])) {
-        out += "\\x{" + std::string(p.substr(i + 2, 4)) + "}";
-        i += 6;
-        continue;
-      }
-      if (d == '0' && i + 2 < p.size() && p[i + 2] >= '0' && p[i + 2] <= '7') {
-        // \0n, \0nn or \0mnn (m at most 3): an octal code.
-        size_t k = i + 2;
-        unsigned value = 0;
-        const size_t most = p[i + 2] <= '3' ? 3 : 2;
-        while (k < p.size() && k < i + 2 + most && p[k] >= '0' && p[k] <= '7') value = value * 8 + (p[k++] - '0');
-        out += code_point(value);
-        i = k;
-        continue;
-      }
-      if (d == 'e') {
-        out += "\\x{1B}";
-        i += 2;
-        continue;
-      }
-      if (d == 'h' || (d == 'H' && depth == 0)) {
-        if (depth > 0)
-          out += kHorizontalSpace;
-        else
-          out += std::string(d == 'h' ? "[" : "[^") + kHorizontalSpace + "]";
-        i += 2;
-        continue;
-      }
-      out.append(p.substr(i, 2));
-      i += 2;
-      continue;
-    }
-    if (c == '[') {
-      ++depth;
-    } else if (c == ']' && depth > 0) {
-      --depth;
-    }
-    out += c;
-    ++i;
-  }
-  return out;
+std::string java_regex_to_re2(std::string_view p, std::vector<int>* end_marks) {
+  if (end_marks) end_marks->clear();
+  return Translator(p, end_marks).run();
 }
 
 }  // namespace ember::functions

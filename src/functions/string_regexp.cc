@@ -44,45 +44,82 @@ auto defaults_render(size_t first_default, std::vector<std::string> defaults) {
 
 #ifdef EMBER_HAVE_RE2
 
+/// A Java pattern compiled for RE2, with the groups its translation added to mark where a `$`
+/// or \Z that matched before a final line terminator ends Java's match (java_regex_to_re2).
+struct CompiledPattern {
+  std::unique_ptr<RE2> re;
+  std::vector<int> end_marks;  // RE2 group numbers, ascending
+
+  /// The pattern's own capturing groups.
+  int groups() const { return re->NumberOfCapturingGroups() - static_cast<int>(end_marks.size()); }
+};
+
 /// The compiled pattern of the previous row, reused while the pattern stays the same (it is a
 /// literal in almost every query).
 class PatternCache {
  public:
   explicit PatternCache(std::string fn) : fn_(std::move(fn)) {}
 
-  const RE2& get(std::string_view pattern) {
-    if (!re_ || pattern != last_) {
+  const CompiledPattern& get(std::string_view pattern) {
+    if (!compiled_.re || pattern != last_) {
       RE2::Options opts;
       opts.set_log_errors(false);
-      const std::string translated = java_regex_to_re2(pattern);
-      re_ = std::make_unique<RE2>(translated, opts);
+      compiled_ = CompiledPattern{};
       last_ = std::string(pattern);
-      if (!re_->ok()) {
+      std::string problem;
+      try {
+        compiled_.re = std::make_unique<RE2>(java_regex_to_re2(pattern, &compiled_.end_marks), opts);
+        if (!compiled_.re->ok()) problem = compiled_.re->error();
+      } catch (const JavaRegexError& e) {
+        problem = e.what();
+      }
+      if (!problem.empty()) {
+        compiled_.re.reset();
         throw SparkError(ErrorKind::kRuntime, "INVALID_PARAMETER_VALUE.PATTERN",
                          "The value of parameter(s) `regexp` in `" + fn_ + "` is invalid: '" +
-                             last_ + "' (" + re_->error() + ").",
+                             last_ + "' (" + problem + ").",
                          {{"parameter", "`regexp`"}, {"functionName", "`" + fn_ + "`"}});
       }
     }
-    return *re_;
+    return compiled_;
   }
 
  private:
   std::string fn_;
   std::string last_;
-  std::unique_ptr<RE2> re_;
+  CompiledPattern compiled_;
 };
 
-/// Calls `on_match(groups)` for each match of `re` in `s` starting at byte `from`, in the order
+/// The groups of a match as Java reports them: where an end mark took part before a line
+/// terminator, the match and every group that reached the end through it end at the mark, and
+/// the marks themselves are dropped.
+void drop_end_marks(const CompiledPattern& p, std::vector<re2::StringPiece>& g) {
+  for (auto it = p.end_marks.rbegin(); it != p.end_marks.rend(); ++it) {
+    const re2::StringPiece mark = g[static_cast<size_t>(*it)];
+    g.erase(g.begin() + *it);
+    if (mark.data() == nullptr) continue;
+    const char* input_end = g[0].data() + g[0].size();
+    if (mark.data() == input_end) continue;
+    for (re2::StringPiece& group : g)
+      if (group.data() != nullptr && group.data() <= mark.data() && group.data() + group.size() == input_end)
+        group = re2::StringPiece(group.data(), static_cast<size_t>(mark.data() - group.data()));
+  }
+}
+
+/// Calls `on_match(groups)` for each match of `p` in `s` starting at byte `from`, in the order
 /// Java's Matcher.find finds them; `on_match` returns false to stop.
 template <typename F>
-void for_each_match(const RE2& re, std::string_view s, size_t from, F on_match) {
+void for_each_match(const CompiledPattern& p, std::string_view s, size_t from, F on_match) {
+  const RE2& re = *p.re;
   int ngroups = re.NumberOfCapturingGroups() + 1;
-  std::vector<re2::StringPiece> g(static_cast<size_t>(ngroups));
+  std::vector<re2::StringPiece> all(static_cast<size_t>(ngroups));
+  std::vector<re2::StringPiece> g;
   re2::StringPiece text(s.data(), s.size());
   size_t pos = from;
   while (pos <= s.size()) {
-    if (!re.Match(text, pos, s.size(), RE2::UNANCHORED, g.data(), ngroups)) break;
+    if (!re.Match(text, pos, s.size(), RE2::UNANCHORED, all.data(), ngroups)) break;
+    g = all;
+    drop_end_marks(p, g);
     if (!on_match(g)) break;
     size_t end = static_cast<size_t>(g[0].data() - s.data()) + g[0].size();
     if (g[0].empty()) {
@@ -94,12 +131,24 @@ void for_each_match(const RE2& re, std::string_view s, size_t from, F on_match) 
   }
 }
 
+/// Whether `p` matches the whole of `s` (Matcher.matches): a match that Java would end before a
+/// final line terminator does not.
+bool full_match(const CompiledPattern& p, std::string_view s) {
+  const RE2& re = *p.re;
+  int ngroups = re.NumberOfCapturingGroups() + 1;
+  std::vector<re2::StringPiece> g(static_cast<size_t>(ngroups));
+  if (!re.Match(re2::StringPiece(s.data(), s.size()), 0, s.size(), RE2::ANCHOR_BOTH, g.data(), ngroups))
+    return false;
+  drop_end_marks(p, g);
+  return g[0].size() == s.size();
+}
+
 size_t offset_of(std::string_view s, const re2::StringPiece& p) {
   return static_cast<size_t>(p.data() - s.data());
 }
 
 /// Java's Pattern.split(input, limit) with limit != 0: trailing empty strings are kept.
-std::vector<std::string_view> java_split(const RE2& re, std::string_view s, int64_t limit) {
+std::vector<std::string_view> java_split(const CompiledPattern& re, std::string_view s, int64_t limit) {
   std::vector<std::string_view> parts;
   size_t index = 0;
   bool limited = limit > 0;
@@ -144,9 +193,9 @@ std::vector<std::string_view> spark_split(PatternCache& cache, std::string_view 
                    {{"parameter", "`idx`"}, {"functionName", "`" + fn + "`"}});
 }
 
-int group_index(const std::string& fn, const RE2& re, const Args& a, size_t k, int64_t i) {
+int group_index(const std::string& fn, const CompiledPattern& re, const Args& a, size_t k, int64_t i) {
   int64_t idx = a.size() > k ? int_arg(a, k, i) : 1;
-  int groups = re.NumberOfCapturingGroups();
+  int groups = re.groups();
   if (idx < 0 || idx > groups) bad_group(fn, idx, groups);
   return static_cast<int>(idx);
 }
@@ -160,7 +209,7 @@ ScalarKernel rlike_kernel() {
       if (a[0]->is_null(i) || a[1]->is_null(i)) continue;
       std::string_view s = a[0]->string_at(i);
       out[static_cast<size_t>(i)] =
-          RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), cache.get(a[1]->string_at(i)));
+          RE2::PartialMatch(re2::StringPiece(s.data(), s.size()), *cache.get(a[1]->string_at(i)).re);
     }
     return make_bool_column(out, validity, n);
   };
@@ -169,7 +218,7 @@ ScalarKernel rlike_kernel() {
 ColumnPtr extract_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
   PatternCache cache("regexp_extract");
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-    const RE2& re = cache.get(a[1]->string_at(i));
+    const CompiledPattern& re = cache.get(a[1]->string_at(i));
     int g = group_index("regexp_extract", re, a, 2, i);
     std::string_view s = a[0]->string_at(i);
     std::string_view found;
@@ -186,7 +235,7 @@ ColumnPtr extract_kernel(const Args& a, int64_t n, const Signature& sig, const E
 ColumnPtr extract_all_kernel(const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
   PatternCache cache("regexp_extract_all");
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-    const RE2& re = cache.get(a[1]->string_at(i));
+    const CompiledPattern& re = cache.get(a[1]->string_at(i));
     int g = group_index("regexp_extract_all", re, a, 2, i);
     std::string_view s = a[0]->string_at(i);
     ColumnBuilder& items = b.child(0);
@@ -234,7 +283,7 @@ ColumnPtr instr_kernel(const Args& a, int64_t n, const Signature& sig, const Eva
   // where the whole match starts whatever group the third argument names, and does not check it.
   PatternCache cache("regexp_instr");
   return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {
-    const RE2& re = cache.get(a[1]->string_at(i));
+    const CompiledPattern& re = cache.get(a[1]->string_at(i));
     std::string_view s = a[0]->string_at(i);
     int32_t at = 0;
     for_each_match(re, s, 0, [&](const std::vector<re2::StringPiece>& m) {
@@ -292,7 +341,7 @@ ColumnPtr replace_kernel(const Args& a, int64_t n, const Signature& sig, const E
           "Cannot resolve regexp_replace due to data type mismatch: The `position` must be "
           "greater than 0, but got " +
               std::to_string(pos) + ".");
-    const RE2& re = cache.get(a[1]->string_at(i));
+    const CompiledPattern& re = cache.get(a[1]->string_at(i));
     size_t start = utf8_offset(s, pos - 1);
     if (static_cast<int64_t>(utf8_length(s)) < pos - 1) {
       b.append_bytes(s);
@@ -371,7 +420,7 @@ std::optional<std::string_view> JavaRegex::find_group(std::string_view pattern, 
 }
 
 bool JavaRegex::matches(std::string_view pattern, std::string_view s) {
-  return RE2::FullMatch(re2::StringPiece(s.data(), s.size()), impl_->cache.get(pattern));
+  return full_match(impl_->cache.get(pattern), s);
 }
 #else
 struct JavaRegex::Impl {

@@ -158,7 +158,10 @@ class Analyzer {
   ExprPtr checked_cast(const ExprPtr& e, const ExprPtr& c) {
     const bool ansi = session_.config().ansi_enabled();
     if (!functions::can_cast(*c->type, *e->type, ansi))
-      functions::throw_cast_mismatch(*c->type, *e->type, ansi, "CAST(" + c->to_string() + " AS " + e->type->sql() + ")");
+      functions::throw_cast_mismatch(
+          *c->type, *e->type, ansi,
+          // Named as Spark names the cast: by its operand when the target is nested.
+          e->type->is_nested() ? c->to_string() : "CAST(" + c->to_string() + " AS " + e->type->sql() + ")");
     auto n = std::make_shared<Expr>(*e);
     n->children = {c};
     n->nullable = c->nullable || e->try_ || (c->type->id() == TypeId::kString && !e->type->is_string_like()) ||

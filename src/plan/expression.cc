@@ -28,6 +28,20 @@ std::shared_ptr<Expr> node(ExprKind k) {
   return e;
 }
 
+/// Java's BigDecimal.toString, which Spark's names show decimals with: plain digits unless the
+/// exponent falls below -6, then scientific notation (0.0000001 is 1E-7, 0.00000010 is 1.0E-7).
+std::string big_decimal_string(int128_t unscaled, int scale) {
+  const std::string plain = decimal_to_string(unscaled, scale);
+  if (scale <= 0) return plain;
+  const std::string digits = decimal_to_string(unscaled < 0 ? -unscaled : unscaled, 0);
+  const long adjusted = static_cast<long>(digits.size()) - 1 - scale;
+  if (adjusted >= -6) return plain;
+  std::string out = unscaled < 0 ? "-" : "";
+  out += digits[0];
+  if (digits.size() > 1) out += "." + digits.substr(1);
+  return out + "E" + std::to_string(adjusted);
+}
+
 /// Spark's rendering of a literal inside an expression name: strings unquoted (as in column
 /// names), numbers as their SQL text.
 std::string literal_string(const Value& v, const TypePtr& t) {
@@ -40,7 +54,7 @@ std::string literal_string(const Value& v, const TypePtr& t) {
     case TypeId::kLong: return std::to_string(v.as_int());
     case TypeId::kFloat: return functions::format_float(static_cast<float>(v.as_double()));
     case TypeId::kDouble: return functions::format_double(v.as_double());
-    case TypeId::kDecimal: return decimal_to_string(v.as_decimal(), t->scale());
+    case TypeId::kDecimal: return big_decimal_string(v.as_decimal(), t->scale());
     case TypeId::kString: return v.as_bytes();
     case TypeId::kBinary: {
       static const char* kHex = "0123456789ABCDEF";
@@ -225,7 +239,9 @@ std::string Expr::to_string() const {
     case ExprKind::kAlias: return name;
     case ExprKind::kUnresolvedAlias: return children[0]->to_string();
     case ExprKind::kCast:
-      if (implicit) return children[0]->to_string();
+      // Spark names a cast to an array, map or struct (CAST(NULL AS ARRAY<INT>) is `NULL`) by
+      // its operand, as it does a cast that type coercion inserted.
+      if (implicit || (type && type->is_nested())) return children[0]->to_string();
       return std::string(try_ ? "TRY_CAST(" : "CAST(") + children[0]->to_string() + " AS " + type->sql() + ")";
     case ExprKind::kSortOrder:
       return children[0]->to_string() + (ascending ? " ASC" : " DESC") + (nulls_first ? " NULLS FIRST" : " NULLS LAST");

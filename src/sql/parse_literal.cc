@@ -100,23 +100,42 @@ ExprPtr Parser::number_literal(bool negate, const Token* minus) {
                 {"typeName", type_name}},
                begin, t.stop);
   };
+  // Spark raises this one from the literal's value, not as a syntax error, unless the literal
+  // has the BD suffix.
+  auto too_precise = [&](const std::string& precision) {
+    if (t.number == NumberKind::kBigDecimal)
+      fail_range(ErrorKind::kParse, "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION",
+                 "Decimal precision " + precision + " exceeds max precision 38.",
+                 {{"precision", precision}, {"maxPrecision", "38"}}, begin, t.stop);
+    throw SparkError(ErrorKind::kArithmetic, "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION",
+                     "Decimal precision " + precision + " exceeds max precision 38.",
+                     {{"precision", precision}, {"maxPrecision", "38"}}, "22003");
+  };
   auto decimal_value = [&]() -> ExprPtr {
-    int128_t unscaled;
-    int scale, digits;
+    int128_t unscaled = 0;
+    int scale = 0, digits = 0;
     if (!parse_decimal_digits(body, &unscaled, &scale, &digits)) {
-      // Count the digits for the message.
-      int sig = 0;
-      bool started = false;
-      for (char c : body) {
-        if (c == 'e' || c == 'E') break;
-        if (c >= '1' && c <= '9') started = true;
-        if (c >= '0' && c <= '9' && started) ++sig;
+      // The precision Spark's Decimal gives the BigDecimal: its significant digits, widened by
+      // a negative scale (1E400 needs 401 digits) or to a larger positive one.
+      long sig = 0, frac = 0, exp = 0;
+      bool started = false, dot = false;
+      size_t k = 0;
+      for (; k < body.size() && body[k] != 'e' && body[k] != 'E'; ++k) {
+        const char c = body[k];
+        if (c == '.') dot = true;
+        if (c < '0' || c > '9') continue;
+        if (c != '0') started = true;
+        if (started) ++sig;
+        if (dot) ++frac;
       }
-      throw SparkError(ErrorKind::kArithmetic, "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION",
-                       "Decimal precision " + std::to_string(sig) + " exceeds max precision 38.",
-                       {{"precision", std::to_string(sig)}, {"maxPrecision", "38"}}, "22003");
+      if (k < body.size()) exp = std::strtol(body.c_str() + k + 1, nullptr, 10);
+      sig = std::max(sig, 1L);
+      const long scale_of = frac - exp;
+      const std::string precision = std::to_string(scale_of < 0 ? sig - scale_of : std::max(sig, scale_of));
+      too_precise(precision);
     }
     int precision = std::max(digits, scale);
+    if (precision > DataType::kMaxDecimalPrecision) too_precise(std::to_string(precision));
     return plan::lit(Value::decimal(negate ? -unscaled : unscaled),
                      DataType::decimal(precision, scale));
   };
@@ -161,7 +180,9 @@ ExprPtr Parser::number_literal(bool negate, const Token* minus) {
     case NumberKind::kFloat: {
       double d = std::strtod(signed_body.c_str(), nullptr);
       float f = static_cast<float>(d);
-      if (std::isinf(f)) out_of_range("float", "-3.4028235E+38", "3.4028235E+38");
+      // Spark compares the literal with Float.MaxValue widened to a double.
+      if (std::isinf(f) || std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max()))
+        out_of_range("float", "-3.4028234663852886E+38", "3.4028234663852886E+38");
       return plan::lit(Value::floating(static_cast<double>(f)), DataType::float_());
     }
   }

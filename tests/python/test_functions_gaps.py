@@ -1,9 +1,12 @@
 """Differences from Apache Spark that the function audit found: temporal `sequence`, the ANSI
 coercion of conditional branches that mix strings and numbers, date arithmetic that wraps,
 map_concat's argument check, Java's regex property classes, the names of window functions
-called with IGNORE NULLS, and floating-point normalization inside nested values."""
+called with IGNORE NULLS, floating-point normalization inside nested values, and the names of
+literals and typed nulls."""
 
 from __future__ import annotations
+
+import decimal
 
 import pytest
 
@@ -272,3 +275,139 @@ def test_interval_field_casts_and_widening(diff):
     diff(lambda s: s.sql(
         "SELECT k, CAST(x AS STRING) AS x, typeof(x) AS t FROM VALUES (1, INTERVAL '12' HOUR), "
         "(2, INTERVAL '45' MINUTE), (3, NULL) AS v(k, x)"))
+
+
+# --- names of literals and typed nulls ------------------------------------------------------------
+
+LITERALS = [
+    "CAST(NULL AS MAP<INT,INT>)", "CAST(NULL AS ARRAY<INT>)", "CAST(NULL AS STRUCT<a:INT,b:STRING>)",
+    "CAST(NULL AS MAP<STRING,ARRAY<INT>>)", "TRY_CAST(NULL AS ARRAY<INT>)", "NULL::ARRAY<INT>",
+    "size(CAST(NULL AS ARRAY<INT>))", "coalesce(CAST(NULL AS ARRAY<INT>), array(1))",
+    "CAST(NULL AS ARRAY<INT>) IS NULL", "array(CAST(NULL AS ARRAY<INT>))", "CAST(array() AS ARRAY<INT>)",
+    "CAST(array(1) AS ARRAY<STRING>)", "CAST(CAST(NULL AS ARRAY<INT>) AS ARRAY<STRING>)",
+    "CAST(named_struct('a', 1) AS STRUCT<b:BIGINT>)", "CAST(map(1, 2) AS MAP<STRING,STRING>)",
+    "CAST(NULL AS INT)", "CAST(NULL AS DECIMAL(10,2))", "CAST(NULL AS BINARY)", "CAST(NULL AS DATE)",
+    "CAST(NULL AS VARIANT)", "NULL", "DATE'2020-01-01'", "TIMESTAMP'2020-01-01 10:00:00'",
+    "TIMESTAMP_NTZ'2020-01-01 10:00:00'", "X'0A'", "INTERVAL 1 DAY",
+    "INTERVAL 3 HOURS 2 MINUTES", "-INTERVAL 1 DAY", "1.0BD", "-1.0BD", "1Y", "1S", "1L", "1.0D", "1E10",
+    "1.5e2D", "1e-3", "1.0F", "12345678901234567890", "2147483648", "-9223372036854775808",
+    "0.0000001", "-0.0000001", "0.000001", "0.00000100", "1.0E-7BD", "123E-10BD", "0.0000000",
+    "CAST(0.0000001 AS STRING)", "0.00000000000000000000000000000000000001BD",
+]
+
+
+@pytest.mark.parametrize("expr", LITERALS)
+def test_literal_names_in_sql(diff, expr):
+    diff(lambda s: s.sql(f"SELECT {expr}"))
+
+
+def test_typed_null_names_in_dataframes(diff):
+    def program(s):
+        from pyspark.sql import functions as F
+        return s.range(1).select(
+            F.lit(None).cast("array<int>"), F.lit(None).cast("map<int,int>").isNull(),
+            F.lit(None).cast("struct<a:int>"), F.lit(None).cast("int"), F.lit(None),
+            F.lit(None).try_cast("array<string>").isNotNull(),
+            F.size(F.lit(None).cast("array<int>")))
+    diff(program)
+
+
+def test_cast_to_nested_type_mismatch_names_the_operand(diff_error):
+    # Spark names the cast by its operand, so the message says "1", not "CAST(1 AS MAP<...>)".
+    err = diff_error(lambda s: s.sql("SELECT CAST(1 AS MAP<INT,INT>)"),
+                     "DATATYPE_MISMATCH.CAST_WITHOUT_SUGGESTION")
+    assert 'Cannot resolve "1"' in str(err), str(err)[:300]
+
+
+def test_numeric_literals_out_of_range(diff_error):
+    err = diff_error(lambda s: s.sql("SELECT 3.4028235E38F"), "INVALID_NUMERIC_LITERAL_RANGE")
+    assert "maximum value of 3.4028234663852886E+38" in str(err), str(err)[:300]
+    err = diff_error(lambda s: s.sql("SELECT 1E400BD"), "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION")
+    assert "Decimal precision 401 exceeds" in str(err), str(err)[:300]
+    for literal in ["0.0000000000000000000000000000000000000001BD", "0.0000000000000000000000000000000000000001"]:
+        err = diff_error(lambda s, v=literal: s.sql(f"SELECT {v}"), "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION")
+        assert "Decimal precision 40 exceeds" in str(err), str(err)[:300]
+
+
+def test_decimal_literal_keeps_its_digits(ember, oracle):
+    # PySpark sends lit(Decimal) as DECIMAL(10, 0); Spark Connect widens that to the value's own
+    # precision and scale instead of rounding the value. Names and values agree with a classic
+    # session; the types (which a classic session infers from the value alone) are those a Spark
+    # Connect server of the pinned version gives.
+    cases = {"1.50": "decimal(10,2)", "0.001": "decimal(10,3)", "-7": "decimal(10,0)",
+             "1E+3": "decimal(10,0)", "12345678901234567890.123": "decimal(23,3)"}
+
+    def program(s):
+        from pyspark.sql import functions as F
+        return s.range(1).select(*[F.lit(decimal.Decimal(t)) for t in cases])
+    with session_mode(oracle):
+        expected = program(oracle)
+        expected_columns, expected_row = expected.columns, expected.collect()[0]
+    with session_mode(ember):
+        actual = program(ember)
+        assert actual.columns == expected_columns
+        assert actual.collect()[0] == expected_row
+        assert [f.dataType.simpleString() for f in actual.schema.fields] == list(cases.values())
+
+
+# --- Java regex constructs RE2 spells or means differently ------------------------------------
+
+JAVA_PATTERNS = [
+    r"\\p{IsAlphabetic}+", r"\\p{IsIdeographic}", r"\\p{javaAlphabetic}", r"\\p{javaMirrored}",
+    r"\\p{javaIdeographic}+", r"\\p{javaJavaIdentifierStart}\\p{javaJavaIdentifierPart}*",
+    r"\\p{javaUnicodeIdentifierPart}+", r"\\P{IsAlphabetic}", r"[^\\p{L}]", r"[\\P{L}x]", r"[\\P{javaLowerCase}x]+",
+    r"[a-z&&[^aeiou]]+", r"[\\p{L}&&[^\\p{Lu}]]", r"[a-z&&def]", r"[\\w&&\\D&&[^_]]+", r"[a[^b-z]]", r"[^a[b]]",
+    r"\\R", r"\\v", r"\\V+", r"\\h", r"[\\H]", r"\\s", r"\\S+", r"a.b", r"(?s)a.b", r"(?d)a.b", r"(?i)ab",
+    r"(?x) a b  # comment", r"(?x)[a b]", r"(?U)(a+)", r"\\u00e9", r"\\cA", r"b\\z", r"b\\Z", r"[a-c&&b-d]{2}",
+    r"(?i)é", r"(?iu)é", r"(?i)[à-å]", r"(?iu)[à-å]+", r"(?i)[^a]", r"(?i)a(?-i)b", r"(?U)\\w+", r"(?U)\\d",
+    r"(?U)\\p{Lower}",
+]
+
+
+def test_java_regex_constructs(diff):
+    strings = ["ab", "Ab\u0001", "a\rb", "a\nb", "a\u2028b", "x\u000by", "(é) «日» 〇 Ⅻ", "\u00a0\t \u3000", "bcd aei",
+               "$x_1 ÀB", "a b", "AB", "É à Å", "٣ 3", "", None]
+
+    def quoted(v):
+        return "(NULL)" if v is None else "('" + v.replace("\\", "\\\\").replace("'", "\\'") + "')"
+    values = ", ".join(quoted(v) for v in strings)
+    cols = ", ".join(f"s RLIKE '{p}' AS r{n}, regexp_replace(s, '{p}', '_') AS x{n}, regexp_count(s, '{p}') AS n{n}"
+                     for n, p in enumerate(JAVA_PATTERNS))
+    diff(lambda s: s.sql(f"SELECT s, {cols} FROM VALUES {values} AS t(s)"))
+    diff(lambda s: s.sql(
+        r"SELECT regexp_extract('aaa', '(?U)(a+)', 1) AS a, split('a1b2c', '[\\w&&\\d]') AS b, "
+        r"regexp_extract_all('Ab Cd', '[\\p{L}&&[^\\p{Lu}]]+', 0) AS c, "
+        r"regexp_extract('xy', '(?<first>x)(y)', 2) AS d, str_to_map('a=1\u2028b=2', '\\R', '=') AS e"))
+
+
+def test_java_regex_end_before_a_final_line_terminator(diff):
+    # Java's $ and \Z also match before a line terminator that ends the input; the match ends
+    # there, leaving the terminator out.
+    diff(lambda s: s.sql(
+        r"SELECT regexp_replace('ab\n', 'b$', 'X') AS a, regexp_count('a\n', '$') AS b, "
+        r"regexp_extract('ab\r\n', '(b)\\Z', 0) AS c, split('a\nb\n', '$') AS d, 'ab\n' RLIKE 'b$' AS e, "
+        r"regexp_replace('ab\n\n', 'b$', 'X') AS f, regexp_instr('xab\n', 'b$') AS g, "
+        r"regexp_extract_all('a\nb\n', '(?m)^\\w$', 0) AS h, regexp_replace('ab\r', '(?d)b$', 'X') AS i, "
+        r"regexp_substr('ab\u2028', '\\w$') AS j, regexp_replace('ab\n', '(b$)', '[$1]') AS k"))
+
+
+def test_java_regex_syntax_errors_and_brackets(diff, diff_error):
+    # Java rejects a brace that is no bounded quantifier, and has no POSIX bracket expressions.
+    for pattern in ["a{", "{", "a{,2}", "a{1"]:
+        diff_error(lambda s, p=pattern: s.sql(f"SELECT regexp_replace('a{{', '{p}', 'x')"),
+                   "INVALID_PARAMETER_VALUE.PATTERN")
+    diff(lambda s: s.sql("SELECT 'b' RLIKE '[[:alpha:]]' AS a, 'l' RLIKE '[[:alpha:]]' AS b, "
+                         "regexp_replace('a}', 'a}', 'x') AS c, regexp_count('aaa', 'a{1,2}') AS d"))
+
+
+def test_java_regex_constructs_re2_cannot_express(ember):
+    # Spark answers these; Ember says plainly that it cannot rather than answering differently.
+    from harness import error_condition
+    for pattern in [r"(a)\\1", r"a(?=b)", r"(?<=a)b", r"(?>a)", r"a++", r"a{2}+"]:
+        with session_mode(ember):
+            err = run_for_error("ember", lambda s, p=pattern: s.sql(f"SELECT 'ab' RLIKE '{p}'"), ember)
+        assert error_condition(err) == "INVALID_PARAMETER_VALUE.PATTERN", str(err)[:300]
+        assert "not supported" in str(err), str(err)[:300]
+    # The server keeps serving.
+    with session_mode(ember):
+        assert ember.sql("SELECT 'ab' RLIKE 'a'").collect()[0][0] is True

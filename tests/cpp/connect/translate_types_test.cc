@@ -192,12 +192,21 @@ TEST(TranslateLiterals, DecimalsWithoutPrecisionFollowBigDecimal) {
   EXPECT_TRUE(v.type->equals(*DataType::decimal(3, 3)));
 }
 
-TEST(TranslateLiterals, DecimalsRoundHalfUpAndCheckPrecision) {
+TEST(TranslateLiterals, DecimalsWidenToTheirOwnPrecisionAndScale) {
+  // Spark Connect keeps every digit: the declared precision and scale only widen the type.
   TypedValue v = literal_from_proto(decimal("1.005", 5, 2));
-  EXPECT_TRUE(v.value.as_decimal() == 101);
-  v = literal_from_proto(decimal("-1.005", 5, 2));
-  EXPECT_TRUE(v.value.as_decimal() == -101);
+  EXPECT_TRUE(v.value.as_decimal() == 1005);
+  EXPECT_EQ(v.type->precision(), 5);
+  EXPECT_EQ(v.type->scale(), 3);
+  v = literal_from_proto(decimal("-1.5", 10, 0));
+  EXPECT_TRUE(v.value.as_decimal() == -15);
+  EXPECT_EQ(v.type->precision(), 10);
+  EXPECT_EQ(v.type->scale(), 1);
+  // DECIMAL(6, 2) cannot hold 12345.60.
   EXPECT_THROW(literal_from_proto(decimal("12345.6", 5, 2)), SparkError);
+  v = literal_from_proto(decimal("1E+3", 2, 0));
+  EXPECT_TRUE(v.value.as_decimal() == 1000);
+  EXPECT_EQ(v.type->precision(), 4);
   EXPECT_THROW(literal_from_proto(decimal("1.2.3")), SparkError);
   EXPECT_THROW(literal_from_proto(decimal("abc")), SparkError);
 }

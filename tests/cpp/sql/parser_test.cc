@@ -693,6 +693,12 @@ TEST(SqlError, LexicalAndLiteralErrors) {
   err = parse_error("SELECT 99999999999999999999999999999999999999999");
   EXPECT_EQ(err.error_class(), "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION");
   EXPECT_EQ(err.message(), "Decimal precision 41 exceeds max precision 38.");
+  EXPECT_EQ(parse_error("SELECT 1E400BD").message(), "Decimal precision 401 exceeds max precision 38.");
+  EXPECT_EQ(parse_error("SELECT 0.0000000000000000000000000000000000000001BD").message(),
+            "Decimal precision 40 exceeds max precision 38.");
+  err = parse_error("SELECT 3.4028235E38F");
+  EXPECT_EQ(err.params().at("maxValue"), "3.4028234663852886E+38");
+  EXPECT_EQ(err.params().at("typeName"), "float");
 
   err = parse_error("SELECT CAST(1 AS foo)");
   EXPECT_EQ(err.error_class(), "UNSUPPORTED_DATATYPE");
