@@ -127,6 +127,10 @@ class Parser {
   PlanPtr relation();
   PlanPtr relation_primary();
   PlanPtr lateral_view(PlanPtr rel);
+  /// An argument of a table-valued function call: `TABLE(t)`, `TABLE(query)` with their
+  /// partitioning, `name => TABLE(...)`, or an ordinary function argument.
+  ExprPtr table_function_argument();
+  ExprPtr table_argument();
   PlanPtr generator_call(PlanPtr rel, bool outer);
   bool at_lateral_function_call();
   PlanPtr lateral_function_call(PlanPtr rel);
