@@ -275,3 +275,22 @@ def test_errors(diff_error, ember):
         fn = make(Scaled, "x int, factor int")
         assert sorted(fn(table(ember).asTable(), F.lit(2)).collect()) == sorted(
             (v * 2, 2) for _, v, _ in ROWS)
+
+
+class ArrowTotals:
+    """An Arrow UDTF gets the TABLE argument as record batches of the table's columns."""
+
+    def eval(self, batch):
+        import pyarrow as pa
+        import pyarrow.compute as pc
+
+        yield pa.table({"columns": [",".join(batch.schema.names)], "n": pa.array([batch.num_rows], pa.int32()),
+                        "total": pa.array([pc.sum(batch.column("v")).as_py()], pa.int64())})
+
+
+def test_arrow_udtf_table_argument(diff):
+    def run(t):
+        return lambda s: F.arrow_udtf(ArrowTotals, returnType="columns string, n int, total bigint")(t(s))
+
+    diff(run(lambda s: table(s).asTable().partitionBy("k")))
+    diff(run(lambda s: table(s).select("v").asTable().withSinglePartition()))
