@@ -1978,16 +1978,10 @@ PlanPtr Analyzer::resolve_table_argument_call(const PlanPtr& p, const PlanPtr& c
     function = session_.lookup_table_function(call->name);
   if (!function) return nullptr;
   const Config& conf = session_.config();
-  if (tables.size() > 1) {
-    if (!conf.get_bool("spark.sql.allowMultipleTableArguments.enabled", false))
-      throw_too_many_table_arguments(tables.size());
-    throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                     "The feature is not supported: a table function call with several TABLE arguments.", {},
-                     "0A000");
-  }
-  if (!is_one_row_without_columns(child))
-    throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                     "The feature is not supported: a TABLE argument of a LATERAL table function call.", {}, "0A000");
+  // Spark refuses a second TABLE argument of a Python table function whatever
+  // spark.sql.allowMultipleTableArguments.enabled says.
+  if (tables.size() > 1) throw_too_many_table_arguments(tables.size());
+  if (!is_one_row_without_columns(child)) throw_lateral_table_argument(child);
   const size_t at = tables[0];
   const ExprPtr& t = unwrap(call->children[at]);
   TableArgument arg;

@@ -73,7 +73,7 @@ bool Parser::at_lateral_function_call() {
 /// arguments read the columns of `rel`, as a Generate over it.
 PlanPtr Parser::lateral_function_call(PlanPtr rel) {
   const int begin = peek().begin;
-  auto g = std::const_pointer_cast<plan::PlanNode>(generator_call(std::move(rel), false));
+  auto g = std::const_pointer_cast<plan::PlanNode>(generator_call(std::move(rel), false, true));
   if (!plan::is_generator_name(ascii_lower(g->exprs[0]->name))) {
     g->table_function_call = true;
     g->origin = SqlOrigin{text_, begin, last_stop()};
@@ -102,13 +102,13 @@ PlanPtr Parser::lateral_view(PlanPtr rel) {
 }
 
 /// `f(args)` as an unresolved Generate node over `rel`.
-PlanPtr Parser::generator_call(PlanPtr rel, bool outer) {
+PlanPtr Parser::generator_call(PlanPtr rel, bool outer, bool table_function) {
   std::vector<std::string> name = multipart_identifier();
   expect_op("(");
   std::vector<ExprPtr> args;
   if (!at_op(")")) {
     do {
-      args.push_back(expression());
+      args.push_back(table_function ? table_function_argument() : expression());
     } while (accept_op(","));
   }
   expect_op(")");

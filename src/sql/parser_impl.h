@@ -131,7 +131,9 @@ class Parser {
   /// partitioning, `name => TABLE(...)`, or an ordinary function argument.
   ExprPtr table_function_argument();
   ExprPtr table_argument();
-  PlanPtr generator_call(PlanPtr rel, bool outer);
+  /// `f(args)` as a Generate over `rel`; `table_function`: the arguments of a LATERAL table
+  /// function call (TABLE arguments, keywords), else a LATERAL VIEW generator's expressions.
+  PlanPtr generator_call(PlanPtr rel, bool outer, bool table_function = false);
   bool at_lateral_function_call();
   PlanPtr lateral_function_call(PlanPtr rel);
   std::shared_ptr<plan::PlanNode> inline_table();

@@ -263,6 +263,21 @@ def test_errors(diff_error, ember):
     diff_error(sql("SELECT * FROM echo(TABLE(udtf_table_args) PARTITION BY k ORDER BY v, s)"),
                     "INVALID_SQL_SYNTAX.INVALID_TABLE_FUNCTION_TABLE_ARGUMENT_PARTITIONING")
     diff_error(sql("SELECT * FROM no_such_udtf(TABLE(udtf_table_args))"), "UNRESOLVABLE_TABLE_VALUED_FUNCTION")
+    diff_error(sql("SELECT * FROM VALUES (0), (1) AS x(c) JOIN LATERAL echo(TABLE(udtf_table_args))"),
+               "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_DETERMINISTIC_LATERAL_SUBQUERIES")
+    diff_error(sql("SELECT * FROM VALUES (0), (1) AS x(c), LATERAL echo(row => TABLE(udtf_table_args) PARTITION BY k)"),
+               "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_DETERMINISTIC_LATERAL_SUBQUERIES")
+    diff_error(lambda s: make(Echo, "fields string, v int, s string")(table(s).asTable(), table(s).asTable()),
+               "TABLE_VALUED_FUNCTION_TOO_MANY_TABLE_ARGUMENTS")
+
+    def two_tables_allowed(s):
+        s.conf.set("spark.sql.allowMultipleTableArguments.enabled", "true")
+        try:
+            return sql("SELECT * FROM echo(TABLE(udtf_table_args), TABLE(udtf_table_args))")(s)
+        finally:
+            s.conf.unset("spark.sql.allowMultipleTableArguments.enabled")
+
+    diff_error(two_tables_allowed, "TABLE_VALUED_FUNCTION_TOO_MANY_TABLE_ARGUMENTS")
     diff_error(lambda s: F.udtf(SinglePartitionOrdered)(table(s).asTable().partitionBy("k")),
                     "TABLE_VALUED_FUNCTION_REQUIRED_METADATA_INCOMPATIBLE_WITH_CALL")
     diff_error(lambda s: F.udtf(OrderWithoutPartition)(table(s).asTable()),
