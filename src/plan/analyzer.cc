@@ -1973,10 +1973,10 @@ PlanPtr Analyzer::resolve_table_argument_call(const PlanPtr& p, const PlanPtr& c
     if (is_table_argument(unwrap(call->children[i]))) tables.push_back(i);
   if (tables.empty()) return nullptr;
   ExprPtr function;
+  const bool builtin = call->kind == ExprKind::kUnresolvedFunction && is_generator_name(ascii_lower(call->name));
   if (is_python_table_function(call)) function = call;
-  else if (call->kind == ExprKind::kUnresolvedFunction && !is_generator_name(ascii_lower(call->name)))
-    function = session_.lookup_table_function(call->name);
-  if (!function) return nullptr;
+  else if (call->kind == ExprKind::kUnresolvedFunction && !builtin) function = session_.lookup_table_function(call->name);
+  if (!function && !builtin) return nullptr;
   const Config& conf = session_.config();
   // Spark refuses a second TABLE argument of a Python table function whatever
   // spark.sql.allowMultipleTableArguments.enabled says.
@@ -1989,6 +1989,24 @@ PlanPtr Analyzer::resolve_table_argument_call(const PlanPtr& p, const PlanPtr& c
   for (auto& e : t->partition_by) arg.partition_by.push_back(resolve_expr(e, arg.table, false));
   for (auto& o : t->order_by) arg.order_by.push_back(resolve_expr(o, arg.table, false));
   arg.with_single_partition = t->with_single_partition;
+  auto make_struct = [&](std::vector<ExprPtr> fields) {
+    return resolve_function(plan::call("named_struct", {}), std::move(fields), false);
+  };
+  if (builtin) {
+    // A built-in generator takes the rows' struct like any other value (explode refuses it).
+    if (!arg.partition_by.empty())
+      throw SparkError(ErrorKind::kAnalysis, "INTERNAL_ERROR",
+                       "Cannot evaluate the table-valued function call because it included the PARTITION BY clause, "
+                       "but only Python table functions support this clause",
+                       {}, "XX000");
+    TableArgumentInput input = table_argument_input(arg, make_struct);
+    auto over_rows = std::make_shared<Expr>(*call);
+    over_rows->children[at] = input.plan->output[0];
+    PlanPtr gen = generate_node(input.plan, resolve_select_list({over_rows}, input.plan, false)[0], p->names, p->alias);
+    auto out = std::const_pointer_cast<PlanNode>(project(gen, gen->generator_output));
+    out->plan_id = p->plan_id;
+    return out;
+  }
 
   // The function's arguments; the TABLE argument is a struct of the table's columns.
   std::vector<ExprPtr> args;
@@ -2006,9 +2024,7 @@ PlanPtr Analyzer::resolve_table_argument_call(const PlanPtr& p, const PlanPtr& c
   apply_table_function_analysis(analysis, g->name, arg, [&](const std::string& name) {
     return resolve_expr(col(split_column_name(name)), arg.table, false);
   });
-  TableArgumentInput input = table_argument_input(arg, [&](std::vector<ExprPtr> fields) {
-    return resolve_function(plan::call("named_struct", {}), std::move(fields), false);
-  });
+  TableArgumentInput input = table_argument_input(arg, make_struct);
   auto py = std::make_shared<exec::PythonFunction>(*g->python);
   py->table_args = is_table;
   py->partition_child_indexes = input.partition_child_indexes;

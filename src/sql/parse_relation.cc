@@ -1,10 +1,12 @@
 // Relations of the FROM clause: tables and views, common table expressions, subqueries,
 // inline tables (VALUES), the range() and generator table functions, joins, and LATERAL VIEW.
 
+#include <algorithm>
 #include <cctype>
 
 #include "common/ascii.h"
 #include "plan/generator_resolution.h"
+#include "plan/table_argument.h"
 #include "sql/parse_error.h"
 #include "sql/parser_impl.h"
 
@@ -280,8 +282,11 @@ PlanPtr Parser::relation_primary() {
     }
     static const char* const kGenerators[] = {"explode",    "explode_outer",    "inline", "inline_outer",
                                               "posexplode", "posexplode_outer", "stack"};
+    const bool table_args = std::any_of(args.begin(), args.end(), [](const ExprPtr& a) {
+      return plan::is_table_argument(a->kind == plan::ExprKind::kNamedArgument ? a->children[0] : a);
+    });
     for (const char* g : kGenerators) {
-      if (name.size() != 1 || fname != g) continue;
+      if (name.size() != 1 || fname != g || table_args) continue;
       // A generator in FROM: its columns alone, the select list of one row without columns.
       auto one_row = new_node(PlanKind::kLocalRelation);
       one_row->batches.push_back(Batch({}, 1));

@@ -151,6 +151,12 @@ def sql(query, *classes):
     return program
 
 
+def test_builtin_generator_over_a_table_argument(diff):
+    # The rows' struct is a value like any other to a built-in generator.
+    diff(sql("SELECT * FROM stack(1, TABLE(udtf_table_args))"))
+    diff(sql("SELECT * FROM stack(1, 'x', TABLE(udtf_table_args))"))
+
+
 def test_sql_table_arguments(diff):
     diff(sql("SELECT * FROM echo(TABLE(udtf_table_args))"))
     diff(sql("SELECT * FROM echo(TABLE(SELECT s, v FROM udtf_table_args WHERE v < 25))"))
@@ -263,6 +269,7 @@ def test_errors(diff_error, ember):
     diff_error(sql("SELECT * FROM echo(TABLE(udtf_table_args) PARTITION BY k ORDER BY v, s)"),
                     "INVALID_SQL_SYNTAX.INVALID_TABLE_FUNCTION_TABLE_ARGUMENT_PARTITIONING")
     diff_error(sql("SELECT * FROM no_such_udtf(TABLE(udtf_table_args))"), "UNRESOLVABLE_TABLE_VALUED_FUNCTION")
+    diff_error(sql("SELECT * FROM explode(TABLE(udtf_table_args))"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
     diff_error(sql("SELECT * FROM VALUES (0), (1) AS x(c) JOIN LATERAL echo(TABLE(udtf_table_args))"),
                "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_DETERMINISTIC_LATERAL_SUBQUERIES")
     diff_error(sql("SELECT * FROM VALUES (0), (1) AS x(c), LATERAL echo(row => TABLE(udtf_table_args) PARTITION BY k)"),
@@ -309,3 +316,14 @@ def test_arrow_udtf_table_argument(diff):
 
     diff(run(lambda s: table(s).asTable().partitionBy("k")))
     diff(run(lambda s: table(s).select("v").asTable().withSinglePartition()))
+
+
+def test_partition_by_of_a_builtin_generator(ember):
+    """Spark fails with an internal error (an assertion of its analyzer): only Python table
+    functions take PARTITION BY. Ember refuses the call with the same words."""
+    from harness import error_condition, run_for_error, session_mode
+
+    with session_mode(ember):
+        actual = run_for_error("ember", sql("SELECT * FROM stack(1, TABLE(udtf_table_args) PARTITION BY k)"), ember)
+    assert error_condition(actual) == "INTERNAL_ERROR", repr(actual)
+    assert "only Python table functions support this clause" in str(actual)
