@@ -2022,7 +2022,7 @@ PlanPtr Analyzer::resolve_table_argument_call(const PlanPtr& p, const PlanPtr& c
   exec::TableFunctionAnalysis analysis;
   ExprPtr g = resolve_python_table_function(function, args, names, conf, is_table, &analysis);
   apply_table_function_analysis(analysis, g->name, arg, [&](const std::string& name) {
-    return resolve_expr(col(split_column_name(name)), arg.table, false);
+    return resolve_expr(parse_analyze_expression(name), arg.table, false);
   });
   TableArgumentInput input = table_argument_input(arg, make_struct);
   auto py = std::make_shared<exec::PythonFunction>(*g->python);

@@ -44,6 +44,8 @@ TypePtr table_struct_type(const std::vector<ExprPtr>& output) {
   return DataType::struct_(std::move(fields));
 }
 
+namespace {
+
 std::vector<std::string> split_column_name(const std::string& name) {
   std::vector<std::string> parts(1);
   bool quoted = false;
@@ -65,7 +67,11 @@ std::vector<std::string> split_column_name(const std::string& name) {
   return parts;
 }
 
-namespace {
+std::function<ExprPtr(const std::string&)>& analyze_expression_parser() {
+  static std::function<ExprPtr(const std::string&)> parse;
+  return parse;
+}
+
 
 [[noreturn]] void throw_metadata_invalid(const std::string& function, const std::string& reason) {
   throw SparkError(ErrorKind::kAnalysis, "TABLE_VALUED_FUNCTION_REQUIRED_METADATA_INVALID",
@@ -91,6 +97,15 @@ PlanPtr project(const PlanPtr& child, std::vector<ExprPtr> exprs) {
 }
 
 }  // namespace
+
+void install_analyze_expression_parser(std::function<ExprPtr(const std::string&)> parse) {
+  analyze_expression_parser() = std::move(parse);
+}
+
+ExprPtr parse_analyze_expression(const std::string& text) {
+  if (const auto& parse = analyze_expression_parser()) return parse(text);
+  return col(split_column_name(text));
+}
 
 void apply_table_function_analysis(const exec::TableFunctionAnalysis& analysis, const std::string& function,
                                    TableArgument& arg, const std::function<ExprPtr(const std::string&)>& resolve_name) {
@@ -122,12 +137,32 @@ void apply_table_function_analysis(const exec::TableFunctionAnalysis& analysis, 
     arg.order_by.clear();
     for (auto& o : analysis.order_by) {
       const bool nulls_first = o.nulls_first == 0 ? o.ascending : o.nulls_first == 1;
-      arg.order_by.push_back(sort_order(resolve_name(o.name), o.ascending, nulls_first));
+      ExprPtr key = resolve_name(o.name);
+      if (key->kind == ExprKind::kAlias)
+        throw SparkError(ErrorKind::kAnalysis, "UDTF_INVALID_ALIAS_IN_REQUESTED_ORDERING_STRING_FROM_ANALYZE_METHOD",
+                         "Failed to evaluate the user-defined table function because its 'analyze' method returned a "
+                         "requested OrderingColumn whose column name expression included an unnecessary alias " +
+                             key->name + "; please remove this alias and then try the query again.",
+                         {{"aliasName", key->name}}, "42802");
+      arg.order_by.push_back(sort_order(key, o.ascending, nulls_first));
     }
   }
   if (!analysis.select.empty()) {
     arg.selected.clear();
-    for (auto& [name, as] : analysis.select) arg.selected.emplace_back(resolve_name(name), as);
+    for (auto& [name, as] : analysis.select) {
+      ExprPtr e = resolve_name(name);
+      if (as.empty() && e->kind != ExprKind::kAttribute) {
+        const std::string shown = e->to_string();
+        throw SparkError(ErrorKind::kAnalysis,
+                         "UDTF_INVALID_REQUESTED_SELECTED_EXPRESSION_FROM_ANALYZE_METHOD_REQUIRES_ALIAS",
+                         "Failed to evaluate the user-defined table function because its 'analyze' method returned a "
+                         "requested 'select' expression (" + shown +
+                             ") that does not include a corresponding alias; please update the UDTF to specify an "
+                             "alias there and then try the query again.",
+                         {{"expression", shown}}, "42802");
+      }
+      arg.selected.emplace_back(e, as);
+    }
   }
 }
 
@@ -141,8 +176,10 @@ TableArgumentInput table_argument_input(const TableArgument& arg,
   // from the Row that eval gets, so every column of the table reaches eval).
   std::vector<ExprPtr> extra;
   if (!arg.partition_by.empty()) {
+    // Their places in the struct eval's rows come from: after the selected columns, if any.
+    const size_t before = arg.selected.empty() ? columns.size() : arg.selected.size();
     for (auto& e : arg.partition_by) {
-      in.partition_child_indexes.push_back(static_cast<int>(columns.size() + extra.size()));
+      in.partition_child_indexes.push_back(static_cast<int>(before + extra.size()));
       extra.push_back(alias(e, "partition_by_" + std::to_string(extra.size())));
     }
     std::vector<ExprPtr> all = columns;
@@ -150,7 +187,7 @@ TableArgumentInput table_argument_input(const TableArgument& arg,
     rows = project(rows, std::move(all));
     // One sorted run: each partition's rows arrive together, in the requested order.
     std::vector<ExprPtr> order;
-    for (int i : in.partition_child_indexes) order.push_back(sort_order(rows->output[static_cast<size_t>(i)], true, true));
+    for (size_t k = 0; k < extra.size(); ++k) order.push_back(sort_order(rows->output[columns.size() + k], true, true));
     order.insert(order.end(), arg.order_by.begin(), arg.order_by.end());
     rows = node(PlanKind::kSort, rows, std::move(order), rows->output);
   }

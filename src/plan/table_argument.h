@@ -35,9 +35,12 @@ bool is_one_row_without_columns(const PlanPtr& p);
 /// The struct of a relation's columns, the type of its TABLE argument.
 TypePtr table_struct_type(const std::vector<ExprPtr>& output);
 
-/// The parts of a column name as a table function's `analyze` method gives it (`a`, `s.x`,
-/// `` `a.b` ``).
-std::vector<std::string> split_column_name(const std::string& name);
+/// The expression a table function's `analyze` method names in a PartitioningColumn,
+/// OrderingColumn or SelectedColumn: Spark parses it as SQL (`v`, `v % 2`, `upper(s)`). The SQL
+/// front end installs its parser (`install_analyze_expression_parser`); without one the text is
+/// a column name (`a`, `s.x`, `` `a.b` ``).
+ExprPtr parse_analyze_expression(const std::string& text);
+void install_analyze_expression_parser(std::function<ExprPtr(const std::string&)> parse);
 
 /// A resolved TABLE argument: the table, its PARTITION BY expressions, ORDER BY sort orders,
 /// WITH SINGLE PARTITION, and the columns `analyze` selected (expression, alias or empty).

@@ -233,6 +233,46 @@ class Selected:
         yield ",".join(row.__fields__), row.w
 
 
+class ByExpression:
+    """analyze names SQL expressions: partitions by parity, selects a computed column."""
+
+    @staticmethod
+    def analyze(t: AnalyzeArgument) -> AnalyzeResult:
+        return AnalyzeResult(StructType().add("fields", StringType()).add("seen", StringType()),
+                             partitionBy=[PartitioningColumn("v % 2")], orderBy=[OrderingColumn("v + 0")],
+                             select=[SelectedColumn("v * 10", alias="w"), SelectedColumn("v")])
+
+    def __init__(self, analyze_result=None):
+        self.seen = []
+        self.fields = None
+
+    def eval(self, row):
+        self.fields = ",".join(row.__fields__)
+        self.seen.append(str(row.w))
+
+    def terminate(self):
+        yield self.fields, " ".join(self.seen)
+
+
+class SelectedWithoutAlias:
+    @staticmethod
+    def analyze(t: AnalyzeArgument) -> AnalyzeResult:
+        return AnalyzeResult(StructType().add("w", IntegerType()), select=[SelectedColumn("v + 1")])
+
+    def eval(self, row):
+        yield (1,)
+
+
+class OrderingWithAlias:
+    @staticmethod
+    def analyze(t: AnalyzeArgument) -> AnalyzeResult:
+        return AnalyzeResult(StructType().add("w", IntegerType()), withSinglePartition=True,
+                             orderBy=[OrderingColumn("v AS w")])
+
+    def eval(self, row):
+        yield (1,)
+
+
 class OrderWithoutPartition:
     @staticmethod
     def analyze(t: AnalyzeArgument) -> AnalyzeResult:
@@ -240,6 +280,14 @@ class OrderWithoutPartition:
 
     def eval(self, row):
         yield (row.v,)
+
+
+def test_analyze_names_expressions(diff, diff_error):
+    diff(lambda s: F.udtf(ByExpression)(table(s).asTable()))
+    diff_error(lambda s: F.udtf(SelectedWithoutAlias)(table(s).asTable()),
+               "UDTF_INVALID_REQUESTED_SELECTED_EXPRESSION_FROM_ANALYZE_METHOD_REQUIRES_ALIAS")
+    diff_error(lambda s: F.udtf(OrderingWithAlias)(table(s).asTable()),
+               "UDTF_INVALID_ALIAS_IN_REQUESTED_ORDERING_STRING_FROM_ANALYZE_METHOD")
 
 
 def test_analyze_sees_the_table(diff):
