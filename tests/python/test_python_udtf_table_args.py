@@ -375,3 +375,33 @@ def test_partition_by_of_a_builtin_generator(ember):
         actual = run_for_error("ember", sql("SELECT * FROM stack(1, TABLE(udtf_table_args) PARTITION BY k)"), ember)
     assert error_condition(actual) == "INTERNAL_ERROR", repr(actual)
     assert "only Python table functions support this clause" in str(actual)
+
+
+class RaisesOnAValue:
+    def eval(self, row):
+        if row.v == 21:
+            raise ValueError(f"refused {row.v}")
+        yield (row.v,)
+
+
+@pytest.mark.parametrize("partitioned", [False, True])
+def test_exception_in_eval(ember, oracle, partitioned):
+    from harness import session_mode
+
+    def program(s):
+        t = table(s).asTable()
+        return make(RaisesOnAValue, "v int")(t.partitionBy("k") if partitioned else t)
+
+    errors = []
+    for spark in (oracle, ember):
+        with session_mode(spark):
+            with pytest.raises(Exception) as info:
+                program(spark).collect()
+        errors.append(info.value)
+    assert "refused 21" in str(errors[0]), str(errors[0])
+    assert type(errors[1]).__name__ == "PythonException", repr(errors[1])
+    assert "refused 21" in str(errors[1]), str(errors[1])
+    # The server keeps serving.
+    with session_mode(ember):
+        assert sorted(make(Echo, "fields string, v int, s string")(table(ember).asTable()).select("v").collect()) == \
+            sorted((v,) for _, v, _ in ROWS)
