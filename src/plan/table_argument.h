@@ -56,8 +56,9 @@ struct TableArgument {
 /// (partitioning, ordering, selected columns), as Spark's PythonUDTFAnalyzeResult does; names
 /// resolve against the table through `resolve_name`. TABLE_VALUED_FUNCTION_REQUIRED_METADATA_*
 /// errors for requests that contradict each other or the call.
-void apply_table_function_analysis(const exec::TableFunctionAnalysis& analysis, const std::string& function,
-                                   TableArgument& arg, const std::function<ExprPtr(const std::string&)>& resolve_name);
+void apply_table_function_analysis(const exec::TableFunctionAnalysis& analysis,
+                                   const std::string& function, TableArgument& arg,
+                                   const std::function<ExprPtr(const std::string&)>& resolve_name);
 
 /// The relation that hands a TABLE argument's rows to its function: one column, the struct of
 /// the rows (`c`). With PARTITION BY, rows sorted by the partitioning values (projected as
@@ -69,7 +70,7 @@ struct TableArgumentInput {
   PlanPtr plan;
   std::vector<int> partition_child_indexes;
 };
-TableArgumentInput table_argument_input(const TableArgument& arg,
-                                        const std::function<ExprPtr(std::vector<ExprPtr>)>& make_struct);
+TableArgumentInput table_argument_input(
+    const TableArgument& arg, const std::function<ExprPtr(std::vector<ExprPtr>)>& make_struct);
 
 }  // namespace ember::plan
