@@ -8,6 +8,8 @@
 #include "cli/demo.h"
 #include "common/host_allocator.h"
 #include "gpu/device.h"
+#include "plan/table_argument.h"
+#include "sql/parser.h"
 #include "sql/shell.h"
 #include "udf/python_runner.h"
 #include "ember_build_info.h"
@@ -36,6 +38,9 @@ int main(int argc, char** argv) {
   ember::tune_host_allocator();
   // Python functions (udf, pandas_udf) run on the pool of Python workers.
   ember::udf::install_worker_pool_runner();
+  // The expressions a Python table function's `analyze` asks for are SQL text.
+  ember::plan::install_analyze_expression_parser(
+      [](const std::string& text) { return ember::sql::parse_expression(text); });
   if (argc < 2) {
     usage(stderr);
     return 2;

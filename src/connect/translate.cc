@@ -221,6 +221,15 @@ plan::ExprPtr PlanTranslator::subquery_expression(const pb::SubqueryExpression& 
       return plan::subquery(plan::SubqueryKind::kExists, query);
     case pb::SubqueryExpression::SUBQUERY_TYPE_IN:
       return plan::subquery(plan::SubqueryKind::kIn, query, expressions(s.in_subquery_values()));
+    case pb::SubqueryExpression::SUBQUERY_TYPE_TABLE_ARG: {
+      // df.asTable()[.partitionBy(...) | .withSinglePartition()][.orderBy(...)]
+      auto e = std::const_pointer_cast<plan::Expr>(plan::subquery(plan::SubqueryKind::kTableArgument, query));
+      const pb::SubqueryExpression::TableArgOptions& o = s.table_arg_options();
+      for (const auto& p : o.partition_spec()) e->partition_by.push_back(expression(p));
+      for (const auto& so : o.order_spec()) e->order_by.push_back(sort_order(so));
+      e->with_single_partition = o.has_with_single_partition() && o.with_single_partition();
+      return e;
+    }
     default:
       break;
   }

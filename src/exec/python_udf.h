@@ -69,6 +69,11 @@ struct PythonFunction {
   /// A table function without a return type, resolved for one call: what its `analyze` static
   /// method returned, pickled by the analyze worker, for the eval worker's constructor.
   std::optional<std::string> pickled_analyze_result;
+  /// A call with a TABLE argument: which arguments are TABLE arguments (struct columns of the
+  /// table's rows), and the fields of that struct that only mark PARTITION BY boundaries
+  /// (PySpark's partition_child_indexes; the worker compares them on consecutive rows).
+  std::vector<bool> table_args;
+  std::vector<int> partition_child_indexes;
 };
 
 /// One argument of a table function's `analyze` call (pyspark.sql.udtf.AnalyzeArgument): its

@@ -15,6 +15,10 @@ PythonUdtfEval::PythonUdtfEval(std::shared_ptr<const PythonFunction> function, P
   std::vector<std::vector<int>> offsets;
   distinct_python_inputs({std::move(args)}, inputs_, offsets);
   offsets_ = std::move(offsets[0]);
+  // An Arrow UDTF gets each TABLE argument as a record batch of the table's columns.
+  if (function_->eval_type == static_cast<int>(PythonEvalType::kArrowUdtf))
+    for (size_t i = 0; i < function_->table_args.size() && i < offsets_.size(); ++i)
+      if (function_->table_args[i]) info_.table_arg_offsets.push_back(offsets_[i]);
 }
 
 std::string PythonUdtfEval::name() const {

@@ -27,6 +27,7 @@
 #include "plan/lambda_resolution.h"
 #include "plan/named_arguments.h"
 #include "plan/subquery.h"
+#include "plan/table_argument.h"
 #include "plan/table_relation.h"
 #include "plan/nested_resolution.h"
 #include "plan/pivot_resolution.h"
@@ -234,6 +235,9 @@ class Analyzer {
   PlanPtr aggregate_with_generator(const PlanPtr& p, const std::vector<ExprPtr>& groups, std::vector<ExprPtr> aggs,
                                    const PlanPtr& child);
   PlanPtr resolve_generate(const PlanPtr& p, const PlanPtr& child);
+  /// A Python table function call with a TABLE argument, or null when `p` calls no Python
+  /// table function.
+  PlanPtr resolve_table_argument_call(const PlanPtr& p, const PlanPtr& child);
   PlanPtr with_time_window(const PlanPtr& p, const PlanPtr& child);
   PlanPtr with_session_window(const PlanPtr& p, const PlanPtr& child);
   PlanPtr resolve_hint(const std::shared_ptr<PlanNode>& n, const PlanPtr& child);
@@ -1290,6 +1294,7 @@ PlanPtr Analyzer::resolve_with_outer_scope(const PlanPtr& query, const PlanPtr& 
 /// a scalar subquery has its one column's type, EXISTS and IN are boolean; IN's values and the
 /// subquery's columns are cast pairwise to the type their equality compares in.
 ExprPtr Analyzer::resolve_subquery(const ExprPtr& e, const PlanPtr& child, bool allow_agg) {
+  if (e->subquery_kind == SubqueryKind::kTableArgument) throw_unsupported_table_argument(e->subquery);
   if (e->subquery->resolved) return e;
   std::vector<ExprPtr> values;
   for (auto& v : e->children) values.push_back(resolve_expr(v, child, allow_agg));
@@ -1936,6 +1941,7 @@ PlanPtr Analyzer::resolve_generate(const PlanPtr& p, const PlanPtr& child) {
                          " is expected to be a generator. However, it is not a generator.",
                      {{"functionName", quote_id(fn)}}, "42K0E");
   };
+  if (PlanPtr with_table = resolve_table_argument_call(p, child)) return with_table;
   ExprPtr g;
   if (is_python_table_function(call)) {
     // A Python table function called from the DataFrame API.
@@ -1963,6 +1969,78 @@ PlanPtr Analyzer::resolve_generate(const PlanPtr& p, const PlanPtr& child) {
   auto n = std::const_pointer_cast<PlanNode>(generate_node(child, g, p->names, p->alias));
   n->plan_id = p->plan_id;
   return n;
+}
+
+PlanPtr Analyzer::resolve_table_argument_call(const PlanPtr& p, const PlanPtr& child) {
+  const ExprPtr& call = p->exprs[0];
+  auto unwrap = [](const ExprPtr& a) { return a->kind == ExprKind::kNamedArgument ? a->children[0] : a; };
+  std::vector<size_t> tables;
+  for (size_t i = 0; i < call->children.size(); ++i)
+    if (is_table_argument(unwrap(call->children[i]))) tables.push_back(i);
+  if (tables.empty()) return nullptr;
+  ExprPtr function;
+  const bool builtin = call->kind == ExprKind::kUnresolvedFunction && is_generator_name(ascii_lower(call->name));
+  if (is_python_table_function(call)) function = call;
+  else if (call->kind == ExprKind::kUnresolvedFunction && !builtin) function = session_.lookup_table_function(call->name);
+  if (!function && !builtin) return nullptr;
+  const Config& conf = session_.config();
+  // Spark refuses a second TABLE argument of a Python table function whatever
+  // spark.sql.allowMultipleTableArguments.enabled says.
+  if (tables.size() > 1) throw_too_many_table_arguments(tables.size());
+  if (!is_one_row_without_columns(child)) throw_lateral_table_argument(child);
+  const size_t at = tables[0];
+  const ExprPtr& t = unwrap(call->children[at]);
+  TableArgument arg;
+  arg.table = resolve(t->subquery);
+  for (auto& e : t->partition_by) arg.partition_by.push_back(resolve_expr(e, arg.table, false));
+  for (auto& o : t->order_by) arg.order_by.push_back(resolve_expr(o, arg.table, false));
+  arg.with_single_partition = t->with_single_partition;
+  auto make_struct = [&](std::vector<ExprPtr> fields) {
+    return resolve_function(plan::call("named_struct", {}), std::move(fields), false);
+  };
+  if (builtin) {
+    // A built-in generator takes the rows' struct like any other value (explode refuses it).
+    if (!arg.partition_by.empty())
+      throw SparkError(ErrorKind::kAnalysis, "INTERNAL_ERROR",
+                       "Cannot evaluate the table-valued function call because it included the PARTITION BY clause, "
+                       "but only Python table functions support this clause",
+                       {}, "XX000");
+    TableArgumentInput input = table_argument_input(arg, make_struct);
+    auto over_rows = std::make_shared<Expr>(*call);
+    over_rows->children[at] = input.plan->output[0];
+    PlanPtr gen = generate_node(input.plan, resolve_select_list({over_rows}, input.plan, false)[0], p->names, p->alias);
+    auto out = std::const_pointer_cast<PlanNode>(project(gen, gen->generator_output));
+    out->plan_id = p->plan_id;
+    return out;
+  }
+
+  // The function's arguments; the TABLE argument is a struct of the table's columns.
+  std::vector<ExprPtr> args;
+  std::vector<std::string> names;
+  std::vector<bool> is_table;
+  for (size_t i = 0; i < call->children.size(); ++i) {
+    const ExprPtr& a = call->children[i];
+    names.push_back(a->kind == ExprKind::kNamedArgument ? a->name : "");
+    is_table.push_back(i == at);
+    args.push_back(i == at ? attribute("c", table_struct_type(arg.table->output), false, new_expr_id())
+                           : resolve_expr(unwrap(a), child, false));
+  }
+  exec::TableFunctionAnalysis analysis;
+  ExprPtr g = resolve_python_table_function(function, args, names, conf, is_table, &analysis);
+  apply_table_function_analysis(analysis, g->name, arg, [&](const std::string& name) {
+    return resolve_expr(parse_analyze_expression(name), arg.table, false);
+  });
+  TableArgumentInput input = table_argument_input(arg, make_struct);
+  auto py = std::make_shared<exec::PythonFunction>(*g->python);
+  py->table_args = is_table;
+  py->partition_child_indexes = input.partition_child_indexes;
+  auto generator = std::make_shared<Expr>(*g);
+  generator->python = std::move(py);
+  generator->children[at] = input.plan->output[0];
+  PlanPtr gen = generate_node(input.plan, generator, p->names, p->alias);
+  auto out = std::const_pointer_cast<PlanNode>(project(gen, gen->generator_output));
+  out->plan_id = p->plan_id;
+  return out;
 }
 
 /// ROLLUP / CUBE / GROUPING SETS under window functions (`rank() OVER (PARTITION BY

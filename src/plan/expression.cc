@@ -305,6 +305,7 @@ std::string Expr::to_string() const {
           }() + ")";
           return "(" + values + " IN (listquery(" + outer + ")))";
         }
+        case SubqueryKind::kTableArgument: return "functiontablesubqueryargumentexpression()";
       }
       return "?";
     }

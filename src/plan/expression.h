@@ -74,6 +74,10 @@ enum class SubqueryKind {
   kScalar,  // (SELECT x ...): the one value of its one row, null with no rows
   kExists,  // EXISTS (SELECT ...)
   kIn,      // (a, b) IN (SELECT x, y ...): children are a, b
+  /// A TABLE argument of a table function call (`f(TABLE(t) PARTITION BY k ORDER BY v)`,
+  /// `f(df.asTable())`): `partition_by`, `order_by` (kSortOrder nodes) and
+  /// `with_single_partition` say how its rows reach the function (plan/table_argument.h).
+  kTableArgument,
 };
 
 struct PlanNode;
@@ -127,8 +131,9 @@ struct Expr {
   int ordinal = -1;                     // struct field ordinal
   const functions::FunctionDef* function = nullptr;  // resolved function
   ExprPtr filter;                       // aggregate FILTER (WHERE ...)
-  std::vector<ExprPtr> partition_by;    // window
-  std::vector<ExprPtr> order_by;        // window (kSortOrder nodes)
+  std::vector<ExprPtr> partition_by;    // window; TABLE argument
+  std::vector<ExprPtr> order_by;        // window (kSortOrder nodes); TABLE argument
+  bool with_single_partition = false;   // TABLE argument: WITH SINGLE PARTITION
   WindowFrame frame;                    // window
   std::string metadata_json;            // alias metadata
   /// How names show an expression rewritten by the analyzer into others (IN into ORs,

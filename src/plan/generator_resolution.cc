@@ -156,7 +156,8 @@ bool is_python_table_function(const ExprPtr& e) {
 }
 
 ExprPtr resolve_python_table_function(const ExprPtr& function, std::vector<ExprPtr> args,
-                                      const std::vector<std::string>& names, const Config& conf) {
+                                      const std::vector<std::string>& names, const Config& conf,
+                                      const std::vector<bool>& table_args, exec::TableFunctionAnalysis* analysis_out) {
   const std::string sql = call_sql(function->name, args);
   for (auto& a : args)
     if (a->kind == ExprKind::kGenerator) throw_generator_nested(sql);
@@ -167,7 +168,8 @@ ExprPtr resolve_python_table_function(const ExprPtr& function, std::vector<ExprP
     for (size_t i = 0; i < args.size(); ++i) {
       exec::AnalyzeArgument a;
       a.type = args[i]->type;
-      ExprPtr folded = args[i]->deterministic() ? fold_constant(args[i], conf) : args[i];
+      a.is_table = i < table_args.size() && table_args[i];
+      ExprPtr folded = args[i]->deterministic() && !a.is_table ? fold_constant(args[i], conf) : args[i];
       if (folded->kind == ExprKind::kLiteral) a.constant = folded->value;
       if (i < names.size()) a.name = names[i];
       analyze_args.push_back(std::move(a));
@@ -175,7 +177,8 @@ ExprPtr resolve_python_table_function(const ExprPtr& function, std::vector<ExprP
     exec::TableFunctionAnalysis analysis =
         exec::python_runner().analyze_table_function(*py, analyze_args, python_settings(conf));
     py->return_type = analysis.schema;
-    py->pickled_analyze_result = std::move(analysis.pickled_result);
+    py->pickled_analyze_result = analysis.pickled_result;
+    if (analysis_out) *analysis_out = std::move(analysis);
   }
   auto g = std::make_shared<Expr>(*function);
   g->python = py;

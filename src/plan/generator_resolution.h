@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "exec/python_udf.h"
 #include "plan/logical_plan.h"
 
 namespace ember::plan {
@@ -28,8 +29,13 @@ bool is_python_table_function(const ExprPtr& e);
 /// keyword (empty: positional; may be shorter). The generator's struct type is the function's
 /// return type, or, for a function registered without one, the schema its `analyze` static
 /// method returns for these arguments (run in a Python worker now, as Spark's analyzer does).
+/// `table_args` marks the TABLE arguments (their type: the struct of the table's columns), which
+/// `analyze` sees as such; `analysis`, when given, receives what `analyze` returned (left as is
+/// for a function with a return type).
 ExprPtr resolve_python_table_function(const ExprPtr& function, std::vector<ExprPtr> args,
-                                      const std::vector<std::string>& names, const Config& conf);
+                                      const std::vector<std::string>& names, const Config& conf,
+                                      const std::vector<bool>& table_args = {},
+                                      exec::TableFunctionAnalysis* analysis = nullptr);
 
 /// The generator of a select-list entry: the entry itself or the child of its alias; null when
 /// the entry is not a generator.

@@ -858,6 +858,7 @@ class Planner {
     exec::PythonTableFunctionInfo info;
     info.return_type_json = g->type->json();
     info.name = g->name;
+    info.partition_child_indexes = g->python->partition_child_indexes;
     if (g->python->pickled_analyze_result) {
       info.has_analyze_result = true;
       info.pickled_analyze_result = *g->python->pickled_analyze_result;

@@ -1,10 +1,12 @@
 // Relations of the FROM clause: tables and views, common table expressions, subqueries,
 // inline tables (VALUES), the range() and generator table functions, joins, and LATERAL VIEW.
 
+#include <algorithm>
 #include <cctype>
 
 #include "common/ascii.h"
 #include "plan/generator_resolution.h"
+#include "plan/table_argument.h"
 #include "sql/parse_error.h"
 #include "sql/parser_impl.h"
 
@@ -73,7 +75,7 @@ bool Parser::at_lateral_function_call() {
 /// arguments read the columns of `rel`, as a Generate over it.
 PlanPtr Parser::lateral_function_call(PlanPtr rel) {
   const int begin = peek().begin;
-  auto g = std::const_pointer_cast<plan::PlanNode>(generator_call(std::move(rel), false));
+  auto g = std::const_pointer_cast<plan::PlanNode>(generator_call(std::move(rel), false, true));
   if (!plan::is_generator_name(ascii_lower(g->exprs[0]->name))) {
     g->table_function_call = true;
     g->origin = SqlOrigin{text_, begin, last_stop()};
@@ -102,13 +104,13 @@ PlanPtr Parser::lateral_view(PlanPtr rel) {
 }
 
 /// `f(args)` as an unresolved Generate node over `rel`.
-PlanPtr Parser::generator_call(PlanPtr rel, bool outer) {
+PlanPtr Parser::generator_call(PlanPtr rel, bool outer, bool table_function) {
   std::vector<std::string> name = multipart_identifier();
   expect_op("(");
   std::vector<ExprPtr> args;
   if (!at_op(")")) {
     do {
-      args.push_back(expression());
+      args.push_back(table_function ? table_function_argument() : expression());
     } while (accept_op(","));
   }
   expect_op(")");
@@ -261,7 +263,7 @@ PlanPtr Parser::relation_primary() {
     if (!at_op(")")) {
       do {
         arg_begin.push_back(peek().begin);
-        args.push_back(function_argument());
+        args.push_back(table_function_argument());
         arg_stop.push_back(last_stop());
       } while (accept_op(","));
     }
@@ -280,8 +282,11 @@ PlanPtr Parser::relation_primary() {
     }
     static const char* const kGenerators[] = {"explode",    "explode_outer",    "inline", "inline_outer",
                                               "posexplode", "posexplode_outer", "stack"};
+    const bool table_args = std::any_of(args.begin(), args.end(), [](const ExprPtr& a) {
+      return plan::is_table_argument(a->kind == plan::ExprKind::kNamedArgument ? a->children[0] : a);
+    });
     for (const char* g : kGenerators) {
-      if (name.size() != 1 || fname != g) continue;
+      if (name.size() != 1 || fname != g || table_args) continue;
       // A generator in FROM: its columns alone, the select list of one row without columns.
       auto one_row = new_node(PlanKind::kLocalRelation);
       one_row->batches.push_back(Batch({}, 1));
@@ -433,6 +438,106 @@ std::shared_ptr<plan::PlanNode> Parser::inline_table() {
   for (auto& row : rows)
     for (auto& value : row) out->inline_value_origins.push_back(value->origin);
   return out;
+}
+
+ExprPtr Parser::table_function_argument() {
+  if (at_identifier() && at_op("=>", 1) && at_word("TABLE", 2)) {
+    auto named = std::make_shared<plan::Expr>();
+    named->kind = plan::ExprKind::kNamedArgument;
+    named->name = identifier();
+    next();  // =>
+    named->children = {table_argument()};
+    return named;
+  }
+  if (at_word("TABLE") && (at_op("(", 1) || at_identifier(1))) return table_argument();
+  return function_argument();
+}
+
+/// `TABLE(t)` or `TABLE(query)`, then `WITH SINGLE PARTITION` or `PARTITION BY` (several
+/// expressions in parentheses) and an optional `ORDER BY` (several items in parentheses), as
+/// Spark's grammar (DISTRIBUTE and SORT are synonyms).
+ExprPtr Parser::table_argument() {
+  const int begin = peek().begin;
+  expect_word("TABLE");
+  PlanPtr table;
+  if (!at_op("(")) {
+    std::vector<std::string> name = multipart_identifier();
+    std::string shown;
+    for (size_t i = 0; i < name.size(); ++i) shown += (i ? "." : "") + quote_id(name[i]);
+    fail_range(ErrorKind::kParse, "INVALID_SQL_SYNTAX.INVALID_TABLE_FUNCTION_IDENTIFIER_ARGUMENT_MISSING_PARENTHESES",
+               "Invalid SQL syntax: Syntax error: call to table-valued function is invalid because parentheses are "
+               "missing around the provided TABLE argument " + shown +
+                   "; please surround this with parentheses and try again.",
+               {{"argumentName", shown}}, begin, last_stop());
+  }
+  next();  // (
+  if (at_identifier() && !at_query_start()) {
+    const int name_begin = peek().begin;
+    std::vector<std::string> name = multipart_identifier();
+    auto n = new_node(PlanKind::kUnresolvedRelation);
+    n->table_name = name;
+    n->origin = SqlOrigin{text_, name_begin, last_stop()};
+    table = n;
+  } else {
+    table = query();
+  }
+  expect_op(")");
+  auto arg = std::const_pointer_cast<plan::Expr>(plan::subquery(plan::SubqueryKind::kTableArgument, table));
+  auto several_without_parentheses = [&](const std::string& clause) {
+    fail_range(ErrorKind::kParse, "INVALID_SQL_SYNTAX.INVALID_TABLE_FUNCTION_TABLE_ARGUMENT_PARTITIONING",
+               "Invalid SQL syntax: The table function call includes a table argument with an invalid "
+               "partitioning/ordering specification: the " + clause +
+                   " clause included multiple expressions without parentheses surrounding them; please add "
+                   "parentheses around these expressions and then retry the query again.",
+               {{"clause", clause}}, begin, last_stop());
+  };
+  bool partitioned = false;
+  if (at_word("WITH") && at_word("SINGLE", 1)) {
+    pos_ += 2;
+    expect_word("PARTITION");
+    arg->with_single_partition = true;
+    partitioned = true;
+  } else if ((at_word("PARTITION") || at_word("DISTRIBUTE")) && at_word("BY", 1)) {
+    pos_ += 2;
+    if (accept_op("(")) {
+      do arg->partition_by.push_back(expression());
+      while (accept_op(","));
+      expect_op(")");
+    } else {
+      arg->partition_by.push_back(expression());
+      if (at_op(",")) {
+        while (accept_op(",")) expression();
+        several_without_parentheses("PARTITION BY");
+      }
+    }
+    partitioned = true;
+  }
+  if (partitioned && (at_word("ORDER") || at_word("SORT")) && at_word("BY", 1)) {
+    pos_ += 2;
+    auto item = [&] {
+      ExprPtr key = expression();
+      bool asc = !accept_word("DESC");
+      if (asc) accept_word("ASC");
+      bool nulls_first = asc;
+      if (accept_word("NULLS")) {
+        nulls_first = accept_word("FIRST");
+        if (!nulls_first) expect_word("LAST");
+      }
+      return plan::sort_order(key, asc, nulls_first);
+    };
+    if (accept_op("(")) {
+      do arg->order_by.push_back(item());
+      while (accept_op(","));
+      expect_op(")");
+    } else {
+      arg->order_by.push_back(item());
+      if (at_op(",")) {
+        while (accept_op(",")) item();
+        several_without_parentheses("ORDER BY");
+      }
+    }
+  }
+  return arg;
 }
 
 }  // namespace ember::sql

@@ -127,7 +127,13 @@ class Parser {
   PlanPtr relation();
   PlanPtr relation_primary();
   PlanPtr lateral_view(PlanPtr rel);
-  PlanPtr generator_call(PlanPtr rel, bool outer);
+  /// An argument of a table-valued function call: `TABLE(t)`, `TABLE(query)` with their
+  /// partitioning, `name => TABLE(...)`, or an ordinary function argument.
+  ExprPtr table_function_argument();
+  ExprPtr table_argument();
+  /// `f(args)` as a Generate over `rel`; `table_function`: the arguments of a LATERAL table
+  /// function call (TABLE arguments, keywords), else a LATERAL VIEW generator's expressions.
+  PlanPtr generator_call(PlanPtr rel, bool outer, bool table_function = false);
   bool at_lateral_function_call();
   PlanPtr lateral_function_call(PlanPtr rel);
   std::shared_ptr<plan::PlanNode> inline_table();

@@ -234,7 +234,11 @@ std::vector<ColumnPtr> PoolPythonRunner::run(const exec::PythonTask& task) {
   bool reusable = false;
   try {
     batches = read_results(in);
-    reusable = read_task_end(in, in.read_int32()).reusable;
+    // A function that fails after some results closes their IPC stream before it reports the
+    // exception.
+    const int32_t marker = in.read_int32();
+    if (marker == kPythonExceptionThrown) throw_python_error(read_python_exception(in));
+    reusable = read_task_end(in, marker).reusable;
   } catch (...) {
     ::shutdown(worker.fd, SHUT_RDWR);  // unblocks the writer
     writer.join();
