@@ -83,6 +83,18 @@ bool Parser::word_is_alias(size_t ahead, bool for_table) const {
 
 // --- Boolean levels ---------------------------------------------------------------------------
 
+ExprPtr Parser::sort_item() {
+  ExprPtr key = expression();
+  bool asc = !accept_word("DESC");
+  if (asc) accept_word("ASC");
+  bool nulls_first = asc;
+  if (accept_word("NULLS")) {
+    nulls_first = accept_word("FIRST");
+    if (!nulls_first) expect_word("LAST");
+  }
+  return plan::sort_order(key, asc, nulls_first);
+}
+
 ExprPtr Parser::expression() { return or_expression(); }
 
 namespace {
@@ -623,17 +635,8 @@ ExprPtr Parser::function_call(std::vector<std::string> name_parts, int begin) {
     expect_op("(");
     expect_word("ORDER");
     expect_word("BY");
-    do {
-      ExprPtr key = expression();
-      bool asc = !accept_word("DESC");
-      if (asc) accept_word("ASC");
-      bool nulls_first = asc;
-      if (accept_word("NULLS")) {
-        nulls_first = accept_word("FIRST");
-        if (!nulls_first) expect_word("LAST");
-      }
-      call->order_by.push_back(plan::sort_order(key, asc, nulls_first));
-    } while (accept_op(","));
+    do call->order_by.push_back(sort_item());
+    while (accept_op(","));
     expect_op(")");
   }
   if (at_word("WITHIN") && at_word("GROUP", 1)) {
@@ -752,24 +755,8 @@ WindowSpec Parser::window_spec() {
   }
   auto sort_items = [&]() {
     std::vector<ExprPtr> out;
-    do {
-      ExprPtr e = expression();
-      bool asc = true;
-      if (accept_word("DESC"))
-        asc = false;
-      else
-        accept_word("ASC");
-      bool nulls_first = asc;
-      if (accept_word("NULLS")) {
-        if (accept_word("FIRST"))
-          nulls_first = true;
-        else {
-          expect_word("LAST");
-          nulls_first = false;
-        }
-      }
-      out.push_back(plan::sort_order(e, asc, nulls_first));
-    } while (accept_op(","));
+    do out.push_back(sort_item());
+    while (accept_op(","));
     return out;
   };
   if ((at_word("PARTITION") || at_word("DISTRIBUTE") || at_word("CLUSTER")) && at_word("BY", 1)) {

@@ -514,25 +514,14 @@ ExprPtr Parser::table_argument() {
   }
   if (partitioned && (at_word("ORDER") || at_word("SORT")) && at_word("BY", 1)) {
     pos_ += 2;
-    auto item = [&] {
-      ExprPtr key = expression();
-      bool asc = !accept_word("DESC");
-      if (asc) accept_word("ASC");
-      bool nulls_first = asc;
-      if (accept_word("NULLS")) {
-        nulls_first = accept_word("FIRST");
-        if (!nulls_first) expect_word("LAST");
-      }
-      return plan::sort_order(key, asc, nulls_first);
-    };
     if (accept_op("(")) {
-      do arg->order_by.push_back(item());
+      do arg->order_by.push_back(sort_item());
       while (accept_op(","));
       expect_op(")");
     } else {
-      arg->order_by.push_back(item());
+      arg->order_by.push_back(sort_item());
       if (at_op(",")) {
-        while (accept_op(",")) item();
+        while (accept_op(",")) sort_item();
         several_without_parentheses("ORDER BY");
       }
     }

@@ -149,6 +149,9 @@ class Parser {
 
   // --- Expressions (parse_expression.cc) -------------------------------------------------------
   ExprPtr expression();
+  /// One sort item: expression [ASC | DESC] [NULLS FIRST | NULLS LAST] (nulls first when
+  /// ascending unless said), as a sort order.
+  ExprPtr sort_item();
   ExprPtr named_expression(std::optional<std::string>* alias_out);
   std::vector<ExprPtr> expression_list_in_parens();
   WindowSpec window_spec();
