@@ -235,8 +235,15 @@ class Sort final : public PhysicalOperator {
 /// input in source order (limit < 0: no limit); tail keeps the last `limit` rows.
 class Limit final : public PhysicalOperator {
  public:
-  Limit(int64_t limit, int64_t offset, bool tail) : limit_(limit), offset_(offset), tail_(tail) {}
-  std::string name() const override { return tail_ ? "Tail" : (offset_ > 0 ? "GlobalLimitAndOffset" : "GlobalLimit"); }
+  /// `local`: the plan's LocalLimit (Spark's per-partition limit), which runs as a limit over
+  /// all the input and is named as Spark names it.
+  Limit(int64_t limit, int64_t offset, bool tail, bool local = false)
+      : limit_(limit), offset_(offset), tail_(tail), local_(local) {}
+  std::string name() const override {
+    if (tail_) return "Tail";
+    if (offset_ > 0) return "GlobalLimitAndOffset";
+    return local_ ? "LocalLimit" : "GlobalLimit";
+  }
   std::string details() const override;
   bool is_sink() const override { return true; }
   std::unique_ptr<LocalSinkState> open_local(ExecContext& ctx) override;
@@ -250,6 +257,7 @@ class Limit final : public PhysicalOperator {
  private:
   int64_t limit_, offset_;
   bool tail_;
+  bool local_;
   std::mutex mu_;
   std::vector<Batch> input_;
   std::vector<Batch> output_;

@@ -476,7 +476,7 @@ class Planner {
           return plan_sort(n->children[0]->children[0], required, n->limit, n->children[0]->limit);
         PhysicalPlan c = plan(n->children[0], required);
         PhysicalPlan p;
-        if (n->kind == PlanKind::kLimit) p.root = std::make_unique<exec::Limit>(n->limit, 0, false);
+        if (n->kind == PlanKind::kLimit) p.root = std::make_unique<exec::Limit>(n->limit, 0, false, !n->is_global);
         else if (n->kind == PlanKind::kOffset) p.root = std::make_unique<exec::Limit>(-1, n->limit, false);
         else p.root = std::make_unique<exec::Limit>(n->limit, 0, true);
         p.root->children.push_back(std::move(c.root));

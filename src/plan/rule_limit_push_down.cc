@@ -2,7 +2,8 @@
 // GlobalLimit over LocalLimit (at most n rows in all); a LocalLimit (a kLimit that is not
 // global) promises only that any n rows of its input will do, so it may go where a subset
 // of the rows is enough to produce the n rows above:
-//   - into each input of a UNION ALL;
+//   - into each input of a UNION ALL, also through subquery aliases and deterministic
+//     projections above it (which Spark's optimizer has removed by then);
 //   - into the preserved side of a left or right outer join with a condition, into both sides
 //     of a join without a condition (not a full outer join with one), into the left side of a
 //     left semi or anti join without a condition, through a projection to reach a join;
@@ -135,6 +136,28 @@ bool transparent_project(const PlanNode& p) {
   return true;
 }
 
+/// `p` with `limit` pushed into each input of the UNION ALL below its subquery aliases and
+/// deterministic projections (one row above for each row of the union); null when no such union
+/// lies there.
+PlanPtr push_into_union(int64_t limit, const PlanPtr& p) {
+  switch (p->kind) {
+    case PlanKind::kSetOp: {
+      if (p->set_op != SetOpType::kUnion || !p->is_all) return nullptr;
+      std::vector<PlanPtr> kids;
+      for (auto& c : p->children) kids.push_back(maybe_push(limit, c));
+      return replace_children(p, std::move(kids));
+    }
+    case PlanKind::kProject:
+      if (!transparent_project(*p)) return nullptr;
+      [[fallthrough]];
+    case PlanKind::kSubqueryAlias: {
+      PlanPtr below = push_into_union(limit, p->children[0]);
+      return below ? replace_children(p, {below}) : nullptr;
+    }
+    default: return nullptr;
+  }
+}
+
 class LimitPushDown final : public Rule {
  public:
   const char* name() const override { return "LimitPushDown"; }
@@ -149,11 +172,10 @@ class LimitPushDown final : public Rule {
       const int64_t limit = node->limit;
       const PlanPtr& child = node->children[0];
       switch (child->kind) {
-        case PlanKind::kSetOp: {
-          if (child->set_op != SetOpType::kUnion || !child->is_all) return node;
-          std::vector<PlanPtr> kids;
-          for (auto& c : child->children) kids.push_back(maybe_push(limit, c));
-          return replace_children(node, {replace_children(child, std::move(kids))});
+        case PlanKind::kSetOp:
+        case PlanKind::kSubqueryAlias: {
+          PlanPtr pushed = push_into_union(limit, child);
+          return pushed ? replace_children(node, {pushed}) : node;
         }
         case PlanKind::kJoin:
           if (child->lateral) return node;
@@ -166,7 +188,8 @@ class LimitPushDown final : public Rule {
           // a sort.
           if (below->kind == PlanKind::kSort && below->is_global && transparent_project(*child))
             return replace_children(node, {replace_children(child, {maybe_push(limit, below)})});
-          return node;
+          PlanPtr pushed = push_into_union(limit, child);
+          return pushed ? replace_children(node, {pushed}) : node;
         }
         case PlanKind::kOffset: {
           const PlanPtr& below = child->children[0];

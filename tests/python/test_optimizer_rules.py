@@ -176,6 +176,10 @@ def limit_programs():
         lambda s: people(s).orderBy("id").offset(2).limit(2),
         lambda s: s.range(0, 20).offset(5).limit(3),
         lambda s: s.range(0, 10).unionAll(s.range(20, 25)).orderBy(F.desc("id")).limit(6),
+        lambda s: s.range(0, 10).unionAll(s.range(20, 25)).alias("u").select((F.col("id") * 2).alias("d"))
+        .limit(4).agg(F.count("*")),
+        lambda s: s.sql("SELECT count(*) FROM (SELECT * FROM (SELECT id FROM range(10) UNION ALL "
+                        "SELECT id FROM range(5)) LIMIT 3)"),
     ]
 
 
@@ -194,6 +198,21 @@ def test_limit_push_down_puts_a_local_limit_below_union_all(ember):
     assert plan.count("LocalLimit 7") == 2, plan
     with ember_excluded(ember, "LimitPushDown"):
         assert "LocalLimit" not in optimized_plan(df)
+
+
+def test_limit_push_down_through_aliases_and_projections_onto_union_all(ember):
+    # Spark's optimizer has removed the subquery alias and the projection by then; Ember keeps
+    # them and looks through. The physical plan names the pushed limits LocalLimit, as Spark.
+    df = ember.sql("SELECT * FROM (SELECT id FROM range(10) UNION ALL SELECT id FROM range(5)) LIMIT 3")
+    plan = optimized_plan(df)
+    assert plan.index("Union") < plan.index("LocalLimit 3"), plan
+    assert plan.count("LocalLimit 3") == 2, plan
+    physical = physical_plan(df)
+    assert physical.count("LocalLimit 3") == 2 and physical.count("GlobalLimit 3") == 1, physical
+    assert [r.id for r in df.collect()] == [0, 1, 2]
+    # A projection that is not one row per row keeps the limit above it.
+    df = ember.range(0, 10).unionAll(ember.range(20, 25)).select(F.rand(1).alias("r")).limit(2)
+    assert "LocalLimit" not in optimized_plan(df)
 
 
 def test_limit_push_down_into_the_preserved_side_of_an_outer_join(ember):
