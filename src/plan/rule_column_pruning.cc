@@ -1,6 +1,6 @@
 // ColumnPruning: every operator keeps only the columns some operator above it reads. Walking
 // down from the root with the set of attributes the parent needs, it drops the unused
-// expressions of projections (and unused window expressions), narrows what passes through
+// expressions of projections (and unused window expressions and aggregate outputs), narrows what passes through
 // filters, sorts, limits and joins, narrows UNION ALL by position, and puts an attribute-only
 // projection on the inputs of aggregates, joins, windows and generators where they would
 // otherwise carry columns nobody reads. The root keeps its output.
@@ -122,9 +122,24 @@ struct Pruner {
         return narrowed(n, {child}, &out);
       }
       case PlanKind::kAggregate: {
+        // Outputs nobody reads are not computed (one stays, so that the groups still count).
+        PlanPtr agg = n;
+        if (n->output.size() == n->aggregates.size()) {
+          std::vector<ExprPtr> kept;
+          for (auto& e : n->aggregates)
+            if (need.count(to_attribute(e)->expr_id) || !e->deterministic()) kept.push_back(e);
+          if (kept.empty() && !n->aggregates.empty()) kept.push_back(n->aggregates[0]);
+          if (kept.size() != n->aggregates.size()) {
+            auto copy = std::make_shared<PlanNode>(*n);
+            copy->aggregates = kept;
+            copy->output.clear();
+            for (auto& e : kept) copy->output.push_back(to_attribute(e));
+            agg = copy;
+          }
+        }
         Ids reads;
-        if (!node_reads(*n, reads)) return keep_inputs(n);
-        return narrowed(n, {prune_child(n->children[0], &reads, true)}, nullptr);
+        if (!node_reads(*agg, reads)) return keep_inputs(agg);
+        return narrowed(agg, {prune_child(agg->children[0], &reads, true)}, nullptr);
       }
       case PlanKind::kWindow: {
         std::vector<ExprPtr> kept;

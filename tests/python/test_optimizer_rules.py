@@ -273,3 +273,20 @@ def test_results_hold_with_each_rule_excluded(ember, oracle, diff, wide_parquet,
 
     with excluded(ember, oracle, rule):
         diff(program, ordered=True)
+
+
+def test_column_pruning_drops_unused_aggregate_outputs(ember, diff):
+    # Aggregates nobody reads above are not computed; the groups still count.
+    df = ember.sql("SELECT k FROM (SELECT id % 3 k, sum(id) s, max(id) m FROM range(10) GROUP BY 1)")
+    plan = optimized_plan(df)
+    assert "sum(" not in plan and "max(" not in plan, plan
+    with ember_excluded(ember, "ColumnPruning"):
+        assert "sum(" in optimized_plan(df)
+    diff(lambda s: s.sql("SELECT k FROM (SELECT id % 3 k, sum(id) s, max(id) m FROM range(10) GROUP BY 1)"))
+    diff(lambda s: s.sql("SELECT count(*) FROM (SELECT sum(id) s, max(id) m FROM range(10))"))
+    diff(lambda s: s.sql("SELECT count(*) FROM (SELECT id % 3 k, sum(id) FROM range(10) GROUP BY 1)"))
+    diff(lambda s: s.range(20).groupBy((F.col("id") % 4).alias("g"))
+         .agg(F.sum("id").alias("s"), F.count("*").alias("n"), F.collect_list("id").alias("l"))
+         .select("g", "n"))
+    diff(lambda s: s.range(20).groupBy((F.col("id") % 4).alias("g"))
+         .agg(F.sum("id").alias("s"), F.max("id").alias("m")).filter("s > 40").select("g"))
