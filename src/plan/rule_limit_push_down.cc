@@ -10,6 +10,8 @@
 //   - below an offset, as a limit of limit + offset rows;
 //   - through a deterministic projection onto a sort, which the physical plan then runs as a
 //     top-N sort;
+//   - below ranking windows without partitions (row_number, rank, dense_rank), as a top-N sort
+//     of their input in the window's order (Spark's LimitPushDownThroughWindow);
 //   - and a left semi or anti join without a condition needs one row of its right side.
 // A limit goes nowhere an input already has at most that many rows.
 
@@ -158,6 +160,51 @@ PlanPtr push_into_union(int64_t limit, const PlanPtr& p) {
   }
 }
 
+/// Ranking windows without partitions number each row by the rows before it in the window's
+/// order (row_number, rank and dense_rank over ROWS UNBOUNDED PRECEDING to CURRENT ROW), so the
+/// first n rows in that order keep their numbers: `window` over the top n rows of its input, as
+/// Spark's LimitPushDownThroughWindow does; null when the window is of another kind, has
+/// partitions, or its input has no more than n rows.
+PlanPtr push_through_window(int64_t limit, const PlanPtr& window) {
+  if (window->exprs.empty()) return nullptr;
+  const Expr* spec = nullptr;
+  for (auto& e : window->exprs) {
+    const Expr* w = e->kind == ExprKind::kAlias ? e->children[0].get() : e.get();
+    if (w->kind != ExprKind::kWindow || w->children.empty()) return nullptr;
+    const Expr& fn = *w->children[0];
+    if (fn.kind != ExprKind::kWindowFunction ||
+        (fn.name != "row_number" && fn.name != "rank" && fn.name != "dense_rank"))
+      return nullptr;
+    if (w->frame.type != WindowFrame::Type::kRows || !w->frame.lower_unbounded() || w->frame.upper != 0 ||
+        !w->partition_by.empty())
+      return nullptr;
+    if (spec) {
+      bool same = spec->order_by.size() == w->order_by.size();
+      for (size_t i = 0; same && i < w->order_by.size(); ++i)
+        same = spec->order_by[i]->to_string() == w->order_by[i]->to_string();
+      if (!same) return nullptr;
+    }
+    spec = w;
+  }
+  const PlanPtr& input = window->children[0];
+  auto rows = max_rows(input);
+  if (rows && *rows <= limit) return nullptr;
+  auto sort = std::make_shared<PlanNode>();
+  sort->kind = PlanKind::kSort;
+  sort->is_global = true;
+  sort->exprs = spec->order_by;
+  sort->children = {input};
+  sort->output = input->output;
+  sort->resolved = true;
+  auto top = std::make_shared<PlanNode>();
+  top->kind = PlanKind::kLimit;
+  top->limit = limit;
+  top->children = {sort};
+  top->output = input->output;
+  top->resolved = true;
+  return replace_children(window, {top});
+}
+
 class LimitPushDown final : public Rule {
  public:
   const char* name() const override { return "LimitPushDown"; }
@@ -188,7 +235,14 @@ class LimitPushDown final : public Rule {
           // a sort.
           if (below->kind == PlanKind::kSort && below->is_global && transparent_project(*child))
             return replace_children(node, {replace_children(child, {maybe_push(limit, below)})});
+          if (below->kind == PlanKind::kWindow && transparent_project(*child))
+            if (PlanPtr pushed = push_through_window(limit, below))
+              return replace_children(node, {replace_children(child, {pushed})});
           PlanPtr pushed = push_into_union(limit, child);
+          return pushed ? replace_children(node, {pushed}) : node;
+        }
+        case PlanKind::kWindow: {
+          PlanPtr pushed = push_through_window(limit, child);
           return pushed ? replace_children(node, {pushed}) : node;
         }
         case PlanKind::kOffset: {

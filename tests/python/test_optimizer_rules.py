@@ -290,3 +290,34 @@ def test_column_pruning_drops_unused_aggregate_outputs(ember, diff):
          .select("g", "n"))
     diff(lambda s: s.range(20).groupBy((F.col("id") % 4).alias("g"))
          .agg(F.sum("id").alias("s"), F.max("id").alias("m")).filter("s > 40").select("g"))
+
+
+@pytest.mark.parametrize("rule_on", [True, False], ids=["on", "excluded"])
+def test_limit_push_down_through_ranking_windows_results(ember, oracle, diff, rule_on):
+    ctx = contextlib.nullcontext() if rule_on else excluded(ember, oracle, "LimitPushDown")
+    def ranked(s):
+        w = Window.orderBy(F.desc("score"), "id")
+        return people(s).select("id", F.row_number().over(w).alias("rn"), F.rank().over(w).alias("r")).limit(3)
+
+    with ctx:
+        diff(lambda s: s.sql("SELECT id, row_number() OVER (ORDER BY id DESC) AS rn FROM range(50) LIMIT 5"))
+        # Ties: the ranks of the first rows depend on the rows before them only.
+        diff(lambda s: s.sql("SELECT rank() OVER (ORDER BY id % 7) AS r, dense_rank() OVER (ORDER BY id % 7) AS d "
+                             "FROM range(100) LIMIT 20"))
+        diff(ranked)
+        # Not ranking windows, or partitioned ones: the limit stays above.
+        diff(lambda s: s.sql("SELECT id, sum(id) OVER (ORDER BY id) AS s FROM range(50) ORDER BY id LIMIT 5"))
+        diff(lambda s: s.sql("SELECT count(*), max(rn) FROM (SELECT id % 3 AS p, id, row_number() OVER "
+                             "(PARTITION BY id % 3 ORDER BY id) AS rn FROM range(30) LIMIT 4)"))
+
+
+def test_limit_push_down_through_ranking_windows_plan(ember):
+    df = ember.sql("SELECT id, row_number() OVER (ORDER BY id DESC) AS rn FROM range(50) LIMIT 5")
+    plan = optimized_plan(df)
+    assert plan.index("Window") < plan.index("GlobalLimit 5", plan.index("Window")), plan
+    assert "Sort [id#" in plan.split("Window", 1)[1] or "Sort [" in plan.split("Window", 1)[1], plan
+    for query in ("SELECT id, sum(id) OVER (ORDER BY id) AS s FROM range(50) LIMIT 5",
+                  "SELECT id, row_number() OVER (PARTITION BY id % 3 ORDER BY id) AS rn FROM range(30) LIMIT 4",
+                  "SELECT id, row_number() OVER (ORDER BY id) AS rn FROM range(3) LIMIT 5"):
+        below = optimized_plan(ember.sql(query)).split("Window", 1)[1]
+        assert "Limit" not in below, query
