@@ -173,10 +173,6 @@ FrameReader socket_reader(int fd) {
   });
 }
 
-[[noreturn]] void throw_python_error(const std::string& traceback) {
-  throw SparkError(ErrorKind::kPython, "", traceback, {}, "");
-}
-
 /// Reads the worker's output: START_ARROW_STREAM and an IPC stream of result batches (nothing
 /// when the worker produced no batch), or a Python exception at any point.
 std::vector<std::shared_ptr<arrow::RecordBatch>> read_results(FrameReader& in) {
@@ -234,11 +230,7 @@ std::vector<ColumnPtr> PoolPythonRunner::run(const exec::PythonTask& task) {
   bool reusable = false;
   try {
     batches = read_results(in);
-    // A function that fails after some results closes their IPC stream before it reports the
-    // exception.
-    const int32_t marker = in.read_int32();
-    if (marker == kPythonExceptionThrown) throw_python_error(read_python_exception(in));
-    reusable = read_task_end(in, marker).reusable;
+    reusable = read_task_end(in, in.read_int32()).reusable;
   } catch (...) {
     ::shutdown(worker.fd, SHUT_RDWR);  // unblocks the writer
     writer.join();

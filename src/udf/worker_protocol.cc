@@ -172,7 +172,14 @@ std::string encode_init_message(const InitMessage& m) {
   return framed.take();
 }
 
+[[noreturn]] void throw_python_error(const std::string& traceback) {
+  throw SparkError(ErrorKind::kPython, "", traceback, {}, "");
+}
+
 TaskEnd read_task_end(FrameReader& in, int32_t first) {
+  // A function that fails after some results closes their IPC stream before it reports the
+  // exception.
+  if (first == kPythonExceptionThrown) throw_python_error(read_python_exception(in));
   if (first != kTimingData)
     EMBER_UNREACHABLE("Python worker protocol: expected timing data, got " + std::to_string(first));
   TaskEnd end;

@@ -124,10 +124,15 @@ struct TaskEnd {
   int32_t accumulator_updates = 0;
   bool reusable = false;
 };
-/// Reads the end of a task; `first` is the marker already read (TIMING_DATA normally).
+/// Reads the end of a task; `first` is the marker already read (TIMING_DATA normally, or
+/// PYTHON_EXCEPTION_THROWN from a function that failed after it sent results, thrown as
+/// throw_python_error does).
 TaskEnd read_task_end(FrameReader& in, int32_t first);
 
 /// A Python error in the worker's output (after PYTHON_EXCEPTION_THROWN): the traceback text.
 std::string read_python_exception(FrameReader& in);
+
+/// Fails the query with the Python traceback, as Spark's PythonException.
+[[noreturn]] void throw_python_error(const std::string& traceback);
 
 }  // namespace ember::udf

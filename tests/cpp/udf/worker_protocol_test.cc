@@ -211,6 +211,19 @@ TEST(WorkerProtocol, TaskEnd) {
   EXPECT_FALSE(read_task_end(r2, kTimingData).reusable);
 }
 
+TEST(WorkerProtocol, TaskEndAfterAnExceptionIsThePythonError) {
+  FrameWriter w;
+  w.string("Traceback ...\nValueError: late failure");
+  FrameReader r = reader_over(w.bytes());
+  try {
+    read_task_end(r, kPythonExceptionThrown);
+    FAIL() << "expected the Python error";
+  } catch (const SparkError& e) {
+    EXPECT_EQ(e.kind(), ErrorKind::kPython);
+    EXPECT_NE(std::string(e.what()).find("late failure"), std::string::npos);
+  }
+}
+
 TEST(WorkerProtocol, KeywordArgumentsCarryTheirNames) {
   InitMessage m;
   m.eval_type = 100;
