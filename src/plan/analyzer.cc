@@ -2238,18 +2238,29 @@ namespace {
                    {{"colName", name}, {"fieldNames", cols}}, "42703");
 }
 
-/// The type of each column of a set operation (`what`: UNION, INTERSECT, EXCEPT) over columns
-/// `left` and `right`, as Spark's WidenSetOperationTypes finds it: the wider type, for a UNION
-/// the first side's type when both have the same structure (struct field names may differ;
-/// nullability merged), STRING beside a string; INCOMPATIBLE_COLUMN_TYPE otherwise.
+/// The operator's name in Spark's messages.
+const char* set_op_name(SetOpType op) {
+  switch (op) {
+    case SetOpType::kUnion: return "UNION";
+    case SetOpType::kIntersect: return "INTERSECT";
+    case SetOpType::kExcept: return "EXCEPT";
+  }
+  return "UNION";
+}
+
+/// The type of each column of set operation `op` over columns `left` and `right`, as Spark's
+/// WidenSetOperationTypes finds it: the wider type, for a UNION the first side's type when both
+/// have the same structure (struct field names may differ; nullability merged), STRING beside a
+/// string; INCOMPATIBLE_COLUMN_TYPE otherwise.
 std::vector<TypePtr> set_op_column_types(const std::vector<ExprPtr>& left, const std::vector<ExprPtr>& right,
-                                         const std::string& what) {
+                                         SetOpType op) {
+  const std::string what = set_op_name(op);
   std::vector<TypePtr> types;
   for (size_t i = 0; i < left.size(); ++i) {
     const TypePtr& l = left[i]->type;
     const TypePtr& r = right[i]->type;
     TypePtr w = functions::wider_type(l, r, false);
-    if (!w && what == "UNION" && l->same_structure(*r)) w = DataType::merge_nullability(l, r);
+    if (!w && op == SetOpType::kUnion && l->same_structure(*r)) w = DataType::merge_nullability(l, r);
     if (!w && (l->id() == TypeId::kString || r->id() == TypeId::kString)) w = DataType::string();
     if (!w)
       throw SparkError(ErrorKind::kAnalysis, "INCOMPATIBLE_COLUMN_TYPE",
@@ -2737,7 +2748,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       std::vector<ExprPtr> lcast, rcast;
       bool need_cast = false;
       n->output.clear();
-      std::vector<TypePtr> types = set_op_column_types(child->output, right->output, "UNION");
+      std::vector<TypePtr> types = set_op_column_types(child->output, right->output, SetOpType::kUnion);
       for (size_t i = 0; i < child->output.size(); ++i) {
         auto& l = child->output[i];
         auto& r = right->output[i];
@@ -2989,7 +3000,7 @@ PlanPtr Analyzer::union_by_name(const PlanPtr& p, const PlanPtr& left, const Pla
 /// INTERSECT and EXCEPT (distinct) as a left semi / anti join on null-safe equality of every
 /// column, followed by a distinct over the left columns.
 PlanPtr Analyzer::resolve_set_op(const PlanPtr& p, PlanPtr left, PlanPtr right) {
-  const char* what = p->set_op == SetOpType::kIntersect ? "INTERSECT" : "EXCEPT";
+  const char* what = set_op_name(p->set_op);
   if (left->output.size() != right->output.size())
     throw SparkError(ErrorKind::kAnalysis, "NUM_COLUMNS_MISMATCH",
                      std::string(what) + " can only be performed on inputs with the same number of columns, but the first "
@@ -3001,7 +3012,7 @@ PlanPtr Analyzer::resolve_set_op(const PlanPtr& p, PlanPtr left, PlanPtr right) 
   right = dedup_right(left, right);
   std::vector<ExprPtr> lcast, rcast;
   bool need_cast = false;
-  std::vector<TypePtr> types = set_op_column_types(left->output, right->output, what);
+  std::vector<TypePtr> types = set_op_column_types(left->output, right->output, p->set_op);
   for (size_t i = 0; i < left->output.size(); ++i) {
     auto& l = left->output[i];
     auto& r = right->output[i];
@@ -3110,6 +3121,8 @@ std::string semantic_key(const ExprPtr& e) {
         std::sort(kids.begin(), kids.end());
       for (auto& k : kids) s += k + ",";
       if (e->filter) s += " FILTER " + semantic_key(e->filter);
+      if (e->kind == ExprKind::kSortOrder)
+        s += std::string(e->ascending ? " ASC" : " DESC") + (e->nulls_first ? " NULLS FIRST" : " NULLS LAST");
       // Two Python functions may share a name (`<lambda>`): their pickled bytes tell them apart.
       if (e->kind == ExprKind::kPythonUdf && e->python) {
         s += " py" + std::to_string(std::hash<std::string>{}(e->python->command));

@@ -18,6 +18,7 @@
 #include <limits>
 #include <optional>
 
+#include "plan/analyzer.h"
 #include "plan/optimizer.h"
 
 namespace ember::plan {
@@ -181,7 +182,7 @@ PlanPtr push_through_window(int64_t limit, const PlanPtr& window) {
     if (spec) {
       bool same = spec->order_by.size() == w->order_by.size();
       for (size_t i = 0; same && i < w->order_by.size(); ++i)
-        same = spec->order_by[i]->to_string() == w->order_by[i]->to_string();
+        same = semantic_key(spec->order_by[i]) == semantic_key(w->order_by[i]);
       if (!same) return nullptr;
     }
     spec = w;

@@ -72,8 +72,7 @@ std::string spec_key(const Expr& w) {
   std::string k = "P(";
   for (auto& p : w.partition_by) k += semantic_key(p) + ",";
   k += ")O(";
-  for (auto& o : w.order_by)
-    k += semantic_key(o->children[0]) + (o->ascending ? "+" : "-") + (o->nulls_first ? "f" : "l") + ",";
+  for (auto& o : w.order_by) k += semantic_key(o) + ",";
   return k + ")";
 }
 

@@ -305,6 +305,9 @@ def test_limit_push_down_through_ranking_windows_results(ember, oracle, diff, ru
         diff(lambda s: s.sql("SELECT rank() OVER (ORDER BY id % 7) AS r, dense_rank() OVER (ORDER BY id % 7) AS d "
                              "FROM range(100) LIMIT 20"))
         diff(ranked)
+        # One order written two ways is one window specification.
+        diff(lambda s: s.sql("SELECT id, row_number() OVER (ORDER BY id + 1) AS rn, rank() OVER (ORDER BY 1 + id) "
+                             "AS r FROM range(50) LIMIT 5"))
         # Not ranking windows, or partitioned ones: the limit stays above.
         diff(lambda s: s.sql("SELECT id, sum(id) OVER (ORDER BY id) AS s FROM range(50) ORDER BY id LIMIT 5"))
         diff(lambda s: s.sql("SELECT count(*), max(rn) FROM (SELECT id % 3 AS p, id, row_number() OVER "
@@ -316,6 +319,9 @@ def test_limit_push_down_through_ranking_windows_plan(ember):
     plan = optimized_plan(df)
     assert plan.index("Window") < plan.index("GlobalLimit 5", plan.index("Window")), plan
     assert "Sort [id#" in plan.split("Window", 1)[1] or "Sort [" in plan.split("Window", 1)[1], plan
+    both = optimized_plan(ember.sql("SELECT id, row_number() OVER (ORDER BY id + 1) AS rn, "
+                                    "rank() OVER (ORDER BY 1 + id) AS r FROM range(50) LIMIT 5"))
+    assert "Limit" in both.split("Window", 1)[1], both
     for query in ("SELECT id, sum(id) OVER (ORDER BY id) AS s FROM range(50) LIMIT 5",
                   "SELECT id, row_number() OVER (PARTITION BY id % 3 ORDER BY id) AS rn FROM range(30) LIMIT 4",
                   "SELECT id, row_number() OVER (ORDER BY id) AS rn FROM range(3) LIMIT 5"):
