@@ -459,6 +459,15 @@ ColumnPtr slice(const ColumnPtr& in, int64_t offset, int64_t length) {
   return gather(*in, idx.data(), length);
 }
 
+bool same_dictionary(const Column& a, const Column& b) {
+  const ColumnPtr& x = a.dictionary();
+  const ColumnPtr& y = b.dictionary();
+  if (!x || !y || a.strings_made() || b.strings_made()) return false;
+  // Batches of one file part carry columns of their own over the same dictionary bytes.
+  auto bytes = [](const Column& c) { return c.data_buffer() ? c.data_buffer()->data() : nullptr; };
+  return x == y || (x->length() == y->length() && x->offsets() == y->offsets() && bytes(*x) == bytes(*y));
+}
+
 ColumnPtr concat(const std::vector<ColumnPtr>& parts) {
   EMBER_CHECK(!parts.empty(), "concat of no columns");
   if (parts.size() == 1) return parts[0];
@@ -481,14 +490,8 @@ ColumnPtr concat(const std::vector<ColumnPtr>& parts) {
   }
   // Parts of one dictionary whose bytes nobody asked for stay codes.
   const ColumnPtr& dictionary = parts[0]->dictionary();
-  // Batches of one file part carry columns of their own over the same dictionary bytes.
-  auto same = [&dictionary](const ColumnPtr& d) {
-    auto bytes = [](const Column& c) { return c.data_buffer() ? c.data_buffer()->data() : nullptr; };
-    return d == dictionary || (d && d->length() == dictionary->length() && d->offsets() == dictionary->offsets() &&
-                               bytes(*d) == bytes(*dictionary));
-  };
-  bool one_dictionary = dictionary != nullptr;
-  for (auto& p : parts) one_dictionary = one_dictionary && same(p->dictionary()) && !p->strings_made();
+  bool one_dictionary = true;
+  for (auto& p : parts) one_dictionary = one_dictionary && same_dictionary(*parts[0], *p);
   if (one_dictionary) {
     auto codes = std::make_shared<DictionaryCodes>();
     codes->cardinality = parts[0]->dictionary_codes()->cardinality;

@@ -150,6 +150,9 @@ bool integer_range(const Column& c, int64_t n, int64_t& lo, int64_t& hi);
 ColumnPtr gather(const Column& in, const int32_t* indices, int64_t n);
 /// Rows [offset, offset + length) as a new column.
 ColumnPtr slice(const ColumnPtr& in, int64_t offset, int64_t length);
+/// Whether `a` and `b` are codes over one dictionary whose strings neither made (their
+/// concatenation stays codes).
+bool same_dictionary(const Column& a, const Column& b);
 /// Concatenation of columns of the same type.
 ColumnPtr concat(const std::vector<ColumnPtr>& parts);
 
