@@ -214,7 +214,10 @@ void GpuHashAggregate::sink(exec::LocalSinkState& local, Batch batch, exec::Exec
   if (batches_->failed || batch.num_rows == 0) return;
   auto& state = static_cast<BatchSinkState&>(local);
   try {
-    GpuTaskPermit permit(*batches_->runtime, settings_.concurrent_tasks);
+    // No task slot: a batch holds its own columns on the device for one kernel (a few MB per
+    // scan thread; a batch that does not fit is split, then left to the CPU), which is not what
+    // spark.rapids.sql.concurrentGpuTasks bounds. With two slots, 14 of 16 scan threads waited
+    // for the bus while the other two copied from pageable memory.
     sink_rows(*state.stream, batch, 0, batch.num_rows);
   } catch (const GpuOutOfMemory& e) {
     fail("the GPU ran out of memory (" + e.message() + ")");

@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <future>
 #include <map>
 #include <random>
 
@@ -745,6 +746,29 @@ TEST(GpuHashAggregate, HostBatchAnsiErrorsComeFromTheCpu) {
     EXPECT_EQ(e.error_class(), "ARITHMETIC_OVERFLOW");
   }
   EXPECT_FALSE(gpu->last_run().on_gpu);
+}
+
+TEST(GpuHashAggregate, HostBatchesTakeNoTaskSlot) {
+  EMBER_REQUIRE_GPU();
+  Config conf = config(false);
+  Runtime* rt = Runtime::get(read_settings(conf));
+  ASSERT_NE(rt, nullptr);
+  auto batches = random_batches(6, 20000, 9, 1000);
+  auto gpu = gpu_over(batch_plan(), batches, conf);
+  std::vector<Batch> g;
+  {
+    // Every slot of spark.rapids.sql.concurrentGpuTasks (2) is held elsewhere.
+    auto a = std::make_unique<GpuTaskPermit>(*rt, 2), b = std::make_unique<GpuTaskPermit>(*rt, 2);
+    auto done = std::async(std::launch::async, [&] { return run(*gpu, conf); });
+    bool finished = done.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
+    EXPECT_TRUE(finished) << "the aggregation waited for a task slot";
+    a.reset();
+    b.reset();
+    g = done.get();
+  }
+  EXPECT_TRUE(gpu->last_run().on_gpu) << gpu->last_run().fallback_reason;
+  auto cpu = cpu_tree_over(batch_plan(), batches);
+  expect_same_rows(g, run(*cpu, conf), 1e-9);
 }
 
 TEST(GpuHashAggregate, SemaphoreBoundsConcurrentTasks) {

@@ -580,9 +580,9 @@ gpu::GpuHashAggregate* find_gpu_aggregate(exec::PhysicalOperator* op) {
 }
 
 // EMBER_GPU_BENCH=1 [EMBER_GPU_BENCH_SALES=sales.csv] [EMBER_GPU_BENCH_SALES_ROWS=10000000]
-// [EMBER_GPU_BENCH_SALES_PARQUET=sales.parquet] [EMBER_GPU_BENCH_SALES_OUT=file.json]: the
-// demo's sales aggregation from CSV (and from the same rows in Parquet when given), GPU
-// against CPU.
+// [EMBER_GPU_BENCH_SALES_PARQUET=sales.parquet] [EMBER_GPU_BENCH_SALES_OUT=file.json]
+// [EMBER_GPU_BENCH_CONF="key=value;key=value"]: the demo's sales aggregation from CSV (and from
+// the same rows in Parquet when given), GPU against CPU, under the session settings given.
 TEST(GpuBench, SalesAggregate) {
   const char* on = std::getenv("EMBER_GPU_BENCH");
   if (on == nullptr || std::string(on) != "1")
@@ -600,6 +600,16 @@ TEST(GpuBench, SalesAggregate) {
   std::vector<std::string> inputs = {path};
   if (const char* p = std::getenv("EMBER_GPU_BENCH_SALES_PARQUET")) inputs.push_back(p);
   Session s("bench");
+  std::string conf_text;
+  if (const char* c = std::getenv("EMBER_GPU_BENCH_CONF")) conf_text = c;
+  for (size_t at = 0; at < conf_text.size();) {
+    size_t end = conf_text.find(';', at);
+    if (end == std::string::npos) end = conf_text.size();
+    std::string item = conf_text.substr(at, end - at);
+    size_t eq = item.find('=');
+    if (eq != std::string::npos) s.config().set(item.substr(0, eq), item.substr(eq + 1));
+    at = end + 1;
+  }
   gpu::Runtime* rt = gpu::Runtime::get(gpu::read_settings(s.config()));
   ASSERT_NE(rt, nullptr);
   double copy = gpu::measure_copy_bandwidth(size_t{2} << 30, 20, *rt);
@@ -651,13 +661,13 @@ TEST(GpuBench, SalesAggregate) {
         "\"gpu_operator_ms\": %.1f, \"gpu_kernels_ms\": %.2f, \"kernels\": %d, "
         "\"uploaded_bytes\": %lld, \"file_gbs_gpu\": %.2f, \"file_gbs_cpu\": %.2f, "
         "\"upload_gbs_over_query\": %.2f, \"upload_ceiling_gbs\": %.1f, "
-        "\"copy_ceiling_gbs\": %.1f, \"cpu_threads\": %u}",
+        "\"copy_ceiling_gbs\": %.1f, \"cpu_threads\": %u, \"conf\": \"%s\"}",
         gpu::device_info().name.c_str(), filter ? "+filter" : "", parquet ? "parquet" : "csv",
         file_bytes,
         static_cast<long long>(st.groups), gq, cq, cq / gq, median(operator_ms), median(kernel_ms),
         st.attempts, static_cast<long long>(st.uploaded_bytes), file_bytes / (gq * 1e-3) / 1e9,
         file_bytes / (cq * 1e-3) / 1e9, static_cast<double>(st.uploaded_bytes) / (gq * 1e-3) / 1e9,
-        upload / 1e9, copy / 1e9, std::thread::hardware_concurrency());
+        upload / 1e9, copy / 1e9, std::thread::hardware_concurrency(), conf_text.c_str());
     std::printf("GPU_BENCH %s\n", line);
     json += std::string(json.size() > 1 ? ", " : "") + line;
   }
