@@ -195,12 +195,19 @@ def test_bitwise(diff):
     diff(lambda s: longs(s).select("k", F.bit_count("l"), F.col("l").bitwiseAND(F.lit(15))))
 
 
-def test_shifts(diff):
+def test_shifts(diff, diff_error):
     diff(lambda s: ints(s).select(
         "k", F.shiftleft("i", 2), F.shiftright("i", 1), F.shiftrightunsigned("i", 1),
         F.shiftleft("i", 33)))
     diff(lambda s: longs(s).select("k", F.shiftleft("l", 1), F.shiftright("l", 63),
                                    F.shiftrightunsigned("l", 60), F.shiftleft("l", 65)))
+    # The operator forms, their names and precedence (below + and -, above comparisons).
+    diff(lambda s: ints(s).selectExpr("k", "i << 2", "i >> 1", "i >>> 1", "i << 33", "j >> -1",
+                                      "1 << k + 1", "i >> 1 > 0", "try_cast(i AS TINYINT) << 3",
+                                      "try_cast(i AS SMALLINT) >>> 2"))
+    diff(lambda s: longs(s).selectExpr("k", "l << 1", "l >> 63", "l >>> 60", "l << 65", "l >>> k"))
+    diff(lambda s: s.sql("SELECT 1.5 << 1, 7 >> 1.9D, -1L >>> 1"))
+    diff_error(lambda s: s.sql("SELECT true << 1"), "DATATYPE_MISMATCH")
 
 
 def test_try_arithmetic(diff):
