@@ -21,7 +21,9 @@ enum class ExplainGpu { kNone, kNotOnGpu, kAll };
 ///   spark.rapids.memory.gpu.reserve                      memory left to CUDA and others (640m)
 ///   spark.rapids.memory.pinnedPool.size                  pinned host staging pool (0: copies
 ///                                                        go from pageable memory)
-///   spark.rapids.sql.concurrentGpuTasks                  tasks on the GPU at once (2)
+///   spark.rapids.sql.concurrentGpuTasks                  tasks on the GPU at once (2): sorts,
+///                                                        join probes, range aggregations (an
+///                                                        aggregation's scan batches take none)
 ///   spark.rapids.sql.batchSizeBytes                      target bytes of a device batch (1g)
 ///   spark.rapids.sql.explain                             NONE, NOT_ON_GPU (default) or ALL
 ///   spark.ember.gpu.minRows                              inputs smaller than this stay on the
