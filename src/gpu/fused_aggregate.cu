@@ -1093,11 +1093,15 @@ uint32_t launch(const Program& program, Params p, GroupTable& table, Runtime& ru
       std::min<int64_t>(chunks, static_cast<int64_t>(info.multiprocessors) * per_sm));
   kernel<<<grid, kBlockThreads, smem, raw(stream)>>>(p);
   EMBER_CUDA_CHECK_LAUNCH("fused_aggregate_kernel");
-  uint32_t flags = 0;
-  copy_to_host(&flags, p.flags, sizeof flags, stream);
-  stream.synchronize();
-  return flags;
+  return table.read_counters(stream).flags;
 }
+
+/// A thread's page-locked landing place for counter read-backs (copies into pageable memory
+/// each wait for themselves; these share one wait).
+struct CounterScratch {
+  uint64_t* words = static_cast<uint64_t*>(detail::alloc_pinned(4 * sizeof(uint64_t)));
+  ~CounterScratch() { detail::free_pinned(words); }
+};
 
 }  // namespace
 
@@ -1131,6 +1135,7 @@ size_t GroupTable::bytes() const {
 }
 
 void GroupTable::reset(const Stream& stream) {
+  counters_known_ = false;
   fill_device(counters_.data(), 0, counters_.size(), stream);
   init_table_kernel<<<grid_for(capacity_), 256, 0, raw(stream)>>>(
       states(), slots(), capacity_, init_.as<uint64_t>(), layout_->slots());
@@ -1144,7 +1149,24 @@ uint64_t GroupTable::size(const Stream& stream) const {
   return n;
 }
 
+GroupTable::Counters GroupTable::read_counters(const Stream& stream) {
+  static thread_local CounterScratch scratch;
+  uint64_t words[2] = {0, 0};
+  uint64_t* to = scratch.words != nullptr ? scratch.words : words;
+  copy_to_host(to, counters(), 2 * sizeof(uint32_t), stream);
+  if (string_keys()) copy_to_host(to + 1, heap_used(), sizeof(uint64_t), stream);
+  stream.synchronize();
+  uint32_t c[2];
+  std::memcpy(c, to, sizeof c);
+  last_.size = c[0];
+  last_.flags = c[1];
+  last_.heap_used = string_keys() ? to[1] : 0;
+  counters_known_ = true;
+  return last_;
+}
+
 void GroupTable::merge_from(GroupTable& other, const Stream& stream) {
+  counters_known_ = false;
   heap_ = std::move(other.heap_);
   heap_used_ = std::move(other.heap_used_);
   other.heap_used_ = DeviceBuffer(8, *pool_, stream);
@@ -1162,13 +1184,15 @@ void GroupTable::merge_from(GroupTable& other, const Stream& stream) {
     throw GpuError("merge_table_kernel", "kErrorRowsDropped", "the larger table is full", false);
 }
 
-void GroupTable::reserve_strings(uint64_t bytes, const Stream& stream) {
-  if (!layout_->has_string_keys() || bytes == 0) return;
-  uint64_t used = 0;
-  copy_to_host(&used, heap_used(), sizeof used, stream);
-  stream.synchronize();
+bool GroupTable::reserve_strings(uint64_t bytes, const Stream& stream) {
+  if (!layout_->has_string_keys() || bytes == 0) return false;
+  uint64_t used = last_.heap_used;
+  if (!counters_known_) {
+    copy_to_host(&used, heap_used(), sizeof used, stream);
+    stream.synchronize();
+  }
   uint64_t need = used + bytes;
-  if (need <= heap_.size()) return;
+  if (need <= heap_.size()) return false;
   // Heap references hold 32-bit offsets.
   if (need > 0xffffffffULL)
     throw Unsupported("grouping by more than 4 GiB of distinct string key bytes is not supported");
@@ -1182,6 +1206,7 @@ void GroupTable::reserve_strings(uint64_t bytes, const Stream& stream) {
     EMBER_CUDA_CHECK(
         cudaMemcpyAsync(bigger.data(), heap_.data(), live, cudaMemcpyDeviceToDevice, raw(stream)));
   heap_ = std::move(bigger);
+  return true;
 }
 
 TableRows GroupTable::download(const Stream& stream) const {

@@ -45,14 +45,26 @@ class GroupTable {
   uint64_t capacity() const { return capacity_; }
   /// Groups inserted so far (synchronizes the stream).
   uint64_t size(const Stream& stream) const;
+  /// What the kernels left: groups, error flags and string heap bytes used.
+  struct Counters {
+    uint64_t size = 0;
+    uint32_t flags = 0;
+    uint64_t heap_used = 0;
+  };
+  /// Reads the counters back in one synchronization of the stream (after a kernel) and keeps
+  /// them for `reserve_strings` and `last_counters`.
+  Counters read_counters(const Stream& stream);
+  /// The counters the last `read_counters` saw.
+  const Counters& last_counters() const { return last_; }
   /// Empties the table.
   void reset(const Stream& stream);
   /// Inserts the groups of `other` into this table, which must be empty (for growing); the
   /// string heap moves over from `other`.
   void merge_from(GroupTable& other, const Stream& stream);
-  /// Makes room for `bytes` more string key bytes in the heap (synchronizes the stream). Throws
-  /// Unsupported past 4 GiB of distinct key bytes.
-  void reserve_strings(uint64_t bytes, const Stream& stream);
+  /// Makes room for `bytes` more string key bytes in the heap (reading the bytes used back unless
+  /// `read_counters` saw them since the last change); true when it queued work on `stream`.
+  /// Throws Unsupported past 4 GiB of distinct key bytes.
+  bool reserve_strings(uint64_t bytes, const Stream& stream);
   /// Copies the groups to the host (compacted on the device first).
   TableRows download(const Stream& stream) const;
   /// Device memory the table holds.
@@ -79,6 +91,8 @@ class GroupTable {
   uint64_t capacity_;
   DeviceBuffer states_, nulls_, keys_, slots_, counters_, init_;
   DeviceBuffer refs_, heap_, heap_used_;
+  Counters last_;
+  bool counters_known_ = false;  // `last_` is what the device holds
 };
 
 /// Rows of a range: row i has id start + i * step; rand numbers rows per partition, Spark's

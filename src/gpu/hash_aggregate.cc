@@ -190,6 +190,8 @@ std::unique_ptr<exec::LocalSinkState> GpuHashAggregate::open_local(exec::ExecCon
             "query", &batches_->runtime->device_pool(), settings_.max_query_bytes);
         batches_->table = std::make_unique<GroupTable>(*compiled_.layout, uint64_t{1} << 16,
                                                        *batches_->pool, *batches_->stream);
+        // Kernels run on the scan threads' streams, after the table is ready.
+        batches_->stream->synchronize();
       } catch (const GpuOutOfMemory& e) {
         fail("the GPU ran out of memory (" + e.message() + ")");
       } catch (const GpuError& e) {
@@ -262,7 +264,9 @@ void GpuHashAggregate::sink_rows(const Stream& stream, const Batch& batch, int64
   if (b.failed) return;
   // Every row may be a new group: keep the table at most half full.
   uint64_t need = 2 * (b.table_size + static_cast<uint64_t>(length));
+  bool queued = false;  // work on the table's stream that the kernel must see
   if (need > b.table->capacity()) {
+    queued = true;
     uint64_t capacity = b.table->capacity();
     while (capacity < 2 * need) capacity *= 2;
     auto bigger = std::make_unique<GroupTable>(*compiled_.layout, capacity, *b.pool, *b.stream);
@@ -276,14 +280,14 @@ void GpuHashAggregate::sink_rows(const Stream& stream, const Batch& batch, int64
     for (size_t slot = 0; slot < program.columns.size(); ++slot)
       if (source >= 0 && program.columns[slot] == source) string_bytes += columns[slot].value_bytes;
   }
-  b.table->reserve_strings(string_bytes, *b.stream);
-  // The table's stream grew the table; the kernel runs on this thread's stream.
-  b.stream->synchronize();
+  queued = b.table->reserve_strings(string_bytes, *b.stream) || queued;
+  // The table's stream grew the table or its heap; the kernel runs on this thread's stream.
+  if (queued) b.stream->synchronize();
   auto t0 = std::chrono::steady_clock::now();
   uint32_t flags = aggregate_batch(program, rows, *b.table, *b.runtime, stream);
   b.kernel_ms += elapsed_ms(t0);
   ++b.kernels;
-  b.table_size = b.table->size(stream);
+  b.table_size = b.table->last_counters().size;
   if (flags & kErrorOverflow)
     throw Unsupported("a row overflowed under ANSI mode; the CPU raises the error");
   if (flags & kErrorDivideByZero)
