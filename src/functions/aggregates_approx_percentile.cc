@@ -1,8 +1,10 @@
 // percentile_approx / approx_percentile(col, percentage [, accuracy]): Spark's Greenwald–Khanna
 // quantile summaries (functions/quantile_summary.h) with the relative error 1 / accuracy
-// (default accuracy 10000). Summaries of up to a few thousand values are exact; larger ones
-// agree with Spark's within the rank error, and exactly when partial summaries are cut and
-// merged alike. The result has the input's type (an array of it for an array of percentages).
+// (default accuracy 10000). As in Spark, a summary is built per partition of the input, in the
+// partition's row order, and the final aggregation merges the partitions' summaries in partition
+// order; the engine feeds each partition whole to one thread (FunctionDef::follows_partitions),
+// so the answer is Spark's wherever Ember knows Spark's partitions. The result has the input's
+// type (an array of it for an array of percentages).
 
 #include <algorithm>
 #include <cmath>
@@ -13,6 +15,7 @@
 #include "functions/function.h"
 #include "functions/kernel_util.h"
 #include "functions/quantile_summary.h"
+#include "functions/rand.h"
 #include "io/text_parse.h"
 
 namespace ember::functions {
@@ -20,11 +23,46 @@ namespace {
 
 constexpr int64_t kDefaultAccuracy = 10000;
 
-/// One group's summary and the call's constant percentages.
-struct ApproxData {
+/// What one of Spark's tasks sends the final aggregation for a group: the summary of the
+/// group's values in one partition, built in the partition's row order.
+struct PartitionSummary {
+  int64_t partition;
+  /// The batch (`PartitionContext::batch`) of the partition's first value this state saw.
+  int64_t first_batch;
   QuantileSummary summary;
-  std::vector<double> percentages;
 };
+
+/// One group's summaries, one per Spark partition, and the call's constant percentages.
+struct ApproxData {
+  double relative_error;
+  std::vector<double> percentages;
+  std::vector<PartitionSummary> partitions;
+
+  /// The summary of `where`'s partition; a new one for a partition not seen yet, which ends
+  /// the previous partition's (compressed as Spark's task compresses it to send it).
+  QuantileSummary& summary_of(const PartitionContext& where) {
+    if (!partitions.empty() && partitions.back().partition == where.partition)
+      return partitions.back().summary;
+    for (PartitionSummary& p : partitions)
+      if (p.partition == where.partition) return p.summary;
+    if (!partitions.empty()) partitions.back().summary.compress();
+    partitions.push_back({where.partition, where.batch, QuantileSummary(relative_error)});
+    return partitions.back().summary;
+  }
+};
+
+/// Adds `later`, values of one partition that came after those of `earlier`, to `earlier`. A
+/// summary that holds only head values is a list of values, which `earlier` takes in order as
+/// one summary would have (how a window frame's rows add up); otherwise the two are merged.
+void append_summary(QuantileSummary& earlier, QuantileSummary& later) {
+  if (later.count() == 0) {
+    for (double x : later.head()) earlier.insert(x);
+    return;
+  }
+  earlier.compress();
+  later.compress();
+  earlier.merge(later);
+}
 
 /// State: the group's `ApproxData`, made on its first non-null value.
 class ApproxPercentile final : public HeapStateAggregate<ApproxData> {
@@ -41,41 +79,72 @@ class ApproxPercentile final : public HeapStateAggregate<ApproxData> {
                           "The accuracy must be between (0, 2147483647] (current value = " + std::to_string(accuracy) +
                               "L).",
                           name_);
+    // The rows of one call are one batch's, all of one partition.
+    const PartitionContext where = current_partition();
     dispatch_fixed(c.type()->id(), [&]<typename T>() {
       const T* x = c.values<T>();
       for (int64_t i = 0; i < n; ++i) {
         if (!states[i] || c.is_null(i)) continue;
         HeapState<ApproxData>& d = state(states[i]);
-        if (!d) d.create(ApproxData{QuantileSummary(1.0 / static_cast<double>(accuracy)), pcts});
-        d->summary.insert(to_double(x[i]));
+        if (!d) d.create(ApproxData{1.0 / static_cast<double>(accuracy), pcts, {}});
+        d->summary_of(where).insert(to_double(x[i]));
       }
     });
   }
+  /// Summaries of different partitions stay apart; those of one partition add up in the order
+  /// of their first batches.
   void merge(uint8_t* dst, const uint8_t* src) const override {
     ApproxData* s = state(src).get();
     if (!s) return;
     HeapState<ApproxData>& d = state(dst);
-    s->summary.compress();
     if (!d) {
       d.assign(*s);
       return;
     }
-    d->summary.compress();
-    d->summary.merge(s->summary);
+    for (PartitionSummary& from : s->partitions) {
+      auto same =
+          std::find_if(d->partitions.begin(), d->partitions.end(),
+                       [&](const PartitionSummary& p) { return p.partition == from.partition; });
+      if (same == d->partitions.end()) {
+        d->partitions.push_back(from);
+      } else if (from.first_batch < same->first_batch) {
+        PartitionSummary earlier = from;
+        append_summary(earlier.summary, same->summary);
+        *same = std::move(earlier);
+      } else {
+        append_summary(same->summary, from.summary);
+      }
+    }
   }
+  /// Spark's final aggregation: each partition's summary compressed (as its task sends it),
+  /// merged into an empty summary in partition order (the order the final aggregation reads
+  /// the shuffled partial results in).
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
       ApproxData* d = state(states[i]).get();
-      if (!d || d->summary.empty()) {
+      std::vector<PartitionSummary>* parts = d ? &d->partitions : nullptr;
+      if (parts) {
+        std::sort(parts->begin(), parts->end(),
+                  [](const PartitionSummary& a, const PartitionSummary& b) {
+                    return a.partition != b.partition ? a.partition < b.partition
+                                                      : a.first_batch < b.first_batch;
+                  });
+        for (PartitionSummary& p : *parts) p.summary.compress();
+      }
+      // One partition's summary answers in place, as Spark's buffer compresses in place (a
+      // window frame that grows row by row goes on from it).
+      QuantileSummary merged(d ? d->relative_error : 0);
+      const QuantileSummary* total = &merged;
+      if (parts && parts->size() == 1) {
+        total = &parts->front().summary;
+      } else if (parts) {
+        for (const PartitionSummary& p : *parts) merged.merge(p.summary);
+      }
+      if (total->count() == 0 || d->percentages.empty()) {
         out.append_null();
         continue;
       }
-      d->summary.compress();
-      if (d->percentages.empty()) {
-        out.append_null();
-        continue;
-      }
-      std::vector<double> values = d->summary.query(d->percentages);
+      std::vector<double> values = total->query(d->percentages);
       if (!array_) {
         append(out, values[0]);
         continue;
@@ -146,6 +215,7 @@ void register_approx_percentile(Registry& r) {
   d.name = "percentile_approx";
   d.aliases = {"approx_percentile"};
   d.kind = FunctionKind::kAggregate;
+  d.follows_partitions = true;
   d.min_args = 2;
   d.max_args = 3;
   d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {
