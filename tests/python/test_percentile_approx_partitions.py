@@ -105,3 +105,11 @@ def quantiles(s, parts, cols, probabilities, error):
 @pytest.mark.parametrize("error", [0.01, 0.001])
 def test_approx_quantile_follows_the_partitions(diff, parts, error):
     diff(lambda s: quantiles(s, parts, ["v", "d", "nan", "id"], PERCENTAGES, error), approx=0)
+
+
+def test_approx_quantile_accuracy_rounds_up(diff, diff_error):
+    # Spark asks approx_percentile for an accuracy of ceil(1 / error): 4 for an error of 0.3,
+    # and 0, which it rejects, for an infinite one.
+    diff(lambda s: quantiles(s, 2, ["v", "d"], [0.1, 0.3, 0.5, 0.7, 0.9], 0.3), approx=0)
+    diff(lambda s: quantiles(s, 2, ["v"], [0.1, 0.5, 0.9], 0.7), approx=0)
+    diff_error(lambda s: quantiles(s, 2, ["v"], [0.5], float("inf")), "DATATYPE_MISMATCH.VALUE_OUT_OF_RANGE")
