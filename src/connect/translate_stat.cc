@@ -269,10 +269,9 @@ PlanTranslator::NodePtr PlanTranslator::approx_quantile(const pb::StatApproxQuan
       requirement_failed("percentile should be in the range [0.0, 1.0]");
     probabilities.push_back(plan::lit(Value::floating(p), DataType::double_()));
   }
-  // percentile_approx keeps Greenwald-Khanna summaries of relative error 1 / accuracy, the
-  // summaries Spark's approxQuantile keeps; an error of 0 asks for exact quantiles.
-  const double accuracy = relative_error > 0 ? std::min(2147483647.0, std::max(1.0, std::round(1 / relative_error)))
-                                             : 2147483647.0;
+  // Spark computes the quantiles with approx_percentile of accuracy ceil(1 / error) (the largest
+  // int for an error of 0, and 0, which the function rejects, for an infinite one).
+  const double accuracy = relative_error > 0 ? std::min(2147483647.0, std::ceil(1 / relative_error)) : 2147483647.0;
   const TypePtr quantiles = DataType::array(DataType::double_(), false);
   std::vector<ExprPtr> columns;
   for (const auto& name : r.cols()) {

@@ -262,6 +262,11 @@ void HashAggregate::destroy_states(Table& t) {
   }
 }
 
+bool HashAggregate::reads_whole_partitions() const {
+  return std::any_of(calls_.begin(), calls_.end(),
+                     [](const AggregateCall& c) { return !c.distinct && c.function->follows_partitions; });
+}
+
 std::string HashAggregate::details() const {
   std::string s = "(keys=[";
   for (size_t i = 0; i < keys_.size(); ++i) s += (i ? ", " : "") + keys_[i]->to_string();

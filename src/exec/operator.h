@@ -94,6 +94,10 @@ class PhysicalOperator {
   virtual void sink(LocalSinkState& local, Batch batch, ExecContext& ctx);
   virtual void combine(LocalSinkState& local, ExecContext& ctx);
   virtual void finalize(ExecContext& ctx);
+  /// A sink whose state follows Spark's partitions (an aggregate keeping one partial result per
+  /// partition, as each of Spark's tasks aggregates its own): the executor runs each partition
+  /// of its input whole on one thread, in order.
+  virtual bool reads_whole_partitions() const { return false; }
 
   // Two-input operators (joins). `build_sink` returns a sink that consumes children[1] in its
   // own pipeline, which runs before the pipeline this operator streams in (over children[0]).

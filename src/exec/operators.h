@@ -162,6 +162,8 @@ class HashAggregate final : public PhysicalOperator {
   void sink(LocalSinkState& local, Batch batch, ExecContext& ctx) override;
   void combine(LocalSinkState& local, ExecContext& ctx) override;
   void finalize(ExecContext& ctx) override;
+  /// When a call follows partitions (FunctionDef::follows_partitions).
+  bool reads_whole_partitions() const override;
   std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
   bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
   size_t max_parallelism(const SourceState&) const override;

@@ -100,9 +100,11 @@ void build(PhysicalOperator* op, Pipeline& current, std::vector<Pipeline>& out) 
   build(op->children[0].get(), current, out);
 }
 
-/// Whether an operator of `p` numbers the rows of each partition after one that drops or adds
-/// rows: positions then come from counting rows, which needs each partition on one thread.
+/// Whether the sink of `p` follows Spark's partitions, or an operator of `p` numbers the rows
+/// of each partition after one that drops or adds rows (positions then come from counting
+/// rows): either needs each partition on one thread.
 bool needs_whole_partitions(const Pipeline& p) {
+  if (p.sink->reads_whole_partitions()) return true;
   bool moved = !p.source->knows_positions();
   for (const PhysicalOperator* op : p.ops) {
     if (moved && op->numbers_rows()) return true;

@@ -1,10 +1,10 @@
-// percentile_approx / approx_percentile(col, percentage [, accuracy]): Greenwald–Khanna quantile
-// summaries with the relative error 1 / accuracy (default accuracy 10000), built, compressed,
-// merged and queried by the same rules as Spark's QuantileSummaries (a head buffer of 50000
-// values merged into the sorted samples, compression once 10000 samples accumulate, merge
-// threshold 2 * error * count). Summaries of up to a few thousand values are exact; larger ones
-// agree with Spark's within the rank error, and exactly when partial summaries are cut and
-// merged alike. The result has the input's type (an array of it for an array of percentages).
+// percentile_approx / approx_percentile(col, percentage [, accuracy]): Spark's Greenwald–Khanna
+// quantile summaries (functions/quantile_summary.h) with the relative error 1 / accuracy
+// (default accuracy 10000). As in Spark, a summary is built per partition of the input, in the
+// partition's row order, and the final aggregation merges the partitions' summaries in partition
+// order; the engine feeds each partition whole to one thread (FunctionDef::follows_partitions),
+// so the answer is Spark's wherever Ember knows Spark's partitions. The result has the input's
+// type (an array of it for an array of percentages).
 
 #include <algorithm>
 #include <cmath>
@@ -14,152 +14,55 @@
 #include "functions/cast.h"
 #include "functions/function.h"
 #include "functions/kernel_util.h"
+#include "functions/quantile_summary.h"
+#include "functions/rand.h"
 #include "io/text_parse.h"
 
 namespace ember::functions {
 namespace {
 
-constexpr size_t kHeadSize = 50000;
-constexpr size_t kCompressThreshold = 10000;
 constexpr int64_t kDefaultAccuracy = 10000;
 
-/// One sample: a value, the rank gap to the previous sample (g) and the rank uncertainty (delta).
-struct Sample {
-  double value;
-  int64_t g;
-  int64_t delta;
-};
-
-class QuantileSummary {
- public:
-  explicit QuantileSummary(double relative_error) : error_(relative_error) {}
-
-  void insert(double x) {
-    head_.push_back(x);
-    if (head_.size() >= kHeadSize) {
-      insert_head();
-      if (samples_.size() >= kCompressThreshold) compress();
-    }
-  }
-
-  /// Moves the head buffer into the samples and compresses them.
-  void compress() {
-    insert_head();
-    samples_ = compressed(samples_, 2 * error_ * static_cast<double>(count_));
-  }
-
-  /// Merges a compressed summary into this compressed one.
-  void merge(const QuantileSummary& other) {
-    if (other.count_ == 0) return;
-    if (count_ == 0) {
-      *this = other;
-      return;
-    }
-    std::vector<Sample> merged;
-    merged.reserve(samples_.size() + other.samples_.size());
-    size_t i = 0, j = 0;
-    const auto& a = samples_;
-    const auto& b = other.samples_;
-    // A sample from one side may have come after any value of the other side's preceding gap:
-    // its uncertainty grows by that gap.
-    while (i < a.size() && j < b.size()) {
-      if (a[i].value < b[j].value) {
-        Sample s = a[i++];
-        if (j > 0) s.delta += b[j].g + b[j].delta - 1;
-        merged.push_back(s);
-      } else {
-        Sample s = b[j++];
-        if (i > 0) s.delta += a[i].g + a[i].delta - 1;
-        merged.push_back(s);
-      }
-    }
-    for (; i < a.size(); ++i) merged.push_back(a[i]);
-    for (; j < b.size(); ++j) merged.push_back(b[j]);
-    count_ += other.count_;
-    error_ = std::max(error_, other.error_);
-    samples_ = compressed(merged, 2 * error_ * static_cast<double>(count_));
-  }
-
-  bool empty() const { return count_ == 0 && head_.empty(); }
-
-  /// The approximate value at `percentile` of a compressed, non-empty summary.
-  double query(double percentile) const {
-    if (percentile <= error_) return samples_.front().value;
-    if (percentile >= 1 - error_) return samples_.back().value;
-    int64_t target_error = 0;
-    for (auto& s : samples_) target_error = std::max(target_error, s.g + s.delta);
-    target_error /= 2;
-    auto rank = static_cast<int64_t>(std::ceil(percentile * static_cast<double>(count_)));
-    int64_t min_rank = 0;
-    for (size_t i = 0; i + 1 < samples_.size(); ++i) {
-      min_rank += samples_[i].g;
-      int64_t max_rank = min_rank + samples_[i].delta;
-      if (max_rank - target_error <= rank && rank <= min_rank + target_error) return samples_[i].value;
-    }
-    return samples_.back().value;
-  }
-
- private:
-  void insert_head() {
-    if (head_.empty()) return;
-    // Java's total order of doubles, as Spark sorts its head buffer: -0.0 before 0.0, NaN
-    // after +Infinity.
-    std::sort(head_.begin(), head_.end(), [](double a, double b) {
-      if (std::isnan(a) || std::isnan(b)) return !std::isnan(a) && std::isnan(b);
-      if (a == b) return std::signbit(a) && !std::signbit(b);
-      return a < b;
-    });
-    std::vector<Sample> out;
-    out.reserve(samples_.size() + head_.size());
-    size_t s = 0;
-    int64_t count = count_;
-    for (size_t k = 0; k < head_.size(); ++k) {
-      double x = head_[k];
-      while (s < samples_.size() && samples_[s].value <= x) out.push_back(samples_[s++]);
-      ++count;
-      int64_t delta = (out.empty() || (s == samples_.size() && k == head_.size() - 1))
-                          ? 0
-                          : static_cast<int64_t>(std::floor(2 * error_ * static_cast<double>(count)));
-      out.push_back({x, 1, delta});
-    }
-    for (; s < samples_.size(); ++s) out.push_back(samples_[s]);
-    samples_ = std::move(out);
-    count_ = count;
-    head_.clear();
-  }
-
-  /// Merges neighbouring samples, from the largest down, while their combined gap and
-  /// uncertainty stay under `threshold`; the smallest and largest samples are kept.
-  static std::vector<Sample> compressed(const std::vector<Sample>& in, double threshold) {
-    if (in.empty()) return {};
-    std::vector<Sample> rev;
-    Sample head = in.back();
-    for (size_t i = in.size() - 2; in.size() >= 3 && i >= 1; --i) {
-      const Sample& s = in[i];
-      if (static_cast<double>(s.g + head.g + head.delta) < threshold) {
-        head.g += s.g;
-      } else {
-        rev.push_back(head);
-        head = s;
-      }
-    }
-    rev.push_back(head);
-    if (in.size() > 1 && in.front().value <= head.value) rev.push_back(in.front());
-    std::reverse(rev.begin(), rev.end());
-    return rev;
-  }
-
-  double error_;
-  std::vector<double> head_;
-  std::vector<Sample> samples_;
-  int64_t count_ = 0;
-};
-
-/// One group's summary and the call's constant percentages.
-struct ApproxData {
+/// What one of Spark's tasks sends the final aggregation for a group: the summary of the
+/// group's values in one partition, built in the partition's row order.
+struct PartitionSummary {
+  int64_t partition;
+  /// The batch (`PartitionContext::batch`) of the partition's first value this state saw.
+  int64_t first_batch;
   QuantileSummary summary;
-  std::vector<double> percentages;
 };
+
+/// One group's summaries, one per Spark partition, and the call's constant percentages.
+struct ApproxData {
+  double relative_error;
+  std::vector<double> percentages;
+  std::vector<PartitionSummary> partitions;
+
+  /// The summary of `where`'s partition; a new one for a partition not seen yet, which ends
+  /// the previous partition's (compressed as Spark's task compresses it to send it).
+  QuantileSummary& summary_of(const PartitionContext& where) {
+    if (!partitions.empty() && partitions.back().partition == where.partition)
+      return partitions.back().summary;
+    for (PartitionSummary& p : partitions)
+      if (p.partition == where.partition) return p.summary;
+    if (!partitions.empty()) partitions.back().summary.compress();
+    partitions.push_back({where.partition, where.batch, QuantileSummary(relative_error)});
+    return partitions.back().summary;
+  }
+};
+
+/// Adds `later`, values of one partition that came after those of `earlier`, to `earlier`. A
+/// summary that holds only head values is a list of values, which `earlier` takes in order as
+/// one summary would have (how a window frame's rows add up); otherwise the two are merged.
+void append_summary(QuantileSummary& earlier, QuantileSummary& later) {
+  if (later.count() == 0) {
+    for (double x : later.head()) earlier.insert(x);
+    return;
+  }
+  earlier.compress();
+  later.compress();
+  earlier.merge(later);
+}
 
 /// State: the group's `ApproxData`, made on its first non-null value.
 class ApproxPercentile final : public HeapStateAggregate<ApproxData> {
@@ -176,41 +79,77 @@ class ApproxPercentile final : public HeapStateAggregate<ApproxData> {
                           "The accuracy must be between (0, 2147483647] (current value = " + std::to_string(accuracy) +
                               "L).",
                           name_);
+    // The rows of one call are one batch's, all of one partition.
+    const PartitionContext where = current_partition();
     dispatch_fixed(c.type()->id(), [&]<typename T>() {
       const T* x = c.values<T>();
       for (int64_t i = 0; i < n; ++i) {
         if (!states[i] || c.is_null(i)) continue;
         HeapState<ApproxData>& d = state(states[i]);
-        if (!d) d.create(ApproxData{QuantileSummary(1.0 / static_cast<double>(accuracy)), pcts});
-        d->summary.insert(to_double(x[i]));
+        if (!d) d.create(ApproxData{1.0 / static_cast<double>(accuracy), pcts, {}});
+        d->summary_of(where).insert(to_double(x[i]));
       }
     });
   }
+  /// Summaries of different partitions stay apart; those of one partition add up in the order
+  /// of their first batches.
   void merge(uint8_t* dst, const uint8_t* src) const override {
     ApproxData* s = state(src).get();
     if (!s) return;
     HeapState<ApproxData>& d = state(dst);
-    s->summary.compress();
     if (!d) {
       d.assign(*s);
       return;
     }
-    d->summary.compress();
-    d->summary.merge(s->summary);
+    for (PartitionSummary& from : s->partitions) {
+      auto same =
+          std::find_if(d->partitions.begin(), d->partitions.end(),
+                       [&](const PartitionSummary& p) { return p.partition == from.partition; });
+      if (same == d->partitions.end()) {
+        d->partitions.push_back(from);
+      } else if (from.first_batch < same->first_batch) {
+        PartitionSummary earlier = from;
+        append_summary(earlier.summary, same->summary);
+        *same = std::move(earlier);
+      } else {
+        append_summary(same->summary, from.summary);
+      }
+    }
   }
+  /// Spark's final aggregation: each partition's summary compressed (as its task sends it),
+  /// merged into an empty summary in partition order (the order the final aggregation reads
+  /// the shuffled partial results in).
   void finalize(uint8_t* const* states, int64_t n, ColumnBuilder& out) const override {
     for (int64_t i = 0; i < n; ++i) {
       ApproxData* d = state(states[i]).get();
-      if (!d || d->summary.empty()) {
+      std::vector<PartitionSummary>* parts = d ? &d->partitions : nullptr;
+      if (parts) {
+        std::sort(parts->begin(), parts->end(),
+                  [](const PartitionSummary& a, const PartitionSummary& b) {
+                    return a.partition != b.partition ? a.partition < b.partition
+                                                      : a.first_batch < b.first_batch;
+                  });
+        for (PartitionSummary& p : *parts) p.summary.compress();
+      }
+      // One partition's summary answers in place, as Spark's buffer compresses in place (a
+      // window frame that grows row by row goes on from it).
+      QuantileSummary merged(d ? d->relative_error : 0);
+      const QuantileSummary* total = &merged;
+      if (parts && parts->size() == 1) {
+        total = &parts->front().summary;
+      } else if (parts) {
+        for (const PartitionSummary& p : *parts) merged.merge(p.summary);
+      }
+      if (total->count() == 0 || d->percentages.empty()) {
         out.append_null();
         continue;
       }
-      d->summary.compress();
+      std::vector<double> values = total->query(d->percentages);
       if (!array_) {
-        append(out, d->summary.query(d->percentages[0]));
+        append(out, values[0]);
         continue;
       }
-      for (double p : d->percentages) append(out.child(0), d->summary.query(p));
+      for (double v : values) append(out.child(0), v);
       out.close_list();
     }
   }
@@ -276,6 +215,7 @@ void register_approx_percentile(Registry& r) {
   d.name = "percentile_approx";
   d.aliases = {"approx_percentile"};
   d.kind = FunctionKind::kAggregate;
+  d.follows_partitions = true;
   d.min_args = 2;
   d.max_args = 3;
   d.type_rule = [](const std::vector<TypePtr>& args, const Config&) {

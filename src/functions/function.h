@@ -164,6 +164,11 @@ struct FunctionDef {
   /// The kernel reads where its rows sit in their Spark partition (functions/rand.h's
   /// PartitionContext): spark_partition_id, monotonically_increasing_id, rand and its kin.
   bool numbers_rows = false;
+  /// An aggregate whose result depends on how Spark's tasks split its input: its state keeps
+  /// one partial result per partition (read from the PartitionContext while it updates) and
+  /// combines them as Spark's final aggregation does (percentile_approx). The engine runs each
+  /// partition of its input whole on one thread, in order, as a Spark task reads it.
+  bool follows_partitions = false;
   bool gpu_supported = false;    // a GPU kernel exists (the planner reads this)
   /// The kernel may raise a runtime error for some values (element_at out of bounds in ANSI
   /// mode), so conditional expressions must evaluate it only on the rows that reach it.

@@ -99,11 +99,11 @@ def quantile_table(s, parts):
         F.when(F.col("id") % 4 == 0, None).otherwise(F.col("id") * 2.5).alias("c"))
 
 
-def test_approx_quantile(diff):
-    # One partition: percentile_approx, which these quantiles share, does not yet merge
-    # per-partition summaries as Spark does, so several partitions can give other values.
+@pytest.mark.parametrize("parts", [1, 3])
+def test_approx_quantile(diff, parts):
+    # Large inputs, whose answers depend on the partitions: test_percentile_approx_partitions.py.
     def quantiles(s, cols, probabilities, error):
-        q = quantile_table(s, 1).approxQuantile(cols, probabilities, error)
+        q = quantile_table(s, parts).approxQuantile(cols, probabilities, error)
         return s.createDataFrame([(q,)], "q array<array<double>>" if isinstance(cols, list)
                                  else "q array<double>")
     diff(lambda s: quantiles(s, "id", [0.1, 0.5, 0.9], 0.1))

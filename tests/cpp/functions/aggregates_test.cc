@@ -449,6 +449,46 @@ TEST(AggregatesTest, OrderedListAggSortsByItsKeysThenInputOrder) {
             "b|c|f|a|d|e");
 }
 
+TEST(AggregatesTest, ApproxPercentileMergesPartitionsInPartitionOrderWhateverTheMergeOrder) {
+  // Spark's answers over spark.range(0, 300000, 1, 4) (quantile_summary_test.cc): a summary per
+  // partition, merged in partition order, whichever thread's state merges first.
+  std::vector<double> x;
+  for (int64_t i = 0; i < 300000; ++i) x.push_back(static_cast<double>(i * 7919 % 100003));
+  auto pcts = constant(DataType::array(DataType::double_()),
+                       Value::list({Value::floating(0.1), Value::floating(0.25), Value::floating(0.5),
+                                    Value::floating(0.75), Value::floating(0.9)}),
+                       300000);
+  auto accuracy = constant(DataType::long_(), Value::integer(100), 300000);
+  std::vector<Piece> pieces = {{0, 75000, 0, 0}, {75000, 150000, 10, 1}, {150000, 225000, 20, 2},
+                               {225000, 300000, 30, 3}};
+  for (const std::vector<size_t>& order :
+       std::vector<std::vector<size_t>>{{0, 1, 2, 3}, {3, 1, 0, 2}, {2, 0, 3, 1}}) {
+    Value r = aggregate_pieces("percentile_approx", {doubles(x), pcts, accuracy}, pieces, order, false, {1, 2})
+                  ->value_at(0);
+    std::vector<double> got;
+    for (const Value& v : r.as_list()) got.push_back(v.as_double());
+    EXPECT_EQ(got, (std::vector<double>{9273, 24077, 49887, 74417, 89269}));
+  }
+}
+
+TEST(AggregatesTest, ApproxPercentileStatesOfOnePartitionAddUpInOrder) {
+  // A window frame merges the states of its rows in order: as if one state took the rows.
+  std::vector<double> x;
+  for (int64_t i = 0; i < 120000; ++i) x.push_back(static_cast<double>(i * 7919 % 100003));
+  auto p = constant(DataType::double_(), Value::floating(0.3), 120000);
+  auto accuracy = constant(DataType::long_(), Value::integer(100), 120000);
+  double whole = aggregate("percentile_approx", {doubles(x), p, accuracy}, 120000)->values<double>()[0];
+  std::vector<Piece> rows;
+  std::vector<size_t> order;
+  for (int64_t i = 0; i < 120000; i += 1000) {
+    rows.push_back({i, i + 1000, 0, 0});
+    order.push_back(order.size());
+  }
+  EXPECT_EQ(aggregate_pieces("percentile_approx", {doubles(x), p, accuracy}, rows, order, false, {1, 2})
+                ->values<double>()[0],
+            whole);
+}
+
 TEST(AggregatesTest, TrySumOfLongsIsLostOnlyWhereAPartitionOverflows) {
   const int64_t max = INT64_MAX;
   auto x = longs({max, 1, -2});
