@@ -236,7 +236,9 @@ std::string Expr::to_string() const {
       if (type && type->is_collated_string() && !value.is_null())
         return "'" + value.as_bytes() + "' collate " + type->sql().substr(sizeof("STRING COLLATE ") - 1);
       return literal_string(value, type);
-    case ExprKind::kAlias: return name;
+    // An alias inside another expression shows as Spark's Alias.sql (`(a AS x + 1)`); a
+    // top-level alias names its column and is never rendered.
+    case ExprKind::kAlias: return children[0]->to_string() + " AS " + quote_id_if_needed(name);
     case ExprKind::kUnresolvedAlias: return children[0]->to_string();
     case ExprKind::kCast:
       // Spark names a cast to an array, map or struct (CAST(NULL AS ARRAY<INT>) is `NULL`) by
