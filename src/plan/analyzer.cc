@@ -858,6 +858,7 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
     auto out = std::make_shared<Expr>(
         *resolve_function(call("named_struct", {}), struct_to_named_struct_args(e->children, args), false));
     out->display = struct_display(args);
+    out->name = "struct";
     return out;
   }
   if (name == "count" && args.size() == 1 && args[0]->kind == ExprKind::kUnresolvedStar) {

@@ -16,7 +16,7 @@ std::vector<ExprPtr> struct_to_named_struct_args(const std::vector<ExprPtr>& wri
     else if (r->kind == ExprKind::kAlias || r->kind == ExprKind::kAttribute || r->kind == ExprKind::kGetField)
       name = r->name;
     out.push_back(lit(Value::bytes(name), DataType::string()));
-    out.push_back(r->kind == ExprKind::kAlias ? r->children[0] : r);
+    out.push_back(r);
   }
   return out;
 }
