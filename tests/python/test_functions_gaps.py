@@ -329,6 +329,27 @@ def test_numeric_literals_out_of_range(diff_error):
         assert "Decimal precision 40 exceeds" in str(err), str(err)[:300]
 
 
+@pytest.mark.parametrize("literal", [
+    "1.7976931348623158E308D", "-1.7976931348623158E308D", "1.7976931348623158E308", "1.79769313486231571E308D",
+    "1.8E308D", "1E309", "3.4028235E38F", "-3.4028236E38F", "3.40282346638528860000001E38F",
+    "340282346638528860000000000000000000001F"])
+def test_floating_literals_above_the_largest_value(diff_error, literal):
+    # Spark compares the literal's exact digits with the largest double (float) as its shortest
+    # text gives it, so a literal that would round to the largest value is out of range too.
+    err = diff_error(lambda s: s.sql(f"SELECT {literal}"), "INVALID_NUMERIC_LITERAL_RANGE")
+    bound = "3.4028234663852886E+38" if literal.endswith("F") else "1.7976931348623157E+308"
+    assert err.getMessageParameters() == {
+        "rawStrippedQualifier": literal.rstrip("DF"), "minValue": "-" + bound, "maxValue": bound,
+        "typeName": "float" if literal.endswith("F") else "double"}, err.getMessageParameters()
+
+
+def test_floating_literals_up_to_the_largest_value(diff):
+    diff(lambda s: s.sql(
+        "SELECT 1.7976931348623157E308D a, -1.7976931348623157E308D b, 0.17976931348623157E309D c, "
+        "3.4028234663852886E38F d, -3.4028234E38F e, 340282346638528860000000000000000000000F f, 1E-400D g, "
+        "4.9E-324D h, 1.4E-45F i, 1E-50F j, 0.0E400D k"))
+
+
 def test_decimal_literal_keeps_its_digits(ember, oracle):
     # PySpark sends lit(Decimal) as DECIMAL(10, 0); Spark Connect widens that to the value's own
     # precision and scale instead of rounding the value. Names and values agree with a classic
