@@ -2239,17 +2239,32 @@ namespace {
                    {{"colName", name}, {"fieldNames", cols}}, "42703");
 }
 
+/// Spark's DataType.sameType under its default resolver: equal but for nullability and the
+/// case of struct field names.
+bool same_type_ignoring_case(const DataType& a, const DataType& b) {
+  if (!a.same_structure(b)) return false;
+  if (a.id() == TypeId::kStruct)
+    for (size_t i = 0; i < a.fields().size(); ++i)
+      if (ascii_lower(a.fields()[i].name) != ascii_lower(b.fields()[i].name)) return false;
+  for (size_t i = 0; i < a.fields().size(); ++i)
+    if (!same_type_ignoring_case(*a.fields()[i].type, *b.fields()[i].type)) return false;
+  return true;
+}
+
 /// The type of each column of a set operation (`what`: UNION, INTERSECT, EXCEPT) over columns
-/// `left` and `right`, as Spark's WidenSetOperationTypes finds it: the wider type, for a UNION
-/// the first side's type when both have the same structure (struct field names may differ;
-/// nullability merged), STRING beside a string; INCOMPATIBLE_COLUMN_TYPE otherwise.
+/// `left` and `right`, as Spark's WidenSetOperationTypes and the operators' outputs find it:
+/// columns of the same type but for nullability keep the first side's type (a UNION merging
+/// the nullability of both); others take the wider type, for a UNION the first side's type
+/// when both have the same structure (struct field names may differ; nullability merged),
+/// STRING beside a string; INCOMPATIBLE_COLUMN_TYPE otherwise.
 std::vector<TypePtr> set_op_column_types(const std::vector<ExprPtr>& left, const std::vector<ExprPtr>& right,
                                          const std::string& what) {
   std::vector<TypePtr> types;
   for (size_t i = 0; i < left.size(); ++i) {
     const TypePtr& l = left[i]->type;
     const TypePtr& r = right[i]->type;
-    TypePtr w = functions::wider_type(l, r, false);
+    TypePtr w = same_type_ignoring_case(*l, *r) ? (what == "UNION" ? DataType::merge_nullability(l, r) : l)
+                                                : functions::wider_type(l, r, false);
     if (!w && what == "UNION" && l->same_structure(*r)) w = DataType::merge_nullability(l, r);
     if (!w && (l->id() == TypeId::kString || r->id() == TypeId::kString)) w = DataType::string();
     if (!w)
