@@ -83,6 +83,13 @@ std::string quote_id(const std::string& name) {
   return out + "`";
 }
 
+std::string quote_id_if_needed(const std::string& name) {
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; };
+  bool plain = !name.empty() && letter(name[0]);
+  for (char c : name) plain = plain && (letter(c) || (c >= '0' && c <= '9'));
+  return plain ? name : quote_id(name);
+}
+
 size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<size_t> row(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) row[j] = j;

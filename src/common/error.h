@@ -78,6 +78,10 @@ std::string sql_state_for(const std::string& error_class);
 /// Quotes an identifier the way Spark shows it in messages: `a`.`b`.
 std::string quote_id(const std::string& name);
 
+/// Quotes an identifier only where Spark's quoteIfNeeded does: a name that is not a letter or
+/// `_` followed by letters, digits and `_` (`x y`, `1x`, `a.b`, `é` are quoted; `_a`, `X1` not).
+std::string quote_id_if_needed(const std::string& name);
+
 /// The Levenshtein distance between `a` and `b`, byte by byte: what Spark's "Did you mean"
 /// suggestions order candidates by.
 size_t edit_distance(const std::string& a, const std::string& b);

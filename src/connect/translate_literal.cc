@@ -9,6 +9,7 @@
 #include "connect/errors.h"
 #include "connect/translate.h"
 #include "connect/translate_types.h"
+#include "functions/decimal_util.h"
 
 // PySpark 4.3 still describes array, map and struct literals with the fields the protocol
 // marks deprecated (element_type, key_type, struct_type); newer clients send `data_type`.
@@ -80,44 +81,34 @@ ParsedDecimal parse_decimal_text(const std::string& text) {
   return d;
 }
 
-[[noreturn]] void decimal_out_of_range(const std::string& text, int precision, int scale) {
-  throw SparkError(ErrorKind::kArithmetic, "NUMERIC_VALUE_OUT_OF_RANGE.WITHOUT_SUGGESTION",
-                   "The " + text + " rounded half up from " + text +
-                       " cannot be represented as Decimal(" + std::to_string(precision) + ", " +
-                       std::to_string(scale) + ").",
-                   {{"roundedValue", text},
-                    {"originalValue", text},
-                    {"precision", std::to_string(precision)},
-                    {"scale", std::to_string(scale)}},
-                   "22003");
-}
-
-/// The unscaled value of `d` at `scale`, rounding half up; checks it fits `precision` digits.
-int128_t rescale(const ParsedDecimal& d, int scale, int precision, const std::string& text) {
+/// The value of `d` with a scale of 0 or more, as Spark's Decimal holds it (1E+3 is 1000).
+/// Its digits fit: a value of more than 38 digits fails the precision check first.
+int128_t own_unscaled(const ParsedDecimal& d, int* scale) {
   std::string digits = d.digits;
-  bool round_up = false;
-  if (scale >= d.scale) {
-    digits.append(static_cast<size_t>(scale - d.scale), '0');
-  } else {
-    size_t drop = static_cast<size_t>(d.scale - scale);
-    if (drop >= digits.size()) {
-      round_up = drop == digits.size() && digits[0] >= '5';
-      digits = "0";
-    } else {
-      round_up = digits[digits.size() - drop] >= '5';
-      digits.resize(digits.size() - drop);
-    }
-  }
-  size_t first = digits.find_first_not_of('0');
-  digits = first == std::string::npos ? "0" : digits.substr(first);
-  if (digits.size() > static_cast<size_t>(DataType::kMaxDecimalPrecision)) {
-    decimal_out_of_range(text, precision, scale);
+  *scale = d.scale;
+  if (*scale < 0) {
+    digits.append(static_cast<size_t>(-*scale), '0');
+    *scale = 0;
   }
   int128_t v = 0;
   for (char c : digits) v = v * 10 + (c - '0');
-  if (round_up) v += 1;
-  if (v >= pow10_int128(precision)) decimal_out_of_range(text, precision, scale);
   return d.negative ? -v : v;
+}
+
+/// The value of `d` at `scale` (never below its own), checked against `precision` digits as
+/// Spark's Decimal.changePrecision checks it: a value with more integral digits than the type
+/// allows fails with NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION, whatever the ANSI mode.
+int128_t rescale(const ParsedDecimal& d, int scale, int precision) {
+  int own_scale = 0;
+  const int128_t own = own_unscaled(d, &own_scale);
+  // The digits the value needs at `scale`: its own (none for zero) and the zeros scaling adds.
+  const int128_t magnitude = own < 0 ? -own : own;
+  const int digits = (own == 0 ? 0 : static_cast<int>(int128_to_string(magnitude).size())) + (scale - own_scale);
+  if (digits > precision)
+    functions::decimal_out_of_range_text(functions::java_decimal_string(own, own_scale), precision, scale);
+  int128_t v = own;
+  for (int i = own_scale; i < scale; ++i) v *= 10;
+  return v;
 }
 
 TypedValue decimal_literal(const pb::Expression::Literal::Decimal& dec) {
@@ -138,11 +129,11 @@ TypedValue decimal_literal(const pb::Expression::Literal::Decimal& dec) {
   if (precision < 1 || precision > DataType::kMaxDecimalPrecision || scale < 0 ||
       scale > precision) {
     throw SparkError(
-        ErrorKind::kAnalysis, "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION",
+        ErrorKind::kArithmetic, "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION",
         "Decimal precision " + std::to_string(precision) + " exceeds max precision 38.",
         {{"precision", std::to_string(precision)}, {"maxPrecision", "38"}}, "22003");
   }
-  return {Value::decimal(rescale(d, scale, precision, dec.value())),
+  return {Value::decimal(rescale(d, scale, precision)),
           DataType::decimal(precision, scale)};
 }
 

@@ -371,11 +371,26 @@ void throw_type_mismatch(const std::string& sub_class, const std::string& messag
 
 namespace {
 
-// Two arrays, or two maps, widened element by element with `element_rule` (wider_type or
-// wider_common_type), their nullability merged; null when the kinds differ or an element pair
-// has no common type.
+// Two arrays, two maps, or two structs whose fields have the same names (case-insensitively,
+// Spark's default resolver), widened element by element with `element_rule` (wider_type or
+// wider_common_type), their nullability merged and the first side's field names kept, as
+// Spark's findTypeForComplex does; null when the kinds differ or an element pair has no common
+// type.
 TypePtr wider_nested(const TypePtr& a, const TypePtr& b, bool ansi,
                      TypePtr (*element_rule)(const TypePtr&, const TypePtr&, bool)) {
+  if (a->id() == TypeId::kStruct && b->id() == TypeId::kStruct) {
+    const auto& fa = a->fields();
+    const auto& fb = b->fields();
+    if (fa.size() != fb.size()) return nullptr;
+    std::vector<StructField> fields;
+    for (size_t i = 0; i < fa.size(); ++i) {
+      if (ascii_lower(fa[i].name) != ascii_lower(fb[i].name)) return nullptr;
+      TypePtr t = element_rule(fa[i].type, fb[i].type, ansi);
+      if (!t) return nullptr;
+      fields.push_back({fa[i].name, t, fa[i].nullable || fb[i].nullable, "{}"});
+    }
+    return DataType::struct_(std::move(fields));
+  }
   if (a->id() == TypeId::kArray && b->id() == TypeId::kArray) {
     TypePtr e = element_rule(a->element_type(), b->element_type(), ansi);
     return e ? DataType::array(e, a->contains_null() || b->contains_null()) : nullptr;
@@ -447,7 +462,6 @@ TypePtr wider_type(const TypePtr& a, const TypePtr& b, bool ansi) {
   // Nested types widen element by element (array<void> beside array<int> is array<int>), with
   // their nullability merged, as Spark's findWiderTypeForTwo does.
   if (TypePtr n = wider_nested(a, b, ansi, wider_type)) return n;
-  if (a->is_nested() && a->same_type(*b)) return a;
   return nullptr;
 }
 

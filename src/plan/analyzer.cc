@@ -858,6 +858,7 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
     auto out = std::make_shared<Expr>(
         *resolve_function(call("named_struct", {}), struct_to_named_struct_args(e->children, args), false));
     out->display = struct_display(args);
+    out->name = "struct";
     return out;
   }
   if (name == "count" && args.size() == 1 && args[0]->kind == ExprKind::kUnresolvedStar) {
@@ -2248,10 +2249,24 @@ const char* set_op_name(SetOpType op) {
   return "UNION";
 }
 
+/// Spark's DataType.sameType under its default resolver: equal but for nullability and the
+/// case of struct field names.
+bool same_type_ignoring_case(const DataType& a, const DataType& b) {
+  if (!a.same_structure(b)) return false;
+  if (a.id() == TypeId::kStruct)
+    for (size_t i = 0; i < a.fields().size(); ++i)
+      if (ascii_lower(a.fields()[i].name) != ascii_lower(b.fields()[i].name)) return false;
+  for (size_t i = 0; i < a.fields().size(); ++i)
+    if (!same_type_ignoring_case(*a.fields()[i].type, *b.fields()[i].type)) return false;
+  return true;
+}
+
 /// The type of each column of set operation `op` over columns `left` and `right`, as Spark's
-/// WidenSetOperationTypes finds it: the wider type, for a UNION the first side's type when both
-/// have the same structure (struct field names may differ; nullability merged), STRING beside a
-/// string; INCOMPATIBLE_COLUMN_TYPE otherwise.
+/// WidenSetOperationTypes and the operators' outputs find it: columns of the same type but for
+/// nullability keep the first side's type (a UNION merging the nullability of both); others
+/// take the wider type, for a UNION the first side's type when both have the same structure
+/// (struct field names may differ; nullability merged), STRING beside a string;
+/// INCOMPATIBLE_COLUMN_TYPE otherwise.
 std::vector<TypePtr> set_op_column_types(const std::vector<ExprPtr>& left, const std::vector<ExprPtr>& right,
                                          SetOpType op) {
   const std::string what = set_op_name(op);
@@ -2259,8 +2274,10 @@ std::vector<TypePtr> set_op_column_types(const std::vector<ExprPtr>& left, const
   for (size_t i = 0; i < left.size(); ++i) {
     const TypePtr& l = left[i]->type;
     const TypePtr& r = right[i]->type;
-    TypePtr w = functions::wider_type(l, r, false);
-    if (!w && op == SetOpType::kUnion && l->same_structure(*r)) w = DataType::merge_nullability(l, r);
+    const bool union_like = op == SetOpType::kUnion;
+    TypePtr w = same_type_ignoring_case(*l, *r) ? (union_like ? DataType::merge_nullability(l, r) : l)
+                                                : functions::wider_type(l, r, false);
+    if (!w && union_like && l->same_structure(*r)) w = DataType::merge_nullability(l, r);
     if (!w && (l->id() == TypeId::kString || r->id() == TypeId::kString)) w = DataType::string();
     if (!w)
       throw SparkError(ErrorKind::kAnalysis, "INCOMPATIBLE_COLUMN_TYPE",

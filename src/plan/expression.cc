@@ -196,12 +196,63 @@ functions::Signature call_signature(const functions::FunctionDef& def, const std
 
 namespace {
 
+/// Spark's Literal.toString, where it differs from the literal's text in names: dates and
+/// timestamps bare (`2020-01-02`), binary as `0x6162`.
+std::string java_literal_string(const Expr& e) {
+  if (e.value.is_null()) return e.to_string();
+  switch (e.type->id()) {
+    case TypeId::kDate: return format_date(static_cast<int32_t>(e.value.as_int()));
+    case TypeId::kTimestamp: return format_timestamp(e.value.as_int(), TimeZone::utc());
+    case TypeId::kTimestampNtz: return format_timestamp_ntz(e.value.as_int());
+    case TypeId::kBinary: {
+      static const char* kHex = "0123456789ABCDEF";
+      std::string out = "0x";
+      for (unsigned char c : e.value.as_bytes()) out += kHex[c >> 4], out += kHex[c & 15];
+      return out;
+    }
+    default: return e.to_string();
+  }
+}
+
 /// How Spark's toString shows an expression (a Python function's arguments are named that way,
-/// not by their SQL text): casts as `cast(x as int)`.
+/// not by their SQL text): casts as `cast(x as int)`, `isnull(x)`, `positive(x)`, `NOT x`, `-x`,
+/// `count(distinct x)`, `struct(x, a AS x)` (each field's name, then its value). An alias and a
+/// field access keep their SQL text (`(a IS NULL) AS x`, `struct(a, b).a`).
 std::string java_string(const ExprPtr& e) {
-  if (e->kind == ExprKind::kCast && !e->implicit && e->display.empty())
-    return std::string(e->try_ ? "try_cast(" : "cast(") + java_string(e->children[0]) + " as " +
-           e->type->simple_string() + ")";
+  auto args = [&e] {
+    std::string s;
+    for (size_t i = 0; i < e->children.size(); ++i) s += (i ? ", " : "") + java_string(e->children[i]);
+    return s;
+  };
+  switch (e->kind) {
+    // Spark's pretty rendering leaves aliases to their SQL, and shows a field access by the SQL
+    // of its struct (`struct(a, b).a`).
+    case ExprKind::kAlias:
+    case ExprKind::kGetField: return e->to_string();
+    case ExprKind::kLiteral: return java_literal_string(*e);
+    case ExprKind::kCast:
+      if (e->implicit || !e->display.empty()) break;
+      return std::string(e->try_ ? "try_cast(" : "cast(") + java_string(e->children[0]) + " as " +
+             e->type->simple_string() + ")";
+    case ExprKind::kCall:
+    case ExprKind::kAggregate: {
+      // struct(...) is named_struct called by another name; its text lists names and values.
+      if (e->name == "struct") return "struct(" + args() + ")";
+      if (!e->display.empty() || !e->function) break;
+      const std::string& fn = e->function->name;
+      if (fn == "negative") return "-" + java_string(e->children[0]);
+      if (e->function->render) break;
+      if (fn == "not") return "NOT " + java_string(e->children[0]);
+      // `(a IS NULL)`, `(+ a)`: Spark's toString is the function's name and arguments.
+      if (e->function->display == functions::Display::kPostfix || e->function->display == functions::Display::kPrefix)
+        return fn + "(" + args() + ")";
+      if (e->kind == ExprKind::kAggregate && e->distinct && e->function->display == functions::Display::kCall)
+        return (e->name.empty() || e->name == fn ? e->function->display_name : e->name) + "(distinct " + args() + ")" +
+               (e->filter ? " FILTER (WHERE " + java_string(e->filter) + ")" : "");
+      break;
+    }
+    default: break;
+  }
   if (e->children.empty() || !e->display.empty() || e->kind == ExprKind::kLambda) return e->to_string();
   std::vector<ExprPtr> kids;
   for (auto& c : e->children) kids.push_back(attribute(java_string(c), c->type, c->nullable, -1));
@@ -236,7 +287,9 @@ std::string Expr::to_string() const {
       if (type && type->is_collated_string() && !value.is_null())
         return "'" + value.as_bytes() + "' collate " + type->sql().substr(sizeof("STRING COLLATE ") - 1);
       return literal_string(value, type);
-    case ExprKind::kAlias: return name;
+    // An alias inside another expression shows as Spark's Alias.sql (`(a AS x + 1)`); a
+    // top-level alias names its column and is never rendered.
+    case ExprKind::kAlias: return children[0]->to_string() + " AS " + quote_id_if_needed(name);
     case ExprKind::kUnresolvedAlias: return children[0]->to_string();
     case ExprKind::kCast:
       // Spark names a cast to an array, map or struct (CAST(NULL AS ARRAY<INT>) is `NULL`) by

@@ -16,7 +16,7 @@ std::vector<ExprPtr> struct_to_named_struct_args(const std::vector<ExprPtr>& wri
     else if (r->kind == ExprKind::kAlias || r->kind == ExprKind::kAttribute || r->kind == ExprKind::kGetField)
       name = r->name;
     out.push_back(lit(Value::bytes(name), DataType::string()));
-    out.push_back(r->kind == ExprKind::kAlias ? r->children[0] : r);
+    out.push_back(r);
   }
   return out;
 }
@@ -24,9 +24,7 @@ std::vector<ExprPtr> struct_to_named_struct_args(const std::vector<ExprPtr>& wri
 std::string struct_display(const std::vector<ExprPtr>& resolved) {
   std::string s = "struct(";
   for (size_t i = 0; i < resolved.size(); ++i) {
-    const ExprPtr& r = resolved[i];
-    s += (i ? ", " : "");
-    s += r->kind == ExprKind::kAlias ? r->children[0]->to_string() + " AS " + r->name : r->to_string();
+    s += (i ? ", " : "") + resolved[i]->to_string();
   }
   return s + ")";
 }

@@ -66,6 +66,34 @@ bool parse_decimal_digits(const std::string& text, int128_t* unscaled, int* scal
   return true;
 }
 
+/// Whether the magnitude of the decimal number `text` (digits, an optional point and exponent,
+/// no sign) is above that of `bound` (same form), compared exactly as Java's BigDecimal does.
+bool decimal_text_above(const std::string& text, const std::string& bound) {
+  // Each number as its significant digits d1 d2 ... and the power of ten of d1.
+  auto normalize = [](const std::string& t) {
+    std::string digits;
+    long point = -1, exponent = 0;
+    size_t i = 0;
+    for (; i < t.size() && t[i] != 'e' && t[i] != 'E'; ++i) {
+      if (t[i] == '.') point = static_cast<long>(digits.size());
+      else if (t[i] >= '0' && t[i] <= '9') digits += t[i];
+    }
+    if (i < t.size()) exponent = std::strtol(t.c_str() + i + 1, nullptr, 10);
+    if (point < 0) point = static_cast<long>(digits.size());
+    size_t first = digits.find_first_not_of('0');
+    if (first == std::string::npos) return std::pair<std::string, long>{"", 0};
+    long magnitude = point - static_cast<long>(first) - 1 + exponent;
+    digits = digits.substr(first);
+    digits.erase(digits.find_last_not_of('0') + 1);
+    return std::pair<std::string, long>{digits, magnitude};
+  };
+  auto [a, ma] = normalize(text);
+  auto [b, mb] = normalize(bound);
+  if (a.empty() || b.empty()) return !a.empty();
+  if (ma != mb) return ma > mb;
+  return a > b;  // same power of ten: the digit strings compare as numbers
+}
+
 }  // namespace
 
 ExprPtr Parser::number_literal(bool negate, const Token* minus) {
@@ -172,17 +200,19 @@ ExprPtr Parser::number_literal(bool negate, const Token* minus) {
       return decimal_value();
     case NumberKind::kExponent:
     case NumberKind::kDouble: {
-      double v = std::strtod(signed_body.c_str(), nullptr);
-      if (std::isinf(v))
+      // Spark compares the literal's exact value with Double.MaxValue as its shortest text
+      // gives it: 1.7976931348623158E308 is out of range though it rounds to the largest double.
+      if (decimal_text_above(body, "1.7976931348623157E308"))
         out_of_range("double", "-1.7976931348623157E+308", "1.7976931348623157E+308");
+      double v = std::strtod(signed_body.c_str(), nullptr);
       return plan::lit(Value::floating(v), DataType::double_());
     }
     case NumberKind::kFloat: {
-      double d = std::strtod(signed_body.c_str(), nullptr);
-      float f = static_cast<float>(d);
-      // Spark compares the literal with Float.MaxValue widened to a double.
-      if (std::isinf(f) || std::fabs(d) > static_cast<double>(std::numeric_limits<float>::max()))
+      // Spark compares the literal's exact value with Float.MaxValue widened to a double, as
+      // that double's shortest text gives it.
+      if (decimal_text_above(body, "3.4028234663852886E38"))
         out_of_range("float", "-3.4028234663852886E+38", "3.4028234663852886E+38");
+      const float f = std::strtof(signed_body.c_str(), nullptr);
       return plan::lit(Value::floating(static_cast<double>(f)), DataType::float_());
     }
   }

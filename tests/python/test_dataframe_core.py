@@ -7,6 +7,7 @@ import datetime as dt
 
 import pandas as pd
 import pytest
+from pyspark.sql import Window
 from pyspark.sql import functions as F
 from pyspark.sql import types as T
 
@@ -200,3 +201,24 @@ def test_explain_runs(ember, capsys):
 def test_isin_is_named_as_written(diff):
     diff(lambda s: s.range(6).select(F.col("id").isin(1, 3, 5), (~F.col("id").isin(2)).alias("not_two"),
                                      F.col("id").isin([]).alias("none")))
+
+
+def test_aliases_inside_expressions_show_in_names(diff):
+    # An alias inside another expression shows as `child AS name` (the name quoted where Spark
+    # quotes it); top-level aliases, and casts of aliased columns, name their columns.
+    def program(s):
+        df = s.createDataFrame([(1, "x", (3, 4), [5])], "a int, s string, st struct<x:int,y:int>, arr array<int>")
+        return df.select(
+            F.lit(None).alias("m").isNull(), F.col("a").alias("x") + 1, F.upper(F.col("s").alias("t")),
+            F.col("a").alias("x y") - 1, F.col("a").alias("1x") * 2, F.col("a").alias("a`b") % 2,
+            F.col("a").alias("x").alias("y") + 1, F.concat(F.lit("q").alias("m"), "s"),
+            F.struct(F.col("a").alias("x"), "s"), F.struct(F.col("a").alias("x.y")).isNull(),
+            F.array(F.col("a").alias("x")), F.when(F.col("a").alias("x") > 0, F.lit(1).alias("one")),
+            F.col("st").alias("q")["x"], F.col("arr").alias("q")[0], F.struct("a").alias("x").getField("a"),
+            F.col("a").alias("x").cast("string") + 1, F.transform("arr", lambda v: (v + 1).alias("w")),
+            F.col("a").alias("x"), F.col("a").alias("z").cast("string"))
+    diff(program)
+    diff(lambda s: s.range(3).groupBy((F.col("id").alias("x") % 2)).agg(F.sum(F.col("id").alias("v")) + 1))
+    diff(lambda s: s.range(3).select(F.sum(F.col("id").alias("v")).over(
+        Window.partitionBy(F.col("id").alias("p") % 2))))
+    diff(lambda s: s.sql("SELECT a AS x, struct(a AS q, a AS `q r`) FROM VALUES (1) t(a)"))

@@ -329,6 +329,56 @@ def test_numeric_literals_out_of_range(diff_error):
         assert "Decimal precision 40 exceeds" in str(err), str(err)[:300]
 
 
+@pytest.mark.parametrize("literal", [
+    "1.7976931348623158E308D", "-1.7976931348623158E308D", "1.7976931348623158E308", "1.79769313486231571E308D",
+    "1.8E308D", "1E309", "3.4028235E38F", "-3.4028236E38F", "3.40282346638528860000001E38F",
+    "340282346638528860000000000000000000001F"])
+def test_floating_literals_above_the_largest_value(diff_error, literal):
+    # Spark compares the literal's exact digits with the largest double (float) as its shortest
+    # text gives it, so a literal that would round to the largest value is out of range too.
+    err = diff_error(lambda s: s.sql(f"SELECT {literal}"), "INVALID_NUMERIC_LITERAL_RANGE")
+    bound = "3.4028234663852886E+38" if literal.endswith("F") else "1.7976931348623157E+308"
+    assert err.getMessageParameters() == {
+        "rawStrippedQualifier": literal.rstrip("DF"), "minValue": "-" + bound, "maxValue": bound,
+        "typeName": "float" if literal.endswith("F") else "double"}, err.getMessageParameters()
+
+
+def test_floating_literals_up_to_the_largest_value(diff):
+    diff(lambda s: s.sql(
+        "SELECT 1.7976931348623157E308D a, -1.7976931348623157E308D b, 0.17976931348623157E309D c, "
+        "3.4028234663852886E38F d, -3.4028234E38F e, 340282346638528860000000000000000000000F f, 1E-400D g, "
+        "4.9E-324D h, 1.4E-45F i, 1E-50F j, 0.0E400D k"))
+
+
+def test_decimal_literal_beyond_its_declared_type(ember, connect_oracle, connect_differ):
+    # A Spark Connect client may declare a decimal literal's type. Spark widens the type to the
+    # value's own precision and scale, and a value that then has more integral digits than the
+    # type allows fails as Spark's Decimal.changePrecision does, naming the value.
+    def literal(text, precision, scale):
+        def program(s):
+            from pyspark.sql.connect.column import Column
+            from pyspark.sql.connect.expressions import LiteralExpression
+            from pyspark.sql.types import DecimalType
+            return s.range(1).select(Column(LiteralExpression(decimal.Decimal(text), DecimalType(precision, scale))))
+        return program
+
+    # The value, the type the client declares, and the type Spark widens it to.
+    for text, declared, widened in [("123", (10, 9), "10, 9"), ("1.5", (38, 38), "38, 38"),
+                                    ("-123", (38, 37), "38, 37"), ("10.50", (3, 3), "4, 3")]:
+        both_fail(ember, connect_oracle, literal(text, *declared),
+                  f" {text} cannot be represented as Decimal({widened}). If necessary set")
+    connect_differ.diff(literal("123.45", 3, 0))
+    connect_differ.diff(literal("99.995", 4, 2))
+    err = connect_differ.diff_error(literal("1E+40", 38, 0), "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION")
+    assert type(err).__name__ == "ArithmeticException", type(err)
+
+    def too_precise(s):
+        from pyspark.sql import functions as F
+        return s.range(1).select(F.lit(decimal.Decimal("1" * 39)))
+    err = connect_differ.diff_error(too_precise, "DECIMAL_PRECISION_EXCEEDS_MAX_PRECISION")
+    assert type(err).__name__ == "ArithmeticException", type(err)
+
+
 def test_decimal_literal_keeps_its_digits(ember, oracle):
     # PySpark sends lit(Decimal) as DECIMAL(10, 0); Spark Connect widens that to the value's own
     # precision and scale instead of rounding the value. Names and values agree with a classic

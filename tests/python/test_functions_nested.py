@@ -206,3 +206,19 @@ def test_empty_arrays_from_local_data(diff):
                          F.array_contains("data", 1), F.array_distinct("s"), F.array_join("s", ","),
                          F.size("s"), F.array_union("data", "data"))
     diff(program)
+
+
+def test_structs_widen_field_by_field(diff, diff_error):
+    # Structs whose fields have the same names (in any case) meet at a struct of the wider field
+    # types under the first one's names, each field nullable when either side's is.
+    diff(lambda s: s.sql(
+        "SELECT coalesce(named_struct('x', 1), named_struct('X', 2L)) a, "
+        "coalesce(named_struct('X', 1), named_struct('x', CAST(NULL AS INT))) b, "
+        "CASE WHEN rand() > 2 THEN named_struct('x', 1) ELSE named_struct('x', CAST(NULL AS INT)) END c, "
+        "if(true, array(named_struct('x', 1)), array(named_struct('x', CAST(NULL AS INT)))) d, "
+        "named_struct('x', 1) IN (named_struct('x', 2L)) e, "
+        "array(named_struct('x', 1), named_struct('x', CAST(NULL AS BIGINT))) f, "
+        "map_concat(map(1, named_struct('x', 1)), map(2, named_struct('x', CAST(NULL AS INT)))) g, "
+        "nvl(named_struct('x', 1, 'y', 'a'), named_struct('x', 2.5D, 'y', CAST(NULL AS STRING))) h"))
+    diff_error(lambda s: s.sql("SELECT coalesce(named_struct('x', 1), named_struct('y', 2))"),
+               "DATATYPE_MISMATCH.DATA_DIFF_TYPES")

@@ -356,3 +356,32 @@ def test_set_operations_over_structs_with_different_field_names(diff, diff_error
     diff_error(lambda s: s.sql("SELECT 1 a, named_struct('a', 1) s UNION ALL SELECT 2, array(1)"),
                "INCOMPATIBLE_COLUMN_TYPE")
     diff_error(lambda s: s.sql("SELECT 1 EXCEPT SELECT array(1)"), "INCOMPATIBLE_COLUMN_TYPE")
+
+
+def test_set_operations_over_nested_structs(diff, diff_error):
+    # Maps and arrays of structs with the same structure union under the first side's names;
+    # every level's nullability is that of either side. Structs whose fields have the same
+    # names (in any case) widen field by field; INTERSECT and EXCEPT keep the first side's
+    # type when only nullability differs.
+    for a, b in [("map('k', named_struct('x', 1, 'y', 'a'))", "map('k', named_struct('p', 2, 'q', 'b'))"),
+                 ("map('k', named_struct('x', 1))", "map('k', named_struct('p', CAST(NULL AS INT)), 'j', NULL)"),
+                 ("map('k', named_struct('x', 1))", "map('k', named_struct('x', CAST(NULL AS INT)))"),
+                 ("map('k', map('j', named_struct('x', 1)))", "map('k', map('j', named_struct('p', 2)))"),
+                 ("map(named_struct('x', 1), 1)", "map(named_struct('p', 2), 2)"),
+                 ("array(named_struct('x', 1, 'y', 'a'))", "array(named_struct('p', CAST(NULL AS INT), 'q', 'b'), NULL)"),
+                 ("map('k', named_struct('a', named_struct('x', 1)))",
+                  "map('k', named_struct('b', named_struct('y', CAST(NULL AS INT))))"),
+                 ("map('k', named_struct('x', 1))", "map('k', named_struct('x', 2L))"),
+                 ("array(named_struct('x', 1))", "array(named_struct('X', 2L), NULL)"),
+                 ("named_struct('x', 1, 'y', 'a')", "named_struct('x', 2L, 'y', CAST(NULL AS STRING))")]:
+        diff(lambda s, a=a, b=b: s.sql(f"SELECT {a} AS m UNION ALL SELECT {b}"))
+        diff(lambda s, a=a, b=b: s.sql(f"SELECT {b} AS m UNION ALL SELECT {a}"))
+    diff(lambda s: s.sql("SELECT map('k', named_struct('x', 1)) AS m")
+         .union(s.createDataFrame([({"k": (None,)},)], "m map<string, struct<p:int>>")))
+    diff(lambda s: s.sql("SELECT map('k', named_struct('x', 1)) AS m")
+         .unionByName(s.sql("SELECT map('k', named_struct('p', CAST(NULL AS INT))) AS m")))
+    diff(lambda s: s.sql("SELECT named_struct('x', 1) c INTERSECT SELECT named_struct('x', CAST(NULL AS INT))"))
+    diff(lambda s: s.sql("SELECT named_struct('x', 1) c EXCEPT SELECT named_struct('X', 2L)"))
+    diff(lambda s: s.sql("SELECT array(named_struct('x', 1)) c INTERSECT SELECT array(named_struct('X', 1))"))
+    diff_error(lambda s: s.sql("SELECT map('k', named_struct('x', 1)) m UNION ALL SELECT map('k', named_struct('p', 2L))"),
+               "INCOMPATIBLE_COLUMN_TYPE")

@@ -587,6 +587,32 @@ def test_udf_names_show_arguments_as_spark(diff):
     diff(lambda s: s.range(3).groupBy().agg(F.max(plus_one(F.col("id").cast("int")))))
 
 
+def test_udf_names_of_nested_arguments(diff):
+    # struct() shows each field's name before its value, aliases and field accesses their SQL,
+    # null tests, NOT and negation their toString forms, dates and binary values bare.
+    def shown(*cols):
+        return F.udf(lambda *args: len(args), "int")(*cols)
+
+    def program(s):
+        df = s.createDataFrame([(1, "x", 2, (3, 4), True)], "a int, s string, b int, st struct<x:int,y:int>, t boolean")
+        return df.select(
+            shown(F.struct("a", "b")), shown(F.struct(F.col("a").alias("q"), F.col("a") + 1, F.lit(1), "st.x")),
+            shown(F.struct(F.col("a").alias("x y"))), shown(F.struct(F.struct("a"))), shown(F.array("a")),
+            shown(F.col("st.x")), shown(F.struct("a", "b").getField("a")), shown(F.struct("a").alias("r").getField("a")),
+            shown(F.col("a").alias("x")), shown(F.col("a").isNull().alias("x")), shown(F.col("a").alias("1x")),
+            shown(F.upper(F.col("s").alias("u"))), shown(F.col("a").isNull()), shown(F.col("a").isNotNull()),
+            shown(~F.col("t")), shown(F.col("a") != 1), shown(-F.col("a")), shown(F.expr("+a")),
+            shown(F.lit(datetime.date(2020, 1, 2))), shown(F.lit(datetime.datetime(2020, 1, 2, 3, 4, 5, 120000))),
+            shown(F.lit(bytearray(b"\xab\x01"))), F.udf(lambda x: 1, "int")(x=F.struct("a")))
+    diff(program)
+    diff(lambda s: s.range(3).groupBy().agg(shown(F.count_distinct("id")), shown(F.sum_distinct("id")),
+                                            shown(F.expr("count(DISTINCT id) FILTER (WHERE id > 0)"))))
+    diff(lambda s: s.range(3).select(
+        F.pandas_udf(lambda v: v.astype(str), "string")(F.col("id").isNull()),
+        F.pandas_udf(lambda v: v["id"].astype(str), "string")(F.struct(F.col("id").alias("id"))),
+        F.pandas_udf(lambda v: v.astype(str), "string")(F.col("id").alias("i"))))
+
+
 def gpu_addresses(*cols):
     def addresses(v):
         from pyspark import TaskContext

@@ -202,8 +202,23 @@ TEST(TranslateLiterals, DecimalsWidenToTheirOwnPrecisionAndScale) {
   EXPECT_TRUE(v.value.as_decimal() == -15);
   EXPECT_EQ(v.type->precision(), 10);
   EXPECT_EQ(v.type->scale(), 1);
-  // DECIMAL(6, 2) cannot hold 12345.60.
-  EXPECT_THROW(literal_from_proto(decimal("12345.6", 5, 2)), SparkError);
+  // DECIMAL(6, 2) cannot hold 12345.60: Spark's Decimal.changePrecision error, naming the value.
+  try {
+    literal_from_proto(decimal("12345.6", 5, 2));
+    ADD_FAILURE() << "12345.6 fits DECIMAL(6, 2)";
+  } catch (const SparkError& e) {
+    EXPECT_EQ(e.error_class(), "NUMERIC_VALUE_OUT_OF_RANGE.WITH_SUGGESTION");
+    EXPECT_EQ(e.params().at("value"), "12345.6");
+    EXPECT_EQ(e.params().at("precision"), "6");
+    EXPECT_EQ(e.params().at("scale"), "2");
+  }
+  EXPECT_TRUE(literal_from_proto(decimal("-0.50", 38, 38)).value.as_decimal() == -5 * pow10_int128(37));
+  try {
+    literal_from_proto(decimal("1E+2", 38, 37));
+    ADD_FAILURE() << "100 fits DECIMAL(38, 37)";
+  } catch (const SparkError& e) {
+    EXPECT_EQ(e.params().at("value"), "100");
+  }
   v = literal_from_proto(decimal("1E+3", 2, 0));
   EXPECT_TRUE(v.value.as_decimal() == 1000);
   EXPECT_EQ(v.type->precision(), 4);

@@ -309,6 +309,11 @@ TEST(SqlLiteral, NumericTypesFollowSpark) {
   EXPECT_EQ(type_of("1.5D"), "double");
   EXPECT_EQ(type_of("1.5F"), "float");
   EXPECT_EQ(parse_expression("1e3")->value.as_double(), 1000.0);
+  // The largest values as their shortest text, and digits that equal them exactly.
+  EXPECT_EQ(parse_expression("-1.7976931348623157E308D")->value.as_double(), -1.7976931348623157E308);
+  EXPECT_EQ(parse_expression("0.17976931348623157E309D")->value.as_double(), 1.7976931348623157E308);
+  EXPECT_EQ(parse_expression("3.4028234663852886E38F")->value.as_double(), 3.4028234663852886E38);
+  EXPECT_EQ(parse_expression("1E-400D")->value.as_double(), 0.0);
   EXPECT_EQ(parse_expression("1E10BD")->value.as_decimal(), static_cast<int128_t>(10000000000LL));
 }
 
@@ -699,6 +704,14 @@ TEST(SqlError, LexicalAndLiteralErrors) {
   err = parse_error("SELECT 3.4028235E38F");
   EXPECT_EQ(err.params().at("maxValue"), "3.4028234663852886E+38");
   EXPECT_EQ(err.params().at("typeName"), "float");
+  // The exact digits decide, not the value they round to.
+  err = parse_error("SELECT -1.7976931348623158E308D");
+  EXPECT_EQ(err.params().at("rawStrippedQualifier"), "-1.7976931348623158E308");
+  EXPECT_EQ(err.params().at("typeName"), "double");
+  EXPECT_EQ(parse_error("SELECT 3.40282346638528860000001E38F").params().at("typeName"), "float");
+  // Double.MaxValue's 309 integral digits, plus one in the last place.
+  const std::string above_max = "SELECT 17976931348623157" + std::string(291, '0') + "1D";
+  EXPECT_EQ(parse_error(above_max).params().at("typeName"), "double");
 
   err = parse_error("SELECT CAST(1 AS foo)");
   EXPECT_EQ(err.error_class(), "UNSUPPORTED_DATATYPE");
