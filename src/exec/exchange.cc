@@ -148,12 +148,18 @@ void ShuffleExchange::finalize(ExecContext& ctx) {
     }
     all.columns.resize(width);
   }
+  int64_t partitions = partitions_;
+  if (kind_ == Kind::kHash && rows_per_partition_ > 0) {
+    // As many partitions as the rows fill; each row's hash picks one.
+    partitions = std::clamp<int64_t>((n + rows_per_partition_ - 1) / rows_per_partition_, 1, partitions_);
+    for (int32_t& t : target) t = static_cast<int32_t>(((t % partitions) + partitions) % partitions);
+  }
   ctx.check_cancelled();
 
   // The rows of each partition, in source order, cut into batches.
-  std::vector<std::vector<int32_t>> members(static_cast<size_t>(partitions_));
+  std::vector<std::vector<int32_t>> members(static_cast<size_t>(partitions));
   for (int64_t r = 0; r < n; ++r) members[static_cast<size_t>(target[static_cast<size_t>(r)])].push_back(static_cast<int32_t>(r));
-  for (int64_t p = 0; p < partitions_; ++p) {
+  for (int64_t p = 0; p < partitions; ++p) {
     const auto& idx = members[static_cast<size_t>(p)];
     for (size_t off = 0; off < idx.size(); off += static_cast<size_t>(kBatchRows)) {
       const int64_t len = std::min<int64_t>(kBatchRows, static_cast<int64_t>(idx.size() - off));

@@ -104,6 +104,10 @@ struct PlanNode {
   /// repartitionById: the one expression is each row's partition itself (taken modulo the
   /// partition count; a null goes to partition 0), Spark's DirectShufflePartitionID.
   bool by_partition_id = false;
+  /// Repartition by the hash of `exprs` into as many partitions as the engine runs tasks at
+  /// once, fewer when the rows are few: a TABLE argument's PARTITION BY, whose partitions each
+  /// run as one Python task.
+  bool task_partitions = false;
   // Resolved hint: Spark's name of the join strategy ("broadcast", "merge", ...).
   std::string hint_strategy;
   // Local relation.
