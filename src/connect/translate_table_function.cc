@@ -91,10 +91,12 @@ PlanTranslator::NodePtr PlanTranslator::lateral_join(const pb::LateralJoin& r) {
   if (is_table_function_rows(fn) && (type == JoinType::kInner || type == JoinType::kCross || !condition)) {
     auto gen = std::make_shared<plan::PlanNode>(*fn);
     gen->children = {left};
+    gen->lateral = true;
     if (!alias.empty()) gen->alias = alias;
     if (!condition) return gen;
     auto filter = new_node(PlanKind::kFilter, {gen});
     filter->condition = condition;
+    filter->lateral = true;
     return filter;
   }
   auto join = new_node(PlanKind::kJoin, {left, right});

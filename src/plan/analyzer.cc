@@ -25,6 +25,7 @@
 #include "plan/inline_table.h"
 #include "plan/optimizer.h"
 #include "plan/lambda_resolution.h"
+#include "plan/lateral_checks.h"
 #include "plan/named_arguments.h"
 #include "plan/subquery.h"
 #include "plan/table_argument.h"
@@ -238,6 +239,12 @@ class Analyzer {
   /// A Python table function call with a TABLE argument, or null when `p` calls no Python
   /// table function.
   PlanPtr resolve_table_argument_call(const PlanPtr& p, const PlanPtr& child);
+  /// A table function call with a TABLE argument, `rows` its output, as the relation `child`
+  /// reads it: those rows alone over one row without columns, else (LATERAL) joined with
+  /// child's rows, under Spark's checks: MISSING_ATTRIBUTES when a `scalars` argument reads
+  /// child (`table_column` is the rows' struct column), NON_DETERMINISTIC_LATERAL_SUBQUERIES.
+  PlanPtr lateral_table_call(const PlanPtr& p, const PlanPtr& child, const PlanPtr& rows,
+                             const std::vector<ExprPtr>& scalars, const ExprPtr& table_column = nullptr);
   PlanPtr with_time_window(const PlanPtr& p, const PlanPtr& child);
   PlanPtr with_session_window(const PlanPtr& p, const PlanPtr& child);
   PlanPtr resolve_hint(const std::shared_ptr<PlanNode>& n, const PlanPtr& child);
@@ -1968,6 +1975,9 @@ PlanPtr Analyzer::resolve_generate(const PlanPtr& p, const PlanPtr& child) {
   }
   auto n = std::const_pointer_cast<PlanNode>(generate_node(child, g, p->names, p->alias));
   n->plan_id = p->plan_id;
+  // `t, LATERAL f(t.a)` is Spark's lateral subquery of the call over one row, for each row of t.
+  if (p->lateral && !is_one_row_without_columns(child))
+    check_lateral_subquery(child, generate_node(one_row_without_columns(), g, p->names, p->alias), n);
   return n;
 }
 
@@ -1987,11 +1997,21 @@ PlanPtr Analyzer::resolve_table_argument_call(const PlanPtr& p, const PlanPtr& c
   // Spark refuses a second TABLE argument of a Python table function whatever
   // spark.sql.allowMultipleTableArguments.enabled says.
   if (tables.size() > 1) throw_too_many_table_arguments(tables.size());
-  if (!is_one_row_without_columns(child)) throw_lateral_table_argument(child);
   const size_t at = tables[0];
   const ExprPtr& t = unwrap(call->children[at]);
   TableArgument arg;
-  arg.table = resolve(t->subquery);
+  {
+    // The table is a query of its own: a LATERAL call's outer relation is not in its scope.
+    std::vector<PlanPtr> scopes;
+    scopes.swap(outer_scopes_);
+    try {
+      arg.table = resolve(t->subquery);
+    } catch (...) {
+      scopes.swap(outer_scopes_);
+      throw;
+    }
+    scopes.swap(outer_scopes_);
+  }
   for (auto& e : t->partition_by) arg.partition_by.push_back(resolve_expr(e, arg.table, false));
   for (auto& o : t->order_by) arg.order_by.push_back(resolve_expr(o, arg.table, false));
   arg.with_single_partition = t->with_single_partition;
@@ -2009,9 +2029,7 @@ PlanPtr Analyzer::resolve_table_argument_call(const PlanPtr& p, const PlanPtr& c
     auto over_rows = std::make_shared<Expr>(*call);
     over_rows->children[at] = input.plan->output[0];
     PlanPtr gen = generate_node(input.plan, resolve_select_list({over_rows}, input.plan, false)[0], p->names, p->alias);
-    auto out = std::const_pointer_cast<PlanNode>(project(gen, gen->generator_output));
-    out->plan_id = p->plan_id;
-    return out;
+    return lateral_table_call(p, child, project(gen, gen->generator_output), {});
   }
 
   // The function's arguments; the TABLE argument is a struct of the table's columns.
@@ -2038,9 +2056,57 @@ PlanPtr Analyzer::resolve_table_argument_call(const PlanPtr& p, const PlanPtr& c
   generator->python = std::move(py);
   generator->children[at] = input.plan->output[0];
   PlanPtr gen = generate_node(input.plan, generator, p->names, p->alias);
-  auto out = std::const_pointer_cast<PlanNode>(project(gen, gen->generator_output));
-  out->plan_id = p->plan_id;
-  return out;
+  std::vector<ExprPtr> scalars;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (i != at) scalars.push_back(args[i]);
+  return lateral_table_call(p, child, project(gen, gen->generator_output), scalars, input.plan->output[0]);
+}
+
+PlanPtr Analyzer::lateral_table_call(const PlanPtr& p, const PlanPtr& child, const PlanPtr& rows,
+                                     const std::vector<ExprPtr>& scalars, const ExprPtr& table_column) {
+  if (is_one_row_without_columns(child)) {
+    auto out = std::const_pointer_cast<PlanNode>(rows);
+    out->plan_id = p->plan_id;
+    return out;
+  }
+  // Spark runs the call as a lateral join of the table's rows with the call over one row,
+  // itself a lateral subquery of the relation before it; its scalar arguments see the table's
+  // rows alone, so a column of that relation is missing from them.
+  std::vector<ExprPtr> missing;
+  std::set<int64_t> outer;
+  for (auto& a : child->output) outer.insert(a->expr_id);
+  std::function<void(const ExprPtr&)> collect = [&](const ExprPtr& e) {
+    if (e->kind == ExprKind::kAttribute && outer.count(e->expr_id)) {
+      outer.erase(e->expr_id);
+      missing.push_back(e);
+    }
+    for (auto& c : e->children) collect(c);
+  };
+  for (auto& a : scalars) collect(a);
+  if (!missing.empty()) {
+    std::string names, refs = table_column->name + "#" + std::to_string(table_column->expr_id);
+    bool same_name = false;
+    for (auto& m : missing) {
+      names += (names.empty() ? "\"" : ", \"") + m->name + "\"";
+      refs += " && " + m->name + "#" + std::to_string(m->expr_id);
+      same_name |= name_eq(m->name, table_column->name);
+    }
+    const std::string input = "\"" + table_column->name + "\"";
+    const std::string op = "!LateralJoin lateral-subquery#" + std::to_string(new_expr_id()) + " [" + refs + "], Inner";
+    const std::string text = "Resolved attribute(s) " + names + " missing from " + input + " in operator " + op + ".";
+    if (same_name)
+      throw SparkError(ErrorKind::kAnalysis, "MISSING_ATTRIBUTES.RESOLVED_ATTRIBUTE_APPEAR_IN_OPERATION",
+                       text + " Attribute(s) with the same name appear in the operation: " + input +
+                           ".\nPlease check if the right attribute(s) are used.",
+                       {{"missingAttributes", names}, {"input", input}, {"operator", op}, {"operation", input}},
+                       "XX000");
+    throw SparkError(ErrorKind::kAnalysis, "MISSING_ATTRIBUTES.RESOLVED_ATTRIBUTE_MISSING_FROM_INPUT", text + " ",
+                     {{"missingAttributes", names}, {"input", input}, {"operator", op}}, "XX000");
+  }
+  auto joined = std::const_pointer_cast<PlanNode>(join_node(child, rows, JoinType::kInner, nullptr));
+  check_lateral_subquery(child, rows, joined);
+  joined->plan_id = p->plan_id;
+  return joined;
 }
 
 /// ROLLUP / CUBE / GROUPING SETS under window functions (`rank() OVER (PARTITION BY
@@ -2469,6 +2535,8 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
                          "Cannot resolve \"" + c->to_string() + "\" due to data type mismatch: Filter expression \"" +
                              c->to_string() + "\" of type \"" + c->type->sql() + "\" is not a boolean.",
                          {{"sqlExpr", "\"" + c->to_string() + "\""}, {"filter", "\"" + c->to_string() + "\""}, {"type", "\"" + c->type->sql() + "\""}});
+      // The ON condition of `t JOIN LATERAL f(...)`.
+      if (p->lateral) check_lateral_join_condition(c);
       n->condition = c;
       return over_widened_projection(n, child, missing, p->plan_id);
     }
@@ -2867,6 +2935,8 @@ PlanPtr Analyzer::resolve_join(const PlanPtr& p, const PlanPtr& left, PlanPtr ri
                              "correlation or use an INNER JOIN, or LEFT OUTER JOIN instead.",
                          {{"joinType", sql_join_type(p->join_type)}}, "42613");
       JoinType type = p->join_type == JoinType::kCross ? JoinType::kInner : p->join_type;
+      check_lateral_subquery(left, right, join_node(left, right, type, condition));
+      check_lateral_join_condition(condition);
       return lateral_join(left, right, type, condition, session_.config());
     }
     auto n = std::const_pointer_cast<PlanNode>(join_node(left, right, p->join_type, condition));

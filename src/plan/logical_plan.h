@@ -144,7 +144,9 @@ struct PlanNode {
   JoinType join_type = JoinType::kInner;
   std::vector<std::string> using_columns;
   bool natural = false;
-  /// LATERAL: the right side is a subquery that reads the left side's columns.
+  /// LATERAL: the right side is a subquery that reads the left side's columns. A Generate so
+  /// marked is a `LATERAL f(...)` call over the relation before it, a Filter the ON condition of
+  /// one: Spark checks them as a lateral join's subquery and condition.
   bool lateral = false;
   /// Where the parser read a relation name (UnresolvedRelation), for errors' query context.
   SqlOrigin origin;

@@ -30,20 +30,17 @@ void throw_too_many_table_arguments(size_t count) {
                    {{"num", n}}, "54023");
 }
 
-void throw_lateral_table_argument(const PlanPtr& outer) {
-  const std::string tree = plan_tree_string(outer);
-  throw SparkError(ErrorKind::kAnalysis,
-                   "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_DETERMINISTIC_LATERAL_SUBQUERIES",
-                   "Unsupported subquery expression: Non-deterministic lateral subqueries are not "
-                   "supported when "
-                   "joining with outer relations that produce more than one row:\n" +
-                       tree,
-                   {{"treeNode", tree}}, "0A000");
-}
-
 bool is_one_row_without_columns(const PlanPtr& p) {
   return p->kind == PlanKind::kLocalRelation && p->schema.empty() && p->batches.size() == 1 &&
          p->batches[0].num_rows == 1 && p->batches[0].columns.empty();
+}
+
+PlanPtr one_row_without_columns() {
+  auto n = std::make_shared<PlanNode>();
+  n->kind = PlanKind::kLocalRelation;
+  n->batches.push_back(Batch({}, 1));
+  n->resolved = true;
+  return n;
 }
 
 TypePtr table_struct_type(const std::vector<ExprPtr>& output) {

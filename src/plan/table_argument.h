@@ -24,13 +24,10 @@ bool is_table_argument(const ExprPtr& e);
 /// TABLE_VALUED_FUNCTION_TOO_MANY_TABLE_ARGUMENTS.
 [[noreturn]] void throw_too_many_table_arguments(size_t count);
 
-/// UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_DETERMINISTIC_LATERAL_SUBQUERIES: a table
-/// function with a TABLE argument called LATERAL over the relation `outer` (Spark's analyzer
-/// takes such a call for a non-deterministic lateral subquery).
-[[noreturn]] void throw_lateral_table_argument(const PlanPtr& outer);
-
 /// Whether `p` is the one row without columns that a FROM-clause table function call reads.
 bool is_one_row_without_columns(const PlanPtr& p);
+/// That row, resolved.
+PlanPtr one_row_without_columns();
 
 /// The struct of a relation's columns, the type of its TABLE argument.
 TypePtr table_struct_type(const std::vector<ExprPtr>& output);

@@ -76,6 +76,7 @@ bool Parser::at_lateral_function_call() {
 PlanPtr Parser::lateral_function_call(PlanPtr rel) {
   const int begin = peek().begin;
   auto g = std::const_pointer_cast<plan::PlanNode>(generator_call(std::move(rel), false, true));
+  g->lateral = true;
   if (!plan::is_generator_name(ascii_lower(g->exprs[0]->name))) {
     g->table_function_call = true;
     g->origin = SqlOrigin{text_, begin, last_stop()};
@@ -176,6 +177,7 @@ PlanPtr Parser::relation() {
       if (accept_word("ON")) {
         auto filter = new_node(PlanKind::kFilter, {left});
         filter->condition = expression();
+        filter->lateral = true;
         left = filter;
       }
       continue;
