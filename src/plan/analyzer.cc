@@ -32,6 +32,7 @@
 #include "plan/table_relation.h"
 #include "plan/nested_resolution.h"
 #include "plan/pivot_resolution.h"
+#include "plan/range_arguments.h"
 #include "plan/plan_id_resolution.h"
 #include "plan/window_resolution.h"
 #include "plan/within_group_resolution.h"
@@ -2379,6 +2380,14 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
   PlanPtr child = children.empty() ? nullptr : children[0];
   switch (p->kind) {
     case PlanKind::kRange:
+      if (!p->exprs.empty()) {
+        // range(...) over arguments the parser left for analysis.
+        auto r = range_from_arguments(
+            p->exprs, [&](const ExprPtr& e) { return resolve_expr(e, one_row_without_columns(), false); },
+            session_.config());
+        r->plan_id = p->plan_id;
+        return resolve_node(r, {});
+      }
       n->output = {attribute("id", DataType::long_(), false, new_expr_id())};
       return n;
     case PlanKind::kLocalRelation:

@@ -8,7 +8,7 @@ table's struct type and asking for partitioning, ordering and columns of its own
 (two TABLE arguments, a TABLE argument without parentheses or with several PARTITION BY
 expressions outside parentheses, requests of analyze that contradict the call), after which the
 server keeps serving; LATERAL calls, which Spark accepts beside a relation of one row or for a
-deterministic function."""
+deterministic function; a TABLE argument to range()."""
 
 import sys
 
@@ -207,6 +207,16 @@ def test_lateral_table_argument_refused(diff_error):
     assert err.getMessageParameters()["missingAttributes"] == '"z"', err.getMessageParameters()
     diff_error(lateral_sql("SELECT * FROM VALUES (3) AS x(c), "
                            "LATERAL echo(TABLE(SELECT * FROM udtf_table_args WHERE v > c))"), "UNRESOLVED_COLUMN")
+
+
+def test_table_argument_to_range(diff_error):
+    # range() takes constants only: a TABLE argument is not one, whichever parameter it stands for.
+    err = diff_error(sql("SELECT * FROM range(TABLE(udtf_table_args))"), "NON_FOLDABLE_ARGUMENT")
+    assert err.getMessageParameters() == {"funcName": "`range`", "paramName": "`end`", "paramType": '"BIGINT"'}
+    err = diff_error(sql("SELECT * FROM range(0, 5, TABLE(udtf_table_args) PARTITION BY k)"), "NON_FOLDABLE_ARGUMENT")
+    assert err.getMessageParameters()["paramName"] == "`step`", err.getMessageParameters()
+    err = diff_error(sql("SELECT * FROM range(0, 5, 1, TABLE(udtf_table_args))"), "NON_FOLDABLE_ARGUMENT")
+    assert err.getMessageParameters()["paramType"] == '"INT"', err.getMessageParameters()
 
 
 def test_builtin_generator_over_a_table_argument(diff):
