@@ -174,6 +174,9 @@ class Analyzer {
   }
 
   ExprPtr resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg);
+  /// Whether the unresolved call `e` names a function resolve_function knows: a registered
+  /// function or special form, a cast by type name, a window function.
+  bool function_exists(const ExprPtr& e) const;
   /// A call of the Python function `fn` (a kPythonUdf) on `raw_args`, which may be passed by name.
   ExprPtr resolve_python_call(const ExprPtr& fn, const std::vector<ExprPtr>& raw_args, const PlanPtr& child,
                               bool allow_agg);
@@ -928,6 +931,18 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
   return bind_call(def, e, std::move(args), allow_agg);
 }
 
+bool Analyzer::function_exists(const ExprPtr& e) const {
+  if (e->function) return true;
+  const std::string name = ascii_lower(e->name);
+  // The forms resolve_function builds itself, whatever the registry says of them.
+  static const std::set<std::string> kForms = {"when",    "casewhen", "if",          "coalesce",   "nvl",
+                                               "ifnull",  "in",       "between",     "struct",     "extract",
+                                               "date_part", "datepart", "to_char",   "to_varchar", "assert_true",
+                                               "current_database", "current_schema", "current_catalog"};
+  return kForms.count(name) || Registry::instance().find_internal(name) != nullptr || is_window_function_name(name) ||
+         is_generator_name(name) || session_.lookup_function(e->name) != nullptr;
+}
+
 ExprPtr Analyzer::bind_call(const FunctionDef* def, const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg) {
   if (!def) functions::throw_unresolved_routine(e->name);
   int nargs = static_cast<int>(args.size());
@@ -1047,8 +1062,16 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
         for (auto& a : e->children) args.push_back(resolve_expr(a, child, allow_agg));
         return with_children(registered, std::move(args));
       }
-      if (ExprPtr table_function = in_select_list_ ? session_.lookup_table_function(e->name) : nullptr)
-        return resolve_table_function_call(table_function, e->children, child, allow_agg);
+      // Spark looks a function up before it resolves the arguments (LookupFunctions): a table
+      // function among expressions fails as such, whatever its arguments.
+      if (session_.lookup_table_function(e->name)) {
+        const std::string shown = quote_id(e->name);
+        throw SparkError(ErrorKind::kAnalysis, "NOT_A_SCALAR_FUNCTION",
+                         shown + " appears as a scalar expression here, but the function was defined as a table "
+                                 "function. Please update the query to move the function call into the FROM clause, "
+                                 "or redefine " + shown + " as a scalar function instead.",
+                         {{"functionName", shown}}, "42887");
+      }
       bool agg_fn = false;
       if (const FunctionDef* d = e->function ? e->function : Registry::instance().find(e->name))
         agg_fn = d->kind == functions::FunctionKind::kAggregate;
@@ -1058,12 +1081,20 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
                          "function. Please use the inner aggregate function in a sub-query.");
       bool saved = in_aggregate_;
       in_aggregate_ = in_aggregate_ || agg_fn;
-      for (auto& a : e->children) {
-        if (counts_rows(a) && ascii_lower(e->name) == "count") args.push_back(a);
-        // A star among a function's arguments stands for the columns it names (hash(*)).
-        else if (a->kind == ExprKind::kUnresolvedStar && child)
-          for (auto& c : expand_star(a, child)) args.push_back(c);
-        else args.push_back(resolve_expr(a, child, allow_agg));
+      try {
+        for (auto& a : e->children) {
+          if (counts_rows(a) && ascii_lower(e->name) == "count") args.push_back(a);
+          // A star among a function's arguments stands for the columns it names (hash(*)).
+          else if (a->kind == ExprKind::kUnresolvedStar && child)
+            for (auto& c : expand_star(a, child)) args.push_back(c);
+          else args.push_back(resolve_expr(a, child, allow_agg));
+        }
+      } catch (const SparkError&) {
+        in_aggregate_ = saved;
+        // A function that does not exist fails before its arguments do (`abs(TABLE(t))` in an
+        // expression calls a function named TABLE).
+        if (!function_exists(e)) functions::throw_unresolved_routine(e->name);
+        throw;
       }
       in_aggregate_ = saved;
       for (auto& a : args)

@@ -8,7 +8,7 @@ table's struct type and asking for partitioning, ordering and columns of its own
 (two TABLE arguments, a TABLE argument without parentheses or with several PARTITION BY
 expressions outside parentheses, requests of analyze that contradict the call), after which the
 server keeps serving; LATERAL calls, which Spark accepts beside a relation of one row or for a
-deterministic function; a TABLE argument to range()."""
+deterministic function; TABLE arguments where no table function takes them."""
 
 import sys
 
@@ -217,6 +217,20 @@ def test_table_argument_to_range(diff_error):
     assert err.getMessageParameters()["paramName"] == "`step`", err.getMessageParameters()
     err = diff_error(sql("SELECT * FROM range(0, 5, 1, TABLE(udtf_table_args))"), "NON_FOLDABLE_ARGUMENT")
     assert err.getMessageParameters()["paramType"] == '"INT"', err.getMessageParameters()
+
+
+def test_table_argument_among_expressions(diff_error):
+    # Among expressions `TABLE(t)` calls a function named TABLE, which Spark looks up before it
+    # resolves `t`; an unknown function around it fails first.
+    err = diff_error(sql("SELECT abs(TABLE(udtf_table_args))"), "UNRESOLVED_ROUTINE")
+    assert err.getMessageParameters()["routineName"] == "`TABLE`", err.getMessageParameters()
+    diff_error(sql("SELECT k, count(TABLE(udtf_table_args)) FROM udtf_table_args GROUP BY k"), "UNRESOLVED_ROUTINE")
+    err = diff_error(sql("SELECT no_such_function(TABLE(udtf_table_args))"), "UNRESOLVED_ROUTINE")
+    assert err.getMessageParameters()["routineName"] == "`no_such_function`", err.getMessageParameters()
+    # A table function among expressions, whatever its arguments.
+    diff_error(sql("SELECT echo(TABLE(udtf_table_args))"), "NOT_A_SCALAR_FUNCTION")
+    diff_error(sql("SELECT k, scaled(k, 2) FROM udtf_table_args"), "NOT_A_SCALAR_FUNCTION")
+    diff_error(sql("SELECT * FROM udtf_table_args WHERE scaled(k, 2) IS NULL"), "NOT_A_SCALAR_FUNCTION")
 
 
 def test_builtin_generator_over_a_table_argument(diff):
