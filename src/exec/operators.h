@@ -325,8 +325,9 @@ class Coalesce final : public PhysicalOperator {
 /// - hash: `keys[0]` is the partition id, pmod(hash(cols), n) (Spark's Murmur3 hash
 ///   partitioning); with `rows_per_partition` > 0, `partitions` is the most there may be and
 ///   `keys[0]` is the rows' hash: once every row is in, the count is one partition per
-///   `rows_per_partition` rows (at least one, at most `partitions`) and a row goes to
-///   pmod(hash, count);
+///   `rows_per_partition` rows (at least one, at most `partitions`), and the rows of each hash
+///   value go together to one partition, the largest groups first, each to the partition with
+///   the fewest rows so far (so that few values still spread evenly);
 /// - range: `keys` are sort orders; the bounds split the sorted rows into n equal runs, a bound
 ///   never equal to the one before (RangePartitioner.determineBounds over all rows, which is
 ///   Spark's sample whenever it samples every row), and a row goes to the first partition whose
