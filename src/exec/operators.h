@@ -215,6 +215,7 @@ class Sort final : public PhysicalOperator {
       : keys_(std::move(keys)), limit_(limit), offset_(offset), within_partitions_(within_partitions) {}
   std::string name() const override { return limit_ >= 0 ? "TakeOrderedAndProject" : "Sort"; }
   std::string details() const override;
+  bool within_partitions() const { return within_partitions_; }
   bool is_sink() const override { return true; }
   std::unique_ptr<LocalSinkState> open_local(ExecContext& ctx) override;
   void sink(LocalSinkState& local, Batch batch, ExecContext& ctx) override;
