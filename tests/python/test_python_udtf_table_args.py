@@ -172,6 +172,9 @@ def test_lateral_table_argument_beside_one_row(diff):
     diff(lateral_sql("SELECT x.s, e.* FROM (SELECT * FROM udtf_table_args LIMIT 1) x "
                      "JOIN LATERAL echo(TABLE(SELECT v, s FROM udtf_table_args WHERE v > 20)) e"))
     diff(lambda s: s.range(1).lateralJoin(make(Echo, "fields string, v int, s string")(table(s).asTable())))
+    # A LEFT lateral join keeps the row the function gives no rows for.
+    diff(lambda s: s.range(1).lateralJoin(
+        make(Echo, "fields string, v int, s string")(table(s).filter("v > 100").asTable()), how="left"))
 
 
 def test_lateral_table_argument_of_a_deterministic_function(diff):
