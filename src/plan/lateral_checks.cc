@@ -32,7 +32,8 @@ bool plan_deterministic(const PlanPtr& p) {
 
 bool is_python_table_function_over_one_row(const PlanPtr& subquery) {
   PlanPtr p = subquery;
-  while ((p->kind == PlanKind::kSubqueryAlias || p->kind == PlanKind::kProject || p->kind == PlanKind::kHint) &&
+  while ((p->kind == PlanKind::kSubqueryAlias || p->kind == PlanKind::kProject ||
+          p->kind == PlanKind::kHint) &&
          p->children.size() == 1)
     p = p->children[0];
   if (p->kind != PlanKind::kGenerate || p->exprs.empty()) return false;
@@ -50,7 +51,8 @@ void check_lateral_subquery(const PlanPtr& outer, const PlanPtr& subquery, const
   const std::string tree = plan_tree_string(shown);
   throw SparkError(ErrorKind::kAnalysis,
                    "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_DETERMINISTIC_LATERAL_SUBQUERIES",
-                   "Unsupported subquery expression: Non-deterministic lateral subqueries are not supported when "
+                   "Unsupported subquery expression: Non-deterministic lateral subqueries are not "
+                   "supported when "
                    "joining with outer relations that produce more than one row:\n" +
                        tree,
                    {{"treeNode", tree}}, "0A000");
@@ -59,11 +61,12 @@ void check_lateral_subquery(const PlanPtr& outer, const PlanPtr& subquery, const
 void check_lateral_join_condition(const ExprPtr& condition) {
   if (!condition || expr_deterministic(condition)) return;
   const std::string shown = condition->to_string();
-  throw SparkError(ErrorKind::kAnalysis,
-                   "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.LATERAL_JOIN_CONDITION_NON_DETERMINISTIC",
-                   "Unsupported subquery expression: Lateral join condition cannot be non-deterministic: " + shown +
-                       ".",
-                   {{"condition", shown}}, "0A000");
+  throw SparkError(
+      ErrorKind::kAnalysis,
+      "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.LATERAL_JOIN_CONDITION_NON_DETERMINISTIC",
+      "Unsupported subquery expression: Lateral join condition cannot be non-deterministic: " +
+          shown + ".",
+      {{"condition", shown}}, "0A000");
 }
 
 }  // namespace ember::plan

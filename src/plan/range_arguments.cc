@@ -7,9 +7,9 @@
 
 namespace ember::plan {
 
-std::shared_ptr<PlanNode> range_from_arguments(const std::vector<ExprPtr>& args,
-                                               const std::function<ExprPtr(const ExprPtr&)>& resolve,
-                                               const Config& conf) {
+std::shared_ptr<PlanNode> range_from_arguments(
+    const std::vector<ExprPtr>& args, const std::function<ExprPtr(const ExprPtr&)>& resolve,
+    const Config& conf) {
   static const char* const kParameters[] = {"start", "end", "step", "numSlices"};
   static const char* const kOrdinals[] = {"first", "second", "third", "4th"};
   std::vector<int64_t> values;
@@ -21,12 +21,13 @@ std::shared_ptr<PlanNode> range_from_arguments(const std::vector<ExprPtr>& args,
     const std::string parameter = kParameters[at];
     const ExprPtr& arg = args[i]->kind == ExprKind::kNamedArgument ? args[i]->children[0] : args[i];
     auto non_foldable = [&] {
-      throw SparkError(ErrorKind::kAnalysis, "NON_FOLDABLE_ARGUMENT",
-                       "The function `range` requires the parameter `" + parameter +
-                           "` to be a foldable expression of the type " + type_sql +
-                           ", but the actual argument is a non-foldable.",
-                       {{"funcName", "`range`"}, {"paramName", "`" + parameter + "`"}, {"paramType", type_sql}},
-                       "42K08");
+      throw SparkError(
+          ErrorKind::kAnalysis, "NON_FOLDABLE_ARGUMENT",
+          "The function `range` requires the parameter `" + parameter +
+              "` to be a foldable expression of the type " + type_sql +
+              ", but the actual argument is a non-foldable.",
+          {{"funcName", "`range`"}, {"paramName", "`" + parameter + "`"}, {"paramType", type_sql}},
+          "42K08");
     };
     if (is_table_argument(arg)) non_foldable();
     const ExprPtr e = resolve(arg);
@@ -39,8 +40,9 @@ std::shared_ptr<PlanNode> range_from_arguments(const std::vector<ExprPtr>& args,
       const std::string shown = "\"" + e->to_string() + "\"";
       const std::string input_type = "\"" + e->type->sql() + "\"";
       throw SparkError(ErrorKind::kAnalysis, "UNEXPECTED_INPUT_TYPE",
-                       std::string("Parameter ") + kOrdinals[at] + " of function `range` requires the " + type_sql +
-                           " type, however " + shown + " has the type " + input_type + ".",
+                       std::string("Parameter ") + kOrdinals[at] +
+                           " of function `range` requires the " + type_sql + " type, however " +
+                           shown + " has the type " + input_type + ".",
                        {{"functionName", "`range`"},
                         {"paramIndex", kOrdinals[at]},
                         {"inputSql", shown},

@@ -17,8 +17,8 @@ namespace ember::plan {
 /// (NON_FOLDABLE_ARGUMENT names the parameter it stands for; a TABLE argument never does), then
 /// is cast to BIGINT (numSlices: INT) with the cast's own errors; a null or a value of a type
 /// that does not cast is UNEXPECTED_INPUT_TYPE.
-std::shared_ptr<PlanNode> range_from_arguments(const std::vector<ExprPtr>& args,
-                                               const std::function<ExprPtr(const ExprPtr&)>& resolve,
-                                               const Config& conf);
+std::shared_ptr<PlanNode> range_from_arguments(
+    const std::vector<ExprPtr>& args, const std::function<ExprPtr(const ExprPtr&)>& resolve,
+    const Config& conf);
 
 }  // namespace ember::plan
