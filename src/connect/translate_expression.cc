@@ -9,6 +9,7 @@
 #include "connect/errors.h"
 #include "connect/translate.h"
 #include "connect/translate_types.h"
+#include "plan/plan_id_resolution.h"
 
 namespace ember::connect {
 
@@ -150,6 +151,10 @@ ExprPtr PlanTranslator::expression(const pb::Expression& e) {
     }
     case pb::Expression::kUnresolvedAttribute: {
       const auto& a = e.unresolved_attribute();
+      // df.metadataColumn(name): Ember's relations have no metadata columns (no file source
+      // offers `_metadata`), so the reference resolves nowhere, as Spark's Connect server says
+      // of a name its DataFrame does not have among them.
+      if (a.is_metadata_column()) plan::throw_cannot_resolve_dataframe_column(a.unparsed_identifier());
       return plan::col(plan::parse_attribute_name(a.unparsed_identifier()),
                        a.has_plan_id() ? a.plan_id() : -1);
     }

@@ -5,6 +5,7 @@
 #include "connect/errors.h"
 #include "connect/translate.h"
 #include "plan/generator_resolution.h"
+#include "plan/table_argument.h"
 
 namespace ember::connect {
 
@@ -33,6 +34,13 @@ bool is_table_function_rows(const plan::PlanPtr& p) {
   const plan::PlanPtr& c = p->children[0];
   return c->kind == PlanKind::kLocalRelation && c->schema.empty() && c->batches.size() == 1 &&
          c->batches[0].num_rows == 1 && c->batches[0].columns.empty();
+}
+
+/// Whether the call of the function rows `p` has a TABLE argument.
+bool takes_table_argument(const plan::PlanPtr& p) {
+  for (auto& a : p->exprs[0]->children)
+    if (plan::is_table_argument(a->kind == plan::ExprKind::kNamedArgument ? a->children[0] : a)) return true;
+  return false;
 }
 
 }  // namespace
@@ -87,14 +95,19 @@ PlanTranslator::NodePtr PlanTranslator::lateral_join(const pb::LateralJoin& r) {
   }
   // Without a condition Spark's optimizer (OptimizeOneRowRelationSubquery) turns the join into
   // the Generate over the left side whatever the join type, so a LEFT join drops the left rows
-  // without function rows too; a condition keeps the join.
-  if (is_table_function_rows(fn) && (type == JoinType::kInner || type == JoinType::kCross || !condition)) {
+  // without function rows too; a condition keeps the join, and so does a call with a TABLE
+  // argument, which is no one-row subquery.
+  const bool rows = is_table_function_rows(fn);
+  const bool over_table = rows && takes_table_argument(fn);
+  if (rows && (type == JoinType::kInner || type == JoinType::kCross || (!condition && !over_table))) {
     auto gen = std::make_shared<plan::PlanNode>(*fn);
     gen->children = {left};
+    gen->lateral = true;
     if (!alias.empty()) gen->alias = alias;
     if (!condition) return gen;
     auto filter = new_node(PlanKind::kFilter, {gen});
     filter->condition = condition;
+    filter->lateral = true;
     return filter;
   }
   auto join = new_node(PlanKind::kJoin, {left, right});

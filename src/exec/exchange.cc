@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <numeric>
+#include <unordered_map>
 
 #include "exec/operators.h"
 #include "exec/row_compare.h"
@@ -148,12 +149,32 @@ void ShuffleExchange::finalize(ExecContext& ctx) {
     }
     all.columns.resize(width);
   }
+  int64_t partitions = partitions_;
+  if (kind_ == Kind::kHash && rows_per_partition_ > 0) {
+    // As many partitions as the rows fill; the rows of one hash value stay together.
+    partitions = std::clamp<int64_t>((n + rows_per_partition_ - 1) / rows_per_partition_, 1, partitions_);
+    std::unordered_map<int32_t, int64_t> group_rows;
+    for (int32_t h : target) ++group_rows[h];
+    std::vector<std::pair<int64_t, int32_t>> groups;  // (rows, hash), largest first
+    for (auto& [h, rows] : group_rows) groups.emplace_back(rows, h);
+    std::sort(groups.begin(), groups.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    std::vector<int64_t> load(static_cast<size_t>(partitions), 0);
+    std::unordered_map<int32_t, int32_t> partition_of;
+    for (auto& [rows, h] : groups) {
+      const auto least = static_cast<size_t>(std::min_element(load.begin(), load.end()) - load.begin());
+      partition_of[h] = static_cast<int32_t>(least);
+      load[least] += rows;
+    }
+    for (int32_t& t : target) t = partition_of[t];
+  }
   ctx.check_cancelled();
 
   // The rows of each partition, in source order, cut into batches.
-  std::vector<std::vector<int32_t>> members(static_cast<size_t>(partitions_));
+  std::vector<std::vector<int32_t>> members(static_cast<size_t>(partitions));
   for (int64_t r = 0; r < n; ++r) members[static_cast<size_t>(target[static_cast<size_t>(r)])].push_back(static_cast<int32_t>(r));
-  for (int64_t p = 0; p < partitions_; ++p) {
+  for (int64_t p = 0; p < partitions; ++p) {
     const auto& idx = members[static_cast<size_t>(p)];
     for (size_t off = 0; off < idx.size(); off += static_cast<size_t>(kBatchRows)) {
       const int64_t len = std::min<int64_t>(kBatchRows, static_cast<int64_t>(idx.size() - off));

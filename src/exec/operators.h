@@ -209,12 +209,15 @@ struct SortKey {
 
 /// Full sort (or top-N when limit >= 0). Collects all input, sorts once, emits in order the
 /// rows [offset, offset + limit) of the order (limit < 0: all from offset), gathering no other.
+/// Within partitions (Spark's Sort with global = false, no limit): each input partition's rows
+/// are sorted on their own, partitions in parallel, and leave as that partition, in order.
 class Sort final : public PhysicalOperator {
  public:
-  Sort(std::vector<SortKey> keys, int64_t limit = -1, int64_t offset = 0)
-      : keys_(std::move(keys)), limit_(limit), offset_(offset) {}
+  Sort(std::vector<SortKey> keys, int64_t limit = -1, int64_t offset = 0, bool within_partitions = false)
+      : keys_(std::move(keys)), limit_(limit), offset_(offset), within_partitions_(within_partitions) {}
   std::string name() const override { return limit_ >= 0 ? "TakeOrderedAndProject" : "Sort"; }
   std::string details() const override;
+  bool within_partitions() const { return within_partitions_; }
   bool is_sink() const override { return true; }
   std::unique_ptr<LocalSinkState> open_local(ExecContext& ctx) override;
   void sink(LocalSinkState& local, Batch batch, ExecContext& ctx) override;
@@ -223,11 +226,17 @@ class Sort final : public PhysicalOperator {
   std::unique_ptr<SourceState> open_source(ExecContext& ctx) const override;
   bool next_morsel(SourceState& state, ExecContext& ctx, const Emit& emit) const override;
   size_t max_parallelism(const SourceState&) const override;
+  int64_t output_partitions() const override;
 
  private:
+  /// The rows of `input` (batches in input order, the key columns after the others) in the
+  /// sort's order, from offset to limit, in batches of kBatchRows at most.
+  std::vector<Batch> sort_rows(std::vector<Batch> input, ExecContext& ctx) const;
+
   std::vector<SortKey> keys_;
   int64_t limit_;
   int64_t offset_;
+  bool within_partitions_;
   std::mutex mu_;
   std::vector<Batch> input_;
   std::vector<Batch> output_;
@@ -317,7 +326,11 @@ class Coalesce final : public PhysicalOperator {
 ///   s = XORShiftRandom(p).nextInt(n), in the order they arrive (Spark sorts them first, which
 ///   changes which rows go where but not how many);
 /// - hash: `keys[0]` is the partition id, pmod(hash(cols), n) (Spark's Murmur3 hash
-///   partitioning);
+///   partitioning); with `rows_per_partition` > 0, `partitions` is the most there may be and
+///   `keys[0]` is the rows' hash: once every row is in, the count is one partition per
+///   `rows_per_partition` rows (at least one, at most `partitions`), and the rows of each hash
+///   value go together to one partition, the largest groups first, each to the partition with
+///   the fewest rows so far (so that few values still spread evenly);
 /// - range: `keys` are sort orders; the bounds split the sorted rows into n equal runs, a bound
 ///   never equal to the one before (RangePartitioner.determineBounds over all rows, which is
 ///   Spark's sample whenever it samples every row), and a row goes to the first partition whose
@@ -325,8 +338,13 @@ class Coalesce final : public PhysicalOperator {
 class ShuffleExchange final : public PhysicalOperator {
  public:
   enum class Kind { kRoundRobin, kHash, kRange };
-  ShuffleExchange(Kind kind, int64_t partitions, std::vector<SortKey> keys, std::string details)
-      : kind_(kind), partitions_(partitions), keys_(std::move(keys)), details_(std::move(details)) {}
+  ShuffleExchange(Kind kind, int64_t partitions, std::vector<SortKey> keys, std::string details,
+                  int64_t rows_per_partition = 0)
+      : kind_(kind),
+        partitions_(partitions),
+        keys_(std::move(keys)),
+        details_(std::move(details)),
+        rows_per_partition_(rows_per_partition) {}
   std::string name() const override { return "Exchange"; }
   std::string details() const override { return details_; }
   bool is_sink() const override { return true; }
@@ -352,6 +370,7 @@ class ShuffleExchange final : public PhysicalOperator {
   int64_t partitions_;
   std::vector<SortKey> keys_;
   std::string details_;
+  int64_t rows_per_partition_;
   std::mutex mu_;
   std::vector<Batch> input_;                   // range: with the key columns appended
   std::vector<std::vector<int32_t>> targets_;  // per input batch (round robin, hash)

@@ -25,12 +25,14 @@
 #include "plan/inline_table.h"
 #include "plan/optimizer.h"
 #include "plan/lambda_resolution.h"
+#include "plan/lateral_checks.h"
 #include "plan/named_arguments.h"
 #include "plan/subquery.h"
 #include "plan/table_argument.h"
 #include "plan/table_relation.h"
 #include "plan/nested_resolution.h"
 #include "plan/pivot_resolution.h"
+#include "plan/range_arguments.h"
 #include "plan/plan_id_resolution.h"
 #include "plan/window_resolution.h"
 #include "plan/within_group_resolution.h"
@@ -172,6 +174,9 @@ class Analyzer {
   }
 
   ExprPtr resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg);
+  /// Whether the unresolved call `e` names a function resolve_function knows: a registered
+  /// function or special form, a cast by type name, a window function.
+  bool function_exists(const ExprPtr& e) const;
   /// A call of the Python function `fn` (a kPythonUdf) on `raw_args`, which may be passed by name.
   ExprPtr resolve_python_call(const ExprPtr& fn, const std::vector<ExprPtr>& raw_args, const PlanPtr& child,
                               bool allow_agg);
@@ -238,6 +243,12 @@ class Analyzer {
   /// A Python table function call with a TABLE argument, or null when `p` calls no Python
   /// table function.
   PlanPtr resolve_table_argument_call(const PlanPtr& p, const PlanPtr& child);
+  /// A table function call with a TABLE argument, `rows` its output, as the relation `child`
+  /// reads it: those rows alone over one row without columns, else (LATERAL) joined with
+  /// child's rows, under Spark's checks: MISSING_ATTRIBUTES when a `scalars` argument reads
+  /// child (`table_column` is the rows' struct column), NON_DETERMINISTIC_LATERAL_SUBQUERIES.
+  PlanPtr lateral_table_call(const PlanPtr& p, const PlanPtr& child, const PlanPtr& rows,
+                             const std::vector<ExprPtr>& scalars, const ExprPtr& table_column = nullptr);
   PlanPtr with_time_window(const PlanPtr& p, const PlanPtr& child);
   PlanPtr with_session_window(const PlanPtr& p, const PlanPtr& child);
   PlanPtr resolve_hint(const std::shared_ptr<PlanNode>& n, const PlanPtr& child);
@@ -921,6 +932,18 @@ ExprPtr Analyzer::resolve_function(const ExprPtr& e, std::vector<ExprPtr> args, 
   return bind_call(def, e, std::move(args), allow_agg);
 }
 
+bool Analyzer::function_exists(const ExprPtr& e) const {
+  if (e->function) return true;
+  const std::string name = ascii_lower(e->name);
+  // The forms resolve_function builds itself, whatever the registry says of them.
+  static const std::set<std::string> kForms = {"when",    "casewhen", "if",          "coalesce",   "nvl",
+                                               "ifnull",  "in",       "between",     "struct",     "extract",
+                                               "date_part", "datepart", "to_char",   "to_varchar", "assert_true",
+                                               "current_database", "current_schema", "current_catalog"};
+  return kForms.count(name) || Registry::instance().find_internal(name) != nullptr || is_window_function_name(name) ||
+         is_generator_name(name) || session_.lookup_function(e->name) != nullptr;
+}
+
 ExprPtr Analyzer::bind_call(const FunctionDef* def, const ExprPtr& e, std::vector<ExprPtr> args, bool allow_agg) {
   if (!def) functions::throw_unresolved_routine(e->name);
   int nargs = static_cast<int>(args.size());
@@ -1040,8 +1063,16 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
         for (auto& a : e->children) args.push_back(resolve_expr(a, child, allow_agg));
         return with_children(registered, std::move(args));
       }
-      if (ExprPtr table_function = in_select_list_ ? session_.lookup_table_function(e->name) : nullptr)
-        return resolve_table_function_call(table_function, e->children, child, allow_agg);
+      // Spark looks a function up before it resolves the arguments (LookupFunctions): a table
+      // function among expressions fails as such, whatever its arguments.
+      if (session_.lookup_table_function(e->name)) {
+        const std::string shown = quote_id(e->name);
+        throw SparkError(ErrorKind::kAnalysis, "NOT_A_SCALAR_FUNCTION",
+                         shown + " appears as a scalar expression here, but the function was defined as a table "
+                                 "function. Please update the query to move the function call into the FROM clause, "
+                                 "or redefine " + shown + " as a scalar function instead.",
+                         {{"functionName", shown}}, "42887");
+      }
       bool agg_fn = false;
       if (const FunctionDef* d = e->function ? e->function : Registry::instance().find(e->name))
         agg_fn = d->kind == functions::FunctionKind::kAggregate;
@@ -1051,12 +1082,20 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
                          "function. Please use the inner aggregate function in a sub-query.");
       bool saved = in_aggregate_;
       in_aggregate_ = in_aggregate_ || agg_fn;
-      for (auto& a : e->children) {
-        if (counts_rows(a) && ascii_lower(e->name) == "count") args.push_back(a);
-        // A star among a function's arguments stands for the columns it names (hash(*)).
-        else if (a->kind == ExprKind::kUnresolvedStar && child)
-          for (auto& c : expand_star(a, child)) args.push_back(c);
-        else args.push_back(resolve_expr(a, child, allow_agg));
+      try {
+        for (auto& a : e->children) {
+          if (counts_rows(a) && ascii_lower(e->name) == "count") args.push_back(a);
+          // A star among a function's arguments stands for the columns it names (hash(*)).
+          else if (a->kind == ExprKind::kUnresolvedStar && child)
+            for (auto& c : expand_star(a, child)) args.push_back(c);
+          else args.push_back(resolve_expr(a, child, allow_agg));
+        }
+      } catch (const SparkError&) {
+        in_aggregate_ = saved;
+        // A function that does not exist fails before its arguments do (`abs(TABLE(t))` in an
+        // expression calls a function named TABLE).
+        if (!function_exists(e)) functions::throw_unresolved_routine(e->name);
+        throw;
       }
       in_aggregate_ = saved;
       for (auto& a : args)
@@ -1969,6 +2008,9 @@ PlanPtr Analyzer::resolve_generate(const PlanPtr& p, const PlanPtr& child) {
   }
   auto n = std::const_pointer_cast<PlanNode>(generate_node(child, g, p->names, p->alias));
   n->plan_id = p->plan_id;
+  // `t, LATERAL f(t.a)` is Spark's lateral subquery of the call over one row, for each row of t.
+  if (p->lateral && !is_one_row_without_columns(child))
+    check_lateral_subquery(child, generate_node(one_row_without_columns(), g, p->names, p->alias), n);
   return n;
 }
 
@@ -1988,11 +2030,21 @@ PlanPtr Analyzer::resolve_table_argument_call(const PlanPtr& p, const PlanPtr& c
   // Spark refuses a second TABLE argument of a Python table function whatever
   // spark.sql.allowMultipleTableArguments.enabled says.
   if (tables.size() > 1) throw_too_many_table_arguments(tables.size());
-  if (!is_one_row_without_columns(child)) throw_lateral_table_argument(child);
   const size_t at = tables[0];
   const ExprPtr& t = unwrap(call->children[at]);
   TableArgument arg;
-  arg.table = resolve(t->subquery);
+  {
+    // The table is a query of its own: a LATERAL call's outer relation is not in its scope.
+    std::vector<PlanPtr> scopes;
+    scopes.swap(outer_scopes_);
+    try {
+      arg.table = resolve(t->subquery);
+    } catch (...) {
+      scopes.swap(outer_scopes_);
+      throw;
+    }
+    scopes.swap(outer_scopes_);
+  }
   for (auto& e : t->partition_by) arg.partition_by.push_back(resolve_expr(e, arg.table, false));
   for (auto& o : t->order_by) arg.order_by.push_back(resolve_expr(o, arg.table, false));
   arg.with_single_partition = t->with_single_partition;
@@ -2010,9 +2062,7 @@ PlanPtr Analyzer::resolve_table_argument_call(const PlanPtr& p, const PlanPtr& c
     auto over_rows = std::make_shared<Expr>(*call);
     over_rows->children[at] = input.plan->output[0];
     PlanPtr gen = generate_node(input.plan, resolve_select_list({over_rows}, input.plan, false)[0], p->names, p->alias);
-    auto out = std::const_pointer_cast<PlanNode>(project(gen, gen->generator_output));
-    out->plan_id = p->plan_id;
-    return out;
+    return lateral_table_call(p, child, project(gen, gen->generator_output), {});
   }
 
   // The function's arguments; the TABLE argument is a struct of the table's columns.
@@ -2039,9 +2089,57 @@ PlanPtr Analyzer::resolve_table_argument_call(const PlanPtr& p, const PlanPtr& c
   generator->python = std::move(py);
   generator->children[at] = input.plan->output[0];
   PlanPtr gen = generate_node(input.plan, generator, p->names, p->alias);
-  auto out = std::const_pointer_cast<PlanNode>(project(gen, gen->generator_output));
-  out->plan_id = p->plan_id;
-  return out;
+  std::vector<ExprPtr> scalars;
+  for (size_t i = 0; i < args.size(); ++i)
+    if (i != at) scalars.push_back(args[i]);
+  return lateral_table_call(p, child, project(gen, gen->generator_output), scalars, input.plan->output[0]);
+}
+
+PlanPtr Analyzer::lateral_table_call(const PlanPtr& p, const PlanPtr& child, const PlanPtr& rows,
+                                     const std::vector<ExprPtr>& scalars, const ExprPtr& table_column) {
+  if (is_one_row_without_columns(child)) {
+    auto out = std::const_pointer_cast<PlanNode>(rows);
+    out->plan_id = p->plan_id;
+    return out;
+  }
+  // Spark runs the call as a lateral join of the table's rows with the call over one row,
+  // itself a lateral subquery of the relation before it; its scalar arguments see the table's
+  // rows alone, so a column of that relation is missing from them.
+  std::vector<ExprPtr> missing;
+  std::set<int64_t> outer;
+  for (auto& a : child->output) outer.insert(a->expr_id);
+  std::function<void(const ExprPtr&)> collect = [&](const ExprPtr& e) {
+    if (e->kind == ExprKind::kAttribute && outer.count(e->expr_id)) {
+      outer.erase(e->expr_id);
+      missing.push_back(e);
+    }
+    for (auto& c : e->children) collect(c);
+  };
+  for (auto& a : scalars) collect(a);
+  if (!missing.empty()) {
+    std::string names, refs = table_column->name + "#" + std::to_string(table_column->expr_id);
+    bool same_name = false;
+    for (auto& m : missing) {
+      names += (names.empty() ? "\"" : ", \"") + m->name + "\"";
+      refs += " && " + m->name + "#" + std::to_string(m->expr_id);
+      same_name |= name_eq(m->name, table_column->name);
+    }
+    const std::string input = "\"" + table_column->name + "\"";
+    const std::string op = "!LateralJoin lateral-subquery#" + std::to_string(new_expr_id()) + " [" + refs + "], Inner";
+    const std::string text = "Resolved attribute(s) " + names + " missing from " + input + " in operator " + op + ".";
+    if (same_name)
+      throw SparkError(ErrorKind::kAnalysis, "MISSING_ATTRIBUTES.RESOLVED_ATTRIBUTE_APPEAR_IN_OPERATION",
+                       text + " Attribute(s) with the same name appear in the operation: " + input +
+                           ".\nPlease check if the right attribute(s) are used.",
+                       {{"missingAttributes", names}, {"input", input}, {"operator", op}, {"operation", input}},
+                       "XX000");
+    throw SparkError(ErrorKind::kAnalysis, "MISSING_ATTRIBUTES.RESOLVED_ATTRIBUTE_MISSING_FROM_INPUT", text + " ",
+                     {{"missingAttributes", names}, {"input", input}, {"operator", op}}, "XX000");
+  }
+  auto joined = std::const_pointer_cast<PlanNode>(join_node(child, rows, JoinType::kInner, nullptr));
+  check_lateral_subquery(child, rows, joined);
+  joined->plan_id = p->plan_id;
+  return joined;
 }
 
 /// ROLLUP / CUBE / GROUPING SETS under window functions (`rank() OVER (PARTITION BY
@@ -2341,6 +2439,14 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
   PlanPtr child = children.empty() ? nullptr : children[0];
   switch (p->kind) {
     case PlanKind::kRange:
+      if (!p->exprs.empty()) {
+        // range(...) over arguments the parser left for analysis.
+        auto r = range_from_arguments(
+            p->exprs, [&](const ExprPtr& e) { return resolve_expr(e, one_row_without_columns(), false); },
+            session_.config());
+        r->plan_id = p->plan_id;
+        return resolve_node(r, {});
+      }
       n->output = {attribute("id", DataType::long_(), false, new_expr_id())};
       return n;
     case PlanKind::kLocalRelation:
@@ -2497,6 +2603,8 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
                          "Cannot resolve \"" + c->to_string() + "\" due to data type mismatch: Filter expression \"" +
                              c->to_string() + "\" of type \"" + c->type->sql() + "\" is not a boolean.",
                          {{"sqlExpr", "\"" + c->to_string() + "\""}, {"filter", "\"" + c->to_string() + "\""}, {"type", "\"" + c->type->sql() + "\""}});
+      // The ON condition of `t JOIN LATERAL f(...)`.
+      if (p->lateral) check_lateral_join_condition(c);
       n->condition = c;
       return over_widened_projection(n, child, missing, p->plan_id);
     }
@@ -2895,6 +3003,8 @@ PlanPtr Analyzer::resolve_join(const PlanPtr& p, const PlanPtr& left, PlanPtr ri
                              "correlation or use an INNER JOIN, or LEFT OUTER JOIN instead.",
                          {{"joinType", sql_join_type(p->join_type)}}, "42613");
       JoinType type = p->join_type == JoinType::kCross ? JoinType::kInner : p->join_type;
+      check_lateral_subquery(left, right, join_node(left, right, type, condition));
+      check_lateral_join_condition(condition);
       return lateral_join(left, right, type, condition, session_.config());
     }
     auto n = std::const_pointer_cast<PlanNode>(join_node(left, right, p->join_type, condition));

@@ -1,6 +1,7 @@
 #include "plan/cardinality.h"
 
 #include <algorithm>
+#include <limits>
 
 #include "functions/function.h"
 #include "io/data_source.h"
@@ -137,5 +138,82 @@ double inner_join_rows(const RowEstimate& l, const RowEstimate& r) {
 }
 
 double estimate_rows(const PlanPtr& n) { return estimate_rows_and_base(n).rows; }
+
+std::optional<int64_t> max_rows(const PlanPtr& n) {
+  constexpr int64_t kMax = std::numeric_limits<int64_t>::max();
+  switch (n->kind) {
+    case PlanKind::kEmpty: return 0;
+    case PlanKind::kRange: {
+      if (n->range_step == 0) return std::nullopt;
+      __int128 span = static_cast<__int128>(n->range_end) - n->range_start;
+      __int128 count = span / n->range_step + (span % n->range_step != 0 ? 1 : 0);
+      if (count < 0) count = 0;
+      if (count > kMax) return std::nullopt;
+      return static_cast<int64_t>(count);
+    }
+    case PlanKind::kLocalRelation: {
+      // A cached plan's rows and a checkpoint's (Spark's InMemoryRelation and LogicalRDD) are
+      // not counted.
+      if (n->cached || n->checkpointed) return std::nullopt;
+      int64_t rows = 0;
+      for (auto& b : n->batches) rows += b.num_rows;
+      return rows;
+    }
+    case PlanKind::kLimit:
+    case PlanKind::kTail: {
+      auto c = max_rows(n->children[0]);
+      return c ? std::min(*c, n->limit) : n->limit;
+    }
+    case PlanKind::kOffset: {
+      auto c = max_rows(n->children[0]);
+      if (!c) return std::nullopt;
+      return std::max<int64_t>(0, *c - n->limit);
+    }
+    case PlanKind::kAggregate:
+      if (n->exprs.empty() && n->grouping_sets.empty()) return 1;
+      return max_rows(n->children[0]);
+    case PlanKind::kProject:
+    case PlanKind::kFilter:
+    case PlanKind::kSort:
+    case PlanKind::kSubqueryAlias:
+    case PlanKind::kDistinct:
+    case PlanKind::kRepartition:
+    case PlanKind::kHint:
+    case PlanKind::kWindow:
+      return max_rows(n->children[0]);
+    case PlanKind::kSample:
+      // Drawn with replacement, a row may come out several times.
+      if (n->with_replacement) return std::nullopt;
+      return max_rows(n->children[0]);
+    case PlanKind::kSetOp: {
+      if (n->set_op == SetOpType::kExcept) return max_rows(n->children[0]);
+      std::optional<int64_t> out;
+      for (auto& c : n->children) {
+        auto r = max_rows(c);
+        if (!r) return std::nullopt;
+        if (n->set_op == SetOpType::kIntersect) out = out ? std::min(*out, *r) : *r;
+        else if (out && *r > kMax - *out) return std::nullopt;
+        else out = out.value_or(0) + *r;
+      }
+      return out;
+    }
+    case PlanKind::kJoin: {
+      auto left = max_rows(n->children[0]);
+      if (n->join_type == JoinType::kLeftSemi || n->join_type == JoinType::kLeftAnti ||
+          n->join_type == JoinType::kExistence)
+        return left;
+      auto right = max_rows(n->children[1]);
+      if (!left || !right) return std::nullopt;
+      __int128 rows = static_cast<__int128>(*left) * *right;
+      // An outer join keeps its preserved sides' rows even without matches.
+      if (n->join_type == JoinType::kLeftOuter) rows = std::max<__int128>(rows, *left);
+      if (n->join_type == JoinType::kRightOuter) rows = std::max<__int128>(rows, *right);
+      if (n->join_type == JoinType::kFullOuter) rows = std::max<__int128>(rows, static_cast<__int128>(*left) + *right);
+      if (rows > kMax) return std::nullopt;
+      return static_cast<int64_t>(rows);
+    }
+    default: return std::nullopt;
+  }
+}
 
 }  // namespace ember::plan

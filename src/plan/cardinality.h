@@ -1,5 +1,8 @@
 #pragma once
 
+#include <cstdint>
+#include <optional>
+
 #include "plan/logical_plan.h"
 
 namespace ember::plan {
@@ -31,5 +34,13 @@ double inner_join_rows(const RowEstimate& left, const RowEstimate& right);
 
 /// The fraction of rows a filter condition keeps, by the rules above.
 double estimate_selectivity(const ExprPtr& condition);
+
+/// The most rows a resolved plan can produce, when its shape alone bounds them (Spark's
+/// maxRows): a range's or local relation's rows, a limit, one row of an aggregate without
+/// grouping keys, through the operators that never add rows, a union's sum, a join's product.
+/// Unlike the estimates above, answers depend on it: the optimizer drops limits it makes
+/// redundant, and a LATERAL join's checks accept a non-deterministic subquery only beside a
+/// relation of one row at most.
+std::optional<int64_t> max_rows(const PlanPtr& plan);
 
 }  // namespace ember::plan

@@ -178,6 +178,8 @@ std::string GpuPlacement::cpu_reason(const exec::PhysicalOperator& op) const {
   }
   if (n != nullptr && n->kind == Note::kRange)
     return "the GPU Range runs only fused into a GPU aggregation, which is not above it";
+  if (const auto* sort = dynamic_cast<const exec::Sort*>(&op); sort != nullptr && sort->within_partitions())
+    return "the GPU Sort orders all rows as one partition, not each partition on its own";
   return "the GPU version of " + op.name() + " is not implemented yet";
 }
 

@@ -104,6 +104,10 @@ struct PlanNode {
   /// repartitionById: the one expression is each row's partition itself (taken modulo the
   /// partition count; a null goes to partition 0), Spark's DirectShufflePartitionID.
   bool by_partition_id = false;
+  /// Repartition by the hash of `exprs` into as many partitions as the engine runs tasks at
+  /// once, fewer when the rows are few: a TABLE argument's PARTITION BY, whose partitions each
+  /// run as one Python task.
+  bool task_partitions = false;
   // Resolved hint: Spark's name of the join strategy ("broadcast", "merge", ...).
   std::string hint_strategy;
   // Local relation.
@@ -140,7 +144,9 @@ struct PlanNode {
   JoinType join_type = JoinType::kInner;
   std::vector<std::string> using_columns;
   bool natural = false;
-  /// LATERAL: the right side is a subquery that reads the left side's columns.
+  /// LATERAL: the right side is a subquery that reads the left side's columns. A Generate so
+  /// marked is a `LATERAL f(...)` call over the relation before it, a Filter the ON condition of
+  /// one: Spark checks them as a lateral join's subquery and condition.
   bool lateral = false;
   /// Where the parser read a relation name (UnresolvedRelation), for errors' query context.
   SqlOrigin origin;

@@ -6,6 +6,7 @@
 #include <set>
 
 #include "common/error.h"
+#include "common/thread_pool.h"
 #include "exec/deduplicate.h"
 #include "exec/generate.h"
 #include "exec/hash_join.h"
@@ -63,9 +64,23 @@ namespace {
 /// to adaptive execution (columns alone, a rebalance), an Exchange line that moves nothing.
 /// Explain shows each as Spark does: Coalesce n, or Exchange with its partitioning and reason.
 /// `input` is the child's output, which the partitioning expressions read.
+/// The fewest rows a task of a TABLE argument's partitions gets (the last may get fewer): below
+/// that, starting one more Python worker costs more than the rows it takes over.
+constexpr int64_t kTableArgumentTaskRows = 4096;
+
 exec::OperatorPtr repartition_operator(const PlanNode& n, const std::vector<ExprPtr>& input,
                                        const Config& conf) {
   if (!n.shuffle) return std::make_unique<exec::Coalesce>(std::max(1, n.num_partitions));
+  if (n.task_partitions) {
+    // One partition for each thread that runs tasks, the hash of the values picking it.
+    const auto threads = static_cast<int64_t>(ThreadPool::global().size() + 1);
+    std::string partitioning = "hashpartitioning(";
+    for (auto& e : n.exprs) partitioning += expr_with_ids(e) + ", ";
+    partitioning += std::to_string(threads) + "), REPARTITION_BY_COL";
+    std::vector<exec::SortKey> keys = {{bind_expr(resolved_call("hash", n.exprs, conf), input, conf), true, true}};
+    return std::make_unique<exec::ShuffleExchange>(exec::ShuffleExchange::Kind::kHash, threads, std::move(keys),
+                                                   partitioning, kTableArgumentTaskRows);
+  }
   const int64_t partitions =
       n.num_partitions > 0 ? n.num_partitions : conf.get_int("spark.sql.shuffle.partitions", 200);
   std::string partitioning;
@@ -467,12 +482,14 @@ class Planner {
       case PlanKind::kTail: {
         // Sort followed by limit is a top-N; an offset over a sort (under a limit or not) is
         // the sort's to skip, so the rows before it are never gathered.
-        if (n->kind == PlanKind::kLimit && n->children[0]->kind == PlanKind::kSort)
+        // A sort within partitions orders no rows across partitions: a limit takes its first rows.
+        auto global_sort = [](const PlanPtr& c) { return c->kind == PlanKind::kSort && c->is_global; };
+        if (n->kind == PlanKind::kLimit && global_sort(n->children[0]))
           return plan_sort(n->children[0], required, n->limit);
-        if (n->kind == PlanKind::kOffset && n->children[0]->kind == PlanKind::kSort)
+        if (n->kind == PlanKind::kOffset && global_sort(n->children[0]))
           return plan_sort(n->children[0], required, -1, n->limit);
         if (n->kind == PlanKind::kLimit && n->children[0]->kind == PlanKind::kOffset &&
-            n->children[0]->children[0]->kind == PlanKind::kSort)
+            global_sort(n->children[0]->children[0]))
           return plan_sort(n->children[0]->children[0], required, n->limit, n->children[0]->limit);
         PhysicalPlan c = plan(n->children[0], required);
         PhysicalPlan p;
@@ -884,9 +901,11 @@ class Planner {
     for (auto& o : n->exprs) keys.push_back({bind_expr(o->children[0], c.output, conf), o->ascending, o->nulls_first});
     PhysicalPlan p;
     std::vector<exec::SortKey> gpu_keys = keys;
-    p.root = std::make_unique<exec::Sort>(std::move(keys), limit, offset);
-    // GPU placement (GpuSort keeps every row from the first).
-    if (offset == 0) gpu_.note_sort(p.root.get(), std::move(gpu_keys), limit);
+    // sortWithinPartitions and a TABLE argument's PARTITION BY sort each partition on its own.
+    const bool within_partitions = !n->is_global && limit < 0 && offset == 0;
+    p.root = std::make_unique<exec::Sort>(std::move(keys), limit, offset, within_partitions);
+    // GPU placement (GpuSort keeps every row from the first, of one partition).
+    if (offset == 0 && !within_partitions) gpu_.note_sort(p.root.get(), std::move(gpu_keys), limit);
     p.root->children.push_back(std::move(c.root));
     p.output = c.output;
     return p;

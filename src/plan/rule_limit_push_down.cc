@@ -19,60 +19,11 @@
 #include <optional>
 
 #include "plan/analyzer.h"
+#include "plan/cardinality.h"
 #include "plan/optimizer.h"
 
 namespace ember::plan {
 namespace {
-
-/// The most rows `n` can produce, when known.
-std::optional<int64_t> max_rows(const PlanPtr& n) {
-  switch (n->kind) {
-    case PlanKind::kEmpty: return 0;
-    case PlanKind::kRange: {
-      if (n->range_step == 0) return std::nullopt;
-      __int128 span = static_cast<__int128>(n->range_end) - n->range_start;
-      __int128 count = span / n->range_step + (span % n->range_step != 0 ? 1 : 0);
-      if (count < 0) count = 0;
-      if (count > std::numeric_limits<int64_t>::max()) return std::nullopt;
-      return static_cast<int64_t>(count);
-    }
-    case PlanKind::kLocalRelation: {
-      if (n->cached) return std::nullopt;
-      int64_t rows = 0;
-      for (auto& b : n->batches) rows += b.num_rows;
-      return rows;
-    }
-    case PlanKind::kLimit:
-    case PlanKind::kTail: {
-      auto c = max_rows(n->children[0]);
-      return c ? std::min(*c, n->limit) : n->limit;
-    }
-    case PlanKind::kAggregate:
-      if (n->exprs.empty() && n->grouping_sets.empty()) return 1;
-      return max_rows(n->children[0]);
-    case PlanKind::kProject:
-    case PlanKind::kFilter:
-    case PlanKind::kSort:
-    case PlanKind::kOffset:
-    case PlanKind::kSubqueryAlias:
-    case PlanKind::kDistinct:
-    case PlanKind::kRepartition:
-    case PlanKind::kHint:
-    case PlanKind::kWindow:
-      return max_rows(n->children[0]);
-    case PlanKind::kSetOp: {
-      if (n->set_op != SetOpType::kUnion) return max_rows(n->children[0]);
-      int64_t total = 0;
-      for (auto& c : n->children) {
-        auto r = max_rows(c);
-        if (!r || *r > std::numeric_limits<int64_t>::max() - total) return std::nullopt;
-        total += *r;
-      }
-      return total;
-    }
-    default: return std::nullopt;
-  }
-}
 
 PlanPtr local_limit(int64_t limit, const PlanPtr& child) {
   auto l = std::make_shared<PlanNode>();

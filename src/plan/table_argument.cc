@@ -30,20 +30,17 @@ void throw_too_many_table_arguments(size_t count) {
                    {{"num", n}}, "54023");
 }
 
-void throw_lateral_table_argument(const PlanPtr& outer) {
-  const std::string tree = plan_tree_string(outer);
-  throw SparkError(ErrorKind::kAnalysis,
-                   "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_DETERMINISTIC_LATERAL_SUBQUERIES",
-                   "Unsupported subquery expression: Non-deterministic lateral subqueries are not "
-                   "supported when "
-                   "joining with outer relations that produce more than one row:\n" +
-                       tree,
-                   {{"treeNode", tree}}, "0A000");
-}
-
 bool is_one_row_without_columns(const PlanPtr& p) {
   return p->kind == PlanKind::kLocalRelation && p->schema.empty() && p->batches.size() == 1 &&
          p->batches[0].num_rows == 1 && p->batches[0].columns.empty();
+}
+
+PlanPtr one_row_without_columns() {
+  auto n = std::make_shared<PlanNode>();
+  n->kind = PlanKind::kLocalRelation;
+  n->batches.push_back(Batch({}, 1));
+  n->resolved = true;
+  return n;
 }
 
 TypePtr table_struct_type(const std::vector<ExprPtr>& output) {
@@ -208,12 +205,18 @@ TableArgumentInput table_argument_input(
     std::vector<ExprPtr> all = columns;
     all.insert(all.end(), extra.begin(), extra.end());
     rows = project(rows, std::move(all));
-    // One sorted run: each partition's rows arrive together, in the requested order.
+    // The rows spread over tasks by their partitioning values, then each task's rows sorted
+    // by them and the ORDER BY: a partition's rows arrive together, in the requested order,
+    // at one task (Spark's RepartitionByExpression and local Sort).
+    std::vector<ExprPtr> keys(rows->output.begin() + static_cast<std::ptrdiff_t>(columns.size()), rows->output.end());
+    auto spread = std::const_pointer_cast<PlanNode>(node(PlanKind::kRepartition, rows, keys, rows->output));
+    spread->task_partitions = true;
     std::vector<ExprPtr> order;
-    for (size_t k = 0; k < extra.size(); ++k)
-      order.push_back(sort_order(rows->output[columns.size() + k], true, true));
+    for (auto& k : keys) order.push_back(sort_order(k, true, true));
     order.insert(order.end(), arg.order_by.begin(), arg.order_by.end());
-    rows = node(PlanKind::kSort, rows, std::move(order), rows->output);
+    auto sorted = std::const_pointer_cast<PlanNode>(node(PlanKind::kSort, spread, std::move(order), rows->output));
+    sorted->is_global = false;
+    rows = sorted;
   }
   if (arg.with_single_partition) {
     auto one =

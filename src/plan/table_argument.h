@@ -24,13 +24,10 @@ bool is_table_argument(const ExprPtr& e);
 /// TABLE_VALUED_FUNCTION_TOO_MANY_TABLE_ARGUMENTS.
 [[noreturn]] void throw_too_many_table_arguments(size_t count);
 
-/// UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_DETERMINISTIC_LATERAL_SUBQUERIES: a table
-/// function with a TABLE argument called LATERAL over the relation `outer` (Spark's analyzer
-/// takes such a call for a non-deterministic lateral subquery).
-[[noreturn]] void throw_lateral_table_argument(const PlanPtr& outer);
-
 /// Whether `p` is the one row without columns that a FROM-clause table function call reads.
 bool is_one_row_without_columns(const PlanPtr& p);
+/// That row, resolved.
+PlanPtr one_row_without_columns();
 
 /// The struct of a relation's columns, the type of its TABLE argument.
 TypePtr table_struct_type(const std::vector<ExprPtr>& output);
@@ -61,11 +58,12 @@ void apply_table_function_analysis(const exec::TableFunctionAnalysis& analysis,
                                    const std::function<ExprPtr(const std::string&)>& resolve_name);
 
 /// The relation that hands a TABLE argument's rows to its function: one column, the struct of
-/// the rows (`c`). With PARTITION BY, rows sorted by the partitioning values (projected as
-/// `partition_by_<i>` columns after the table's), then the ORDER BY
-/// items; the function's worker tells partitions apart by comparing those values on consecutive
-/// rows (`partition_child_indexes`, fields of the struct). WITH SINGLE PARTITION: every row in
-/// one partition, sorted by ORDER BY. `make_struct` resolves named_struct over its arguments.
+/// the rows (`c`). With PARTITION BY, the rows hash-distributed by the partitioning values
+/// (projected as `partition_by_<i>` columns after the table's) over as many tasks as the engine
+/// runs at once, and each task's rows sorted by those values, then the ORDER BY items; each
+/// task's worker tells partitions apart by comparing the values on consecutive rows
+/// (`partition_child_indexes`, fields of the struct). WITH SINGLE PARTITION: every row in one
+/// task, sorted by ORDER BY. `make_struct` resolves named_struct over its arguments.
 struct TableArgumentInput {
   PlanPtr plan;
   std::vector<int> partition_child_indexes;

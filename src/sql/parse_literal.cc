@@ -595,37 +595,36 @@ ExprPtr Parser::parameter_marker() {
   return it->second;
 }
 
-int64_t Parser::constant_integer(const ExprPtr& e, const char* what, int begin, int stop) const {
-  std::function<bool(const ExprPtr&, int64_t*)> fold = [&](const ExprPtr& x, int64_t* v) -> bool {
-    if (x->kind == ExprKind::kLiteral) {
-      if (x->value.is_null() || !x->type || !x->type->is_integral()) return false;
-      *v = x->value.as_int();
-      return true;
-    }
-    if (x->kind == ExprKind::kCast && x->type && x->type->is_integral())
-      return fold(x->children[0], v);
-    if (x->kind != ExprKind::kUnresolvedFunction) return false;
-    int64_t a, b;
-    if ((x->name == "negative" || x->name == "-") && x->children.size() == 1 && fold(x->children[0], &a)) {
-      *v = -a;
-      return true;
-    }
-    if (x->children.size() != 2 || !fold(x->children[0], &a) || !fold(x->children[1], &b))
-      return false;
-    if (x->name == "+")
-      *v = a + b;
-    else if (x->name == "-")
-      *v = a - b;
-    else if (x->name == "*")
-      *v = a * b;
-    else if ((x->name == "div" || x->name == "/") && b != 0)
-      *v = a / b;
-    else
-      return false;
+bool Parser::fold_integer(const ExprPtr& x, int64_t* v) {
+  if (x->kind == ExprKind::kLiteral) {
+    if (x->value.is_null() || !x->type || !x->type->is_integral()) return false;
+    *v = x->value.as_int();
     return true;
-  };
+  }
+  if (x->kind == ExprKind::kCast && x->type && x->type->is_integral()) return fold_integer(x->children[0], v);
+  if (x->kind != ExprKind::kUnresolvedFunction) return false;
+  int64_t a, b;
+  if ((x->name == "negative" || x->name == "-") && x->children.size() == 1 && fold_integer(x->children[0], &a)) {
+    *v = -a;
+    return true;
+  }
+  if (x->children.size() != 2 || !fold_integer(x->children[0], &a) || !fold_integer(x->children[1], &b)) return false;
+  if (x->name == "+")
+    *v = a + b;
+  else if (x->name == "-")
+    *v = a - b;
+  else if (x->name == "*")
+    *v = a * b;
+  else if ((x->name == "div" || x->name == "/") && b != 0)
+    *v = a / b;
+  else
+    return false;
+  return true;
+}
+
+int64_t Parser::constant_integer(const ExprPtr& e, const char* what, int begin, int stop) const {
   int64_t v;
-  if (!fold(e, &v)) {
+  if (!fold_integer(e, &v)) {
     std::string name = what;
     fail_range(ErrorKind::kAnalysis, "INVALID_LIMIT_LIKE_EXPRESSION.IS_UNFOLDABLE",
                "The " + name + " like expression \"" + std::string(text(begin, stop)) +

@@ -76,6 +76,7 @@ bool Parser::at_lateral_function_call() {
 PlanPtr Parser::lateral_function_call(PlanPtr rel) {
   const int begin = peek().begin;
   auto g = std::const_pointer_cast<plan::PlanNode>(generator_call(std::move(rel), false, true));
+  g->lateral = true;
   if (!plan::is_generator_name(ascii_lower(g->exprs[0]->name))) {
     g->table_function_call = true;
     g->origin = SqlOrigin{text_, begin, last_stop()};
@@ -176,6 +177,7 @@ PlanPtr Parser::relation() {
       if (accept_word("ON")) {
         auto filter = new_node(PlanKind::kFilter, {left});
         filter->condition = expression();
+        filter->lateral = true;
         left = filter;
       }
       continue;
@@ -257,21 +259,29 @@ PlanPtr Parser::relation_primary() {
   if (at_op("(")) {
     // A table-valued function.
     std::string fname = ascii_lower(name.back());
-    std::vector<int> arg_begin, arg_stop;
     expect_op("(");
     std::vector<ExprPtr> args;
     if (!at_op(")")) {
       do {
-        arg_begin.push_back(peek().begin);
         args.push_back(table_function_argument());
-        arg_stop.push_back(last_stop());
       } while (accept_op(","));
     }
     expect_op(")");
     if (name.size() == 1 && fname == "range" && !args.empty() && args.size() <= 4) {
       std::vector<int64_t> v;
-      for (size_t i = 0; i < args.size(); ++i)
-        v.push_back(constant_integer(args[i], "range", arg_begin[i], arg_stop[i]));
+      for (auto& a : args) {
+        int64_t x;
+        // numSlices is an INT: a larger one fails its cast there.
+        const bool slices = v.size() == 3;
+        if (!fold_integer(a, &x) || (slices && x != static_cast<int32_t>(x))) {
+          // Other arguments are the analyzer's to fold, or to refuse as Spark does.
+          auto r = new_node(PlanKind::kRange);
+          r->exprs = std::move(args);
+          r->origin = SqlOrigin{text_, begin, last_stop()};
+          return table_alias(r, true);
+        }
+        v.push_back(x);
+      }
       PlanPtr r;
       try {
         r = plan::range_function_node(v);

@@ -165,8 +165,11 @@ class Parser {
   ExprPtr interval_literal();
   TypePtr data_type();
   ExprPtr parameter_marker();
-  /// A constant integer (LIMIT, OFFSET, range() arguments, window frame offsets).
+  /// A constant integer (LIMIT, OFFSET, window frame offsets).
   int64_t constant_integer(const ExprPtr& e, const char* what, int begin, int stop) const;
+  /// An integer literal, or integer arithmetic over them, as the parser folds it; false for
+  /// anything else.
+  static bool fold_integer(const ExprPtr& e, int64_t* v);
 
   // --- Statements (parse_statement.cc) ---------------------------------------------------------
   Statement statement();

@@ -150,6 +150,25 @@ def test_reference_to_other_frame(cdiff_error):
     cdiff_error(fresh_alias, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
 
 
+def test_metadata_column_references(cdiff_error, ember):
+    # df.metadataColumn(name) names a hidden column of the DataFrame's source (a file scan's
+    # `_metadata`): a regular column is none, and a frame without one has none. Spark's Connect
+    # server refuses the reference when a plan uses it; creating it asks nothing of the server.
+    programs = [
+        lambda s: (lambda df: df.select(df.metadataColumn("_metadata")))(s.range(3)),
+        lambda s: (lambda df: df.select(df.metadataColumn("nope")))(pairs(s)),
+        lambda s: (lambda df: df.filter(df.metadataColumn("a") > 1))(pairs(s)),
+        lambda s: (lambda df: df.select(df.metadataColumn("id")))(s.range(3).filter("id > 0")),
+    ]
+    for program in programs:
+        err = cdiff_error(program, "CANNOT_RESOLVE_DATAFRAME_COLUMN")
+    assert err.getMessageParameters() == {"name": '"id"'}, err.getMessageParameters()
+    with session_mode(ember):
+        df = ember.range(3)
+        df.metadataColumn("nope")
+        assert df.count() == 3
+
+
 def test_reference_no_longer_in_its_frame(cdiff, cdiff_error):
     # Strict DataFrame column resolution (Spark's default): once a later column of the same name
     # shadows df.a, or a rename or an aggregation removes it, the name does not stand in for it.

@@ -7,7 +7,8 @@ terminate per partition, the rows of a partition in the requested order; `analyz
 table's struct type and asking for partitioning, ordering and columns of its own; and errors
 (two TABLE arguments, a TABLE argument without parentheses or with several PARTITION BY
 expressions outside parentheses, requests of analyze that contradict the call), after which the
-server keeps serving."""
+server keeps serving; LATERAL calls, which Spark accepts beside a relation of one row or for a
+deterministic function; TABLE arguments where no table function takes them."""
 
 import sys
 
@@ -149,6 +150,90 @@ def sql(query, *classes):
         s.udtf.register("scaled", make(Scaled, "x int, factor int"))
         return s.sql(query)
     return program
+
+
+def lateral_sql(query):
+    """`sql` with deterministic functions too (asDeterministic), which Spark accepts beside a
+    relation of several rows."""
+    def program(s):
+        s.udtf.register("echo_det", make(Echo, "fields string, v int, s string").asDeterministic())
+        s.udtf.register("count_sum_last_det", make(CountSumLast, COUNT_SUM_LAST).asDeterministic())
+        return sql(query)(s)
+    return program
+
+
+def test_lateral_table_argument_beside_one_row(diff):
+    # The call's rows joined with the relation before it, which has one row at most.
+    diff(lateral_sql("SELECT * FROM VALUES (7) AS x(c), LATERAL echo(TABLE(udtf_table_args))"))
+    diff(lateral_sql("SELECT * FROM range(1), LATERAL count_sum_last(TABLE(udtf_table_args) PARTITION BY k "
+                     "ORDER BY v)"))
+    diff(lateral_sql("SELECT m, seen FROM (SELECT max(v) AS m FROM udtf_table_args), "
+                     "LATERAL arrival_order(TABLE(udtf_table_args) WITH SINGLE PARTITION ORDER BY v)"))
+    diff(lateral_sql("SELECT x.s, e.* FROM (SELECT * FROM udtf_table_args LIMIT 1) x "
+                     "JOIN LATERAL echo(TABLE(SELECT v, s FROM udtf_table_args WHERE v > 20)) e"))
+    diff(lambda s: s.range(1).lateralJoin(make(Echo, "fields string, v int, s string")(table(s).asTable())))
+    # A LEFT lateral join keeps the row the function gives no rows for.
+    diff(lambda s: s.range(1).lateralJoin(
+        make(Echo, "fields string, v int, s string")(table(s).filter("v > 100").asTable()), how="left"))
+
+
+def test_lateral_table_argument_of_a_deterministic_function(diff):
+    # A deterministic function beside any relation, joined as written.
+    diff(lateral_sql("SELECT * FROM VALUES (0), (1) AS x(c), LATERAL echo_det(TABLE(udtf_table_args))"))
+    diff(lateral_sql("SELECT * FROM VALUES (0), (1) AS x(c) JOIN LATERAL "
+                     "count_sum_last_det(TABLE(udtf_table_args) PARTITION BY k ORDER BY v) ON c = 0"))
+    diff(lateral_sql("SELECT * FROM VALUES (0), (1) AS x(c) LEFT JOIN LATERAL "
+                     "echo_det(TABLE(udtf_table_args)) ON c = 1 AND v > 20"))
+    diff(lambda s: s.range(2).lateralJoin(
+        make(Echo, "fields string, v int, s string").asDeterministic()(table(s).asTable().partitionBy("k"))))
+
+
+NON_DETERMINISTIC_LATERAL = "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_DETERMINISTIC_LATERAL_SUBQUERIES"
+
+
+def test_lateral_table_argument_refused(diff_error):
+    # A function that is not deterministic (the default) beside more rows than one.
+    for query in ("SELECT * FROM range(2), LATERAL echo(TABLE(udtf_table_args) PARTITION BY k)",
+                  "SELECT * FROM VALUES (0), (1) AS x(c) LEFT JOIN LATERAL echo(TABLE(udtf_table_args)) ON true",
+                  "SELECT * FROM VALUES (0), (1) AS x(c), LATERAL (SELECT * FROM echo(TABLE(udtf_table_args)))",
+                  # A deterministic function over a table that is not.
+                  "SELECT * FROM VALUES (0), (1) AS x(c), "
+                  "LATERAL echo_det(TABLE(SELECT *, rand() AS r FROM udtf_table_args))"):
+        diff_error(lateral_sql(query), NON_DETERMINISTIC_LATERAL)
+    diff_error(lambda s: s.range(2).lateralJoin(make(Echo, "fields string, v int, s string")(table(s).asTable())),
+               NON_DETERMINISTIC_LATERAL)
+    # The call's other arguments and the table cannot read the relation before it.
+    diff_error(lateral_sql("SELECT * FROM VALUES (3) AS x(c), LATERAL scaled(TABLE(udtf_table_args), c)"),
+               "MISSING_ATTRIBUTES.RESOLVED_ATTRIBUTE_APPEAR_IN_OPERATION")
+    err = diff_error(lateral_sql("SELECT * FROM VALUES (3) AS x(z), LATERAL scaled(TABLE(udtf_table_args), z + 1)"),
+                     "MISSING_ATTRIBUTES.RESOLVED_ATTRIBUTE_MISSING_FROM_INPUT")
+    assert err.getMessageParameters()["missingAttributes"] == '"z"', err.getMessageParameters()
+    diff_error(lateral_sql("SELECT * FROM VALUES (3) AS x(c), "
+                           "LATERAL echo(TABLE(SELECT * FROM udtf_table_args WHERE v > c))"), "UNRESOLVED_COLUMN")
+
+
+def test_table_argument_to_range(diff_error):
+    # range() takes constants only: a TABLE argument is not one, whichever parameter it stands for.
+    err = diff_error(sql("SELECT * FROM range(TABLE(udtf_table_args))"), "NON_FOLDABLE_ARGUMENT")
+    assert err.getMessageParameters() == {"funcName": "`range`", "paramName": "`end`", "paramType": '"BIGINT"'}
+    err = diff_error(sql("SELECT * FROM range(0, 5, TABLE(udtf_table_args) PARTITION BY k)"), "NON_FOLDABLE_ARGUMENT")
+    assert err.getMessageParameters()["paramName"] == "`step`", err.getMessageParameters()
+    err = diff_error(sql("SELECT * FROM range(0, 5, 1, TABLE(udtf_table_args))"), "NON_FOLDABLE_ARGUMENT")
+    assert err.getMessageParameters()["paramType"] == '"INT"', err.getMessageParameters()
+
+
+def test_table_argument_among_expressions(diff_error):
+    # Among expressions `TABLE(t)` calls a function named TABLE, which Spark looks up before it
+    # resolves `t`; an unknown function around it fails first.
+    err = diff_error(sql("SELECT abs(TABLE(udtf_table_args))"), "UNRESOLVED_ROUTINE")
+    assert err.getMessageParameters()["routineName"] == "`TABLE`", err.getMessageParameters()
+    diff_error(sql("SELECT k, count(TABLE(udtf_table_args)) FROM udtf_table_args GROUP BY k"), "UNRESOLVED_ROUTINE")
+    err = diff_error(sql("SELECT no_such_function(TABLE(udtf_table_args))"), "UNRESOLVED_ROUTINE")
+    assert err.getMessageParameters()["routineName"] == "`no_such_function`", err.getMessageParameters()
+    # A table function among expressions, whatever its arguments.
+    diff_error(sql("SELECT echo(TABLE(udtf_table_args))"), "NOT_A_SCALAR_FUNCTION")
+    diff_error(sql("SELECT k, scaled(k, 2) FROM udtf_table_args"), "NOT_A_SCALAR_FUNCTION")
+    diff_error(sql("SELECT * FROM udtf_table_args WHERE scaled(k, 2) IS NULL"), "NOT_A_SCALAR_FUNCTION")
 
 
 def test_builtin_generator_over_a_table_argument(diff):

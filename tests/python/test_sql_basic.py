@@ -187,6 +187,24 @@ def test_inline_tables(diff):
 def test_range_table_function(diff):
     diff(sql("SELECT * FROM range(1, 10, 3)"))
     diff(sql("SELECT r.id FROM range(5) r WHERE r.id > 2"))
+    # Any constant argument, cast to the parameter's type.
+    diff(sql("SELECT * FROM range(abs(-3))"))
+    diff(sql("SELECT * FROM range('3')"))
+    diff(sql("SELECT * FROM range(2.7)"))
+    diff(sql("SELECT * FROM range(CAST(1 AS TINYINT), 4 * 2, length('ab'))"))
+
+
+@pytest.mark.parametrize("query, error_class", [
+    ("SELECT * FROM range(rand())", "NON_FOLDABLE_ARGUMENT"),
+    ("SELECT * FROM range(0, 10, CAST(rand() * 3 AS INT))", "NON_FOLDABLE_ARGUMENT"),
+    ("SELECT * FROM range(NULL)", "UNEXPECTED_INPUT_TYPE"),
+    ("SELECT * FROM range(0, 3, 1, CAST(NULL AS INT))", "UNEXPECTED_INPUT_TYPE"),
+    ("SELECT * FROM range(array(1))", "UNEXPECTED_INPUT_TYPE"),
+    ("SELECT * FROM range('a')", "CAST_INVALID_INPUT"),
+    ("SELECT * FROM range(1, 2, 1, 5000000000)", "CAST_OVERFLOW"),
+])
+def test_range_table_function_argument_errors(diff_error, query, error_class):
+    diff_error(sql(query), error_class)
 
 
 def test_common_table_expressions(diff):

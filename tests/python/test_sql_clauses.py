@@ -110,6 +110,34 @@ def test_lateral_join_type_error(diff_error):
                "INVALID_LATERAL_JOIN_TYPE")
 
 
+@pytest.mark.parametrize("query", [
+    "SELECT * FROM cl_dept d, LATERAL (SELECT rand() > 2 AS r) l",
+    "SELECT * FROM cl_dept d, LATERAL (SELECT d.k + rand() AS r) l",
+    "SELECT * FROM cl_dept d JOIN LATERAL (SELECT name FROM cl_emp e WHERE e.dept = d.dept AND rand() < 2) x",
+    "SELECT * FROM cl_dept d LEFT JOIN LATERAL (SELECT uuid() AS u) x ON true",
+    "SELECT * FROM VALUES (1), (2) AS v(c), LATERAL explode(array(rand() < 2))",
+])
+def test_lateral_subquery_not_deterministic(diff_error, query):
+    # Spark runs a lateral subquery once per row only when it is deterministic.
+    diff_error(sql(query), "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.NON_DETERMINISTIC_LATERAL_SUBQUERIES")
+
+
+def test_lateral_subquery_not_deterministic_beside_one_row(diff):
+    # Beside one row at most it may be anything; LATERAL VIEW is no subquery.
+    diff(sql("SELECT c, r < 2 AS low FROM VALUES (1) AS v(c), LATERAL (SELECT rand() AS r)"))
+    diff(sql("SELECT m, x < 2 AS low FROM (SELECT max(k) AS m FROM cl_dept), LATERAL explode(array(rand())) t(x)"))
+    diff(sql("SELECT d.dept, x < 2 AS low FROM cl_dept d LATERAL VIEW explode(array(rand())) t AS x"))
+
+
+@pytest.mark.parametrize("query", [
+    "SELECT * FROM cl_dept d JOIN LATERAL (SELECT d.k * 2 AS doubled) l ON rand() < 2",
+    "SELECT * FROM cl_dept d LEFT JOIN LATERAL (SELECT d.k * 2 AS doubled) l ON doubled > rand()",
+    "SELECT * FROM cl_dept d JOIN LATERAL explode(array(d.k)) t(x) ON rand() < 2",
+])
+def test_lateral_join_condition_not_deterministic(diff_error, query):
+    diff_error(sql(query), "UNSUPPORTED_SUBQUERY_EXPRESSION_CATEGORY.LATERAL_JOIN_CONDITION_NON_DETERMINISTIC")
+
+
 # --- Global temporary views ---------------------------------------------------------------------
 
 

@@ -1,7 +1,8 @@
 // Spark partitions through the executor: a range's slices (their bounds without overflow, each
 // morsel inside one partition, whole partitions on request), the position of every batch's
 // first row in its partition, positions counted after an operator that drops rows, one
-// partition after a sink, a union's numbering, and slices keeping their rows' positions.
+// partition after a sink, a sort within partitions keeping them, a union's numbering, slices
+// keeping their rows' positions, and the exchanges' partitionings.
 
 #include <gtest/gtest.h>
 
@@ -129,6 +130,22 @@ TEST(RangePartitions, SinkOutputIsOnePartitionAndUnionsNumberInTurn) {
   EXPECT_EQ(rows[12], std::make_pair(int64_t{4}, int64_t{4} << 33));
 }
 
+TEST(RangePartitions, SortWithinPartitionsKeepsEachPartition) {
+  // range(0, 10, 1, 3) sorted by id descending within partitions: slices [0, 3), [3, 6) and
+  // [6, 10) stay partitions 0, 1 and 2, each in reverse.
+  auto sorted = std::make_unique<Sort>(std::vector<SortKey>{{column(0, DataType::long_()), false, true}}, -1, 0, true);
+  sorted->children.push_back(std::make_unique<RangeScan>(0, 10, 1, 3));
+  EXPECT_EQ(sorted->output_partitions(), 3);
+  auto rows = numbered(*numbering(std::move(sorted)));
+  ASSERT_EQ(rows.size(), 10u);
+  for (auto& [id, where] : rows) {
+    const int64_t partition = id < 3 ? 0 : id < 6 ? 1 : 2;
+    const int64_t end = partition == 0 ? 3 : partition == 1 ? 6 : 10;
+    EXPECT_EQ(where.first, partition) << id;
+    EXPECT_EQ(where.second, (partition << 33) + (end - 1 - id)) << id;
+  }
+}
+
 TEST(BatchPartition, SlicesKeepPositions) {
   Batch b({Column::constant(DataType::long_(), Value::integer(1), 10)}, 10);
   b.partition = 3;
@@ -183,6 +200,29 @@ TEST(ExchangePartitions, RangeBoundsSkipDuplicateKeys) {
   for (auto& [id, p] : sorted) EXPECT_EQ(p, id / 25) << id;
   auto descending = exchanged(ShuffleExchange::Kind::kRange, 100, 2, 4, {{column(0, DataType::long_()), false, true}});
   for (auto& [id, p] : descending) EXPECT_EQ(p, (99 - id) / 25) << id;
+}
+
+TEST(ExchangePartitions, HashPartitionCountFollowsTheRows) {
+  // A partition per 30 rows, at most 8: 100 rows fill 4, 10 rows one, 1000 rows stop at 8.
+  // The key id % 7 has seven values of 14 or 15 rows among 100: each value's rows in one
+  // partition, the values spread so that no partition has more than two.
+  auto key = call("hash", {call("%", {column(0, DataType::long_()), literal(Value::integer(7), DataType::long_())})});
+  for (auto [n, count] : {std::pair<int64_t, int64_t>{100, 4}, {10, 1}, {1000, 8}}) {
+    auto exchange = std::make_unique<ShuffleExchange>(ShuffleExchange::Kind::kHash, 8, std::vector<SortKey>{{key, true, true}},
+                                                      "", 30);
+    exchange->children.push_back(std::make_unique<RangeScan>(0, n, 1, 3));
+    auto rows = numbered(*numbering(std::move(exchange)));
+    ASSERT_EQ(rows.size(), static_cast<size_t>(n));
+    std::map<int64_t, int64_t> partition_of_value;
+    std::map<int64_t, std::set<int64_t>> values_of_partition;
+    for (auto& [id, where] : rows) {
+      auto [it, fresh] = partition_of_value.emplace(id % 7, where.first);
+      EXPECT_EQ(it->second, where.first) << id;
+      values_of_partition[where.first].insert(id % 7);
+    }
+    EXPECT_EQ(static_cast<int64_t>(values_of_partition.size()), std::min<int64_t>(count, 7)) << n;
+    for (auto& [p, values] : values_of_partition) EXPECT_LE(values.size(), n == 10 ? 7u : 2u) << n;
+  }
 }
 
 TEST(ExchangePartitions, CoalesceGroupsNeighbouringPartitions) {

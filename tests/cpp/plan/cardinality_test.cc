@@ -221,3 +221,45 @@ TEST(Cardinality, InputsThatMultiplyRowsWaitForEveryKeyedInput) {
 
 }  // namespace
 }  // namespace ember::plan
+
+namespace ember::plan {
+namespace {
+
+PlanPtr unary(PlanKind kind, PlanPtr child, int64_t limit = 0) {
+  auto n = std::make_shared<PlanNode>();
+  n->kind = kind;
+  n->children = {std::move(child)};
+  n->limit = limit;
+  return n;
+}
+
+TEST(MaxRows, BoundsAsSparksMaxRows) {
+  Session s("t");
+  auto bound = [&](const PlanPtr& p) { return max_rows(s.analyze(p)); };
+  EXPECT_EQ(bound(range(5)), 5);
+  EXPECT_EQ(bound(unary(PlanKind::kLimit, range(5), 2)), 2);
+  EXPECT_EQ(bound(unary(PlanKind::kOffset, range(5), 2)), 3);
+  EXPECT_EQ(bound(unary(PlanKind::kOffset, range(5), 9)), 0);
+  EXPECT_EQ(bound(filtered(range(5), call(">", {col({"id"}), i64(2)}))), 5);
+  // A join multiplies; an outer join keeps its preserved side's rows at least; a semi join
+  // keeps the left side's.
+  EXPECT_EQ(bound(join(keyed(3, "a"), keyed(4, "b"), JoinType::kCross, nullptr)), 12);
+  EXPECT_EQ(bound(join(keyed(3, "a"), unary(PlanKind::kLimit, keyed(4, "b"), 0), JoinType::kLeftOuter, nullptr)), 3);
+  EXPECT_EQ(bound(join(keyed(3, "a"), keyed(0, "b"), JoinType::kFullOuter, nullptr)), 3);
+  EXPECT_EQ(bound(join(keyed(3, "a"), keyed(4, "b"), JoinType::kLeftSemi, call("==", {col({"a"}), col({"b"})}))), 3);
+  // An aggregate without keys is one row; with keys as many as its input.
+  auto global = std::make_shared<PlanNode>();
+  global->kind = PlanKind::kAggregate;
+  global->children = {range(100)};
+  global->aggregates = {alias(call("count", {col({"id"})}), "n")};
+  EXPECT_EQ(bound(global), 1);
+  // Drawn with replacement, a sample may repeat rows.
+  auto sample = unary(PlanKind::kSample, range(5));
+  std::const_pointer_cast<PlanNode>(sample)->with_replacement = true;
+  EXPECT_EQ(bound(sample), std::nullopt);
+  std::const_pointer_cast<PlanNode>(sample)->with_replacement = false;
+  EXPECT_EQ(bound(sample), 5);
+}
+
+}  // namespace
+}  // namespace ember::plan
