@@ -357,6 +357,27 @@ def run_time_error(ember, oracle, program, error_class):
     assert condition == error_class or condition.startswith(error_class + "."), condition
 
 
+
+def python_errors(ember, oracle, program, marker: str) -> tuple[BaseException, BaseException]:
+    """Both engines fail while running `program` because Python code raised: Spark's error and
+    Ember's both carry `marker` (the Python exception's text), and Ember's is a PythonException
+    as pyspark shows one from its own workers. Returns (Spark's error, Ember's error)."""
+    errors = []
+    for spark in (oracle, ember):
+        with session_mode(spark):
+            try:
+                program(spark).collect()
+            except Exception as e:  # noqa: BLE001 - the error is inspected below
+                errors.append(e)
+            else:
+                raise AssertionError(f"{'ember' if spark is ember else 'spark'} raised nothing")
+    expected, actual = errors
+    assert marker in str(expected), str(expected)[:2000]
+    assert type(actual).__name__ == "PythonException", repr(actual)
+    assert marker in str(actual), str(actual)[:2000]
+    assert "An exception was thrown from the Python worker" in str(actual), str(actual)[:2000]
+    return expected, actual
+
 @contextlib.contextmanager
 def session_conf(ember, oracle, **conf):
     """Sets session configurations (dots written as underscores) on both engines for a block."""

@@ -236,15 +236,9 @@ class NotIterable:
 
 
 def _same_python_error(ember, oracle, cls, return_type, marker, use_arrow=None):
-    from harness import session_mode
+    from harness import python_errors, session_mode
 
-    program = lambda s: make(cls, return_type, use_arrow)(F.lit(3))  # noqa: E731
-    expected = _python_error(oracle, program)
-    actual = _python_error(ember, program)
-    assert marker in str(expected), str(expected)
-    assert type(actual).__name__ == "PythonException", repr(actual)
-    assert marker in str(actual), str(actual)
-    assert "An exception was thrown from the Python worker" in str(actual)
+    python_errors(ember, oracle, lambda s: make(cls, return_type, use_arrow)(F.lit(3)), marker)
     # The server keeps serving, with a fresh worker.
     with session_mode(ember):
         assert make(Squares, "num: int, squared: int")(F.lit(2), F.lit(2)).collect()[0][1] == 4

@@ -471,21 +471,13 @@ class RaisesOnAValue:
 
 @pytest.mark.parametrize("partitioned", [False, True])
 def test_exception_in_eval(ember, oracle, partitioned):
-    from harness import session_mode
+    from harness import python_errors, session_mode
 
     def program(s):
         t = table(s).asTable()
         return make(RaisesOnAValue, "v int")(t.partitionBy("k") if partitioned else t)
 
-    errors = []
-    for spark in (oracle, ember):
-        with session_mode(spark):
-            with pytest.raises(Exception) as info:
-                program(spark).collect()
-        errors.append(info.value)
-    assert "refused 21" in str(errors[0]), str(errors[0])
-    assert type(errors[1]).__name__ == "PythonException", repr(errors[1])
-    assert "refused 21" in str(errors[1]), str(errors[1])
+    python_errors(ember, oracle, program, "refused 21")
     # The server keeps serving.
     with session_mode(ember):
         assert sorted(make(Echo, "fields string, v int, s string")(table(ember).asTable()).select("v").collect()) == \

@@ -151,20 +151,12 @@ def test_partitions_run_as_several_tasks(ember):
 
 
 def test_exception_in_one_task(ember, oracle):
-    from harness import session_mode
+    from harness import python_errors, session_mode
 
     def program(s):
         return F.udtf(RaisesOnOneKey, returnType="v int")(big_table(s).asTable().partitionBy("k"))
 
-    errors = []
-    for spark in (oracle, ember):
-        with session_mode(spark):
-            with pytest.raises(Exception) as info:
-                program(spark).collect()
-        errors.append(info.value)
-    assert "refused key 17" in str(errors[0]), str(errors[0])
-    assert type(errors[1]).__name__ == "PythonException", repr(errors[1])
-    assert "refused key 17" in str(errors[1]), str(errors[1])
+    python_errors(ember, oracle, program, "refused key 17")
     # The server keeps serving, the same function over rows it accepts too.
     with session_mode(ember):
         rows = F.udtf(RaisesOnOneKey, returnType="v int")(
