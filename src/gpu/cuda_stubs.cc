@@ -44,15 +44,21 @@ GroupTable::GroupTable(const AggregateLayout&, uint64_t, DeviceMemoryPool&, cons
 uint64_t GroupTable::size(const Stream&) const { return 0; }
 void GroupTable::reset(const Stream&) {}
 void GroupTable::merge_from(GroupTable&, const Stream&) {}
-bool GroupTable::reserve_strings(uint64_t, const Stream&) { return false; }
-GroupTable::Counters GroupTable::read_counters(const Stream&) { return last_; }
+bool GroupTable::reserve_strings(uint64_t, uint64_t, const Stream&) { return false; }
+GroupTable::Counters GroupTable::read_counters(const Stream&) const { return {}; }
 TableRows GroupTable::download(const Stream&) const { return {}; }
 size_t GroupTable::bytes() const { return 0; }
 
-uint32_t aggregate_range(const Program&, const RangeRows&, GroupTable&, Runtime&, const Stream&) {
+KernelProgram::KernelProgram(const Program&, const AggregateLayout&, DeviceMemoryPool&,
+                             const Stream&) {
+  no_cuda("KernelProgram");
+}
+GroupTable::Counters aggregate_range(const KernelProgram&, const RangeRows&, GroupTable&, Runtime&,
+                                     const Stream&) {
   no_cuda("aggregate_range");
 }
-uint32_t aggregate_batch(const Program&, const BatchRows&, GroupTable&, Runtime&, const Stream&) {
+GroupTable::Counters aggregate_batch(const KernelProgram&, const BatchRows&, GroupTable&, Runtime&,
+                                     const Stream&) {
   no_cuda("aggregate_batch");
 }
 double measure_copy_bandwidth(size_t, int, Runtime&) { no_cuda("measure_copy_bandwidth"); }

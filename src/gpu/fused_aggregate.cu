@@ -74,7 +74,7 @@ struct Params {
   const Instr* code;
   const AccSpec* accs;
   const uint64_t* init_slots;
-  const ColumnArg* columns;
+  ColumnArg columns[kMaxKernelColumns];  // in the parameters: no upload per batch
   const uint64_t* jump;  // kJumpTables matrices
   uint32_t* flags;
   TableArg table;
@@ -818,7 +818,7 @@ __host__ __device__ inline SharedLayout shared_layout(int num_instrs, int num_ac
 /// kStrings: some group key is a string (a separate instantiation keeps the numeric kernel free
 /// of the key bytes' bookkeeping).
 template <bool kStrings>
-__global__ void __launch_bounds__(kBlockThreads) fused_aggregate_kernel(const Params p) {
+__global__ void __launch_bounds__(kBlockThreads) fused_aggregate_kernel(const __grid_constant__ Params p) {
   extern __shared__ __align__(16) unsigned char smem[];
   SharedLayout L = shared_layout(p.num_instrs, p.num_accs, p.num_slots, p.num_regs, p.num_keys,
                                  p.local_capacity);
@@ -1016,33 +1016,16 @@ __global__ void copy_kernel(const uint4* __restrict__ in, uint4* __restrict__ ou
     out[i] = in[i];
 }
 
-/// Launches the fused kernel over `rows` rows described by `p` (source fields set by caller).
-uint32_t launch(const Program& program, Params p, GroupTable& table, Runtime& runtime,
-                const Stream& stream, const std::vector<ColumnArg>& columns) {
-  const AggregateLayout& layout = table.layout();
-  if (p.rows <= 0) return 0;
-  DeviceMemoryPool& pool = runtime.device_pool();
-  // Program, accumulators, initial slots and column pointers in one upload.
-  std::vector<uint64_t> init = layout.initial_slots();
-  size_t code_bytes = align_up(program.code.size() * sizeof(Instr), 16);
-  size_t acc_bytes = align_up(layout.accumulators().size() * sizeof(AccSpec), 16);
-  size_t init_bytes = align_up(init.size() * 8, 16);
-  size_t col_bytes = align_up(columns.size() * sizeof(ColumnArg), 16);
-  std::vector<uint8_t> host(code_bytes + acc_bytes + init_bytes + col_bytes + 16, 0);
-  std::memcpy(host.data(), program.code.data(), program.code.size() * sizeof(Instr));
-  std::memcpy(host.data() + code_bytes, layout.accumulators().data(),
-              layout.accumulators().size() * sizeof(AccSpec));
-  std::memcpy(host.data() + code_bytes + acc_bytes, init.data(), init.size() * 8);
-  if (!columns.empty())
-    std::memcpy(host.data() + code_bytes + acc_bytes + init_bytes, columns.data(),
-                columns.size() * sizeof(ColumnArg));
-  DeviceBuffer args(host.size(), pool, stream);
-  copy_to_device(args.data(), host.data(), host.size(), stream);
-  auto* base = args.as<uint8_t>();
-  p.code = reinterpret_cast<const Instr*>(base);
-  p.accs = reinterpret_cast<const AccSpec*>(base + code_bytes);
-  p.init_slots = reinterpret_cast<const uint64_t*>(base + code_bytes + acc_bytes);
-  p.columns = reinterpret_cast<const ColumnArg*>(base + code_bytes + acc_bytes + init_bytes);
+/// Launches the fused kernel over `rows` rows described by `p` (source fields and columns set
+/// by the caller) and reads the table's counters back.
+GroupTable::Counters launch(const KernelProgram& kp, Params p, GroupTable& table,
+                            Runtime& runtime, const Stream& stream) {
+  const AggregateLayout& layout = kp.layout();
+  const Program& program = kp.program();
+  if (p.rows <= 0) return table.read_counters(stream);
+  p.code = static_cast<const Instr*>(kp.code());
+  p.accs = static_cast<const AccSpec*>(kp.accumulators());
+  p.init_slots = kp.initial_slots();
   p.jump = static_cast<const uint64_t*>(runtime.rand_jump_tables());
   p.flags = table.counters() + 1;
   p.table = table_arg(table);
@@ -1056,44 +1039,16 @@ uint32_t launch(const Program& program, Params p, GroupTable& table, Runtime& ru
   p.num_rand = program.rand_generators;
   for (const Instr& in : program.code)
     if (in.op == OpCode::kRand) p.seeds[in.c] = in.imm;
-
-  const DeviceInfo& info = device_info();
-  // The block table: as many slots as fit beside the register file in the shared memory
-  // budget, half of them usable (linear probing stays short).
-  // 48 KB keeps four blocks on a multiprocessor (registers allow four); a table of 512 slots
-  // (256 groups) fits beside the headline query's registers.
-  size_t budget = std::min<size_t>(info.shared_memory_per_block, 48 * 1024);
-  int capacity = 1024;
-  while (
-      capacity > 0 &&
-      shared_layout(p.num_instrs, p.num_accs, p.num_slots, p.num_regs, p.num_keys, capacity).total >
-          budget)
-    capacity /= 2;
-  if (capacity < 32) capacity = 0;
-  // EMBER_GPU_BLOCK_TABLE=0 sends every row to the global table (for measurements).
-  if (const char* knob = std::getenv("EMBER_GPU_BLOCK_TABLE");
-      knob != nullptr && std::string(knob) == "0")
-    capacity = 0;
-  p.local_capacity = capacity;
-  p.local_limit = capacity / 2;
-  size_t smem =
-      shared_layout(p.num_instrs, p.num_accs, p.num_slots, p.num_regs, p.num_keys, capacity).total;
-  if (smem > info.shared_memory_per_block)
-    throw Unsupported("the expressions need more shared memory than the device has");
+  p.local_capacity = kp.block_table_slots();
+  p.local_limit = kp.block_table_slots() / 2;
   void (*kernel)(const Params) =
       p.table.string_keys != 0 ? fused_aggregate_kernel<true> : fused_aggregate_kernel<false>;
-  EMBER_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
-                                        static_cast<int>(smem)));
-  int per_sm = 0;
-  EMBER_CUDA_CHECK(
-      cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlockThreads, smem));
-  per_sm = std::max(per_sm, 1);
   int64_t chunks = (p.rows + p.chunk_rows - 1) / p.chunk_rows;
-  int grid = static_cast<int>(
-      std::min<int64_t>(chunks, static_cast<int64_t>(info.multiprocessors) * per_sm));
-  kernel<<<grid, kBlockThreads, smem, raw(stream)>>>(p);
+  int grid = static_cast<int>(std::min<int64_t>(
+      chunks, static_cast<int64_t>(device_info().multiprocessors) * kp.blocks_per_multiprocessor()));
+  kernel<<<grid, kBlockThreads, kp.shared_bytes(), raw(stream)>>>(p);
   EMBER_CUDA_CHECK_LAUNCH("fused_aggregate_kernel");
-  return table.read_counters(stream).flags;
+  return table.read_counters(stream);
 }
 
 /// A thread's page-locked landing place for counter read-backs (copies into pageable memory
@@ -1135,7 +1090,6 @@ size_t GroupTable::bytes() const {
 }
 
 void GroupTable::reset(const Stream& stream) {
-  counters_known_ = false;
   fill_device(counters_.data(), 0, counters_.size(), stream);
   init_table_kernel<<<grid_for(capacity_), 256, 0, raw(stream)>>>(
       states(), slots(), capacity_, init_.as<uint64_t>(), layout_->slots());
@@ -1149,7 +1103,7 @@ uint64_t GroupTable::size(const Stream& stream) const {
   return n;
 }
 
-GroupTable::Counters GroupTable::read_counters(const Stream& stream) {
+GroupTable::Counters GroupTable::read_counters(const Stream& stream) const {
   static thread_local CounterScratch scratch;
   uint64_t words[2] = {0, 0};
   uint64_t* to = scratch.words != nullptr ? scratch.words : words;
@@ -1158,15 +1112,14 @@ GroupTable::Counters GroupTable::read_counters(const Stream& stream) {
   stream.synchronize();
   uint32_t c[2];
   std::memcpy(c, to, sizeof c);
-  last_.size = c[0];
-  last_.flags = c[1];
-  last_.heap_used = string_keys() ? to[1] : 0;
-  counters_known_ = true;
-  return last_;
+  Counters counters;
+  counters.size = c[0];
+  counters.flags = c[1];
+  counters.heap_used = string_keys() ? to[1] : 0;
+  return counters;
 }
 
 void GroupTable::merge_from(GroupTable& other, const Stream& stream) {
-  counters_known_ = false;
   heap_ = std::move(other.heap_);
   heap_used_ = std::move(other.heap_used_);
   other.heap_used_ = DeviceBuffer(8, *pool_, stream);
@@ -1184,13 +1137,8 @@ void GroupTable::merge_from(GroupTable& other, const Stream& stream) {
     throw GpuError("merge_table_kernel", "kErrorRowsDropped", "the larger table is full", false);
 }
 
-bool GroupTable::reserve_strings(uint64_t bytes, const Stream& stream) {
+bool GroupTable::reserve_strings(uint64_t bytes, uint64_t used, const Stream& stream) {
   if (!layout_->has_string_keys() || bytes == 0) return false;
-  uint64_t used = last_.heap_used;
-  if (!counters_known_) {
-    copy_to_host(&used, heap_used(), sizeof used, stream);
-    stream.synchronize();
-  }
   uint64_t need = used + bytes;
   if (need <= heap_.size()) return false;
   // Heap references hold 32-bit offsets.
@@ -1250,10 +1198,71 @@ TableRows GroupTable::download(const Stream& stream) const {
   return rows;
 }
 
+// ---- KernelProgram ---------------------------------------------------------------------------
+
+KernelProgram::KernelProgram(const Program& program, const AggregateLayout& layout,
+                             DeviceMemoryPool& pool, const Stream& stream)
+    : program_(&program), layout_(&layout) {
+  if (program.columns.size() > static_cast<size_t>(kMaxKernelColumns))
+    throw Unsupported("the aggregation reads more than " + std::to_string(kMaxKernelColumns) +
+                      " columns");
+  std::vector<uint64_t> init = layout.initial_slots();
+  size_t code_bytes = align_up(program.code.size() * sizeof(Instr), 16);
+  size_t acc_bytes = align_up(layout.accumulators().size() * sizeof(AccSpec), 16);
+  size_t init_bytes = align_up(init.size() * 8, 16);
+  acc_offset_ = code_bytes;
+  init_offset_ = code_bytes + acc_bytes;
+  std::vector<uint8_t> host(code_bytes + acc_bytes + init_bytes + 16, 0);
+  std::memcpy(host.data(), program.code.data(), program.code.size() * sizeof(Instr));
+  std::memcpy(host.data() + acc_offset_, layout.accumulators().data(),
+              layout.accumulators().size() * sizeof(AccSpec));
+  std::memcpy(host.data() + init_offset_, init.data(), init.size() * 8);
+  args_ = DeviceBuffer(host.size(), pool, stream);
+  copy_to_device(args_.data(), host.data(), host.size(), stream);
+
+  const int num_instrs = static_cast<int>(program.code.size());
+  const int num_accs = static_cast<int>(layout.accumulators().size());
+  const int num_keys = static_cast<int>(layout.key_registers().size());
+  const DeviceInfo& info = device_info();
+  // The block table: as many slots as fit beside the register file in the shared memory
+  // budget, half of them usable (linear probing stays short).
+  // 48 KB keeps four blocks on a multiprocessor (registers allow four); a table of 512 slots
+  // (256 groups) fits beside the headline query's registers.
+  size_t budget = std::min<size_t>(info.shared_memory_per_block, 48 * 1024);
+  int capacity = 1024;
+  while (capacity > 0 && shared_layout(num_instrs, num_accs, layout.slots(), program.registers,
+                                       num_keys, capacity)
+                                 .total > budget)
+    capacity /= 2;
+  if (capacity < 32) capacity = 0;
+  // EMBER_GPU_BLOCK_TABLE=0 sends every row to the global table (for measurements).
+  if (const char* knob = std::getenv("EMBER_GPU_BLOCK_TABLE");
+      knob != nullptr && std::string(knob) == "0")
+    capacity = 0;
+  block_table_slots_ = capacity;
+  shared_bytes_ =
+      shared_layout(num_instrs, num_accs, layout.slots(), program.registers, num_keys, capacity)
+          .total;
+  if (shared_bytes_ > info.shared_memory_per_block)
+    throw Unsupported("the expressions need more shared memory than the device has");
+  void (*kernel)(const Params) =
+      layout.has_string_keys() ? fused_aggregate_kernel<true> : fused_aggregate_kernel<false>;
+  // The device's whole limit, the same for every query, so that queries running side by side
+  // never lower it under one another's launches.
+  EMBER_CUDA_CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                        static_cast<int>(info.shared_memory_per_block)));
+  int per_sm = 0;
+  EMBER_CUDA_CHECK(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, kBlockThreads,
+                                                                 shared_bytes_));
+  blocks_per_sm_ = std::max(per_sm, 1);
+  // Kernels on other streams read the arguments: the upload completes here.
+  stream.synchronize();
+}
+
 // ---- Entry points ----------------------------------------------------------------------------
 
-uint32_t aggregate_range(const Program& program, const RangeRows& rows, GroupTable& table,
-                         Runtime& runtime, const Stream& stream) {
+GroupTable::Counters aggregate_range(const KernelProgram& program, const RangeRows& rows,
+                                     GroupTable& table, Runtime& runtime, const Stream& stream) {
   Params p{};
   p.range = true;
   p.range_start = rows.start;
@@ -1262,11 +1271,12 @@ uint32_t aggregate_range(const Program& program, const RangeRows& rows, GroupTab
   p.partitions = std::max<int64_t>(1, rows.partitions);
   // Threads follow partition boundaries themselves (see the kernel), so chunks need not.
   p.chunk_rows = int64_t{1} << 16;
-  return launch(program, p, table, runtime, stream, {});
+  return launch(program, p, table, runtime, stream);
 }
 
-uint32_t aggregate_batch(const Program& program, const BatchRows& rows, GroupTable& table,
-                         Runtime& runtime, const Stream& stream) {
+GroupTable::Counters aggregate_batch(const KernelProgram& kernel_program, const BatchRows& rows,
+                                     GroupTable& table, Runtime& runtime, const Stream& stream) {
+  const Program& program = kernel_program.program();
   Params p{};
   p.range = false;
   p.rows = rows.rows;
@@ -1281,9 +1291,15 @@ uint32_t aggregate_batch(const Program& program, const BatchRows& rows, GroupTab
                                    (per_block + kBlockThreads - 1) / kBlockThreads * kBlockThreads);
   if (program.rand_generators > 0)  // rand draws a thread's rows in sequence (see the kernel)
     p.chunk_rows = static_cast<int64_t>(kBlockThreads) * kRowsPerThread;
-  std::vector<ColumnArg> columns;
-  for (const DeviceColumn* c : rows.columns)
-    columns.push_back({c->data.data(), c->validity.as<uint8_t>(), c->offsets.as<int32_t>(), c->codes.as<int32_t>()});
+  if (rows.columns.size() > static_cast<size_t>(kMaxKernelColumns))
+    throw Unsupported("the aggregation reads more than " + std::to_string(kMaxKernelColumns) +
+                      " columns");
+  p.num_columns = static_cast<int>(rows.columns.size());
+  for (size_t i = 0; i < rows.columns.size(); ++i) {
+    const DeviceColumn* c = rows.columns[i];
+    p.columns[i] = {c->data.data(), c->validity.as<uint8_t>(), c->offsets.as<int32_t>(),
+                    c->codes.as<int32_t>()};
+  }
   // A string key reads the bytes of the column it was loaded from.
   const std::vector<int>& sources = table.layout().key_string_sources();
   for (size_t k = 0; k < sources.size(); ++k) {
@@ -1297,7 +1313,7 @@ uint32_t aggregate_batch(const Program& program, const BatchRows& rows, GroupTab
     if (!found)
       throw GpuError("aggregate_batch", "no column", "a string key's column is not loaded", false);
   }
-  return launch(program, p, table, runtime, stream, columns);
+  return launch(kernel_program, p, table, runtime, stream);
 }
 
 double measure_copy_bandwidth(size_t bytes, int repeats, Runtime& runtime) {

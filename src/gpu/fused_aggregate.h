@@ -51,20 +51,18 @@ class GroupTable {
     uint32_t flags = 0;
     uint64_t heap_used = 0;
   };
-  /// Reads the counters back in one synchronization of the stream (after a kernel) and keeps
-  /// them for `reserve_strings` and `last_counters`.
-  Counters read_counters(const Stream& stream);
-  /// The counters the last `read_counters` saw.
-  const Counters& last_counters() const { return last_; }
+  /// Reads the counters back in one synchronization of `stream` (after a kernel on it). Kernels
+  /// on other streams may run meanwhile: their groups count once they are done.
+  Counters read_counters(const Stream& stream) const;
   /// Empties the table.
   void reset(const Stream& stream);
   /// Inserts the groups of `other` into this table, which must be empty (for growing); the
   /// string heap moves over from `other`.
   void merge_from(GroupTable& other, const Stream& stream);
-  /// Makes room for `bytes` more string key bytes in the heap (reading the bytes used back unless
-  /// `read_counters` saw them since the last change); true when it queued work on `stream`.
+  /// Makes room for `bytes` more string key bytes in a heap that holds `used` (as
+  /// `read_counters` saw it with no kernel running); true when it queued work on `stream`.
   /// Throws Unsupported past 4 GiB of distinct key bytes.
-  bool reserve_strings(uint64_t bytes, const Stream& stream);
+  bool reserve_strings(uint64_t bytes, uint64_t used, const Stream& stream);
   /// Copies the groups to the host (compacted on the device first).
   TableRows download(const Stream& stream) const;
   /// Device memory the table holds.
@@ -91,9 +89,42 @@ class GroupTable {
   uint64_t capacity_;
   DeviceBuffer states_, nulls_, keys_, slots_, counters_, init_;
   DeviceBuffer refs_, heap_, heap_used_;
-  Counters last_;
-  bool counters_known_ = false;  // `last_` is what the device holds
 };
+
+/// What a query's kernels share: the program's code, accumulators and initial slots, uploaded
+/// once (each launch copied them from pageable memory before, and its batch waited for that
+/// copy), and the launch shape they need (shared memory, block table, blocks per
+/// multiprocessor). Kernels on any stream may use it once it is built: the constructor waits for
+/// its upload.
+class KernelProgram {
+ public:
+  KernelProgram(const Program& program, const AggregateLayout& layout, DeviceMemoryPool& pool,
+                const Stream& stream);
+  const Program& program() const { return *program_; }
+  const AggregateLayout& layout() const { return *layout_; }
+
+  // For the launches.
+  const void* code() const { return args_.data(); }
+  const void* accumulators() const { return args_.as<uint8_t>() + acc_offset_; }
+  const uint64_t* initial_slots() const {
+    return reinterpret_cast<const uint64_t*>(args_.as<uint8_t>() + init_offset_);
+  }
+  int block_table_slots() const { return block_table_slots_; }
+  size_t shared_bytes() const { return shared_bytes_; }
+  int blocks_per_multiprocessor() const { return blocks_per_sm_; }
+
+ private:
+  const Program* program_;
+  const AggregateLayout* layout_;
+  DeviceBuffer args_;
+  size_t acc_offset_ = 0, init_offset_ = 0;
+  int block_table_slots_ = 0;
+  size_t shared_bytes_ = 0;
+  int blocks_per_sm_ = 1;
+};
+
+/// Source columns a kernel reads at most (their pointers travel as kernel parameters).
+constexpr int kMaxKernelColumns = 48;
 
 /// Rows of a range: row i has id start + i * step; rand numbers rows per partition, Spark's
 /// `partitions` slices of the range (exec::RangeScan).
@@ -113,14 +144,15 @@ struct BatchRows {
   int64_t row_offset = 0;
 };
 
-/// Runs the fused kernel into `table`; returns the error flags (kError*) after synchronizing.
-/// kErrorTableFull: the table is past its load limit (results are right; grow it before more
-/// rows); kErrorRowsDropped: rows found no free slot, the table must grow and the rows be run
-/// again.
-uint32_t aggregate_range(const Program& program, const RangeRows& rows, GroupTable& table,
-                         Runtime& runtime, const Stream& stream);
-uint32_t aggregate_batch(const Program& program, const BatchRows& rows, GroupTable& table,
-                         Runtime& runtime, const Stream& stream);
+/// Runs the fused kernel into `table` on `stream`; returns the table's counters after waiting
+/// for it. Their flags (kError*): kErrorTableFull, the table is past its load limit (results
+/// are right; grow it before more rows); kErrorRowsDropped, rows found no free slot, the table
+/// must grow and the rows be run again. Kernels into one table may run at once on different
+/// streams (every update is atomic) as long as none grows it meanwhile.
+GroupTable::Counters aggregate_range(const KernelProgram& program, const RangeRows& rows,
+                                     GroupTable& table, Runtime& runtime, const Stream& stream);
+GroupTable::Counters aggregate_batch(const KernelProgram& program, const BatchRows& rows,
+                                     GroupTable& table, Runtime& runtime, const Stream& stream);
 
 /// Measures a device-to-device copy of `bytes` (median of `repeats` timed copies); returns bytes
 /// read plus written per second. For the benchmark's bandwidth ceiling.

@@ -715,6 +715,27 @@ TEST(GpuHashAggregate, HostBatchesGrowTheTableBetweenBatches) {
   expect_same_rows(g, run(*cpu, conf));
 }
 
+TEST(GpuHashAggregate, KernelsSideBySideWhileTheTableAndHeapGrow) {
+  // Many batches of mostly new string and integer keys: scan threads launch into the table at
+  // once while others wait to grow it or its string heap, repeatedly.
+  EMBER_REQUIRE_GPU();
+  Config conf = config(true);
+  auto batches = random_batches(40, 12000, 23, int64_t{1} << 40, int64_t{1} << 40);
+  for (bool strings : {false, true}) {
+    SCOPED_TRACE(strings ? "string keys" : "integer keys");
+    FusedAggregatePlan p;
+    p.keys = {strings ? column(8, DataType::string()) : column(0, L())};
+    p.calls = {aggregate("count", {i32(1)}), aggregate("sum", {column(1, DataType::int_())}),
+               aggregate("max", {column(2, D())})};
+    auto gpu = gpu_over(p, batches, conf);
+    std::vector<Batch> g = run(*gpu, conf);
+    EXPECT_TRUE(gpu->last_run().on_gpu) << gpu->last_run().fallback_reason;
+    EXPECT_GT(gpu->last_run().groups, 400000);
+    auto cpu = cpu_tree_over(p, batches);
+    expect_same_rows(g, run(*cpu, conf));
+  }
+}
+
 TEST(GpuHashAggregate, HostBatchesFallBackWhenMemoryIsShort) {
   EMBER_REQUIRE_GPU();
   Config conf = config(true);
