@@ -73,8 +73,10 @@ DeviceJoinIndex::DeviceJoinIndex(const exec::JoinHashTable::IntIndex&, DeviceMem
   no_cuda("DeviceJoinIndex");
 }
 DeviceJoinIndex::~DeviceJoinIndex() = default;
-void DeviceJoinIndex::probe(const int64_t*, int64_t, bool, DeviceMemoryPool&, const Stream&,
-                            std::vector<int32_t>&, std::vector<int32_t>&) const {
+bool DeviceJoinIndex::gathers(const DataType&) { return false; }
+void DeviceJoinIndex::probe(const int64_t*, int64_t, const exec::JoinProbeRequest&,
+                            const std::vector<const DeviceColumn*>&, DeviceMemoryPool&,
+                            const Stream&, exec::JoinProbeResult&, PinnedPool*) const {
   no_cuda("DeviceJoinIndex::probe");
 }
 
