@@ -18,7 +18,7 @@ bool Operation::interrupt() {
 void Operation::push(Response response) {
   response.set_response_id(new_uuid());
   std::lock_guard<std::mutex> lock(mu_);
-  buffer_.push_back(std::move(response));
+  buffer_.push_back(std::make_shared<const Response>(std::move(response)));
   ++next_index_;
   cv_.notify_all();
 }
@@ -53,7 +53,7 @@ bool Operation::detached_for(Clock::duration idle) const {
 
 int64_t Operation::position_after(const std::string& response_id) const {
   for (size_t i = 0; i < buffer_.size(); ++i) {
-    if (buffer_[i].response_id() == response_id) return first_index_ + static_cast<int64_t>(i) + 1;
+    if (buffer_[i]->response_id() == response_id) return first_index_ + static_cast<int64_t>(i) + 1;
   }
   return -1;
 }
@@ -107,18 +107,18 @@ grpc::Status Operation::stream(grpc::ServerContext* context, grpc::ServerWriter<
     if (context->IsCancelled()) return grpc::Status::CANCELLED;
     if (pos < next_index_) {
       if (pos < first_index_) pos = first_index_;  // released meanwhile by the client
-      Response response;
+      std::shared_ptr<const Response> response;
       if (reattachable_) {
         response = buffer_[static_cast<size_t>(pos - first_index_)];
       } else {
-        // Nobody can ask for it again: hand it over instead of keeping a copy.
+        // Nobody can ask for it again: the buffer lets go of it.
         response = std::move(buffer_.front());
         buffer_.pop_front();
         ++first_index_;
       }
       ++pos;
       lock.unlock();
-      const bool ok = writer->Write(response);
+      const bool ok = writer->Write(*response);
       lock.lock();
       if (!ok) return grpc::Status::CANCELLED;
       continue;

@@ -78,7 +78,9 @@ class Operation {
 
   mutable std::mutex mu_;
   std::condition_variable cv_;
-  std::deque<Response> buffer_;
+  // Shared, so that a sender writes a response a reattaching client may ask for again without
+  // copying it (a result's Arrow batches add up to the whole result).
+  std::deque<std::shared_ptr<const Response>> buffer_;
   int64_t first_index_ = 0;  // sequence number of buffer_.front()
   int64_t next_index_ = 0;   // sequence number of the next pushed response
   bool done_ = false;
