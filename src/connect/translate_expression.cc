@@ -9,7 +9,7 @@
 #include "connect/errors.h"
 #include "connect/translate.h"
 #include "connect/translate_types.h"
-#include "plan/plan_id_resolution.h"
+#include "plan/metadata_columns.h"
 
 namespace ember::connect {
 
@@ -151,10 +151,11 @@ ExprPtr PlanTranslator::expression(const pb::Expression& e) {
     }
     case pb::Expression::kUnresolvedAttribute: {
       const auto& a = e.unresolved_attribute();
-      // df.metadataColumn(name): Ember's relations have no metadata columns (no file source
-      // offers `_metadata`), so the reference resolves nowhere, as Spark's Connect server says
-      // of a name its DataFrame does not have among them.
-      if (a.is_metadata_column()) plan::throw_cannot_resolve_dataframe_column(a.unparsed_identifier());
+      // df.metadataColumn(name): a hidden metadata column of the DataFrame (file reads'
+      // `_metadata`).
+      if (a.is_metadata_column())
+        return plan::metadata_column_reference(plan::parse_attribute_name(a.unparsed_identifier()),
+                                               a.has_plan_id() ? a.plan_id() : -1);
       return plan::col(plan::parse_attribute_name(a.unparsed_identifier()),
                        a.has_plan_id() ? a.plan_id() : -1);
     }

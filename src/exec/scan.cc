@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "exec/operators.h"
+#include "io/file_metadata.h"
 #include "io/spark_splits.h"
 
 namespace ember::exec {
@@ -210,8 +211,11 @@ FileScan::FileScan(std::shared_ptr<const io::DataSourceReader> reader, std::stri
 
 std::string FileScan::details() const {
   std::string s = format_ + " [";
-  for (size_t i = 0; i < projection_.size(); ++i)
-    s += (i ? "," : "") + reader_->schema()[static_cast<size_t>(projection_[i])].name;
+  for (size_t i = 0; i < projection_.size(); ++i) {
+    const auto c = static_cast<size_t>(projection_[i]);
+    s += (i ? "," : "") +
+         (c < reader_->schema().size() ? reader_->schema()[c].name : io::kFileMetadataColumn);
+  }
   s += "]";
   if (!predicates_.empty()) s += ", " + std::to_string(predicates_.size()) + " pushed filter(s)";
   return s;
@@ -246,8 +250,36 @@ void FileScan::read(size_t position, int64_t partition, ExecContext& ctx, const 
   }
   int64_t sub = 0;
   const std::shared_ptr<const InputFileBlock> file = reader_->split_block(split);
-  reader_->read_split(split, projection_, [&](Batch b) {
+  // The `_metadata` column, asked for by the projection index past the reader's schema, is made
+  // here from the split's file block; a Parquet reader gives each row's index within its file
+  // in its place (io/file_metadata.h).
+  const int metadata = static_cast<int>(reader_->schema().size());
+  const auto metadata_at = std::find(projection_.begin(), projection_.end(), metadata);
+  if (metadata_at == projection_.end()) {
+    reader_->read_split(split, projection_, [&](Batch b) {
+      ctx.check_cancelled();
+      b.index = batch_index(static_cast<int64_t>(position), sub++);
+      b.file = file;
+      b.partition = partition;
+      emit(std::move(b));
+    });
+    return;
+  }
+  const auto at = static_cast<size_t>(metadata_at - projection_.begin());
+  const bool row_index = io::has_row_index(format_);
+  const TypePtr type = io::file_metadata_type(format_);
+  std::vector<int> projection = projection_;
+  if (!row_index) projection.erase(projection.begin() + static_cast<std::ptrdiff_t>(at));
+  const InputFileBlock block = file ? *file : InputFileBlock{};
+  const io::FileFacts facts = io::file_facts(block);
+  reader_->read_split(split, projection, [&](Batch b) {
     ctx.check_cancelled();
+    ColumnPtr column = io::file_metadata_column(type, block, facts, b.num_rows,
+                                                row_index ? b.columns[at] : nullptr);
+    if (row_index)
+      b.columns[at] = std::move(column);
+    else
+      b.columns.insert(b.columns.begin() + static_cast<std::ptrdiff_t>(at), std::move(column));
     b.index = batch_index(static_cast<int64_t>(position), sub++);
     b.file = file;
     b.partition = partition;

@@ -261,6 +261,29 @@ class ParquetReader final : public DataSourceReader {
                   const std::function<void(Batch)>& emit) const override {
     const Split& s = splits_[i];
     const ParquetFile& file = files_[s.file];
+    // The projection index past the schema asks for each row's position within its file, the
+    // row_index of the `_metadata` column (io/file_metadata.h): the rows of the row groups
+    // before this one, then the rows emitted before each batch (a row group's rows are all
+    // emitted, in order).
+    const auto row_index_at =
+        std::find(projection.begin(), projection.end(), static_cast<int>(schema_.size()));
+    if (row_index_at != projection.end()) {
+      const auto at = row_index_at - projection.begin();
+      std::vector<int> columns = projection;
+      columns.erase(columns.begin() + at);
+      int64_t next = 0;
+      for (int g = 0; g < s.group; ++g) next += file.metadata->RowGroup(g)->num_rows();
+      read_split(i, columns, [&](Batch b) {
+        auto data = Buffer::allocate(static_cast<size_t>(b.num_rows) * sizeof(int64_t));
+        int64_t* out = data->mutable_as<int64_t>();
+        for (int64_t r = 0; r < b.num_rows; ++r) out[r] = next + r;
+        next += b.num_rows;
+        b.columns.insert(b.columns.begin() + at,
+                         Column::make(DataType::long_(), b.num_rows, nullptr, data));
+        emit(std::move(b));
+      });
+      return;
+    }
     const int64_t group_rows = file.metadata->RowGroup(s.group)->num_rows();
     if (projection.empty()) {
       for (int64_t done = 0; done < group_rows; done += kBatchRows)

@@ -198,9 +198,15 @@ class PartitionedReader final : public DataSourceReader {
   void read_split(size_t i, const std::vector<int>& projection,
                   const std::function<void(Batch)>& emit) const override {
     const auto [g, s] = splits_[i];
+    // The index past the schema (the row index of io/file_metadata.h) is the inner reader's
+    // index past its own schema, the data columns.
+    auto inner_column = [&](int c) {
+      if (static_cast<size_t>(c) < num_data_) return c;
+      return static_cast<size_t>(c) == schema_.size() ? static_cast<int>(num_data_) : -1;
+    };
     std::vector<int> inner;
     for (int c : projection)
-      if (static_cast<size_t>(c) < num_data_) inner.push_back(c);
+      if (inner_column(c) >= 0) inner.push_back(inner_column(c));
     const auto& values = spec_.groups[g].values;
     readers_[g]->read_split(s, inner, [&](Batch b) {
       Batch out;
@@ -208,7 +214,7 @@ class PartitionedReader final : public DataSourceReader {
       out.index = b.index;
       size_t next = 0;
       for (int c : projection) {
-        if (static_cast<size_t>(c) < num_data_) {
+        if (inner_column(c) >= 0) {
           out.columns.push_back(b.columns[next++]);
         } else {
           const size_t p = static_cast<size_t>(c) - num_data_;

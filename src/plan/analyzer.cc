@@ -21,11 +21,13 @@
 #include "functions/function.h"
 #include "functions/regexp_util.h"
 #include "functions/variant_util.h"
+#include "io/file_metadata.h"
 #include "plan/generator_resolution.h"
 #include "plan/inline_table.h"
 #include "plan/optimizer.h"
 #include "plan/lambda_resolution.h"
 #include "plan/lateral_checks.h"
+#include "plan/metadata_columns.h"
 #include "plan/named_arguments.h"
 #include "plan/subquery.h"
 #include "plan/table_argument.h"
@@ -276,6 +278,14 @@ class Analyzer {
   /// While a join condition resolves: the scope node whose two inputs df["col"] references
   /// search (Spark resolves a condition by the join's children).
   const PlanNode* join_condition_scope_ = nullptr;
+  /// While an operator resolves: the metadata columns (plan/metadata_columns.h) its references
+  /// resolved to, each with the input node it was found below, which resolve_here then widens.
+  std::vector<std::pair<const PlanNode*, ExprPtr>> metadata_needed_;
+  /// A metadata column reachable from `child` that `parts` names (by_name: as a plain name;
+  /// otherwise df.metadataColumn's reference below the DataFrame `plan_id`), recorded as needed.
+  std::optional<std::pair<ExprPtr, size_t>> match_metadata(const std::vector<std::string>& parts,
+                                                           const PlanPtr& child, int64_t plan_id,
+                                                           bool by_name);
 };
 
 PlanPtr Analyzer::resolve(const PlanPtr& p) {
@@ -300,12 +310,77 @@ PlanPtr Analyzer::resolve_here(const PlanPtr& p) {
   } else {
     for (auto& c : p->children) children.push_back(resolve(c));
   }
-  PlanPtr r = resolve_node(p, std::move(children));
+  // References to hidden metadata columns are collected per operator (nested operators, such as
+  // subqueries' plans, keep their own).
+  std::vector<std::pair<const PlanNode*, ExprPtr>> outer_needed = std::move(metadata_needed_);
+  metadata_needed_.clear();
+  PlanPtr r;
+  try {
+    r = resolve_node(p, children);
+  } catch (...) {
+    metadata_needed_ = std::move(outer_needed);
+    throw;
+  }
+  std::vector<std::pair<const PlanNode*, ExprPtr>> needed = std::move(metadata_needed_);
+  metadata_needed_ = std::move(outer_needed);
   if (p->inline_table) r = evaluate_inline_table(r, session_.config());
   auto* m = const_cast<PlanNode*>(r.get());
   m->resolved = true;
   if (m->plan_id < 0) m->plan_id = p->plan_id;
+  if (!needed.empty()) {
+    PlanPtr widened = with_needed_metadata(r, needed);
+    if (!widened) {
+      const ExprPtr& a = needed.front().second;
+      unresolved_column({a->name}, children.empty() ? r : children[0]);
+    }
+    r = widened;
+  }
   return r;
+}
+
+std::optional<std::pair<ExprPtr, size_t>> Analyzer::match_metadata(
+    const std::vector<std::string>& parts, const PlanPtr& child, int64_t plan_id, bool by_name) {
+  const std::vector<ExprPtr> reachable = metadata_output(child);
+  std::optional<std::pair<ExprPtr, size_t>> found;
+  if (plan_id < 0) {
+    found = match_name(parts, metadata_output(child));
+  } else {
+    // The metadata columns of the DataFrame's own node, which must reach the operator.
+    std::function<PlanPtr(const PlanPtr&)> frame = [&](const PlanPtr& n) -> PlanPtr {
+      if (n->plan_id == plan_id) return n;
+      for (const auto& c : n->children)
+        if (PlanPtr f = frame(c)) return f;
+      return nullptr;
+    };
+    PlanPtr node = frame(child);
+    if (!node) return std::nullopt;
+    std::vector<ExprPtr> own = metadata_output(node);
+    // A read the query already widened outputs its metadata column.
+    if (!by_name && node->kind == PlanKind::kRead)
+      for (const auto& a : node->exprs)
+        for (const auto& o : node->output)
+          if (o->expr_id == a->expr_id) own.push_back(o);
+    if (by_name) {
+      found = match_name(parts, own);
+    } else if (parts.size() == 1) {
+      // df.metadataColumn(name) names the column by its own name, even where a data column took
+      // it and the metadata column goes by another.
+      for (const auto& a : own)
+        if (parts[0] == io::kFileMetadataColumn) found = std::make_pair(a, size_t{1});
+    }
+    if (found) {
+      for (const auto& o : child->output)
+        if (o->expr_id == found->first->expr_id) return std::make_pair(o, found->second);
+      bool reaches = false;
+      for (const auto& a : reachable) reaches |= a->expr_id == found->first->expr_id;
+      if (!reaches) found.reset();
+    }
+  }
+  if (!found) return std::nullopt;
+  for (const auto& a : reachable)
+    if (a->expr_id == found->first->expr_id) found->first = a;  // as the operator's input shows it
+  metadata_needed_.emplace_back(child.get(), found->first);
+  return found;
 }
 
 PlanPtr Analyzer::project(const PlanPtr& child, std::vector<ExprPtr> exprs) {
@@ -488,6 +563,14 @@ ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
   if (!lambda_scopes_.empty() && e->plan_id < 0)
     if (ExprPtr v = resolve_lambda_variable(parts)) return v;
   std::optional<std::pair<ExprPtr, size_t>> found;
+  if (is_metadata_column_reference(*e)) {
+    // df.metadataColumn(name): only a metadata column of the DataFrame (one the operator's input
+    // already outputs, or a hidden one below it).
+    const std::string shown = sql_name(parts);
+    found = match_metadata(parts, child, e->plan_id, false);
+    if (!found) throw_cannot_resolve_dataframe_column(shown);
+    return found->first;
+  }
   if (e->plan_id >= 0) {
     std::string shown = sql_name(parts);
     auto by_plan_id = [&](const PlanPtr& scope) {
@@ -503,6 +586,8 @@ ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
       r = by_plan_id(frame_scope_.second);
     if (!r.plan_found) throw_cannot_resolve_dataframe_column(shown);
     found = r.match;
+    // df["_metadata"]: a name of no column of the DataFrame may be one of its metadata columns.
+    if (!found) found = match_metadata(parts, child, e->plan_id, true);
     if (!found) {
       // The column is not at its DataFrame's node or does not reach the operator: shadowed by a
       // later column of the same name, renamed, aggregated away. Strict resolution (Spark's
@@ -517,6 +602,7 @@ ExprPtr Analyzer::resolve_attribute(const ExprPtr& e, const PlanPtr& child) {
     }
   } else {
     found = match_name(parts, child->output);
+    if (!found) found = match_metadata(parts, child, -1, true);
     if (!found && !outer_scopes_.empty())
       if (ExprPtr outer = resolve_outer_reference(e)) return outer;
     if (!found) unresolved_column(parts, child);
@@ -2461,6 +2547,9 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       n->read.config = nullptr;
       n->output.clear();
       for (auto& f : n->reader->schema()) n->output.push_back(attribute(f.name, f.type, f.nullable, new_expr_id()));
+      n->exprs.clear();
+      if (ExprPtr metadata = file_metadata_attribute(n->read.format, n->output))
+        n->exprs.push_back(metadata);
       return n;
     }
     case PlanKind::kUnresolvedRelation: {
@@ -2468,6 +2557,7 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       PlanPtr view = p->table_name.size() == 1 ? session_.catalog().lookup_temp_view(p->table_name[0]) : nullptr;
       if (is_global_temp_name(p->table_name, session_.config()))
         view = global_temp_views().lookup_temp_view(p->table_name[1]);
+      const bool temp_view = view != nullptr;
       // Temporary views shadow persistent tables of the same name, as in Spark.
       if (!view) {
         if (auto table = session_.find_table(p->table_name)) view = resolve(table_read_plan(*table));
@@ -2484,6 +2574,9 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
         n->read = req;
         n->output.clear();
         for (auto& f : n->reader->schema()) n->output.push_back(attribute(f.name, f.type, f.nullable, new_expr_id()));
+        n->exprs.clear();
+        if (ExprPtr metadata = file_metadata_attribute(n->read.format, n->output))
+          n->exprs.push_back(metadata);
         return n;
       }
       if (!view)
@@ -2498,6 +2591,9 @@ PlanPtr Analyzer::resolve_node(const PlanPtr& p, std::vector<PlanPtr> children) 
       auto alias_node = std::make_shared<PlanNode>();
       alias_node->kind = PlanKind::kSubqueryAlias;
       alias_node->alias = p->table_name.back();
+      // A temporary view's alias names it, which keeps its metadata columns out of reach, as
+      // Spark's View node does (plan/metadata_columns.h).
+      if (temp_view) alias_node->table_name = p->table_name;
       alias_node->children = {view};
       alias_node->plan_id = p->plan_id;
       for (auto& a : view->output) {

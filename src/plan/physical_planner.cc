@@ -374,6 +374,8 @@ class Planner {
         return p;
       }
       case PlanKind::kRead: {
+        // Output index i is column i of the reader's schema; the one past it (a metadata column
+        // the query reads) is the `_metadata` column FileScan makes.
         std::vector<int> proj;
         PhysicalPlan p;
         for (size_t i = 0; i < n->output.size(); ++i)
@@ -423,7 +425,13 @@ class Planner {
         if (n->children[0]->kind == PlanKind::kRead) {
           // Sources may skip splits (Parquet row groups) that cannot match.
           auto* scan = dynamic_cast<exec::FileScan*>(c.root.get());
-          if (scan) scan->set_predicates(scan_predicates(n->condition, n->children[0]->output));
+          // Only the data columns, which the source knows statistics of (not `_metadata`).
+          const PlanNode& read = *n->children[0];
+          const std::vector<ExprPtr> columns(
+              read.output.begin(),
+              read.output.begin() + static_cast<std::ptrdiff_t>(std::min(
+                                        read.output.size(), read.reader->schema().size())));
+          if (scan) scan->set_predicates(scan_predicates(n->condition, columns));
         }
         PhysicalPlan p;
         const std::vector<ExprPtr> input = c.output;

@@ -96,6 +96,32 @@ TEST_F(ParquetReaderTest, ProjectionReadsOnlyRequestedColumns) {
   EXPECT_EQ(rows, 100);
 }
 
+TEST_F(ParquetReaderTest, RowIndexPastTheSchemaCountsRowsWithinTheFile) {
+  // The projection index one past the schema gives each row's position in its file (the
+  // row_index of the `_metadata` column), wherever the caller puts it.
+  auto reader = open(write_groups());
+  std::vector<int64_t> index, keys;
+  reader->read_split(2, {3, 0}, [&](Batch b) {
+    ASSERT_EQ(b.num_columns(), 2u);
+    for (int64_t r = 0; r < b.num_rows; ++r) {
+      index.push_back(b.columns[0]->values<int64_t>()[r]);
+      keys.push_back(b.columns[1]->values<int64_t>()[r]);
+    }
+  });
+  ASSERT_EQ(index.size(), 100u);
+  EXPECT_EQ(index.front(), 200);
+  EXPECT_EQ(index.back(), 299);
+  EXPECT_EQ(index, keys);
+  int64_t rows = 0, first = -1;
+  reader->read_split(1, {3}, [&](Batch b) {
+    ASSERT_EQ(b.num_columns(), 1u);
+    if (first < 0) first = b.columns[0]->values<int64_t>()[0];
+    rows += b.num_rows;
+  });
+  EXPECT_EQ(rows, 100);
+  EXPECT_EQ(first, 100);
+}
+
 TEST_F(ParquetReaderTest, DictionaryEncodedStringsDecodeToPlainColumns) {
   // Strings Parquet dictionary-encodes (a few distinct values, nulls, values longer than 16
   // bytes, empty ones) and a column whose dictionary overflows into plain pages; binary too.
