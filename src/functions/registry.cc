@@ -448,6 +448,10 @@ TypePtr wider_type(const TypePtr& a, const TypePtr& b, bool ansi) {
   if (a->id() == TypeId::kTimestamp && b->id() == TypeId::kDate) return a;
   if ((a->id() == TypeId::kDate || a->id() == TypeId::kTimestampNtz) && b->id() == TypeId::kTimestampNtz) return b;
   if (a->id() == TypeId::kTimestampNtz && b->id() == TypeId::kDate) return a;
+  // A timestamp with the local time zone beside one without is the former.
+  if ((a->id() == TypeId::kTimestamp && b->id() == TypeId::kTimestampNtz) ||
+      (a->id() == TypeId::kTimestampNtz && b->id() == TypeId::kTimestamp))
+    return DataType::timestamp();
   // ANSI intervals of one kind meet at the interval spanning both field ranges (HOUR beside
   // MINUTE is HOUR TO MINUTE).
   if (a->id() == TypeId::kDayTimeInterval && b->id() == TypeId::kDayTimeInterval)

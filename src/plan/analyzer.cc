@@ -948,9 +948,12 @@ ExprPtr Analyzer::bind_call(const FunctionDef* def, const ExprPtr& e, std::vecto
   if (!def) functions::throw_unresolved_routine(e->name);
   int nargs = static_cast<int>(args.size());
   if (nargs < def->min_args || (def->max_args >= 0 && nargs > def->max_args)) {
+    // Spark words a variadic function's minimum as a bound (greatest: `> 1`).
     std::string expected = def->min_args == def->max_args ? std::to_string(def->min_args)
-                                                           : "[" + std::to_string(def->min_args) + ", " +
-                                                                 (def->max_args < 0 ? "..." : std::to_string(def->max_args)) + "]";
+                           : def->max_args < 0 && def->min_args > 0
+                               ? "> " + std::to_string(def->min_args - 1)
+                               : "[" + std::to_string(def->min_args) + ", " +
+                                     (def->max_args < 0 ? "..." : std::to_string(def->max_args)) + "]";
     throw SparkError(ErrorKind::kAnalysis, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
                      "The " + quote_id(def->name) + " requires " + expected + " parameters but the actual number is " +
                          std::to_string(nargs) + ".",
