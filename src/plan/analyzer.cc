@@ -208,6 +208,9 @@ class Analyzer {
   PlanPtr dedup_right(const PlanPtr& left, const PlanPtr& right);
   PlanPtr resolve_join(const PlanPtr& p, const PlanPtr& left, PlanPtr right);
   PlanPtr resolve_set_op(const PlanPtr& p, PlanPtr left, PlanPtr right);
+  /// The rows of a VALUES of several rows (the parser's UNION ALL of one-row projections),
+  /// each value cast to its column's common type as Spark types an inline table.
+  PlanPtr resolve_inline_rows(const PlanPtr& p);
   PlanPtr union_by_name(const PlanPtr& p, const PlanPtr& left, const PlanPtr& right, PlanPtr& new_left);
   PlanPtr join_node(const PlanPtr& left, const PlanPtr& right, JoinType type, ExprPtr condition);
   ExprPtr and_all(const std::vector<ExprPtr>& conjuncts);
@@ -293,6 +296,13 @@ PlanPtr Analyzer::resolve(const PlanPtr& p) {
 
 PlanPtr Analyzer::resolve_here(const PlanPtr& p) {
   std::vector<PlanPtr> children;
+  if (p->inline_table && is_values_union(*p)) {
+    PlanPtr r = evaluate_inline_table(resolve_inline_rows(p), session_.config());
+    auto* m = const_cast<PlanNode*>(r.get());
+    m->resolved = true;
+    if (m->plan_id < 0) m->plan_id = p->plan_id;
+    return r;
+  }
   if (p->kind == PlanKind::kJoin && p->lateral) {
     // LATERAL: the right side is resolved with the left side as its outer scope.
     children.push_back(resolve(p->children[0]));
@@ -2399,6 +2409,50 @@ std::vector<TypePtr> set_op_column_types(const std::vector<ExprPtr>& left, const
 }
 
 }  // namespace
+
+PlanPtr Analyzer::resolve_inline_rows(const PlanPtr& p) {
+  // Spark types an inline table as a whole, not as a union of pairs: each column takes the
+  // wider type of all its values (no string promotion), checked after every value is known to
+  // be evaluable once.
+  std::vector<PlanPtr> rows;
+  std::function<void(const PlanPtr&)> collect = [&](const PlanPtr& n) {
+    if (!is_values_union(*n)) {
+      rows.push_back(resolve(n));
+      return;
+    }
+    collect(n->children[0]);
+    collect(n->children[1]);
+  };
+  collect(p);
+  check_inline_table_values(rows, *p);
+  const std::vector<TypePtr> types = inline_table_types(rows, *p);
+  size_t next = 0;
+  std::function<PlanPtr(const PlanPtr&)> build = [&](const PlanPtr& n) -> PlanPtr {
+    if (!is_values_union(*n)) {
+      const PlanPtr& row = rows[next++];
+      std::vector<ExprPtr> exprs;
+      bool cast = false;
+      for (size_t c = 0; c < types.size(); ++c) {
+        const ExprPtr& a = row->output[c];
+        if (same_type_ignoring_case(*a->type, *types[c])) {
+          exprs.push_back(a);
+        } else {
+          exprs.push_back(alias(implicit_cast(a, types[c]), a->name));
+          cast = true;
+        }
+      }
+      return cast ? project(row, exprs) : row;
+    }
+    PlanPtr left = build(n->children[0]);
+    PlanPtr right = build(n->children[1]);
+    PlanPtr r = resolve_node(n, {left, right});
+    auto* m = const_cast<PlanNode*>(r.get());
+    m->resolved = true;
+    if (m->plan_id < 0) m->plan_id = n->plan_id;
+    return r;
+  };
+  return build(p);
+}
 
 void Analyzer::check_aggregate(const ExprPtr& e, const std::set<std::string>& group_keys, const ExprPtr& top,
                                bool grouped) {
