@@ -27,6 +27,7 @@
 #include "plan/lambda_resolution.h"
 #include "plan/lateral_checks.h"
 #include "plan/named_arguments.h"
+#include "plan/naming_scope.h"
 #include "plan/subquery.h"
 #include "plan/table_argument.h"
 #include "plan/table_relation.h"
@@ -3317,13 +3318,22 @@ std::string semantic_key(const ExprPtr& e) {
   }
 }
 
+namespace {
+const TimeZone& session_zone(Session& session) {
+  const TimeZone* zone = TimeZone::find(session.config().session_time_zone());
+  return zone ? *zone : TimeZone::utc();
+}
+}  // namespace
+
 PlanPtr analyze_plan(const PlanPtr& unresolved, Session& session) {
+  NamingScope naming(session_zone(session), session.config().ansi_enabled());
   PlanPtr resolved = Analyzer(session).resolve(unresolved);
   check_input_file_sources(resolved);
   return resolved;
 }
 
 ExprPtr resolve_expression(const ExprPtr& e, const PlanPtr& child, Session& session, bool allow_aggregates) {
+  NamingScope naming(session_zone(session), session.config().ansi_enabled());
   return Analyzer(session).resolve_expr(e, child, allow_aggregates);
 }
 
