@@ -658,6 +658,25 @@ void register_datetime_format(Registry& r) {
     if (fn == "unix_timestamp") d.deterministic = true;
     r.add(std::move(d));
   }
+  // Spark's parsers keep their default pattern, the session time zone and the ANSI flag:
+  // `unix_timestamp(s, yyyy-MM-dd HH:mm:ss, Some(UTC), true)`,
+  // `to_timestamp(s, None, TimestampType, Some(UTC), true)`; from_unixtime keeps the zone.
+  for (const char* fn : {"unix_timestamp", "to_unix_timestamp"}) {
+    set_java_form(fn, [](const JavaFormCall& c) -> std::string {
+      if (c.args.empty()) return "";
+      return c.called + "(" + c.args[0] + ", " + (c.args.size() > 1 ? c.args[1] : kDefaultPattern) +
+             ", Some(" + c.time_zone + "), " + (c.ansi ? "true" : "false") + ")";
+    });
+  }
+  set_java_form("to_timestamp", [](const JavaFormCall& c) {
+    return c.called + "(" + c.args[0] + ", " +
+           (c.args.size() > 1 ? "Some(" + c.args[1] + ")" : "None") + ", TimestampType, Some(" +
+           c.time_zone + "), " + (c.ansi ? "true" : "false") + ")";
+  });
+  set_java_form("from_unixtime", [](const JavaFormCall& c) {
+    return c.called + "(" + c.args[0] + ", " + (c.args.size() > 1 ? c.args[1] : kDefaultPattern) +
+           ", Some(" + c.time_zone + "))";
+  });
   // Of a date or timestamp, Spark's date_format keeps the session time zone.
   set_java_form("date_format", [zoned = java_form_zoned()](const JavaFormCall& c) -> std::string {
     return c.arg_types.size() == 2 && c.arg_types[0]->id() != TypeId::kTime ? zoned(c) : "";

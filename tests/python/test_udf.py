@@ -630,7 +630,8 @@ def test_udf_names_of_hidden_arguments(diff, ember, oracle):
             shown(F.hash("a", "s")), shown(F.xxhash64("a")), shown(F.trim("s")), shown(F.ltrim("s")),
             shown(F.rtrim("s")), shown(F.element_at("arr", 1)), shown(F.col("s").startswith("x")),
             shown(F.col("s").endswith("y")), shown(F.col("s").contains("z")), shown(F.col("a").isin(1, 2)),
-            shown(F.col("a").isin(3)), shown(F.expr("if(a > 0, 1, 2)")),
+            shown(F.col("a").isin(3)), shown(F.expr("if(a > 0, 1, 2)")), shown(F.unix_timestamp("ts")),
+            shown(F.to_timestamp("d")), shown(F.to_timestamp("d", "yyyy-MM-dd")), shown(F.from_unixtime("a")),
             shown(F.when(F.col("a") > 0, 1).otherwise(2)))
     diff(program)
     diff(lambda s: s.range(3).groupBy().agg(shown(F.first("id")), shown(F.last("id")),
