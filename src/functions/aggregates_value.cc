@@ -21,6 +21,7 @@
 #include "functions/aggregate_state.h"
 #include "functions/digest.h"
 #include "functions/function.h"
+#include "functions/java_form.h"
 #include "functions/kernel_util.h"
 #include "functions/row_position.h"
 
@@ -460,6 +461,10 @@ void register_value_aggregates(Registry& r) {
       return called + "(" + args[0] + ")";
     };
     d.usage = p.usage;
+    // Spark's first, last and any_value keep their ignoreNulls flag: `first(a, false)`.
+    set_java_form(p.name, [](const JavaFormCall& c) {
+      return c.called + "(" + c.args[0] + ", " + (c.args.size() > 1 ? c.args[1] : "false") + ")";
+    });
     r.add(std::move(d));
   }
   for (bool max : {true, false}) {

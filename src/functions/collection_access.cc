@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "functions/collection_util.h"
+#include "functions/java_form.h"
 
 namespace ember::functions {
 namespace {
@@ -209,6 +210,13 @@ ColumnPtr array_position_kernel(const Args& a, int64_t n, const Signature&, cons
 
 void register_collection_access(Registry& r) {
   r.add(access_fn(kElementAt));
+  // Spark's element_at keeps its default for an index out of bounds and its ANSI flag:
+  // `element_at(arr, 1, None, true)`.
+  set_java_form("element_at", [](const JavaFormCall& c) -> std::string {
+    if (c.args.size() != 2) return "";
+    return c.called + "(" + c.args[0] + ", " + c.args[1] + ", None, " +
+           (c.ansi ? "true" : "false") + ")";
+  });
   r.add(access_fn(kTryElementAt));
   r.add(access_fn(kGet));
   {

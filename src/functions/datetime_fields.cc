@@ -6,6 +6,7 @@
 #include "common/datetime.h"
 #include "common/timezone.h"
 #include "functions/collection_util.h"
+#include "functions/java_form.h"
 #include "functions/string_util.h"
 
 namespace ember::functions {
@@ -92,6 +93,12 @@ void register_datetime_fields(Registry& r) {
   tfield("hour", time_field([](int64_t us) { return us / 3600000000LL; }));
   tfield("minute", time_field([](int64_t us) { return us / 60000000LL % 60; }));
   tfield("second", time_field([](int64_t us) { return us / 1000000LL % 60; }));
+  // Of a timestamp, Spark's expressions keep the session time zone: `hour(ts, Some(UTC))`.
+  for (const char* name : {"hour", "minute", "second"}) {
+    set_java_form(name, [zoned = java_form_zoned()](const JavaFormCall& c) -> std::string {
+      return c.arg_types.size() == 1 && c.arg_types[0]->id() != TypeId::kTime ? zoned(c) : "";
+    });
+  }
   r.add(scalar("last_day", 1, 1, rule("last_day", "d", DataType::date()),
                [](const Args& a, int64_t n, const Signature& sig, const EvalContext&) {
                  return map_rows(a, n, sig.result_type, [&](int64_t i, ColumnBuilder& b) {

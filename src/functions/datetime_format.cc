@@ -7,6 +7,7 @@
 #include "common/datetime.h"
 #include "common/datetime_pattern.h"
 #include "common/timezone.h"
+#include "functions/java_form.h"
 #include "functions/string_util.h"
 
 namespace ember::functions {
@@ -619,6 +620,13 @@ void register_datetime_format(Registry& r) {
                    return parse_kernel<true>(a, n, s, c, fn, false);
                  }));
   }
+  // Spark's to_date keeps its optional format, the session time zone and the ANSI flag:
+  // `to_date(s, None, Some(UTC), true)`.
+  set_java_form("to_date", [](const JavaFormCall& c) {
+    return c.called + "(" + c.args[0] + ", " +
+           (c.args.size() > 1 ? "Some(" + c.args[1] + ")" : "None") + ", Some(" + c.time_zone +
+           "), " + (c.ansi ? "true" : "false") + ")";
+  });
   for (std::string fn : {"to_timestamp", "try_to_timestamp"}) {
     // to_timestamp_ltz is to_timestamp (TIMESTAMP is the local-time-zone type).
     r.add(scalar(fn, 1, 2, parse_rule(fn, DataType::timestamp()),
@@ -650,6 +658,29 @@ void register_datetime_format(Registry& r) {
     if (fn == "unix_timestamp") d.deterministic = true;
     r.add(std::move(d));
   }
+  // Spark's parsers keep their default pattern, the session time zone and the ANSI flag:
+  // `unix_timestamp(s, yyyy-MM-dd HH:mm:ss, Some(UTC), true)`,
+  // `to_timestamp(s, None, TimestampType, Some(UTC), true)`; from_unixtime keeps the zone.
+  for (const char* fn : {"unix_timestamp", "to_unix_timestamp"}) {
+    set_java_form(fn, [](const JavaFormCall& c) -> std::string {
+      if (c.args.empty()) return "";
+      return c.called + "(" + c.args[0] + ", " + (c.args.size() > 1 ? c.args[1] : kDefaultPattern) +
+             ", Some(" + c.time_zone + "), " + (c.ansi ? "true" : "false") + ")";
+    });
+  }
+  set_java_form("to_timestamp", [](const JavaFormCall& c) {
+    return c.called + "(" + c.args[0] + ", " +
+           (c.args.size() > 1 ? "Some(" + c.args[1] + ")" : "None") + ", TimestampType, Some(" +
+           c.time_zone + "), " + (c.ansi ? "true" : "false") + ")";
+  });
+  set_java_form("from_unixtime", [](const JavaFormCall& c) {
+    return c.called + "(" + c.args[0] + ", " + (c.args.size() > 1 ? c.args[1] : kDefaultPattern) +
+           ", Some(" + c.time_zone + "))";
+  });
+  // Of a date or timestamp, Spark's date_format keeps the session time zone.
+  set_java_form("date_format", [zoned = java_form_zoned()](const JavaFormCall& c) -> std::string {
+    return c.arg_types.size() == 2 && c.arg_types[0]->id() != TypeId::kTime ? zoned(c) : "";
+  });
   r.add(scalar(
       "date_format", 2, 2,
       [](const Types& a, const Config&) {

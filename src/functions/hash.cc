@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "functions/digest.h"
+#include "functions/java_form.h"
 #include "functions/string_util.h"
 #include "functions/value_hash.h"
 
@@ -244,6 +245,9 @@ void register_hash(Registry& r) {
       "xxhash64", 0, -1,
       [](const Types& a, const Config&) { return hash_rule("xxhash64", a, DataType::long_()); },
       xxhash_kernel));
+  // Spark's hash expressions keep their seed, which their toString shows: `hash(a, 42)`.
+  set_java_form("hash", java_form_appending({"42"}));
+  set_java_form("xxhash64", java_form_appending({"42"}));
   auto digest_rule = [](const std::string& fn, TypePtr result) -> TypeRule {
     return [fn, result](const Types& a, const Config&) { return coerce_args(fn, a, "B", result); };
   };

@@ -722,6 +722,30 @@ int compare_values(T a, T b) {
   return a < b ? -1 : (b < a ? 1 : 0);
 }
 
+/// greatest / least of arrays and structs: per row, the argument whose value wins under Spark's
+/// ordering (`better` of the comparison), nulls skipped; the rows are then gathered from the
+/// arguments laid end to end.
+template <typename Better>
+ColumnPtr pick_nested(const std::vector<ColumnPtr>& args, int64_t n, Better better) {
+  const size_t k = args.size();
+  std::vector<std::vector<ValueCompare>> cmp(k, std::vector<ValueCompare>(k));
+  for (size_t a = 0; a < k; ++a)
+    for (size_t b = 0; b < k; ++b)
+      if (a != b) cmp[a][b] = value_comparator(args[a], args[b]);
+  std::vector<int32_t> indices(static_cast<size_t>(n));
+  for (int64_t i = 0; i < n; ++i) {
+    int best = -1;
+    for (size_t a = 0; a < k; ++a) {
+      if (args[a]->is_null(i)) continue;
+      if (best < 0 || better(cmp[a][static_cast<size_t>(best)](i, i))) best = static_cast<int>(a);
+    }
+    indices[static_cast<size_t>(i)] = best < 0 ? -1 : static_cast<int32_t>(best * n + i);
+  }
+  std::vector<ColumnPtr> parts;
+  for (auto& a : args) parts.push_back(slice(a, 0, n));
+  return gather(*concat(parts), indices.data(), n);
+}
+
 void register_greatest_least(Registry& r) {
   for (bool greatest : {true, false}) {
     FunctionDef d;
@@ -742,9 +766,13 @@ void register_greatest_least(Registry& r) {
                             call_sql(name, args));
       }
       if (common->id() == TypeId::kNull) common = DataType::null();
-      if (common->is_nested())
-        throw SparkError(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                         name + " on " + common->sql() + " is not supported yet.");
+      // Arrays and structs of orderable types compare in Spark's ordering; maps, variants and
+      // calendar intervals have none.
+      if (!orderable(*common))
+        throw_type_mismatch(
+            "INVALID_ORDERING_TYPE",
+            "The `" + name + "` does not support ordering on type \"" + common->sql() + "\".",
+            call_sql(name, args));
       Signature s;
       s.arg_types.assign(args.size(), common);
       s.result_type = common;
@@ -755,10 +783,11 @@ void register_greatest_least(Registry& r) {
     d.kernel = [greatest](const std::vector<ColumnPtr>& args, int64_t n, const Signature& sig,
                           const EvalContext&) -> ColumnPtr {
       const TypePtr& rt = sig.result_type;
-      ColumnBuilder b(rt, n);
       auto better = [greatest](int c) { return greatest ? c > 0 : c < 0; };
       TypeId id = rt->id();
       if (id == TypeId::kNull) return Column::all_null(rt, n);
+      if (rt->is_nested()) return pick_nested(args, n, better);
+      ColumnBuilder b(rt, n);
       if (id == TypeId::kString || id == TypeId::kBinary) {
         for (int64_t i = 0; i < n; ++i) {
           const Column* best = nullptr;

@@ -1,11 +1,13 @@
 #include <algorithm>
 #include <cctype>
 #include <cstring>
+#include <map>
 
 #include "common/ascii.h"
 #include "common/datetime.h"
 #include "common/error.h"
 #include "functions/function.h"
+#include "functions/java_form.h"
 #include "functions/kernel_util.h"
 
 namespace ember::functions {
@@ -448,6 +450,10 @@ TypePtr wider_type(const TypePtr& a, const TypePtr& b, bool ansi) {
   if (a->id() == TypeId::kTimestamp && b->id() == TypeId::kDate) return a;
   if ((a->id() == TypeId::kDate || a->id() == TypeId::kTimestampNtz) && b->id() == TypeId::kTimestampNtz) return b;
   if (a->id() == TypeId::kTimestampNtz && b->id() == TypeId::kDate) return a;
+  // A timestamp with the local time zone beside one without is the former.
+  if ((a->id() == TypeId::kTimestamp && b->id() == TypeId::kTimestampNtz) ||
+      (a->id() == TypeId::kTimestampNtz && b->id() == TypeId::kTimestamp))
+    return DataType::timestamp();
   // ANSI intervals of one kind meet at the interval spanning both field ranges (HOUR beside
   // MINUTE is HOUR TO MINUTE).
   if (a->id() == TypeId::kDayTimeInterval && b->id() == TypeId::kDayTimeInterval)
@@ -479,6 +485,64 @@ TypePtr wider_common_type(const TypePtr& a, const TypePtr& b, bool ansi) {
   if (other->is_floating() || o == TypeId::kDecimal) return DataType::double_();
   if (other->is_ansi_interval()) return nullptr;
   return other;
+}
+
+}  // namespace ember::functions
+
+namespace ember::functions {
+namespace {
+
+std::map<std::string, JavaForm>& java_forms() {
+  static std::map<std::string, JavaForm> forms;
+  return forms;
+}
+
+std::string joined(const std::vector<std::string>& parts) {
+  std::string s;
+  for (size_t i = 0; i < parts.size(); ++i) s += (i ? ", " : "") + parts[i];
+  return s;
+}
+
+}  // namespace
+
+void set_java_form(const std::string& function, JavaForm form) {
+  java_forms()[function] = std::move(form);
+}
+
+const JavaForm* java_form(const std::string& function) {
+  auto it = java_forms().find(function);
+  return it == java_forms().end() ? nullptr : &it->second;
+}
+
+JavaForm java_form_appending(std::vector<std::string> extra) {
+  return [extra = std::move(extra)](const JavaFormCall& c) {
+    std::vector<std::string> all = c.args;
+    all.insert(all.end(), extra.begin(), extra.end());
+    return c.called + "(" + joined(all) + ")";
+  };
+}
+
+JavaForm java_form_defaults(size_t written, std::vector<std::string> shown) {
+  return [written, shown = std::move(shown)](const JavaFormCall& c) -> std::string {
+    if (c.args.size() != written) return "";
+    std::vector<std::string> all = c.args;
+    all.insert(all.end(), shown.begin(), shown.end());
+    return c.called + "(" + joined(all) + ")";
+  };
+}
+
+JavaForm java_form_zoned() {
+  return [](const JavaFormCall& c) {
+    std::vector<std::string> all = c.args;
+    all.push_back("Some(" + c.time_zone + ")");
+    return c.called + "(" + joined(all) + ")";
+  };
+}
+
+JavaForm java_form_class(std::string class_name) {
+  return [class_name = std::move(class_name)](const JavaFormCall& c) {
+    return class_name + "(" + joined(c.args) + ")";
+  };
 }
 
 }  // namespace ember::functions

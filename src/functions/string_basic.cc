@@ -9,6 +9,7 @@
 
 #include "functions/collation_search.h"
 #include "functions/collection_util.h"
+#include "functions/java_form.h"
 #include "functions/string_util.h"
 
 namespace ember::functions {
@@ -1057,6 +1058,9 @@ void register_string_basic(Registry& r) {
   r.add(trim_def("ltrim", TrimSide::kLeading));
   r.add(trim_def("rtrim", TrimSide::kTrailing));
   r.add(trim_def("btrim", TrimSide::kBoth));
+  // Without trim characters Spark's trims keep an empty option: `trim(s, None)`.
+  for (const char* name : {"trim", "ltrim", "rtrim"})
+    set_java_form(name, java_form_defaults(1, {"None"}));
   for (bool left : {true, false}) {
     std::string fn = left ? "lpad" : "rpad";
     FunctionDef d = scalar(
@@ -1181,6 +1185,10 @@ void register_string_basic(Registry& r) {
     r.add(scalar(
         name, 2, 2, [name](const Types& a, const Config&) { return affix_rule(name, a); }, k));
   }
+  // Spark's string predicates show their class names: `StartsWith(s, x)`.
+  set_java_form("startswith", java_form_class("StartsWith"));
+  set_java_form("endswith", java_form_class("EndsWith"));
+  set_java_form("contains", java_form_class("Contains"));
   r.add(scalar("levenshtein", 2, 3, levenshtein_rule, levenshtein_kernel));
   simple("soundex", 1, 1, "S", S(), soundex_kernel);
   {

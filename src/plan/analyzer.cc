@@ -29,6 +29,7 @@
 #include "plan/lateral_checks.h"
 #include "plan/metadata_columns.h"
 #include "plan/named_arguments.h"
+#include "plan/naming_scope.h"
 #include "plan/subquery.h"
 #include "plan/table_argument.h"
 #include "plan/table_relation.h"
@@ -210,6 +211,9 @@ class Analyzer {
   PlanPtr dedup_right(const PlanPtr& left, const PlanPtr& right);
   PlanPtr resolve_join(const PlanPtr& p, const PlanPtr& left, PlanPtr right);
   PlanPtr resolve_set_op(const PlanPtr& p, PlanPtr left, PlanPtr right);
+  /// The rows of a VALUES of several rows (the parser's UNION ALL of one-row projections),
+  /// each value cast to its column's common type as Spark types an inline table.
+  PlanPtr resolve_inline_rows(const PlanPtr& p);
   PlanPtr union_by_name(const PlanPtr& p, const PlanPtr& left, const PlanPtr& right, PlanPtr& new_left);
   PlanPtr join_node(const PlanPtr& left, const PlanPtr& right, JoinType type, ExprPtr condition);
   ExprPtr and_all(const std::vector<ExprPtr>& conjuncts);
@@ -303,6 +307,13 @@ PlanPtr Analyzer::resolve(const PlanPtr& p) {
 
 PlanPtr Analyzer::resolve_here(const PlanPtr& p) {
   std::vector<PlanPtr> children;
+  if (p->inline_table && is_values_union(*p)) {
+    PlanPtr r = evaluate_inline_table(resolve_inline_rows(p), session_.config());
+    auto* m = const_cast<PlanNode*>(r.get());
+    m->resolved = true;
+    if (m->plan_id < 0) m->plan_id = p->plan_id;
+    return r;
+  }
   if (p->kind == PlanKind::kJoin && p->lateral) {
     // LATERAL: the right side is resolved with the left side as its outer scope.
     children.push_back(resolve(p->children[0]));
@@ -1034,9 +1045,12 @@ ExprPtr Analyzer::bind_call(const FunctionDef* def, const ExprPtr& e, std::vecto
   if (!def) functions::throw_unresolved_routine(e->name);
   int nargs = static_cast<int>(args.size());
   if (nargs < def->min_args || (def->max_args >= 0 && nargs > def->max_args)) {
+    // Spark words a variadic function's minimum as a bound (greatest: `> 1`).
     std::string expected = def->min_args == def->max_args ? std::to_string(def->min_args)
-                                                           : "[" + std::to_string(def->min_args) + ", " +
-                                                                 (def->max_args < 0 ? "..." : std::to_string(def->max_args)) + "]";
+                           : def->max_args < 0 && def->min_args > 0
+                               ? "> " + std::to_string(def->min_args - 1)
+                               : "[" + std::to_string(def->min_args) + ", " +
+                                     (def->max_args < 0 ? "..." : std::to_string(def->max_args)) + "]";
     throw SparkError(ErrorKind::kAnalysis, "WRONG_NUM_ARGS.WITHOUT_SUGGESTION",
                      "The " + quote_id(def->name) + " requires " + expected + " parameters but the actual number is " +
                          std::to_string(nargs) + ".",
@@ -2483,6 +2497,50 @@ std::vector<TypePtr> set_op_column_types(const std::vector<ExprPtr>& left, const
 
 }  // namespace
 
+PlanPtr Analyzer::resolve_inline_rows(const PlanPtr& p) {
+  // Spark types an inline table as a whole, not as a union of pairs: each column takes the
+  // wider type of all its values (no string promotion), checked after every value is known to
+  // be evaluable once.
+  std::vector<PlanPtr> rows;
+  std::function<void(const PlanPtr&)> collect = [&](const PlanPtr& n) {
+    if (!is_values_union(*n)) {
+      rows.push_back(resolve(n));
+      return;
+    }
+    collect(n->children[0]);
+    collect(n->children[1]);
+  };
+  collect(p);
+  check_inline_table_values(rows, *p);
+  const std::vector<TypePtr> types = inline_table_types(rows, *p);
+  size_t next = 0;
+  std::function<PlanPtr(const PlanPtr&)> build = [&](const PlanPtr& n) -> PlanPtr {
+    if (!is_values_union(*n)) {
+      const PlanPtr& row = rows[next++];
+      std::vector<ExprPtr> exprs;
+      bool cast = false;
+      for (size_t c = 0; c < types.size(); ++c) {
+        const ExprPtr& a = row->output[c];
+        if (same_type_ignoring_case(*a->type, *types[c])) {
+          exprs.push_back(a);
+        } else {
+          exprs.push_back(alias(implicit_cast(a, types[c]), a->name));
+          cast = true;
+        }
+      }
+      return cast ? project(row, exprs) : row;
+    }
+    PlanPtr left = build(n->children[0]);
+    PlanPtr right = build(n->children[1]);
+    PlanPtr r = resolve_node(n, {left, right});
+    auto* m = const_cast<PlanNode*>(r.get());
+    m->resolved = true;
+    if (m->plan_id < 0) m->plan_id = n->plan_id;
+    return r;
+  };
+  return build(p);
+}
+
 void Analyzer::check_aggregate(const ExprPtr& e, const std::set<std::string>& group_keys, const ExprPtr& top,
                                bool grouped) {
   if (e->kind == ExprKind::kAggregate || e->kind == ExprKind::kLiteral || is_python_aggregate(*e)) return;
@@ -3356,13 +3414,22 @@ std::string semantic_key(const ExprPtr& e) {
   }
 }
 
+namespace {
+const TimeZone& session_zone(Session& session) {
+  const TimeZone* zone = TimeZone::find(session.config().session_time_zone());
+  return zone ? *zone : TimeZone::utc();
+}
+}  // namespace
+
 PlanPtr analyze_plan(const PlanPtr& unresolved, Session& session) {
+  NamingScope naming(session_zone(session), session.config().ansi_enabled());
   PlanPtr resolved = Analyzer(session).resolve(unresolved);
   check_input_file_sources(resolved);
   return resolved;
 }
 
 ExprPtr resolve_expression(const ExprPtr& e, const PlanPtr& child, Session& session, bool allow_aggregates) {
+  NamingScope naming(session_zone(session), session.config().ansi_enabled());
   return Analyzer(session).resolve_expr(e, child, allow_aggregates);
 }
 

@@ -13,8 +13,22 @@
 #include "common/error.h"
 #include "functions/cast.h"
 #include "functions/function.h"
+#include "functions/java_form.h"
+#include "plan/naming_scope.h"
 
 namespace ember::plan {
+
+namespace {
+thread_local const NamingScope* t_naming = nullptr;
+}  // namespace
+
+NamingScope::NamingScope(const TimeZone& zone, bool ansi)
+    : previous_(t_naming), zone_(zone), ansi_(ansi) {
+  t_naming = this;
+}
+NamingScope::~NamingScope() { t_naming = previous_; }
+const TimeZone& NamingScope::time_zone() { return t_naming ? t_naming->zone_ : TimeZone::utc(); }
+bool NamingScope::ansi() { return t_naming ? t_naming->ansi_ : true; }
 
 int64_t new_expr_id() {
   static std::atomic<int64_t> next{1};
@@ -63,9 +77,10 @@ std::string literal_string(const Value& v, const TypePtr& t) {
       return out + "'";
     }
     case TypeId::kDate: return "DATE '" + format_date(static_cast<int32_t>(v.as_int())) + "'";
-    // Spark prints timestamp literals in the session time zone; names are rendered without
-    // the session, so they use UTC.
-    case TypeId::kTimestamp: return "TIMESTAMP '" + format_timestamp(v.as_int(), TimeZone::utc()) + "'";
+    // Spark prints timestamp literals in the session time zone, which the analyzer makes
+    // current while it names expressions.
+    case TypeId::kTimestamp:
+      return "TIMESTAMP '" + format_timestamp(v.as_int(), NamingScope::time_zone()) + "'";
     case TypeId::kTimestampNtz: return "TIMESTAMP_NTZ '" + format_timestamp_ntz(v.as_int()) + "'";
     case TypeId::kTime: return "TIME '" + format_time(v.as_int()) + "'";
     case TypeId::kYearMonthInterval:
@@ -202,7 +217,8 @@ std::string java_literal_string(const Expr& e) {
   if (e.value.is_null()) return e.to_string();
   switch (e.type->id()) {
     case TypeId::kDate: return format_date(static_cast<int32_t>(e.value.as_int()));
-    case TypeId::kTimestamp: return format_timestamp(e.value.as_int(), TimeZone::utc());
+    case TypeId::kTimestamp:
+      return format_timestamp(e.value.as_int(), NamingScope::time_zone());
     case TypeId::kTimestampNtz: return format_timestamp_ntz(e.value.as_int());
     case TypeId::kBinary: {
       static const char* kHex = "0123456789ABCDEF";
@@ -212,6 +228,31 @@ std::string java_literal_string(const Expr& e) {
     }
     default: return e.to_string();
   }
+}
+
+std::string java_string(const ExprPtr& e);
+
+/// Spark's In.toString (`a IN (1,2)`) of the chain of equalities the analyzer rewrites an IN
+/// into ((a = 1) OR (a = 2), named by its SQL text); "" when `e` is not one.
+std::string java_in_string(const Expr& e) {
+  if (e.display.find(" IN (") == std::string::npos) return "";
+  std::vector<const Expr*> tests;
+  const Expr* x = &e;
+  while (x->kind == ExprKind::kCall && x->function && x->function->name == "or" &&
+         x->children.size() == 2) {
+    tests.push_back(x->children[1].get());
+    x = x->children[0].get();
+  }
+  tests.push_back(x);
+  std::string list;
+  for (auto it = tests.rbegin(); it != tests.rend(); ++it) {
+    const Expr* t = *it;
+    if (t->kind != ExprKind::kCall || !t->function || t->function->name != "==" ||
+        t->children.size() != 2)
+      return "";
+    list += (list.empty() ? "" : ",") + java_string(t->children[1]);
+  }
+  return java_string(tests.back()->children[0]) + " IN (" + list + ")";
 }
 
 /// How Spark's toString shows an expression (a Python function's arguments are named that way,
@@ -230,6 +271,11 @@ std::string java_string(const ExprPtr& e) {
     case ExprKind::kAlias:
     case ExprKind::kGetField: return e->to_string();
     case ExprKind::kLiteral: return java_literal_string(*e);
+    // Spark's If.toString: `if ((a > 0)) 1 else 2`.
+    case ExprKind::kIf:
+      if (!e->display.empty() || e->children.size() != 3) break;
+      return "if (" + java_string(e->children[0]) + ") " + java_string(e->children[1]) + " else " +
+             java_string(e->children[2]);
     case ExprKind::kCast:
       if (e->implicit || !e->display.empty()) break;
       return std::string(e->try_ ? "try_cast(" : "cast(") + java_string(e->children[0]) + " as " +
@@ -238,9 +284,29 @@ std::string java_string(const ExprPtr& e) {
     case ExprKind::kAggregate: {
       // struct(...) is named_struct called by another name; its text lists names and values.
       if (e->name == "struct") return "struct(" + args() + ")";
-      if (!e->display.empty() || !e->function) break;
+      if (!e->display.empty()) {
+        std::string in = java_in_string(*e);
+        if (!in.empty()) return in;
+        break;
+      }
+      if (!e->function) break;
       const std::string& fn = e->function->name;
       if (fn == "negative") return "-" + java_string(e->children[0]);
+      // What the function's family declares of its toString (hidden parameters, class names).
+      if (const functions::JavaForm* form = functions::java_form(fn);
+          form && !e->distinct && !e->filter) {
+        functions::JavaFormCall call{e->name.empty() ? fn : e->name,
+                                     {},
+                                     {},
+                                     NamingScope::time_zone().name(),
+                                     NamingScope::ansi()};
+        for (const ExprPtr& c : e->children) {
+          call.args.push_back(java_string(c));
+          call.arg_types.push_back(c->type);
+        }
+        std::string shown = (*form)(call);
+        if (!shown.empty()) return shown;
+      }
       if (e->function->render) break;
       if (fn == "not") return "NOT " + java_string(e->children[0]);
       // `(a IS NULL)`, `(+ a)`: Spark's toString is the function's name and arguments.

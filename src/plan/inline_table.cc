@@ -3,6 +3,7 @@
 #include "plan/inline_table.h"
 
 #include "common/error.h"
+#include "functions/function.h"
 #include "plan/optimizer.h"
 
 namespace ember::plan {
@@ -104,6 +105,39 @@ bool collect_rows(const PlanPtr& p, const Config& conf, Written& written, std::v
 }
 
 }  // namespace
+
+bool is_values_union(const PlanNode& p) {
+  return p.kind == PlanKind::kSetOp && p.set_op == SetOpType::kUnion && p.is_all && !p.by_name;
+}
+
+void check_inline_table_values(const std::vector<PlanPtr>& rows, const PlanNode& table) {
+  Written written{table.origin, table.inline_value_origins};
+  for (const PlanPtr& row : rows)
+    for (const ExprPtr& e : row->exprs)
+      check_evaluable(e->kind == ExprKind::kAlias ? e->children[0] : e, written.value());
+}
+
+std::vector<TypePtr> inline_table_types(const std::vector<PlanPtr>& rows, const PlanNode& table) {
+  std::vector<TypePtr> types;
+  for (size_t c = 0; c < rows[0]->output.size(); ++c) {
+    TypePtr type = DataType::null();
+    for (const PlanPtr& row : rows) {
+      if (type) type = functions::wider_type(type, row->output[c]->type, false);
+    }
+    if (!type) {
+      const std::string name = quote_id(rows[0]->output[c]->name);
+      SparkError err(ErrorKind::kAnalysis,
+                     "INVALID_INLINE_TABLE.INCOMPATIBLE_TYPES_IN_INLINE_TABLE",
+                     "Invalid inline table. Found incompatible types in the column " + name +
+                         " for inline table.",
+                     {{"colName", name}}, "42000");
+      if (table.origin.known()) err.locate(table.origin);
+      throw err;
+    }
+    types.push_back(std::move(type));
+  }
+  return types;
+}
 
 PlanPtr evaluate_inline_table(const PlanPtr& resolved, const Config& conf) {
   std::vector<Row> rows;

@@ -14,4 +14,18 @@ namespace ember::plan {
 /// does not fold (rand(), an error left for execution) leaves the plan as it is.
 PlanPtr evaluate_inline_table(const PlanPtr& resolved, const Config& conf);
 
+/// Whether `p` is one of the parser's UNION ALLs joining the rows of a VALUES.
+bool is_values_union(const PlanNode& p);
+
+/// Raises INVALID_INLINE_TABLE.CANNOT_EVALUATE_EXPRESSION_IN_INLINE_TABLE, placed at the value,
+/// for the first value of the resolved `rows` (one-row projections, in order) of inline table
+/// `table` that cannot be evaluated once.
+void check_inline_table_values(const std::vector<PlanPtr>& rows, const PlanNode& table);
+
+/// The type of each column of inline table `table` whose resolved rows are `rows`: the wider
+/// type of its values without string promotion, as Spark's findWiderTypeWithoutStringPromotion
+/// finds it in either ANSI mode; INVALID_INLINE_TABLE.INCOMPATIBLE_TYPES_IN_INLINE_TABLE when
+/// there is none.
+std::vector<TypePtr> inline_table_types(const std::vector<PlanPtr>& rows, const PlanNode& table);
+
 }  // namespace ember::plan

@@ -242,14 +242,7 @@ PlanPtr Parser::relation_primary() {
     if (at_word("TABLESAMPLE") && at_op("(", 1)) inner = table_sample(inner);
     return table_alias(inner, true);
   }
-  if (t.is_word("VALUES")) {
-    const int begin = t.begin;
-    std::shared_ptr<plan::PlanNode> table = inline_table();
-    PlanPtr aliased = table_alias(table, true);
-    // Errors of the table's values place it with its alias, as Spark's do.
-    if (table->inline_table) table->origin = SqlOrigin{text_, begin, last_stop()};
-    return aliased;
-  }
+  if (t.is_word("VALUES")) return inline_table(true);
   if (t.is_word("LATERAL"))
     fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
                "The feature is not supported: LATERAL subqueries.", {}, t.begin, t.stop);
@@ -362,19 +355,69 @@ PlanPtr Parser::table_alias(PlanPtr rel, bool allow_column_list) {
   return subquery_alias(rel, alias);
 }
 
-std::shared_ptr<plan::PlanNode> Parser::inline_table() {
+PlanPtr Parser::inline_table(bool aliased) {
   const Token& values = next();  // VALUES
+  // The index of the `)` closing the `(` at token `open`.
+  auto closing = [&](size_t open) {
+    int depth = 0;
+    for (size_t k = open; k < toks_.size(); ++k) {
+      if (toks_[k].is_op("(")) ++depth;
+      if (toks_[k].is_op(")") && --depth == 0) return k;
+    }
+    return toks_.size();
+  };
+  // Spark reads a row that is one STRUCT(...) or one row constructor in parentheses,
+  // `(struct(1, 'a'))` or `((1, 'a'))`, as the row's values rather than as one struct value
+  // (not a `struct` call written quoted or qualified, nor named_struct). `b` and `e` bound the
+  // row's tokens.
+  auto spread = [&](size_t b, size_t e, std::vector<ExprPtr>& row) {
+    if (row.size() != 1 || row[0]->kind != ExprKind::kUnresolvedFunction ||
+        row[0]->children.empty())
+      return;
+    if (toks_[b].is_op("(") && closing(b) == e - 1) ++b, --e;
+    const std::string name = ascii_lower(row[0]->name);
+    if (name == "struct" && toks_[b].is_word("STRUCT") && toks_[b + 1].is_op("(") &&
+        closing(b + 1) == e - 1) {
+      std::vector<ExprPtr> fields;
+      for (const ExprPtr& f : row[0]->children)
+        fields.push_back(f->kind == ExprKind::kAlias ? f->children[0] : f);
+      row = std::move(fields);
+      return;
+    }
+    if (name != "named_struct" || !toks_[b].is_op("(") || closing(b) != e - 1) return;
+    int depth = 0;
+    bool listed = false;
+    for (size_t k = b; k < e; ++k) {
+      if (toks_[k].is_op("(")) ++depth;
+      if (toks_[k].is_op(")")) --depth;
+      listed |= depth == 1 && toks_[k].is_op(",");
+    }
+    if (!listed) return;
+    std::vector<ExprPtr> fields;
+    for (size_t i = 1; i < row[0]->children.size(); i += 2) fields.push_back(row[0]->children[i]);
+    row = std::move(fields);
+  };
   std::vector<std::vector<ExprPtr>> rows;
   std::vector<int> row_begin;
   do {
     row_begin.push_back(peek().begin);
+    const size_t first = pos_;
     if (at_op("(") && !at_query_start(1)) {
       rows.push_back(expression_list_in_parens());
     } else {
       rows.push_back({expression()});
     }
+    spread(first, pos_, rows.back());
   } while (accept_op(","));
-  size_t width = rows[0].size();
+  // The column aliases of `AS t(a, b)` name the table's columns: every row must have as many
+  // values as there are aliases (Spark checks the rows against the names, not the first row).
+  std::string table_name;
+  std::vector<std::string> names;
+  if (aliased && (accept_word("AS") || word_is_alias(0, true))) {
+    table_name = identifier();
+    if (at_op("(")) names = identifier_list();
+  }
+  size_t width = names.empty() ? rows[0].size() : names.size();
   for (size_t r = 0; r < rows.size(); ++r) {
     if (rows[r].size() != width)
       fail_range(ErrorKind::kAnalysis, "INVALID_INLINE_TABLE.NUM_COLUMNS_MISMATCH",
@@ -386,8 +429,11 @@ std::shared_ptr<plan::PlanNode> Parser::inline_table() {
                   {"rowIndex", std::to_string(r)}},
                  values.begin, last_stop());
   }
-  std::vector<std::string> names;
-  for (size_t c = 0; c < width; ++c) names.push_back("col" + std::to_string(c + 1));
+  if (names.empty())
+    for (size_t c = 0; c < width; ++c) names.push_back("col" + std::to_string(c + 1));
+  auto with_alias = [&](PlanPtr table) {
+    return table_name.empty() ? table : subquery_alias(table, table_name);
+  };
 
   // Literal rows whose columns each hold one type become a local relation directly.
   bool literal_only = true;
@@ -426,10 +472,10 @@ std::shared_ptr<plan::PlanNode> Parser::inline_table() {
       columns.push_back(b.finish());
     }
     n->batches.push_back(Batch(std::move(columns), static_cast<int64_t>(rows.size())));
-    return n;
+    return with_alias(n);
   }
-  // Otherwise each row is a projection of one row, and the rows a UNION ALL, whose type
-  // coercion gives the columns their common types; the analyzer evaluates the rows that fold.
+  // Otherwise each row is a projection of one row, and the rows a UNION ALL marked as an inline
+  // table: the analyzer types its columns as a whole and evaluates the rows that fold.
   std::shared_ptr<plan::PlanNode> out;
   for (auto& row : rows) {
     auto project = new_node(PlanKind::kProject, {one_row_range()});
@@ -444,10 +490,11 @@ std::shared_ptr<plan::PlanNode> Parser::inline_table() {
     out = u;
   }
   out->inline_table = true;
+  // Errors of the table's values place it with its alias, as Spark's do.
   out->origin = SqlOrigin{text_, values.begin, last_stop()};
   for (auto& row : rows)
     for (auto& value : row) out->inline_value_origins.push_back(value->origin);
-  return out;
+  return with_alias(out);
 }
 
 ExprPtr Parser::table_function_argument() {

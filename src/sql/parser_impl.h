@@ -136,7 +136,8 @@ class Parser {
   PlanPtr generator_call(PlanPtr rel, bool outer, bool table_function = false);
   bool at_lateral_function_call();
   PlanPtr lateral_function_call(PlanPtr rel);
-  std::shared_ptr<plan::PlanNode> inline_table();
+  /// VALUES rows; `aliased` (in FROM) also reads the table's alias and column names.
+  PlanPtr inline_table(bool aliased = false);
   PlanPtr table_alias(PlanPtr rel, bool allow_column_list);
   // PIVOT, UNPIVOT and TABLESAMPLE (parse_pivot.cc), each over the relation before it.
   PlanPtr pivot_clause(PlanPtr rel);

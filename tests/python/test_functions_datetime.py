@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import datetime
 
 from harness import session_conf, session_mode
 from pyspark.sql import functions as F
@@ -230,3 +231,18 @@ def test_unix_date_takes_dates_only(diff, diff_error):
     diff(lambda s: s.sql("SELECT unix_date(DATE'2024-02-29'), unix_date(DATE'0001-01-01'), unix_date(NULL)"))
     diff_error(lambda s: s.sql("SELECT unix_date(TIMESTAMP'2024-03-10 02:30:00')"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
     diff_error(lambda s: s.sql("SELECT unix_date(TIMESTAMP_NTZ'2024-03-10 02:30:00')"), "DATATYPE_MISMATCH.UNEXPECTED_INPUT_TYPE")
+
+
+def test_names_of_timestamp_literals_in_the_session_time_zone(differ, diff):
+    # Spark prints a timestamp literal in the session time zone; TIMESTAMP_NTZ and DATE have none.
+    for zone in ("America/Los_Angeles", "UTC", "Asia/Kolkata"):
+        with session_zone(differ, zone):
+            diff(lambda s: s.range(1).select(
+                F.lit(datetime.datetime(2020, 1, 2, 3, 4, 5, 120000)),
+                F.lit(datetime.datetime(2020, 7, 1)) + F.expr("INTERVAL 1 DAY"),
+                F.lit(datetime.date(2020, 1, 2))))
+            diff(lambda s: s.sql(
+                "SELECT TIMESTAMP'2020-01-01 00:00:00' + INTERVAL 1 DAY, TIMESTAMP'2020-06-01 12:30:00.5', "
+                "TIMESTAMP_NTZ'2020-01-01 00:00:00', TIMESTAMP_NTZ'2020-01-01 00:00:00' + INTERVAL '2' HOUR, "
+                "TIMESTAMP'2020-01-01 00:00:00' < TIMESTAMP'2021-01-01 00:00:00', "
+                "CAST(TIMESTAMP'1969-12-31 23:59:59' AS STRING)"))

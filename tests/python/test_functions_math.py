@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import pytest
 from pyspark.sql import functions as F
 
 NAN = float("nan")
@@ -186,6 +187,66 @@ def test_greatest_least_and_hashes_of_wide_decimals(diff):
 
 def test_greatest_type_mismatch(diff_error):
     diff_error(lambda s: ints(s).select(F.greatest("i", F.lit(True))), "DATATYPE_MISMATCH")
+
+
+ORDERED = [
+    (1, [1, 2], [None, 1], (1, "b"), (None, "a"), b"\x01\xff", b"\x01", "2020-01-02", "2020-01-02 03:04:05",
+     "1.50", "1.5", "b", "ab", True, False, 3, 4.5),
+    (2, [1, 2, 3], [1], (1, "a"), (1, None), b"", b"\x00", "1969-12-31", "1970-01-01 00:00:00",
+     "-0.001", "-7.25", "", "a", False, False, -1, -0.0),
+    (3, [], None, None, (2, "a"), None, b"\xff", None, "2038-01-19 03:14:08", None, "12345.678",
+     None, "é", None, True, None, float("nan")),
+    (4, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None, None),
+]
+ORDERED_SCHEMA = ("k int, a1 array<int>, a2 array<int>, s1 struct<x:int,y:string>, "
+                  "s2 struct<x:int,y:string>, b1 binary, b2 binary, d string, t string, m1 string, "
+                  "m2 string, c1 string, c2 string, o1 boolean, o2 boolean, i int, f double")
+
+
+def ordered(s):
+    return s.createDataFrame(ORDERED, ORDERED_SCHEMA).select(
+        "k", "a1", "a2", "s1", "s2", "b1", "b2", F.col("d").cast("date").alias("d"),
+        F.col("t").cast("timestamp").alias("t"), F.col("m1").cast("decimal(10,2)").alias("m1"),
+        F.col("m2").cast("decimal(12,3)").alias("m2"), "c1", "c2", "o1", "o2", "i", "f")
+
+
+def test_greatest_least_of_every_orderable_type(diff):
+    # Arrays and structs compare element by element and field by field (nulls first), binary
+    # byte by byte (unsigned); nulls are skipped and a row of nulls gives null.
+    diff(lambda s: ordered(s).select(
+        "k", F.greatest("a1", "a2"), F.least("a1", "a2"), F.greatest("s1", "s2"), F.least("s1", "s2"),
+        F.greatest("b1", "b2"), F.least("b1", "b2", F.lit(bytearray(b"\x01\x00"))), F.greatest("d", F.lit(None)),
+        F.least("t", F.lit(None).cast("timestamp")), F.greatest("o1", "o2"), F.least("o1", "o2"),
+        F.greatest("c1", "c2"), F.least("c1", "c2", F.lit("b"))))
+    # Different types meet at the wider one: decimals of different scales, a date beside a
+    # timestamp, integers beside decimals and doubles, arrays of different element types.
+    diff(lambda s: ordered(s).select(
+        "k", F.greatest("m1", "m2"), F.least("m1", "m2", "i"), F.greatest("d", "t"), F.least("t", "d"),
+        F.greatest("i", "f", "m1"), F.least("i", F.lit(2).cast("long"), F.lit(1).cast("tinyint")),
+        F.greatest("a1", F.array(F.lit(1).cast("long"), F.lit(5).cast("long"))),
+        F.least("a2", F.array(F.lit(0.5))), F.greatest(F.lit(None), F.lit(None))))
+    diff(lambda s: s.sql(
+        "SELECT greatest(array(1, NULL), array(1, 2)), least(array(1, NULL), array(1, 2)), "
+        "greatest(named_struct('a', 1, 'b', array(2)), named_struct('a', 1, 'b', array(3))), "
+        "least(struct(1, 'x'), struct(1, 'w'), NULL), greatest(X'00', X'FF00'), "
+        "greatest(DATE'2020-01-01', TIMESTAMP'2019-12-31 23:00:00'), least(1, 2.5D, 3L), "
+        "greatest(1.25BD, 1.2500001BD, 2), least(INTERVAL '1' DAY, INTERVAL '23' HOUR), "
+        "greatest(array(named_struct('x', 1)), array(named_struct('x', 2))), greatest(NULL, NULL, NULL), "
+        "least(TIMESTAMP_NTZ'2020-01-01 10:00:00', TIMESTAMP'2020-01-01 09:00:00', DATE'2020-01-02')"))
+
+
+@pytest.mark.parametrize("query, error_class", [
+    ("SELECT greatest(map(1, 2), map(1, 3))", "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE"),
+    ("SELECT least(array(map(1, 2)), array(map(1, 3)))", "DATATYPE_MISMATCH.INVALID_ORDERING_TYPE"),
+    ("SELECT greatest(1)", "WRONG_NUM_ARGS"),
+    ("SELECT least()", "WRONG_NUM_ARGS"),
+    ("SELECT greatest(1, 'a')", "DATATYPE_MISMATCH.DATA_DIFF_TYPES"),
+    ("SELECT greatest(named_struct('a', 1), named_struct('b', 1))", "DATATYPE_MISMATCH.DATA_DIFF_TYPES"),
+    ("SELECT least(array(1), 1)", "DATATYPE_MISMATCH.DATA_DIFF_TYPES"),
+    ("SELECT greatest(X'01', 'a')", "DATATYPE_MISMATCH.DATA_DIFF_TYPES"),
+])
+def test_greatest_least_errors(diff_error, query, error_class):
+    diff_error(lambda s: s.sql(query), error_class)
 
 
 def test_bitwise(diff):

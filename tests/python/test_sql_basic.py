@@ -184,6 +184,57 @@ def test_inline_tables(diff):
     diff(sql("SELECT * FROM VALUES 1, 2, 3"))
 
 
+def test_inline_tables_of_nested_values(diff):
+    # A row that is one STRUCT(...) or one row constructor holds the struct's values as columns;
+    # a quoted `struct` call, named_struct and a struct among other values stay structs.
+    diff(sql("SELECT * FROM VALUES (struct(1, 'a')), (struct(2, 'b'))"))
+    diff(sql("SELECT * FROM VALUES STRUCT(1 AS q, 'a'), ((2, 'b')), (struct(3, 'c')) AS t(x, y)"))
+    diff(sql("SELECT * FROM VALUES (`struct`(1, 'a')), (named_struct('col1', 2, 'col2', 'b')) AS t(s)"))
+    diff(sql("SELECT * FROM VALUES (struct(1, 'a'), 3), (struct(2, 'b'), 4)"))
+    diff(sql("SELECT * FROM VALUES (named_struct('x', 1, 'y', array(1, 2))), "
+             "(named_struct('x', NULL, 'y', array(3))) AS t(s)"))
+    diff(sql("SELECT a, m, m['k'] FROM VALUES (array(1, 2), map('k', 1)), (array(), map('k', 2, 'j', 3)), "
+             "(NULL, NULL) AS t(a, m)"))
+    diff(sql("SELECT t.a + t.b FROM VALUES (1, 2), (3, 4) AS t(a, b)"))
+    diff(sql("SELECT * FROM VALUES (1, 2) AS t(a, b)"))
+    diff(sql("SELECT * FROM VALUES ('a', 1) t"))
+
+
+def test_inline_tables_widen_columns(diff):
+    # Each column takes the wider type of all its values (not of pairs of rows), nulls too.
+    diff(sql("SELECT * FROM VALUES (1), (2L), (NULL) AS t(x)"))
+    diff(sql("SELECT * FROM VALUES (1.5), (2), (12345.678) AS t(x)"))
+    diff(sql("SELECT * FROM VALUES (1, 1.0F), (2.5D, 2) AS t(x, y)"))
+    diff(sql("SELECT * FROM VALUES (DATE'2020-01-01'), (TIMESTAMP'2020-01-02 03:04:05') AS t(x)"))
+    diff(sql("SELECT * FROM VALUES (TIMESTAMP_NTZ'2020-01-01 00:00:00'), (DATE'2020-01-02'), "
+             "(TIMESTAMP'2020-01-02 03:04:05') AS t(x)"))
+    diff(sql("SELECT * FROM VALUES (array(1)), (array(2L)), (array(NULL)) AS t(x)"))
+    diff(sql("SELECT * FROM VALUES (struct(1, 'a'), 0), (struct(2L, NULL), 1) AS t(x, y)"))
+    diff(sql("SELECT * FROM VALUES (map(1, 'a')), (map(2L, 'b')) AS t(x)"))
+    diff(sql("SELECT * FROM VALUES (1 + 1, upper('a')), (abs(-3), 'b') AS t(x, y)"))
+
+
+@pytest.mark.parametrize("query, error_class", [
+    ("SELECT * FROM VALUES (1, 2), (3) AS t(a, b)", "INVALID_INLINE_TABLE.NUM_COLUMNS_MISMATCH"),
+    ("SELECT * FROM VALUES (1), (2, 3)", "INVALID_INLINE_TABLE.NUM_COLUMNS_MISMATCH"),
+    ("SELECT * FROM VALUES (1, 2), (3, 4) AS t(a)", "INVALID_INLINE_TABLE.NUM_COLUMNS_MISMATCH"),
+    ("SELECT * FROM VALUES (1), (2) AS t(a, b)", "INVALID_INLINE_TABLE.NUM_COLUMNS_MISMATCH"),
+    ("SELECT * FROM VALUES (1), ('a') AS t(x)", "INVALID_INLINE_TABLE.INCOMPATIBLE_TYPES_IN_INLINE_TABLE"),
+    ("SELECT * FROM VALUES (1, 'a'), (2, true)", "INVALID_INLINE_TABLE.INCOMPATIBLE_TYPES_IN_INLINE_TABLE"),
+    ("SELECT * FROM VALUES (array(1)), (map(1, 2)) AS t(x)",
+     "INVALID_INLINE_TABLE.INCOMPATIBLE_TYPES_IN_INLINE_TABLE"),
+    ("SELECT * FROM VALUES (named_struct('a', 1)), (named_struct('b', 2)) AS t(x)",
+     "INVALID_INLINE_TABLE.INCOMPATIBLE_TYPES_IN_INLINE_TABLE"),
+    ("SELECT * FROM VALUES (DATE'2020-01-01'), ('2020-01-02') AS t(x)",
+     "INVALID_INLINE_TABLE.INCOMPATIBLE_TYPES_IN_INLINE_TABLE"),
+    ("SELECT * FROM VALUES (1), (rand()) AS t(x)", "INVALID_INLINE_TABLE.CANNOT_EVALUATE_EXPRESSION_IN_INLINE_TABLE"),
+    ("SELECT * FROM VALUES (rand(), 'a'), (1, 2) AS t(x, y)",
+     "INVALID_INLINE_TABLE.CANNOT_EVALUATE_EXPRESSION_IN_INLINE_TABLE"),
+])
+def test_inline_table_errors(diff_error, query, error_class):
+    diff_error(sql(query), error_class)
+
+
 def test_range_table_function(diff):
     diff(sql("SELECT * FROM range(1, 10, 3)"))
     diff(sql("SELECT r.id FROM range(5) r WHERE r.id > 2"))

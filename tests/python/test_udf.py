@@ -610,6 +610,34 @@ def test_udf_names_of_nested_arguments(diff):
         F.pandas_udf(lambda v: v.astype(str), "string")(F.col("id").alias("i"))))
 
 
+def test_udf_names_of_hidden_arguments(diff, ember, oracle):
+    # Spark's toString shows what an expression keeps beyond its SQL text: the session time zone,
+    # defaulted parameters, the ANSI flag, and a few class names; IN and if have their own forms.
+    from harness import session_conf
+
+    def shown(*cols):
+        return F.udf(lambda *args: len(args), "int")(*cols)
+
+    def program(s):
+        df = s.createDataFrame([(1, "x y ", [1, 2], "2020-01-02")], "a int, s string, arr array<int>, d string")
+        df = df.withColumn("ts", F.col("d").cast("timestamp"))
+        return df.select(
+            shown(F.hour("ts")), shown(F.minute("ts")), shown(F.second("ts")), shown(F.to_date("d")),
+            shown(F.to_date("d", "yyyy-MM-dd")), shown(F.date_format("ts", "yyyy")), shown(F.hash("a")),
+            shown(F.hash("a", "s")), shown(F.xxhash64("a")), shown(F.trim("s")), shown(F.ltrim("s")),
+            shown(F.rtrim("s")), shown(F.element_at("arr", 1)), shown(F.col("s").startswith("x")),
+            shown(F.col("s").endswith("y")), shown(F.col("s").contains("z")), shown(F.col("a").isin(1, 2)),
+            shown(F.col("a").isin(3)), shown(F.expr("if(a > 0, 1, 2)")), shown(F.unix_timestamp("ts")),
+            shown(F.to_timestamp("d")), shown(F.to_timestamp("d", "yyyy-MM-dd")), shown(F.from_unixtime("a")),
+            shown(F.when(F.col("a") > 0, 1).otherwise(2)))
+    diff(program)
+    diff(lambda s: s.range(3).groupBy().agg(shown(F.first("id")), shown(F.last("id")),
+                                            shown(F.first("id", ignorenulls=True)), shown(F.any_value("id"))))
+    with session_conf(ember, oracle, **{"spark.sql.session.timeZone": "America/Los_Angeles",
+                                        "spark.sql.ansi.enabled": "false"}):
+        diff(program)
+
+
 def gpu_addresses(*cols):
     def addresses(v):
         from pyspark import TaskContext

@@ -201,6 +201,21 @@ TEST(SqlExecute, ValuesThatFoldAreOneLocalBatch) {
   EXPECT_EQ(rows(r), (Rows{"1|2", "2|1"}));
 }
 
+TEST(SqlExecute, ValuesAreTypedAsAWhole) {
+  plan::Session s("t");
+  // Each column takes the wider type of all its values, without promoting numbers to strings.
+  plan::PlanPtr p = analyzed_relation(
+      s, "SELECT * FROM VALUES (1, array(1)), (2L, array(NULL)), (1.5, array(2L)) AS t(x, y)");
+  ASSERT_EQ(p->kind, plan::PlanKind::kLocalRelation);
+  EXPECT_EQ(p->output[0]->type->simple_string(), "decimal(21,1)");
+  EXPECT_EQ(p->output[1]->type->simple_string(), "array<bigint>");
+  EXPECT_EQ(error_class_of([&] { analyzed_relation(s, "SELECT * FROM VALUES (1), ('a') AS t(x)"); }),
+            "INVALID_INLINE_TABLE.INCOMPATIBLE_TYPES_IN_INLINE_TABLE");
+  // A value that cannot be evaluated once is reported before the types of its column.
+  EXPECT_EQ(error_class_of([&] { analyzed_relation(s, "SELECT * FROM VALUES (rand()), ('a') AS t(x)"); }),
+            "INVALID_INLINE_TABLE.CANNOT_EVALUATE_EXPRESSION_IN_INLINE_TABLE");
+}
+
 TEST(SqlExecute, ExpressionsAndLiterals) {
   plan::Session s("t");
   auto r = execute_statement(s,

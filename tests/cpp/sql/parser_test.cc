@@ -498,12 +498,17 @@ TEST(SqlQuery, FromClauseRelations) {
 }
 
 TEST(SqlQuery, InlineTables) {
+  // Column aliases name the table's columns.
   EXPECT_EQ(q("SELECT * FROM VALUES (1, 'a'), (2, 'b') AS v(x, y)"),
-            "Project [*]\n  SubqueryAlias v\n    ToDF x y\n      LocalRelation col1:int "
-            "col2:string rows=2\n");
+            "Project [*]\n  SubqueryAlias v\n    LocalRelation x:int y:string rows=2\n");
   EXPECT_EQ(q("VALUES (1, 2.5), (3, NULL)"), "LocalRelation col1:int col2:decimal(2,1)? rows=2\n");
   EXPECT_EQ(q("VALUES 1, 2, 3"), "LocalRelation col1:int rows=3\n");
-  // Mixed types unite through UNION ALL, whose coercion finds the common type.
+  // Every row must have as many values as the table has column aliases.
+  SparkError err = parse_error("SELECT * FROM VALUES (1, 2), (3, 4) AS t(a)");
+  EXPECT_EQ(err.error_class(), "INVALID_INLINE_TABLE.NUM_COLUMNS_MISMATCH");
+  EXPECT_EQ(err.params().at("expectedNumCols"), "1");
+  EXPECT_EQ(err.params().at("actualNumCols"), "2");
+  // Mixed types unite through a UNION ALL marked as an inline table, which the analyzer types.
   EXPECT_EQ(q("VALUES (1), (2.5)"),
             "Union ALL\n  Project [1 AS col1]\n    Range 0 1 1\n  Project [2.5 AS col1]\n    Range "
             "0 1 1\n");
