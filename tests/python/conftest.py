@@ -311,6 +311,18 @@ def diff_error(differ):
 
 
 @pytest.fixture
+def cdiff(connect_differ):
+    """diff against Spark's Connect server (where Spark Connect and classic Spark differ)."""
+    return connect_differ.diff
+
+
+@pytest.fixture
+def cdiff_error(connect_differ):
+    """diff_error against Spark's Connect server."""
+    return connect_differ.diff_error
+
+
+@pytest.fixture
 def diff_show(differ):
     """diff_show(program, **show_args): both print the same df.show() text."""
     return differ.diff_show

@@ -19,16 +19,6 @@ FIELDS = ["file_path", "file_name", "file_size", "file_block_start", "file_block
           "file_modification_time"]
 
 
-@pytest.fixture
-def cdiff(connect_differ):
-    return connect_differ.diff
-
-
-@pytest.fixture
-def cdiff_error(connect_differ):
-    return connect_differ.diff_error
-
-
 def _write(path: Path, text: str) -> Path:
     path.parent.mkdir(parents=True, exist_ok=True)
     path.write_text(text)

@@ -10,16 +10,6 @@ from pyspark.sql import functions as F
 from harness import run_for_error, session_mode
 
 
-@pytest.fixture
-def cdiff(connect_differ):
-    return connect_differ.diff
-
-
-@pytest.fixture
-def cdiff_error(connect_differ):
-    return connect_differ.diff_error
-
-
 def pairs(s):
     return s.createDataFrame([(1, 2), (3, 4), (5, 4)], "a long, b long")
 
