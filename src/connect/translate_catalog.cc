@@ -97,6 +97,21 @@ std::vector<Value> function_row(const std::string& name) {
           d->family.empty() ? Value() : Value::bytes(functions::function_class_name(*d)), Value::boolean(true)};
 }
 
+/// Whether `name` is one of the session's Python functions or table functions.
+bool is_session_function(plan::Session& session, const std::string& name) {
+  return session.lookup_function(name) != nullptr || session.lookup_table_function(name) != nullptr;
+}
+
+/// A session function's row (spark.udf.register, spark.udtf.register), named as asked for:
+/// temporary, in no catalog or namespace, without a description. Spark's class name is the JVM
+/// class of the function's builder; Ember's says which kind of function it is.
+std::vector<Value> session_function_row(plan::Session& session, const std::string& name) {
+  const char* cls =
+      session.lookup_function(name) ? "ember.udf.PythonFunction" : "ember.udf.PythonTableFunction";
+  return {Value::bytes(name),   Value(),           Value(),
+          Value::bytes("N/A."), Value::bytes(cls), Value::boolean(true)};
+}
+
 std::vector<Value> table_row(const plan::TableInfo& t) {
   return {Value::bytes(t.name),
           Value::bytes(kCatalogName),
@@ -305,21 +320,38 @@ PlanTranslator::NodePtr PlanTranslator::catalog(const pb::Catalog& r) {
       }
       return no_result();
     case pb::Catalog::kListFunctions: {
-      // Ember's functions are all built in: no catalog or namespace, temporary as Spark marks
-      // its built-in functions; every database lists them.
+      // The built-in functions first, in no catalog or namespace and temporary as Spark marks
+      // them (every database lists them), then the session's Python functions, Spark's
+      // temporary functions; each part sorted by name.
       const auto& l = r.list_functions();
       if (l.has_db_name() && !tables.database_exists(l.db_name())) schema_not_found(l.db_name());
+      auto listed = [&](const std::string& n) {
+        return !l.has_pattern() || plan::matches_name_pattern(l.pattern(), n);
+      };
       std::vector<std::vector<Value>> out;
       for (const auto& n : functions::Registry::instance().names())
-        if (!l.has_pattern() || plan::matches_name_pattern(l.pattern(), n)) out.push_back(function_row(n));
+        if (listed(n)) out.push_back(function_row(n));
+      // A session function that shadows a built-in one is listed again, described as the
+      // built-in one (which calls resolve to).
+      for (const auto& n : session.function_names())
+        if (listed(n))
+          out.push_back(functions::Registry::instance().find_listed(n)
+                            ? function_row(n)
+                            : session_function_row(session, n));
       return rows(function_schema(), out);
     }
-    case pb::Catalog::kFunctionExists:
-      return boolean_result(functions::Registry::instance().find_listed(r.function_exists().function_name()) != nullptr);
+    case pb::Catalog::kFunctionExists: {
+      const std::string& name = r.function_exists().function_name();
+      return boolean_result(functions::Registry::instance().find_listed(name) != nullptr ||
+                            is_session_function(session, name));
+    }
     case pb::Catalog::kGetFunction: {
       const std::string& name = r.get_function().function_name();
-      if (!functions::Registry::instance().find_listed(name)) functions::throw_unresolved_routine(name);
-      return rows(function_schema(), {function_row(name)});
+      if (functions::Registry::instance().find_listed(name))
+        return rows(function_schema(), {function_row(name)});
+      if (is_session_function(session, name))
+        return rows(function_schema(), {session_function_row(session, name)});
+      functions::throw_unresolved_routine(name);
     }
     case pb::Catalog::kListCatalogs: {
       const auto& l = r.list_catalogs();

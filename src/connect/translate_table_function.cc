@@ -5,7 +5,9 @@
 #include "connect/errors.h"
 #include "connect/translate.h"
 #include "plan/generator_resolution.h"
+#include "plan/session.h"
 #include "plan/table_argument.h"
+#include "sql/builtin_table_functions.h"
 
 namespace ember::connect {
 
@@ -64,10 +66,12 @@ PlanTranslator::NodePtr PlanTranslator::unresolved_table_valued_function(
     for (auto& a : args) v.push_back(range_argument(a));
     return plan::range_function_node(v);
   }
-  static const char* const kNotYet[] = {"sql_keywords", "collations", "variant_explode",
-                                        "variant_explode_outer"};
-  for (const char* k : kNotYet)
-    if (lower_name == k) throw_not_supported("the table-valued function " + quote_id(name));
+  if (ctx_.session != nullptr) {
+    const Config& conf = ctx_.session->config();
+    const bool enforce =
+        conf.ansi_enabled() && conf.get_bool("spark.sql.ansi.enforceReservedKeywords", false);
+    if (NodePtr fixed = sql::builtin_table_function(lower_name, args.size(), enforce)) return fixed;
+  }
   // A generator or a session's table function: its rows alone, a Generate over one row without
   // columns, as SQL's `FROM f(...)`.
   auto one_row = new_node(PlanKind::kLocalRelation);

@@ -6,6 +6,7 @@
 
 #include "common/error.h"
 #include "functions/json_functions.h"
+#include "functions/variant_util.h"
 
 namespace ember::exec {
 namespace {
@@ -97,6 +98,57 @@ void stack(const GeneratorSpec& spec, const std::vector<ColumnPtr>& args, int64_
   }
 }
 
+/// variant_explode: the fields of each object or the elements of each array, with their position,
+/// their key (null for an element) and their value (the value's own bytes over the row's
+/// metadata, as a variant of its own). Rows whose variant is neither produce nothing, or, when
+/// `outer`, one row of nulls.
+void variant_explode(const Column& in, bool outer, Expansion& x, std::vector<ColumnPtr>& out) {
+  ColumnBuilder pos(DataType::int_()), key(DataType::string()), value(DataType::variant());
+  auto null_row = [&](int64_t row) {
+    x.rows.push_back(static_cast<int32_t>(row));
+    pos.append_null();
+    key.append_null();
+    value.append_null();
+  };
+  for (int64_t i = 0; i < in.length(); ++i) {
+    if (in.is_null(i)) {
+      if (outer) null_row(i);
+      continue;
+    }
+    try {
+      const variant::Ref v = functions::variant_at(in, i);
+      const variant::Kind kind = v.kind();
+      const uint32_t n =
+          kind == variant::Kind::kObject || kind == variant::Kind::kArray ? v.size() : 0;
+      if (n == 0 && outer) null_row(i);
+      for (uint32_t e = 0; e < n; ++e) {
+        x.rows.push_back(static_cast<int32_t>(i));
+        pos.append(static_cast<int32_t>(e));
+        variant::Ref element = v;
+        if (kind == variant::Kind::kObject) {
+          std::string_view name;
+          element = v.field_at(e, &name);
+          key.append_bytes(name);
+        } else {
+          element = v.element(e);
+          key.append_null();
+        }
+        value.child(0).append_bytes(element.bytes());
+        value.child(1).append_bytes(v.metadata());
+        value.close_struct(true);
+      }
+    } catch (const variant::MalformedVariant&) {
+      functions::throw_malformed_variant();
+    }
+  }
+  if (x.rows.size() > static_cast<size_t>(std::numeric_limits<int32_t>::max()))
+    throw SparkError(ErrorKind::kRuntime, "INTERNAL_ERROR",
+                     "Generate: one batch would produce more than 2^31 - 1 rows.");
+  out.push_back(pos.finish());
+  out.push_back(key.finish());
+  out.push_back(value.finish());
+}
+
 }  // namespace
 
 void Generate::execute(Batch& batch, ExecContext& ctx) const {
@@ -111,6 +163,8 @@ void Generate::execute(Batch& batch, ExecContext& ctx) const {
     for (int64_t i = 0; i < batch.num_rows; ++i) x.rows[static_cast<size_t>(i)] = static_cast<int32_t>(i);
     generated = functions::json_tuple_columns(*args[0], std::vector<ColumnPtr>(args.begin() + 1, args.end()),
                                               batch.num_rows);
+  } else if (spec_.kind == Kind::kVariantExplode) {
+    variant_explode(*args[0], spec_.outer, x, generated);
   } else {
     const Column& in = *args[0];
     x = expand(in, spec_.outer);

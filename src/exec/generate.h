@@ -17,11 +17,14 @@ namespace ember::exec {
 ///  - kStack: stack(n, v1, ..., vk): `stack_rows` = n rows of the values `args`, column j of
 ///    row r being value r * columns + j (null past the end);
 ///  - kJsonTuple: json_tuple(json, k1, ..., kn): one row per input row, the named top-level
-///    fields of its JSON object as strings.
+///    fields of its JSON object as strings;
+///  - kVariantExplode: variant_explode(v): one row per field of a variant object (`pos`, `key`,
+///    `value`, in the object's key order) or element of a variant array (`key` null); any other
+///    variant, a variant null included, gives none.
 /// Outer generators (explode_outer ...) give one row of nulls for a null or empty input, where
 /// the others give none.
 struct GeneratorSpec {
-  enum class Kind { kExplode, kPosExplode, kInline, kStack, kJsonTuple };
+  enum class Kind { kExplode, kPosExplode, kInline, kStack, kJsonTuple, kVariantExplode };
   Kind kind = Kind::kExplode;
   bool outer = false;
   std::vector<PhysExprPtr> args;

@@ -43,6 +43,27 @@
 namespace ember::plan {
 namespace {
 
+/// A table function called among expressions (a Python UDTF, or variant_explode in a select
+/// list): Spark looks the name up before it resolves the arguments and refuses it as such.
+[[noreturn]] void throw_not_a_scalar_function(const std::string& name) {
+  const std::string shown = quote_id(name);
+  throw SparkError(
+      ErrorKind::kAnalysis, "NOT_A_SCALAR_FUNCTION",
+      shown +
+          " appears as a scalar expression here, but the function was defined as a table "
+          "function. Please update the query to move the function call into the FROM clause, "
+          "or redefine " +
+          shown + " as a scalar function instead.",
+      {{"functionName", shown}}, "42887");
+}
+
+/// The table-valued functions whose rows need no input (sql/builtin_table_functions.h), which
+/// the SQL parser and the DataFrame API resolve; among expressions they are table functions
+/// misplaced.
+bool is_fixed_table_function_name(const std::string& lower) {
+  return lower == "sql_keywords" || lower == "collations";
+}
+
 /// Spark refuses VARIANT in grouping keys, sort keys and deduplication (it has no ordering or
 /// equality).
 void reject_variant_group_key(const ExprPtr& g) {
@@ -274,6 +295,9 @@ class Analyzer {
   bool in_aggregate_ = false;
   /// While a select list resolves: generators are allowed at its top level.
   bool in_select_list_ = false;
+  /// While a table-valued function call (FROM f(...), LATERAL f(...), spark.tvf.f(...))
+  /// resolves: the generators Spark offers only as table functions are allowed too.
+  bool in_table_function_call_ = false;
   /// While a subquery resolves: the plans whose outputs its names may also reference
   /// (innermost last), as outer references.
   std::vector<PlanPtr> outer_scopes_;
@@ -1154,6 +1178,8 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
       if (is_higher_order_call(e)) return resolve_higher_order(e, child, allow_agg);
       std::vector<ExprPtr> args;
       if (is_generator_name(ascii_lower(e->name))) {
+        if (is_table_only_generator_name(ascii_lower(e->name)) && !in_table_function_call_)
+          throw_not_a_scalar_function(e->name);
         if (!in_select_list_) throw_generator_outside_select(e->to_string());
         for (auto& a : e->children) args.push_back(resolve_expr(a, child, allow_agg));
         return resolve_generator(ascii_lower(e->name), std::move(args), e->outer);
@@ -1165,14 +1191,9 @@ ExprPtr Analyzer::resolve_expr_here(const ExprPtr& e, const PlanPtr& child, bool
       }
       // Spark looks a function up before it resolves the arguments (LookupFunctions): a table
       // function among expressions fails as such, whatever its arguments.
-      if (session_.lookup_table_function(e->name)) {
-        const std::string shown = quote_id(e->name);
-        throw SparkError(ErrorKind::kAnalysis, "NOT_A_SCALAR_FUNCTION",
-                         shown + " appears as a scalar expression here, but the function was defined as a table "
-                                 "function. Please update the query to move the function call into the FROM clause, "
-                                 "or redefine " + shown + " as a scalar function instead.",
-                         {{"functionName", shown}}, "42887");
-      }
+      if (session_.lookup_table_function(e->name) ||
+          is_fixed_table_function_name(ascii_lower(e->name)))
+        throw_not_a_scalar_function(e->name);
       bool agg_fn = false;
       if (const FunctionDef* d = e->function ? e->function : Registry::instance().find(e->name))
         agg_fn = d->kind == functions::FunctionKind::kAggregate;
@@ -2082,6 +2103,24 @@ PlanPtr Analyzer::resolve_generate(const PlanPtr& p, const PlanPtr& child) {
                      {{"functionName", quote_id(fn)}}, "42K0E");
   };
   if (PlanPtr with_table = resolve_table_argument_call(p, child)) return with_table;
+  // LATERAL VIEW looks the generator up among functions, where Spark keeps neither Python table
+  // functions nor its table-only generators (variant_explode): it then looks for a persistent
+  // function of the name in the current database.
+  if (!p->lateral && !p->table_function_call && call->kind == ExprKind::kUnresolvedFunction) {
+    const std::string lname = ascii_lower(call->name);
+    if (is_table_only_generator_name(lname) ||
+        (!is_generator_name(lname) && session_.lookup_table_function(call->name)))
+      throw SparkError(
+          ErrorKind::kAnalysis, "ROUTINE_NOT_FOUND",
+          "The routine " + quote_id(session_.current_database()) + "." + quote_id(call->name) +
+              " cannot be found. Verify the spelling and correctness of the schema and catalog.\n"
+              "If you did not qualify the name with a schema and catalog, verify the "
+              "current_schema() "
+              "output, or qualify the name with the correct schema and catalog.\n"
+              "To tolerate the error on drop use DROP ... IF EXISTS.",
+          {{"routineName", quote_id(session_.current_database()) + "." + quote_id(call->name)}},
+          "42883");
+  }
   ExprPtr g;
   if (is_python_table_function(call)) {
     // A Python table function called from the DataFrame API.
@@ -2089,7 +2128,15 @@ PlanPtr Analyzer::resolve_generate(const PlanPtr& p, const PlanPtr& child) {
   } else if (call->kind != ExprKind::kUnresolvedFunction) {
     not_generator();
   } else if (is_generator_name(ascii_lower(call->name))) {
-    g = resolve_select_list({call}, child, false)[0];
+    const bool saved = in_table_function_call_;
+    in_table_function_call_ = p->table_function_call || p->lateral;
+    try {
+      g = resolve_select_list({call}, child, false)[0];
+    } catch (...) {
+      in_table_function_call_ = saved;
+      throw;
+    }
+    in_table_function_call_ = saved;
   } else if (ExprPtr table_function = session_.lookup_table_function(call->name)) {
     // LATERAL f(t.a) of a Python table function: its arguments read the relation before it.
     g = resolve_table_function_call(table_function, call->children, child, false);

@@ -90,8 +90,13 @@ std::vector<StructField> stack_fields(const std::string& sql, std::vector<ExprPt
 }  // namespace
 
 bool is_generator_name(const std::string& n) {
-  return n == "explode" || n == "explode_outer" || n == "posexplode" || n == "posexplode_outer" || n == "inline" ||
-         n == "inline_outer" || n == "stack" || n == "json_tuple";
+  return n == "explode" || n == "explode_outer" || n == "posexplode" || n == "posexplode_outer" ||
+         n == "inline" || n == "inline_outer" || n == "stack" || n == "json_tuple" ||
+         is_table_only_generator_name(n);
+}
+
+bool is_table_only_generator_name(const std::string& n) {
+  return n == "variant_explode" || n == "variant_explode_outer";
 }
 
 ExprPtr resolve_generator(const std::string& called, std::vector<ExprPtr> args, bool outer) {
@@ -118,6 +123,27 @@ ExprPtr resolve_generator(const std::string& called, std::vector<ExprPtr> args, 
                                        "all arguments of the function `json_tuple` must be string type.", sql);
     }
     for (size_t i = 1; i < args.size(); ++i) fields.push_back({"c" + std::to_string(i - 1), DataType::string(), true, "{}"});
+  } else if (base == "variant_explode") {
+    // variant_explode(input): pos, key and value of each field or element of a variant. Its
+    // one parameter has a name, so Spark reports a missing argument by it.
+    if (args.empty())
+      throw SparkError(
+          ErrorKind::kAnalysis, "REQUIRED_PARAMETER_NOT_FOUND",
+          "Cannot invoke routine " + quote_id(called) +
+              " because the parameter named `input` is required, but the routine call did not "
+              "supply a "
+              "value. Please update the routine call to supply an argument value (either "
+              "positionally at "
+              "index 0 or by name) and retry the query again.",
+          {{"routineName", quote_id(called)}, {"parameterName", "`input`"}, {"index", "0"}},
+          "4274K");
+    if (args.size() != 1) wrong_num_args(called, "1", args.size());
+    if (args[0]->type->id() == TypeId::kNull) args[0] = implicit(args[0], DataType::variant());
+    if (args[0]->type->id() != TypeId::kVariant)
+      unexpected_input(sql, args[0], "first", "\"VARIANT\"");
+    fields.push_back({"pos", DataType::int_(), false, "{}"});
+    fields.push_back({"key", DataType::string(), true, "{}"});
+    fields.push_back({"value", DataType::variant(), false, "{}"});
   } else {
     if (args.size() != 1) wrong_num_args(called, "1", args.size());
     const ExprPtr& in = args[0];

@@ -14,6 +14,9 @@ namespace ember::plan {
 
 /// Whether `lower_name` names a generator function (explode, explode_outer, inline, stack ...).
 bool is_generator_name(const std::string& lower_name);
+/// Whether `lower_name` names a generator Spark offers only as a table-valued function
+/// (variant_explode, variant_explode_outer): in FROM and LATERAL, not in a select list.
+bool is_table_only_generator_name(const std::string& lower_name);
 
 /// Resolves a call of the generator `called` (lower case, `_outer` form included) over resolved
 /// arguments: checks their types as Spark does (DATATYPE_MISMATCH.*) and gives the kGenerator

@@ -56,6 +56,7 @@ const std::vector<std::unique_ptr<Rule>>& optimizer_rules() {
   static const std::vector<std::unique_ptr<Rule>> rules = [] {
     std::vector<std::unique_ptr<Rule>> r;
     r.push_back(make_eliminate_resolved_hint());
+    r.push_back(make_eliminate_subquery_aliases());
     // Subqueries first: the rules after them see joins only.
     r.push_back(make_rewrite_correlated_scalar_subquery());
     r.push_back(make_rewrite_predicate_subquery());
@@ -71,6 +72,7 @@ const std::vector<std::unique_ptr<Rule>>& optimizer_rules() {
     // After the rules that move filters and joins, so that it sees their final inputs.
     r.push_back(make_column_pruning());
     r.push_back(make_collapse_projects());
+    r.push_back(make_remove_noop_operators());
     return r;
   }();
   return rules;
@@ -97,6 +99,9 @@ bool optimizer_rule_enabled(const std::string& name, const Config& conf) {
     // Accept Spark's fully qualified names by their last component.
     auto dot = item.rfind('.');
     if (dot != std::string::npos) item = item.substr(dot + 1);
+    // Spark ignores the rules it cannot exclude (the subquery aliases have no work left after
+    // analysis); Ember's own key still switches them off.
+    if (name == "EliminateSubqueryAliases") continue;
     if (item == name || spark_name(item) == name) return false;
   }
   return conf.get_bool("spark.ember.optimizer." + name + ".enabled", true);

@@ -55,6 +55,8 @@ std::unique_ptr<Rule> make_rewrite_predicate_subquery();
 std::unique_ptr<Rule> make_constant_folding();
 std::unique_ptr<Rule> make_boolean_simplification();
 std::unique_ptr<Rule> make_eliminate_resolved_hint();
+std::unique_ptr<Rule> make_eliminate_subquery_aliases();
+std::unique_ptr<Rule> make_remove_noop_operators();
 std::unique_ptr<Rule> make_push_down_filters();
 std::unique_ptr<Rule> make_check_cartesian_products();
 std::unique_ptr<Rule> make_reorder_join();

@@ -813,11 +813,12 @@ class Planner {
     if (is_python_table_function(g)) return plan_python_udtf(n, std::move(c), kept_ids, conf);
     exec::GeneratorSpec spec;
     using K = exec::GeneratorSpec::Kind;
-    spec.kind = g->name == "posexplode" ? K::kPosExplode
-                : g->name == "inline"   ? K::kInline
-                : g->name == "stack"    ? K::kStack
-                : g->name == "json_tuple" ? K::kJsonTuple
-                                        : K::kExplode;
+    spec.kind = g->name == "posexplode"        ? K::kPosExplode
+                : g->name == "inline"          ? K::kInline
+                : g->name == "stack"           ? K::kStack
+                : g->name == "json_tuple"      ? K::kJsonTuple
+                : g->name == "variant_explode" ? K::kVariantExplode
+                                               : K::kExplode;
     spec.outer = g->outer;
     for (size_t i = 0; i < g->children.size(); ++i) {
       if (spec.kind == K::kStack && i == 0) spec.stack_rows = g->children[0]->value.as_int();

@@ -138,6 +138,21 @@ ExprPtr Session::lookup_table_function(const std::string& name) const {
   return it == table_functions_.end() ? nullptr : it->second;
 }
 
+std::vector<std::string> Session::function_names() const {
+  std::lock_guard<std::mutex> lock(db_mu_);
+  std::vector<std::string> names;
+  for (const auto& [name, f] : functions_) names.push_back(name);
+  for (const auto& [name, f] : table_functions_)
+    if (!functions_.count(name)) names.push_back(name);
+  std::sort(names.begin(), names.end());
+  return names;
+}
+
+bool Session::drop_function(const std::string& name) {
+  std::lock_guard<std::mutex> lock(db_mu_);
+  return functions_.erase(function_key(name)) > 0 || table_functions_.erase(function_key(name)) > 0;
+}
+
 std::pair<std::string, std::string> Session::table_ident(const std::vector<std::string>& name) const {
   if (name.size() == 1) return {current_database(), catalog_name(name[0])};
   if (name.size() == 2) return {catalog_name(name[0]), catalog_name(name[1])};

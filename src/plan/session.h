@@ -104,6 +104,12 @@ class Session {
   void register_table_function(const std::string& name, ExprPtr function);
   /// The registered table function of that name, or null.
   ExprPtr lookup_table_function(const std::string& name) const;
+  /// The names of the session's functions and table functions (Spark's temporary functions),
+  /// in lower case as Spark lists them, sorted.
+  std::vector<std::string> function_names() const;
+  /// DROP TEMPORARY FUNCTION: removes the session function of that name, else the table
+  /// function; false when the session has neither.
+  bool drop_function(const std::string& name);
 
   /// Resolves names and types; throws AnalysisException-style SparkErrors.
   PlanPtr analyze(const PlanPtr& unresolved);

@@ -9,6 +9,7 @@
 #include <limits>
 
 #include "common/ascii.h"
+#include "sql/keywords.h"
 #include "sql/parse_error.h"
 #include "sql/parser_impl.h"
 
@@ -45,16 +46,6 @@ bool is_clause_keyword(const std::string& w, bool for_table) {
   if (for_table)
     for (const char* k : kTable)
       if (w == k) return true;
-  return false;
-}
-
-/// Spark's strict non-reserved words: never a table alias.
-bool is_strict_non_reserved(const std::string& w) {
-  static const char* const kWords[] = {
-      "ANTI",  "CROSS",   "EXCEPT", "FULL",  "INNER", "INTERSECT", "JOIN",  "LATERAL", "LEFT",
-      "MINUS", "NATURAL", "ON",     "RIGHT", "SEMI",  "SETMINUS",  "UNION", "USING"};
-  for (const char* k : kWords)
-    if (w == k) return true;
   return false;
 }
 

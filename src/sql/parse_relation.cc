@@ -7,6 +7,7 @@
 #include "common/ascii.h"
 #include "plan/generator_resolution.h"
 #include "plan/table_argument.h"
+#include "sql/builtin_table_functions.h"
 #include "sql/parse_error.h"
 #include "sql/parser_impl.h"
 
@@ -299,13 +300,19 @@ PlanPtr Parser::relation_primary() {
     }
     std::string shown;
     for (size_t i = 0; i < name.size(); ++i) shown += (i ? "." : "") + quote_id(name[i]);
-    static const char* const kKnown[] = {"json_tuple", "sql_keywords", "collations", "variant_explode",
-                                         "variant_explode_outer"};
-    for (const char* k : kKnown)
-      if (fname == k)
-        fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
-                   "The feature is not supported: the table-valued function " + shown + ".", {},
-                   begin, last_stop());
+    if (fname == "json_tuple")
+      fail_range(ErrorKind::kUnsupportedOperation, "UNSUPPORTED_FEATURE",
+                 "The feature is not supported: the table-valued function " + shown + ".", {},
+                 begin, last_stop());
+    if (name.size() == 1 && !table_args) {
+      PlanPtr fixed;
+      try {
+        fixed = builtin_table_function(fname, args.size(), options_.enforce_reserved_keywords);
+      } catch (const SparkError& e) {
+        fail_range(e.kind(), e.error_class(), e.message(), e.params(), begin, last_stop());
+      }
+      if (fixed) return table_alias(fixed, true);
+    }
     // Any other name may be a session table function (a Python UDTF): the analyzer resolves it
     // as a Generate over one row without columns, whose output is the function's columns.
     auto one_row = new_node(PlanKind::kLocalRelation);

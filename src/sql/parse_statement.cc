@@ -217,6 +217,18 @@ Statement Parser::statement() {
       return s;
     }
     if (at_word("DATABASE") || at_word("SCHEMA") || at_word("NAMESPACE")) return drop_namespace(s);
+    if (((at_word("TEMPORARY") || at_word("TEMP")) && at_word("FUNCTION", 1)) ||
+        at_word("FUNCTION")) {
+      s.temporary = !at_word("FUNCTION");
+      pos_ += s.temporary ? 2 : 1;
+      if (at_word("IF") && at_word("EXISTS", 1)) {
+        pos_ += 2;
+        s.if_exists = true;
+      }
+      s.kind = StatementKind::kDropFunction;
+      s.name = multipart_identifier();
+      return s;
+    }
     return unsupported("DROP " + (at_identifier() ? peek().upper : std::string("statements")));
   }
   if (first.is_word("SHOW")) {

@@ -15,6 +15,8 @@ ParseOptions ParseOptions::from_config(const Config& config) {
   o.time_zone = config.session_time_zone();
   o.double_quoted_identifiers =
       config.get_bool("spark.sql.ansi.doubleQuotedIdentifiers", false) && config.ansi_enabled();
+  o.enforce_reserved_keywords =
+      config.get_bool("spark.sql.ansi.enforceReservedKeywords", false) && config.ansi_enabled();
   return o;
 }
 

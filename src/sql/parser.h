@@ -27,6 +27,8 @@ struct ParseOptions {
   std::string time_zone = "UTC";
   /// spark.sql.ansi.doubleQuotedIdentifiers: "x" is an identifier instead of a string.
   bool double_quoted_identifiers = false;
+  /// spark.sql.ansi.enforceReservedKeywords in ANSI mode: what sql_keywords() reports as reserved.
+  bool enforce_reserved_keywords = false;
   Parameters parameters;
   /// When set, returns the output columns of an unresolved relation as (qualifier, name)
   /// pairs. The parser asks only where the text alone cannot tell: an ORDER BY position that

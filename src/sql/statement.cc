@@ -114,9 +114,15 @@ QueryResult run_set(plan::Session& session, const Statement& s) {
   return r.finish();
 }
 
-QueryResult run_show_functions(const Statement& s) {
+QueryResult run_show_functions(plan::Session& session, const Statement& s) {
   std::vector<std::string> names;
   if (s.key != "USER") names = functions::Registry::instance().names();
+  if (s.key != "SYSTEM") {
+    // A session function that shadows a built-in one is listed once.
+    for (auto& n : session.function_names()) names.push_back(n);
+    std::sort(names.begin(), names.end());
+    names.erase(std::unique(names.begin(), names.end()), names.end());
+  }
   ResultBuilder r;
   r.column("function", DataType::string(), false);
   for (auto& n : names)
@@ -124,8 +130,88 @@ QueryResult run_show_functions(const Statement& s) {
   return r.finish();
 }
 
-QueryResult run_describe_function(const Statement& s) {
+[[noreturn]] void routine_not_found(const std::string& shown) {
+  throw SparkError(
+      ErrorKind::kAnalysis, "ROUTINE_NOT_FOUND",
+      "The routine " + shown +
+          " cannot be found. Verify the spelling and correctness of the schema and catalog.\n"
+          "If you did not qualify the name with a schema and catalog, verify the current_schema() "
+          "output, or qualify the name with the correct schema and catalog.\n"
+          "To tolerate the error on drop use DROP ... IF EXISTS.",
+      {{"routineName", shown}}, "42883");
+}
+
+/// DROP TEMPORARY FUNCTION: the session's Python function or table function of the name, which
+/// may be qualified with the session's namespace (`session.f`, `system.session.f`).
+void drop_temporary_function(plan::Session& session, const Statement& s) {
+  const std::string& name = s.name.back();
+  std::vector<std::string> qualifier(s.name.begin(), s.name.end() - 1);
+  const bool session_qualifier =
+      qualifier.empty() || (qualifier.size() == 1 && ascii_lower(qualifier[0]) == "session") ||
+      (qualifier.size() == 2 && ascii_lower(qualifier[0]) == "system" &&
+       ascii_lower(qualifier[1]) == "session");
+  if (!session_qualifier)
+    throw SparkError(
+        ErrorKind::kParse, "INVALID_TEMP_OBJ_QUALIFIER",
+        "Temporary FUNCTION " + quote_id(name) + " cannot be qualified with " +
+            quoted_name(qualifier) +
+            ". Temporary objects can only be qualified with SESSION or SYSTEM.SESSION.",
+        {{"objectType", "FUNCTION"},
+         {"objectName", quote_id(name)},
+         {"qualifier", quoted_name(qualifier)}},
+        "42602");
+  if (session.drop_function(name) || s.if_exists) return;
+  // A built-in function is no temporary one to drop (unless a session function shadowed it).
+  if (functions::Registry::instance().find_listed(name))
+    throw SparkError(
+        ErrorKind::kAnalysis, "FORBIDDEN_OPERATION",
+        "The operation DROP is not allowed on the FUNCTION: " + quote_id(name) + ".",
+        {{"statement", "DROP"}, {"objectType", "FUNCTION"}, {"objectName", quote_id(name)}},
+        "42809");
+  routine_not_found(quote_id(name));
+}
+
+/// DROP FUNCTION: Ember keeps no persistent functions, so there is none to drop; a session
+/// function's name is Spark's error for a temporary one.
+void drop_function(plan::Session& session, const Statement& s) {
+  if (s.temporary) return drop_temporary_function(session, s);
+  if (s.name.size() == 1 &&
+      (session.lookup_function(s.name[0]) || session.lookup_table_function(s.name[0])))
+    throw SparkError(ErrorKind::kAnalysis, "EXPECT_PERSISTENT_FUNCTION_NOT_TEMP",
+                     quote_id(s.name[0]) +
+                         " is a temporary function. 'DROP FUNCTION' expects a persistent function. "
+                         "Please use DROP "
+                         "TEMPORARY FUNCTION to drop a temporary function.",
+                     {{"functionName", quote_id(s.name[0])}}, "42809");
+  if (s.if_exists) return;
+  std::vector<std::string> full = s.name;
+  if (full.size() == 1) full.insert(full.begin(), session.current_database());
+  routine_not_found(quoted_name(full));
+}
+
+/// The class name the catalog shows for a session function: Spark names the JVM class of the
+/// function's builder, Ember the kind of function.
+std::string session_function_class(plan::Session& session, const std::string& name) {
+  return session.lookup_function(name) ? "ember.udf.PythonFunction"
+                                       : "ember.udf.PythonTableFunction";
+}
+
+QueryResult run_describe_function(plan::Session& session, const Statement& s) {
   const functions::FunctionDef* d = functions::Registry::instance().find_listed(s.key);
+  plan::ExprPtr registered = session.lookup_function(s.key);
+  if (!registered) registered = session.lookup_table_function(s.key);
+  if (registered && !d) {
+    // A session function, in the session's namespace, as Spark describes its temporary ones.
+    ResultBuilder r;
+    r.column("function_desc", DataType::string(), false);
+    r.row({str("Function: spark_catalog.session." + ascii_lower(s.key))});
+    r.row({str("Class: " + session_function_class(session, s.key))});
+    r.row({str("Usage: N/A.")});
+    if (s.verbose)
+      r.row({str("Extended Usage:\n    No example/argument for " +
+                 (registered->name.empty() ? s.key : registered->name) + ".\n")});
+    return r.finish();
+  }
   if (!d) functions::throw_unresolved_routine(s.key);
   ResultBuilder r;
   r.column("function_desc", DataType::string(), false);
@@ -246,7 +332,10 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
       return r.finish();
     }
     case StatementKind::kShowFunctions:
-      return run_show_functions(s);
+      return run_show_functions(session, s);
+    case StatementKind::kDropFunction:
+      drop_function(session, s);
+      return {};
     case StatementKind::kShowNamespaces: {
       ResultBuilder r;
       r.column("namespace", DataType::string(), false);
@@ -273,7 +362,7 @@ QueryResult execute_statement(plan::Session& session, const Statement& s,
       return describe_columns(s.query ? session.analyze(s.query)
                                       : analyze_relation(session, s.name));
     case StatementKind::kDescribeFunction:
-      return run_describe_function(s);
+      return run_describe_function(session, s);
     case StatementKind::kExplain: {
       ResultBuilder r;
       r.column("plan", DataType::string(), true);

@@ -21,6 +21,7 @@ enum class StatementKind {
   kDropView,        // DROP VIEW|TABLE [IF EXISTS] name
   kShowTables,      // SHOW TABLES|VIEWS [IN db] [LIKE 'pattern']
   kShowFunctions,   // SHOW [USER|SYSTEM|ALL] FUNCTIONS [LIKE 'pattern']
+  kDropFunction,    // DROP [TEMPORARY] FUNCTION [IF EXISTS] name
   kShowNamespaces,  // SHOW DATABASES|SCHEMAS|NAMESPACES [LIKE 'pattern']
   kShowCurrentNamespace,
   kShowColumns,  // SHOW COLUMNS FROM|IN name
@@ -33,15 +34,15 @@ enum class StatementKind {
   kClearCache,    // CLEAR CACHE
   kRefreshTable,  // REFRESH TABLE name
   // Persistent tables and databases (sql/parse_table_statement.cc, sql/table_statement.cc).
-  kCreateTable,       // CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name [(cols)] [USING f] ... [AS query]
-  kInsert,            // INSERT INTO|OVERWRITE [TABLE] name [PARTITION (...)] [(cols)] query
-  kTruncateTable,     // TRUNCATE TABLE name
-  kRenameTable,       // ALTER TABLE name RENAME TO new_name
-  kShowPartitions,    // SHOW PARTITIONS name
-  kShowCreateTable,   // SHOW CREATE TABLE name
-  kCreateNamespace,   // CREATE DATABASE|SCHEMA|NAMESPACE [IF NOT EXISTS] name [COMMENT '...']
-  kDropNamespace,     // DROP DATABASE|SCHEMA|NAMESPACE [IF EXISTS] name [RESTRICT|CASCADE]
-  kUnsupported,   // a command Ember recognises but does not run (CREATE TABLE, INSERT ...)
+  kCreateTable,  // CREATE [OR REPLACE] TABLE [IF NOT EXISTS] name [(cols)] [USING f] ... [AS query]
+  kInsert,       // INSERT INTO|OVERWRITE [TABLE] name [PARTITION (...)] [(cols)] query
+  kTruncateTable,    // TRUNCATE TABLE name
+  kRenameTable,      // ALTER TABLE name RENAME TO new_name
+  kShowPartitions,   // SHOW PARTITIONS name
+  kShowCreateTable,  // SHOW CREATE TABLE name
+  kCreateNamespace,  // CREATE DATABASE|SCHEMA|NAMESPACE [IF NOT EXISTS] name [COMMENT '...']
+  kDropNamespace,    // DROP DATABASE|SCHEMA|NAMESPACE [IF EXISTS] name [RESTRICT|CASCADE]
+  kUnsupported,      // a command Ember recognises but does not run (CREATE TABLE, INSERT ...)
 };
 
 /// One parsed statement. Commands carry what they need to run; `text` is the statement's text.
@@ -67,6 +68,7 @@ struct Statement {
   std::string comment;
   bool overwrite = false, by_name = false, cascade = false;
   bool lazy = false;  // CACHE LAZY TABLE (options: table_options, storageLevel lower-cased)
+  bool temporary = false;                       // DROP TEMPORARY FUNCTION
   std::vector<plan::PartitionValue> partition;  // INSERT ... PARTITION (p = 1, q)
   std::vector<std::string> new_name;            // ALTER TABLE ... RENAME TO
 };

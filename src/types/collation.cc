@@ -15,6 +15,7 @@
 #include <unicode/ucol.h>
 #include <unicode/uloc.h>
 #include <unicode/ustring.h>
+#include <unicode/uversion.h>
 #endif
 
 namespace ember {
@@ -238,6 +239,74 @@ const Collation& collation(int id) {
 }
 
 std::string collation_full_name(int id) { return "SYSTEM.BUILTIN." + collation(id).name; }
+
+namespace {
+
+#ifdef EMBER_HAVE_ICU
+/// A display name of the locale in English (`getter` is uloc_getDisplayLanguage or
+/// uloc_getDisplayCountry); empty when the locale has none.
+std::string english_name(int32_t (*getter)(const char*, const char*, UChar*, int32_t, UErrorCode*),
+                         const std::string& locale) {
+  UChar buf[256];
+  UErrorCode status = U_ZERO_ERROR;
+  const int32_t len = getter(locale.c_str(), "en", buf, 256, &status);
+  if (U_FAILURE(status) || len <= 0) return "";
+  char out[1024];
+  int32_t out_len = 0;
+  status = U_ZERO_ERROR;
+  u_strToUTF8(out, sizeof out, &out_len, buf, len, &status);
+  return U_SUCCESS(status) ? std::string(out, static_cast<size_t>(out_len)) : "";
+}
+#endif
+
+}  // namespace
+
+std::vector<CollationListing> list_collations() {
+  std::vector<CollationListing> out;
+  for (bool rtrim : {false, true}) {
+    for (const char* name : {"UTF8_BINARY", "UTF8_LCASE"}) {
+      CollationListing c;
+      c.name = std::string(name) + (rtrim ? "_RTRIM" : "");
+      c.case_sensitive = std::string(name) == "UTF8_BINARY";
+      c.pad_attribute = rtrim ? "RTRIM" : "NO_PAD";
+      out.push_back(c);
+    }
+  }
+#ifdef EMBER_HAVE_ICU
+  // Every locale (the root, UNICODE, among them) with each combination of the case, accent and
+  // trimming specifiers, sorted by name as Spark lists them. Spark's ICU version has four parts.
+  UVersionInfo v;
+  u_getVersion(v);
+  const std::string version = std::to_string(v[0]) + "." + std::to_string(v[1]) + "." +
+                              std::to_string(v[2]) + "." + std::to_string(v[3]);
+  std::vector<CollationListing> icu;
+  for (const auto& [upper, entry] : icu_locales()) {
+    const std::string& id = entry.second;
+    const std::string language = id.empty() ? "" : english_name(uloc_getDisplayLanguage, id);
+    const std::string country = id.empty() ? "" : english_name(uloc_getDisplayCountry, id);
+    for (bool case_sensitive : {true, false}) {
+      for (bool accent_sensitive : {true, false}) {
+        for (bool rtrim : {false, true}) {
+          CollationListing c;
+          c.name = entry.first + (case_sensitive ? "" : "_CI") + (accent_sensitive ? "" : "_AI") +
+                   (rtrim ? "_RTRIM" : "");
+          c.language = language;
+          c.country = country;
+          c.case_sensitive = case_sensitive;
+          c.accent_sensitive = accent_sensitive;
+          c.pad_attribute = rtrim ? "RTRIM" : "NO_PAD";
+          c.icu_version = version;
+          icu.push_back(std::move(c));
+        }
+      }
+    }
+  }
+  std::sort(icu.begin(), icu.end(),
+            [](const CollationListing& a, const CollationListing& b) { return a.name < b.name; });
+  out.insert(out.end(), icu.begin(), icu.end());
+#endif
+  return out;
+}
 
 bool collations_have_icu() {
 #ifdef EMBER_HAVE_ICU

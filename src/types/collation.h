@@ -55,6 +55,23 @@ void append_collation_key(const Collation& c, const char* s, size_t n, std::stri
 /// Whether collations of the ICU family are available (Ember built with ICU).
 bool collations_have_icu();
 
+/// One row of collations(): a collation as Spark describes it.
+struct CollationListing {
+  std::string name;  // normalized (UTF8_LCASE, UNICODE_CI, de_CI_AI)
+  /// The ICU family's locale, in English ("German", "Germany"); empty (null) where there is
+  /// none: the root, a locale without a country, the UTF8 family.
+  std::string language, country;
+  bool accent_sensitive = true;
+  bool case_sensitive = true;
+  std::string pad_attribute;  // NO_PAD, or RTRIM for the _RTRIM collations
+  std::string icu_version;    // the ICU family's: the ICU release, four parts; empty for UTF8_*
+};
+
+/// The collations Spark lists: UTF8_BINARY and UTF8_LCASE and their _RTRIM forms, then the ICU
+/// family (each locale and the root, UNICODE, with each combination of _CI, _AI and _RTRIM)
+/// sorted by name.
+std::vector<CollationListing> list_collations();
+
 /// UTF8_LCASE's lower case of one code point, the mapping its keys use: ICU's simple lower-case
 /// mapping, with the final sigma (U+03C2) read as the sigma. U+0130 (İ) lower-cases to two code
 /// points, i and U+0307; it is returned as kLowercaseDottedI, a value outside Unicode that stands

@@ -327,3 +327,55 @@ def test_limit_push_down_through_ranking_windows_plan(ember):
                   "SELECT id, row_number() OVER (ORDER BY id) AS rn FROM range(3) LIMIT 5"):
         below = optimized_plan(ember.sql(query)).split("Window", 1)[1]
         assert "Limit" not in below, query
+
+
+# --- subquery aliases and projections that do nothing -------------------------------------------
+
+def analyzed_plan(df):
+    text = explain_text(df, "extended")
+    return text.split("== Analyzed Logical Plan ==")[1].split("== Optimized Logical Plan ==")[0]
+
+
+def projections(plan):
+    """The number of Project operators in a plan's tree text."""
+    return sum(1 for line in plan.splitlines() if line.lstrip(" :+-").startswith("Project "))
+
+
+NOOP_QUERIES = [
+    lambda s: s.sql("SELECT * FROM (SELECT id FROM range(3)) t"),
+    lambda s: s.sql("WITH c AS (SELECT id, id * 2 AS d FROM range(4)) SELECT c.* FROM c WHERE c.d > 2"),
+    lambda s: s.range(5).select("id").alias("x").select("x.id"),
+    lambda s: s.range(5).withColumn("d", F.col("id") + 1).select("id", "d").alias("y").filter("y.d > 1"),
+]
+
+
+@pytest.mark.parametrize("query", range(len(NOOP_QUERIES)))
+def test_optimized_plan_drops_subquery_aliases_and_noop_projections(ember, oracle, diff, query):
+    program = NOOP_QUERIES[query]
+    plans = {}
+    for name, spark in (("ember", ember), ("spark", oracle)):
+        with session_mode(spark):
+            df = program(spark)
+            plans[name] = (analyzed_plan(df), optimized_plan(df))
+    for name, (analyzed, optimized) in plans.items():
+        assert "SubqueryAlias" in analyzed, (name, analyzed)
+        assert "SubqueryAlias" not in optimized, (name, optimized)
+    # As many projections as Spark keeps: none that only passes its input through.
+    assert projections(plans["ember"][1]) == projections(plans["spark"][1]), plans
+    diff(program)
+
+
+def test_noop_rules_switch_off(ember):
+    df = ember.sql("SELECT * FROM (SELECT id FROM range(3)) t")
+    with ember_excluded(ember, "RemoveNoopOperators"):
+        assert "Project" in optimized_plan(df)
+    # Spark cannot exclude EliminateSubqueryAliases: its excludedRules entry is ignored, Ember's
+    # own switch is not.
+    with ember_excluded(ember, "EliminateSubqueryAliases"):
+        assert "SubqueryAlias" not in optimized_plan(df)
+    ember.conf.set("spark.ember.optimizer.EliminateSubqueryAliases.enabled", "false")
+    try:
+        assert "SubqueryAlias" in optimized_plan(df)
+    finally:
+        ember.conf.unset("spark.ember.optimizer.EliminateSubqueryAliases.enabled")
+    assert [r.id for r in df.collect()] == [0, 1, 2]

@@ -8,8 +8,11 @@
 
 #include <optional>
 
+#include "common/timezone.h"
+#include "common/variant.h"
 #include "exec/operators.h"
 #include "exec_test_util.h"
+#include "functions/variant_util.h"
 
 namespace ember::exec {
 namespace {
@@ -217,6 +220,69 @@ TEST(Generate, PipelineOverSeveralBatchesKeepsOrder) {
   want_vals.insert(want_vals.end(), {70, 71, 72});
   EXPECT_EQ(got_ids, want_ids);
   EXPECT_EQ(got_vals, want_vals);
+}
+
+/// A VARIANT column of the JSON texts; nullopt rows are SQL nulls.
+ColumnPtr variants(const std::vector<std::optional<std::string>>& texts) {
+  ColumnBuilder b(DataType::variant());
+  for (auto& t : texts) {
+    if (!t) {
+      b.append_null();
+      continue;
+    }
+    variant::Builder v;
+    std::string error, duplicate;
+    EXPECT_TRUE(variant::parse_json(*t, v, &error, &duplicate)) << *t;
+    functions::append_variant(b, v);
+  }
+  return b.finish();
+}
+
+/// A VARIANT column's rows as JSON text: "NULL" for SQL nulls.
+Strings json(const Column& c) {
+  Strings out;
+  for (int64_t i = 0; i < c.length(); ++i) {
+    if (c.is_null(i)) {
+      out.push_back("NULL");
+      continue;
+    }
+    std::string s;
+    variant::to_json(functions::variant_at(c, i), TimeZone::utc(), s);
+    out.push_back(s);
+  }
+  return out;
+}
+
+TEST(Generate, VariantExplodeGivesFieldsInKeyOrderAndElements) {
+  GeneratorSpec spec;
+  spec.kind = GeneratorSpec::Kind::kVariantExplode;
+  spec.args = {column(1, DataType::variant())};
+  spec.output_types = {DataType::int_(), DataType::string(), DataType::variant()};
+  Generate g(spec, {0}, "");
+  Batch in({longs({1, 2, 3, 4, 5}),
+            variants({R"({"b": {"x": 1}, "a": null})", std::nullopt, "[7, \"s\"]", "5", "{}"})},
+           5);
+  Batch out = run(g, std::move(in));
+  ASSERT_EQ(out.num_rows, 4);
+  EXPECT_EQ(text(*out.columns[0]), (Strings{"1", "1", "3", "3"}));
+  EXPECT_EQ(text(*out.columns[1]), (Strings{"0", "1", "0", "1"}));
+  EXPECT_EQ(text(*out.columns[2]), (Strings{"a", "b", "NULL", "NULL"}));
+  // A variant null is a value of its own, not a SQL null.
+  EXPECT_EQ(json(*out.columns[3]), (Strings{"null", R"({"x":1})", "7", R"("s")"}));
+}
+
+TEST(Generate, OuterVariantExplodeGivesARowOfNullsForOtherValues) {
+  GeneratorSpec spec;
+  spec.kind = GeneratorSpec::Kind::kVariantExplode;
+  spec.outer = true;
+  spec.args = {column(0, DataType::variant())};
+  spec.output_types = {DataType::int_(), DataType::string(), DataType::variant()};
+  Generate g(spec, {}, "");
+  Batch out = run(g, Batch({variants({std::nullopt, "[]", "true", "[1]"})}, 4));
+  ASSERT_EQ(out.num_rows, 4);
+  EXPECT_EQ(text(*out.columns[0]), (Strings{"NULL", "NULL", "NULL", "0"}));
+  EXPECT_EQ(text(*out.columns[1]), (Strings{"NULL", "NULL", "NULL", "NULL"}));
+  EXPECT_EQ(json(*out.columns[2]), (Strings{"NULL", "NULL", "NULL", "1"}));
 }
 
 }  // namespace

@@ -93,6 +93,31 @@ TEST(Optimizer, CollapsesProjectChains) {
   EXPECT_EQ(last.columns[3]->value_at(last.num_rows - 1).as_int(), 11);
 }
 
+TEST(Optimizer, EliminatesSubqueryAliasesAndNoopProjections) {
+  Session s("t");
+  // SELECT t.id FROM (SELECT * FROM range(5)) t: the alias and both projections do nothing.
+  auto star = unary(PlanKind::kProject, range(5));
+  const_cast<PlanNode*>(star.get())->exprs = {col({"id"})};
+  auto aliased = unary(PlanKind::kSubqueryAlias, star);
+  const_cast<PlanNode*>(aliased.get())->alias = "t";
+  auto top = unary(PlanKind::kProject, aliased);
+  const_cast<PlanNode*>(top.get())->exprs = {col({"t", "id"})};
+  PlanPtr analyzed = s.analyze(top);
+  EXPECT_EQ(count_kind(analyzed, PlanKind::kSubqueryAlias), 1);
+  PlanPtr optimized = s.optimize(analyzed);
+  EXPECT_EQ(optimized->kind, PlanKind::kRange);
+  EXPECT_EQ(optimized->output[0]->expr_id, analyzed->output[0]->expr_id);
+  // Each can be switched off by Ember's key; Spark's excludedRules cannot exclude the aliases'.
+  s.config().set("spark.sql.optimizer.excludedRules",
+                 "EliminateSubqueryAliases,RemoveNoopOperators");
+  optimized = s.optimize(analyzed);
+  EXPECT_EQ(count_kind(optimized, PlanKind::kSubqueryAlias), 0);
+  EXPECT_EQ(count_kind(optimized, PlanKind::kProject), 1);
+  s.config().set("spark.ember.optimizer.EliminateSubqueryAliases.enabled", "false");
+  EXPECT_EQ(count_kind(s.optimize(analyzed), PlanKind::kSubqueryAlias), 1);
+  EXPECT_EQ(s.execute(top).num_rows(), 5);
+}
+
 TEST(Optimizer, PushesFiltersOnGeneratorInputBelowGenerate) {
   Session s("t");
   // SELECT id, x FROM range(100) LATERAL VIEW explode(array(id, id + 1)) AS x WHERE id < 10 AND x > 3

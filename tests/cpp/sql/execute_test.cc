@@ -3,10 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <functional>
 #include <sstream>
 
 #include "common/error.h"
+#include "plan/expression.h"
+#include "sql/keywords.h"
 #include "sql/parser.h"
 #include "sql/shell.h"
 #include "sql/statement.h"
@@ -74,6 +77,71 @@ TEST(SqlExecute, UnknownTableFunctionsAreUnresolvable) {
             "UNRESOLVABLE_TABLE_VALUED_FUNCTION");
   EXPECT_EQ(error_class_of([&] { execute_statement(s, "SELECT * FROM range(3) t JOIN LATERAL foo(t.id) f ON true"); }),
             "UNRESOLVABLE_TABLE_VALUED_FUNCTION");
+}
+
+TEST(SqlExecute, SessionFunctionsAreListedAndDropped) {
+  // What spark.udf.register and spark.udtf.register add; the listing reads names alone.
+  plan::Session s("t");
+  s.register_function("My_Fn", plan::lit(Value::integer(1), DataType::int_()));
+  s.register_table_function("my_tf", plan::lit(Value::integer(1), DataType::int_()));
+  s.register_function("abs", plan::lit(Value::integer(1), DataType::int_()));
+  // A session function shadowing a built-in one is listed among both, once.
+  EXPECT_EQ(rows(execute_statement(s, "SHOW USER FUNCTIONS")), (Rows{"abs", "my_fn", "my_tf"}));
+  EXPECT_EQ(rows(execute_statement(s, "SHOW FUNCTIONS LIKE 'my*|abs'")),
+            (Rows{"abs", "my_fn", "my_tf"}));
+  EXPECT_EQ(rows(execute_statement(s, "SHOW SYSTEM FUNCTIONS LIKE 'my*'")), Rows{});
+  EXPECT_EQ(rows(execute_statement(s, "SHOW USER FUNCTIONS LIKE 'MY_T*'")), (Rows{"my_tf"}));
+  execute_statement(s, "DROP TEMPORARY FUNCTION MY_FN");
+  execute_statement(s, "DROP TEMPORARY FUNCTION IF EXISTS my_fn");
+  EXPECT_EQ(rows(execute_statement(s, "SHOW USER FUNCTIONS")), (Rows{"abs", "my_tf"}));
+  EXPECT_EQ(error_class_of([&] { execute_statement(s, "DROP TEMPORARY FUNCTION my_fn"); }),
+            "ROUTINE_NOT_FOUND");
+  EXPECT_EQ(error_class_of([&] { execute_statement(s, "DROP FUNCTION my_tf"); }),
+            "EXPECT_PERSISTENT_FUNCTION_NOT_TEMP");
+  EXPECT_EQ(error_class_of([&] { execute_statement(s, "DROP TEMPORARY FUNCTION x.my_tf"); }),
+            "INVALID_TEMP_OBJ_QUALIFIER");
+  execute_statement(s, "DROP TEMPORARY FUNCTION system.session.my_tf");
+  execute_statement(s, "DROP TEMP FUNCTION abs");
+  EXPECT_EQ(error_class_of([&] { execute_statement(s, "DROP TEMPORARY FUNCTION abs"); }),
+            "FORBIDDEN_OPERATION");
+  EXPECT_EQ(rows(execute_statement(s, "SHOW USER FUNCTIONS")), Rows{});
+}
+
+TEST(SqlExecute, SqlKeywordsListsTheParsersKeywords) {
+  plan::Session s("t");
+  auto r = execute_statement(s, "SELECT * FROM sql_keywords()");
+  EXPECT_EQ(names(r), "keyword:string,reserved:boolean");
+  Rows words;
+  for (const auto& row : rows(r)) words.push_back(row.substr(0, row.find('|')));
+  ASSERT_EQ(words.size(), keywords().size());
+  EXPECT_TRUE(std::is_sorted(words.begin(), words.end()));
+  EXPECT_TRUE(std::adjacent_find(words.begin(), words.end()) == words.end());
+  // Nothing is reserved unless ANSI mode enforces its reserved words.
+  EXPECT_EQ(rows(execute_statement(s, "SELECT count(*) FROM sql_keywords() WHERE reserved")),
+            (Rows{"0"}));
+  execute_statement(s, "SET spark.sql.ansi.enforceReservedKeywords=true");
+  EXPECT_EQ(rows(execute_statement(
+                s, "SELECT * FROM sql_keywords() WHERE keyword IN ('SELECT', 'ZONE', 'JOIN')")),
+            (Rows{"JOIN|true", "SELECT|true", "ZONE|false"}));
+  EXPECT_TRUE(is_strict_non_reserved("JOIN"));
+  EXPECT_FALSE(is_strict_non_reserved("SELECT"));
+  EXPECT_FALSE(is_strict_non_reserved("NOT_A_KEYWORD"));
+  EXPECT_EQ(error_class_of([&] { execute_statement(s, "SELECT * FROM sql_keywords(1)"); }),
+            "WRONG_NUM_ARGS.WITHOUT_SUGGESTION");
+}
+
+TEST(SqlExecute, VariantExplodeIsATableFunctionOnly) {
+  plan::Session s("t");
+  EXPECT_EQ(
+      rows(execute_statement(
+          s,
+          R"(SELECT pos, key, to_json(value) FROM variant_explode(parse_json('{"b": 2, "a": [1]}')))")),
+      (Rows{"0|a|[1]", "1|b|2"}));
+  EXPECT_EQ(rows(execute_statement(s, "SELECT * FROM variant_explode_outer(parse_json('1'))")),
+            (Rows{"NULL|NULL|NULL"}));
+  EXPECT_EQ(
+      error_class_of([&] { execute_statement(s, "SELECT variant_explode(parse_json('[1]'))"); }),
+      "NOT_A_SCALAR_FUNCTION");
 }
 
 TEST(SqlExecute, GroupByAliasOrderBy) {

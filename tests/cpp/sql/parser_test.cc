@@ -755,7 +755,11 @@ TEST(SqlError, SelectListErrors) {
   EXPECT_EQ(err.error_class(), "UNBOUND_SQL_PARAMETER");
   EXPECT_EQ(err.params().at("name"), "x");
   EXPECT_EQ(parse_error("SELECT ?").params().at("name"), "_7");
-  EXPECT_EQ(parse_error("SELECT * FROM sql_keywords()").error_class(), "UNSUPPORTED_FEATURE");
+  // sql_keywords() and collations() take no arguments; the error covers the call.
+  err = parse_error("SELECT * FROM sql_keywords(1)");
+  EXPECT_EQ(err.error_class(), "WRONG_NUM_ARGS.WITHOUT_SUGGESTION");
+  EXPECT_EQ(err.params().at("functionName"), "`sql_keywords`");
+  EXPECT_EQ(parse_error("SELECT * FROM json_tuple('{}', 'a')").error_class(), "UNSUPPORTED_FEATURE");
 }
 
 }  // namespace
