@@ -2110,16 +2110,8 @@ PlanPtr Analyzer::resolve_generate(const PlanPtr& p, const PlanPtr& child) {
     const std::string lname = ascii_lower(call->name);
     if (is_table_only_generator_name(lname) ||
         (!is_generator_name(lname) && session_.lookup_table_function(call->name)))
-      throw SparkError(
-          ErrorKind::kAnalysis, "ROUTINE_NOT_FOUND",
-          "The routine " + quote_id(session_.current_database()) + "." + quote_id(call->name) +
-              " cannot be found. Verify the spelling and correctness of the schema and catalog.\n"
-              "If you did not qualify the name with a schema and catalog, verify the "
-              "current_schema() "
-              "output, or qualify the name with the correct schema and catalog.\n"
-              "To tolerate the error on drop use DROP ... IF EXISTS.",
-          {{"routineName", quote_id(session_.current_database()) + "." + quote_id(call->name)}},
-          "42883");
+      throw_routine_not_found(quote_id(session_.current_database()) + "." +
+                              quote_id(call->name));
   }
   ExprPtr g;
   if (is_python_table_function(call)) {

@@ -101,6 +101,17 @@ void throw_schema_not_found(const std::string& db) {
                    {{"schemaName", name}}, "42704");
 }
 
+void throw_routine_not_found(const std::string& shown) {
+  throw SparkError(ErrorKind::kAnalysis, "ROUTINE_NOT_FOUND",
+                   "The routine " + shown +
+                       " cannot be found. Verify the spelling and correctness of the schema and "
+                       "catalog.\nIf you did not qualify the name with a schema and catalog, "
+                       "verify the current_schema() output, or qualify the name with the correct "
+                       "schema and catalog.\nTo tolerate the error on drop use DROP ... IF "
+                       "EXISTS.",
+                   {{"routineName", shown}}, "42883");
+}
+
 void throw_table_not_found(const std::vector<std::string>& shown_parts,
                            const std::string& search_path) {
   const std::string shown = quoted(shown_parts);

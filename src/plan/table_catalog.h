@@ -105,6 +105,8 @@ std::string catalog_name(const std::string& name);
 /// when given, is the namespaces looked in as Spark lists them (`[`spark_catalog`.`default`]`).
 [[noreturn]] void throw_table_not_found(const std::vector<std::string>& shown_parts,
                                         const std::string& search_path = "");
+/// Spark's ROUTINE_NOT_FOUND for a function name as shown (its parts quoted and joined).
+[[noreturn]] void throw_routine_not_found(const std::string& shown);
 /// The search path Spark shows when a query's relation is not found: the built-in and session
 /// namespaces, then the current database.
 std::string relation_search_path(const std::string& current_database);

@@ -130,17 +130,6 @@ QueryResult run_show_functions(plan::Session& session, const Statement& s) {
   return r.finish();
 }
 
-[[noreturn]] void routine_not_found(const std::string& shown) {
-  throw SparkError(
-      ErrorKind::kAnalysis, "ROUTINE_NOT_FOUND",
-      "The routine " + shown +
-          " cannot be found. Verify the spelling and correctness of the schema and catalog.\n"
-          "If you did not qualify the name with a schema and catalog, verify the current_schema() "
-          "output, or qualify the name with the correct schema and catalog.\n"
-          "To tolerate the error on drop use DROP ... IF EXISTS.",
-      {{"routineName", shown}}, "42883");
-}
-
 /// DROP TEMPORARY FUNCTION: the session's Python function or table function of the name, which
 /// may be qualified with the session's namespace (`session.f`, `system.session.f`).
 void drop_temporary_function(plan::Session& session, const Statement& s) {
@@ -168,7 +157,7 @@ void drop_temporary_function(plan::Session& session, const Statement& s) {
         "The operation DROP is not allowed on the FUNCTION: " + quote_id(name) + ".",
         {{"statement", "DROP"}, {"objectType", "FUNCTION"}, {"objectName", quote_id(name)}},
         "42809");
-  routine_not_found(quote_id(name));
+  plan::throw_routine_not_found(quote_id(name));
 }
 
 /// DROP FUNCTION: Ember keeps no persistent functions, so there is none to drop; a session
@@ -186,7 +175,7 @@ void drop_function(plan::Session& session, const Statement& s) {
   if (s.if_exists) return;
   std::vector<std::string> full = s.name;
   if (full.size() == 1) full.insert(full.begin(), session.current_database());
-  routine_not_found(quoted_name(full));
+  plan::throw_routine_not_found(quoted_name(full));
 }
 
 /// The class name the catalog shows for a session function: Spark names the JVM class of the
